@@ -1,0 +1,55 @@
+# Thin wrapper around Meson; the real build is meson.build.
+PREFIX ?= /usr/local
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+MESON_OPTS ?=
+
+.PHONY: all deps check check-plain check-asan install lab fuzz clean
+
+all: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# Installs every build and test dependency on Debian 12 (needs root).
+deps:
+	scripts/deps.sh install
+
+$(BUILD)/build.ninja:
+	@scripts/deps.sh check || scripts/deps.sh install
+	meson setup $(BUILD) $(MESON_OPTS)
+
+$(ASAN_BUILD)/build.ninja:
+	@scripts/deps.sh check || scripts/deps.sh install
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
+
+# Tests are found by name (tests/unit/test_*.c, tests/cli/t*.sh): reconfigure so new ones register.
+check: check-plain check-asan
+
+check-plain: $(BUILD)/build.ninja
+	@scripts/deps.sh check || scripts/deps.sh install
+	meson setup --reconfigure $(BUILD) >/dev/null
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+
+check-asan: $(ASAN_BUILD)/build.ninja
+	meson setup --reconfigure $(ASAN_BUILD) >/dev/null
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 3
+
+install: all
+	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
+	meson install -C $(BUILD) --no-rebuild $(if $(DESTDIR),--destdir $(DESTDIR))
+
+# The main job; see README.md.
+lab: all
+	scripts/make-lab.sh
+
+# Each libFuzzer target runs for FUZZ_SECONDS.
+fuzz:
+	@scripts/deps.sh check || scripts/deps.sh install
+	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(FUZZ_BUILD)
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,0 +1,24 @@
+/* The subcommand interface: each src/cmd/<name>.c exports one struct ntune_cmd. */
+#ifndef NTUNE_CMD_H
+#define NTUNE_CMD_H
+
+#define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); main checks it */
+#define NTUNE_CMD_HIDDEN	0x2	/* not listed by `ntune help` */
+
+struct ntune_cmd {
+	const char *name;
+	const char *summary;	/* one line, shown by `ntune help` */
+	const char *usage;	/* shown by `ntune NAME --help` and on misuse; lines after the first are indented */
+	int	    flags;
+	/* argv[0] is the command name; returns the exit status (0 ok, 1 found problems, 2 usage/input error). */
+	int	  (*run)(int argc, char **argv);
+};
+
+extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_explain,
+    cmd_check, cmd_advise, cmd_apply, cmd_confirm, cmd_revert, cmd_history, cmd_diff,
+    cmd_verify, cmd_export, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
+
+/* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout) . */
+void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);
+
+#endif

@@ -1,0 +1,114 @@
+/* ntune: the command table and dispatch, nothing else. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "util/util.h"
+
+static const struct ntune_cmd *const commands[] = {
+	&cmd_stat, &cmd_inspect, &cmd_snapshot, &cmd_top,
+	&cmd_explain, &cmd_check, &cmd_advise, &cmd_apply, &cmd_confirm, &cmd_revert,
+	&cmd_history, &cmd_diff, &cmd_verify, &cmd_export,
+	&cmd_lab, &cmd_gen, &cmd_sink, &cmd_bench, &cmd_tune, &cmd_report,
+};
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: ntune [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < nitems(commands); i++) {
+		if (commands[i]->flags & NTUNE_CMD_HIDDEN)
+			continue;
+		fprintf(f, "   %-10s %s\n", commands[i]->name, commands[i]->summary);
+	}
+	fprintf(f, "   %-10s %s\n", "help", "show this list, or `ntune help COMMAND` for one command");
+	fprintf(f, "\nSee ntune(8) for details; `ntune COMMAND --help` for a command's options.\n");
+}
+
+/* Like tmux's cmd_find(): an exact name or a unique prefix. */
+static const struct ntune_cmd *
+find(const char *name)
+{
+	const struct ntune_cmd *found = NULL;
+	const char *names[nitems(commands)], *near;
+	size_t i, len = strlen(name), matches = 0;
+
+	for (i = 0; i < nitems(commands); i++) {
+		names[i] = commands[i]->name;
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	}
+	for (i = 0; i < nitems(commands); i++) {
+		if (len > 0 && strncmp(commands[i]->name, name, len) == 0) {
+			found = commands[i];
+			matches++;
+		}
+	}
+	if (matches == 1)
+		return found;
+	if (matches > 1) {
+		const char *sep = " ";
+
+		fprintf(stderr, "ntune: ambiguous command '%s':", name);
+		for (i = 0; i < nitems(commands); i++) {
+			if (strncmp(commands[i]->name, name, len) == 0) {
+				fprintf(stderr, "%s%s", sep, commands[i]->name);
+				sep = ", ";
+			}
+		}
+		fputc('\n', stderr);
+		return NULL;
+	}
+	if ((near = util_did_you_mean(name, names, nitems(commands))) != NULL)
+		fprintf(stderr, "ntune: unknown command '%s' (did you mean '%s'?)\n", name, near);
+	else
+		fprintf(stderr, "ntune: unknown command '%s'\n", name);
+	usage(stderr);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct ntune_cmd *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("ntune %s\n", NTUNE_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2) {
+			if ((cmd = find(argv[2])) == NULL)
+				return 2;
+			cmd_usage(cmd, 1);
+			return 0;
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "ntune: unknown option '%s'\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	if ((cmd = find(argv[1])) == NULL)
+		return 2;
+	if (argc > 2 && strcmp(argv[2], "--help") == 0) {
+		cmd_usage(cmd, 1);
+		return 0;
+	}
+	if ((cmd->flags & NTUNE_CMD_ROOT) && geteuid() != 0) {
+		fprintf(stderr, "ntune %s: must be run as root (needs CAP_NET_ADMIN)\n", cmd->name);
+		return 2;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

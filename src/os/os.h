@@ -1,0 +1,159 @@
+/*
+ * The platform layer: what the rest of ntune needs to know about, and change on,
+ * a machine. Three backends fill struct os_ops: linux.c (live /proc, /sys,
+ * ethtool), freebsd.c (sysctl(3), getifaddrs(3)) and snapshot.c (a JSON snapshot
+ * or pasted FreeBSD text). A capability a backend lacks is a NULL op; callers
+ * report it as "unsupported on '<backend name>'".
+ *
+ * Conventions: every op returns 0 on success, -1 on failure with a malloc'd
+ * message in *cause. Arrays returned through pointers are malloc'd; free them
+ * with the matching os_*_free().
+ */
+#ifndef NTUNE_OS_H
+#define NTUNE_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OS_NAME_MAX	64
+#define OS_TEXT_MAX	256
+
+/* Tri-state for things that may be unknown (offload flags, SMT...). */
+enum os_tristate { OS_UNKNOWN = -1, OS_OFF = 0, OS_ON = 1 };
+
+struct os_system {
+	char	os[OS_NAME_MAX];	/* "Linux", "FreeBSD", "OPNsense", "pfSense" */
+	char	version[OS_TEXT_MAX];	/* kernel release, e.g. "6.1.0-18-amd64", "14.1-RELEASE-p5" */
+	char	distro[OS_TEXT_MAX];	/* "Debian GNU/Linux 12", "OPNsense 24.1" or "" */
+	char	hostname[OS_TEXT_MAX];
+	char	netns[OS_NAME_MAX];	/* Linux: name of the network namespace we run in, "" for the host's */
+};
+
+struct os_cpu {
+	char	model[OS_TEXT_MAX];
+	int	packages;
+	int	cores;			/* physical cores in all packages */
+	int	threads;		/* logical CPUs online */
+	int	smt;			/* enum os_tristate */
+	int	numa_nodes;
+	int	*cpu_numa;		/* [threads]: NUMA node of each CPU, or NULL */
+	int	*cpu_core;		/* [threads]: core id (SMT siblings share one), or NULL */
+	char	governor[OS_NAME_MAX];	/* CPU frequency governor, "" if none */
+};
+
+struct os_queue {
+	int	index;			/* queue number within the NIC */
+	char	kind[8];		/* "rx", "tx" or "rxtx" (combined) */
+	int	irq;			/* interrupt vector, -1 if none/unknown */
+	char	irq_name[OS_NAME_MAX];	/* e.g. "ix0:rxq0", "virtio0-input.0" */
+	int	irq_cpu;		/* CPU its interrupt lands on (first CPU of its affinity), -1 unknown */
+	char	irq_affinity[OS_NAME_MAX]; /* CPU list, e.g. "0-3" */
+	char	rps_cpus[OS_NAME_MAX];	/* Linux RPS mask (hex) for rx queues, "" if none */
+	char	xps_cpus[OS_NAME_MAX];	/* Linux XPS mask for tx queues, "" if none */
+	uint64_t interrupts;		/* total interrupt count, if known */
+};
+
+struct os_nic {
+	char	name[OS_NAME_MAX];
+	char	driver[OS_NAME_MAX];
+	char	driver_version[OS_NAME_MAX];
+	char	firmware[OS_TEXT_MAX];
+	char	bus[OS_NAME_MAX];	/* "0000:03:00.0", "pci0:3:0:0" */
+	char	pci_id[32];		/* "8086:1528" (vendor:device), "" if not PCI */
+	char	pci_name[OS_TEXT_MAX];	/* "Intel Corporation Ethernet Controller 10-Gigabit X540-AT2" */
+	char	mac[24];
+	long	speed_mbps;		/* -1 unknown */
+	int	mtu;
+	bool	up;
+	int	numa_node;		/* -1 unknown */
+	int	rx_queues, tx_queues, combined_queues;		/* current, -1 unknown */
+	int	max_rx_queues, max_tx_queues, max_combined_queues;
+	int	rx_ring, tx_ring, max_rx_ring, max_tx_ring;	/* descriptors, -1 unknown */
+	int	tso, lro, gro, gso, rxcsum, txcsum;		/* enum os_tristate */
+	int	coalesce_rx_usecs, adaptive_rx;			/* -1 unknown */
+	struct os_queue *queues;
+	size_t	nqueues;
+};
+
+/* Cumulative per-CPU time in clock ticks (like kern.cp_times and /proc/stat). */
+struct os_cpu_times {
+	uint64_t user, nice, system, interrupt, softirq, idle, iowait, steal;
+};
+
+/* Cumulative interface counters (like netstat -ibnd and /proc/net/dev). */
+struct os_if_counters {
+	char	name[OS_NAME_MAX];
+	uint64_t ipackets, ibytes, ierrors, idrops;
+	uint64_t opackets, obytes, oerrors, odrops;
+};
+
+/* One interrupt source with its per-CPU counts (like vmstat -i and /proc/interrupts). */
+struct os_irq {
+	char	 name[OS_NAME_MAX];	/* "irq264: ix0:rxq0" or "42" */
+	char	 desc[OS_TEXT_MAX];	/* device/queue description, e.g. "ix0:rxq0", "virtio0-input.0" */
+	uint64_t total;
+	uint64_t *per_cpu;		/* [ncpu] or NULL when only the total is known (FreeBSD) */
+	size_t	 ncpu;
+};
+
+/*
+ * Where a tunable lives, as the backend sees it. Names are sysctl names
+ * ("net.inet.ip.forwarding", "net.core.netdev_budget") or ntune's names for
+ * non-sysctl settings:
+ *   if.<ifname>.<setting>            per interface (ethtool / ifconfig / sysfs):
+ *       if.eth0.channels.combined, if.eth0.channels.rx, if.eth0.ring.rx, if.eth0.ring.tx,
+ *       if.eth0.offload.gro (on|off; also tso gso lro rxcsum txcsum), if.eth0.coalesce.rx-usecs,
+ *       if.eth0.coalesce.adaptive-rx, if.eth0.flow-control (on|off), if.eth0.mtu, if.eth0.txqueuelen,
+ *       if.eth0.rps_cpus (hex mask, all rx queues), if.eth0.rx-<N>.rps_cpus, if.eth0.xps_cpus,
+ *       if.eth0.tx-<N>.xps_cpus, if.eth0.rps_flow_cnt, if.eth0.irq_affinity (CPU list of all
+ *       queue IRQs, "spread" = one CPU per queue round-robin), if.eth0.qdisc (root qdisc kind)
+ *   cpu.governor                      CPU frequency governor of all CPUs
+ * FreeBSD loader tunables that are not visible as sysctls are read from kenv.
+ */
+enum os_tunable_kind {
+	OS_TUNABLE_NONE = 0,	/* does not exist here */
+	OS_TUNABLE_RUNTIME,	/* writable now (sysctl CTLFLAG_RW, /proc/sys, ethtool) */
+	OS_TUNABLE_LOADER,	/* boot time only (CTLFLAG_RDTUN, kenv) */
+	OS_TUNABLE_BOTH,	/* CTLFLAG_RWTUN: loader and runtime */
+	OS_TUNABLE_READONLY,	/* exists but cannot be set */
+};
+
+struct os_ctx;
+
+struct os_ops {
+	const char *name;	/* "linux", "freebsd", "snapshot" */
+
+	int	(*system)(struct os_ctx *, struct os_system *, char **cause);
+	int	(*cpu)(struct os_ctx *, struct os_cpu *, char **cause);
+	int	(*nics)(struct os_ctx *, struct os_nic **, size_t *, char **cause);
+	int	(*cpu_times)(struct os_ctx *, struct os_cpu_times **, size_t *ncpu, char **cause);
+	int	(*if_counters)(struct os_ctx *, struct os_if_counters **, size_t *, char **cause);
+	int	(*irqs)(struct os_ctx *, struct os_irq **, size_t *, char **cause);
+
+	/* Tunables by name (see above). get: value as text, without trailing newline. */
+	int	(*tunable_get)(struct os_ctx *, const char *name, char **value, char **cause);
+	int	(*tunable_set)(struct os_ctx *, const char *name, const char *value, char **cause);
+	int	(*tunable_kind)(struct os_ctx *, const char *name, enum os_tunable_kind *, char **cause);
+	/* Calls fn for every sysctl under prefix ("" = all); stops when fn returns non-zero. */
+	int	(*tunable_list)(struct os_ctx *, const char *prefix,
+		    int (*fn)(const char *name, const char *value, void *arg), void *arg, char **cause);
+};
+
+struct os_ctx {
+	const struct os_ops *ops;
+	const char *root;	/* linux: prefix for /proc and /sys ("" = live); tests point it at a captured tree */
+	void	*priv;		/* backend state (snapshot: parsed document) */
+};
+
+/* The backend for the machine we run on (linux or freebsd), root "" = live. */
+struct os_ctx *os_open_live(const char *root, char **cause);
+/* The snapshot backend over one or more files: a JSON snapshot, or FreeBSD text dumps. */
+struct os_ctx *os_open_files(const char *const *paths, size_t n, char **cause);
+void	 os_close(struct os_ctx *);
+
+void	 os_cpu_free(struct os_cpu *);
+void	 os_nics_free(struct os_nic *, size_t);
+void	 os_irqs_free(struct os_irq *, size_t);
+
+#endif

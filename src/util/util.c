@@ -1,0 +1,384 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static void
+oom(void)
+{
+	fputs("ntune: out of memory\n", stderr);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		oom();
+	if ((p = realloc(p, n * size != 0 ? n * size : 1)) == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+int
+xvasprintf(char **out, const char *fmt, va_list ap)
+{
+	int n = vasprintf(out, fmt, ap);
+
+	if (n < 0)
+		oom();
+	return n;
+}
+
+int
+xasprintf(char **out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = xvasprintf(out, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void
+util_cause(char **cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cause == NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(cause, fmt, ap);
+	va_end(ap);
+}
+
+void
+strbuf_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void
+strbuf_add(struct strbuf *sb, const void *p, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		sb->cap = (sb->len + n + 1) * 2;
+		sb->buf = xreallocarray(sb->buf, sb->cap, 1);
+	}
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void
+strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void
+strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = xvasprintf(&s, fmt, ap);
+	va_end(ap);
+	strbuf_add(sb, s, (size_t)n);
+	free(s);
+}
+
+char *
+strbuf_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	strbuf_init(sb);
+	return p;
+}
+
+void
+strbuf_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	strbuf_init(sb);
+}
+
+int
+util_read_file(const char *path, char **data, size_t *len, char **cause)
+{
+	struct strbuf sb;
+	char chunk[65536];
+	ssize_t n;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	for (;;) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
+			if (fd != STDIN_FILENO)
+				close(fd);
+			strbuf_free(&sb);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&sb, chunk, (size_t)n);
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (len != NULL)
+		*len = sb.len;
+	*data = strbuf_detach(&sb);
+	return 0;
+}
+
+int
+util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause)
+{
+	char *tmp, *dircopy;
+	const char *p = data;
+	ssize_t n;
+	int fd, dfd;
+
+	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
+		util_cause(cause, "cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) == -1 || close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	free(tmp);
+	dircopy = xstrdup(path);
+	if ((dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dircopy);
+	return 0;
+fail:
+	util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+int
+util_read_line(const char *path, char *buf, size_t len, char **cause)
+{
+	FILE *f;
+	size_t n;
+
+	if ((f = fopen(path, "re")) == NULL) {
+		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fgets(buf, (int)len, f) == NULL) {
+		buf[0] = '\0';
+		if (ferror(f)) {
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+char *
+util_trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+int
+util_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+size_t
+util_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, best;
+
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+const char *
+util_did_you_mean(const char *word, const char *const *candidates, size_t n)
+{
+	size_t i, d, best = SIZE_MAX, limit = strlen(word) / 3;
+	const char *found = NULL;
+
+	if (limit < 2)
+		limit = 2;
+	for (i = 0; i < n; i++) {
+		d = util_edit_distance(word, candidates[i]);
+		if (d < best) {
+			best = d;
+			found = candidates[i];
+		}
+	}
+	return best <= limit ? found : NULL;
+}
+
+double
+util_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+uint64_t
+util_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *
+util_share_dir(void)
+{
+	static char found[PATH_MAX];
+	const char *env = getenv("NTUNE_SHARE");
+	struct stat st;
+	char exe[PATH_MAX], *dir;
+	ssize_t n;
+
+	if (env != NULL && *env != '\0')
+		return env;
+	if (found[0] != '\0')
+		return found;
+	/* Running from a build directory of the source tree: use its share/. */
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		exe[n] = '\0';
+		dir = dirname(exe);
+		snprintf(found, sizeof found, "%s/../share/knobs", dir);
+		if (stat(found, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(found, sizeof found, "%s/../share", dir);
+			return found;
+		}
+	}
+	snprintf(found, sizeof found, "%s", NTUNE_DATADIR);
+	return found;
+}

@@ -1,0 +1,64 @@
+/* Tiny shared helpers: allocation, error causes, strings, files, paths. */
+#ifndef NTUNE_UTIL_H
+#define NTUNE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define nitems(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that aborts with a message instead of returning NULL. */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+int	 xasprintf(char **, const char *, ...) __attribute__((format(printf, 2, 3)));
+int	 xvasprintf(char **, const char *, va_list);
+
+/*
+ * Library functions report failure by returning -1 or NULL and, when cause is
+ * not NULL, storing a malloc'd message in *cause (the caller frees it).
+ */
+void	 util_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable byte buffer. */
+struct strbuf {
+	char	*buf;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 strbuf_init(struct strbuf *);
+void	 strbuf_add(struct strbuf *, const void *, size_t);
+void	 strbuf_addc(struct strbuf *, char);
+void	 strbuf_adds(struct strbuf *, const char *);
+void	 strbuf_addf(struct strbuf *, const char *, ...) __attribute__((format(printf, 2, 3)));
+char	*strbuf_detach(struct strbuf *);	/* NUL-terminated, caller frees */
+void	 strbuf_free(struct strbuf *);
+
+/* Reads a whole file (or "-" for stdin) into a NUL-terminated buffer; -1 + cause on error. */
+int	 util_read_file(const char *path, char **data, size_t *len, char **cause);
+/* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync dir. */
+int	 util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause);
+/* Reads one line of a small file (e.g. /sys attribute) without its newline. */
+int	 util_read_line(const char *path, char *buf, size_t len, char **cause);
+
+/* String helpers. */
+char	*util_trim(char *);			/* trims white space in place */
+int	 util_startswith(const char *, const char *);
+size_t	 util_edit_distance(const char *, const char *);
+/* The candidate closest to word (edit distance <= max(2, len/3)), or NULL. */
+const char *util_did_you_mean(const char *word, const char *const *candidates, size_t n);
+
+/* Monotonic time in seconds and nanoseconds. */
+double	 util_now(void);
+uint64_t util_now_ns(void);
+
+/*
+ * Directory of ntune's data files (knobs/, profiles/): $NTUNE_SHARE, else the
+ * source tree's share/ when running from a build directory, else the installed datadir.
+ */
+const char *util_share_dir(void);
+
+#endif
