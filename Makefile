@@ -36,8 +36,9 @@ check-asan: $(ASAN_BUILD)/build.ninja
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 3
 
-install: all
+install: $(BUILD)/build.ninja
 	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
+	ninja -C $(BUILD)
 	meson install -C $(BUILD) --no-rebuild $(if $(DESTDIR),--destdir $(DESTDIR))
 
 # The main job; see README.md.
