@@ -1,0 +1,159 @@
+/*
+ * The A/B runner: run order, sequential stopping, verdicts, the results
+ * directory, measurement in the lab, and the tuner.
+ */
+#ifndef NTUNE_BENCH_H
+#define NTUNE_BENCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "stat/stat.h"
+
+#define BENCH_LABEL_MAX	64
+
+/* --- run order (schedule.c) ---------------------------------------------- */
+
+/* A small, seeded, portable PRNG (splitmix64) so that a run order can be replayed. */
+uint64_t bench_rand(uint64_t *state);
+
+/*
+ * The order of the profiles in block `block` (0-based): every block holds each
+ * profile once. Even blocks are a seeded random permutation; each odd block is
+ * the mirror of the block before it, so two profiles run A B B A ... or
+ * B A A B ... and every profile takes every position equally often (drift on
+ * a noisy machine cancels instead of masquerading as a gain).
+ * order[] receives nprofiles indexes.
+ */
+void	bench_block_order(size_t nprofiles, size_t block, uint64_t seed, size_t *order);
+
+/* --- sequential stopping (seq.c) ----------------------------------------- */
+
+/*
+ * The stopping rule. After every complete block with at least min_runs runs
+ * per profile, the comparisons are looked at; the bench stops as soon as all
+ * of them are decided, or at max_runs. Repeated looks inflate the false
+ * positive rate, so each look tests at a Bonferroni-corrected level:
+ * alpha / (looks * comparisons), looks = max_runs - min_runs + 1 (the
+ * number of planned looks). This is conservative (it keeps the overall error
+ * below alpha whatever the correlation between looks) and valid for the
+ * rank test as well as for the t test.
+ */
+struct bench_seq {
+	int	min_runs;
+	int	max_runs;
+	double	confidence;	/* e.g. 0.95 */
+	int	ncomparisons;	/* profiles - 1 */
+};
+
+enum bench_stop {
+	BENCH_CONTINUE = 0,
+	BENCH_DECIDED,		/* every comparison significant at the corrected level */
+	BENCH_MAX_RUNS,		/* max_runs reached, something still undecided */
+};
+
+int	bench_seq_looks(const struct bench_seq *);
+/* The per-look significance level (two-sided). */
+double	bench_seq_alpha(const struct bench_seq *);
+/* runs = runs per profile so far; p[] the comparisons' p values (Welch). */
+enum bench_stop bench_seq_decide(const struct bench_seq *, int runs, const double *p, size_t n);
+const char *bench_stop_name(enum bench_stop);
+
+/* --- verdicts (verdict.c) ------------------------------------------------ */
+
+struct bench_verdict {
+	char	a[BENCH_LABEL_MAX], b[BENCH_LABEL_MAX];
+	size_t	na, nb;
+	double	mean_a, mean_b, sd_a, sd_b;
+	double	confidence;		/* level of the intervals shown, e.g. 0.95 */
+	double	alpha_decide;		/* level the decision used (corrected for looks) */
+	/* Welch t */
+	double	diff, diff_hw;		/* mean_b - mean_a and the interval's half width */
+	double	pct, pct_hw;		/* the same as % of mean_a */
+	double	df, p_welch;
+	/* Mann-Whitney U (normal approximation with tie correction) */
+	double	u, p_mw;
+	struct stat_cmp welch, mw;	/* as `ntune stat` computes them */
+	/* ratio mean_b / mean_a, interval by the delta method with Welch df */
+	double	ratio, ratio_lo, ratio_hi;
+	bool	decided;		/* p_welch < alpha_decide */
+	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
+};
+
+/*
+ * Compares sample b with sample a (at least 2 values each). confidence sets
+ * the intervals; alpha_decide the decision (pass 1 - confidence for a single
+ * look).
+ */
+int	bench_verdict_compute(const char *label_a, const double *a, size_t na,
+	    const char *label_b, const double *b, size_t nb, double confidence,
+	    double alpha_decide, struct bench_verdict *, char **cause);
+/*
+ * In words, e.g. "B forwards 23.1% ± 3.2% more packets than A, 95%
+ * confidence, 12 runs each". what: "forwards", more: "more packets".
+ */
+char	*bench_verdict_text(const struct bench_verdict *);
+/* ministat-style block: the two samples, the differences, the tests. */
+char	*bench_verdict_table(const struct bench_verdict *);
+json_t	*bench_verdict_json(const struct bench_verdict *);
+
+/* --- the results directory (results.c) ----------------------------------- */
+
+struct bench_run {
+	int	run;			/* 1-based over the whole bench, warm-ups included */
+	int	block;			/* 0 = warm-up block */
+	char	label[BENCH_LABEL_MAX];
+	int	step;			/* tune: the step this run belongs to, else 0 */
+	bool	warmup;
+	bool	ok;			/* false: the run failed, see error */
+	char	error[256];
+	double	pps, bps;		/* forwarded, counted at the sink */
+	uint64_t packets, bytes;	/* forwarded */
+	uint64_t sent;			/* sent by the generator side, 0 if unknown */
+	uint64_t drops;			/* sent - forwarded (when known) */
+	double	*per_second;		/* forwarded pps per second */
+	size_t	nsec;
+	double	*cpu_busy;		/* % busy per CPU over the run */
+	size_t	ncpu;
+	char	(*irq_names)[64];	/* interrupts (and NET_RX softirqs) that moved */
+	double	*irq_rates;		/* per second */
+	size_t	nirq;
+	char	started[32];		/* ISO 8601 UTC */
+	double	duration_s;
+};
+
+void	bench_run_free(struct bench_run *);
+json_t	*bench_run_json(const struct bench_run *);
+
+/* A label usable as a file name: [A-Za-z0-9._-], not starting with '.'. */
+int	bench_label_valid(const char *);
+/* A label from a profile path: basename without .conf, sanitized, made unique against used[]. */
+void	bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH_LABEL_MAX], size_t nused);
+
+/*
+ * Creates DIR (and profiles/, values/) and writes meta.json with
+ * complete=false, stopped="running". Refuses a DIR that holds a results
+ * directory already unless it is empty.
+ */
+int	bench_results_create(const char *dir, const char *kind, int argc, char **argv, char **cause);
+int	bench_results_profile(const char *dir, const char *label, const char *text, char **cause);
+/* Appends the run to runs.jsonl (flushed) and, for a measured run, rewrites values/<label>.txt. */
+int	bench_results_add_run(const char *dir, const struct bench_run *, char **cause);
+/* Writes a JSON document (verdict.json, summary.json) atomically. */
+int	bench_results_write_json(const char *dir, const char *name, json_t *, char **cause);
+int	bench_results_write_text(const char *dir, const char *name, const char *text, char **cause);
+/* Rewrites meta.json: finished, complete, stopped ("decided", "max-runs", "budget", "interrupted", "error"). */
+int	bench_results_finish(const char *dir, bool complete, const char *stopped, const char *note, char **cause);
+
+/* --- signals ------------------------------------------------------------- */
+
+/* Set by the SIGINT/SIGTERM handler bench_signals_install() installs: the signal number. */
+extern volatile sig_atomic_t bench_interrupted;
+void	bench_signals_install(void);
+void	bench_signals_restore(void);
+
+#endif

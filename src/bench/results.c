@@ -1,0 +1,358 @@
+/* The results directory: meta.json, profiles/, runs.jsonl, values/, verdict.json. */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bench/bench.h"
+#include "util/util.h"
+
+void
+bench_run_free(struct bench_run *r)
+{
+	free(r->per_second);
+	free(r->cpu_busy);
+	free(r->irq_names);
+	free(r->irq_rates);
+	r->per_second = r->cpu_busy = r->irq_rates = NULL;
+	r->irq_names = NULL;
+	r->nsec = r->ncpu = r->nirq = 0;
+}
+
+json_t *
+bench_run_json(const struct bench_run *r)
+{
+	json_t *o, *a, *irq;
+	size_t i;
+
+	o = json_object();
+	json_object_set_new(o, "run", json_integer(r->run));
+	json_object_set_new(o, "block", json_integer(r->block));
+	json_object_set_new(o, "label", json_string(r->label));
+	if (r->step > 0)
+		json_object_set_new(o, "step", json_integer(r->step));
+	json_object_set_new(o, "warmup", json_boolean(r->warmup));
+	json_object_set_new(o, "ok", json_boolean(r->ok));
+	if (!r->ok)
+		json_object_set_new(o, "error", json_string(r->error));
+	json_object_set_new(o, "pps", json_real(r->pps));
+	json_object_set_new(o, "bps", json_real(r->bps));
+	json_object_set_new(o, "packets", json_integer((json_int_t)r->packets));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)r->bytes));
+	json_object_set_new(o, "sent", json_integer((json_int_t)r->sent));
+	json_object_set_new(o, "drops", json_integer((json_int_t)r->drops));
+	a = json_array();
+	for (i = 0; i < r->nsec; i++)
+		json_array_append_new(a, json_real(r->per_second[i]));
+	json_object_set_new(o, "per_second", a);
+	a = json_array();
+	for (i = 0; i < r->ncpu; i++)
+		json_array_append_new(a, json_real(r->cpu_busy[i]));
+	json_object_set_new(o, "cpu_busy", a);
+	irq = json_object();
+	for (i = 0; i < r->nirq; i++)
+		json_object_set_new(irq, r->irq_names[i], json_real(r->irq_rates[i]));
+	json_object_set_new(o, "irq_rates", irq);
+	json_object_set_new(o, "started", json_string(r->started));
+	json_object_set_new(o, "duration_s", json_real(r->duration_s));
+	return o;
+}
+
+int
+bench_label_valid(const char *s)
+{
+	size_t i;
+
+	if (s[0] == '\0' || s[0] == '.' || strlen(s) >= BENCH_LABEL_MAX)
+		return 0;
+	for (i = 0; s[i] != '\0'; i++) {
+		if (!isalnum((unsigned char)s[i]) && strchr("._-", s[i]) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+void
+bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH_LABEL_MAX],
+    size_t nused)
+{
+	char base[BENCH_LABEL_MAX], try[BENCH_LABEL_MAX + 8];
+	const char *p;
+	size_t i, n = 0, k;
+	int clash, suffix;
+
+	p = strrchr(path, '/');
+	p = p == NULL ? path : p + 1;
+	for (i = 0; p[i] != '\0' && n < sizeof base - 1; i++) {
+		if (strcmp(p + i, ".conf") == 0)
+			break;
+		base[n++] = isalnum((unsigned char)p[i]) || strchr("._-", p[i]) ? p[i] : '_';
+	}
+	base[n] = '\0';
+	if (n == 0 || base[0] == '.')
+		snprintf(base, sizeof base, "profile");
+	snprintf(try, sizeof try, "%s", base);
+	for (suffix = 2;; suffix++) {
+		clash = 0;
+		for (k = 0; k < nused; k++) {
+			if (strcmp(used[k], try) == 0)
+				clash = 1;
+		}
+		if (!clash)
+			break;
+		snprintf(try, sizeof try, "%.50s-%d", base, suffix);
+	}
+	snprintf(out, len, "%.*s", BENCH_LABEL_MAX - 1, try);
+}
+
+static void
+iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int
+write_json_file(const char *path, json_t *doc, char **cause)
+{
+	struct strbuf sb;
+	char *text;
+	int rc;
+
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	if (text == NULL) {
+		util_cause(cause, "cannot encode '%s'", path);
+		return -1;
+	}
+	strbuf_init(&sb);
+	strbuf_adds(&sb, text);
+	strbuf_addc(&sb, '\n');
+	rc = util_write_file_atomic(path, sb.buf, sb.len, 0644, cause);
+	strbuf_free(&sb);
+	free(text);
+	return rc;
+}
+
+static int
+mkdir_p1(const char *path, char **cause)
+{
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static char *
+meta_path(const char *dir)
+{
+	char *p;
+
+	xasprintf(&p, "%s/meta.json", dir);
+	return p;
+}
+
+int
+bench_results_create(const char *dir, const char *kind, int argc, char **argv, char **cause)
+{
+	json_t *meta;
+	char *path, *sub, started[32];
+	struct strbuf cmd;
+	struct stat st;
+	int i, rc;
+
+	if (mkdir_p1(dir, cause) == -1)
+		return -1;
+	path = meta_path(dir);
+	if (stat(path, &st) == 0) {
+		util_cause(cause, "'%s' holds results already (choose another -o DIR)", dir);
+		free(path);
+		return -1;
+	}
+	xasprintf(&sub, "%s/profiles", dir);
+	rc = mkdir_p1(sub, cause);
+	free(sub);
+	if (rc == 0) {
+		xasprintf(&sub, "%s/values", dir);
+		rc = mkdir_p1(sub, cause);
+		free(sub);
+	}
+	if (rc == -1) {
+		free(path);
+		return -1;
+	}
+	strbuf_init(&cmd);
+	strbuf_adds(&cmd, "ntune");
+	for (i = 0; i < argc; i++) {
+		strbuf_addc(&cmd, ' ');
+		strbuf_adds(&cmd, argv[i]);
+	}
+	iso_now(started, sizeof started);
+	meta = json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", kind,
+	    "ntune_version", NTUNE_VERSION, "command", cmd.buf, "started", started,
+	    "complete", 0, "stopped", "running");
+	strbuf_free(&cmd);
+	rc = write_json_file(path, meta, cause);
+	json_decref(meta);
+	free(path);
+	if (rc == 0) {
+		/* A fresh runs.jsonl: an old one would mix two benches. */
+		xasprintf(&path, "%s/runs.jsonl", dir);
+		rc = util_write_file_atomic(path, "", 0, 0644, cause);
+		free(path);
+	}
+	return rc;
+}
+
+int
+bench_results_profile(const char *dir, const char *label, const char *text, char **cause)
+{
+	char *path;
+	int rc;
+
+	if (!bench_label_valid(label)) {
+		util_cause(cause, "invalid label '%s'", label);
+		return -1;
+	}
+	xasprintf(&path, "%s/profiles/%s.conf", dir, label);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(path);
+	return rc;
+}
+
+static int
+append_line(const char *path, const char *line, char **cause)
+{
+	int fd;
+	size_t len = strlen(line), off = 0;
+	ssize_t n;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) == -1) {
+		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (off < len) {
+		n = write(fd, line + off, len - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	(void)fsync(fd);
+	close(fd);
+	return 0;
+}
+
+/* values/<label>.txt holds the pps of every measured run of label, in run order. */
+static int
+rewrite_values(const char *dir, const char *label, double pps, char **cause)
+{
+	char *path, *old = NULL;
+	size_t len = 0;
+	struct strbuf sb;
+	int rc;
+
+	xasprintf(&path, "%s/values/%s.txt", dir, label);
+	strbuf_init(&sb);
+	if (access(path, F_OK) == 0) {
+		if (util_read_file(path, &old, &len, cause) == -1) {
+			free(path);
+			return -1;
+		}
+		strbuf_add(&sb, old, len);
+		free(old);
+	}
+	strbuf_addf(&sb, "%.0f\n", pps);
+	rc = util_write_file_atomic(path, sb.buf, sb.len, 0644, cause);
+	strbuf_free(&sb);
+	free(path);
+	return rc;
+}
+
+int
+bench_results_add_run(const char *dir, const struct bench_run *r, char **cause)
+{
+	json_t *o;
+	char *text, *path, *line;
+	int rc;
+
+	o = bench_run_json(r);
+	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	xasprintf(&line, "%s\n", text);
+	free(text);
+	xasprintf(&path, "%s/runs.jsonl", dir);
+	rc = append_line(path, line, cause);
+	free(path);
+	free(line);
+	if (rc == 0 && r->ok && !r->warmup && bench_label_valid(r->label))
+		rc = rewrite_values(dir, r->label, r->pps, cause);
+	return rc;
+}
+
+int
+bench_results_write_json(const char *dir, const char *name, json_t *doc, char **cause)
+{
+	char *path;
+	int rc;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	rc = write_json_file(path, doc, cause);
+	free(path);
+	return rc;
+}
+
+int
+bench_results_write_text(const char *dir, const char *name, const char *text, char **cause)
+{
+	char *path;
+	int rc;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(path);
+	return rc;
+}
+
+int
+bench_results_finish(const char *dir, bool complete, const char *stopped, const char *note,
+    char **cause)
+{
+	json_t *meta;
+	json_error_t jerr;
+	char *path, finished[32];
+	int rc;
+
+	path = meta_path(dir);
+	if ((meta = json_load_file(path, 0, &jerr)) == NULL || !json_is_object(meta)) {
+		util_cause(cause, "%s:%d: %s", path, jerr.line, jerr.text);
+		json_decref(meta);
+		free(path);
+		return -1;
+	}
+	iso_now(finished, sizeof finished);
+	json_object_set_new(meta, "finished", json_string(finished));
+	json_object_set_new(meta, "complete", json_boolean(complete));
+	json_object_set_new(meta, "stopped", json_string(stopped));
+	if (note != NULL)
+		json_object_set_new(meta, "note", json_string(note));
+	rc = write_json_file(path, meta, cause);
+	json_decref(meta);
+	free(path);
+	return rc;
+}

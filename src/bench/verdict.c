@@ -1,0 +1,180 @@
+/* The verdict of one comparison: Welch t, Mann-Whitney U, the ratio and words. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bench/bench.h"
+#include "stat/stat.h"
+#include "util/util.h"
+
+int
+bench_verdict_compute(const char *label_a, const double *a, size_t na, const char *label_b,
+    const double *b, size_t nb, double confidence, double alpha_decide,
+    struct bench_verdict *v, char **cause)
+{
+	struct stat_summary sa, sb;
+	struct stat_cmp welch, mw;
+	double *ca, *cb, var_r, t;
+	int rc = -1;
+
+	memset(v, 0, sizeof *v);
+	snprintf(v->a, sizeof v->a, "%s", label_a);
+	snprintf(v->b, sizeof v->b, "%s", label_b);
+	v->na = na;
+	v->nb = nb;
+	v->confidence = confidence;
+	v->alpha_decide = alpha_decide;
+	if (na < 2 || nb < 2) {
+		util_cause(cause, "too few runs to compare '%s' with '%s' (%zu and %zu)",
+		    label_b, label_a, nb, na);
+		return -1;
+	}
+	ca = xreallocarray(NULL, na, sizeof *ca);
+	cb = xreallocarray(NULL, nb, sizeof *cb);
+	memcpy(ca, a, na * sizeof *ca);
+	memcpy(cb, b, nb * sizeof *cb);
+	if (stat_summarize(ca, na, &sa) == -1 || stat_summarize(cb, nb, &sb) == -1) {
+		util_cause(cause, "a value is not a finite number");
+		goto out;
+	}
+	if (stat_compare_welch(&sa, &sb, confidence * 100, &welch) == -1 ||
+	    stat_compare_mannwhitney(ca, na, cb, nb, confidence * 100, &mw) == -1) {
+		util_cause(cause, "cannot compare '%s' with '%s'", label_b, label_a);
+		goto out;
+	}
+	v->mean_a = sa.mean;
+	v->mean_b = sb.mean;
+	v->sd_a = sa.stddev;
+	v->sd_b = sb.stddev;
+	v->diff = welch.diff;
+	v->diff_hw = welch.diff_hw;
+	v->pct = welch.pct;
+	v->pct_hw = welch.pct_hw;
+	v->df = welch.df;
+	v->p_welch = welch.p;
+	v->welch = welch;
+	v->mw = mw;
+	v->u = mw.statistic;
+	v->p_mw = mw.p;
+	if (sa.mean != 0) {
+		/* Delta method: var(B/A) ~ r^2 (var(mB)/mB^2 + var(mA)/mA^2). */
+		v->ratio = sb.mean / sa.mean;
+		var_r = 0;
+		if (sb.mean != 0)
+			var_r += sb.stddev * sb.stddev / (double)nb / (sb.mean * sb.mean);
+		var_r += sa.stddev * sa.stddev / (double)na / (sa.mean * sa.mean);
+		var_r *= v->ratio * v->ratio;
+		t = isfinite(welch.df) && welch.df > 0 ?
+		    stat_t_quantile(1 - (1 - confidence) / 2, welch.df) : 1.959964;
+		v->ratio_lo = v->ratio - t * sqrt(var_r);
+		v->ratio_hi = v->ratio + t * sqrt(var_r);
+	} else {
+		v->ratio = v->ratio_lo = v->ratio_hi = NAN;
+	}
+	v->decided = isfinite(welch.p) && welch.p < alpha_decide;
+	v->direction = v->decided ? (v->diff > 0 ? 1 : v->diff < 0 ? -1 : 0) : 0;
+	rc = 0;
+out:
+	free(ca);
+	free(cb);
+	return rc;
+}
+
+static double
+pct_of(double conf)
+{
+	return conf * 100;
+}
+
+char *
+bench_verdict_text(const struct bench_verdict *v)
+{
+	char *s;
+	char runs[64];
+
+	if (v->na == v->nb)
+		snprintf(runs, sizeof runs, "%zu runs each", v->na);
+	else
+		snprintf(runs, sizeof runs, "%zu and %zu runs", v->nb, v->na);
+	if (v->direction != 0) {
+		xasprintf(&s, "%s forwards %.1f%% ± %.1f%% %s packets than %s, %g%% confidence, %s"
+		    " (ratio %.3f, %.3f..%.3f; Welch p = %.2g, Mann-Whitney p = %.2g)",
+		    v->b, fabs(v->pct), v->pct_hw, v->direction > 0 ? "more" : "fewer", v->a,
+		    pct_of(v->confidence), runs, v->ratio, v->ratio_lo, v->ratio_hi,
+		    v->p_welch, v->p_mw);
+	} else {
+		xasprintf(&s, "no difference proven between %s and %s at %g%% confidence, %s"
+		    " (%s/%s %+.1f%% ± %.1f%%, ratio %.3f, %.3f..%.3f; Welch p = %.2g,"
+		    " Mann-Whitney p = %.2g)",
+		    v->b, v->a, pct_of(v->confidence), runs, v->b, v->a, v->pct,
+		    isfinite(v->pct_hw) ? v->pct_hw : 0.0, v->ratio, v->ratio_lo,
+		    v->ratio_hi, v->p_welch, v->p_mw);
+	}
+	return s;
+}
+
+char *
+bench_verdict_table(const struct bench_verdict *v)
+{
+	struct strbuf sb;
+	char *text;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "    %-20s %4s %14s %14s\n", "profile", "N", "Avg pps", "Stddev");
+	strbuf_addf(&sb, "x   %-20s %4zu %14.1f %14.1f\n", v->a, v->na, v->mean_a, v->sd_a);
+	strbuf_addf(&sb, "+   %-20s %4zu %14.1f %14.1f\n", v->b, v->nb, v->mean_b, v->sd_b);
+	if (isfinite(v->diff_hw))
+		strbuf_addf(&sb, "Difference at %.1f%% confidence (Welch, df %.1f)\n"
+		    "\t%.1f +/- %.1f\n\t%.2f%% +/- %.2f%%\n",
+		    pct_of(v->confidence), v->df, v->diff, v->diff_hw, v->pct, v->pct_hw);
+	strbuf_addf(&sb, "\tratio %.4f (%.4f .. %.4f)\n", v->ratio, v->ratio_lo, v->ratio_hi);
+	strbuf_addf(&sb, "\tWelch p = %.4g, Mann-Whitney U = %.1f, p = %.4g\n", v->p_welch,
+	    v->u, v->p_mw);
+	strbuf_addf(&sb, "\tdecision level %.4g (corrected for repeated looks): %s\n",
+	    v->alpha_decide, v->decided ? "decided" : "not decided");
+	text = bench_verdict_text(v);
+	strbuf_addf(&sb, "%s\n", text);
+	free(text);
+	return strbuf_detach(&sb);
+}
+
+static json_t *
+num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+json_t *
+bench_verdict_json(const struct bench_verdict *v)
+{
+	json_t *o, *w, *m;
+	char *text;
+
+	o = json_object();
+	json_object_set_new(o, "a", json_string(v->a));
+	json_object_set_new(o, "b", json_string(v->b));
+	json_object_set_new(o, "n_a", json_integer((json_int_t)v->na));
+	json_object_set_new(o, "n_b", json_integer((json_int_t)v->nb));
+	json_object_set_new(o, "mean_a", num(v->mean_a));
+	json_object_set_new(o, "mean_b", num(v->mean_b));
+	json_object_set_new(o, "stddev_a", num(v->sd_a));
+	json_object_set_new(o, "stddev_b", num(v->sd_b));
+	json_object_set_new(o, "confidence", json_real(pct_of(v->confidence)));
+	w = stat_cmp_json(&v->welch);
+	m = stat_cmp_json(&v->mw);
+	json_object_set_new(o, "welch", w != NULL ? w : json_null());
+	json_object_set_new(o, "mann_whitney", m != NULL ? m : json_null());
+	json_object_set_new(o, "ratio", num(v->ratio));
+	json_object_set_new(o, "ratio_lo", num(v->ratio_lo));
+	json_object_set_new(o, "ratio_hi", num(v->ratio_hi));
+	json_object_set_new(o, "alpha_decide", num(v->alpha_decide));
+	json_object_set_new(o, "decided", json_boolean(v->decided));
+	json_object_set_new(o, "direction", json_integer(v->direction));
+	text = bench_verdict_text(v);
+	json_object_set_new(o, "text", json_string(text));
+	free(text);
+	return o;
+}
