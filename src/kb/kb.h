@@ -1,0 +1,138 @@
+/*
+ * The knowledge base: knobs loaded from share/knobs/<os>/NAME.knob (one stanza per
+ * knob, format in doc/interfaces.md), tunables profiles (`name=value` files,
+ * loader.conf quoting, `name=>v` / `name=<v`, OPNsense config.xml), the lint
+ * rules (kb_check) and the advice rules (kb_advise).
+ *
+ * Conventions: functions return -1 or NULL on failure and store a malloc'd
+ * message in *cause (when cause is not NULL).
+ */
+#ifndef NTUNE_KB_H
+#define NTUNE_KB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct os_ctx;
+
+enum kb_placement {
+	KB_PLACE_UNKNOWN = 0,
+	KB_PLACE_LOADER,	/* boot time only: loader.conf / kernel command line */
+	KB_PLACE_SYSCTL,	/* runtime only: sysctl.conf, /proc/sys */
+	KB_PLACE_BOTH,		/* loader tunable that is also writable at runtime */
+	KB_PLACE_IFCONFIG,	/* FreeBSD per-interface ifconfig setting */
+	KB_PLACE_ETHTOOL,	/* Linux per-interface ethtool setting */
+	KB_PLACE_SYSFS,		/* Linux /sys attribute (RPS/XPS masks, governor...) */
+};
+
+enum kb_type {
+	KB_TYPE_STRING = 0,
+	KB_TYPE_INT,
+	KB_TYPE_BOOL,
+	KB_TYPE_ENUM,
+	KB_TYPE_SIZE,		/* integer with optional K/M/G suffix */
+	KB_TYPE_CPUMASK,	/* hex CPU mask */
+	KB_TYPE_CPULIST,	/* "0-3,6" */
+	KB_TYPE_INTLIST,	/* white-space separated integers (net.ipv4.tcp_rmem) */
+};
+
+enum kb_scope {
+	KB_SCOPE_UNSET = 0,	/* not said: FreeBSD knobs */
+	KB_SCOPE_NETNS,		/* Linux: per network namespace */
+	KB_SCOPE_HOST,		/* Linux: host-global (invisible inside a netns) */
+};
+
+struct kb_knob {
+	char	*name;		/* may hold %d (unit number) and %s (interface name) */
+	char	*os;		/* "freebsd" | "linux" */
+	char	*platform;	/* "opnsense", "pfsense" or NULL */
+	enum kb_placement placement;
+	enum kb_type type;
+	char	*range;		/* "-1..1024", "0..log2ncpu" or NULL */
+	char	**values;	/* enum values */
+	size_t	nvalues;
+	char	*def;		/* default, or NULL when it depends on the system */
+	char	*unit;
+	enum kb_scope scope;
+	char	*since;		/* OS version it appeared in, or NULL */
+	char	*removed;	/* OS version it was removed in, or NULL */
+	char	*replaced_by;
+	char	**requires;	/* "net.isr.maxthreads > 1", "kernel RSS" */
+	size_t	nrequires;
+	char	**conflicts;
+	size_t	nconflicts;
+	char	*effect;
+	char	*risk;
+	char	**sources;
+	size_t	nsources;
+	char	*file;		/* stanza location, for messages */
+	int	line;
+};
+
+struct kb;
+
+/* Loads every .knob file under dir (recursively); NULL dir = util_share_dir()/knobs. */
+int	 kb_load(const char *dir, struct kb **, char **cause);
+/* Parses one knob file's text (used by kb_load and the fuzzer). Appends to kb. */
+int	 kb_load_text(struct kb *, const char *file, const char *text, size_t len, char **cause);
+struct kb *kb_new(void);
+void	 kb_free(struct kb *);
+size_t	 kb_count(const struct kb *);
+const struct kb_knob *kb_knob(const struct kb *, size_t i);
+
+/*
+ * The knob for a concrete name ("dev.ix.0.fc", "if.eth0.rps_cpus"); os NULL
+ * matches any OS. Exact names win over patterns.
+ */
+const struct kb_knob *kb_find(const struct kb *, const char *name, const char *os);
+/* True when a concrete name matches a knob name pattern (%d digits, %s interface). */
+bool	 kb_name_match(const char *pattern, const char *name);
+/* The closest knob name to name (for "did you mean"), or NULL. */
+const char *kb_suggest(const struct kb *, const char *name, const char *os);
+
+/* Evaluates a knob's range for ncpu CPUs (ncpu <= 0: unknown, symbolic bounds unlimited). */
+int	 kb_range(const struct kb_knob *, int ncpu, long long *lo, long long *hi);
+/* Parses an int/size value ("4096", "16M", "-1"); -1 when not a number. */
+int	 kb_parse_number(const char *, long long *);
+/* Checks a value against the knob's type/range/values; NULL when fine, else a malloc'd reason. */
+char	*kb_value_problem(const struct kb_knob *, const char *value, int ncpu);
+
+const char *kb_placement_name(enum kb_placement);
+const char *kb_type_name(enum kb_type);
+const char *kb_scope_name(enum kb_scope);
+
+/* Profiles. */
+enum kb_op {
+	KB_OP_SET = 0,		/* name=value */
+	KB_OP_RAISE,		/* name=>value: only if larger than the current value */
+	KB_OP_LOWER,		/* name=<value: only if smaller than the current value */
+};
+
+struct kb_entry {
+	const char *file;	/* points into the profile (its path) */
+	int	line;
+	char	*name;
+	enum kb_op op;
+	char	*value;		/* unquoted; runs of white space collapsed to one space */
+	char	*comment;	/* trailing or preceding `#` comment text, or NULL */
+};
+
+struct kb_profile {
+	char	*path;
+	struct kb_entry *entries;
+	size_t	nentries;
+	bool	xml;		/* read from an OPNsense config.xml */
+};
+
+/* Reads a profile ("-" = stdin); a file starting with '<' is read as OPNsense/pfSense config.xml. */
+struct kb_profile *kb_profile_load(const char *path, char **cause);
+/* Parses profile text; name is used in messages ("file:line: ..."). */
+struct kb_profile *kb_profile_parse(const char *name, const char *text, size_t len, char **cause);
+void	 kb_profile_free(struct kb_profile *);
+/* The last entry for name, or NULL. */
+const struct kb_entry *kb_profile_get(const struct kb_profile *, const char *name);
+const char *kb_op_text(enum kb_op);	/* "=", "=>", "=<" */
+/* Compares two values as a knob of this type would (numbers numerically, white space folded). */
+bool	 kb_value_equal(const struct kb_knob *, const char *a, const char *b);
+
+#endif

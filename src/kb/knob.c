@@ -1,0 +1,777 @@
+/* The knob loader: share/knobs/<os>/NAME.knob stanzas into struct kb, and lookups. */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/util.h"
+
+struct kb {
+	struct kb_knob *knobs;
+	size_t	n;
+	size_t	cap;
+};
+
+struct kb *
+kb_new(void)
+{
+	return xcalloc(1, sizeof(struct kb));
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+knob_free(struct kb_knob *k)
+{
+	free(k->name);
+	free(k->os);
+	free(k->platform);
+	free(k->range);
+	strv_free(k->values, k->nvalues);
+	free(k->def);
+	free(k->unit);
+	free(k->since);
+	free(k->removed);
+	free(k->replaced_by);
+	strv_free(k->requires, k->nrequires);
+	strv_free(k->conflicts, k->nconflicts);
+	free(k->effect);
+	free(k->risk);
+	strv_free(k->sources, k->nsources);
+	free(k->file);
+	memset(k, 0, sizeof *k);
+}
+
+void
+kb_free(struct kb *kb)
+{
+	size_t i;
+
+	if (kb == NULL)
+		return;
+	for (i = 0; i < kb->n; i++)
+		knob_free(&kb->knobs[i]);
+	free(kb->knobs);
+	free(kb);
+}
+
+size_t
+kb_count(const struct kb *kb)
+{
+	return kb == NULL ? 0 : kb->n;
+}
+
+const struct kb_knob *
+kb_knob(const struct kb *kb, size_t i)
+{
+	if (kb == NULL || i >= kb->n)
+		return NULL;
+	return &kb->knobs[i];
+}
+
+static const char *const placement_names[] = {
+	"unknown", "loader", "sysctl", "both", "ifconfig", "ethtool", "sysfs",
+};
+static const char *const type_names[] = {
+	"string", "int", "bool", "enum", "size", "cpu-mask", "cpu-list", "int-list",
+};
+static const char *const scope_names[] = { "", "netns", "host" };
+
+const char *
+kb_placement_name(enum kb_placement p)
+{
+	return (size_t)p < nitems(placement_names) ? placement_names[p] : "unknown";
+}
+
+const char *
+kb_type_name(enum kb_type t)
+{
+	return (size_t)t < nitems(type_names) ? type_names[t] : "string";
+}
+
+const char *
+kb_scope_name(enum kb_scope s)
+{
+	return (size_t)s < nitems(scope_names) ? scope_names[s] : "";
+}
+
+static int
+lookup(const char *const *names, size_t n, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], word) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+int
+kb_parse_number(const char *s, long long *out)
+{
+	char *end;
+	long long v, mul = 1;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		v = strtoll(s, &end, 16);
+	else
+		v = strtoll(s, &end, 10);
+	if (end == s || errno != 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		mul = 1024LL;
+		end++;
+		break;
+	case 'm': case 'M':
+		mul = 1024LL * 1024;
+		end++;
+		break;
+	case 'g': case 'G':
+		mul = 1024LL * 1024 * 1024;
+		end++;
+		break;
+	}
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0')
+		return -1;
+	if (mul != 1 && (v > LLONG_MAX / mul || v < LLONG_MIN / mul))
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+static int
+ilog2(int n)
+{
+	int b = 0;
+
+	while ((1 << (b + 1)) <= n && b < 30)
+		b++;
+	return b;
+}
+
+/* One range bound: a number, or ncpu / log2ncpu optionally followed by +N, -N or *N. */
+static int
+bound(const char *s, size_t len, int ncpu, long long *out, bool *symbolic)
+{
+	char buf[64];
+	char *p, op = 0;
+	long long base, arg = 0;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*symbolic = false;
+	if (util_startswith(buf, "log2ncpu") || util_startswith(buf, "ncpu")) {
+		*symbolic = true;
+		p = buf + (buf[0] == 'l' ? 8 : 4);
+		base = buf[0] == 'l' ? ilog2(ncpu > 0 ? ncpu : 1) : (ncpu > 0 ? ncpu : 1);
+		if (*p != '\0') {
+			op = *p++;
+			if ((op != '+' && op != '-' && op != '*') || kb_parse_number(p, &arg) == -1 ||
+			    arg < 0 || arg > 1000000)
+				return -1;
+		}
+		if (op == '+')
+			base += arg;
+		else if (op == '-')
+			base -= arg;
+		else if (op == '*')
+			base *= arg;
+		*out = base;
+		return 0;
+	}
+	return kb_parse_number(buf, out);
+}
+
+static int
+range_parse(const char *range, int ncpu, long long *lo, long long *hi, bool *symbolic)
+{
+	const char *dots;
+	bool s1 = false, s2 = false;
+
+	*lo = LLONG_MIN;
+	*hi = LLONG_MAX;
+	*symbolic = false;
+	if (range == NULL)
+		return 0;
+	if ((dots = strstr(range, "..")) == NULL)
+		return -1;
+	if (dots != range && bound(range, dots - range, ncpu, lo, &s1) == -1)
+		return -1;
+	if (dots[2] != '\0' && bound(dots + 2, strlen(dots + 2), ncpu, hi, &s2) == -1)
+		return -1;
+	*symbolic = s1 || s2;
+	if (ncpu <= 0) {
+		if (s1)
+			*lo = LLONG_MIN;
+		if (s2)
+			*hi = LLONG_MAX;
+	}
+	return 0;
+}
+
+int
+kb_range(const struct kb_knob *k, int ncpu, long long *lo, long long *hi)
+{
+	bool symbolic;
+
+	return range_parse(k->range, ncpu, lo, hi, &symbolic);
+}
+
+static bool
+is_bool(const char *v)
+{
+	static const char *const words[] = {
+		"0", "1", "on", "off", "yes", "no", "true", "false",
+	};
+
+	return lookup(words, nitems(words), v) != -1;
+}
+
+static bool
+is_cpumask(const char *v)
+{
+	const char *p = v;
+	bool digit = false;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; *p != '\0'; p++) {
+		if (isxdigit((unsigned char)*p))
+			digit = true;
+		else if (*p != ',')
+			return false;
+	}
+	return digit;
+}
+
+static bool
+is_cpulist(const char *v)
+{
+	const char *p = v;
+	bool want_digit = true;
+
+	if (*p == '\0')
+		return false;
+	for (; *p != '\0'; p++) {
+		if (isdigit((unsigned char)*p))
+			want_digit = false;
+		else if ((*p == ',' || *p == '-') && !want_digit)
+			want_digit = true;
+		else
+			return false;
+	}
+	return !want_digit;
+}
+
+char *
+kb_value_problem(const struct kb_knob *k, const char *value, int ncpu)
+{
+	long long lo, hi, v;
+	bool symbolic;
+	char *problem = NULL, *copy, *tok, *save;
+
+	if (k->type != KB_TYPE_ENUM && k->nvalues > 0 &&
+	    lookup((const char *const *)k->values, k->nvalues, value) != -1)
+		return NULL;
+	if (range_parse(k->range, ncpu, &lo, &hi, &symbolic) == -1) {
+		lo = LLONG_MIN;
+		hi = LLONG_MAX;
+	}
+	switch (k->type) {
+	case KB_TYPE_STRING:
+		return NULL;
+	case KB_TYPE_BOOL:
+		if (!is_bool(value))
+			xasprintf(&problem, "'%s' is not a boolean (0 or 1)", value);
+		return problem;
+	case KB_TYPE_ENUM:
+		if (lookup((const char *const *)k->values, k->nvalues, value) == -1) {
+			struct strbuf sb;
+			size_t i;
+
+			strbuf_init(&sb);
+			for (i = 0; i < k->nvalues; i++)
+				strbuf_addf(&sb, "%s%s", i ? ", " : "", k->values[i]);
+			xasprintf(&problem, "'%s' is not one of: %s", value, sb.buf ? sb.buf : "");
+			strbuf_free(&sb);
+		}
+		return problem;
+	case KB_TYPE_CPUMASK:
+		if (!is_cpumask(value))
+			xasprintf(&problem, "'%s' is not a hexadecimal CPU mask", value);
+		return problem;
+	case KB_TYPE_CPULIST:
+		if (!is_cpulist(value))
+			xasprintf(&problem, "'%s' is not a CPU list like 0-3,6", value);
+		return problem;
+	case KB_TYPE_INT:
+	case KB_TYPE_SIZE:
+		if (kb_parse_number(value, &v) == -1 ||
+		    (k->type == KB_TYPE_INT && strpbrk(value, "kKmMgG") != NULL)) {
+			xasprintf(&problem, "'%s' is not %s", value,
+			    k->type == KB_TYPE_INT ? "an integer" : "a size (number with optional K, M or G)");
+			return problem;
+		}
+		if (v < lo || v > hi) {
+			xasprintf(&problem, "%s is out of range %s%s", value, k->range,
+			    symbolic && ncpu > 0 ? " for this CPU count" : "");
+			if (symbolic && ncpu > 0) {
+				free(problem);
+				xasprintf(&problem, "%s is out of range %s (%lld..%lld with %d CPUs)",
+				    value, k->range, lo, hi, ncpu);
+			}
+		}
+		return problem;
+	case KB_TYPE_INTLIST:
+		copy = xstrdup(value);
+		for (tok = strtok_r(copy, " \t", &save); tok != NULL && problem == NULL;
+		    tok = strtok_r(NULL, " \t", &save)) {
+			if (kb_parse_number(tok, &v) == -1)
+				xasprintf(&problem, "'%s' is not a list of integers", value);
+			else if (v < lo || v > hi)
+				xasprintf(&problem, "%s is out of range %s", tok, k->range);
+		}
+		free(copy);
+		return problem;
+	}
+	return NULL;
+}
+
+/* %d matches one or more digits, %s an interface name (at least one character). */
+bool
+kb_name_match(const char *pat, const char *name)
+{
+	const char *p;
+
+	while (*pat != '\0') {
+		if (pat[0] == '%' && pat[1] == 'd') {
+			if (!isdigit((unsigned char)*name))
+				return false;
+			while (isdigit((unsigned char)*name))
+				name++;
+			pat += 2;
+			continue;
+		}
+		if (pat[0] == '%' && pat[1] == 's') {
+			/* Interface names may hold dots (vlans: eth0.100); try every length. */
+			for (p = name + 1; p <= name + strlen(name); p++) {
+				if (p[-1] == '=' || isspace((unsigned char)p[-1]))
+					return false;
+				if (kb_name_match(pat + 2, p))
+					return true;
+			}
+			return false;
+		}
+		if (*pat != *name)
+			return false;
+		pat++;
+		name++;
+	}
+	return *name == '\0';
+}
+
+static bool
+os_ok(const struct kb_knob *k, const char *os)
+{
+	if (os == NULL || *os == '\0')
+		return true;
+	if (strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0) {
+		if (strcmp(k->os, "freebsd") != 0)
+			return false;
+		return k->platform == NULL || strcmp(k->platform, os) == 0;
+	}
+	return strcmp(k->os, os) == 0;
+}
+
+const struct kb_knob *
+kb_find(const struct kb *kb, const char *name, const char *os)
+{
+	size_t i;
+	const struct kb_knob *best = NULL;
+
+	if (kb == NULL || name == NULL)
+		return NULL;
+	for (i = 0; i < kb->n; i++) {
+		if (os_ok(&kb->knobs[i], os) && strcmp(kb->knobs[i].name, name) == 0)
+			return &kb->knobs[i];
+	}
+	for (i = 0; i < kb->n; i++) {
+		if (!os_ok(&kb->knobs[i], os) || strchr(kb->knobs[i].name, '%') == NULL)
+			continue;
+		/* The most specific pattern (longest) wins. */
+		if (kb_name_match(kb->knobs[i].name, name) &&
+		    (best == NULL || strlen(kb->knobs[i].name) > strlen(best->name)))
+			best = &kb->knobs[i];
+	}
+	return best;
+}
+
+/* Replaces %d / %s in a pattern by the concrete parts of name, for suggestions. */
+const char *
+kb_suggest(const struct kb *kb, const char *name, const char *os)
+{
+	const char **names;
+	const char *s;
+	size_t i, n = 0;
+
+	if (kb == NULL || kb->n == 0)
+		return NULL;
+	names = xcalloc(kb->n, sizeof *names);
+	for (i = 0; i < kb->n; i++) {
+		if (os_ok(&kb->knobs[i], os))
+			names[n++] = kb->knobs[i].name;
+	}
+	s = util_did_you_mean(name, names, n);
+	free(names);
+	return s;
+}
+
+static char **
+strv_add(char **v, size_t *n, const char *s)
+{
+	v = xreallocarray(v, *n + 1, sizeof *v);
+	v[(*n)++] = xstrdup(s);
+	return v;
+}
+
+static int
+stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
+{
+	const char *missing = NULL;
+	long long lo, hi;
+	bool symbolic;
+	size_t i;
+
+	if (k->name == NULL)
+		missing = "name";
+	else if (k->os == NULL)
+		missing = "os";
+	else if (k->placement == KB_PLACE_UNKNOWN)
+		missing = "placement";
+	else if (k->effect == NULL)
+		missing = "effect";
+	else if (k->nsources == 0)
+		missing = "source";
+	if (missing != NULL) {
+		util_cause(cause, "%s:%d: knob '%s' has no '%s'", file, k->line,
+		    k->name ? k->name : "?", missing);
+		return -1;
+	}
+	if (k->type == KB_TYPE_ENUM && k->nvalues == 0) {
+		util_cause(cause, "%s:%d: enum knob '%s' has no 'values'", file, k->line, k->name);
+		return -1;
+	}
+	if (k->range != NULL && range_parse(k->range, 0, &lo, &hi, &symbolic) == -1) {
+		util_cause(cause, "%s:%d: bad range '%s' (want LO..HI, bounds may be ncpu or log2ncpu)",
+		    file, k->line, k->range);
+		return -1;
+	}
+	if (k->def != NULL && strcmp(k->def, "auto") != 0) {
+		char *why = kb_value_problem(k, k->def, 0);
+
+		if (why != NULL) {
+			util_cause(cause, "%s:%d: knob '%s' default: %s", file, k->line, k->name, why);
+			free(why);
+			return -1;
+		}
+	}
+	for (i = 0; i < kb->n; i++) {
+		if (strcmp(kb->knobs[i].name, k->name) == 0 && strcmp(kb->knobs[i].os, k->os) == 0 &&
+		    (kb->knobs[i].platform == NULL) == (k->platform == NULL)) {
+			util_cause(cause, "%s:%d: knob '%s' already defined at %s:%d", file, k->line,
+			    k->name, kb->knobs[i].file, kb->knobs[i].line);
+			return -1;
+		}
+	}
+	k->file = xstrdup(file);
+	if (kb->n == kb->cap) {
+		kb->cap = kb->cap ? kb->cap * 2 : 64;
+		kb->knobs = xreallocarray(kb->knobs, kb->cap, sizeof *kb->knobs);
+	}
+	kb->knobs[kb->n++] = *k;
+	memset(k, 0, sizeof *k);
+	return 0;
+}
+
+static char **
+last_of(struct kb_knob *k, const char *key)
+{
+	if (strcmp(key, "requires") == 0)
+		return &k->requires[k->nrequires - 1];
+	if (strcmp(key, "conflicts") == 0)
+		return &k->conflicts[k->nconflicts - 1];
+	if (strcmp(key, "source") == 0)
+		return &k->sources[k->nsources - 1];
+	return NULL;
+}
+
+static char **
+single_field(struct kb_knob *k, const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} fields[] = {
+		{ "name", offsetof(struct kb_knob, name) },
+		{ "os", offsetof(struct kb_knob, os) },
+		{ "platform", offsetof(struct kb_knob, platform) },
+		{ "range", offsetof(struct kb_knob, range) },
+		{ "default", offsetof(struct kb_knob, def) },
+		{ "unit", offsetof(struct kb_knob, unit) },
+		{ "since", offsetof(struct kb_knob, since) },
+		{ "removed", offsetof(struct kb_knob, removed) },
+		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
+		{ "effect", offsetof(struct kb_knob, effect) },
+		{ "risk", offsetof(struct kb_knob, risk) },
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(fields); i++) {
+		if (strcmp(fields[i].key, key) == 0)
+			return (char **)((char *)k + fields[i].off);
+	}
+	return NULL;
+}
+
+/* Sets key to value in k; for continuation lines append is true. */
+static int
+stanza_set(struct kb_knob *k, const char *key, const char *value, const char *file, int line,
+    char **cause)
+{
+	char **field;
+	char *copy, *tok, *save;
+	int i;
+
+	if (strcmp(key, "source") == 0) {
+		k->sources = strv_add(k->sources, &k->nsources, value);
+		return 0;
+	}
+	if (strcmp(key, "requires") == 0) {
+		k->requires = strv_add(k->requires, &k->nrequires, value);
+		return 0;
+	}
+	if (strcmp(key, "conflicts") == 0) {
+		k->conflicts = strv_add(k->conflicts, &k->nconflicts, value);
+		return 0;
+	}
+	if (strcmp(key, "placement") == 0 || strcmp(key, "type") == 0 || strcmp(key, "scope") == 0 ||
+	    strcmp(key, "values") == 0) {
+		if (strcmp(key, "values") == 0) {
+			if (k->nvalues > 0)
+				goto dup;
+			copy = xstrdup(value);
+			for (tok = strtok_r(copy, " \t,", &save); tok != NULL;
+			    tok = strtok_r(NULL, " \t,", &save))
+				k->values = strv_add(k->values, &k->nvalues, tok);
+			free(copy);
+			return 0;
+		}
+		if (strcmp(key, "placement") == 0) {
+			if (k->placement != KB_PLACE_UNKNOWN)
+				goto dup;
+			if ((i = lookup(placement_names, nitems(placement_names), value)) <= 0)
+				goto bad;
+			k->placement = (enum kb_placement)i;
+		} else if (strcmp(key, "type") == 0) {
+			if ((i = lookup(type_names, nitems(type_names), value)) < 0)
+				goto bad;
+			k->type = (enum kb_type)i;
+		} else {
+			if (k->scope != KB_SCOPE_UNSET)
+				goto dup;
+			if ((i = lookup(scope_names, nitems(scope_names), value)) <= 0)
+				goto bad;
+			k->scope = (enum kb_scope)i;
+		}
+		return 0;
+	}
+	if ((field = single_field(k, key)) == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s'", file, line, key);
+		return -1;
+	}
+	if (*field != NULL)
+		goto dup;
+	if (strcmp(key, "os") == 0 && strcmp(value, "freebsd") != 0 && strcmp(value, "linux") != 0)
+		goto bad;
+	*field = xstrdup(value);
+	if (strcmp(key, "name") == 0)
+		k->line = line;
+	return 0;
+dup:
+	util_cause(cause, "%s:%d: key '%s' given twice", file, line, key);
+	return -1;
+bad:
+	util_cause(cause, "%s:%d: bad %s '%s'", file, line, key, value);
+	return -1;
+}
+
+static bool
+stanza_empty(const struct kb_knob *k)
+{
+	static const struct kb_knob zero;
+
+	return memcmp(k, &zero, sizeof zero) == 0;
+}
+
+int
+kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	struct kb_knob k;
+	const char *p = text, *end = text + len, *nl;
+	char *line = NULL, *colon, *key, *value, **last = NULL, *joined;
+	char lastkey[32] = "";
+	int lineno = 0, rc = -1;
+
+	memset(&k, 0, sizeof k);
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		if (nl == NULL)
+			nl = end;
+		free(line);
+		line = xstrndup(p, nl - p);
+		p = nl + 1;
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if ((line[0] == ' ' || line[0] == '\t') && *util_trim(line) != '\0') {
+			/* A continuation of the previous value. */
+			if (lastkey[0] == '\0' || (last = last_of(&k, lastkey)) == NULL) {
+				char **f = single_field(&k, lastkey);
+
+				if (lastkey[0] == '\0' || f == NULL || *f == NULL) {
+					util_cause(cause, "%s:%d: continuation line without a key", file, lineno);
+					goto out;
+				}
+				last = f;
+			}
+			xasprintf(&joined, "%s %s", *last, util_trim(line));
+			free(*last);
+			*last = joined;
+			continue;
+		}
+		util_trim(line);
+		if (line[0] == '\0') {
+			if (!stanza_empty(&k) && stanza_finish(kb, &k, file, cause) == -1)
+				goto out;
+			lastkey[0] = '\0';
+			continue;
+		}
+		if ((colon = strchr(line, ':')) == NULL) {
+			util_cause(cause, "%s:%d: expected 'key: value'", file, lineno);
+			goto out;
+		}
+		*colon = '\0';
+		key = util_trim(line);
+		value = util_trim(colon + 1);
+		if (*value == '\0') {
+			util_cause(cause, "%s:%d: key '%s' has no value", file, lineno, key);
+			goto out;
+		}
+		if (strlen(key) >= sizeof lastkey) {
+			util_cause(cause, "%s:%d: unknown key '%s'", file, lineno, key);
+			goto out;
+		}
+		if (stanza_set(&k, key, value, file, lineno, cause) == -1)
+			goto out;
+		if (k.line == 0)
+			k.line = lineno;
+		strcpy(lastkey, key);
+	}
+	if (!stanza_empty(&k) && stanza_finish(kb, &k, file, cause) == -1)
+		goto out;
+	rc = 0;
+out:
+	knob_free(&k);
+	free(line);
+	return rc;
+}
+
+static int
+namecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+load_dir(struct kb *kb, const char *dir, int depth, char **cause)
+{
+	DIR *d;
+	struct dirent *de;
+	struct stat st;
+	char **names = NULL, *path, *data;
+	size_t n = 0, i, len;
+	int rc = 0;
+
+	if (depth > 4)
+		return 0;
+	if ((d = opendir(dir)) == NULL) {
+		util_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = strv_add(names, &n, de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, namecmp);
+	for (i = 0; i < n && rc == 0; i++) {
+		xasprintf(&path, "%s/%s", dir, names[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = load_dir(kb, path, depth + 1, cause);
+		else if (strlen(names[i]) > 5 &&
+		    strcmp(names[i] + strlen(names[i]) - 5, ".knob") == 0) {
+			if ((rc = util_read_file(path, &data, &len, cause)) == 0) {
+				rc = kb_load_text(kb, path, data, len, cause);
+				free(data);
+			}
+		}
+		free(path);
+	}
+	strv_free(names, n);
+	return rc;
+}
+
+int
+kb_load(const char *dir, struct kb **out, char **cause)
+{
+	struct kb *kb = kb_new();
+	char *path = NULL;
+	int rc;
+
+	if (dir == NULL)
+		xasprintf(&path, "%s/knobs", util_share_dir());
+	rc = load_dir(kb, dir != NULL ? dir : path, 0, cause);
+	free(path);
+	if (rc == -1) {
+		kb_free(kb);
+		*out = NULL;
+		return -1;
+	}
+	*out = kb;
+	return 0;
+}
