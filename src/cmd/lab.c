@@ -1,20 +1,378 @@
-/* ntune lab: placeholder until issue 6 lands; the table entry is final. */
+/* ntune lab: build, show, use and remove the gen -> dut -> sink namespace lab. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "lab/lab.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_lab;
+
+int	cmd_lab_rfc2544(int argc, char **argv);
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ntune lab: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	cmd_usage(&cmd_lab, 0);
+	return 2;
+}
+
+static int
+parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int
+fail(const char *what, char *cause)
+{
+	fprintf(stderr, "ntune lab %s: %s\n", what, cause ? cause : "failed");
+	free(cause);
+	return 2;
+}
+
+static int
+lab_cmd_up(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "mtu", required_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab_config c;
+	char *cause = NULL;
+	double t0;
+	int ch;
+
+	lab_config_init(&c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "m:q:p:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			if (lab_mode_parse(optarg, &c.mode) == -1)
+				return usage_error("unknown mode '%s' (route, nat or bridge)", optarg);
+			break;
+		case 'q':
+			if (parse_int(optarg, 1, 64, &c.queues) == -1)
+				return usage_error("invalid --queues '%s' (1..64)", optarg);
+			break;
+		case 'p':
+			if (lab_prefix_valid(optarg, &cause) == -1)
+				return fail("up", cause);
+			snprintf(c.prefix, sizeof(c.prefix), "%s", optarg);
+			break;
+		case 'M':
+			if (parse_int(optarg, 68, 65535, &c.mtu) == -1)
+				return usage_error("invalid --mtu '%s' (68..65535)", optarg);
+			break;
+		default:
+			cmd_usage(&cmd_lab, 0);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	t0 = util_now();
+	if (lab_up(&c, &cause) == -1)
+		return fail("up", cause);
+	fprintf(stderr, "lab '%s' up: %s mode, %d queue%s, %s-gen -> %s-dut -> %s-sink (%.2f s)\n",
+	    c.prefix, lab_mode_name(c.mode), c.queues, c.queues == 1 ? "" : "s",
+	    c.prefix, c.prefix, c.prefix, util_now() - t0);
+	return 0;
+}
+
+static int
+parse_prefix_only(int argc, char **argv, char *prefix, size_t len, int *json, int *all)
+{
+	static const struct option opts[] = {
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "all", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *cause = NULL;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+p:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			if (lab_prefix_valid(optarg, &cause) == -1) {
+				fprintf(stderr, "ntune lab: %s\n", cause);
+				free(cause);
+				return 2;
+			}
+			snprintf(prefix, len, "%s", optarg);
+			break;
+		case 'j':
+			if (json == NULL)
+				return usage_error("%s", "--json is not an option here");
+			*json = 1;
+			break;
+		case 'a':
+			if (all == NULL)
+				return usage_error("%s", "--all is not an option here");
+			*all = 1;
+			break;
+		default:
+			cmd_usage(&cmd_lab, 0);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int
+down_one(const char *prefix)
+{
+	char *cause = NULL;
+	double t0 = util_now();
+	int removed;
+
+	if (lab_down(prefix, &removed, &cause) == -1)
+		return fail("down", cause);
+	if (removed > 0)
+		fprintf(stderr, "lab '%s' down: %d namespace%s removed (%.2f s)\n", prefix,
+		    removed, removed == 1 ? "" : "s", util_now() - t0);
+	else
+		fprintf(stderr, "lab '%s' is not up; nothing to remove\n", prefix);
+	return 0;
+}
+
+static int
+lab_cmd_down(int argc, char **argv)
+{
+	char prefix[LAB_PREFIX_MAX + 1] = LAB_PREFIX_DEFAULT;
+	int all = 0, rc;
+
+	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), NULL, &all)) != 0)
+		return rc;
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (all) {
+		char **labs, *cause = NULL;
+		size_t i, n;
+
+		if (lab_list(&labs, &n, &cause) == -1)
+			return fail("down", cause);
+		for (i = 0, rc = 0; i < n; i++) {
+			if (down_one(labs[i]) != 0)
+				rc = 2;
+		}
+		lab_list_free(labs, n);
+		return rc;
+	}
+	return down_one(prefix);
+}
+
+static void
+print_status(const struct lab_status *st)
+{
+	char ns[LAB_NSNAME_MAX];
+	int r, i;
+	bool any = false;
+
+	for (r = 0; r < LAB_NROLES; r++)
+		any = any || st->ns_exists[r];
+	printf("lab %s: %s", st->config.prefix, any ? "up" : "not up");
+	if (any && st->state_file)
+		printf(" (%s mode, %d queue%s%s)", lab_mode_name(st->config.mode), st->config.queues,
+		    st->config.queues == 1 ? "" : "s", "");
+	putchar('\n');
+	if (!any)
+		return;
+	printf("%-20s %-7s %-5s %14s %16s %10s %14s %16s %10s\n", "namespace", "iface", "state",
+	    "rx_packets", "rx_bytes", "rx_drop", "tx_packets", "tx_bytes", "tx_drop");
+	for (r = 0; r < LAB_NROLES; r++) {
+		lab_netns_name(st->config.prefix, (enum lab_role)r, ns, sizeof(ns));
+		if (!st->ns_exists[r]) {
+			printf("%-20s missing\n", ns);
+			continue;
+		}
+		for (i = 0; i < st->nifs[r]; i++) {
+			const struct lab_ifstat *s = &st->ifs[r][i];
+
+			printf("%-20s %-7s %-5s %14llu %16llu %10llu %14llu %16llu %10llu\n", ns, s->name,
+			    s->up ? "up" : "down", (unsigned long long)s->rx_packets,
+			    (unsigned long long)s->rx_bytes, (unsigned long long)s->rx_dropped,
+			    (unsigned long long)s->tx_packets, (unsigned long long)s->tx_bytes,
+			    (unsigned long long)s->tx_dropped);
+		}
+	}
+}
+
+static json_t *
+status_json(const struct lab_status *st)
+{
+	json_t *o, *nss;
+	char ns[LAB_NSNAME_MAX];
+	int r, i;
+	bool any = false;
+
+	for (r = 0; r < LAB_NROLES; r++)
+		any = any || st->ns_exists[r];
+	nss = json_object();
+	for (r = 0; r < LAB_NROLES; r++) {
+		json_t *ifs = json_array();
+
+		if (!st->ns_exists[r])
+			continue;
+		for (i = 0; i < st->nifs[r]; i++) {
+			const struct lab_ifstat *s = &st->ifs[r][i];
+
+			json_array_append_new(ifs, json_pack("{s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I}",
+			    "name", s->name, "mac", s->mac, "up", s->up,
+			    "rx_packets", (json_int_t)s->rx_packets, "rx_bytes", (json_int_t)s->rx_bytes,
+			    "rx_dropped", (json_int_t)s->rx_dropped, "tx_packets", (json_int_t)s->tx_packets,
+			    "tx_bytes", (json_int_t)s->tx_bytes, "tx_dropped", (json_int_t)s->tx_dropped));
+		}
+		lab_netns_name(st->config.prefix, (enum lab_role)r, ns, sizeof(ns));
+		json_object_set_new(nss, lab_role_name((enum lab_role)r),
+		    json_pack("{s:s, s:o}", "netns", ns, "interfaces", ifs));
+	}
+	o = json_pack("{s:s, s:b, s:s, s:i, s:i, s:o}", "prefix", st->config.prefix, "up", any,
+	    "mode", lab_mode_name(st->config.mode), "queues", st->config.queues,
+	    "mtu", st->config.mtu, "namespaces", nss);
+	return o;
+}
+
+static int
+lab_cmd_status(int argc, char **argv)
+{
+	char prefix[LAB_PREFIX_MAX + 1] = LAB_PREFIX_DEFAULT;
+	struct lab_status st;
+	char *cause = NULL;
+	int json = 0, rc, r;
+	bool any = false;
+
+	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), &json, NULL)) != 0)
+		return rc;
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (lab_status(prefix, &st, &cause) == -1)
+		return fail("status", cause);
+	for (r = 0; r < LAB_NROLES; r++)
+		any = any || st.ns_exists[r];
+	if (json) {
+		json_t *o = status_json(&st);
+
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		char **labs;
+		size_t i, n;
+
+		print_status(&st);
+		if (lab_list(&labs, &n, NULL) == 0) {
+			const char *sep = "other labs: ";
+
+			for (i = 0; i < n; i++) {
+				if (strcmp(labs[i], prefix) == 0)
+					continue;
+				printf("%s%s", sep, labs[i]);
+				sep = ", ";
+			}
+			if (strcmp(sep, ", ") == 0)
+				putchar('\n');
+			lab_list_free(labs, n);
+		}
+	}
+	return any ? 0 : 1;
+}
+
+static int
+lab_cmd_exec(int argc, char **argv)
+{
+	char prefix[LAB_PREFIX_MAX + 1] = LAB_PREFIX_DEFAULT, ns[LAB_NSNAME_MAX];
+	char *cause = NULL;
+	enum lab_role role;
+	int rc;
+
+	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), NULL, NULL)) != 0)
+		return rc;
+	if (optind >= argc)
+		return usage_error("%s", "exec needs a role (gen, dut or sink) and a command");
+	if (lab_role_parse(argv[optind], &role) == -1)
+		return usage_error("unknown role '%s' (gen, dut or sink)", argv[optind]);
+	optind++;
+	if (optind < argc && strcmp(argv[optind], "--") == 0)
+		optind++;
+	if (optind >= argc)
+		return usage_error("%s", "exec needs a command after the role");
+	lab_netns_name(prefix, role, ns, sizeof(ns));
+	if (!lab_netns_exists(ns)) {
+		fprintf(stderr, "ntune lab exec: lab '%s' is not up (no namespace '%s')\n", prefix, ns);
+		return 2;
+	}
+	if (lab_check_privileges(&cause) == -1)
+		return fail("exec", cause);
+	lab_netns_execv(ns, argv + optind, &cause);
+	fprintf(stderr, "ntune lab exec: %s\n", cause);
+	free(cause);
+	return 127;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune lab: not implemented yet\n");
-	return 2;
+	const char *sub;
+
+	if (argc < 2) {
+		cmd_usage(&cmd_lab, 0);
+		return 2;
+	}
+	sub = argv[1];
+	if (strcmp(sub, "up") == 0)
+		return lab_cmd_up(argc - 1, argv + 1);
+	if (strcmp(sub, "down") == 0)
+		return lab_cmd_down(argc - 1, argv + 1);
+	if (strcmp(sub, "status") == 0)
+		return lab_cmd_status(argc - 1, argv + 1);
+	if (strcmp(sub, "exec") == 0)
+		return lab_cmd_exec(argc - 1, argv + 1);
+	if (strcmp(sub, "rfc2544") == 0)
+		return cmd_lab_rfc2544(argc - 1, argv + 1);
+	return usage_error("unknown subcommand '%s' (up, down, status, exec, rfc2544)", sub);
 }
 
 const struct ntune_cmd cmd_lab = {
 	"lab",
 	"build a gen -> dut -> sink router lab in network namespaces",
-	"lab up [--mode route|nat|bridge] [--queues N] [--prefix NAME] [--mtu N]\nlab down|status [--prefix NAME]\nlab exec [--prefix NAME] ROLE -- CMD [ARGS]\nlab rfc2544 [--sizes LIST] [--duration S] [--loss-tolerance FRACTION] [--trials N] [-o DIR]",
+	"lab up [--mode route|nat|bridge] [--queues N] [--prefix NAME] [--mtu N]\n"
+	"lab down [--prefix NAME | --all]\n"
+	"lab status [--prefix NAME] [--json]\n"
+	"lab exec [--prefix NAME] ROLE -- CMD [ARGS]\n"
+	"lab rfc2544 [--prefix NAME] [--sizes LIST] [--duration S] [--loss-tolerance FRACTION]\n"
+	"    [--trials N] [--ipv6] [--host ssh://...] [--json] [-o DIR]",
 	0,
 	run,
 };
+
+/* Until rfc2544 lands. */
+int
+cmd_lab_rfc2544(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "ntune lab rfc2544: not implemented yet\n");
+	return 2;
+}

@@ -1,0 +1,703 @@
+/*
+ * Building and removing the lab. Each namespace is configured by one
+ * `ip -batch` run inside it (a handful of processes, well under a second);
+ * a state file under /run/ntune/lab records that ntune made the namespaces.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "lab/lab.h"
+#include "util/util.h"
+
+#define LAB_MAC_PREFIX	"02:4e:54:"
+
+static const char *const role_names[LAB_NROLES] = { "gen", "dut", "sink" };
+static const char *const mode_names[] = { "route", "nat", "bridge" };
+
+void
+lab_config_init(struct lab_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->prefix, sizeof(c->prefix), "%s", LAB_PREFIX_DEFAULT);
+	c->mode = LAB_ROUTE;
+	c->queues = 1;
+	c->mtu = 0;
+}
+
+int
+lab_mode_parse(const char *s, enum lab_mode *m)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(mode_names); i++) {
+		if (strcmp(s, mode_names[i]) == 0) {
+			*m = (enum lab_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+lab_mode_name(enum lab_mode m)
+{
+	return (size_t)m < nitems(mode_names) ? mode_names[m] : "?";
+}
+
+int
+lab_role_parse(const char *s, enum lab_role *r)
+{
+	int i;
+
+	for (i = 0; i < LAB_NROLES; i++) {
+		if (strcmp(s, role_names[i]) == 0) {
+			*r = (enum lab_role)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+lab_role_name(enum lab_role r)
+{
+	return (int)r >= 0 && r < LAB_NROLES ? role_names[r] : "?";
+}
+
+int
+lab_prefix_valid(const char *p, char **cause)
+{
+	size_t i, len = strlen(p);
+
+	if (len == 0 || len > LAB_PREFIX_MAX) {
+		util_cause(cause, "invalid lab prefix '%s' (1 to %d characters)", p, LAB_PREFIX_MAX);
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)p[i]) && p[i] != '_' && (p[i] != '-' || i == 0)) {
+			util_cause(cause, "invalid lab prefix '%s' (letters, digits, '_' and '-' only)", p);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+lab_netns_name(const char *prefix, enum lab_role r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-%s", prefix, lab_role_name(r));
+}
+
+static const char *
+state_dir(void)
+{
+	const char *d = getenv("NTUNE_LAB_DIR");
+
+	return d != NULL && *d != '\0' ? d : LAB_STATE_DIR;
+}
+
+static void
+state_path(const char *prefix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.json", state_dir(), prefix);
+}
+
+static int
+mkdir_p(const char *dir, char **cause)
+{
+	char tmp[512], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+		goto fail;
+	return 0;
+fail:
+	util_cause(cause, "cannot create '%s': %s", tmp, strerror(errno));
+	return -1;
+}
+
+static int
+state_write(const struct lab_config *c, char **cause)
+{
+	char path[512], *text;
+	json_t *o;
+	int rc;
+
+	if (mkdir_p(state_dir(), cause) == -1)
+		return -1;
+	state_path(c->prefix, path, sizeof(path));
+	o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:[s,s,s]}", "schema", 1, "prefix", c->prefix,
+	    "mode", lab_mode_name(c->mode), "queues", c->queues, "mtu", c->mtu, "namespaces",
+	    role_names[0], role_names[1], role_names[2]);
+	text = json_dumps(o, JSON_INDENT(2));
+	json_decref(o);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(text);
+	return rc;
+}
+
+int
+lab_read_config(const char *prefix, struct lab_config *c, char **cause)
+{
+	char path[512];
+	json_error_t jerr;
+	json_t *o;
+	const char *mode = "route";
+	int queues = 1, mtu = 0;
+
+	state_path(prefix, path, sizeof(path));
+	if ((o = json_load_file(path, 0, &jerr)) == NULL) {
+		if (access(path, F_OK) == -1)
+			util_cause(cause, "lab '%s' is not up (no '%s')", prefix, path);
+		else
+			util_cause(cause, "%s:%d: %s", path, jerr.line, jerr.text);
+		return -1;
+	}
+	lab_config_init(c);
+	snprintf(c->prefix, sizeof(c->prefix), "%s", prefix);
+	if (json_unpack_ex(o, &jerr, 0, "{s?s, s?i, s?i}", "mode", &mode, "queues", &queues,
+	    "mtu", &mtu) == -1 || lab_mode_parse(mode, &c->mode) == -1) {
+		util_cause(cause, "%s: bad lab state file", path);
+		json_decref(o);
+		return -1;
+	}
+	c->queues = queues;
+	c->mtu = mtu;
+	json_decref(o);
+	return 0;
+}
+
+/* Runs argv (inside namespace ns unless NULL) with input on stdin; stderr goes into cause. */
+static int
+run(const char *ns, char *const argv[], const char *input, char **cause)
+{
+	int in[2], errp[2], nsfd = -1, status;
+	struct strbuf err;
+	char buf[512];
+	ssize_t r;
+	pid_t pid;
+
+	if (ns != NULL) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "/run/netns/%s", ns);
+		if ((nsfd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+			util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1) {
+		util_cause(cause, "pipe: %s", strerror(errno));
+		if (nsfd != -1)
+			close(nsfd);
+		return -1;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		close(in[0]); close(in[1]); close(errp[0]); close(errp[1]);
+		if (nsfd != -1)
+			close(nsfd);
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(in[0], 0);
+		dup2(errp[1], 2);
+		if (devnull != -1)
+			dup2(devnull, 1);
+		if (nsfd != -1 && setns(nsfd, CLONE_NEWNET) == -1) {
+			dprintf(2, "cannot enter network namespace '%s': %s\n", ns, strerror(errno));
+			_exit(126);
+		}
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (nsfd != -1)
+		close(nsfd);
+	close(in[0]);
+	close(errp[1]);
+	if (input != NULL) {
+		signal(SIGPIPE, SIG_IGN);
+		(void)write(in[1], input, strlen(input));
+	}
+	close(in[1]);
+	strbuf_init(&err);
+	while ((r = read(errp[0], buf, sizeof(buf))) > 0 || (r == -1 && errno == EINTR)) {
+		if (r > 0)
+			strbuf_add(&err, buf, (size_t)r);
+	}
+	close(errp[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		strbuf_free(&err);
+		return 0;
+	}
+	strbuf_addc(&err, '\0');
+	{
+		char *msg = util_trim(err.buf);
+		char *nl;
+
+		/* ip -batch: "Error: ...\nCommand failed -:7"; keep the first line. */
+		if ((nl = strchr(msg, '\n')) != NULL)
+			*nl = '\0';
+		util_cause(cause, "%s%s%s: %s", argv[0], ns ? " in " : "", ns ? ns : "",
+		    *msg ? msg : "failed");
+	}
+	strbuf_free(&err);
+	return -1;
+}
+
+static int
+run_ip_batch(const char *ns, const char *batch, char **cause)
+{
+	char *argv[] = { "ip", "-batch", "-", NULL };
+
+	return run(ns, argv, batch, cause);
+}
+
+struct sysctl_job {
+	const char *const *names;
+	const char *value;
+};
+
+static int
+write_sysctls(void *arg)
+{
+	const struct sysctl_job *job = arg;
+	size_t i;
+
+	for (i = 0; job->names[i] != NULL; i++) {
+		char path[256];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", job->names[i]);
+		if ((fd = open(path, O_WRONLY)) == -1)
+			return 1;
+		if (write(fd, job->value, strlen(job->value)) == -1) {
+			close(fd);
+			return 1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static void
+add_veth(struct strbuf *b, const char *a, const char *amac, const char *peer,
+    const char *pmac, const char *peerns, const struct lab_config *c)
+{
+	char mtu[32] = "";
+
+	if (c->mtu > 0)
+		snprintf(mtu, sizeof(mtu), " mtu %d", c->mtu);
+	strbuf_addf(b, "link add %s%s address %s numtxqueues %d numrxqueues %d type veth "
+	    "peer name %s%s address %s numtxqueues %d numrxqueues %d netns %s\n",
+	    a, mtu, amac, c->queues, c->queues, peer, mtu, pmac, c->queues, c->queues, peerns);
+}
+
+static void
+add_addrs(struct strbuf *b, const char *ifname, const char *ip4, const char *ip6)
+{
+	strbuf_addf(b, "link set dev %s up\n", ifname);
+	if (ip4 != NULL)
+		strbuf_addf(b, "address add %s/24 dev %s\n", ip4, ifname);
+	if (ip6 != NULL)
+		strbuf_addf(b, "address add %s/64 dev %s nodad\n", ip6, ifname);
+}
+
+static void
+add_neigh(struct strbuf *b, const char *ifname, const char *ip4, const char *ip6, const char *mac)
+{
+	strbuf_addf(b, "neighbour replace %s lladdr %s dev %s nud permanent\n", ip4, mac, ifname);
+	strbuf_addf(b, "neighbour replace %s lladdr %s dev %s nud permanent\n", ip6, mac, ifname);
+}
+
+/* ip -batch text for each namespace. */
+static void
+batch_gen(struct strbuf *b, const struct lab_config *c, const char *dutns)
+{
+	strbuf_addf(b, "link set dev lo up\n");
+	add_veth(b, LAB_GEN_IF, LAB_GEN_MAC, LAB_DUT_IN_IF, LAB_DUT_IN_MAC, dutns, c);
+	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_GEN_IF, c->prefix);
+	add_addrs(b, LAB_GEN_IF, LAB_GEN_IP4, LAB_GEN_IP6);
+	if (c->mode == LAB_BRIDGE) {
+		strbuf_addf(b, "route add 198.19.0.0/24 dev %s\n", LAB_GEN_IF);
+		strbuf_addf(b, "route add 2001:2:0:2::/64 dev %s\n", LAB_GEN_IF);
+		add_neigh(b, LAB_GEN_IF, LAB_SINK_IP4, LAB_SINK_IP6, LAB_SINK_MAC);
+	} else {
+		strbuf_addf(b, "route add 198.19.0.0/24 via %s\n", LAB_DUT_IN_IP4);
+		strbuf_addf(b, "route add 2001:2:0:2::/64 via %s\n", LAB_DUT_IN_IP6);
+		add_neigh(b, LAB_GEN_IF, LAB_DUT_IN_IP4, LAB_DUT_IN_IP6, LAB_DUT_IN_MAC);
+	}
+}
+
+static void
+batch_dut(struct strbuf *b, const struct lab_config *c, const char *sinkns)
+{
+	strbuf_addf(b, "link set dev lo up\n");
+	add_veth(b, LAB_DUT_OUT_IF, LAB_DUT_OUT_MAC, LAB_SINK_IF, LAB_SINK_MAC, sinkns, c);
+	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_DUT_IN_IF, c->prefix);
+	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_DUT_OUT_IF, c->prefix);
+	if (c->mode == LAB_BRIDGE) {
+		strbuf_addf(b, "link add br0 type bridge stp_state 0 forward_delay 0\n");
+		if (c->mtu > 0)
+			strbuf_addf(b, "link set dev br0 mtu %d\n", c->mtu);
+		strbuf_addf(b, "link set dev br0 alias ntune-lab:%s\n", c->prefix);
+		strbuf_addf(b, "link set dev %s master br0\n", LAB_DUT_IN_IF);
+		strbuf_addf(b, "link set dev %s master br0\n", LAB_DUT_OUT_IF);
+		strbuf_addf(b, "link set dev %s up\n", LAB_DUT_IN_IF);
+		strbuf_addf(b, "link set dev %s up\n", LAB_DUT_OUT_IF);
+		strbuf_addf(b, "link set dev br0 up\n");
+		return;
+	}
+	add_addrs(b, LAB_DUT_IN_IF, LAB_DUT_IN_IP4, LAB_DUT_IN_IP6);
+	add_addrs(b, LAB_DUT_OUT_IF, LAB_DUT_OUT_IP4, LAB_DUT_OUT_IP6);
+	add_neigh(b, LAB_DUT_IN_IF, LAB_GEN_IP4, LAB_GEN_IP6, LAB_GEN_MAC);
+	add_neigh(b, LAB_DUT_OUT_IF, LAB_SINK_IP4, LAB_SINK_IP6, LAB_SINK_MAC);
+}
+
+static void
+batch_sink(struct strbuf *b, const struct lab_config *c)
+{
+	strbuf_addf(b, "link set dev lo up\n");
+	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_SINK_IF, c->prefix);
+	add_addrs(b, LAB_SINK_IF, LAB_SINK_IP4, LAB_SINK_IP6);
+	if (c->mode == LAB_BRIDGE) {
+		strbuf_addf(b, "route add 198.18.0.0/24 dev %s\n", LAB_SINK_IF);
+		strbuf_addf(b, "route add 2001:2:0:1::/64 dev %s\n", LAB_SINK_IF);
+		add_neigh(b, LAB_SINK_IF, LAB_GEN_IP4, LAB_GEN_IP6, LAB_GEN_MAC);
+	} else {
+		strbuf_addf(b, "route add 198.18.0.0/24 via %s\n", LAB_DUT_OUT_IP4);
+		strbuf_addf(b, "route add 2001:2:0:1::/64 via %s\n", LAB_DUT_OUT_IP6);
+		add_neigh(b, LAB_SINK_IF, LAB_DUT_OUT_IP4, LAB_DUT_OUT_IP6, LAB_DUT_OUT_MAC);
+	}
+}
+
+static const char nat_rules[] =
+    "table inet ntune_lab {\n"
+    "\tchain postrouting {\n"
+    "\t\ttype nat hook postrouting priority srcnat; policy accept;\n"
+    "\t\toifname \"" LAB_DUT_OUT_IF "\" masquerade\n"
+    "\t}\n"
+    "}\n";
+
+/* Turns the kernel's terse errors into what the user has to do. */
+static void
+explain_failure(char **cause)
+{
+	char *old;
+
+	if (cause == NULL || *cause == NULL)
+		return;
+	old = *cause;
+	if (strstr(old, "Unknown device type") != NULL && strstr(old, "veth") == NULL &&
+	    access("/sys/module/veth", F_OK) == -1) {
+		util_cause(cause, "kernel module 'veth' is not available (modprobe veth): %s", old);
+		free(old);
+	} else if (strstr(old, "nft") == old && (strstr(old, "No such file") != NULL ||
+	    strstr(old, "cannot run") != NULL || strstr(old, "Operation not supported") != NULL ||
+	    strstr(old, "Could not process rule") != NULL)) {
+		util_cause(cause, "nftables NAT is not available (needs nft and the nf_tables, "
+		    "nft_masq modules): %s", old);
+		free(old);
+	}
+}
+
+static bool
+ns_is_ours(const char *ns)
+{
+	struct lab_ifstat ifs[16];
+	int i, n;
+
+	if (lab_if_stats(ns, ifs, (int)nitems(ifs), &n, NULL) == -1)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (util_startswith(ifs[i].mac, LAB_MAC_PREFIX))
+			return true;
+	}
+	return false;
+}
+
+static int
+delete_namespaces(const char *prefix, const bool which[LAB_NROLES], char **cause)
+{
+	struct strbuf b;
+	char ns[LAB_NSNAME_MAX];
+	int r, rc;
+
+	strbuf_init(&b);
+	for (r = 0; r < LAB_NROLES; r++) {
+		if (!which[r])
+			continue;
+		lab_netns_name(prefix, (enum lab_role)r, ns, sizeof(ns));
+		strbuf_addf(&b, "netns delete %s\n", ns);
+	}
+	strbuf_addc(&b, '\0');
+	rc = b.len > 1 ? run_ip_batch(NULL, b.buf, cause) : 0;
+	strbuf_free(&b);
+	return rc;
+}
+
+int
+lab_up(const struct lab_config *c, char **cause)
+{
+	static const char *const fwd[] = { "net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding", NULL };
+	struct sysctl_job job = { fwd, "1\n" };
+	char ns[LAB_NROLES][LAB_NSNAME_MAX], path[512];
+	bool created[LAB_NROLES] = { false, false, false };
+	struct strbuf b;
+	int r, rc;
+
+	if (lab_prefix_valid(c->prefix, cause) == -1)
+		return -1;
+	if (c->queues < 1 || c->queues > 64) {
+		util_cause(cause, "invalid queue count %d (1..64)", c->queues);
+		return -1;
+	}
+	if (c->mtu != 0 && (c->mtu < 68 || c->mtu > 65535)) {
+		util_cause(cause, "invalid mtu %d (68..65535)", c->mtu);
+		return -1;
+	}
+	if (lab_check_privileges(cause) == -1)
+		return -1;
+	state_path(c->prefix, path, sizeof(path));
+	for (r = 0; r < LAB_NROLES; r++) {
+		lab_netns_name(c->prefix, (enum lab_role)r, ns[r], sizeof(ns[r]));
+		if (!lab_netns_exists(ns[r]))
+			continue;
+		if (access(path, F_OK) == 0 || ns_is_ours(ns[r]))
+			util_cause(cause, "lab '%s' is already up (ntune lab down --prefix %s)",
+			    c->prefix, c->prefix);
+		else
+			util_cause(cause, "prefix '%s' is in use: network namespace '%s' exists "
+			    "and was not made by ntune", c->prefix, ns[r]);
+		return -1;
+	}
+	/* The state file comes first, so that `down` can clean up after a crash. */
+	if (state_write(c, cause) == -1)
+		return -1;
+
+	strbuf_init(&b);
+	for (r = 0; r < LAB_NROLES; r++)
+		strbuf_addf(&b, "netns add %s\n", ns[r]);
+	rc = run_ip_batch(NULL, b.buf, cause);
+	for (r = 0; r < LAB_NROLES; r++)
+		created[r] = lab_netns_exists(ns[r]);
+	if (rc == -1)
+		goto fail;
+
+	b.len = 0;
+	batch_gen(&b, c, ns[LAB_DUT]);
+	strbuf_addc(&b, '\0');
+	if (run_ip_batch(ns[LAB_GEN], b.buf, cause) == -1)
+		goto fail;
+	b.len = 0;
+	batch_dut(&b, c, ns[LAB_SINK]);
+	strbuf_addc(&b, '\0');
+	if (run_ip_batch(ns[LAB_DUT], b.buf, cause) == -1)
+		goto fail;
+	b.len = 0;
+	batch_sink(&b, c);
+	strbuf_addc(&b, '\0');
+	if (run_ip_batch(ns[LAB_SINK], b.buf, cause) == -1)
+		goto fail;
+	if (c->mode != LAB_BRIDGE && lab_netns_run(ns[LAB_DUT], write_sysctls, &job, cause) != 0) {
+		if (cause != NULL && *cause == NULL)
+			util_cause(cause, "cannot turn on forwarding in '%s'", ns[LAB_DUT]);
+		goto fail;
+	}
+	if (c->mode == LAB_NAT) {
+		char *argv[] = { "nft", "-f", "-", NULL };
+
+		if (run(ns[LAB_DUT], argv, nat_rules, cause) == -1)
+			goto fail;
+	}
+	strbuf_free(&b);
+	return 0;
+
+fail:
+	explain_failure(cause);
+	strbuf_free(&b);
+	delete_namespaces(c->prefix, created, NULL);
+	unlink(path);
+	return -1;
+}
+
+int
+lab_down(const char *prefix, int *removed, char **cause)
+{
+	char ns[LAB_NSNAME_MAX], path[512];
+	bool which[LAB_NROLES] = { false, false, false };
+	bool state;
+	int r, n = 0;
+
+	if (removed != NULL)
+		*removed = 0;
+	if (lab_prefix_valid(prefix, cause) == -1)
+		return -1;
+	state_path(prefix, path, sizeof(path));
+	state = access(path, F_OK) == 0;
+	for (r = 0; r < LAB_NROLES; r++) {
+		lab_netns_name(prefix, (enum lab_role)r, ns, sizeof(ns));
+		if (!lab_netns_exists(ns))
+			continue;
+		if (!state && !ns_is_ours(ns)) {
+			util_cause(cause, "network namespace '%s' was not made by ntune; not removing it", ns);
+			return -1;
+		}
+		which[r] = true;
+		n++;
+	}
+	if (n > 0 || state) {
+		if (lab_check_privileges(cause) == -1)
+			return -1;
+	}
+	if (n > 0 && delete_namespaces(prefix, which, cause) == -1)
+		return -1;
+	if (state && unlink(path) == -1 && errno != ENOENT) {
+		util_cause(cause, "cannot remove '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (removed != NULL)
+		*removed = n;
+	return 0;
+}
+
+int
+lab_status(const char *prefix, struct lab_status *st, char **cause)
+{
+	char ns[LAB_NSNAME_MAX], path[512];
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (lab_prefix_valid(prefix, cause) == -1)
+		return -1;
+	state_path(prefix, path, sizeof(path));
+	st->state_file = lab_read_config(prefix, &st->config, NULL) == 0;
+	if (!st->state_file) {
+		lab_config_init(&st->config);
+		snprintf(st->config.prefix, sizeof(st->config.prefix), "%s", prefix);
+	}
+	for (r = 0; r < LAB_NROLES; r++) {
+		struct lab_ifstat all[32];
+		int i, n;
+
+		lab_netns_name(prefix, (enum lab_role)r, ns, sizeof(ns));
+		if (!(st->ns_exists[r] = lab_netns_exists(ns)))
+			continue;
+		if (lab_if_stats(ns, all, (int)nitems(all), &n, NULL) == -1)
+			continue;
+		for (i = 0; i < n && st->nifs[r] < (int)nitems(st->ifs[r]); i++) {
+			if (strcmp(all[i].name, "lo") == 0)
+				continue;
+			if (util_startswith(all[i].mac, LAB_MAC_PREFIX))
+				st->ours[r] = true;
+			st->ifs[r][st->nifs[r]++] = all[i];
+		}
+	}
+	return 0;
+}
+
+static int
+add_name(char ***list, size_t *n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*list)[i], name) == 0)
+			return 0;
+	}
+	*list = xreallocarray(*list, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = xstrdup(name);
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+lab_list(char ***prefixes, size_t *n, char **cause)
+{
+	struct dirent *de;
+	DIR *d;
+
+	*prefixes = NULL;
+	*n = 0;
+	if ((d = opendir(state_dir())) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			size_t len = strlen(de->d_name);
+			char name[LAB_PREFIX_MAX + 1];
+
+			if (len <= 5 || len - 5 > LAB_PREFIX_MAX ||
+			    strcmp(de->d_name + len - 5, ".json") != 0)
+				continue;
+			memcpy(name, de->d_name, len - 5);
+			name[len - 5] = '\0';
+			add_name(prefixes, n, name);
+		}
+		closedir(d);
+	}
+	if ((d = opendir("/run/netns")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			char name[LAB_PREFIX_MAX + 1], nsname[300];
+			const char *dash = strrchr(de->d_name, '-');
+			enum lab_role r;
+			size_t plen;
+
+			if (dash == NULL || lab_role_parse(dash + 1, &r) == -1)
+				continue;
+			plen = (size_t)(dash - de->d_name);
+			if (plen == 0 || plen > LAB_PREFIX_MAX)
+				continue;
+			memcpy(name, de->d_name, plen);
+			name[plen] = '\0';
+			snprintf(nsname, sizeof(nsname), "%s", de->d_name);
+			if (ns_is_ours(nsname))
+				add_name(prefixes, n, name);
+		}
+		closedir(d);
+	}
+	if (*n > 1)
+		qsort(*prefixes, *n, sizeof(**prefixes), cmp_str);
+	(void)cause;
+	return 0;
+}
+
+void
+lab_list_free(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
