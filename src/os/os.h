@@ -138,6 +138,9 @@ struct os_ops {
 	/* Calls fn for every sysctl under prefix ("" = all); stops when fn returns non-zero. */
 	int	(*tunable_list)(struct os_ctx *, const char *prefix,
 		    int (*fn)(const char *name, const char *value, void *arg), void *arg, char **cause);
+
+	/* Frees the backend state in ctx->priv (called by os_close); may be NULL. */
+	void	(*close)(struct os_ctx *);
 };
 
 struct os_ctx {

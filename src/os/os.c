@@ -1,0 +1,347 @@
+/*
+ * Backend selection and helpers shared by the backends. This is the only file
+ * of the platform layer that says #ifdef: the live backend is picked at run time
+ * from uname(3) among the ones this build contains.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+struct os_ctx *
+os_open_live(const char *root, char **cause)
+{
+	struct os_ctx *ctx;
+	struct utsname u;
+	const struct os_ops *ops = NULL;
+	int (*init)(struct os_ctx *, char **) = NULL;
+
+	if (uname(&u) != 0) {
+		util_cause(cause, "uname failed");
+		return NULL;
+	}
+#ifdef __linux__
+	if (strcmp(u.sysname, "Linux") == 0) {
+		ops = &os_linux_ops;
+		init = os_linux_init;
+	}
+#endif
+#ifdef __FreeBSD__
+	if (strcmp(u.sysname, "FreeBSD") == 0) {
+		ops = &os_freebsd_ops;
+		init = os_freebsd_init;
+	}
+#endif
+	if (ops == NULL) {
+		util_cause(cause, "no live backend for '%s' in this build (use --from FILE)", u.sysname);
+		return NULL;
+	}
+	ctx = xcalloc(1, sizeof *ctx);
+	ctx->ops = ops;
+	ctx->root = xstrdup(root != NULL ? root : "");
+	if (init(ctx, cause) != 0) {
+		free((char *)ctx->root);
+		free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void
+os_close(struct os_ctx *ctx)
+{
+	if (ctx == NULL)
+		return;
+	if (ctx->ops->close != NULL)
+		ctx->ops->close(ctx);
+	free((char *)ctx->root);
+	free(ctx);
+}
+
+void
+os_cpu_free(struct os_cpu *cpu)
+{
+	if (cpu == NULL)
+		return;
+	free(cpu->cpu_numa);
+	free(cpu->cpu_core);
+	cpu->cpu_numa = cpu->cpu_core = NULL;
+}
+
+void
+os_nics_free(struct os_nic *nics, size_t n)
+{
+	size_t i;
+
+	if (nics == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(nics[i].queues);
+	free(nics);
+}
+
+void
+os_irqs_free(struct os_irq *irqs, size_t n)
+{
+	size_t i;
+
+	if (irqs == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(irqs[i].per_cpu);
+	free(irqs);
+}
+
+void
+os_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t n;
+
+	if (len == 0)
+		return;
+	n = strlen(src);
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void
+os_nic_init(struct os_nic *nic)
+{
+	memset(nic, 0, sizeof *nic);
+	nic->speed_mbps = -1;
+	nic->mtu = -1;
+	nic->numa_node = -1;
+	nic->rx_queues = nic->tx_queues = nic->combined_queues = -1;
+	nic->max_rx_queues = nic->max_tx_queues = nic->max_combined_queues = -1;
+	nic->rx_ring = nic->tx_ring = nic->max_rx_ring = nic->max_tx_ring = -1;
+	nic->tso = nic->lro = nic->gro = nic->gso = OS_UNKNOWN;
+	nic->rxcsum = nic->txcsum = OS_UNKNOWN;
+	nic->coalesce_rx_usecs = nic->adaptive_rx = -1;
+}
+
+int
+os_cpulist_parse(const char *s, unsigned char set[OS_MAXCPU], char **cause)
+{
+	const char *p = s;
+	char *end;
+	long a, b, i;
+
+	memset(set, 0, OS_MAXCPU);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			b = strtol(p, &end, 10);
+			p = end;
+		}
+		if (a < 0 || b < a || b >= OS_MAXCPU)
+			goto bad;
+		for (i = a; i <= b; i++)
+			set[i] = 1;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*p != ',')
+			goto bad;
+		p++;
+	}
+bad:
+	util_cause(cause, "invalid CPU list '%s'", s);
+	return -1;
+}
+
+void
+os_cpulist_format(const unsigned char set[OS_MAXCPU], char *buf, size_t len)
+{
+	struct strbuf sb;
+	int i, j;
+
+	strbuf_init(&sb);
+	for (i = 0; i < OS_MAXCPU; i++) {
+		if (!set[i])
+			continue;
+		for (j = i; j + 1 < OS_MAXCPU && set[j + 1]; j++)
+			;
+		if (sb.len > 0)
+			strbuf_addc(&sb, ',');
+		if (j == i)
+			strbuf_addf(&sb, "%d", i);
+		else
+			strbuf_addf(&sb, "%d-%d", i, j);
+		i = j;
+	}
+	os_strlcpy(buf, sb.len > 0 ? sb.buf : "", len);
+	strbuf_free(&sb);
+}
+
+int
+os_cpumask_parse(const char *s, unsigned char set[OS_MAXCPU], char **cause)
+{
+	size_t n = strlen(s), i;
+	int bit = 0, v, k;
+	const char *p;
+
+	memset(set, 0, OS_MAXCPU);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	p = s;
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		n -= 2;
+	}
+	if (n == 0)
+		goto bad;
+	for (i = n; i-- > 0;) {
+		if (p[i] == ',')
+			continue;
+		if (!isxdigit((unsigned char)p[i]))
+			goto bad;
+		v = isdigit((unsigned char)p[i]) ? p[i] - '0' : (tolower((unsigned char)p[i]) - 'a' + 10);
+		for (k = 0; k < 4; k++, bit++) {
+			if ((v & (1 << k)) == 0)
+				continue;
+			if (bit >= OS_MAXCPU)
+				goto bad;
+			set[bit] = 1;
+		}
+	}
+	return 0;
+bad:
+	util_cause(cause, "invalid CPU mask '%s'", s);
+	return -1;
+}
+
+void
+os_cpumask_format(const unsigned char set[OS_MAXCPU], int ncpu, char *buf, size_t len)
+{
+	int top = 0, i, nib, words, w, k, v;
+	struct strbuf sb;
+
+	for (i = 0; i < OS_MAXCPU; i++)
+		if (set[i])
+			top = i + 1;
+	if (ncpu > top)
+		top = ncpu;
+	if (top == 0)
+		top = 1;
+	words = (top + 31) / 32;
+	strbuf_init(&sb);
+	for (w = words - 1; w >= 0; w--) {
+		nib = (w == words - 1 && words == 1) ? (top + 3) / 4 : 8;
+		for (k = nib - 1; k >= 0; k--) {
+			v = 0;
+			for (i = 0; i < 4; i++) {
+				int cpu = w * 32 + k * 4 + i;
+
+				if (cpu < OS_MAXCPU && set[cpu])
+					v |= 1 << i;
+			}
+			strbuf_addc(&sb, "0123456789abcdef"[v]);
+		}
+		if (w > 0)
+			strbuf_addc(&sb, ',');
+	}
+	os_strlcpy(buf, sb.buf, len);
+	strbuf_free(&sb);
+}
+
+int
+os_cpulist_first(const char *s)
+{
+	unsigned char set[OS_MAXCPU];
+	int i;
+
+	if (os_cpulist_parse(s, set, NULL) != 0)
+		return -1;
+	for (i = 0; i < OS_MAXCPU; i++)
+		if (set[i])
+			return i;
+	return -1;
+}
+
+static const char *const if_settings[] = {
+	"channels.combined", "channels.rx", "channels.tx", "channels.other",
+	"ring.rx", "ring.tx", "ring.rx-mini", "ring.rx-jumbo",
+	"offload.gro", "offload.tso", "offload.gso", "offload.lro", "offload.rxcsum",
+	"offload.txcsum", "offload.sg", "offload.rxhash", "offload.rxvlan", "offload.txvlan",
+	"offload.ntuple",
+	"coalesce.rx-usecs", "coalesce.tx-usecs", "coalesce.rx-frames", "coalesce.tx-frames",
+	"coalesce.adaptive-rx", "coalesce.adaptive-tx",
+	"flow-control", "mtu", "txqueuelen", "rps_cpus", "xps_cpus", "rps_flow_cnt",
+	"irq_affinity", "qdisc",
+};
+
+static int
+queue_setting(const char *s, const char *dir, const char *what)
+{
+	size_t n = strlen(dir);
+	const char *p;
+
+	if (strncmp(s, dir, n) != 0 || s[n] != '-' || !isdigit((unsigned char)s[n + 1]))
+		return 0;
+	for (p = s + n + 1; isdigit((unsigned char)*p); p++)
+		;
+	return *p == '.' && strcmp(p + 1, what) == 0;
+}
+
+int
+os_if_setting_valid(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(if_settings); i++)
+		if (strcmp(s, if_settings[i]) == 0)
+			return 1;
+	return queue_setting(s, "rx", "rps_cpus") || queue_setting(s, "rx", "rps_flow_cnt") ||
+	    queue_setting(s, "tx", "xps_cpus");
+}
+
+int
+os_if_split(const char *name, char *ifname, size_t len, const char **setting,
+    int (*exists)(const char *))
+{
+	const char *rest, *p, *first = NULL;
+	size_t n;
+
+	if (strncmp(name, "if.", 3) != 0)
+		return -1;
+	rest = name + 3;
+	for (p = strchr(rest, '.'); p != NULL; p = strchr(p + 1, '.')) {
+		if (p == rest || !os_if_setting_valid(p + 1))
+			continue;
+		n = (size_t)(p - rest);
+		if (n >= len)
+			continue;
+		if (first == NULL)
+			first = p;
+		memcpy(ifname, rest, n);
+		ifname[n] = '\0';
+		if (exists == NULL || exists(ifname)) {
+			*setting = p + 1;
+			return 0;
+		}
+	}
+	if (first == NULL)
+		return -1;
+	n = (size_t)(first - rest);
+	memcpy(ifname, rest, n);
+	ifname[n] = '\0';
+	*setting = first + 1;
+	return 0;
+}

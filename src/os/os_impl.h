@@ -1,0 +1,40 @@
+/* Internals of the platform layer shared by its backends (not for use outside src/os/). */
+#ifndef NTUNE_OS_IMPL_H
+#define NTUNE_OS_IMPL_H
+
+#include <stdint.h>
+
+#include "os/os.h"
+
+#ifdef __linux__
+extern const struct os_ops os_linux_ops;
+int	 os_linux_init(struct os_ctx *, char **cause);
+#endif
+#ifdef __FreeBSD__
+extern const struct os_ops os_freebsd_ops;
+int	 os_freebsd_init(struct os_ctx *, char **cause);
+#endif
+extern const struct os_ops os_snapshot_ops;
+
+/* CPU lists ("0-3,8") and hex masks ("ff", "00000000,000000ff"), as sets of CPUs. */
+#define OS_MAXCPU	1024
+int	 os_cpulist_parse(const char *, unsigned char set[OS_MAXCPU], char **cause);
+void	 os_cpulist_format(const unsigned char set[OS_MAXCPU], char *buf, size_t len);
+int	 os_cpumask_parse(const char *, unsigned char set[OS_MAXCPU], char **cause);
+void	 os_cpumask_format(const unsigned char set[OS_MAXCPU], int ncpu, char *buf, size_t len);
+int	 os_cpulist_first(const char *);
+
+/*
+ * Splits "if.<ifname>.<setting>" into its interface and setting. exists(ifname)
+ * (may be NULL) breaks ties for interface names that contain dots. Returns 0, or -1
+ * when name is not an if.* name with a known setting.
+ */
+int	 os_if_split(const char *name, char *ifname, size_t len, const char **setting,
+	    int (*exists)(const char *ifname));
+/* Is setting one of the if.* settings of os.h? */
+int	 os_if_setting_valid(const char *setting);
+
+void	 os_strlcpy(char *dst, const char *src, size_t len);
+void	 os_nic_init(struct os_nic *);
+
+#endif
