@@ -1,0 +1,338 @@
+/*
+ * Reading data sets with ministat's line semantics: fgets(3) into a BUFSIZ
+ * buffer (so a long line counts as several), trailing white space removed,
+ * strtok(3) columns, '#' tokens end the line, strtod(3) must eat the token.
+ * Numbers in the common decimal forms are converted without strtod, with the
+ * same correctly rounded result; everything else goes to strtod.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stat/stat.h"
+#include "util/util.h"
+
+#define MINISTAT_BUFSIZ	8192		/* glibc BUFSIZ: fgets returns at most 8191 bytes */
+#define LINE_MAX_BYTES	(1024 * 1024)	/* longer lines are an error */
+#define READ_CHUNK	(4 * 1024 * 1024)
+
+struct reader {
+	struct stat_set *set;
+	const struct stat_parse *opt;
+	struct stat_error *err;
+	unsigned char delim[256];
+	unsigned long line;	/* ministat's line count (fgets calls) */
+	unsigned long phys;	/* newline-terminated lines */
+};
+
+static const double pow10_tab[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static int
+fail(struct reader *r, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	free(r->err->msg);
+	if (xvasprintf(&r->err->msg, fmt, ap) < 0)
+		r->err->msg = NULL;
+	va_end(ap);
+	r->err->status = status;
+	return -1;
+}
+
+/*
+ * [+-]digits[.digits][(e|E)[+-]digits] with at most 19 significant digits and
+ * a value Clinger's fast path converts exactly. 1 and *out on success, 0 when
+ * strtod must decide.
+ */
+static int
+fast_strtod(const char *s, const char *e, double *out)
+{
+	uint64_t m = 0;
+	int neg = 0, digits = 0, sig = 0, exp10 = 0, eneg = 0, ev = 0;
+	double d;
+
+	if (s < e && (*s == '-' || *s == '+'))
+		neg = *s++ == '-';
+	for (; s < e && (unsigned)(*s - '0') < 10; s++, digits++) {
+		if (m == 0 && *s == '0')
+			continue;
+		if (++sig > 19)
+			return 0;
+		m = m * 10 + (uint64_t)(*s - '0');
+	}
+	if (s < e && *s == '.') {
+		for (s++; s < e && (unsigned)(*s - '0') < 10; s++, digits++) {
+			exp10--;
+			if (m == 0 && *s == '0')
+				continue;
+			if (++sig > 19)
+				return 0;
+			m = m * 10 + (uint64_t)(*s - '0');
+		}
+	}
+	if (digits == 0)
+		return 0;
+	if (s < e && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (s < e && (*s == '-' || *s == '+'))
+			eneg = *s++ == '-';
+		if (s == e || (unsigned)(*s - '0') >= 10)
+			return 0;
+		for (; s < e && (unsigned)(*s - '0') < 10; s++) {
+			if (ev > 10000)
+				return 0;
+			ev = ev * 10 + (*s - '0');
+		}
+		exp10 += eneg ? -ev : ev;
+	}
+	if (s != e)
+		return 0;
+	if (m == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return 1;
+	}
+	if (m > (1ULL << 53) || exp10 < -22 || exp10 > 22)
+		return 0;
+	d = (double)m;
+	d = exp10 < 0 ? d / pow10_tab[-exp10] : d * pow10_tab[exp10];
+	*out = neg ? -d : d;
+	return 1;
+}
+
+static void
+add_point(struct stat_set *s, double d)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap < 1024 ? 1024 : s->cap + s->cap / 2;
+		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
+	}
+	s->v[s->n++] = d;
+	s->sy += d;
+	s->syy += d * d;
+}
+
+static int
+is_cspace(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* One fgets(3) result of ministat: at most 8191 bytes, possibly ending in '\n'. */
+static int
+do_chunk(struct reader *r, const char *p, size_t len)
+{
+	const char *q, *t, *te;
+	char tok[MINISTAT_BUFSIZ], *end;
+	int col;
+	double d;
+
+	r->line++;
+	while (len > 0 && is_cspace((unsigned char)p[len - 1]))
+		len--;
+	q = p + len;
+	t = NULL;
+	te = p;
+	for (col = 1;; col++) {
+		for (t = te; t < q && r->delim[(unsigned char)*t]; t++)
+			;
+		if (t == q)
+			return 0;	/* too few columns: ministat skips the line */
+		if (*t == '#')
+			return 0;
+		for (te = t; te < q && !r->delim[(unsigned char)*te]; te++)
+			;
+		if (col == r->opt->column)
+			break;
+	}
+	if (!fast_strtod(t, te, &d)) {
+		memcpy(tok, t, (size_t)(te - t));
+		tok[te - t] = '\0';
+		errno = 0;
+		d = strtod(tok, &end);
+		if (*end != '\0')
+			return fail(r, 2, "Invalid data on line %lu in %s", r->line, r->set->name);
+		if (r->opt->strict && (isnan(d) || isinf(d))) {
+			if (errno == ERANGE)
+				return fail(r, 2, "%s:%lu: number out of range '%s'", r->set->name,
+				    r->phys, tok);
+			return fail(r, 2, "%s:%lu: not a finite number '%s'", r->set->name,
+			    r->phys, tok);
+		}
+	}
+	add_point(r->set, d);
+	return 0;
+}
+
+/* A line without its newline; nl says whether one followed. */
+static int
+do_line(struct reader *r, const char *p, size_t len, int nl)
+{
+	size_t total = len + (nl ? 1 : 0), off, n;
+
+	r->phys++;
+	if (r->opt->strict) {
+		if (len > LINE_MAX_BYTES)
+			return fail(r, 2, "%s:%lu: line longer than 1 MiB", r->set->name, r->phys);
+		if (memchr(p, '\0', len) != NULL)
+			return fail(r, 2, "%s:%lu: binary data (NUL byte)", r->set->name, r->phys);
+	}
+	if (total < MINISTAT_BUFSIZ)
+		return do_chunk(r, p, len);
+	/* fgets splits the line into pieces of BUFSIZ - 1 bytes; the newline belongs to the last. */
+	for (off = 0; off < total; off += n) {
+		n = total - off < MINISTAT_BUFSIZ - 1 ? total - off : MINISTAT_BUFSIZ - 1;
+		if (do_chunk(r, p + off, off + n > len ? len - off : n) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Processes the complete lines of buf; returns the bytes consumed or -1. */
+static ssize_t
+do_lines(struct reader *r, const char *buf, size_t len, int eof)
+{
+	const char *p = buf, *e = buf + len, *nl;
+
+	while (p < e) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (nl == NULL) {
+			if (!eof) {
+				if (r->opt->strict && (size_t)(e - p) > LINE_MAX_BYTES)
+					return fail(r, 2, "%s:%lu: line longer than 1 MiB",
+					    r->set->name, r->phys + 1);
+				break;
+			}
+			if (do_line(r, p, (size_t)(e - p), 0) == -1)
+				return -1;
+			p = e;
+			break;
+		}
+		if (do_line(r, p, (size_t)(nl - p), 1) == -1)
+			return -1;
+		p = nl + 1;
+	}
+	return p - buf;
+}
+
+static void
+reader_init(struct reader *r, struct stat_set *set, const char *name,
+    const struct stat_parse *opt, struct stat_error *err)
+{
+	const char *d;
+
+	memset(r, 0, sizeof *r);
+	memset(set, 0, sizeof *set);
+	set->name = xstrdup(name);
+	r->set = set;
+	r->opt = opt;
+	r->err = err;
+	err->status = 0;
+	err->msg = NULL;
+	for (d = opt->delim != NULL ? opt->delim : " \t"; *d != '\0'; d++)
+		r->delim[(unsigned char)*d] = 1;
+}
+
+static int
+reader_done(struct reader *r)
+{
+	if (r->set->n < 3) {
+		fail(r, 2, "Dataset %s must contain at least 3 data points", r->set->name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+stat_read_buf(struct stat_set *set, const char *buf, size_t len, const char *name,
+    const struct stat_parse *opt, struct stat_error *err)
+{
+	struct reader r;
+
+	reader_init(&r, set, name, opt, err);
+	if (do_lines(&r, buf, len, 1) == -1)
+		return -1;
+	return reader_done(&r);
+}
+
+int
+stat_read_fd(struct stat_set *set, int fd, const char *name, const struct stat_parse *opt,
+    struct stat_error *err)
+{
+	struct reader r;
+	char *buf;
+	size_t have = 0, cap = READ_CHUNK + LINE_MAX_BYTES + 2;
+	ssize_t got, used;
+	int eof = 0;
+
+	reader_init(&r, set, name, opt, err);
+	buf = xmalloc(cap);
+	while (!eof) {
+		got = read(fd, buf + have, cap - have);
+		if (got == -1) {
+			if (errno == EINTR)
+				continue;
+			fail(&r, 2, "%s: %s", name, strerror(errno));
+			goto bad;
+		}
+		if (got == 0)
+			eof = 1;
+		have += (size_t)got;
+		if (!eof && have < cap)
+			continue;
+		if ((used = do_lines(&r, buf, have, eof)) == -1)
+			goto bad;
+		memmove(buf, buf + used, have - (size_t)used);
+		have -= (size_t)used;
+		if (!opt->strict && !eof && have == cap) {
+			/* A line longer than the buffer: ministat reads it in pieces too. */
+			if (do_chunk(&r, buf, MINISTAT_BUFSIZ - 1) == -1)
+				goto bad;
+			memmove(buf, buf + MINISTAT_BUFSIZ - 1, have - (MINISTAT_BUFSIZ - 1));
+			have -= MINISTAT_BUFSIZ - 1;
+		}
+	}
+	free(buf);
+	return reader_done(&r);
+bad:
+	free(buf);
+	return -1;
+}
+
+void
+stat_set_finish(struct stat_set *s, int need_order)
+{
+	(void)need_order;
+	if (s->given)
+		return;
+	if (s->n > 0 && s->n < s->cap) {
+		s->v = xreallocarray(s->v, s->n, sizeof *s->v);
+		s->cap = s->n;
+	}
+	stat_sort(s->v, s->n);
+	s->sum.n = s->n;
+	s->sum.min = s->v[0];
+	s->sum.max = s->v[s->n - 1];
+	s->sum.median = s->v[s->n / 2];
+	s->sum.mean = s->sy / s->n;
+	s->sum.var = (s->syy - s->sy * s->sy / s->n) / (s->n - 1.0);
+	s->sum.stddev = sqrt(s->sum.var);
+	s->sum.has_order = 1;
+}
+
+void
+stat_set_free(struct stat_set *s)
+{
+	free(s->name);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}

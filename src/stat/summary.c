@@ -1,0 +1,121 @@
+/* Sorting and summarizing samples the way ministat does. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat/stat.h"
+#include "util/util.h"
+
+#define RADIX_BITS	11
+#define RADIX_SIZE	(1 << RADIX_BITS)
+#define RADIX_PASSES	6	/* 6 * 11 >= 64 */
+
+/* An unsigned key that orders doubles; -0.0 gets the key of 0.0 so they stay in input order. */
+static inline uint64_t
+dkey(double d)
+{
+	uint64_t u;
+
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof u);
+	return (u & 0x8000000000000000ULL) ? ~u : u | 0x8000000000000000ULL;
+}
+
+static void
+insertion_sort(double *v, size_t n)
+{
+	size_t i, j;
+	double x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* LSD radix sort: stable like glibc's merge-sorting qsort, O(n), n extra doubles. */
+void
+stat_sort(double *v, size_t n)
+{
+	size_t (*count)[RADIX_SIZE], i, sum, c;
+	double *tmp, *src, *dst, *t;
+	int pass, shift;
+
+	if (n < 64) {
+		insertion_sort(v, n);
+		return;
+	}
+	count = xcalloc(RADIX_PASSES, sizeof *count);
+	for (i = 0; i < n; i++) {
+		uint64_t k = dkey(v[i]);
+
+		for (pass = 0; pass < RADIX_PASSES; pass++)
+			count[pass][(k >> (pass * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
+	}
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	src = v;
+	dst = tmp;
+	for (pass = 0; pass < RADIX_PASSES; pass++) {
+		shift = pass * RADIX_BITS;
+		/* A digit that is the same for every value needs no pass. */
+		if (count[pass][(dkey(v[0]) >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;
+		for (sum = 0, i = 0; i < RADIX_SIZE; i++) {
+			c = count[pass][i];
+			count[pass][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[pass][(dkey(src[i]) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
+	free(count);
+}
+
+int
+stat_summarize(double *v, size_t n, struct stat_summary *s)
+{
+	double sy = 0, syy = 0;
+	size_t i;
+
+	memset(s, 0, sizeof *s);
+	if (n == 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			return -1;
+		sy += v[i];
+		syy += v[i] * v[i];
+	}
+	stat_sort(v, n);
+	s->n = n;
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->median = v[n / 2];
+	s->mean = sy / n;
+	s->var = (syy - sy * sy / n) / (n - 1.0);
+	s->stddev = sqrt(s->var);
+	s->has_order = 1;
+	return 0;
+}
+
+void
+stat_summary_given(struct stat_summary *s, size_t n, double mean, double stddev)
+{
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	s->min = s->max = s->median = NAN;
+	s->mean = mean;
+	s->stddev = stddev;
+	s->var = stddev * stddev;
+	s->has_order = 0;
+}

@@ -1,0 +1,241 @@
+/* Two-sample tests: pooled Student t (as ministat), Welch t, Mann-Whitney U. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "stat/stat.h"
+#include "util/util.h"
+
+static void
+cmp_init(struct stat_cmp *c, const char *test, double conf)
+{
+	memset(c, 0, sizeof *c);
+	c->test = test;
+	c->conf = conf;
+	c->diff = c->diff_hw = c->pct = c->pct_hw = NAN;
+	c->df = c->statistic = c->z = c->p = c->crit = c->s = NAN;
+}
+
+static int
+conf_ok(double conf)
+{
+	return conf > 0 && conf < 100;
+}
+
+/* Two-sided p of a t statistic. */
+static double
+t_pvalue(double t, double df)
+{
+	if (isnan(t))
+		return NAN;
+	return 2 * stat_t_cdf(-fabs(t), df);
+}
+
+/* ministat's Relative(): b is ds, a is rs; the same operations in the same order. */
+int
+stat_compare_student(const struct stat_summary *a, const struct stat_summary *b,
+    double conf, struct stat_cmp *c)
+{
+	double spool, s, d, e, t;
+	long i;
+
+	cmp_init(c, "student", conf);
+	if (!conf_ok(conf) || a->n < 2 || b->n < 2)
+		return -1;
+	i = (long)b->n + (long)a->n - 2;
+	t = stat_t_critical(conf, (double)i, 1);
+	spool = (b->n - 1) * b->var + (a->n - 1) * a->var;
+	spool /= b->n + a->n - 2;
+	spool = sqrt(spool);
+	s = spool * sqrt(1.0 / b->n + 1.0 / a->n);
+	d = b->mean - a->mean;
+	e = t * s;
+	c->diff = d;
+	c->diff_hw = e;
+	c->pct = d * 100 / a->mean;
+	c->pct_hw = e * 100 / a->mean;
+	c->df = i;
+	c->crit = t;
+	c->s = spool;
+	c->statistic = d / s;
+	c->p = t_pvalue(c->statistic, c->df);
+	if (s == 0 && d != 0)
+		c->p = 0;
+	c->significant = fabs(d) > e;
+	return 0;
+}
+
+int
+stat_compare_welch(const struct stat_summary *a, const struct stat_summary *b,
+    double conf, struct stat_cmp *c)
+{
+	double va, vb, se, d, df, t;
+
+	cmp_init(c, "welch", conf);
+	if (!conf_ok(conf) || a->n < 2 || b->n < 2)
+		return -1;
+	va = a->var / a->n;
+	vb = b->var / b->n;
+	se = sqrt(va + vb);
+	df = (va + vb) * (va + vb) / (va * va / (a->n - 1.0) + vb * vb / (b->n - 1.0));
+	if (!isfinite(df))	/* both variances zero */
+		df = a->n + b->n - 2.0;
+	t = stat_t_critical(conf, df, 0);
+	d = b->mean - a->mean;
+	c->diff = d;
+	c->diff_hw = t * se;
+	c->pct = d * 100 / a->mean;
+	c->pct_hw = c->diff_hw * 100 / a->mean;
+	c->df = df;
+	c->crit = t;
+	c->s = se;
+	c->statistic = d / se;
+	c->p = t_pvalue(c->statistic, df);
+	if (se == 0 && d != 0)
+		c->p = 0;
+	c->significant = fabs(d) > c->diff_hw;
+	return 0;
+}
+
+static double
+median_of(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The exact two-sided p of U for sizes m, n without ties: the number of
+ * arrangements with each U by f(i,j,u) = f(i-1,j,u-j) + f(i,j-1,u).
+ */
+static double
+mw_exact_p(size_t m, size_t n, double u)
+{
+	size_t umax = m * n, i, j, k;
+	double *f, *row, lower = 0, upper = 0, total = 0;
+
+	/* f[j][k]: arrangements of i x-values and j y-values with U = k, for the current i. */
+	f = xcalloc((n + 1) * (umax + 1), sizeof *f);
+	for (j = 0; j <= n; j++)
+		f[j * (umax + 1)] = 1;		/* i = 0: U = 0 */
+	for (i = 1; i <= m; i++) {
+		/* j = 0 stays 1 at U = 0; go up in j, shifting the i-1 layer by j in place. */
+		for (j = 1; j <= n; j++) {
+			row = f + j * (umax + 1);
+			for (k = umax + 1; k-- > 0;) {
+				double prev = k >= j ? row[k - j] : 0;
+
+				row[k] = prev + f[(j - 1) * (umax + 1) + k];
+			}
+		}
+	}
+	row = f + n * (umax + 1);
+	for (k = 0; k <= umax; k++) {
+		total += row[k];
+		if (k <= u)
+			lower += row[k];
+		if (k >= u)
+			upper += row[k];
+	}
+	free(f);
+	lower /= total;
+	upper /= total;
+	return fmin(1.0, 2 * fmin(lower, upper));
+}
+
+int
+stat_compare_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
+    double conf, struct stat_cmp *c)
+{
+	size_t i = 0, j = 0, ta, tb;
+	double rank = 1, rb = 0, ties = 0, t, u, mu, var, N, cc;
+
+	cmp_init(c, "mann-whitney", conf);
+	if (!conf_ok(conf) || na < 1 || nb < 1)
+		return -1;
+	/* Walk both sorted samples; a run of equal values shares its mid-rank. */
+	while (i < na || j < nb) {
+		double v;
+
+		if (j >= nb || (i < na && a[i] < b[j]))
+			v = a[i];
+		else
+			v = b[j];
+		for (ta = 0; i < na && a[i] == v; i++)
+			ta++;
+		for (tb = 0; j < nb && b[j] == v; j++)
+			tb++;
+		t = (double)(ta + tb);
+		rb += tb * (rank + (t - 1) / 2);
+		if (t > 1)
+			ties += t * t * t - t;
+		rank += t;
+	}
+	u = rb - nb * (nb + 1.0) / 2;	/* U of b: pairs with b > a */
+	N = (double)na + nb;
+	mu = (double)na * nb / 2;
+	var = (double)na * nb / 12 * ((N + 1) - ties / (N * (N - 1)));
+	c->statistic = u;
+	c->diff = median_of(b, nb) - median_of(a, na);
+	c->pct = c->diff * 100 / median_of(a, na);
+	if (ties == 0 && na <= 50 && nb <= 50) {
+		c->exact = 1;
+		c->p = mw_exact_p(na, nb, u);
+	} else if (var > 0) {
+		cc = u > mu ? -0.5 : u < mu ? 0.5 : 0;	/* continuity correction */
+		c->z = (u - mu + cc) / sqrt(var);
+		c->p = fmin(1.0, 2 * stat_normal_cdf(-fabs(c->z)));
+	} else {
+		c->z = 0;
+		c->p = 1;
+	}
+	c->significant = c->p < 1 - conf / 100;
+	return 0;
+}
+
+static json_t *
+num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+json_t *
+stat_summary_json(const char *name, const struct stat_summary *s)
+{
+	json_t *o = json_object();
+
+	if (name != NULL)
+		json_object_set_new(o, "name", json_string(name));
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", s->has_order ? num(s->min) : json_null());
+	json_object_set_new(o, "max", s->has_order ? num(s->max) : json_null());
+	json_object_set_new(o, "median", s->has_order ? num(s->median) : json_null());
+	json_object_set_new(o, "mean", num(s->mean));
+	json_object_set_new(o, "stddev", num(s->stddev));
+	return o;
+}
+
+json_t *
+stat_cmp_json(const struct stat_cmp *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "test", json_string(c->test));
+	json_object_set_new(o, "confidence", json_real(c->conf));
+	json_object_set_new(o, "difference", num(c->diff));
+	json_object_set_new(o, "difference_hw", num(c->diff_hw));
+	json_object_set_new(o, "percent", num(c->pct));
+	json_object_set_new(o, "percent_hw", num(c->pct_hw));
+	json_object_set_new(o, "df", num(c->df));
+	json_object_set_new(o, "statistic", num(c->statistic));
+	json_object_set_new(o, "critical", num(c->crit));
+	json_object_set_new(o, "s", num(c->s));
+	json_object_set_new(o, "z", num(c->z));
+	json_object_set_new(o, "exact", json_boolean(c->exact));
+	json_object_set_new(o, "p", num(c->p));
+	json_object_set_new(o, "significant", json_boolean(c->significant));
+	json_object_set_new(o, "verdict", json_string(c->significant ? "difference" :
+	    "no difference proven"));
+	return o;
+}
