@@ -1,20 +1,223 @@
-/* ntune apply: placeholder until issue 5 lands; the table entry is final. */
+/* ntune apply: set a profile all-or-nothing, journalled, optionally on a dead-man timer. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include <jansson.h>
+
+#include "apply/apply.h"
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_apply;
+
+static const char *
+action_text(enum apply_action a, bool dry)
+{
+	switch (a) {
+	case APPLY_SET:
+		return dry ? "would set" : "set";
+	case APPLY_SKIP_SAME:
+		return "unchanged";
+	case APPLY_SKIP_OP:
+		return "kept (condition not met)";
+	case APPLY_BOOT_ONLY:
+		return "at next boot";
+	}
+	return "";
+}
+
+static void
+print_text(const struct apply_result *r, bool dry, int confirm)
+{
+	size_t i, w = 0, set = 0;
+	const struct apply_change *c;
+
+	for (i = 0; i < r->nchanges; i++) {
+		if (strlen(r->changes[i].name) > w)
+			w = strlen(r->changes[i].name);
+		set += r->changes[i].action == APPLY_SET;
+	}
+	if (dry)
+		printf("dry run: %zu of %zu settings would change\n", set, r->nchanges);
+	else
+		printf("applied %s: %zu of %zu settings changed\n", r->id, set, r->nchanges);
+	for (i = 0; i < r->nchanges; i++) {
+		c = &r->changes[i];
+		printf("  %-*s  %s -> %s  (%s%s)\n", (int)w, c->name, c->old ? c->old : "?", c->want,
+		    action_text(c->action, dry), c->in_netns ? ", in netns" : "");
+	}
+	for (i = 0; i < r->npersisted; i++)
+		printf("%s %s\n", dry ? "would persist in" : "persisted in", r->persisted[i]);
+	if (r->nreboot > 0) {
+		printf("reboot needed for:");
+		for (i = 0; i < r->nreboot; i++)
+			printf(" %s", r->reboot[i]);
+		printf("\n");
+	}
+	if (r->nnot_persisted > 0) {
+		printf("not persisted (runtime only):");
+		for (i = 0; i < r->nnot_persisted; i++)
+			printf(" %s", r->not_persisted[i]);
+		printf("\n");
+	}
+	if (confirm > 0 && !dry) {
+		printf("reverts in %d s unless `ntune confirm %s` runs", confirm, r->id);
+		if (r->deadman_pid > 0)
+			printf(" (dead-man pid %d)", r->deadman_pid);
+		printf("\n");
+	}
+}
+
+static void
+print_json(const struct apply_result *r, bool dry, int confirm)
+{
+	json_t *doc = json_object(), *arr, *c;
+	size_t i;
+	static const char *const act[] = { "set", "same", "condition", "boot" };
+
+	json_object_set_new(doc, "id", dry ? json_null() : json_string(r->id));
+	json_object_set_new(doc, "dry_run", json_boolean(dry));
+	arr = json_array();
+	for (i = 0; i < r->nchanges; i++) {
+		c = json_object();
+		json_object_set_new(c, "name", json_string(r->changes[i].name));
+		json_object_set_new(c, "old", r->changes[i].old ? json_string(r->changes[i].old) :
+		    json_null());
+		json_object_set_new(c, "new", json_string(r->changes[i].want));
+		json_object_set_new(c, "action", json_string(act[r->changes[i].action]));
+		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
+		json_array_append_new(arr, c);
+	}
+	json_object_set_new(doc, "changes", arr);
+	arr = json_array();
+	for (i = 0; i < r->npersisted; i++)
+		json_array_append_new(arr, json_string(r->persisted[i]));
+	json_object_set_new(doc, "persisted", arr);
+	arr = json_array();
+	for (i = 0; i < r->nreboot; i++)
+		json_array_append_new(arr, json_string(r->reboot[i]));
+	json_object_set_new(doc, "reboot_needed", arr);
+	arr = json_array();
+	for (i = 0; i < r->nnot_persisted; i++)
+		json_array_append_new(arr, json_string(r->not_persisted[i]));
+	json_object_set_new(doc, "not_persisted", arr);
+	json_object_set_new(doc, "confirm_secs", json_integer(confirm));
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(doc);
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune apply: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "confirm", required_argument, NULL, 'c' },
+		{ "no-persist", no_argument, NULL, 'P' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "netns", required_argument, NULL, 'N' },
+		{ "os", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct apply_opts o;
+	struct apply_result r;
+	struct kb_profile *p;
+	struct kb *kb = NULL;
+	char *cause = NULL, *end;
+	bool json = false;
+	int ch, rc;
+	long secs;
+
+	memset(&o, 0, sizeof o);
+	o.persist = true;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "nc:Pr:N:o:j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'c':
+			secs = strtol(optarg, &end, 10);
+			if (*end != '\0' || secs < 1 || secs > 86400) {
+				fprintf(stderr, "ntune apply: bad --confirm '%s' (seconds, 1..86400)\n",
+				    optarg);
+				return 2;
+			}
+			o.confirm_secs = (int)secs;
+			break;
+		case 'P':
+			o.persist = false;
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'N':
+			o.netns = optarg;
+			break;
+		case 'o':
+			if (strcmp(optarg, "linux") != 0 && strcmp(optarg, "freebsd") != 0 &&
+			    strcmp(optarg, "opnsense") != 0 && strcmp(optarg, "pfsense") != 0) {
+				fprintf(stderr, "ntune apply: bad --os '%s' (linux, freebsd, opnsense, "
+				    "pfsense)\n", optarg);
+				return 2;
+			}
+			o.os = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			cmd_usage(&cmd_apply, 0);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		cmd_usage(&cmd_apply, 0);
+		return 2;
+	}
+	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		return 2;
+	}
+	if (p->nentries == 0) {
+		fprintf(stderr, "ntune: %s: no settings\n", p->path);
+		kb_profile_free(p);
+		kb_free(kb);
+		return 2;
+	}
+	rc = apply_profile(kb, p, &o, &r, &cause);
+	if (rc == 0) {
+		if (json)
+			print_json(&r, o.dry_run, o.confirm_secs);
+		else
+			print_text(&r, o.dry_run, o.confirm_secs);
+	} else {
+		fprintf(stderr, "ntune apply: %s\n", cause);
+		free(cause);
+	}
+	apply_result_free(&r);
+	kb_profile_free(p);
+	kb_free(kb);
+	return rc == 0 ? 0 : 1;
 }
 
 const struct ntune_cmd cmd_apply = {
 	"apply",
 	"apply a profile all-or-nothing, journalled, with optional auto-revert",
-	"apply PROFILE [--dry-run] [--confirm SECS] [--no-persist] [--root DIR]",
+	"apply PROFILE [--dry-run] [--confirm SECS] [--no-persist] [--root DIR] [--netns NAME]\n"
+	    "      [--os linux|freebsd|opnsense|pfsense] [--json]",
 	0,
 	run,
 };

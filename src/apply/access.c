@@ -1,0 +1,502 @@
+/*
+ * Reading and writing tunables for apply/revert/verify: through the platform
+ * layer's tunable_get/set when this build has it, else a small /proc/sys and
+ * /sys/class/net fallback. Names that belong to a network namespace are served
+ * by a child process that entered it (setns + own mount namespace + fresh /sys,
+ * as `ip netns exec` does), so the caller's own namespaces never change and
+ * threads are not a concern.
+ */
+#include <sys/types.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply/apply.h"
+#include "apply/apply_impl.h"
+#include "kb/kb.h"
+#include "os/os.h"
+#include "util/util.h"
+
+struct apply_access {
+	struct os_ctx *os;	/* local backend, NULL = fallback */
+	bool	os_tried;
+	pid_t	child;		/* server inside the netns, or -1 */
+	int	fd;		/* socket to it */
+	char	*netns;
+};
+
+bool
+apply_in_netns(const struct kb *kb, const char *name)
+{
+	const struct kb_knob *k;
+
+	if (util_startswith(name, "if."))
+		return true;
+	if ((k = kb_find(kb, name, "linux")) != NULL && k->scope != KB_SCOPE_UNSET)
+		return k->scope == KB_SCOPE_NETNS;
+	/* Unknown to the KB: net.core.* is host-global except somaxconn, other net.* per namespace. */
+	if (util_startswith(name, "net.core."))
+		return strcmp(name, "net.core.somaxconn") == 0;
+	return util_startswith(name, "net.");
+}
+
+/* /proc/sys path of a sysctl name (levels '.', a '/' inside a level stands for '.'). */
+static char *
+proc_path(const char *name)
+{
+	char *path, *p;
+
+	xasprintf(&path, "/proc/sys/%s", name);
+	for (p = path + 10; *p != '\0'; p++) {
+		if (*p == '.')
+			*p = '/';
+		else if (*p == '/')
+			*p = '.';
+	}
+	return path;
+}
+
+static int
+read_all(const char *path, char **value, char **cause)
+{
+	char *data, *p;
+	size_t len;
+
+	if (util_read_file(path, &data, &len, cause) == -1)
+		return -1;
+	for (p = data; *p != '\0'; p++) {
+		if (*p == '\t' || *p == '\n')
+			*p = ' ';
+	}
+	*value = xstrdup(util_trim(data));
+	free(data);
+	return 0;
+}
+
+static int
+write_str(const char *path, const char *value, char **cause)
+{
+	int fd;
+	ssize_t n;
+	size_t len = strlen(value);
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, value, len);
+	if (n != (ssize_t)len) {
+		util_cause(cause, "cannot write '%s' to '%s': %s", value, path,
+		    n == -1 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	if (close(fd) == -1) {
+		util_cause(cause, "cannot write '%s' to '%s': %s", value, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* if.<ifname>.<setting> for the sysfs settings the fallback knows. */
+static int
+if_split(const char *name, char *ifname, size_t len, const char **setting)
+{
+	static const char *const settings[] = {
+		"rps_cpus", "xps_cpus", "rps_flow_cnt", "mtu", "txqueuelen",
+	};
+	const char *rest = name + 3;
+	size_t i, sl, nl;
+
+	nl = strlen(rest);
+	for (i = 0; i < nitems(settings); i++) {
+		sl = strlen(settings[i]);
+		if (nl > sl + 1 && strcmp(rest + nl - sl, settings[i]) == 0 && rest[nl - sl - 1] == '.') {
+			if (nl - sl - 1 >= len)
+				return -1;
+			memcpy(ifname, rest, nl - sl - 1);
+			ifname[nl - sl - 1] = '\0';
+			*setting = settings[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The sysfs files behind an if.* setting: every rx (or tx) queue for the masks. */
+static int
+if_paths(const char *name, char ***paths, size_t *n, char **cause)
+{
+	char ifname[64], *dir, *q, *sub;
+	const char *setting;
+	size_t i;
+
+	*paths = NULL;
+	*n = 0;
+	if (if_split(name, ifname, sizeof ifname, &setting) == -1 || strchr(ifname, '/') != NULL) {
+		util_cause(cause, "'%s' is not supported by this build's platform layer", name);
+		return -1;
+	}
+	if (strcmp(setting, "mtu") == 0 || strcmp(setting, "txqueuelen") == 0) {
+		*paths = xcalloc(1, sizeof **paths);
+		xasprintf(&(*paths)[0], "/sys/class/net/%s/%s", ifname,
+		    setting[0] == 'm' ? "mtu" : "tx_queue_len");
+		*n = 1;
+		return 0;
+	}
+	/* "if.eth0.rx-3.rps_cpus": one queue; "if.eth0.rps_cpus": all of them. */
+	if ((q = strrchr(ifname, '.')) != NULL && (util_startswith(q + 1, "rx-") ||
+	    util_startswith(q + 1, "tx-"))) {
+		*q = '\0';
+		*paths = xcalloc(1, sizeof **paths);
+		xasprintf(&(*paths)[0], "/sys/class/net/%s/queues/%s/%s", ifname, q + 1, setting);
+		*n = 1;
+		return 0;
+	}
+	sub = strcmp(setting, "xps_cpus") == 0 ? "tx" : "rx";
+	for (i = 0; i < 4096; i++) {
+		xasprintf(&dir, "/sys/class/net/%s/queues/%s-%zu/%s", ifname, sub, i, setting);
+		if (access(dir, F_OK) != 0) {
+			free(dir);
+			break;
+		}
+		*paths = xreallocarray(*paths, *n + 1, sizeof **paths);
+		(*paths)[(*n)++] = dir;
+	}
+	if (*n == 0) {
+		util_cause(cause, "no interface '%s' (or no %s queues)", ifname, sub);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+paths_free(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+static int
+fallback_get(const char *name, char **value, char **cause)
+{
+	char **paths, *path;
+	size_t n;
+	int rc;
+
+	if (util_startswith(name, "if.")) {
+		if (if_paths(name, &paths, &n, cause) == -1)
+			return -1;
+		rc = read_all(paths[0], value, cause);
+		paths_free(paths, n);
+		return rc;
+	}
+	path = proc_path(name);
+	if (access(path, F_OK) != 0) {
+		util_cause(cause, "no such tunable '%s' here", name);
+		free(path);
+		return -1;
+	}
+	rc = read_all(path, value, cause);
+	free(path);
+	return rc;
+}
+
+static int
+fallback_set(const char *name, const char *value, char **cause)
+{
+	char **paths, *path;
+	size_t n, i;
+	int rc = 0;
+
+	if (util_startswith(name, "if.")) {
+		if (if_paths(name, &paths, &n, cause) == -1)
+			return -1;
+		for (i = 0; i < n && rc == 0; i++)
+			rc = write_str(paths[i], value, cause);
+		paths_free(paths, n);
+		return rc;
+	}
+	path = proc_path(name);
+	if (access(path, F_OK) != 0) {
+		util_cause(cause, "no such tunable '%s' here", name);
+		free(path);
+		return -1;
+	}
+	rc = write_str(path, value, cause);
+	free(path);
+	return rc;
+}
+
+#pragma weak os_open_live
+#pragma weak os_close
+
+static struct os_ctx *
+local_os(struct apply_access *a)
+{
+	char *cause = NULL;
+
+	if (!a->os_tried) {
+		a->os_tried = true;
+		if (os_open_live != NULL && getenv("NTUNE_APPLY_FALLBACK") == NULL)
+			a->os = os_open_live("", &cause);
+		free(cause);
+	}
+	return a->os;
+}
+
+static int
+local_get(struct apply_access *a, const char *name, char **value, char **cause)
+{
+	struct os_ctx *os = local_os(a);
+
+	if (os != NULL && os->ops->tunable_get != NULL)
+		return os->ops->tunable_get(os, name, value, cause);
+	return fallback_get(name, value, cause);
+}
+
+static int
+local_set(struct apply_access *a, const char *name, const char *value, char **cause)
+{
+	struct os_ctx *os = local_os(a);
+
+	if (os != NULL && os->ops->tunable_set != NULL)
+		return os->ops->tunable_set(os, name, value, cause);
+	return fallback_set(name, value, cause);
+}
+
+/* Messages: op byte, then length-prefixed strings. */
+static int
+xfer(int fd, void *buf, size_t len, bool out)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = out ? write(fd, p, len) : read(fd, p, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+send_str(int fd, const char *s)
+{
+	uint32_t len = s != NULL ? (uint32_t)strlen(s) : 0;
+
+	if (xfer(fd, &len, sizeof len, true) == -1)
+		return -1;
+	return len > 0 ? xfer(fd, (void *)s, len, true) : 0;
+}
+
+static char *
+recv_str(int fd)
+{
+	uint32_t len;
+	char *s;
+
+	if (xfer(fd, &len, sizeof len, false) == -1 || len > (1U << 24))
+		return NULL;
+	s = xmalloc((size_t)len + 1);
+	if (len > 0 && xfer(fd, s, len, false) == -1) {
+		free(s);
+		return NULL;
+	}
+	s[len] = '\0';
+	return s;
+}
+
+static int
+enter_netns(const char *name, char **cause)
+{
+	char path[300];
+	int fd;
+
+	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
+		util_cause(cause, "invalid namespace name '%s'", name);
+		return -1;
+	}
+	snprintf(path, sizeof path, "/run/netns/%s", name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "network namespace '%s' does not exist", name);
+		return -1;
+	}
+	if (setns(fd, CLONE_NEWNET) == -1) {
+		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	/* Own mount namespace with a /sys that shows this namespace's devices. */
+	if (unshare(CLONE_NEWNS) == -1 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == -1) {
+		util_cause(cause, "cannot make a mount namespace: %s", strerror(errno));
+		return -1;
+	}
+	umount2("/sys", MNT_DETACH);
+	if (mount(name, "/sys", "sysfs", 0, NULL) == -1) {
+		util_cause(cause, "cannot mount /sys in '%s': %s", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+serve(struct apply_access *a, int fd)
+{
+	char op, *name, *value, *out, *cause;
+	int rc;
+
+	for (;;) {
+		if (xfer(fd, &op, 1, false) == -1)
+			return;
+		name = recv_str(fd);
+		value = recv_str(fd);
+		if (name == NULL || value == NULL)
+			return;
+		out = cause = NULL;
+		if (op == 'G')
+			rc = local_get(a, name, &out, &cause);
+		else
+			rc = local_set(a, name, value, &cause);
+		op = rc == 0 ? 0 : 1;
+		if (xfer(fd, &op, 1, true) == -1 || send_str(fd, rc == 0 ? out : cause) == -1)
+			return;
+		free(name);
+		free(value);
+		free(out);
+		free(cause);
+	}
+}
+
+struct apply_access *
+apply_access_open(const char *netns, char **cause)
+{
+	struct apply_access *a = xcalloc(1, sizeof *a);
+	int sv[2], ready;
+	char *why = NULL, status;
+
+	a->child = -1;
+	a->fd = -1;
+	if (netns == NULL || *netns == '\0')
+		return a;
+	a->netns = xstrdup(netns);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		util_cause(cause, "socketpair: %s", strerror(errno));
+		goto fail;
+	}
+	if ((a->child = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		goto fail;
+	}
+	if (a->child == 0) {
+		struct apply_access inner;
+
+		close(sv[0]);
+		memset(&inner, 0, sizeof inner);
+		inner.child = -1;
+		ready = enter_netns(netns, &why);
+		status = ready == 0 ? 0 : 1;
+		if (xfer(sv[1], &status, 1, true) == -1 || send_str(sv[1], why) == -1)
+			_exit(1);
+		if (ready == 0)
+			serve(&inner, sv[1]);
+		_exit(0);
+	}
+	close(sv[1]);
+	a->fd = sv[0];
+	if (xfer(a->fd, &status, 1, false) == -1 || (why = recv_str(a->fd)) == NULL) {
+		util_cause(cause, "cannot start the helper in namespace '%s'", netns);
+		goto fail;
+	}
+	if (status != 0) {
+		util_cause(cause, "%s", why);
+		free(why);
+		goto fail;
+	}
+	free(why);
+	return a;
+fail:
+	apply_access_close(a);
+	return NULL;
+}
+
+static int
+remote(struct apply_access *a, char op, const char *name, const char *value, char **out,
+    char **cause)
+{
+	char status, *s;
+
+	if (xfer(a->fd, &op, 1, true) == -1 || send_str(a->fd, name) == -1 ||
+	    send_str(a->fd, value) == -1 || xfer(a->fd, &status, 1, false) == -1 ||
+	    (s = recv_str(a->fd)) == NULL) {
+		util_cause(cause, "lost the helper in namespace '%s'", a->netns);
+		return -1;
+	}
+	if (status != 0) {
+		util_cause(cause, "%s", s);
+		free(s);
+		return -1;
+	}
+	if (out != NULL)
+		*out = s;
+	else
+		free(s);
+	return 0;
+}
+
+int
+apply_access_get(struct apply_access *a, const struct kb *kb, const char *name, char **value,
+    char **cause)
+{
+	if (a->child > 0 && apply_in_netns(kb, name))
+		return remote(a, 'G', name, "", value, cause);
+	return local_get(a, name, value, cause);
+}
+
+int
+apply_access_set(struct apply_access *a, const struct kb *kb, const char *name, const char *value,
+    char **cause)
+{
+	if (a->child > 0 && apply_in_netns(kb, name))
+		return remote(a, 'S', name, value, NULL, cause);
+	return local_set(a, name, value, cause);
+}
+
+void
+apply_access_close(struct apply_access *a)
+{
+	int status;
+
+	if (a == NULL)
+		return;
+	if (a->fd != -1)
+		close(a->fd);
+	if (a->child > 0)
+		while (waitpid(a->child, &status, 0) == -1 && errno == EINTR)
+			;
+	if (a->os != NULL && os_close != NULL)
+		os_close(a->os);
+	free(a->netns);
+	free(a);
+}

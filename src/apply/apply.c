@@ -1,0 +1,643 @@
+/*
+ * apply / revert / confirm. The order is what makes it safe: read every current
+ * value, write the journal (fsync + rename), only then change anything; on the
+ * first failed write restore what was written. Revert writes every journalled
+ * old value back, so it is exact even when apply died half-way.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply/apply_impl.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static char **
+strv_add(char **v, size_t *n, const char *s)
+{
+	v = xreallocarray(v, *n + 1, sizeof *v);
+	v[(*n)++] = xstrdup(s);
+	return v;
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+apply_result_free(struct apply_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nchanges; i++) {
+		free(r->changes[i].name);
+		free(r->changes[i].old);
+		free(r->changes[i].want);
+	}
+	free(r->changes);
+	strv_free(r->persisted, r->npersisted);
+	strv_free(r->reboot, r->nreboot);
+	strv_free(r->not_persisted, r->nnot_persisted);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+iso_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Does the => / =< condition ask for a write given the current value? */
+static int
+op_wants(const struct kb_entry *e, const char *cur, bool *wants, char **cause)
+{
+	long long want, have;
+
+	if (e->op == KB_OP_SET) {
+		*wants = true;
+		return 0;
+	}
+	if (kb_parse_number(e->value, &want) == -1 || cur == NULL || kb_parse_number(cur, &have) == -1) {
+		util_cause(cause, "%s:%d: '%s%s%s' needs numbers (current value '%s')", e->file, e->line,
+		    e->name, kb_op_text(e->op), e->value, cur ? cur : "?");
+		return -1;
+	}
+	*wants = e->op == KB_OP_RAISE ? want > have : want < have;
+	return 0;
+}
+
+/* The test hook: NTUNE_TEST_KILL_AFTER=N dies by SIGKILL after N runtime writes. */
+static void
+test_hook(int written)
+{
+	const char *s = getenv("NTUNE_TEST_KILL_AFTER");
+
+	if (s != NULL && *s != '\0' && atoi(s) == written) {
+		fflush(NULL);
+		kill(getpid(), SIGKILL);
+	}
+}
+
+static json_t *
+journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts *o, const char *os,
+    const struct apply_result *r, const struct apply_file *files, size_t nfiles)
+{
+	json_t *doc, *arr, *c;
+	char when[32], *old;
+	size_t i, len;
+
+	iso_now(when, sizeof when);
+	doc = json_object();
+	json_object_set_new(doc, "schema", json_integer(1));
+	json_object_set_new(doc, "id", json_string(id));
+	json_object_set_new(doc, "created", json_string(when));
+	json_object_set_new(doc, "state", json_string("applying"));
+	json_object_set_new(doc, "profile", json_string(p->path));
+	json_object_set_new(doc, "os", json_string(os));
+	json_object_set_new(doc, "netns", o->netns ? json_string(o->netns) : json_null());
+	json_object_set_new(doc, "pid", json_integer(getpid()));
+	arr = json_array();
+	for (i = 0; i < r->nchanges; i++) {
+		c = json_object();
+		json_object_set_new(c, "name", json_string(r->changes[i].name));
+		json_object_set_new(c, "old", r->changes[i].old ? json_string(r->changes[i].old) :
+		    json_null());
+		json_object_set_new(c, "new", json_string(r->changes[i].want));
+		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
+		json_object_set_new(c, "action", json_string(
+		    r->changes[i].action == APPLY_SET ? "set" :
+		    r->changes[i].action == APPLY_BOOT_ONLY ? "boot" :
+		    r->changes[i].action == APPLY_SKIP_SAME ? "same" : "condition"));
+		json_array_append_new(arr, c);
+	}
+	json_object_set_new(doc, "changes", arr);
+	arr = json_array();
+	for (i = 0; i < nfiles; i++) {
+		c = json_object();
+		json_object_set_new(c, "path", json_string(files[i].path));
+		if (access(files[i].path, F_OK) == 0 &&
+		    util_read_file(files[i].path, &old, &len, NULL) == 0) {
+			json_object_set_new(c, "old", json_stringn(old, len));
+			free(old);
+		} else
+			json_object_set_new(c, "old", json_null());
+		json_array_append_new(arr, c);
+	}
+	json_object_set_new(doc, "files", arr);
+	arr = json_array();
+	for (i = 0; i < r->nreboot; i++)
+		json_array_append_new(arr, json_string(r->reboot[i]));
+	json_object_set_new(doc, "reboot_needed", arr);
+	json_object_set_new(doc, "confirm_deadline", json_integer(0));
+	json_object_set_new(doc, "confirmed", json_false());
+	return doc;
+}
+
+static int
+write_file(const char *path, const char *text, char **cause)
+{
+	char *dir = xstrdup(path), *slash;
+	int rc = 0;
+
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		rc = apply_mkdirs(dir, cause);
+	}
+	free(dir);
+	if (rc == 0)
+		rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	return rc;
+}
+
+/* Restores files from the journal's "files" (old text, or removal when there was none). */
+static int
+restore_files(json_t *files, char **cause)
+{
+	json_t *f;
+	size_t i;
+	const char *path, *old;
+	int rc = 0;
+
+	json_array_foreach(files, i, f) {
+		path = json_string_value(json_object_get(f, "path"));
+		old = json_string_value(json_object_get(f, "old"));
+		if (path == NULL)
+			continue;
+		if (old != NULL) {
+			if (write_file(path, old, rc == 0 ? cause : NULL) == -1)
+				rc = -1;
+		} else if (unlink(path) == -1 && errno != ENOENT) {
+			if (rc == 0)
+				util_cause(cause, "cannot remove '%s': %s", path, strerror(errno));
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static void
+set_state(json_t *doc, const char *state, const char *error)
+{
+	char when[32];
+
+	iso_now(when, sizeof when);
+	json_object_set_new(doc, "state", json_string(state));
+	json_object_set_new(doc, "updated", json_string(when));
+	if (error != NULL)
+		json_object_set_new(doc, "error", json_string(error));
+}
+
+/* Resolves the profile into changes: one per name (the last entry wins). */
+static int
+plan(const struct kb *kb, const struct kb_profile *p, const char *os, const struct apply_opts *o,
+    struct apply_access *acc, struct apply_result *r, char **cause)
+{
+	const struct kb_entry *e;
+	const struct kb_knob *k;
+	struct apply_change *c;
+	char *cur, *why = NULL;
+	bool wants, boot;
+	size_t i;
+
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (kb_profile_get(p, e->name) != e)
+			continue;	/* a later line sets it again */
+		k = kb_find(kb, e->name, os);
+		boot = apply_os_is_bsd(os) && k != NULL && k->placement == KB_PLACE_LOADER;
+		cur = NULL;
+		if (apply_access_get(acc, kb, e->name, &cur, &why) == -1) {
+			if (!boot) {
+				util_cause(cause, "%s:%d: cannot read '%s': %s", e->file, e->line,
+				    e->name, why);
+				free(why);
+				return -1;
+			}
+			free(why);
+			why = NULL;
+		}
+		if (!boot && op_wants(e, cur, &wants, cause) == -1) {
+			free(cur);
+			return -1;
+		}
+		r->changes = xreallocarray(r->changes, r->nchanges + 1, sizeof *r->changes);
+		c = &r->changes[r->nchanges++];
+		c->name = xstrdup(e->name);
+		c->old = cur;
+		c->want = xstrdup(e->value);
+		c->in_netns = o->netns != NULL && apply_in_netns(kb, e->name);
+		if (boot) {
+			c->action = APPLY_BOOT_ONLY;
+			if (cur == NULL || !kb_value_equal(k, cur, e->value))
+				r->reboot = strv_add(r->reboot, &r->nreboot, e->name);
+		} else if (!wants)
+			c->action = APPLY_SKIP_OP;
+		else if (kb_value_equal(k, cur, e->value))
+			c->action = APPLY_SKIP_SAME;
+		else
+			c->action = APPLY_SET;
+	}
+	return 0;
+}
+
+static int
+rollback(struct apply_access *acc, const struct kb *kb, struct apply_result *r, size_t upto,
+    char **failed)
+{
+	size_t i;
+	char *why = NULL;
+	int bad = 0;
+
+	for (i = upto; i > 0; i--) {
+		struct apply_change *c = &r->changes[i - 1];
+
+		if (c->action != APPLY_SET || c->old == NULL)
+			continue;
+		if (apply_access_set(acc, kb, c->name, c->old, &why) == -1) {
+			if (*failed == NULL)
+				xasprintf(failed, "%s (%s)", c->name, why);
+			free(why);
+			why = NULL;
+			bad++;
+		}
+	}
+	return bad;
+}
+
+int
+apply_profile(const struct kb *kb, const struct kb_profile *p, const struct apply_opts *o,
+    struct apply_result *r, char **cause)
+{
+	const char *os = o->os != NULL ? o->os : apply_detect_os();
+	const char *state = apply_state_dir(o->state_dir);
+	struct apply_access *acc = NULL;
+	struct apply_file *files = NULL;
+	size_t nfiles = 0, i, written = 0;
+	json_t *doc = NULL;
+	char *why = NULL, *failed = NULL;
+	int lock = -1, rc = -1;
+
+	memset(r, 0, sizeof *r);
+	if (!o->dry_run && (lock = apply_lock(state, false, cause)) == -1)
+		return -1;
+	if ((acc = apply_access_open(o->netns, cause)) == NULL)
+		goto out;
+	if (plan(kb, p, os, o, acc, r, cause) == -1)
+		goto out;
+	if (o->persist && apply_persist_files(kb, r->changes, r->nchanges, os, o->root, o->netns,
+	    &files, &nfiles, &r->not_persisted, &r->nnot_persisted, cause) == -1)
+		goto out;
+	for (i = 0; i < nfiles; i++)
+		r->persisted = strv_add(r->persisted, &r->npersisted, files[i].path);
+	if (o->dry_run) {
+		rc = 0;
+		goto out;
+	}
+	if (apply_new_id(state, r->id, sizeof r->id, cause) == -1)
+		goto out;
+	doc = journal_doc(r->id, p, o, os, r, files, nfiles);
+	if (apply_journal_write(state, r->id, doc, cause) == -1) {
+		r->id[0] = '\0';
+		goto out;
+	}
+	for (i = 0; i < r->nchanges; i++) {
+		struct apply_change *c = &r->changes[i];
+
+		if (c->action != APPLY_SET)
+			continue;
+		if (apply_access_set(acc, kb, c->name, c->want, &why) == -1) {
+			int bad = rollback(acc, kb, r, i, &failed);
+
+			if (bad == 0)
+				util_cause(cause, "cannot set '%s' to '%s': %s (restored %zu written "
+				    "before it)", c->name, c->want, why, written);
+			else
+				util_cause(cause, "cannot set '%s' to '%s': %s; restoring failed for %d "
+				    "(first: %s), run `ntune revert %s`", c->name, c->want, why, bad,
+				    failed, r->id);
+			set_state(doc, bad == 0 ? "failed" : "applying", why);
+			apply_journal_write(state, r->id, doc, NULL);
+			goto out;
+		}
+		written++;
+		test_hook((int)written);
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (write_file(files[i].path, files[i].text, &why) == -1) {
+			rollback(acc, kb, r, r->nchanges, &failed);
+			restore_files(json_object_get(doc, "files"), NULL);
+			util_cause(cause, "cannot persist: %s (runtime changes restored)", why);
+			set_state(doc, "failed", why);
+			apply_journal_write(state, r->id, doc, NULL);
+			goto out;
+		}
+	}
+	set_state(doc, "applied", NULL);
+	if (o->confirm_secs > 0) {
+		json_object_set_new(doc, "confirm_deadline",
+		    json_integer((json_int_t)time(NULL) + o->confirm_secs));
+	}
+	if (apply_journal_write(state, r->id, doc, cause) == -1)
+		goto out;
+	if (o->confirm_secs > 0) {
+		apply_unlock(lock);
+		lock = -1;
+		if (apply_deadman_start(state, r->id, o->self_exe, &r->deadman_pid, &why) == -1) {
+			/* Without its safety net the change must not stay. */
+			apply_revert(state, r->id, NULL, 0, NULL);
+			util_cause(cause, "cannot start the dead-man timer: %s (change reverted)", why);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(why);
+	free(failed);
+	if (doc != NULL)
+		json_decref(doc);
+	apply_files_free(files, nfiles);
+	apply_access_close(acc);
+	apply_unlock(lock);
+	return rc;
+}
+
+static bool
+revertable(json_t *doc)
+{
+	const char *s = json_string_value(json_object_get(doc, "state"));
+
+	return s != NULL && (strcmp(s, "applied") == 0 || strcmp(s, "applying") == 0);
+}
+
+static bool
+pending(json_t *doc)
+{
+	return revertable(doc) && json_integer_value(json_object_get(doc, "confirm_deadline")) > 0 &&
+	    !json_is_true(json_object_get(doc, "confirmed"));
+}
+
+/* Reverts holding the lock. */
+static int
+revert_locked(const char *state, const char *id, const char *why_state, char **cause)
+{
+	json_t *doc, *changes, *c;
+	struct apply_access *acc;
+	const char *netns, *name, *old, *action;
+	char *why = NULL, *first = NULL;
+	size_t i;
+	int bad = 0;
+
+	if ((doc = apply_journal_load(state, id, cause)) == NULL)
+		return -1;
+	if (!revertable(doc)) {
+		util_cause(cause, "entry '%s' is %s, nothing to revert", id,
+		    json_string_value(json_object_get(doc, "state")));
+		json_decref(doc);
+		return -1;
+	}
+	netns = json_string_value(json_object_get(doc, "netns"));
+	if ((acc = apply_access_open(netns, cause)) == NULL) {
+		json_decref(doc);
+		return -1;
+	}
+	changes = json_object_get(doc, "changes");
+	/* Last written first, like an undo stack. */
+	for (i = json_array_size(changes); i > 0; i--) {
+		c = json_array_get(changes, i - 1);
+		name = json_string_value(json_object_get(c, "name"));
+		old = json_string_value(json_object_get(c, "old"));
+		action = json_string_value(json_object_get(c, "action"));
+		if (name == NULL || old == NULL || action == NULL || strcmp(action, "set") != 0)
+			continue;
+		if (apply_access_set(acc, NULL, name, old, &why) == -1) {
+			if (first == NULL)
+				xasprintf(&first, "cannot restore '%s' to '%s': %s", name, old, why);
+			free(why);
+			why = NULL;
+			bad++;
+		}
+	}
+	apply_access_close(acc);
+	if (restore_files(json_object_get(doc, "files"), bad == 0 ? &why : NULL) == -1) {
+		if (first == NULL)
+			first = why;
+		else
+			free(why);
+		why = NULL;
+		bad++;
+	}
+	if (bad > 0) {
+		util_cause(cause, "%s%s", first, bad > 1 ? " (and more)" : "");
+		free(first);
+		json_decref(doc);
+		return -1;
+	}
+	set_state(doc, "reverted", NULL);
+	json_object_set_new(doc, "reverted_by", json_string(why_state));
+	if (apply_journal_write(state, id, doc, cause) == -1) {
+		json_decref(doc);
+		return -1;
+	}
+	json_decref(doc);
+	return 0;
+}
+
+int
+apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
+{
+	const char *state = apply_state_dir(state_dir);
+	char found[APPLY_ID_MAX];
+	int lock, rc;
+
+	if ((lock = apply_lock(state, false, cause)) == -1)
+		return -1;
+	if (id == NULL) {
+		if (apply_find_latest(state, revertable, found, sizeof found, cause) == -1) {
+			if (cause != NULL && *cause == NULL)
+				util_cause(cause, "nothing to revert in '%s/journal'", state);
+			apply_unlock(lock);
+			return -1;
+		}
+		id = found;
+	}
+	rc = revert_locked(state, id, "user", cause);
+	if (rc == 0 && done_id != NULL)
+		snprintf(done_id, len, "%s", id);
+	apply_unlock(lock);
+	return rc;
+}
+
+int
+apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
+{
+	const char *state = apply_state_dir(state_dir);
+	char found[APPLY_ID_MAX];
+	json_t *doc;
+	int lock, rc;
+
+	if ((lock = apply_lock(state, true, cause)) == -1)
+		return -1;
+	if (id == NULL) {
+		if (apply_find_latest(state, pending, found, sizeof found, cause) == -1) {
+			if (cause != NULL && *cause == NULL)
+				util_cause(cause, "no change is waiting for confirmation");
+			apply_unlock(lock);
+			return -1;
+		}
+		id = found;
+	}
+	if ((doc = apply_journal_load(state, id, cause)) == NULL) {
+		apply_unlock(lock);
+		return -1;
+	}
+	if (!pending(doc)) {
+		util_cause(cause, "entry '%s' is not waiting for confirmation (%s)", id,
+		    json_string_value(json_object_get(doc, "state")));
+		json_decref(doc);
+		apply_unlock(lock);
+		return -1;
+	}
+	json_object_set_new(doc, "confirmed", json_true());
+	rc = apply_journal_write(state, id, doc, cause);
+	json_decref(doc);
+	if (rc == 0 && done_id != NULL)
+		snprintf(done_id, len, "%s", id);
+	apply_unlock(lock);
+	return rc;
+}
+
+int
+apply_deadman_wait(const char *state_dir, const char *id, char **cause)
+{
+	const char *state = apply_state_dir(state_dir);
+	json_t *doc;
+	long long deadline;
+	int lock, rc;
+
+	for (;;) {
+		if ((doc = apply_journal_load(state, id, cause)) == NULL)
+			return -1;
+		if (!pending(doc)) {
+			json_decref(doc);
+			return 0;	/* confirmed or reverted by hand */
+		}
+		deadline = json_integer_value(json_object_get(doc, "confirm_deadline"));
+		json_decref(doc);
+		if (time(NULL) >= deadline)
+			break;
+		sleep(1);
+	}
+	if ((lock = apply_lock(state, true, cause)) == -1)
+		return -1;
+	/* Confirmation may have arrived while we waited for the lock. */
+	if ((doc = apply_journal_load(state, id, cause)) == NULL) {
+		apply_unlock(lock);
+		return -1;
+	}
+	rc = pending(doc) ? revert_locked(state, id, "dead-man timer", cause) : 0;
+	json_decref(doc);
+	apply_unlock(lock);
+	return rc;
+}
+
+/*
+ * The dead-man process: systemd-run when systemd runs the machine (it outlives
+ * any login session), else a double-forked, setsid()ed process of our own.
+ */
+int
+apply_deadman_start(const char *state_dir, const char *id, const char *self_exe, int *pidp,
+    char **cause)
+{
+	const char *how = getenv("NTUNE_DEADMAN");
+	char exe[4096], unit[80], setenv_arg[4200];
+	pid_t pid, child;
+	int status, fd, pfd[2];
+	ssize_t n;
+
+	*pidp = 0;
+	if (self_exe == NULL) {
+		n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		self_exe = exe;
+	}
+	if ((how != NULL ? strcmp(how, "systemd") == 0 : access("/run/systemd/system", F_OK) == 0) &&
+	    access("/usr/bin/systemd-run", X_OK) == 0 && *self_exe != '\0') {
+		snprintf(unit, sizeof unit, "ntune-deadman-%s", id);
+		snprintf(setenv_arg, sizeof setenv_arg, "NTUNE_STATE_DIR=%s", state_dir);
+		if ((pid = fork()) == -1) {
+			util_cause(cause, "fork: %s", strerror(errno));
+			return -1;
+		}
+		if (pid == 0) {
+			execl("/usr/bin/systemd-run", "systemd-run", "--quiet", "--collect",
+			    "--unit", unit, "--setenv", setenv_arg, self_exe, "revert", "--deadman",
+			    id, (char *)NULL);
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			return 0;
+		/* Fall back to our own process. */
+	}
+	if (pipe(pfd) == -1) {
+		util_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		setsid();
+		signal(SIGHUP, SIG_IGN);
+		if ((child = fork()) != 0) {
+			n = write(pfd[1], &child, sizeof child);
+			_exit(child == -1 || n != sizeof child);
+		}
+		close(pfd[1]);
+		if (chdir("/") == -1)
+			_exit(1);
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		_exit(apply_deadman_wait(state_dir, id, NULL) == 0 ? 0 : 1);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &child, sizeof child);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (n != sizeof child || child <= 0) {
+		util_cause(cause, "the dead-man process did not start");
+		return -1;
+	}
+	*pidp = (int)child;
+	return 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * Applying profiles safely: a journal written (fsync + atomic rename) before
+ * anything changes, all-or-nothing runtime writes, persistence in marked blocks
+ * of the files the OS reads at boot, revert of any journal entry (also after a
+ * crash half-way), and the dead-man timer of `apply --confirm SECS`.
+ *
+ * State: $NTUNE_STATE_DIR (default /var/lib/ntune) holds journal/<ID>.json and
+ * the lock file. IDs sort by time: 20261202T160530Z-0001.
+ */
+#ifndef NTUNE_APPLY_H
+#define NTUNE_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct kb;
+struct kb_profile;
+
+#define APPLY_ID_MAX	40
+
+struct apply_opts {
+	const char *state_dir;	/* NULL: $NTUNE_STATE_DIR or /var/lib/ntune */
+	const char *root;	/* persistence prefix ("" or NULL = /); tests and images */
+	const char *netns;	/* NULL: this process's namespace; else netns-scoped and if.* knobs go there */
+	const char *os;		/* "linux" | "freebsd" | "opnsense" | "pfsense"; NULL = this machine */
+	bool	dry_run;	/* plan only: read current values, write nothing */
+	bool	persist;	/* write the boot-time files (default true in the CLI) */
+	int	confirm_secs;	/* > 0: start the dead-man timer, revert unless confirmed */
+	const char *self_exe;	/* ntune binary for systemd-run (NULL: /proc/self/exe) */
+};
+
+enum apply_action {
+	APPLY_SET,		/* written at runtime */
+	APPLY_SKIP_SAME,	/* already has the value */
+	APPLY_SKIP_OP,		/* => / =< condition not met by the current value */
+	APPLY_BOOT_ONLY,	/* loader tunable: persisted, needs a reboot */
+};
+
+struct apply_change {
+	char	*name;
+	char	*old;		/* value before (NULL if it could not be read) */
+	char	*want;		/* value asked for */
+	bool	in_netns;	/* written inside opts.netns */
+	enum apply_action action;
+};
+
+struct apply_result {
+	char	id[APPLY_ID_MAX];	/* journal entry, "" for a dry run */
+	struct apply_change *changes;
+	size_t	nchanges;
+	char	**persisted;		/* files written */
+	size_t	npersisted;
+	char	**reboot;		/* knobs that need a reboot */
+	size_t	nreboot;
+	char	**not_persisted;	/* runtime-only settings no boot file holds (if.* on Linux) */
+	size_t	nnot_persisted;
+	int	deadman_pid;		/* > 0 when a dead-man process was started */
+};
+
+/*
+ * Applies profile p: reads every current value, writes the journal, sets the
+ * runtime knobs one by one; on the first failure restores what was written and
+ * returns -1 with a cause naming the knob and the reason. kb may be NULL (then
+ * placement and scope are guessed from the name).
+ */
+int	 apply_profile(const struct kb *, const struct kb_profile *p, const struct apply_opts *,
+	    struct apply_result *, char **cause);
+void	 apply_result_free(struct apply_result *);
+
+/* Restores the state before journal entry id (NULL = the latest one not reverted). */
+int	 apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, char **cause);
+/* Marks an entry confirmed so its dead-man timer does nothing (NULL = latest pending). */
+int	 apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause);
+/* The dead-man: waits until the entry's deadline, reverts unless confirmed. */
+int	 apply_deadman_wait(const char *state_dir, const char *id, char **cause);
+
+/* One journal entry as history shows it. */
+struct apply_entry {
+	char	id[APPLY_ID_MAX];
+	char	*created;	/* ISO 8601 UTC */
+	char	*state;		/* applying | applied | failed | reverted | dry-run */
+	char	*profile;
+	char	*netns;		/* or NULL */
+	int	nchanges;
+	bool	confirm_pending;
+	bool	confirmed;
+	long long deadline;	/* epoch seconds, 0 = no dead-man */
+};
+int	 apply_history(const char *state_dir, struct apply_entry **, size_t *, char **cause);
+void	 apply_history_free(struct apply_entry *, size_t);
+/* The journal document of an entry (jansson json_t *, caller decrefs), for --json. */
+void	*apply_journal_read(const char *state_dir, const char *id, char **cause);
+
+const char *apply_state_dir(const char *override);
+
+/*
+ * Reading tunables the way apply writes them: live values of names in this
+ * namespace or (for netns-scoped and if.* names) in netns. Used by verify and diff.
+ */
+struct apply_access;
+struct apply_access *apply_access_open(const char *netns, char **cause);
+int	 apply_access_get(struct apply_access *, const struct kb *, const char *name, char **value,
+	    char **cause);
+int	 apply_access_set(struct apply_access *, const struct kb *, const char *name, const char *value,
+	    char **cause);
+void	 apply_access_close(struct apply_access *);
+/* Does name go into the namespace (netns-scoped or if.*)? */
+bool	 apply_in_netns(const struct kb *, const char *name);
+
+/* Replaces (or appends) ntune's marked block in text; block NULL removes it. Returns malloc'd text. */
+char	*apply_replace_block(const char *text, const char *block);
+
+#endif

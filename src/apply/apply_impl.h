@@ -1,0 +1,41 @@
+/* Internals of src/apply shared by its files (not for use outside src/apply/). */
+#ifndef NTUNE_APPLY_IMPL_H
+#define NTUNE_APPLY_IMPL_H
+
+#include <jansson.h>
+
+#include "apply/apply.h"
+
+/* The lock of the state dir; -1 + cause "another ntune apply is running (pid N)". */
+int	 apply_lock(const char *state_dir, bool wait, char **cause);
+void	 apply_unlock(int fd);
+
+char	*apply_journal_path(const char *state_dir, const char *id);
+int	 apply_journal_write(const char *state_dir, const char *id, json_t *doc, char **cause);
+json_t	*apply_journal_load(const char *state_dir, const char *id, char **cause);
+/* A fresh sortable id (holding the lock). */
+int	 apply_new_id(const char *state_dir, char *id, size_t len, char **cause);
+/* The newest id whose entry satisfies pred, or -1. */
+int	 apply_find_latest(const char *state_dir, bool (*pred)(json_t *), char *id, size_t len,
+	    char **cause);
+int	 apply_mkdirs(const char *path, char **cause);
+
+/* One boot file ntune writes: the path (with root) and its whole new text. */
+struct apply_file {
+	char	*path;
+	char	*text;
+};
+/* Which boot files hold the persisted changes for os. */
+int	 apply_persist_files(const struct kb *, const struct apply_change *, size_t n, const char *os,
+	    const char *root, const char *netns, struct apply_file **, size_t *nfiles,
+	    char ***not_persisted, size_t *nnot, char **cause);
+void	 apply_files_free(struct apply_file *, size_t);
+
+/* "linux", "freebsd", "opnsense" or "pfsense" for this machine. */
+const char *apply_detect_os(void);
+bool	 apply_os_is_bsd(const char *os);
+
+int	 apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,
+	    int *pid, char **cause);
+
+#endif
