@@ -1,0 +1,28 @@
+/* Fuzzes the results-directory reader: runs.jsonl lines as `ntune report` parses them. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "report/report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct report_data d = { 0 };
+	char *cause = NULL, *html;
+
+	d.runs = report_parse_runs("fuzz", (const char *)data, size, &cause);
+	free(cause);
+	if (d.runs == NULL)
+		return 0;
+	d.meta = json_pack("{s:s, s:b}", "kind", "bench", "complete", 0);
+	html = report_html(&d);
+	free(html);
+	json_decref(d.meta);
+	json_decref(d.runs);
+	return 0;
+}

@@ -1,0 +1,714 @@
+/* The HTML page: inline SVG box plots, time series, heat map; no scripts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report/report.h"
+#include "util/util.h"
+
+#define W	960	/* width of every figure, in SVG units */
+
+static const char *const palette[] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+};
+
+static void
+esc(struct strbuf *sb, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		switch (*s) {
+		case '<':
+			strbuf_adds(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_adds(sb, "&gt;");
+			break;
+		case '&':
+			strbuf_adds(sb, "&amp;");
+			break;
+		case '"':
+			strbuf_adds(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_adds(sb, "&#39;");
+			break;
+		default:
+			strbuf_addc(sb, *s);
+		}
+	}
+}
+
+static const char *
+jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s == NULL ? "" : s;
+}
+
+static double
+jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void
+fmt_rate(char *buf, size_t len, double v, const char *unit)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e9)
+		snprintf(buf, len, "%.2f G%s", v / 1e9, unit);
+	else if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%.3f M%s", v / 1e6, unit);
+	else if (fabs(v) >= 1e3)
+		snprintf(buf, len, "%.1f k%s", v / 1e3, unit);
+	else
+		snprintf(buf, len, "%.0f %s", v, unit);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double
+report_quantile(const double *v, size_t n, double q)
+{
+	double h;
+	size_t i;
+
+	if (n == 0)
+		return NAN;
+	h = (double)(n - 1) * q;
+	i = (size_t)floor(h);
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
+}
+
+/* The labels of measured runs, in order of first appearance. */
+struct labels {
+	const char **name;
+	double	**val;
+	size_t	*nval;
+	size_t	n;
+};
+
+static int
+run_measured(json_t *r)
+{
+	json_t *ok = json_object_get(r, "ok");
+
+	return !json_is_true(json_object_get(r, "warmup")) && (ok == NULL || json_is_true(ok));
+}
+
+static size_t
+label_index(struct labels *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->name[i], name) == 0)
+			return i;
+	}
+	l->name = xreallocarray(l->name, l->n + 1, sizeof *l->name);
+	l->val = xreallocarray(l->val, l->n + 1, sizeof *l->val);
+	l->nval = xreallocarray(l->nval, l->n + 1, sizeof *l->nval);
+	l->name[l->n] = name;
+	l->val[l->n] = NULL;
+	l->nval[l->n] = 0;
+	return l->n++;
+}
+
+static void
+labels_collect(const struct report_data *d, struct labels *l)
+{
+	size_t i, k;
+	json_t *r;
+
+	memset(l, 0, sizeof *l);
+	json_array_foreach(d->runs, i, r) {
+		k = label_index(l, jstr(r, "label"));
+		if (!run_measured(r) || !isfinite(jnum(r, "pps")))
+			continue;
+		l->val[k] = xreallocarray(l->val[k], l->nval[k] + 1, sizeof **l->val);
+		l->val[k][l->nval[k]++] = jnum(r, "pps");
+	}
+	for (k = 0; k < l->n; k++)
+		qsort(l->val[k], l->nval[k], sizeof **l->val, cmp_double);
+}
+
+static void
+labels_free(struct labels *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->val[i]);
+	free(l->name);
+	free(l->val);
+	free(l->nval);
+}
+
+static const char *
+color_of(const struct labels *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->name[i], name) == 0)
+			return palette[i % nitems(palette)];
+	}
+	return "#777777";
+}
+
+/* Round axis bounds and a tick step (1, 2 or 5 times a power of ten). */
+static double
+nice_step(double lo, double hi, int ticks)
+{
+	double raw = (hi - lo) / ticks, p, f;
+
+	if (!(raw > 0))
+		return 1;
+	p = pow(10, floor(log10(raw)));
+	f = raw / p;
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+struct axis {
+	double	lo, hi, step;
+	double	x0, x1;		/* pixel range */
+};
+
+static void
+axis_fit(struct axis *a, double lo, double hi, double x0, double x1, int ticks)
+{
+	if (!isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi <= lo) {
+		double pad = fabs(lo) > 0 ? fabs(lo) * 0.05 : 1;
+
+		lo -= pad;
+		hi += pad;
+	}
+	a->step = nice_step(lo, hi, ticks);
+	a->lo = floor(lo / a->step) * a->step;
+	a->hi = ceil(hi / a->step) * a->step;
+	a->x0 = x0;
+	a->x1 = x1;
+}
+
+/* The number of tick intervals, bounded (a degenerate axis gets none). */
+static int
+axis_ticks(const struct axis *a)
+{
+	double n = (a->hi - a->lo) / a->step;
+
+	if (!isfinite(n) || n < 0 || n > 40 || !isfinite(a->lo))
+		return -1;
+	return (int)(n + 0.5);
+}
+
+static double
+axis_map(const struct axis *a, double v)
+{
+	return a->x0 + (v - a->lo) / (a->hi - a->lo) * (a->x1 - a->x0);
+}
+
+static void
+tick_label(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (fabs(v) >= 1e3)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+static void
+box_plots(struct strbuf *sb, const struct labels *l)
+{
+	double lo = INFINITY, hi = -INFINITY, y, q1, q3, med, mean, x;
+	size_t i, j, rows = 0;
+	struct axis ax;
+	char t[32], a[32];
+	int h, k;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->nval[i] == 0)
+			continue;
+		rows++;
+		lo = fmin(lo, l->val[i][0]);
+		hi = fmax(hi, l->val[i][l->nval[i] - 1]);
+	}
+	if (rows == 0) {
+		strbuf_adds(sb, "<p class=\"warn\">No measured run.</p>\n");
+		return;
+	}
+	h = (int)rows * 44 + 50;
+	axis_fit(&ax, lo, hi, 180, W - 20, 6);
+	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	    "role=\"img\" aria-label=\"box plots of forwarded packets per second\">\n", W, h, W, h);
+	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
+	for (k = 0; k <= axis_ticks(&ax); k++) {
+		x = ax.lo + k * ax.step;
+		tick_label(t, sizeof t, x);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
+		    axis_map(&ax, x), axis_map(&ax, x), h - 30, axis_map(&ax, x), h - 14, t);
+	}
+	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">pps</text>\n",
+	    W - 20, h - 2);
+	y = 20;
+	for (i = 0; i < l->n; i++) {
+		const char *c = palette[i % nitems(palette)];
+		double *v = l->val[i];
+		size_t n = l->nval[i];
+
+		if (n == 0)
+			continue;
+		q1 = report_quantile(v, n, 0.25);
+		med = report_quantile(v, n, 0.5);
+		q3 = report_quantile(v, n, 0.75);
+		mean = 0;
+		for (j = 0; j < n; j++)
+			mean += v[j];
+		mean /= (double)n;
+		fmt_rate(a, sizeof a, mean, "pps");
+		strbuf_adds(sb, "<g><title>");
+		esc(sb, l->name[i]);
+		strbuf_addf(sb, ": %zu runs, mean %s, median %.0f, min %.0f, max %.0f</title>\n",
+		    n, a, med, v[0], v[n - 1]);
+		strbuf_addf(sb, "<text x=\"170\" y=\"%.1f\" text-anchor=\"end\" class=\"lab\">", y + 16);
+		esc(sb, l->name[i]);
+		strbuf_addf(sb, " (%zu)</text>\n", n);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+		    axis_map(&ax, v[0]), y + 12, axis_map(&ax, v[n - 1]), y + 12, c);
+		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" fill=\"%s\" "
+		    "fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"2\"/>\n", axis_map(&ax, q1), y,
+		    fmax(axis_map(&ax, q3) - axis_map(&ax, q1), 1), c, c);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"3\"/>\n",
+		    axis_map(&ax, med), y, axis_map(&ax, med), y + 24);
+		for (j = 0; j < n; j++)
+			strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"0.5\"/>\n",
+			    axis_map(&ax, v[j]), y + 4 + (double)(j % 5) * 4, c);
+		strbuf_addf(sb, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"#ffffff\" stroke=\"#222222\"/>\n",
+		    axis_map(&ax, mean), y + 7);
+		strbuf_adds(sb, "</g>\n");
+		y += 44;
+	}
+	strbuf_adds(sb, "</svg>\n");
+}
+
+static void
+time_series(struct strbuf *sb, const struct report_data *d, const struct labels *l)
+{
+	double hi = 0, v, x;
+	size_t i, j, maxsec = 0, nlines = 0;
+	struct axis ax, ay;
+	json_t *r, *ps;
+	char t[32];
+	const int h = 300;
+	int k;
+
+	json_array_foreach(d->runs, i, r) {
+		ps = json_object_get(r, "per_second");
+		if (!json_is_array(ps))
+			continue;
+		if (json_array_size(ps) > maxsec)
+			maxsec = json_array_size(ps);
+		for (j = 0; j < json_array_size(ps); j++) {
+			v = json_number_value(json_array_get(ps, j));
+			if (isfinite(v) && v > hi)
+				hi = v;
+		}
+		if (json_array_size(ps) > 0)
+			nlines++;
+	}
+	if (nlines == 0) {
+		strbuf_adds(sb, "<p>No per-second samples.</p>\n");
+		return;
+	}
+	axis_fit(&ax, 0, (double)(maxsec > 1 ? maxsec : 2), 80, W - 20, 8);
+	axis_fit(&ay, 0, hi, h - 30, 10, 5);
+	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	    "role=\"img\" aria-label=\"forwarded packets per second during each run\">\n", W, h, W, h);
+	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
+	for (k = 0; k <= axis_ticks(&ay); k++) {
+		x = ay.lo + k * ay.step;
+		tick_label(t, sizeof t, x);
+		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
+		    axis_map(&ay, x), W - 20, axis_map(&ay, x), axis_map(&ay, x) + 4, t);
+	}
+	for (k = 0; k <= axis_ticks(&ax); k++) {
+		x = ax.lo + k * ax.step;
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%gs</text>\n",
+		    axis_map(&ax, x), h - 12, x);
+	}
+	json_array_foreach(d->runs, i, r) {
+		ps = json_object_get(r, "per_second");
+		if (!json_is_array(ps) || json_array_size(ps) == 0)
+			continue;
+		strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" stroke-opacity=\"0.8\"%s points=\"",
+		    color_of(l, jstr(r, "label")),
+		    json_is_true(json_object_get(r, "warmup")) ? " stroke-dasharray=\"4 3\"" : "");
+		for (j = 0; j < json_array_size(ps); j++) {
+			v = json_number_value(json_array_get(ps, j));
+			if (!isfinite(v))
+				v = 0;
+			/* A sample covers second j..j+1: draw it at its middle. */
+			strbuf_addf(sb, "%.1f,%.1f ", axis_map(&ax, (double)j + 0.5), axis_map(&ay, v));
+		}
+		strbuf_adds(sb, "\"><title>run ");
+		strbuf_addf(sb, "%.0f ", jnum(r, "run"));
+		esc(sb, jstr(r, "label"));
+		strbuf_adds(sb, "</title></polyline>\n");
+	}
+	strbuf_adds(sb, "</svg>\n");
+}
+
+static void
+legend(struct strbuf *sb, const struct labels *l)
+{
+	size_t i;
+
+	strbuf_adds(sb, "<p class=\"legend\">");
+	for (i = 0; i < l->n; i++) {
+		strbuf_addf(sb, "<span><i style=\"background:%s\"></i>", palette[i % nitems(palette)]);
+		esc(sb, l->name[i]);
+		strbuf_adds(sb, "</span> ");
+	}
+	strbuf_adds(sb, "</p>\n");
+}
+
+/* White (idle) through yellow to dark red (100% busy). */
+static void
+heat_color(char *buf, size_t len, double pct)
+{
+	double f = fmin(fmax(pct / 100.0, 0), 1);
+	int r, g, b;
+
+	if (f < 0.5) {
+		r = 255;
+		g = 255 - (int)(f * 2 * 40);
+		b = 255 - (int)(f * 2 * 200);
+	} else {
+		r = 255 - (int)((f - 0.5) * 2 * 100);
+		g = 215 - (int)((f - 0.5) * 2 * 200);
+		b = 55 - (int)((f - 0.5) * 2 * 55);
+	}
+	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
+}
+
+static void
+heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
+{
+	size_t i, c, ncpu = 0, nruns = json_array_size(d->runs);
+	double cw, busy;
+	json_t *r, *cb;
+	char col[16];
+	int h;
+
+	json_array_foreach(d->runs, i, r) {
+		cb = json_object_get(r, "cpu_busy");
+		if (json_is_array(cb) && json_array_size(cb) > ncpu)
+			ncpu = json_array_size(cb);
+	}
+	if (ncpu == 0 || nruns == 0) {
+		strbuf_adds(sb, "<p>No per-CPU load was recorded.</p>\n");
+		return;
+	}
+	if (ncpu > 256)
+		ncpu = 256;
+	h = (int)ncpu * 22 + 60;
+	cw = (double)(W - 100) / (double)nruns;
+	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	    "role=\"img\" aria-label=\"per-CPU load during each run\">\n", W, h, W, h);
+	for (c = 0; c < ncpu; c++)
+		strbuf_addf(sb, "<text x=\"74\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">CPU %zu</text>\n",
+		    c * 22 + 25, c);
+	json_array_foreach(d->runs, i, r) {
+		cb = json_object_get(r, "cpu_busy");
+		for (c = 0; c < ncpu; c++) {
+			busy = json_is_array(cb) ? json_number_value(json_array_get(cb, c)) : NAN;
+			if (isfinite(busy))
+				heat_color(col, sizeof col, busy);
+			else
+				snprintf(col, sizeof col, "#e8e8e8");
+			strbuf_addf(sb, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
+			    "<title>run %.0f ", 80 + cw * (double)i, c * 22 + 10, fmax(cw - 1, 0.5), col,
+			    jnum(r, "run"));
+			esc(sb, jstr(r, "label"));
+			if (isfinite(busy))
+				strbuf_addf(sb, ", CPU %zu %.0f%% busy</title></rect>\n", c, busy);
+			else
+				strbuf_addf(sb, ", CPU %zu not recorded</title></rect>\n", c);
+		}
+		/* A strip under the map says which profile the column ran. */
+		strbuf_addf(sb, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"8\" fill=\"%s\"/>\n",
+		    80 + cw * (double)i, ncpu * 22 + 12, fmax(cw - 1, 0.5), color_of(l, jstr(r, "label")));
+	}
+	strbuf_addf(sb, "<text x=\"80\" y=\"%zu\" class=\"tick\">run 1</text>"
+	    "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">run %zu</text>\n",
+	    ncpu * 22 + 38, W - 20, ncpu * 22 + 38, nruns);
+	for (c = 0; c <= 10; c++) {
+		heat_color(col, sizeof col, (double)c * 10);
+		strbuf_addf(sb, "<rect x=\"%zu\" y=\"%zu\" width=\"20\" height=\"10\" fill=\"%s\"/>", 300 + c * 20,
+		    ncpu * 22 + 44, col);
+	}
+	strbuf_addf(sb, "<text x=\"296\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">idle</text>"
+	    "<text x=\"526\" y=\"%zu\" class=\"tick\">100%% busy</text>\n</svg>\n", ncpu * 22 + 53,
+	    ncpu * 22 + 53);
+}
+
+static void
+verdicts(struct strbuf *sb, const struct report_data *d)
+{
+	json_t *cmps, *c;
+	size_t i;
+
+	cmps = d->verdict != NULL ? json_object_get(d->verdict, "comparisons") : NULL;
+	if (!json_is_array(cmps) || json_array_size(cmps) == 0) {
+		strbuf_adds(sb, "<p>No verdict was reached (too few runs).</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "<ul class=\"verdict\">\n");
+	json_array_foreach(cmps, i, c) {
+		strbuf_addf(sb, "<li class=\"%s\">", json_is_true(json_object_get(c, "decided")) ?
+		    "decided" : "undecided");
+		esc(sb, jstr(c, "text"));
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+	if (json_is_number(json_object_get(d->verdict, "alpha_look")))
+		strbuf_addf(sb, "<p class=\"small\">Stopping rule: at least %.0f and at most %.0f runs a "
+		    "profile; each look tests at %.4g (Bonferroni over %.0f planned looks), "
+		    "so the verdict keeps its %.0f%% confidence despite looking repeatedly.</p>\n",
+		    jnum(d->verdict, "min_runs"), jnum(d->verdict, "max_runs"),
+		    jnum(d->verdict, "alpha_look"), jnum(d->verdict, "looks"),
+		    jnum(d->verdict, "confidence"));
+}
+
+static void
+tuner_path(struct strbuf *sb, const struct report_data *d)
+{
+	json_t *steps, *s;
+	size_t i, n;
+	double best, hi = 0, lo = INFINITY, v, x, y0;
+	struct axis ay;
+	char a[32], b[32];
+	const int h = 220;
+	int k;
+
+	steps = json_object_get(d->summary, "steps");
+	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), "pps");
+	fmt_rate(b, sizeof b, jnum(d->summary, "best_pps"), "pps");
+	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> forwarded packets.</p>\n", a, b,
+	    jnum(d->summary, "gain_pct"));
+	n = json_is_array(steps) ? json_array_size(steps) : 0;
+	if (n == 0) {
+		strbuf_adds(sb, "<p>No candidate was tried.</p>\n");
+		return;
+	}
+	best = jnum(d->summary, "baseline_pps");
+	json_array_foreach(steps, i, s) {
+		v = jnum(s, "mean_try");
+		if (isfinite(v)) {
+			hi = fmax(hi, v);
+			lo = fmin(lo, v);
+		}
+		v = jnum(s, "mean_best");
+		if (isfinite(v)) {
+			hi = fmax(hi, v);
+			lo = fmin(lo, v);
+		}
+	}
+	if (isfinite(best)) {
+		hi = fmax(hi, best);
+		lo = fmin(lo, best);
+	}
+	axis_fit(&ay, isfinite(lo) ? lo * 0.9 : 0, hi, h - 30, 10, 4);
+	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	    "role=\"img\" aria-label=\"the tuner's path\">\n", W, h, W, h);
+	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
+	for (k = 0; k <= axis_ticks(&ay); k++) {
+		x = ay.lo + k * ay.step;
+		tick_label(a, sizeof a, x);
+		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
+		    axis_map(&ay, x), W - 20, axis_map(&ay, x), axis_map(&ay, x) + 4, a);
+	}
+	json_array_foreach(steps, i, s) {
+		double cx = 80 + ((double)i + 0.5) * (double)(W - 100) / (double)n;
+		double bw = fmin(40, (double)(W - 100) / (double)n / 3);
+		int kept = json_is_true(json_object_get(s, "kept"));
+
+		v = jnum(s, "mean_best");
+		y0 = axis_map(&ay, ay.lo);
+		if (isfinite(v))
+			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#9aa5b1\"/>\n",
+			    cx - bw, axis_map(&ay, v), bw, fmax(y0 - axis_map(&ay, v), 0));
+		v = jnum(s, "mean_try");
+		if (isfinite(v)) {
+			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+			    "<title>", cx, axis_map(&ay, v), bw, fmax(y0 - axis_map(&ay, v), 0),
+			    kept ? "#59a14f" : "#e15759");
+			esc(sb, jstr(s, "change"));
+			strbuf_addf(sb, ": %s</title></rect>\n", kept ? "kept" : "rejected");
+		}
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%zu %s</text>\n",
+		    cx, h - 12, i + 1, kept ? "kept" : "rejected");
+	}
+	strbuf_adds(sb, "</svg>\n<p class=\"legend\"><span><i style=\"background:#9aa5b1\"></i>best so far</span> "
+	    "<span><i style=\"background:#59a14f\"></i>candidate, kept</span> "
+	    "<span><i style=\"background:#e15759\"></i>candidate, rejected</span></p>\n");
+	strbuf_adds(sb, "<table><tr><th>#</th><th>change</th><th>result</th><th>verdict</th></tr>\n");
+	json_array_foreach(steps, i, s) {
+		int kept = json_is_true(json_object_get(s, "kept"));
+
+		strbuf_addf(sb, "<tr class=\"%s\"><td>%zu</td><td><code>", kept ? "kept" : "rejected", i + 1);
+		esc(sb, jstr(s, "change"));
+		strbuf_addf(sb, "</code></td><td>%s</td><td>", kept ? "kept" : "rejected");
+		esc(sb, jstr(s, "verdict"));
+		if (*jstr(s, "note") != '\0') {
+			strbuf_adds(sb, " <i>");
+			esc(sb, jstr(s, "note"));
+			strbuf_adds(sb, "</i>");
+		}
+		strbuf_adds(sb, "</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+}
+
+static void
+runs_table(struct strbuf *sb, const struct report_data *d)
+{
+	json_t *r;
+	size_t i;
+	char a[32], b[32];
+
+	strbuf_adds(sb, "<table><tr><th>run</th><th>block</th><th>profile</th><th>forwarded</th>"
+	    "<th>bit/s</th><th>lost</th><th>s</th><th>note</th></tr>\n");
+	json_array_foreach(d->runs, i, r) {
+		fmt_rate(a, sizeof a, jnum(r, "pps"), "pps");
+		fmt_rate(b, sizeof b, jnum(r, "bps"), "bit/s");
+		strbuf_addf(sb, "<tr><td>%.0f</td><td>%.0f</td><td>", jnum(r, "run"), jnum(r, "block"));
+		esc(sb, jstr(r, "label"));
+		strbuf_addf(sb, "</td><td>%s</td><td>%s</td><td>%.0f</td><td>%.1f</td><td>", a, b,
+		    jnum(r, "drops"), jnum(r, "duration_s"));
+		if (json_is_true(json_object_get(r, "warmup")))
+			strbuf_adds(sb, "warm-up, discarded ");
+		esc(sb, jstr(r, "error"));
+		strbuf_adds(sb, "</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+}
+
+static const char style[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;"
+    "max-width:1000px;color:#1d2733;background:#ffffff}"
+    "h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;"
+    "border-bottom:2px solid #4e79a7;padding-bottom:3px}"
+    ".meta{color:#556270;font-size:13px}.fig{max-width:100%;height:auto;display:block}"
+    ".tick{font-size:12px;fill:#556270}.lab{font-size:13px;fill:#1d2733}"
+    ".legend span{margin-right:14px;font-size:13px}.legend i{display:inline-block;width:12px;"
+    "height:12px;margin-right:4px;vertical-align:-1px}"
+    "ul.verdict li{font-size:17px;margin:6px 0}li.decided{color:#1b5e20}li.undecided{color:#6d4c41}"
+    ".banner{padding:10px 14px;border-radius:6px;margin:12px 0}"
+    ".ok{background:#e8f5e9;border:1px solid #59a14f}.warn{background:#fff3e0;border:1px solid #f28e2b}"
+    "table{border-collapse:collapse;font-size:13px;width:100%}td,th{border:1px solid #d8dee4;"
+    "padding:3px 6px;text-align:left}th{background:#eef2f6}tr.kept td{background:#edf7ed}"
+    "tr.rejected td{background:#fdf0f0}pre{background:#f4f6f8;border:1px solid #d8dee4;"
+    "padding:8px;overflow:auto;font-size:13px}.small{font-size:13px;color:#556270}";
+
+char *
+report_html(const struct report_data *d)
+{
+	struct strbuf sb;
+	struct labels l;
+	const char *kind = jstr(d->meta, "kind");
+	int complete = json_is_true(json_object_get(d->meta, "complete"));
+	size_t i;
+
+	labels_collect(d, &l);
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+	    "<link rel=\"icon\" href=\"data:,\">\n<title>ntune ");
+	esc(&sb, kind);
+	strbuf_adds(&sb, " report</title>\n<style>");
+	strbuf_adds(&sb, style);
+	strbuf_adds(&sb, "</style>\n</head>\n<body>\n<h1>ntune ");
+	esc(&sb, kind);
+	strbuf_adds(&sb, " report</h1>\n<p class=\"meta\"><code>");
+	esc(&sb, jstr(d->meta, "command"));
+	strbuf_adds(&sb, "</code><br>started ");
+	esc(&sb, jstr(d->meta, "started"));
+	strbuf_adds(&sb, ", finished ");
+	esc(&sb, *jstr(d->meta, "finished") ? jstr(d->meta, "finished") : "(not finished)");
+	strbuf_adds(&sb, ", ntune ");
+	esc(&sb, jstr(d->meta, "ntune_version"));
+	strbuf_adds(&sb, "</p>\n");
+	strbuf_addf(&sb, "<div class=\"banner %s\">%s; stopped: <b>", complete ? "ok" : "warn",
+	    complete ? "Complete" : "Incomplete: partial results");
+	esc(&sb, jstr(d->meta, "stopped"));
+	strbuf_adds(&sb, "</b>");
+	if (*jstr(d->meta, "note") != '\0') {
+		strbuf_adds(&sb, " — ");
+		esc(&sb, jstr(d->meta, "note"));
+	}
+	strbuf_adds(&sb, "</div>\n");
+
+	if (d->summary != NULL) {
+		strbuf_adds(&sb, "<h2>The tuner's path</h2>\n");
+		tuner_path(&sb, d);
+	}
+	if (d->verdict != NULL || d->summary == NULL) {
+		strbuf_adds(&sb, "<h2>Verdict</h2>\n");
+		verdicts(&sb, d);
+	}
+	strbuf_adds(&sb, "<h2>Forwarded packets per second, per profile</h2>\n");
+	box_plots(&sb, &l);
+	strbuf_adds(&sb, "<p class=\"small\">Box: quartiles; black bar: median; diamond: mean; "
+	    "whiskers: min to max; dots: runs (warm-ups excluded).</p>\n");
+	strbuf_adds(&sb, "<h2>Forwarded pps over time, per run</h2>\n");
+	legend(&sb, &l);
+	time_series(&sb, d, &l);
+	strbuf_adds(&sb, "<p class=\"small\">Dashed: warm-up runs.</p>\n");
+	strbuf_adds(&sb, "<h2>Per-CPU load during each run</h2>\n");
+	heat_map(&sb, d, &l);
+	strbuf_adds(&sb, "<h2>Runs</h2>\n");
+	runs_table(&sb, d);
+	strbuf_adds(&sb, "<h2>The exact profiles</h2>\n");
+	if (d->best != NULL) {
+		strbuf_adds(&sb, "<h3>best.conf</h3>\n<pre>");
+		esc(&sb, d->best);
+		strbuf_adds(&sb, "</pre>\n");
+	}
+	for (i = 0; i < d->nprofiles; i++) {
+		strbuf_adds(&sb, "<h3>");
+		esc(&sb, d->profiles[i].label);
+		strbuf_adds(&sb, "</h3>\n<pre>");
+		esc(&sb, d->profiles[i].text[0] != '\0' ? d->profiles[i].text :
+		    "# (empty: the settings as they were)\n");
+		strbuf_adds(&sb, "</pre>\n");
+	}
+	strbuf_adds(&sb, "</body>\n</html>\n");
+	labels_free(&l);
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,223 @@
+/* Reads a results directory for the report. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "report/report.h"
+#include "util/util.h"
+
+static int
+check_run(const char *name, int line, json_t *o, char **cause)
+{
+	static const char *const numbers[] = { "pps" };
+	json_t *v;
+	size_t i;
+
+	if (!json_is_object(o)) {
+		util_cause(cause, "%s:%d: a run is not a JSON object", name, line);
+		return -1;
+	}
+	v = json_object_get(o, "label");
+	if (!json_is_string(v) || json_string_length(v) == 0) {
+		util_cause(cause, "%s:%d: run without a 'label'", name, line);
+		return -1;
+	}
+	for (i = 0; i < nitems(numbers); i++) {
+		v = json_object_get(o, numbers[i]);
+		if (!json_is_number(v)) {
+			util_cause(cause, "%s:%d: run without a number '%s'", name, line, numbers[i]);
+			return -1;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		const char *key = i == 0 ? "per_second" : "cpu_busy";
+
+		v = json_object_get(o, key);
+		if (v != NULL && !json_is_array(v)) {
+			util_cause(cause, "%s:%d: '%s' is not an array", name, line, key);
+			return -1;
+		}
+	}
+	v = json_object_get(o, "irq_rates");
+	if (v != NULL && !json_is_object(v)) {
+		util_cause(cause, "%s:%d: 'irq_rates' is not an object", name, line);
+		return -1;
+	}
+	return 0;
+}
+
+json_t *
+report_parse_runs(const char *name, const char *text, size_t len, char **cause)
+{
+	json_t *runs, *o;
+	json_error_t jerr;
+	size_t off = 0, end;
+	int line = 0;
+
+	runs = json_array();
+	while (off < len) {
+		line++;
+		end = off;
+		while (end < len && text[end] != '\n')
+			end++;
+		if (end > off) {
+			o = json_loadb(text + off, end - off, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+			if (o == NULL) {
+				util_cause(cause, "%s:%d: %s", name, line, jerr.text);
+				json_decref(runs);
+				return NULL;
+			}
+			if (check_run(name, line, o, cause) == -1) {
+				json_decref(o);
+				json_decref(runs);
+				return NULL;
+			}
+			json_array_append_new(runs, o);
+		}
+		off = end + 1;
+	}
+	return runs;
+}
+
+static json_t *
+load_json(const char *dir, const char *file, int required, char **cause)
+{
+	json_error_t jerr;
+	json_t *doc;
+	char *path;
+
+	xasprintf(&path, "%s/%s", dir, file);
+	if (!required && access(path, F_OK) == -1) {
+		free(path);
+		return json_null();
+	}
+	doc = json_load_file(path, JSON_DECODE_INT_AS_REAL, &jerr);
+	if (doc == NULL) {
+		if (access(path, F_OK) == -1)
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
+		else
+			util_cause(cause, "%s:%d: %s", path, jerr.line, jerr.text);
+	} else if (!json_is_object(doc)) {
+		util_cause(cause, "%s: not a JSON object", path);
+		json_decref(doc);
+		doc = NULL;
+	}
+	free(path);
+	return doc;
+}
+
+static int
+cmp_profile(const void *a, const void *b)
+{
+	return strcmp(((const struct report_profile *)a)->label,
+	    ((const struct report_profile *)b)->label);
+}
+
+static int
+load_profiles(struct report_data *d, char **cause)
+{
+	struct dirent *de;
+	char *path, *text;
+	size_t len, nlen;
+	DIR *dp;
+
+	xasprintf(&path, "%s/profiles", d->dir);
+	dp = opendir(path);
+	free(path);
+	if (dp == NULL)
+		return 0;
+	while ((de = readdir(dp)) != NULL) {
+		nlen = strlen(de->d_name);
+		if (de->d_name[0] == '.' || nlen < 6 || strcmp(de->d_name + nlen - 5, ".conf") != 0)
+			continue;
+		xasprintf(&path, "%s/profiles/%s", d->dir, de->d_name);
+		if (util_read_file(path, &text, &len, cause) == -1) {
+			free(path);
+			closedir(dp);
+			return -1;
+		}
+		free(path);
+		d->profiles = xreallocarray(d->profiles, d->nprofiles + 1, sizeof *d->profiles);
+		d->profiles[d->nprofiles].label = xstrndup(de->d_name, nlen - 5);
+		d->profiles[d->nprofiles].text = text;
+		d->nprofiles++;
+	}
+	closedir(dp);
+	if (d->nprofiles > 1)
+		qsort(d->profiles, d->nprofiles, sizeof *d->profiles, cmp_profile);
+	return 0;
+}
+
+int
+report_load(const char *dir, struct report_data *d, char **cause)
+{
+	char *path, *text;
+	size_t len;
+	json_t *j;
+
+	memset(d, 0, sizeof *d);
+	d->dir = xstrdup(dir);
+	if ((d->meta = load_json(dir, "meta.json", 1, cause)) == NULL)
+		goto fail;
+	xasprintf(&path, "%s/runs.jsonl", dir);
+	if (access(path, F_OK) == 0) {
+		if (util_read_file(path, &text, &len, cause) == -1) {
+			free(path);
+			goto fail;
+		}
+		d->runs = report_parse_runs(path, text, len, cause);
+		free(text);
+		if (d->runs == NULL) {
+			free(path);
+			goto fail;
+		}
+	} else
+		d->runs = json_array();
+	free(path);
+	if ((j = load_json(dir, "verdict.json", 0, cause)) == NULL)
+		goto fail;
+	d->verdict = json_is_null(j) ? NULL : j;
+	if (json_is_null(j))
+		json_decref(j);
+	if ((j = load_json(dir, "summary.json", 0, cause)) == NULL)
+		goto fail;
+	d->summary = json_is_null(j) ? NULL : j;
+	if (json_is_null(j))
+		json_decref(j);
+	xasprintf(&path, "%s/best.conf", dir);
+	if (access(path, F_OK) == 0 && util_read_file(path, &d->best, &len, cause) == -1) {
+		free(path);
+		goto fail;
+	}
+	free(path);
+	if (load_profiles(d, cause) == -1)
+		goto fail;
+	return 0;
+fail:
+	report_data_free(d);
+	return -1;
+}
+
+void
+report_data_free(struct report_data *d)
+{
+	size_t i;
+
+	free(d->dir);
+	json_decref(d->meta);
+	json_decref(d->runs);
+	json_decref(d->verdict);
+	json_decref(d->summary);
+	free(d->best);
+	for (i = 0; i < d->nprofiles; i++) {
+		free(d->profiles[i].label);
+		free(d->profiles[i].text);
+	}
+	free(d->profiles);
+	memset(d, 0, sizeof *d);
+}

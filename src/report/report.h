@@ -1,0 +1,37 @@
+/* The HTML report of a results directory (bench, tune, rfc2544). */
+#ifndef NTUNE_REPORT_H
+#define NTUNE_REPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct report_profile {
+	char	*label;
+	char	*text;
+};
+
+struct report_data {
+	char	*dir;
+	json_t	*meta;		/* meta.json (required) */
+	json_t	*runs;		/* array of runs.jsonl objects */
+	json_t	*verdict;	/* verdict.json or NULL */
+	json_t	*summary;	/* summary.json or NULL */
+	char	*best;		/* best.conf or NULL */
+	struct report_profile *profiles;
+	size_t	nprofiles;
+};
+
+/* Reads DIR; a malformed file gives "DIR/runs.jsonl:12: ..." in *cause. */
+int	report_load(const char *dir, struct report_data *, char **cause);
+/* Parses runs.jsonl text (used by report_load and the fuzzer); name is for messages. */
+json_t	*report_parse_runs(const char *name, const char *text, size_t len, char **cause);
+void	report_data_free(struct report_data *);
+
+/* The whole page: self-contained HTML with inline SVG, no scripts, no external resources. */
+char	*report_html(const struct report_data *);
+
+/* Quantile of sorted values (linear interpolation, type 7). */
+double	report_quantile(const double *sorted, size_t n, double q);
+
+#endif

@@ -1,0 +1,76 @@
+#!/bin/sh
+# ntune report: a self-contained HTML page of a results directory.
+. "$(dirname "$0")/lib.sh"
+
+AB="$FIXTURES/bench/synthetic-ab"
+
+chrome_shot() { # HTML PNG: renders in headless Chromium, console messages in chrome.log
+	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$(mktemp -d "$TRASH/chrome.XXXXXX")" --screenshot="$2" --window-size=1200,2000 \
+		--enable-logging=stderr --v=0 "file://$1" 2>chrome.log
+}
+
+test_expect_success 'report writes DIR/report.html and prints its path' '
+	cp -r "$AB" ab &&
+	ntune report ab >out &&
+	test "$(cat out)" = ab/report.html &&
+	grep -q "<svg" ab/report.html
+'
+test_expect_success 'the page is self-contained: no script, no external resource' '
+	ntune report "$AB" -o - >page.html &&
+	! grep -qi "<script" page.html &&
+	! grep -Eqi "(src|href)=\"(https?:)?//" page.html &&
+	! grep -qi "@import\|url(http" page.html
+'
+test_expect_success 'the page states the verdict in words and shows the exact profiles' '
+	ntune report "$AB" -o - >page.html &&
+	grep -q "rps forwards 43.1% ± 3.2% more packets than defaults, 95% confidence" page.html &&
+	grep -q "if.dut0.rps_cpus=3" page.html &&
+	grep -q "box plots of forwarded packets" page.html &&
+	grep -q "per-CPU load" page.html &&
+	grep -q "warm-up, discarded" page.html
+'
+test_expect_success 'one box per profile with its run count' '
+	ntune report "$AB" -o - >page.html &&
+	grep -q ">defaults (5)<" page.html && grep -q ">rps (5)<" page.html
+'
+test_expect_success 'partial results are marked incomplete' '
+	cp -r "$AB" part &&
+	sed "s/\"complete\": true/\"complete\": false/; s/\"stopped\": \"decided\"/\"stopped\": \"interrupted\"/" \
+		"$AB/meta.json" >part/meta.json &&
+	ntune report part -o - | grep -q "Incomplete: partial results; stopped: <b>interrupted"
+'
+test_expect_success 'text from the results is escaped' '
+	cp -r "$AB" esc &&
+	printf "# <script>alert(1)</script>\n" >esc/profiles/evil.conf &&
+	ntune report esc -o - >page.html &&
+	! grep -q "<script>alert" page.html && grep -q "&lt;script&gt;alert" page.html
+'
+test_expect_failure_status 2 'a missing directory is an input error' 'ntune report nosuchdir 2>err'
+test_expect_success 'a malformed runs.jsonl is named with its line' '
+	cp -r "$AB" bad && printf "{\"label\":\"x\"}\n" >>bad/runs.jsonl &&
+	ntune report bad -o - >/dev/null 2>err; [ $? = 2 ] &&
+	grep -q "bad/runs.jsonl:13: run without a number .pps." err
+'
+test_expect_failure_status 2 'no directory is a usage error' 'ntune report 2>/dev/null'
+
+if command -v chromium >/dev/null 2>&1; then
+	test_expect_success 'the detector sees console errors and blank pages (control)' '
+		printf "<html><body><script>nosuchfn();</script></body></html>" >"$TRASH/bad.html" &&
+		chrome_shot "$TRASH/bad.html" bad.png &&
+		grep -q "CONSOLE" chrome.log &&
+		test "$(python3 "$FIXTURES/bench/pngcolors.py" bad.png)" -lt 5
+	'
+	test_expect_success 'headless Chromium renders the report without errors and not blank' '
+		ntune report "$AB" -o "$TRASH/page.html" >/dev/null &&
+		chrome_shot "$TRASH/page.html" page.png &&
+		{ test -s page.png || { grep -v dbus chrome.log; false; }; } &&
+		! grep "CONSOLE" chrome.log &&
+		n=$(python3 "$FIXTURES/bench/pngcolors.py" page.png) &&
+		echo "$n colours" && test "$n" -gt 100
+	'
+else
+	test_skip 'headless Chromium renders the report' 'no chromium'
+fi
+test_done

@@ -1,0 +1,100 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+
+static void
+test_report_quantile_interpolates(void **state)
+{
+	const double v[] = { 1, 2, 3, 4 };
+
+	(void)state;
+	assert_true(report_quantile(v, 4, 0) == 1);
+	assert_true(report_quantile(v, 4, 1) == 4);
+	assert_true(report_quantile(v, 4, 0.5) == 2.5);
+	assert_true(report_quantile(v, 4, 0.25) == 1.75);
+	assert_true(report_quantile(v, 1, 0.75) == 1);
+}
+
+static void
+test_report_parse_runs_names_the_bad_line(void **state)
+{
+	const char text[] = "{\"label\":\"a\",\"pps\":1}\n\n{\"label\":\"b\",\"pps\":\n";
+	char *cause = NULL;
+	json_t *runs;
+
+	(void)state;
+	runs = report_parse_runs("r.jsonl", text, strlen(text), &cause);
+	assert_null(runs);
+	assert_non_null(strstr(cause, "r.jsonl:3:"));
+	free(cause);
+}
+
+static void
+test_report_parse_runs_rejects_wrong_types(void **state)
+{
+	const char *bad[] = {
+		"[1,2]\n",
+		"{\"pps\":1}\n",
+		"{\"label\":\"a\",\"pps\":\"1\"}\n",
+		"{\"label\":\"a\",\"pps\":1,\"per_second\":3}\n",
+		"{\"label\":\"a\",\"pps\":1,\"irq_rates\":[]}\n",
+		"{\"label\":\"a\",\"label\":\"b\",\"pps\":1}\n",
+	};
+	char *cause;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		assert_null(report_parse_runs("x", bad[i], strlen(bad[i]), &cause));
+		assert_non_null(cause);
+		free(cause);
+	}
+}
+
+static void
+test_report_html_draws_one_box_per_profile(void **state)
+{
+	const char text[] =
+	    "{\"run\":1,\"block\":0,\"label\":\"a\",\"warmup\":true,\"pps\":5,\"per_second\":[5],\"cpu_busy\":[10,20]}\n"
+	    "{\"run\":2,\"block\":1,\"label\":\"a\",\"warmup\":false,\"pps\":100,\"per_second\":[99,101],\"cpu_busy\":[50,60]}\n"
+	    "{\"run\":3,\"block\":1,\"label\":\"b<i>\",\"warmup\":false,\"pps\":200,\"per_second\":[200,200],\"cpu_busy\":[90,5]}\n"
+	    "{\"run\":4,\"block\":2,\"label\":\"a\",\"warmup\":false,\"pps\":110,\"per_second\":[110],\"cpu_busy\":[55,65]}\n";
+	struct report_data d;
+	char *html, *cause = NULL;
+
+	(void)state;
+	memset(&d, 0, sizeof d);
+	d.meta = json_pack("{s:s, s:b, s:s}", "kind", "bench", "complete", 1, "stopped", "max-runs");
+	d.runs = report_parse_runs("t", text, strlen(text), &cause);
+	assert_non_null(d.runs);
+	html = report_html(&d);
+	assert_non_null(strstr(html, ">a (2)<"));	/* the warm-up is not counted */
+	assert_non_null(strstr(html, ">b&lt;i&gt; (1)<"));
+	assert_null(strstr(html, "<i>)"));
+	assert_non_null(strstr(html, "CPU 1 5% busy"));
+	assert_non_null(strstr(html, "stroke-dasharray"));	/* the warm-up's line */
+	assert_null(strstr(html, "<script"));
+	free(html);
+	json_decref(d.meta);
+	json_decref(d.runs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_quantile_interpolates),
+		cmocka_unit_test(test_report_parse_runs_names_the_bad_line),
+		cmocka_unit_test(test_report_parse_runs_rejects_wrong_types),
+		cmocka_unit_test(test_report_html_draws_one_box_per_profile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
