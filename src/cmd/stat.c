@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +202,7 @@ parse_options(int argc, char **argv, struct opts *o)
 
 /* N:MEAN:STDDEV[:NAME] */
 static int
-parse_summary(const char *arg, struct stat_set *s)
+parse_summary(const char *arg, struct stat_set *s, char **msg)
 {
 	char *p, *q;
 	unsigned long long n;
@@ -225,40 +226,99 @@ parse_summary(const char *arg, struct stat_set *s)
 	stat_summary_given(&s->sum, s->n, mean, sd);
 	return 0;
 bad:
-	fprintf(stderr, "%s: --summary '%s': expected N:MEAN:STDDEV with N >= 2 and "
-	    "STDDEV >= 0, e.g. 5:1704710.4:48677.407\n", prog, arg);
+	xasprintf(msg, "--summary '%s': expected N:MEAN:STDDEV with N >= 2 and "
+	    "STDDEV >= 0, e.g. 5:1704710.4:48677.407", arg);
 	return -1;
 }
 
-static int
-read_source(const struct source *src, struct stat_set *s, const struct opts *o)
+struct job {
+	const struct source *src;
+	struct stat_set *set;
+	const struct opts *o;
+	int	 rc;
+	char	*msg;		/* the error, without the program name */
+};
+
+static void *
+read_source(void *arg)
 {
+	struct job *j = arg;
 	struct stat_error err;
 	const char *name;
 	int fd, rc;
 
-	if (src->summary)
-		return parse_summary(src->arg, s) == -1 ? 2 : 0;
-	if (strcmp(src->arg, "-") == 0) {
+	j->rc = 0;
+	j->msg = NULL;
+	if (j->src->summary) {
+		if (parse_summary(j->src->arg, j->set, &j->msg) == -1)
+			j->rc = 2;
+		return NULL;
+	}
+	if (strcmp(j->src->arg, "-") == 0) {
 		fd = STDIN_FILENO;
 		name = "<stdin>";
 	} else {
-		name = src->arg;
-		if ((fd = open(src->arg, O_RDONLY)) == -1) {
-			fprintf(stderr, "%s: Cannot open %s: %s\n", prog, src->arg, strerror(errno));
-			return 1;
+		name = j->src->arg;
+		if ((fd = open(j->src->arg, O_RDONLY)) == -1) {
+			xasprintf(&j->msg, "Cannot open %s: %s", j->src->arg, strerror(errno));
+			j->rc = 1;
+			memset(j->set, 0, sizeof *j->set);
+			return NULL;
 		}
 	}
-	rc = stat_read_fd(s, fd, name, &o->parse, &err);
+	rc = stat_read_fd(j->set, fd, name, &j->o->parse, &err);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (rc == -1) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg != NULL ? err.msg : "cannot read data");
-		free(err.msg);
-		return err.status != 0 ? err.status : 2;
+		j->msg = err.msg != NULL ? err.msg : xstrdup("cannot read data");
+		j->rc = err.status != 0 ? err.status : 2;
+		return NULL;
 	}
-	stat_set_finish(s, 1);
-	return 0;
+	stat_set_finish(j->set, strcmp(j->o->render.test, "mann-whitney") == 0);
+	return NULL;
+}
+
+/*
+ * Reads every set; files are read in parallel unless stdin is among them.
+ * The first failing set in command-line order decides, as ministat reading
+ * them one after the other.
+ */
+static int
+read_all(struct opts *o, struct stat_set *sets)
+{
+	struct job jobs[MAX_SETS];
+	pthread_t tid[MAX_SETS];
+	int started[MAX_SETS] = { 0 }, i, rc = 0, parallel = o->nsrc > 1;
+
+	for (i = 0; i < o->nsrc; i++) {
+		memset(&sets[i], 0, sizeof sets[i]);
+		jobs[i] = (struct job){ &o->src[i], &sets[i], o, 0, NULL };
+		if (!o->src[i].summary && strcmp(o->src[i].arg, "-") == 0)
+			parallel = 0;
+	}
+	for (i = 0; i < o->nsrc; i++) {
+		if (parallel && !o->src[i].summary &&
+		    pthread_create(&tid[i], NULL, read_source, &jobs[i]) == 0)
+			started[i] = 1;
+		else if (!parallel)
+			break;
+	}
+	for (i = 0; i < o->nsrc; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else if (rc == 0)
+			read_source(&jobs[i]);
+		if (rc == 0 && jobs[i].rc != 0) {
+			fprintf(stderr, "%s: %s\n", prog, jobs[i].msg);
+			rc = jobs[i].rc;
+		}
+	}
+	for (i = 0; i < o->nsrc; i++) {
+		free(jobs[i].msg);
+		if (rc != 0)
+			stat_set_free(&sets[i]);
+	}
+	return rc;
 }
 
 static void
@@ -311,11 +371,10 @@ run(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	if (o.nsrc == 0)
 		add_source(&o, "-", 0);
-	for (i = 0; i < o.nsrc; i++) {
-		if ((rc = read_source(&o.src[i], &sets[i], &o)) != 0)
-			return rc;
+	if ((rc = read_all(&o, sets)) != 0)
+		return rc;
+	for (i = 0; i < o.nsrc; i++)
 		sp[i] = &sets[i];
-	}
 	if (strcmp(o.render.test, "mann-whitney") == 0 && o.render.relative) {
 		for (i = 0; i < o.nsrc; i++) {
 			if (sets[i].given == 0)

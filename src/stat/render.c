@@ -45,30 +45,27 @@ pos(const struct plot *pl, double a)
 	return (int)x;
 }
 
+/*
+ * ministat walks the sorted values and stacks equal positions; a count per
+ * position gives the same picture without sorting.
+ */
 static void
 plot_set(struct plot *pl, const struct stat_set *ds, int val)
 {
 	const struct stat_summary *s = &ds->sum;
 	int i, j, m, x, bar, w = pl->width > 0 ? pl->width : 1;
-	size_t n;
+	size_t n, *cnt;
 
 	bar = pl->separate ? val - 1 : 0;
 	if (pl->bar[bar] == NULL)
 		pl->bar[bar] = xcalloc(1, (size_t)w);
+	cnt = xcalloc((size_t)w, sizeof *cnt);
+	for (n = 0; n < ds->n; n++)
+		cnt[pos(pl, ds->v[n])]++;
 	m = 1;
-	i = -1;
-	j = 0;
-	for (n = 0; n < ds->n; n++) {
-		x = pos(pl, ds->v[n]);
-		if (x == i) {
-			j++;
-			if (j > m)
-				m = j;
-		} else {
-			j = 1;
-			i = x;
-		}
-	}
+	for (x = 0; x < w; x++)
+		if (cnt[x] > (size_t)m)
+			m = (int)cnt[x];
 	m += 1;
 	if (m > pl->height) {
 		if (m > pl->rows_cap) {
@@ -78,17 +75,10 @@ plot_set(struct plot *pl, const struct stat_set *ds, int val)
 		memset(pl->data + (size_t)pl->height * w, 0, (size_t)(m - pl->height) * w);
 	}
 	pl->height = m;
-	i = -1;
-	for (n = 0; n < ds->n; n++) {
-		x = pos(pl, ds->v[n]);
-		if (x == i) {
-			j++;
-		} else {
-			j = 1;
-			i = x;
-		}
-		pl->data[(size_t)j * pl->width + x] |= val;
-	}
+	for (x = 0; x < w; x++)
+		for (j = 1; j <= (int)cnt[x]; j++)
+			pl->data[(size_t)j * pl->width + x] |= val;
+	free(cnt);
 	if (!isnan(s->stddev)) {
 		x = pos(pl, s->mean - s->stddev);
 		m = pos(pl, s->mean + s->stddev);

@@ -51,6 +51,8 @@ void	 stat_summary_given(struct stat_summary *, size_t n, double mean, double st
 
 /* Sorts ascending: stable, -0.0 and 0.0 compare equal (as qsort + ministat's dbl_cmp). */
 void	 stat_sort(double *v, size_t n);
+/* Moves the k-th smallest value to v[k] (v[0..k-1] <= v[k] <= v[k+1..]); returns it. */
+double	 stat_select(double *v, size_t n, size_t k);
 
 /* Distribution functions. */
 double	 stat_t_quantile(double p, double df);	/* exact inverse Student t CDF, p in (0,1) */
@@ -93,6 +95,9 @@ struct stat_set {
 	double	 sy, syy;		/* sums in input order, as ministat */
 	struct stat_summary sum;	/* filled by stat_set_finish */
 	int	 given;			/* from --summary: no values */
+	int	 sorted;		/* v is in ascending order */
+	int	 negzero;		/* a -0.0 was read: only a stable sort keeps ministat's order */
+	int	 mapped;		/* v is an mmap'd region: free with stat_set_free only */
 };
 
 /* How to cut lines into numbers (ministat's -C and -d). */
@@ -118,7 +123,10 @@ int	 stat_read_fd(struct stat_set *, int fd, const char *name, const struct stat
 /* Reads one buffer as a whole file (fuzzing, tests). */
 int	 stat_read_buf(struct stat_set *, const char *buf, size_t len, const char *name,
 	    const struct stat_parse *, struct stat_error *);
-/* Sorts (need_order) or selects what the output needs and fills set->sum. */
+/*
+ * Fills set->sum. With need_order the values are sorted (stat_sort); otherwise
+ * only the median is selected in place, which is all the text output needs.
+ */
 void	 stat_set_finish(struct stat_set *, int need_order);
 void	 stat_set_free(struct stat_set *);
 

@@ -119,3 +119,42 @@ stat_summary_given(struct stat_summary *s, size_t n, double mean, double stddev)
 	s->var = stddev * stddev;
 	s->has_order = 0;
 }
+
+double
+stat_select(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, i, j;
+	double pivot, t, a, b, c;
+
+	while (hi > lo) {
+		if (hi - lo < 16) {
+			insertion_sort(v + lo, hi - lo + 1);
+			break;
+		}
+		/* Median of three, then Hoare partition. */
+		a = v[lo];
+		b = v[lo + (hi - lo) / 2];
+		c = v[hi];
+		pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		i = lo;
+		j = hi;
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i] = v[j];
+			v[j] = t;
+			i++;
+			j--;
+		}
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return v[k];
+}
