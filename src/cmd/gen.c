@@ -1,20 +1,374 @@
-/* ntune gen: placeholder until issue 6 lands; the table entry is final. */
+/* ntune gen: send UDP test frames from the lab's gen namespace (or, with --iface-any, anywhere). */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "lab/lab.h"
+#include "lab/traffic.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_gen;
+
+static volatile int stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ntune gen: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	cmd_usage(&cmd_gen, 0);
+	return 2;
+}
+
+/* 1000, 10k, 1.5M, 2G */
+static int
+parse_count(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || v < 0 || !isfinite(v))
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	}
+	if (*end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_cpus(const char *s, int *cpus, int max, int *n)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long a = strtol(tok, &end, 10), b = a;
+
+		if (end == tok || a < 0)
+			goto bad;
+		if (*end == '-') {
+			char *e2;
+
+			b = strtol(end + 1, &e2, 10);
+			if (e2 == end + 1 || *e2 != '\0' || b < a)
+				goto bad;
+		} else if (*end != '\0')
+			goto bad;
+		for (; a <= b && *n < max; a++)
+			cpus[(*n)++] = (int)a;
+	}
+	free(copy);
+	return *n > 0 ? 0 : -1;
+bad:
+	free(copy);
+	return -1;
+}
+
+static void
+progress(const struct gen_second *s, void *arg)
+{
+	const struct gen_config *c = arg;
+	double dt = s->elapsed - (s->second - 1);
+	char rate[64];
+
+	if (dt <= 0)
+		dt = 1;
+	lab_fmt_rate(rate, sizeof(rate), (double)s->packets / dt, (double)s->bytes * 8 / dt);
+	fprintf(stderr, "gen %4d s  %s  retries %llu\n", s->second, rate,
+	    (unsigned long long)s->retries);
+	(void)c;
+}
+
+static int
+if_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int s, rc = -1;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFHWADDR, &ifr) == 0) {
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+		rc = 0;
+	}
+	close(s);
+	return rc;
+}
+
+static void
+default_cpus(struct gen_config *c)
+{
+	cpu_set_t set;
+	int i, k = 0, cpus[CPU_SETSIZE], n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == -1)
+		return;
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	}
+	if (n == 0)
+		return;
+	for (k = 0; k < c->threads; k++)
+		c->cpus[k] = cpus[k % n];
+}
+
+static json_t *
+result_json(const struct gen_config *c, const struct gen_result *r)
+{
+	json_t *ps = json_array();
+	size_t i;
+
+	for (i = 0; i < r->nper_second; i++)
+		json_array_append_new(ps, json_real(r->per_second[i]));
+	return json_pack("{s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:s, s:i, s:i, s:i, s:s, s:s, s:o}",
+	    "duration_s", r->duration_s, "packets", (json_int_t)r->packets,
+	    "bytes", (json_int_t)r->bytes, "pps", r->pps, "bps", r->bps,
+	    "retries", (json_int_t)r->retries, "errors", (json_int_t)r->errors,
+	    "method", r->method, "threads", c->threads, "size", c->spec.size,
+	    "flows", c->spec.flows, "family", c->spec.family == AF_INET6 ? "ipv6" : "ipv4",
+	    "interface", c->ifname, "per_second", ps);
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune gen: not implemented yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{ "iface", required_argument, NULL, 'i' },
+		{ "dst", required_argument, NULL, 'd' },
+		{ "dst-mac", required_argument, NULL, 'D' },
+		{ "src", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "iface-any", no_argument, NULL, 'A' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ "ipv4", no_argument, NULL, '4' },
+		{ "method", required_argument, NULL, 'm' },
+		{ "dport", required_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gen_config c;
+	struct gen_result r;
+	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL, rate[64];
+	const char *iface = NULL, *dst = NULL, *dstmac = NULL, *src = NULL;
+	enum lab_role role;
+	bool inlab, iface_any = false, json = false, quiet = false, v6 = false, cpus_set = false;
+	uint8_t nh_src_mac[6], nh_dst_mac[6];
+	char nh_if[IF_NAMESIZE];
+	union lab_addr nh_src;
+	double v;
+	int ch, n, rc;
+
+	gen_config_init(&c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "i:46jq", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'i':
+			if (strlen(optarg) >= IF_NAMESIZE)
+				return usage_error("invalid --iface '%s'", optarg);
+			iface = optarg;
+			break;
+		case 'd': dst = optarg; break;
+		case 'D': dstmac = optarg; break;
+		case 's': src = optarg; break;
+		case 'S':
+			if (parse_count(optarg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
+				return usage_error("invalid --size '%s'", optarg);
+			c.spec.size = (int)v;
+			break;
+		case 'f':
+			if (parse_count(optarg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
+				return usage_error("invalid --flows '%s' (1..16384)", optarg);
+			c.spec.flows = (int)v;
+			break;
+		case 'r':
+			if (parse_count(optarg, &c.rate) == -1)
+				return usage_error("invalid --rate '%s' (packets/s, e.g. 100k)", optarg);
+			break;
+		case 't':
+			if (parse_count(optarg, &c.duration) == -1 || c.duration > 1e7)
+				return usage_error("invalid --duration '%s' (seconds)", optarg);
+			break;
+		case 'c':
+			if (parse_count(optarg, &v) == -1 || v != floor(v) || v < 1)
+				return usage_error("invalid --count '%s'", optarg);
+			c.count = (uint64_t)v;
+			break;
+		case 'T':
+			if (parse_count(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return usage_error("invalid --threads '%s' (1..64)", optarg);
+			c.threads = (int)v;
+			break;
+		case 'C':
+			if (parse_cpus(optarg, c.cpus, LAB_MAX_THREADS, &n) == -1)
+				return usage_error("invalid --cpus '%s' (e.g. 0,1 or 0-3)", optarg);
+			cpus_set = true;
+			break;
+		case 'A': iface_any = true; break;
+		case '6': v6 = true; break;
+		case '4': v6 = false; break;
+		case 'm':
+			if (strcmp(optarg, "ring") == 0 || strcmp(optarg, "tx_ring") == 0)
+				c.method = GEN_RING;
+			else if (strcmp(optarg, "sendmmsg") == 0 || strcmp(optarg, "mmsg") == 0)
+				c.method = GEN_MMSG;
+			else if (strcmp(optarg, "auto") == 0)
+				c.method = GEN_AUTO;
+			else
+				return usage_error("unknown --method '%s' (auto, ring or sendmmsg)", optarg);
+			break;
+		case 'P':
+			if (parse_count(optarg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
+				return usage_error("invalid --dport '%s'", optarg);
+			c.spec.dport = (uint16_t)v;
+			break;
+		case 'j': json = true; break;
+		case 'q': quiet = true; break;
+		default:
+			cmd_usage(&cmd_gen, 0);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (c.duration == 0 && c.count == 0)
+		c.duration = 10;
+	if (dst != NULL)
+		v6 = strchr(dst, ':') != NULL;
+	c.spec.family = v6 ? AF_INET6 : AF_INET;
+	if (c.spec.size < lab_frame_min(c.spec.family)) {
+		fprintf(stderr, "ntune gen: frame size %d is too small for %s (minimum %d)\n",
+		    c.spec.size, v6 ? "IPv6" : "IPv4", lab_frame_min(c.spec.family));
+		return 2;
+	}
+
+	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
+	if (!inlab && !iface_any) {
+		fprintf(stderr, "ntune gen: not inside an ntune lab namespace; refusing to flood "
+		    "(run it with 'ntune lab exec gen -- ntune gen', or give --iface-any)\n");
+		return 2;
+	}
+	if (inlab && role != LAB_GEN && iface == NULL && !iface_any) {
+		fprintf(stderr, "ntune gen: this is the lab's %s namespace; run gen in '%s-gen' "
+		    "(ntune lab exec --prefix %s gen -- ntune gen)\n", lab_role_name(role), prefix, prefix);
+		return 2;
+	}
+	if (dst == NULL) {
+		if (!inlab)
+			return usage_error("%s", "--dst is needed outside the lab");
+		dst = v6 ? LAB_SINK_IP6 : LAB_SINK_IP4;
+	}
+	if (inet_pton(c.spec.family, dst, &c.spec.dst) != 1)
+		return usage_error("invalid --dst '%s'", dst);
+	memset(&nh_src, 0, sizeof(nh_src));
+	rc = lab_nexthop(c.spec.family, &c.spec.dst, nh_if, sizeof(nh_if), &nh_src, nh_src_mac,
+	    nh_dst_mac, &cause);
+	if (rc == -1 && (dstmac == NULL || iface == NULL || src == NULL)) {
+		fprintf(stderr, "ntune gen: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	free(cause);
+	cause = NULL;
+	snprintf(c.ifname, sizeof(c.ifname), "%s", iface != NULL ? iface : nh_if);
+	if (iface != NULL && (rc == -1 || strcmp(iface, nh_if) != 0) && dstmac == NULL) {
+		fprintf(stderr, "ntune gen: the route to %s does not leave through '%s'; give --dst-mac\n",
+		    dst, iface);
+		return 2;
+	}
+	if (if_mac(c.ifname, c.spec.src_mac) == -1) {
+		fprintf(stderr, "ntune gen: no interface '%s' in this network namespace\n", c.ifname);
+		return 2;
+	}
+	memcpy(c.spec.dst_mac, nh_dst_mac, 6);
+	if (dstmac != NULL && lab_parse_mac(dstmac, c.spec.dst_mac) == -1)
+		return usage_error("invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)", dstmac);
+	if (src != NULL) {
+		if (inet_pton(c.spec.family, src, &c.spec.src) != 1)
+			return usage_error("invalid --src '%s'", src);
+	} else if (rc == 0)
+		c.spec.src = nh_src;
+	if (!cpus_set)
+		default_cpus(&c);
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	c.stop = &stop_flag;
+	if (!quiet)
+		c.progress = progress;
+	c.arg = &c;
+	if (gen_run(&c, &r, &cause) == -1) {
+		fprintf(stderr, "ntune gen: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	if (cause != NULL) {
+		fprintf(stderr, "ntune gen: %s\n", cause);
+		free(cause);
+	}
+	if (json) {
+		json_t *o = result_json(&c, &r);
+
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		lab_fmt_rate(rate, sizeof(rate), r.pps, r.bps);
+		printf("sent %llu packets in %.2f s: %s (%d-byte frames, %d flow%s, %d thread%s, %s, "
+		    "%llu retries)\n", (unsigned long long)r.packets, r.duration_s, util_trim(rate),
+		    c.spec.size, c.spec.flows, c.spec.flows == 1 ? "" : "s", c.threads,
+		    c.threads == 1 ? "" : "s", r.method, (unsigned long long)r.retries);
+	}
+	gen_result_free(&r);
+	return 0;
 }
 
 const struct ntune_cmd cmd_gen = {
 	"gen",
 	"UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
-	"gen [--iface IF] [--dst ADDR] [--dst-mac MAC] [--src ADDR] [--size BYTES] [--flows N]\n    [--rate PPS] [--duration S | --count N] [--threads N] [--iface-any] [--json]",
+	"gen [--iface IF] [--dst ADDR] [--dst-mac MAC] [--src ADDR] [--size BYTES] [--flows N]\n"
+	"    [--rate PPS] [--duration S | --count N] [--threads N] [--cpus LIST] [--ipv6]\n"
+	"    [--method auto|ring|sendmmsg] [--dport PORT] [--iface-any] [--quiet] [--json]",
 	0,
 	run,
 };
