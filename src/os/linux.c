@@ -1528,7 +1528,6 @@ current_netns(char *buf, size_t len)
 		}
 		closedir(d);
 	}
-	snprintf(buf, len, "net:[%lu]", (unsigned long)self.st_ino);
 	return 0;
 }
 
@@ -1664,10 +1663,14 @@ static void
 nic_pci(struct os_ctx *ctx, struct os_nic *nic)
 {
 	static const char *const devs[] = { "device", "device/.." };
-	char path[PATH_MAX], ven[32], dev[32], link[PATH_MAX];
-	size_t i;
+	char path[PATH_MAX], ven[32], dev[32], link[PATH_MAX], sub[64];
+	size_t i = 0;
 
-	for (i = 0; i < nitems(devs); i++) {
+	/* virtio and other bus devices sit below their PCI function */
+	rpath(ctx, path, sizeof path, "/sys/class/net/%s/device/subsystem", nic->name);
+	if (basename_of_link(path, sub, sizeof sub) != NULL && strcmp(sub, "pci") != 0)
+		i = 1;
+	for (; i < nitems(devs); i++) {
 		rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s/vendor", nic->name, devs[i]);
 		if (readval(path, ven, sizeof ven) != 0)
 			continue;

@@ -1,0 +1,172 @@
+/* The inspect document with the knowledge base's tunables, shared by inspect and snapshot. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/osdoc.h"
+#include "kb/kb.h"
+#include "os/os_json.h"
+#include "util/util.h"
+
+static const char *
+js(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s != NULL ? s : "";
+}
+
+/* Used when the knowledge base cannot be read: every knob of the two seeds and a Linux router set. */
+static const char *const builtin_freebsd[] = {
+	"hw.ibrs_disable", "kern.ipc.maxsockbuf", "machdep.hyperthreading_intr_allowed",
+	"net.inet.rss.bits", "net.inet.rss.enabled", "net.inet.tcp.recvbuf_max",
+	"net.inet.tcp.sendbuf_inc", "net.inet.tcp.sendbuf_max", "net.inet.tcp.soreceive_stream",
+	"net.isr.bindthreads", "net.isr.defaultqlimit", "net.isr.dispatch", "net.isr.maxthreads",
+	"hw.ix.tx_process_limit", "hw.ix.rx_process_limit", "hw.ix.rxd", "hw.ix.txd",
+	"net.inet.tcp.tso", "kern.sched.slice", "hw.ix.enable_aim", "dev.ix.%d.fc",
+	"hw.ix.num_queues", "kern.random.sys.harvest.ethernet",
+	"kern.random.sys.harvest.point_to_point", "kern.random.sys.harvest.interrupt",
+	"dev.ix.%d.iflib.override_nrxqs", "dev.ix.%d.iflib.override_ntxqs",
+	"dev.ix.%d.iflib.override_nrxds", "dev.ix.%d.iflib.override_ntxds",
+	"dev.ix.%d.rx_process_limit", "dev.ix.%d.tx_process_limit",
+	"net.inet.ip.forwarding", "net.inet6.ip6.forwarding", "net.isr.numthreads",
+	"kern.ipc.nmbclusters", "net.link.ifqmaxlen",
+};
+
+static const char *const builtin_linux[] = {
+	"net.core.netdev_max_backlog", "net.core.netdev_budget", "net.core.netdev_budget_usecs",
+	"net.core.rmem_max", "net.core.wmem_max", "net.core.rmem_default", "net.core.wmem_default",
+	"net.core.somaxconn", "net.core.busy_poll", "net.core.busy_read", "net.core.rps_sock_flow_entries",
+	"net.core.default_qdisc", "net.core.dev_weight", "net.ipv4.ip_forward",
+	"net.ipv6.conf.all.forwarding", "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem",
+	"net.ipv4.tcp_congestion_control", "net.ipv4.tcp_mtu_probing", "net.ipv4.udp_rmem_min",
+	"net.netfilter.nf_conntrack_max", "net.ipv4.conf.all.rp_filter",
+	"net.ipv4.neigh.default.gc_thresh3", "cpu.governor",
+	"if.%s.rps_cpus", "if.%s.xps_cpus", "if.%s.rps_flow_cnt", "if.%s.channels.combined",
+	"if.%s.ring.rx", "if.%s.ring.tx", "if.%s.offload.gro", "if.%s.offload.lro",
+	"if.%s.offload.tso", "if.%s.coalesce.rx-usecs", "if.%s.txqueuelen", "if.%s.qdisc",
+};
+
+struct names {
+	char	**v;
+	size_t	  n;
+};
+
+static void
+add_name(struct names *ns, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		if (strcmp(ns->v[i], name) == 0)
+			return;
+	ns->v = xreallocarray(ns->v, ns->n + 1, sizeof *ns->v);
+	ns->v[ns->n++] = xstrdup(name);
+}
+
+static void
+unit_of(const char *nic, char *drv, size_t len, int *unit)
+{
+	size_t n = strlen(nic);
+
+	while (n > 0 && nic[n - 1] >= '0' && nic[n - 1] <= '9')
+		n--;
+	snprintf(drv, len, "%.*s", (int)n, nic);
+	*unit = nic[n] != '\0' ? atoi(nic + n) : -1;
+}
+
+/* Expands %s (interface name) and %d (unit of a NIC of the driver the name mentions). */
+static void
+expand(struct names *ns, const char *pat, json_t *nics)
+{
+	json_t *nic;
+	size_t i;
+	const char *p;
+	char buf[512], drv[64], mid[80];
+	int unit;
+
+	if ((p = strstr(pat, "%s")) == NULL && (p = strstr(pat, "%d")) == NULL) {
+		add_name(ns, pat);
+		return;
+	}
+	json_array_foreach(nics, i, nic) {
+		const char *name = json_string_value(json_object_get(nic, "name"));
+
+		if (name == NULL)
+			continue;
+		if (p[1] == 's') {
+			snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - pat), pat, name, p + 2);
+		} else {
+			unit_of(name, drv, sizeof drv, &unit);
+			snprintf(mid, sizeof mid, ".%s.", drv);
+			if (unit < 0 || strstr(pat, mid) == NULL || (size_t)(strstr(pat, mid) - pat) > (size_t)(p - pat))
+				continue;
+			snprintf(buf, sizeof buf, "%.*s%d%s", (int)(p - pat), pat, unit, p + 2);
+		}
+		if (strchr(buf, '%') == NULL)
+			add_name(ns, buf);
+	}
+}
+
+/* The knobs whose values inspect shows: the knowledge base's for this OS, else a built-in list. */
+static void
+tunable_names(struct names *ns, const char *os, json_t *nics, int *from_kb)
+{
+	struct kb *kb = NULL;
+	char *cause = NULL, dir[4096];
+	size_t i;
+
+	*from_kb = 0;
+	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
+	if (kb_load(dir, &kb, &cause) == 0 && kb_count(kb) > 0) {
+		for (i = 0; i < kb_count(kb); i++) {
+			const struct kb_knob *k = kb_knob(kb, i);
+
+			if (k->os != NULL && strcmp(k->os, os) == 0)
+				expand(ns, k->name, nics);
+		}
+		*from_kb = 1;
+	}
+	kb_free(kb);
+	free(cause);
+	if (!*from_kb) {
+		const char *const *b = strcmp(os, "linux") == 0 ? builtin_linux : builtin_freebsd;
+		size_t n = strcmp(os, "linux") == 0 ? nitems(builtin_linux) : nitems(builtin_freebsd);
+
+		for (i = 0; i < n; i++)
+			expand(ns, b[i], nics);
+	}
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+json_t *
+cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
+{
+	json_t *probe, *nics, *doc, *sys;
+	struct names ns = { NULL, 0 };
+	const char *os;
+	int from_kb;
+	size_t i;
+
+	/* The NIC list decides how %s / %d knob patterns expand. */
+	probe = os_collect(ctx, NULL, 0, 0);
+	nics = json_object_get(probe, "nics");
+	sys = json_object_get(probe, "system");
+	os = strcmp(ctx->ops->name, "linux") == 0 ||
+	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
+	tunable_names(&ns, os, nics, &from_kb);
+	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
+	json_decref(probe);
+	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);
+	json_object_set_new(doc, "tunables_from", json_string(from_kb ? "knowledge-base" : "built-in"));
+	for (i = 0; i < ns.n; i++)
+		free(ns.v[i]);
+	free(ns.v);
+	return doc;
+}
+

@@ -1,0 +1,16 @@
+/* Helpers shared by inspect, snapshot and top (not a subcommand). */
+#ifndef NTUNE_CMD_OSDOC_H
+#define NTUNE_CMD_OSDOC_H
+
+#include <jansson.h>
+
+#include "os/os.h"
+
+/*
+ * The inspect document (os_json.h schema) of ctx, with the current value of
+ * every tunable of the knowledge base for its OS (a built-in list when the
+ * knowledge base cannot be read). flags: OS_COLLECT_SNAPSHOT adds the raw data.
+ */
+json_t	*cmd_os_document(struct os_ctx *ctx, int flags);
+
+#endif

@@ -1,0 +1,429 @@
+/* The inspect/snapshot document: collection from any backend, struct <-> JSON. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "os/os_impl.h"
+#include "os/os_json.h"
+#include "util/util.h"
+
+static const char *const kind_names[] = {
+	[OS_TUNABLE_NONE] = "absent",
+	[OS_TUNABLE_RUNTIME] = "runtime",
+	[OS_TUNABLE_LOADER] = "loader",
+	[OS_TUNABLE_BOTH] = "both",
+	[OS_TUNABLE_READONLY] = "readonly",
+};
+
+const char *
+os_tunable_kind_name(enum os_tunable_kind k)
+{
+	if ((size_t)k >= nitems(kind_names))
+		return "absent";
+	return kind_names[k];
+}
+
+enum os_tunable_kind
+os_tunable_kind_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && i < nitems(kind_names); i++)
+		if (strcmp(s, kind_names[i]) == 0)
+			return (enum os_tunable_kind)i;
+	return OS_TUNABLE_NONE;
+}
+
+static json_t *
+jint(long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *
+jtri(int v)
+{
+	return v == OS_UNKNOWN ? json_null() : json_boolean(v);
+}
+
+static long
+getint(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+static int
+gettri(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_boolean(v) ? json_is_true(v) : OS_UNKNOWN;
+}
+
+static void
+getstr(json_t *o, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, key);
+
+	os_strlcpy(buf, json_is_string(v) ? json_string_value(v) : "", len);
+}
+
+json_t *
+os_json_system(const struct os_system *s)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "os", s->os, "version", s->version,
+	    "distro", s->distro, "hostname", s->hostname, "netns", s->netns);
+}
+
+int
+os_json_to_system(json_t *o, struct os_system *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!json_is_object(o))
+		return -1;
+	getstr(o, "os", s->os, sizeof s->os);
+	getstr(o, "version", s->version, sizeof s->version);
+	getstr(o, "distro", s->distro, sizeof s->distro);
+	getstr(o, "hostname", s->hostname, sizeof s->hostname);
+	getstr(o, "netns", s->netns, sizeof s->netns);
+	return 0;
+}
+
+json_t *
+os_json_cpu(const struct os_cpu *c)
+{
+	json_t *o, *cpus;
+	int i;
+
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s}", "model", c->model,
+	    "packages", jint(c->packages), "cores", jint(c->cores), "threads", jint(c->threads),
+	    "smt", jtri(c->smt), "numa_nodes", jint(c->numa_nodes), "governor", c->governor);
+	cpus = json_array();
+	for (i = 0; i < c->threads && (c->cpu_core != NULL || c->cpu_numa != NULL); i++)
+		json_array_append_new(cpus, json_pack("{s:i, s:o, s:o}", "cpu", i,
+		    "core", jint(c->cpu_core != NULL ? c->cpu_core[i] : -1),
+		    "numa", jint(c->cpu_numa != NULL ? c->cpu_numa[i] : -1)));
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+int
+os_json_to_cpu(json_t *o, struct os_cpu *c)
+{
+	json_t *cpus, *e;
+	size_t i;
+	long idx;
+
+	memset(c, 0, sizeof *c);
+	if (!json_is_object(o))
+		return -1;
+	getstr(o, "model", c->model, sizeof c->model);
+	c->packages = (int)getint(o, "packages");
+	c->cores = (int)getint(o, "cores");
+	c->threads = (int)getint(o, "threads");
+	c->smt = gettri(o, "smt");
+	c->numa_nodes = (int)getint(o, "numa_nodes");
+	getstr(o, "governor", c->governor, sizeof c->governor);
+	cpus = json_object_get(o, "cpus");
+	if (c->threads > 0 && c->threads <= OS_MAXCPU && json_array_size(cpus) > 0) {
+		c->cpu_core = xcalloc((size_t)c->threads, sizeof(int));
+		c->cpu_numa = xcalloc((size_t)c->threads, sizeof(int));
+		for (i = 0; i < (size_t)c->threads; i++)
+			c->cpu_core[i] = c->cpu_numa[i] = -1;
+		json_array_foreach(cpus, i, e) {
+			idx = getint(e, "cpu");
+			if (idx < 0 || idx >= c->threads)
+				continue;
+			c->cpu_core[idx] = (int)getint(e, "core");
+			c->cpu_numa[idx] = (int)getint(e, "numa");
+		}
+	}
+	return 0;
+}
+
+json_t *
+os_json_nic(const struct os_nic *n)
+{
+	json_t *o, *ql;
+	size_t i;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:b, s:o}",
+	    "name", n->name, "driver", n->driver, "driver_version", n->driver_version,
+	    "firmware", n->firmware, "bus", n->bus, "pci_id", n->pci_id, "pci_name", n->pci_name,
+	    "mac", n->mac, "speed_mbps", jint(n->speed_mbps), "mtu", jint(n->mtu), "up", n->up,
+	    "numa_node", jint(n->numa_node));
+	json_object_set_new(o, "channels", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "rx", jint(n->rx_queues), "tx", jint(n->tx_queues), "combined", jint(n->combined_queues),
+	    "max_rx", jint(n->max_rx_queues), "max_tx", jint(n->max_tx_queues),
+	    "max_combined", jint(n->max_combined_queues)));
+	json_object_set_new(o, "rings", json_pack("{s:o, s:o, s:o, s:o}", "rx", jint(n->rx_ring),
+	    "tx", jint(n->tx_ring), "max_rx", jint(n->max_rx_ring), "max_tx", jint(n->max_tx_ring)));
+	json_object_set_new(o, "offloads", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "tso", jtri(n->tso), "lro", jtri(n->lro), "gro", jtri(n->gro), "gso", jtri(n->gso),
+	    "rxcsum", jtri(n->rxcsum), "txcsum", jtri(n->txcsum)));
+	json_object_set_new(o, "coalesce", json_pack("{s:o, s:o}", "rx_usecs",
+	    jint(n->coalesce_rx_usecs), "adaptive_rx", jtri(n->adaptive_rx)));
+	ql = json_array();
+	for (i = 0; i < n->nqueues; i++) {
+		const struct os_queue *q = &n->queues[i];
+
+		json_array_append_new(ql, json_pack("{s:i, s:s, s:o, s:s, s:o, s:s, s:s, s:s, s:I}",
+		    "index", q->index, "kind", q->kind, "irq", jint(q->irq), "irq_name", q->irq_name,
+		    "irq_cpu", jint(q->irq_cpu), "irq_affinity", q->irq_affinity,
+		    "rps_cpus", q->rps_cpus, "xps_cpus", q->xps_cpus,
+		    "interrupts", (json_int_t)q->interrupts));
+	}
+	json_object_set_new(o, "queues", ql);
+	return o;
+}
+
+int
+os_json_to_nic(json_t *o, struct os_nic *n)
+{
+	json_t *ch, *r, *of, *co, *ql, *e;
+	size_t i;
+
+	os_nic_init(n);
+	if (!json_is_object(o))
+		return -1;
+	getstr(o, "name", n->name, sizeof n->name);
+	getstr(o, "driver", n->driver, sizeof n->driver);
+	getstr(o, "driver_version", n->driver_version, sizeof n->driver_version);
+	getstr(o, "firmware", n->firmware, sizeof n->firmware);
+	getstr(o, "bus", n->bus, sizeof n->bus);
+	getstr(o, "pci_id", n->pci_id, sizeof n->pci_id);
+	getstr(o, "pci_name", n->pci_name, sizeof n->pci_name);
+	getstr(o, "mac", n->mac, sizeof n->mac);
+	n->speed_mbps = getint(o, "speed_mbps");
+	n->mtu = (int)getint(o, "mtu");
+	n->up = json_is_true(json_object_get(o, "up"));
+	n->numa_node = (int)getint(o, "numa_node");
+	ch = json_object_get(o, "channels");
+	n->rx_queues = (int)getint(ch, "rx");
+	n->tx_queues = (int)getint(ch, "tx");
+	n->combined_queues = (int)getint(ch, "combined");
+	n->max_rx_queues = (int)getint(ch, "max_rx");
+	n->max_tx_queues = (int)getint(ch, "max_tx");
+	n->max_combined_queues = (int)getint(ch, "max_combined");
+	r = json_object_get(o, "rings");
+	n->rx_ring = (int)getint(r, "rx");
+	n->tx_ring = (int)getint(r, "tx");
+	n->max_rx_ring = (int)getint(r, "max_rx");
+	n->max_tx_ring = (int)getint(r, "max_tx");
+	of = json_object_get(o, "offloads");
+	n->tso = gettri(of, "tso");
+	n->lro = gettri(of, "lro");
+	n->gro = gettri(of, "gro");
+	n->gso = gettri(of, "gso");
+	n->rxcsum = gettri(of, "rxcsum");
+	n->txcsum = gettri(of, "txcsum");
+	co = json_object_get(o, "coalesce");
+	n->coalesce_rx_usecs = (int)getint(co, "rx_usecs");
+	n->adaptive_rx = gettri(co, "adaptive_rx");
+	ql = json_object_get(o, "queues");
+	if (json_array_size(ql) > 0 && json_array_size(ql) < 65536) {
+		n->queues = xcalloc(json_array_size(ql), sizeof *n->queues);
+		json_array_foreach(ql, i, e) {
+			struct os_queue *q = &n->queues[n->nqueues++];
+
+			q->index = (int)getint(e, "index");
+			getstr(e, "kind", q->kind, sizeof q->kind);
+			q->irq = (int)getint(e, "irq");
+			getstr(e, "irq_name", q->irq_name, sizeof q->irq_name);
+			q->irq_cpu = (int)getint(e, "irq_cpu");
+			getstr(e, "irq_affinity", q->irq_affinity, sizeof q->irq_affinity);
+			getstr(e, "rps_cpus", q->rps_cpus, sizeof q->rps_cpus);
+			getstr(e, "xps_cpus", q->xps_cpus, sizeof q->xps_cpus);
+			q->interrupts = getint(e, "interrupts") > 0 ? (uint64_t)getint(e, "interrupts") : 0;
+		}
+	}
+	return 0;
+}
+
+static void
+add_error(json_t *errors, const char *what, char *cause)
+{
+	char *msg;
+
+	xasprintf(&msg, "%s: %s", what, cause != NULL ? cause : "failed");
+	json_array_append_new(errors, json_string(msg));
+	free(msg);
+	free(cause);
+}
+
+static void
+unsupported(json_t *errors, struct os_ctx *ctx, const char *what)
+{
+	char *msg;
+
+	xasprintf(&msg, "%s: unsupported on '%s'", what, ctx->ops->name);
+	json_array_append_new(errors, json_string(msg));
+	free(msg);
+}
+
+static int
+add_sysctl(const char *name, const char *value, void *arg)
+{
+	json_object_set_new((json_t *)arg, name, json_string(value));
+	return 0;
+}
+
+static void
+collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
+{
+	static const char *const linux_prefixes[] = { "net.", "vm." };
+	static const char *const bsd_prefixes[] = { "net.", "kern.", "hw.", "dev.", "vm.",
+	    "machdep." };
+	const char *const *pre;
+	size_t npre, i, j, n;
+	char *cause = NULL;
+	json_t *a, *sysctls;
+
+	if (strcmp(ctx->ops->name, "linux") == 0) {
+		pre = linux_prefixes;
+		npre = nitems(linux_prefixes);
+	} else {
+		pre = bsd_prefixes;
+		npre = nitems(bsd_prefixes);
+	}
+	sysctls = json_object();
+	for (i = 0; ctx->ops->tunable_list != NULL && i < npre; i++)
+		if (ctx->ops->tunable_list(ctx, pre[i], add_sysctl, sysctls, &cause) != 0)
+			add_error(errors, pre[i], cause), cause = NULL;
+	json_object_set_new(doc, "sysctls", sysctls);
+
+	if (ctx->ops->cpu_times != NULL) {
+		struct os_cpu_times *t;
+
+		if (ctx->ops->cpu_times(ctx, &t, &n, &cause) == 0) {
+			a = json_array();
+			for (i = 0; i < n; i++)
+				json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+				    "user", (json_int_t)t[i].user, "nice", (json_int_t)t[i].nice,
+				    "system", (json_int_t)t[i].system, "interrupt", (json_int_t)t[i].interrupt,
+				    "softirq", (json_int_t)t[i].softirq, "idle", (json_int_t)t[i].idle,
+				    "iowait", (json_int_t)t[i].iowait, "steal", (json_int_t)t[i].steal));
+			json_object_set_new(doc, "cpu_times", a);
+			free(t);
+		} else
+			add_error(errors, "per-CPU times", cause), cause = NULL;
+	}
+	if (ctx->ops->if_counters != NULL) {
+		struct os_if_counters *c;
+
+		if (ctx->ops->if_counters(ctx, &c, &n, &cause) == 0) {
+			a = json_array();
+			for (i = 0; i < n; i++)
+				json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+				    "name", c[i].name, "ipackets", (json_int_t)c[i].ipackets,
+				    "ibytes", (json_int_t)c[i].ibytes, "ierrors", (json_int_t)c[i].ierrors,
+				    "idrops", (json_int_t)c[i].idrops, "opackets", (json_int_t)c[i].opackets,
+				    "obytes", (json_int_t)c[i].obytes, "oerrors", (json_int_t)c[i].oerrors,
+				    "odrops", (json_int_t)c[i].odrops));
+			json_object_set_new(doc, "if_counters", a);
+			free(c);
+		} else
+			add_error(errors, "interface counters", cause), cause = NULL;
+	}
+	if (ctx->ops->irqs != NULL) {
+		struct os_irq *q;
+
+		if (ctx->ops->irqs(ctx, &q, &n, &cause) == 0) {
+			a = json_array();
+			for (i = 0; i < n; i++) {
+				json_t *pc = json_array();
+
+				for (j = 0; q[i].per_cpu != NULL && j < q[i].ncpu; j++)
+					json_array_append_new(pc, json_integer((json_int_t)q[i].per_cpu[j]));
+				json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:o}", "name", q[i].name,
+				    "desc", q[i].desc, "total", (json_int_t)q[i].total,
+				    "per_cpu", q[i].per_cpu != NULL ? pc : (json_decref(pc), json_null())));
+			}
+			json_object_set_new(doc, "irqs", a);
+			os_irqs_free(q, n);
+		} else
+			add_error(errors, "interrupts", cause), cause = NULL;
+	}
+}
+
+json_t *
+os_collect(struct os_ctx *ctx, const char *const *tunables, size_t ntunables, int flags)
+{
+	json_t *doc, *errors, *nics, *tl;
+	struct os_system sys;
+	struct os_cpu cpu;
+	struct os_nic *nv;
+	size_t n, i;
+	char *cause = NULL, *value;
+	enum os_tunable_kind kind;
+
+	doc = json_pack("{s:s, s:i, s:s, s:s}", "schema", OS_JSON_SCHEMA, "version", OS_JSON_VERSION,
+	    "ntune_version", NTUNE_VERSION, "backend", ctx->ops->name);
+	errors = json_array();
+	if (ctx->ops->system == NULL)
+		unsupported(errors, ctx, "system");
+	else if (ctx->ops->system(ctx, &sys, &cause) == 0)
+		json_object_set_new(doc, "system", os_json_system(&sys));
+	else
+		add_error(errors, "system", cause), cause = NULL;
+	if (ctx->ops->cpu == NULL)
+		unsupported(errors, ctx, "cpu");
+	else if (ctx->ops->cpu(ctx, &cpu, &cause) == 0) {
+		json_object_set_new(doc, "cpu", os_json_cpu(&cpu));
+		os_cpu_free(&cpu);
+	} else
+		add_error(errors, "cpu", cause), cause = NULL;
+	nics = json_array();
+	if (ctx->ops->nics == NULL)
+		unsupported(errors, ctx, "nics");
+	else if (ctx->ops->nics(ctx, &nv, &n, &cause) == 0) {
+		for (i = 0; i < n; i++)
+			json_array_append_new(nics, os_json_nic(&nv[i]));
+		os_nics_free(nv, n);
+	} else
+		add_error(errors, "nics", cause), cause = NULL;
+	json_object_set_new(doc, "nics", nics);
+
+	tl = json_array();
+	for (i = 0; i < ntunables; i++) {
+		json_t *t;
+
+		kind = OS_TUNABLE_NONE;
+		if (ctx->ops->tunable_kind != NULL)
+			ctx->ops->tunable_kind(ctx, tunables[i], &kind, NULL);
+		t = json_pack("{s:s}", "name", tunables[i]);
+		value = NULL;
+		if (kind != OS_TUNABLE_NONE && ctx->ops->tunable_get != NULL) {
+			if (ctx->ops->tunable_get(ctx, tunables[i], &value, &cause) != 0) {
+				add_error(errors, tunables[i], cause);
+				cause = NULL;
+			}
+		}
+		json_object_set_new(t, "value", value != NULL ? json_string(value) : json_null());
+		json_object_set_new(t, "kind", json_string(os_tunable_kind_name(kind)));
+		json_array_append_new(tl, t);
+		free(value);
+	}
+	json_object_set_new(doc, "tunables", tl);
+	if (flags & OS_COLLECT_SNAPSHOT) {
+		char when[32];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_object_set_new(doc, "taken", json_string(when));
+		collect_snapshot(ctx, doc, errors);
+	}
+	if (os_snapshot_errors(ctx) != NULL) {
+		json_t *e;
+
+		json_array_foreach(os_snapshot_errors(ctx), i, e)
+			if (json_is_string(e))
+				json_array_append(errors, e);
+	}
+	json_object_set_new(doc, "errors", errors);
+	return doc;
+}
