@@ -120,8 +120,44 @@ stat_summary_given(struct stat_summary *s, size_t n, double mean, double stddev)
 	s->has_order = 0;
 }
 
+static double qselect(double *, size_t, size_t);
+
+/*
+ * Selection for big arrays: bracket the k-th value between two values of an
+ * evenly spaced sample, move what lies between them to the front in one pass
+ * and select among those few; quickselect does everything else.
+ */
 double
 stat_select(double *v, size_t n, size_t k)
+{
+	enum { S = 4096, D = 128 };
+	double sample[S], lo, hi, t;
+	size_t i, w, less, idx;
+
+	if (n < 16 * S)
+		return qselect(v, n, k);
+	for (i = 0; i < S; i++)
+		sample[i] = v[i * (n / S)];
+	stat_sort(sample, S);
+	idx = (size_t)((double)k * S / n);
+	lo = sample[idx > D ? idx - D : 0];
+	hi = sample[idx + D < S ? idx + D : S - 1];
+	for (i = w = less = 0; i < n; i++) {
+		if (v[i] < lo) {
+			less++;
+		} else if (!(v[i] > hi)) {
+			t = v[w];
+			v[w++] = v[i];
+			v[i] = t;
+		}
+	}
+	if (less <= k && k < less + w)
+		return qselect(v, w, k - less);
+	return qselect(v, n, k);
+}
+
+static double
+qselect(double *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1, i, j;
 	double pivot, t, a, b, c;
