@@ -149,6 +149,86 @@ int	bench_results_write_text(const char *dir, const char *name, const char *text
 /* Rewrites meta.json: finished, complete, stopped ("decided", "max-runs", "budget", "interrupted", "error"). */
 int	bench_results_finish(const char *dir, bool complete, const char *stopped, const char *note, char **cause);
 
+/* --- measuring in the lab (lab.c) --------------------------------------- */
+
+enum bench_load_kind {
+	BENCH_LOAD_GEN = 0,	/* ntune gen in <prefix>-gen */
+	BENCH_LOAD_IPERF3,	/* iperf3 -s in <prefix>-sink, iperf3 -c in <prefix>-gen */
+	BENCH_LOAD_CMD,		/* sh -c CMD in <prefix>-gen */
+};
+
+struct os_ctx;
+
+struct bench_lab {
+	char	prefix[40];
+	char	gen_ns[48], dut_ns[48], sink_ns[48];
+	enum bench_load_kind load;
+	const char *cmd;	/* BENCH_LOAD_CMD */
+	const char *self;	/* the ntune binary (for `ntune gen`) */
+	int	size;		/* gen: frame size, bytes */
+	int	flows;		/* gen: flows (0 = gen's default) */
+	int	threads;	/* gen: threads (0 = gen's default) */
+	double	settle;		/* seconds of load before the measurement starts */
+	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
+};
+
+/* Checks that the lab exists and we may use it; fills the namespace names. */
+int	bench_lab_open(struct bench_lab *, const char *prefix, char **cause);
+void	bench_lab_close(struct bench_lab *);
+/*
+ * Runs the load for settle + duration seconds and measures forwarded packets
+ * at the sink's interface, per second, with per-CPU load and interrupt rates.
+ * A failed run (the load died, no packet forwarded) returns 0 with r->ok
+ * false and r->error set; -1 only when measuring itself is impossible or on
+ * SIGINT/SIGTERM (bench_interrupted), with *cause.
+ */
+int	bench_lab_measure(struct bench_lab *, double duration, struct bench_run *r, char **cause);
+
+/* --- A/B runs of profiles (ab.c) ---------------------------------------- */
+
+struct kb;
+struct kb_profile;
+
+struct bench_profile {
+	char	label[BENCH_LABEL_MAX];
+	char	*text;			/* the exact profile text (written to profiles/) */
+	struct kb_profile *prof;	/* parsed; no entries = the settings as they are */
+	double	*values;		/* pps of the measured runs */
+	size_t	nvalues;
+};
+
+struct bench_ctx {
+	struct bench_lab *lab;
+	const struct kb *kb;
+	const char *state_dir;		/* NULL: apply's default */
+	const char *dir;		/* results directory, or NULL */
+	struct bench_seq seq;
+	double	duration;		/* seconds measured per run */
+	double	warmup;			/* seconds of the discarded warm-up run per profile, 0 = none */
+	uint64_t seed;
+	int	step;			/* tune: the step, recorded with each run */
+	int	run;			/* runs so far, numbering continues across calls */
+	int	planned;		/* the last run number bench_ab may reach */
+	int	blocks;			/* measured blocks done by the last bench_ab */
+	int	failed_profile;		/* after -1: the profile whose apply or run failed, or -1 */
+	char	journal[64];		/* the journal entry in force while a profile is applied */
+	void	(*progress)(void *arg, const char *msg);
+	void	*progress_arg;
+};
+
+/*
+ * Benchmarks profiles[1..n-1] against profiles[0] in randomized interleaved
+ * blocks, each run: apply (journalled, inside the lab's DUT), measure,
+ * revert. Stops by the sequential rule (*stop decided or max-runs) and fills
+ * verdicts[0..n-2] (na = 0 when a comparison could not be computed).
+ * -1 + cause on a failed apply, a failed run, a failed restore or SIGINT/SIGTERM:
+ * whatever was applied has been reverted by then (unless the restore itself
+ * failed, which the cause says with the journal ID to revert).
+ */
+int	bench_ab(struct bench_ctx *, struct bench_profile *, size_t n, struct bench_verdict *verdicts,
+	    enum bench_stop *stop, char **cause);
+void	bench_profile_free(struct bench_profile *);
+
 /* --- signals ------------------------------------------------------------- */
 
 /* Set by the SIGINT/SIGTERM handler bench_signals_install() installs: the signal number. */

@@ -1,20 +1,362 @@
-/* ntune bench: placeholder until issue 7 lands; the table entry is final. */
+/* ntune bench: interleaved, randomized A/B of profiles under load, with a verdict. */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <jansson.h>
+
+#include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "lab/lab.h"
+#include "util/util.h"
+
+static void
+progress(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "ntune bench: %s\n", msg);
+}
+
+static int
+parse_num(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
+		fprintf(stderr, "ntune bench: invalid %s '%s' (want %g..%g)\n", opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Every knob of the profile must be known and its value valid, before anything is touched. */
+static int
+check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu)
+{
+	const struct kb_entry *e;
+	const struct kb_knob *k;
+	const char *near;
+	char *why;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if ((k = kb_find(kb, e->name, "linux")) == NULL) {
+			near = kb_suggest(kb, e->name, "linux");
+			if (near != NULL)
+				fprintf(stderr, "ntune: %s:%d: unknown knob '%s' (did you mean %s?)\n",
+				    p->path, e->line, e->name, near);
+			else
+				fprintf(stderr, "ntune: %s:%d: unknown knob '%s'\n", p->path, e->line,
+				    e->name);
+			bad = 1;
+			continue;
+		}
+		if ((why = kb_value_problem(k, e->value, ncpu)) != NULL) {
+			fprintf(stderr, "ntune: %s:%d: %s: %s\n", p->path, e->line, e->name, why);
+			free(why);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static void
+default_dir(char *buf, size_t len, const char *what)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "ntune-%s-%s", what, stamp);
+}
+
+static json_t *
+verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncmp,
+    const char *stopped)
+{
+	json_t *doc, *a;
+	size_t i;
+
+	a = json_array();
+	for (i = 0; i < ncmp; i++) {
+		if (v[i].na > 0)
+			json_array_append_new(a, bench_verdict_json(&v[i]));
+	}
+	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:I, s:i, s:o}",
+	    "confidence", c->seq.confidence * 100, "min_runs", c->seq.min_runs,
+	    "max_runs", c->seq.max_runs, "looks", bench_seq_looks(&c->seq),
+	    "alpha_look", bench_seq_alpha(&c->seq), "stopped", stopped,
+	    "seed", (json_int_t)c->seed, "runs_each", c->blocks, "comparisons", a);
+	json_object_set_new(doc, "correction", json_string("bonferroni over planned looks and comparisons"));
+	return doc;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune bench: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "load", required_argument, NULL, 'l' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "max-runs", required_argument, NULL, 'm' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "flows", required_argument, NULL, 'F' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_lab lab;
+	struct bench_ctx c;
+	struct bench_profile *profs = NULL;
+	struct bench_verdict *v = NULL;
+	struct kb *kb = NULL;
+	enum bench_stop stop;
+	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL, *stopped;
+	char dirbuf[96], *cause = NULL, *text, used[32][BENCH_LABEL_MAX];
+	double d, runs = 5, max_runs = -1, duration = 3, warmup = 1, conf = 95, size = 64;
+	double flows = 0, threads = 0;
+	int ch, json = 0, rc = 1, nprof = 0, i, ok;
+	size_t len, k;
+	json_t *doc;
+	char **orig;
+
+	memset(&lab, 0, sizeof lab);
+	memset(&c, 0, sizeof c);
+	/* getopt_long permutes argv: keep the command line as typed for meta.json. */
+	orig = xcalloc((size_t)argc + 1, sizeof *orig);
+	memcpy(orig, argv, (size_t)argc * sizeof *orig);
+	lab.load = BENCH_LOAD_GEN;
+	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			if (strcmp(optarg, "gen") == 0)
+				lab.load = BENCH_LOAD_GEN;
+			else if (strcmp(optarg, "iperf3") == 0)
+				lab.load = BENCH_LOAD_IPERF3;
+			else if (*optarg == '\0') {
+				fprintf(stderr, "ntune bench: empty --load command\n");
+				goto usage;
+			} else {
+				lab.load = BENCH_LOAD_CMD;
+				lab.cmd = optarg;
+			}
+			break;
+		case 'n':
+			if (parse_num("--runs", optarg, 2, 1000, &runs) == -1)
+				goto usage;
+			break;
+		case 'm':
+			if (parse_num("--max-runs", optarg, 2, 1000, &max_runs) == -1)
+				goto usage;
+			break;
+		case 'd':
+			if (parse_num("--duration", optarg, 0.2, 3600, &duration) == -1)
+				goto usage;
+			break;
+		case 'w':
+			if (parse_num("--warmup", optarg, 0, 3600, &warmup) == -1)
+				goto usage;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'p':
+			prefix = optarg;
+			break;
+		case 'c':
+			if (parse_num("--confidence", optarg, 50, 99.99, &conf) == -1)
+				goto usage;
+			break;
+		case 's':
+			if (parse_num("--seed", optarg, 0, 9007199254740992.0, &d) == -1)
+				goto usage;
+			c.seed = (uint64_t)d;
+			break;
+		case 'S':
+			if (parse_num("--size", optarg, 64, 9000, &size) == -1)
+				goto usage;
+			break;
+		case 'F':
+			if (parse_num("--flows", optarg, 1, 65535, &flows) == -1)
+				goto usage;
+			break;
+		case 'T':
+			if (parse_num("--threads", optarg, 1, 256, &threads) == -1)
+				goto usage;
+			break;
+		case 'H':
+			fprintf(stderr, "ntune bench: --host is not supported yet: run ntune on the DUT "
+			    "and use `--load CMD` to drive an external generator\n");
+			goto usage;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			cmd_usage(&cmd_bench, 1);
+			rc = 0;
+			goto out;
+		default:
+			cmd_usage(&cmd_bench, 0);
+			goto usage;
+		}
+	}
+	nprof = argc - optind;
+	if (nprof < 2 || nprof > 32) {
+		fprintf(stderr, "ntune bench: %s\n", nprof < 2 ? "need at least two profiles" :
+		    "at most 32 profiles");
+		cmd_usage(&cmd_bench, 0);
+		goto usage;
+	}
+	if (max_runs < 0)
+		max_runs = runs * 2 > 10 ? runs * 2 : 10;
+	if (max_runs < runs) {
+		fprintf(stderr, "ntune bench: --max-runs %.0f is below --runs %.0f\n", max_runs, runs);
+		goto usage;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	profs = xcalloc((size_t)nprof, sizeof *profs);
+	for (i = 0; i < nprof; i++) {
+		const char *path = argv[optind + i];
+
+		if (util_read_file(path, &text, &len, &cause) == -1 ||
+		    (profs[i].prof = kb_profile_parse(path, text, len, &cause)) == NULL) {
+			fprintf(stderr, "ntune: %s\n", cause);
+			free(cause);
+			rc = 2;
+			goto out;
+		}
+		profs[i].text = text;
+		if (check_profile(kb, profs[i].prof, (int)sysconf(_SC_NPROCESSORS_ONLN)) == -1) {
+			rc = 2;
+			goto out;
+		}
+		bench_label_from_path(path, profs[i].label, sizeof profs[i].label, used, (size_t)i);
+		memcpy(used[i], profs[i].label, BENCH_LABEL_MAX);
+	}
+	lab.self = "/proc/self/exe";
+	lab.size = (int)size;
+	lab.flows = (int)flows;
+	lab.threads = (int)threads;
+	lab.settle = 0.5;
+	if (bench_lab_open(&lab, prefix, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		rc = 2;
+		goto out;
+	}
+	if (dir == NULL) {
+		default_dir(dirbuf, sizeof dirbuf, "bench");
+		dir = dirbuf;
+	}
+	if (bench_results_create(dir, "bench", argc, orig, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		rc = 2;
+		goto out;
+	}
+	for (i = 0; i < nprof; i++) {
+		if (bench_results_profile(dir, profs[i].label, profs[i].text, &cause) == -1) {
+			fprintf(stderr, "ntune: %s\n", cause);
+			free(cause);
+			goto out;
+		}
+	}
+	c.lab = &lab;
+	c.kb = kb;
+	c.dir = dir;
+	c.seq.min_runs = (int)runs;
+	c.seq.max_runs = (int)max_runs;
+	c.seq.confidence = conf / 100;
+	c.duration = duration;
+	c.warmup = warmup;
+	c.progress = progress;
+	v = xcalloc((size_t)nprof, sizeof *v);
+	fprintf(stderr, "ntune bench: results in %s; seed %llu; lab '%s'\n", dir,
+	    (unsigned long long)c.seed, prefix);
+	bench_interrupted = 0;
+	bench_signals_install();
+	ok = bench_ab(&c, profs, (size_t)nprof, v, &stop, &cause) == 0;
+	bench_signals_restore();
+	if (ok)
+		stopped = bench_stop_name(stop);
+	else
+		stopped = bench_interrupted ? "interrupted" : "error";
+	doc = verdict_doc(&c, v, (size_t)nprof - 1, stopped);
+	if (bench_results_write_json(dir, "verdict.json", doc, NULL) == -1)
+		fprintf(stderr, "ntune bench: cannot write %s/verdict.json\n", dir);
+	bench_results_finish(dir, ok, stopped, ok ? NULL : cause, NULL);
+	if (json) {
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+	} else {
+		for (k = 0; k + 1 < (size_t)nprof; k++) {
+			if (v[k].na == 0)
+				continue;
+			text = bench_verdict_table(&v[k]);
+			fputs(text, stdout);
+			free(text);
+		}
+		if (ok)
+			printf("stopped: %s after %d runs each (%s)\n", stopped, c.blocks,
+			    stop == BENCH_DECIDED ? "every comparison decided" :
+			    "--max-runs reached with something undecided");
+		printf("results: %s\n", dir);
+	}
+	json_decref(doc);
+	if (!ok) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		fprintf(stderr, "ntune bench: settings restored; partial results kept in %s (marked incomplete)\n",
+		    dir);
+		free(cause);
+		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
+	} else
+		rc = 0;
+	goto out;
+usage:
+	rc = 2;
+out:
+	bench_lab_close(&lab);
+	for (i = 0; i < nprof && profs != NULL; i++)
+		bench_profile_free(&profs[i]);
+	free(profs);
+	free(v);
+	free(orig);
+	kb_free(kb);
+	return rc;
 }
 
 const struct ntune_cmd cmd_bench = {
 	"bench",
 	"interleaved, randomized A/B of profiles under load, with a verdict",
-	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n      [--warmup S] [--max-runs N] [-o DIR] [--json]",
+	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
+	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
+	"      [--flows N] [--threads N] [--seed N] [-o DIR] [--json]",
 	0,
 	run,
 };

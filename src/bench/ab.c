@@ -1,0 +1,230 @@
+/* A/B runs: apply, measure, revert, in interleaved blocks until decided. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply/apply.h"
+#include "bench/bench.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static void
+say(struct bench_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct bench_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (c->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	c->progress(c->progress_arg, msg);
+	free(msg);
+}
+
+void
+bench_profile_free(struct bench_profile *p)
+{
+	free(p->text);
+	if (p->prof != NULL)
+		kb_profile_free(p->prof);
+	free(p->values);
+	memset(p, 0, sizeof *p);
+}
+
+static int
+apply_one(struct bench_ctx *c, struct bench_profile *p, char **cause)
+{
+	struct apply_opts o;
+	struct apply_result res;
+	char *why = NULL;
+
+	c->journal[0] = '\0';
+	if (p->prof == NULL || p->prof->nentries == 0)
+		return 0;
+	memset(&o, 0, sizeof o);
+	o.state_dir = c->state_dir;
+	o.netns = c->lab->dut_ns;
+	o.persist = false;
+	memset(&res, 0, sizeof res);
+	if (apply_profile(c->kb, p->prof, &o, &res, &why) == -1) {
+		util_cause(cause, "cannot apply '%s': %s", p->label, why);
+		free(why);
+		return -1;
+	}
+	snprintf(c->journal, sizeof c->journal, "%s", res.id);
+	apply_result_free(&res);
+	return 0;
+}
+
+static int
+revert_one(struct bench_ctx *c, char **cause)
+{
+	char done[APPLY_ID_MAX], *why = NULL;
+
+	if (c->journal[0] == '\0')
+		return 0;
+	if (apply_revert(c->state_dir, c->journal, done, sizeof done, &why) == -1) {
+		util_cause(cause, "cannot restore the settings of journal entry %s: %s "
+		    "(run `ntune revert %s`)", c->journal, why, c->journal);
+		free(why);
+		return -1;
+	}
+	c->journal[0] = '\0';
+	return 0;
+}
+
+/* One run of profile p: apply, measure, revert, record. */
+static int
+one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, char **cause)
+{
+	struct bench_run r;
+	char *why = NULL, *rcause = NULL;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.run = ++c->run;
+	r.block = block;
+	r.step = c->step;
+	r.warmup = warmup;
+	snprintf(r.label, sizeof r.label, "%s", p->label);
+	if (apply_one(c, p, cause) == -1)
+		return -1;
+	rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
+	if (revert_one(c, &rcause) == -1) {
+		if (rc == -1) {
+			util_cause(cause, "%s; %s", why, rcause);
+			free(rcause);
+		} else
+			*cause = rcause;
+		free(why);
+		bench_run_free(&r);
+		return -1;
+	}
+	if (rc == -1) {
+		*cause = why;
+		bench_run_free(&r);
+		return -1;
+	}
+	if (c->dir != NULL && bench_results_add_run(c->dir, &r, cause) == -1) {
+		bench_run_free(&r);
+		return -1;
+	}
+	if (!r.ok) {
+		util_cause(cause, "run %d (%s): %s", r.run, p->label, r.error);
+		bench_run_free(&r);
+		return -1;
+	}
+	if (!warmup) {
+		p->values = xreallocarray(p->values, p->nvalues + 1, sizeof *p->values);
+		p->values[p->nvalues++] = r.pps;
+	}
+	{
+		struct strbuf sb;
+		size_t i;
+
+		strbuf_init(&sb);
+		for (i = 0; i < r.ncpu && i < 16; i++)
+			strbuf_addf(&sb, "%s%.0f%%", i > 0 ? " " : "", r.cpu_busy[i]);
+		say(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s", r.run, c->planned,
+		    p->label, warmup ? " (warm-up, discarded)" : "", r.pps,
+		    (unsigned long long)r.drops, r.ncpu > 0 ? "; CPUs busy " : "",
+		    r.ncpu > 0 ? sb.buf : "");
+		strbuf_free(&sb);
+	}
+	bench_run_free(&r);
+	return 0;
+}
+
+static void
+compare_all(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_verdict *v,
+    double *pv, double alpha)
+{
+	size_t i;
+	char *why = NULL;
+
+	for (i = 1; i < n; i++) {
+		if (bench_verdict_compute(p[0].label, p[0].values, p[0].nvalues, p[i].label,
+		    p[i].values, p[i].nvalues, c->seq.confidence, alpha, &v[i - 1], &why) == -1) {
+			free(why);
+			why = NULL;
+			v[i - 1].na = v[i - 1].nb = 0;
+			pv[i - 1] = 1;
+			continue;
+		}
+		pv[i - 1] = isfinite(v[i - 1].p_welch) ? v[i - 1].p_welch : 1;
+	}
+}
+
+int
+bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_verdict *v,
+    enum bench_stop *stop, char **cause)
+{
+	size_t *order, i;
+	double *pv, alpha;
+	int block, total;
+
+	*stop = BENCH_CONTINUE;
+	c->failed_profile = -1;
+	c->blocks = 0;
+	if (n < 2) {
+		util_cause(cause, "need at least two profiles to compare");
+		return -1;
+	}
+	c->seq.ncomparisons = (int)n - 1;
+	alpha = bench_seq_alpha(&c->seq);
+	order = xreallocarray(NULL, n, sizeof *order);
+	pv = xcalloc(n, sizeof *pv);
+	memset(v, 0, (n - 1) * sizeof *v);
+	total = c->seq.max_runs * (int)n + (c->warmup > 0 ? (int)n : 0);
+	c->planned = c->run + total;
+	say(c, "%zu profiles, %d to %d runs each of %.1f s, up to %d runs; each look "
+	    "tests at %.4g (%.0f%% confidence, Bonferroni over %d looks)", n, c->seq.min_runs,
+	    c->seq.max_runs, c->duration, total, alpha, c->seq.confidence * 100,
+	    bench_seq_looks(&c->seq) * c->seq.ncomparisons);
+	if (c->warmup > 0) {
+		bench_block_order(n, 0, c->seed ^ 0x5741524d55ULL, order);
+		for (i = 0; i < n; i++) {
+			if (one_run(c, &p[order[i]], 0, true, cause) == -1) {
+				c->failed_profile = (int)order[i];
+				goto fail;
+			}
+		}
+	}
+	for (block = 1; block <= c->seq.max_runs; block++) {
+		bench_block_order(n, (size_t)block - 1, c->seed, order);
+		for (i = 0; i < n; i++) {
+			if (one_run(c, &p[order[i]], block, false, cause) == -1) {
+				c->failed_profile = (int)order[i];
+				goto fail;
+			}
+		}
+		c->blocks = block;
+		compare_all(c, p, n, v, pv, alpha);
+		for (i = 1; i < n && block >= 2; i++) {
+			if (v[i - 1].na == 0)
+				continue;
+			say(c, "block %d/%d: %s vs %s: %+.1f%% ± %.1f%% (Welch p = %.3g, needs < %.3g%s)",
+			    block, c->seq.max_runs, p[i].label, p[0].label, v[i - 1].pct,
+			    isfinite(v[i - 1].pct_hw) ? v[i - 1].pct_hw : 0.0, v[i - 1].p_welch, alpha,
+			    block < c->seq.min_runs ? ", before the first look" : "");
+		}
+		*stop = bench_seq_decide(&c->seq, block, pv, n - 1);
+		if (*stop != BENCH_CONTINUE)
+			break;
+	}
+	free(order);
+	free(pv);
+	return 0;
+fail:
+	compare_all(c, p, n, v, pv, alpha);
+	free(order);
+	free(pv);
+	return -1;
+}

@@ -1,0 +1,442 @@
+/* One measured run in the lab: start the load, count what reaches the sink. */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "lab/lab.h"
+#include "os/os.h"
+#include "util/util.h"
+
+#define MAX_IRQS	16
+
+int
+bench_lab_open(struct bench_lab *l, const char *prefix, char **cause)
+{
+	struct lab_status st;
+	char *why = NULL;
+	int i;
+
+	if (lab_prefix_valid(prefix, cause) == -1)
+		return -1;
+	if (lab_check_privileges(&why) == -1) {
+		util_cause(cause, "benchmarking in the lab needs root: %s", why);
+		free(why);
+		return -1;
+	}
+	if (lab_status(prefix, &st, cause) == -1)
+		return -1;
+	for (i = 0; i < LAB_NROLES; i++) {
+		if (!st.ns_exists[i]) {
+			util_cause(cause, "no lab '%s' (namespace '%s-%s' is missing; run `ntune lab up --prefix %s`)",
+			    prefix, prefix, lab_role_name((enum lab_role)i), prefix);
+			return -1;
+		}
+	}
+	snprintf(l->prefix, sizeof l->prefix, "%s", prefix);
+	lab_netns_name(prefix, LAB_GEN, l->gen_ns, sizeof l->gen_ns);
+	lab_netns_name(prefix, LAB_DUT, l->dut_ns, sizeof l->dut_ns);
+	lab_netns_name(prefix, LAB_SINK, l->sink_ns, sizeof l->sink_ns);
+	if (l->os == NULL && (l->os = os_open_live("", cause)) == NULL)
+		return -1;
+	return 0;
+}
+
+void
+bench_lab_close(struct bench_lab *l)
+{
+	if (l->os != NULL)
+		os_close(l->os);
+	l->os = NULL;
+}
+
+/* Starts argv inside ns in a process group of its own, output into outfd. */
+static pid_t
+spawn(const char *ns, char *const argv[], int outfd, char **cause)
+{
+	char *why = NULL;
+	pid_t pid;
+	int nul;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		if ((nul = open("/dev/null", O_RDONLY)) != -1)
+			dup2(nul, 0);
+		dup2(outfd, 1);
+		dup2(outfd, 2);
+		lab_netns_execv(ns, argv, &why);
+		dprintf(2, "%s\n", why != NULL ? why : "cannot start the load");
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+static void
+stop(pid_t pid)
+{
+	double deadline;
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(-pid, SIGTERM);
+	deadline = util_now() + 3;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (util_now() > deadline) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		usleep(20000);
+	}
+	kill(-pid, SIGKILL);	/* anything the load left behind in its group */
+}
+
+/* The last non-empty line the load printed, for error messages. */
+static void
+last_line(int fd, char *buf, size_t len)
+{
+	char tmp[4096], *p, *line = NULL;
+	off_t size;
+	ssize_t n;
+
+	buf[0] = '\0';
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0)
+		return;
+	lseek(fd, size > (off_t)sizeof tmp - 1 ? size - (off_t)sizeof tmp + 1 : 0, SEEK_SET);
+	if ((n = read(fd, tmp, sizeof tmp - 1)) <= 0)
+		return;
+	tmp[n] = '\0';
+	for (p = strtok(tmp, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+		if (*util_trim(p) != '\0')
+			line = p;
+	}
+	if (line != NULL)
+		snprintf(buf, len, "%s", line);
+}
+
+/* Sleeps until t; stops early when the load exits (*exited, *status) or a signal arrives. */
+static int
+wait_until(double t, pid_t load, int *exited, int *status)
+{
+	struct timespec ts;
+	double left;
+
+	for (;;) {
+		if (bench_interrupted)
+			return -1;
+		if (!*exited && load > 0 && waitpid(load, status, WNOHANG) == load)
+			*exited = 1;
+		left = t - util_now();
+		if (left <= 0)
+			return 0;
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+struct sample {
+	double	t;
+	uint64_t rx_packets, rx_bytes, tx_packets;
+};
+
+static int
+sample(struct bench_lab *l, struct sample *s, char **cause)
+{
+	struct lab_ifstat st;
+
+	if (lab_if_stat(l->sink_ns, LAB_SINK_IF, &st, cause) == -1)
+		return -1;
+	s->t = util_now();
+	s->rx_packets = st.rx_packets;
+	s->rx_bytes = st.rx_bytes;
+	if (lab_if_stat(l->gen_ns, LAB_GEN_IF, &st, cause) == -1)
+		return -1;
+	s->tx_packets = st.tx_packets;
+	return 0;
+}
+
+static int
+cpu_snapshot(struct bench_lab *l, struct os_cpu_times **t, size_t *n)
+{
+	char *cause = NULL;
+
+	*t = NULL;
+	*n = 0;
+	if (l->os == NULL || l->os->ops->cpu_times == NULL ||
+	    l->os->ops->cpu_times(l->os, t, n, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+irq_snapshot(struct bench_lab *l, struct os_irq **irqs, size_t *n)
+{
+	char *cause = NULL;
+
+	*irqs = NULL;
+	*n = 0;
+	if (l->os == NULL || l->os->ops->irqs == NULL || l->os->ops->irqs(l->os, irqs, n, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+cpu_busy(struct bench_run *r, const struct os_cpu_times *a, size_t na, const struct os_cpu_times *b,
+    size_t nb)
+{
+	uint64_t ta, tb, ia, ib;
+	size_t i, n = na < nb ? na : nb;
+
+	if (n == 0)
+		return;
+	r->cpu_busy = xreallocarray(NULL, n, sizeof *r->cpu_busy);
+	r->ncpu = n;
+	for (i = 0; i < n; i++) {
+		ta = a[i].user + a[i].nice + a[i].system + a[i].interrupt + a[i].softirq + a[i].idle +
+		    a[i].iowait + a[i].steal;
+		tb = b[i].user + b[i].nice + b[i].system + b[i].interrupt + b[i].softirq + b[i].idle +
+		    b[i].iowait + b[i].steal;
+		ia = a[i].idle + a[i].iowait;
+		ib = b[i].idle + b[i].iowait;
+		r->cpu_busy[i] = tb > ta ? 100.0 * (double)((tb - ta) - (ib - ia)) / (double)(tb - ta) : 0;
+		if (r->cpu_busy[i] < 0)
+			r->cpu_busy[i] = 0;
+	}
+}
+
+/* The interrupts that moved during the run, busiest first, at most MAX_IRQS. */
+static void
+irq_rates(struct bench_run *r, const struct os_irq *a, size_t na, const struct os_irq *b, size_t nb,
+    double secs)
+{
+	size_t i, j, k;
+	double rate;
+
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < na && strcmp(a[j].name, b[i].name) != 0; j++)
+			;
+		if (j == na || b[i].total <= a[j].total || secs <= 0)
+			continue;
+		rate = (double)(b[i].total - a[j].total) / secs;
+		if (r->nirq == MAX_IRQS && rate <= r->irq_rates[MAX_IRQS - 1])
+			continue;
+		if (r->nirq < MAX_IRQS) {
+			r->irq_names = xreallocarray(r->irq_names, r->nirq + 1, sizeof *r->irq_names);
+			r->irq_rates = xreallocarray(r->irq_rates, r->nirq + 1, sizeof *r->irq_rates);
+			r->nirq++;
+		}
+		for (k = r->nirq - 1; k > 0 && r->irq_rates[k - 1] < rate; k--) {
+			r->irq_rates[k] = r->irq_rates[k - 1];
+			memcpy(r->irq_names[k], r->irq_names[k - 1], sizeof r->irq_names[k]);
+		}
+		r->irq_rates[k] = rate;
+		snprintf(r->irq_names[k], sizeof r->irq_names[k], "%s%s%s", b[i].name,
+		    b[i].desc[0] != '\0' ? " " : "", b[i].desc);
+	}
+}
+
+static void
+iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void
+fail_run(struct bench_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+fail_run(struct bench_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+	r->ok = false;
+}
+
+static void
+describe_exit(char *buf, size_t len, int status)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, len, "status %d", status);
+}
+
+int
+bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, char **cause)
+{
+	char secs[32], size[16], flows[16], threads[16], line[200], how[64], *cmdenv = NULL;
+	char *argv[16], *sargv[8];
+	struct os_cpu_times *ct0 = NULL, *ct1 = NULL;
+	struct os_irq *ir0 = NULL, *ir1 = NULL;
+	size_t nct0 = 0, nct1 = 0, nir0 = 0, nir1 = 0, nsec, k;
+	struct sample s0, prev, cur, s1;
+	pid_t load = -1, server = -1;
+	int outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
+	char tmpl[] = "/tmp/ntune-load.XXXXXX";
+	double t0, total;
+
+	r->ok = true;
+	r->error[0] = '\0';
+	iso_now(r->started, sizeof r->started);
+	if ((outfd = mkstemp(tmpl)) == -1) {
+		util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	unlink(tmpl);
+	total = l->settle + duration;
+	/* The load runs a little longer than the window so that it never ends inside it. */
+	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1));
+	switch (l->load) {
+	case BENCH_LOAD_GEN:
+		argv[argc++] = (char *)l->self;
+		argv[argc++] = "gen";
+		argv[argc++] = "--duration";
+		argv[argc++] = secs;
+		if (l->size > 0) {
+			snprintf(size, sizeof size, "%d", l->size);
+			argv[argc++] = "--size";
+			argv[argc++] = size;
+		}
+		if (l->flows > 0) {
+			snprintf(flows, sizeof flows, "%d", l->flows);
+			argv[argc++] = "--flows";
+			argv[argc++] = flows;
+		}
+		if (l->threads > 0) {
+			snprintf(threads, sizeof threads, "%d", l->threads);
+			argv[argc++] = "--threads";
+			argv[argc++] = threads;
+		}
+		break;
+	case BENCH_LOAD_IPERF3:
+		sargv[0] = "iperf3";
+		sargv[1] = "-s";
+		sargv[2] = "-1";
+		sargv[3] = NULL;
+		if ((server = spawn(l->sink_ns, sargv, outfd, cause)) == -1)
+			goto out;
+		usleep(300000);
+		argv[argc++] = "iperf3";
+		argv[argc++] = "-c";
+		argv[argc++] = LAB_SINK_IP4;
+		argv[argc++] = "-t";
+		argv[argc++] = secs;
+		break;
+	case BENCH_LOAD_CMD:
+		/* The command learns where to send and for how long from its environment. */
+		xasprintf(&cmdenv, "NTUNE_LAB=%s NTUNE_DURATION=%s NTUNE_DST=%s NTUNE_DST6=%s; "
+		    "export NTUNE_LAB NTUNE_DURATION NTUNE_DST NTUNE_DST6; %s", l->prefix, secs,
+		    LAB_SINK_IP4, LAB_SINK_IP6, l->cmd);
+		argv[argc++] = "/bin/sh";
+		argv[argc++] = "-c";
+		argv[argc++] = cmdenv;
+		break;
+	}
+	argv[argc] = NULL;
+	t0 = util_now();
+	if ((load = spawn(l->gen_ns, argv, outfd, cause)) == -1)
+		goto out;
+	if (wait_until(t0 + l->settle, load, &exited, &status) == -1)
+		goto interrupted;
+	if (exited)
+		goto died;
+	have_cpu = cpu_snapshot(l, &ct0, &nct0) == 0;
+	have_irq = irq_snapshot(l, &ir0, &nir0) == 0;
+	if (sample(l, &s0, cause) == -1)
+		goto out;
+	prev = s0;
+	nsec = (size_t)ceil(duration - 1e-9);
+	for (k = 1; k <= nsec; k++) {
+		double end = s0.t + ((double)k < duration ? (double)k : duration);
+
+		if (wait_until(end, load, &exited, &status) == -1)
+			goto interrupted;
+		if (sample(l, &cur, cause) == -1)
+			goto out;
+		if (cur.t > prev.t) {
+			r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
+			r->per_second[r->nsec++] = (double)(cur.rx_packets - prev.rx_packets) /
+			    (cur.t - prev.t);
+		}
+		prev = cur;
+		if (exited)
+			break;
+	}
+	s1 = prev;
+	if (have_cpu && cpu_snapshot(l, &ct1, &nct1) == 0)
+		cpu_busy(r, ct0, nct0, ct1, nct1);
+	if (have_irq && irq_snapshot(l, &ir1, &nir1) == 0)
+		irq_rates(r, ir0, nir0, ir1, nir1, s1.t - s0.t);
+	r->duration_s = s1.t - s0.t;
+	r->packets = s1.rx_packets - s0.rx_packets;
+	r->bytes = s1.rx_bytes - s0.rx_bytes;
+	r->sent = s1.tx_packets - s0.tx_packets;
+	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
+	r->pps = r->duration_s > 0 ? (double)r->packets / r->duration_s : 0;
+	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
+	if (exited)
+		goto died;
+	if (r->packets == 0) {
+		if (r->sent == 0)
+			fail_run(r, "zero packets: the load sent nothing on %s", LAB_GEN_IF);
+		else
+			fail_run(r, "zero packets: the load sent %llu packets but none reached %s "
+			    "(is the DUT forwarding?)", (unsigned long long)r->sent, LAB_SINK_IF);
+	}
+	rc = 0;
+	goto out;
+died:
+	last_line(outfd, line, sizeof line);
+	describe_exit(how, sizeof how, status);
+	fail_run(r, "the load command died after %.1f s (%s)%s%s", util_now() - t0, how,
+	    line[0] != '\0' ? ": " : "", line);
+	r->pps = r->bps = 0;
+	rc = 0;
+	goto out;
+interrupted:
+	util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
+out:
+	stop(load);
+	stop(server);
+	close(outfd);
+	free(cmdenv);
+	free(ct0);
+	free(ct1);
+	os_irqs_free(ir0, nir0);
+	os_irqs_free(ir1, nir1);
+	return rc;
+}
