@@ -1,20 +1,272 @@
-/* ntune sink: placeholder until issue 6 lands; the table entry is final. */
+/* ntune sink: count test frames, loss, reordering, duplicates and latency on the lab's sink0. */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <net/if.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "lab/lab.h"
+#include "lab/traffic.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_sink;
+
+static volatile int stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ntune sink: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	cmd_usage(&cmd_sink, 0);
+	return 2;
+}
+
+static int
+parse_num(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || v < 0 || !isfinite(v))
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	}
+	if (*end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void
+progress(const struct sink_second *s, void *arg)
+{
+	char rate[64];
+
+	(void)arg;
+	lab_fmt_rate(rate, sizeof(rate), (double)s->packets, (double)s->bytes * 8);
+	fprintf(stderr, "sink %4d s  %s\n", s->second, rate);
+}
+
+static json_t *
+result_json(const struct sink_config *c, const struct sink_result *r, bool flows)
+{
+	json_t *o, *ps = json_array(), *fl;
+	size_t i;
+
+	for (i = 0; i < r->nper_second; i++)
+		json_array_append_new(ps, json_real(r->per_second[i]));
+	o = json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:s, s:i, s:o}",
+	    "duration_s", r->duration_s, "run_s", r->run_s, "packets", (json_int_t)r->packets,
+	    "bytes", (json_int_t)r->bytes, "pps", r->pps, "bps", r->bps,
+	    "lost", (json_int_t)r->lost, "reordered", (json_int_t)r->reordered,
+	    "duplicates", (json_int_t)r->duplicates, "ring_drops", (json_int_t)r->ring_drops,
+	    "other_frames", (json_int_t)r->other, "interface", c->ifname,
+	    "nflows", (int)r->nflows, "per_second", ps);
+	if (r->lat_samples > 0)
+		json_object_set_new(o, "latency_us", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
+		    "min", r->lat_min, "avg", r->lat_avg, "max", r->lat_max, "p50", r->lat_p50,
+		    "p90", r->lat_p90, "p99", r->lat_p99, "samples", (json_int_t)r->lat_samples));
+	else
+		json_object_set_new(o, "latency_us", json_null());
+	if (flows) {
+		fl = json_array();
+		for (i = 0; i < r->nflows; i++)
+			json_array_append_new(fl, json_pack("{s:s, s:i, s:i, s:I, s:I}",
+			    "family", r->flows[i].family == AF_INET6 ? "ipv6" : "ipv4",
+			    "sport", r->flows[i].sport, "dport", r->flows[i].dport,
+			    "packets", (json_int_t)r->flows[i].packets, "bytes", (json_int_t)r->flows[i].bytes));
+		json_object_set_new(o, "flows", fl);
+	}
+	return o;
+}
+
+static void
+print_text(const struct sink_result *r, bool flows)
+{
+	char rate[64];
+	uint64_t expect = r->packets - r->duplicates + r->lost;
+	size_t i;
+
+	lab_fmt_rate(rate, sizeof(rate), r->pps, r->bps);
+	printf("received %llu packets in %.2f s: %s\n", (unsigned long long)r->packets,
+	    r->duration_s, util_trim(rate));
+	printf("lost %llu (%.4f%%), reordered %llu, duplicates %llu, ring drops %llu, other frames %llu\n",
+	    (unsigned long long)r->lost, expect ? 100.0 * (double)r->lost / (double)expect : 0.0,
+	    (unsigned long long)r->reordered, (unsigned long long)r->duplicates,
+	    (unsigned long long)r->ring_drops, (unsigned long long)r->other);
+	if (r->lat_samples > 0)
+		printf("latency us: min %.1f avg %.1f max %.1f p50 %.1f p90 %.1f p99 %.1f\n",
+		    r->lat_min, r->lat_avg, r->lat_max, r->lat_p50, r->lat_p90, r->lat_p99);
+	if (!flows) {
+		printf("flows: %zu\n", r->nflows);
+		return;
+	}
+	printf("%-6s %6s %6s %14s %16s\n", "family", "sport", "dport", "packets", "bytes");
+	for (i = 0; i < r->nflows; i++)
+		printf("%-6s %6u %6u %14llu %16llu\n", r->flows[i].family == AF_INET6 ? "ipv6" : "ipv4",
+		    r->flows[i].sport, r->flows[i].dport, (unsigned long long)r->flows[i].packets,
+		    (unsigned long long)r->flows[i].bytes);
+}
+
+static int
+write_values(const char *path, const struct sink_result *r)
+{
+	struct strbuf b;
+	char *cause = NULL;
+	size_t i;
+	int rc;
+
+	strbuf_init(&b);
+	/* Only the seconds that carried test traffic: idle seconds are not samples. */
+	for (i = 0; i < r->nper_second; i++) {
+		if (r->per_second[i] > 0)
+			strbuf_addf(&b, "%.0f\n", r->per_second[i]);
+	}
+	rc = util_write_file_atomic(path, b.buf ? b.buf : "", b.len, 0644, &cause);
+	strbuf_free(&b);
+	if (rc == -1) {
+		fprintf(stderr, "ntune sink: %s\n", cause);
+		free(cause);
+	}
+	return rc;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune sink: not implemented yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{ "iface", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "idle", required_argument, NULL, 'I' },
+		{ "wait", required_argument, NULL, 'W' },
+		{ "values", required_argument, NULL, 'V' },
+		{ "flows", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sink_config c;
+	struct sink_result r;
+	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL;
+	const char *iface = NULL, *values = NULL;
+	enum lab_role role;
+	bool json = false, quiet = false, flows = false, inlab;
+	double v;
+	int ch, rc = 0;
+
+	sink_config_init(&c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "i:jq", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'i':
+			if (strlen(optarg) >= IF_NAMESIZE)
+				return usage_error("invalid --iface '%s'", optarg);
+			iface = optarg;
+			break;
+		case 't':
+			if (parse_num(optarg, &c.duration) == -1 || c.duration > 1e7)
+				return usage_error("invalid --duration '%s' (seconds)", optarg);
+			break;
+		case 'c':
+			if (parse_num(optarg, &v) == -1 || v < 1 || v != floor(v))
+				return usage_error("invalid --count '%s'", optarg);
+			c.count = (uint64_t)v;
+			break;
+		case 'T':
+			if (parse_num(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return usage_error("invalid --threads '%s' (1..64)", optarg);
+			c.threads = (int)v;
+			break;
+		case 'I':
+			if (parse_num(optarg, &c.idle_stop) == -1)
+				return usage_error("invalid --idle '%s' (seconds)", optarg);
+			break;
+		case 'W':
+			if (parse_num(optarg, &c.wait_first) == -1)
+				return usage_error("invalid --wait '%s' (seconds)", optarg);
+			break;
+		case 'V': values = optarg; break;
+		case 'f': flows = true; break;
+		case 'j': json = true; break;
+		case 'q': quiet = true; break;
+		default:
+			cmd_usage(&cmd_sink, 0);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (c.duration == 0 && c.count == 0 && c.idle_stop == 0)
+		c.duration = 10;
+	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
+	if (iface == NULL) {
+		if (!inlab || role != LAB_SINK) {
+			fprintf(stderr, "ntune sink: not in an ntune lab's sink namespace; give --iface "
+			    "(or run 'ntune lab exec sink -- ntune sink')\n");
+			return 2;
+		}
+		iface = LAB_SINK_IF;
+	}
+	snprintf(c.ifname, sizeof(c.ifname), "%s", iface);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	c.stop = &stop_flag;
+	if (!quiet)
+		c.progress = progress;
+	if (sink_run(&c, &r, &cause) == -1) {
+		fprintf(stderr, "ntune sink: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	if (json) {
+		json_t *o = result_json(&c, &r, flows);
+
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(o);
+	} else
+		print_text(&r, flows);
+	if (values != NULL && write_values(values, &r) == -1)
+		rc = 2;
+	if (r.packets == 0) {
+		fprintf(stderr, "ntune sink: no test frames arrived on '%s' in %.1f s "
+		    "(is 'ntune gen' running, and routed through the DUT?)\n", c.ifname, r.run_s);
+		rc = 1;
+	}
+	sink_result_free(&r);
+	return rc;
 }
 
 const struct ntune_cmd cmd_sink = {
 	"sink",
 	"count received packets: loss, reorder, duplicates, latency",
-	"sink [--iface IF] [--duration S] [--values FILE] [--json]",
+	"sink [--iface IF] [--duration S | --count N | --idle S] [--wait S] [--threads N]\n"
+	"    [--values FILE] [--flows] [--quiet] [--json]",
 	0,
 	run,
 };
