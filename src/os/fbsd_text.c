@@ -65,10 +65,12 @@ struct fbsd_text {
 	size_t		 nload;
 	int		 load_complete;
 	char		*topology;
+	char		 topology_from[OS_TEXT_MAX];
 	char		 kinds[256];
 };
 
-enum mode { M_NONE, M_SYSCTL, M_PCICONF, M_IFCONFIG, M_NETSTAT_I, M_NETSTAT_Q, M_VMSTAT };
+enum mode { M_NONE, M_SYSCTL, M_PCICONF, M_IFCONFIG, M_NETSTAT_I, M_NETSTAT_Q, M_VMSTAT,
+    M_TOP_PROCS };
 
 struct fbsd_text *
 fbsd_text_new(void)
@@ -532,11 +534,14 @@ netstat_i_row(struct fbsd_text *t, const char *line)
 	struct ifc *fc = NULL;
 	size_t i, l;
 
-	if (sscanf(line, "%63s %15s %63s %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu", name,
-	    mtu, net, addr, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8]) < 11)
+	int got;
+
+	got = sscanf(line, "%63s %15s %63s %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu", name,
+	    mtu, net, addr, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8]);
+	if (got >= 4 && strncmp(net, "<Link#", 6) != 0)
+		return 1;	/* an address row */
+	if (got < 11)
 		return 0;
-	if (strncmp(net, "<Link#", 6) != 0)
-		return 1;
 	l = strlen(name);
 	if (l > 0 && name[l - 1] == '*')
 		name[l - 1] = '\0';
@@ -699,16 +704,18 @@ linux_text(const char *line)
 	return strncmp(line, "Channel parameters for ", 23) == 0 ||
 	    strncmp(line, "Ring parameters for ", 20) == 0 ||
 	    strncmp(line, "driver: ", 8) == 0 || strncmp(line, "Features for ", 13) == 0 ||
-	    (strstr(line, "CPU0") != NULL && strstr(line, "CPU1") != NULL && line[0] == ' ');
+	    (strstr(line, "CPU0") != NULL && strstr(line, "CPU1") != NULL && line[0] == ' ') ||
+	    strstr(line, "-edge ") != NULL || strstr(line, "PCI-MSI") != NULL;
 }
 
 void
 fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *path)
 {
-	char *copy, *line, *next, *last_sysctl = NULL, name[256];
+	char *copy, *line, *next, *last_sysctl = NULL, name[256], last_line[80] = "";
 	const char *value, *p;
 	enum mode mode = M_NONE;
 	size_t lineno = 0, recognized = 0, unknown = 0, first_unknown = 0, conf = 0, linux = 0;
+	size_t reported = 0;
 	int cut, last_ok = 1, in_vmstat = 0, ends_nl;
 
 	copy = xstrndup(data, len);
@@ -718,6 +725,7 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		/* a bare kern.sched.topology_spec value */
 		free(t->topology);
 		t->topology = xstrdup(p);
+		os_strlcpy(t->topology_from, path, sizeof t->topology_from);
 		kind(t, "topology_spec");
 		free(copy);
 		return;
@@ -792,6 +800,15 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 			recognized++;
 			continue;
 		}
+		if (strncmp(line, "  PID ", 6) == 0 && strstr(line, "COMMAND") != NULL) {
+			mode = M_TOP_PROCS;
+			recognized++;
+			continue;
+		}
+		if (mode == M_TOP_PROCS && isdigit((unsigned char)line[strspn(line, " ")])) {
+			recognized++;
+			continue;
+		}
 		if (top_line(t, line, &cut)) {
 			kind(t, "top-P");
 			recognized++;
@@ -799,6 +816,7 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 				last_ok = 0;
 				t->load_complete = 0;
 				error(t, "%s:%zu: top -P line cut short: '%s'", path, lineno, line);
+				reported = lineno;
 			}
 			continue;
 		}
@@ -818,10 +836,13 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		if (cut) {
 			last_ok = 0;
 			error(t, "%s:%zu: vmstat -i line cut short: '%s'", path, lineno, line);
+			reported = lineno;
 			continue;
 		}
 		if (sysctl_line(line, name, sizeof name, &value)) {
 			fbsd_text_sysctl(t, name, value);
+			if (strcmp(name, "kern.sched.topology_spec") == 0)
+				os_strlcpy(t->topology_from, path, sizeof t->topology_from);
 			free(last_sysctl);
 			last_sysctl = xstrdup(name);
 			mode = M_SYSCTL;
@@ -833,7 +854,9 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 			conf++;
 			continue;
 		}
-		if (mode == M_SYSCTL && last_sysctl != NULL) {
+		if (mode == M_SYSCTL && last_sysctl != NULL && (isspace((unsigned char)line[0]) ||
+		    line[0] == '<' || sysctl(t, last_sysctl)[0] == '<' ||
+		    strcmp(last_sysctl, "kern.version") == 0)) {
 			/* a multi-line value (kern.sched.topology_spec, kern.version...) */
 			char *v;
 
@@ -860,12 +883,10 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		if (unknown++ == 0)
 			first_unknown = lineno;
 		last_ok = 0;
+		os_strlcpy(last_line, line, sizeof last_line);
 	}
-	if (!ends_nl && !last_ok && lineno > 0 && mode != M_VMSTAT)
-		error(t, "%s:%zu: last line cut short", path, lineno);
-	else if (!ends_nl && mode == M_SYSCTL && last_sysctl != NULL && lineno > 0 &&
-	    !last_ok)
-		error(t, "%s:%zu: last line cut short", path, lineno);
+	if (!ends_nl && !last_ok && lineno > 0 && reported != lineno && recognized > 0)
+		error(t, "%s:%zu: last line cut short: '%s'", path, lineno, last_line);
 	if (recognized == 0) {
 		if (conf > 0)
 			error(t, "%s: a loader.conf/sysctl.conf profile, not the output of a command "
@@ -876,7 +897,7 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		else
 			error(t, "%s: unrecognized content (expected sysctl -a, pciconf -lv, vmstat -i, "
 			    "ifconfig -a, dmesg, top -P, netstat -ibnd or netstat -Q output)", path);
-	} else if (unknown > 0 && !strstr(t->kinds, "dmesg"))
+	} else if (unknown > (!last_ok && !ends_nl ? 1u : 0u) && !strstr(t->kinds, "dmesg"))
 		error(t, "%s:%zu: unrecognized line%s (%zu in all)", path, first_unknown,
 		    unknown > 1 ? "s" : "", unknown);
 	free(last_sysctl);
@@ -1320,12 +1341,11 @@ fbsd_text_doc(struct fbsd_text *t)
 		if (fbsd_topology_parse(s, &tp) == 0) {
 			have_topo = 1;
 			if (tp.truncated)
-				json_array_append_new(t->errors, json_string(
-				    "kern.sched.topology_spec: cut short (no closing </groups>); CPU groups "
-				    "after the cut are unknown"));
+				error(t, "%s: kern.sched.topology_spec cut short (no closing </groups>); "
+				    "CPU groups after the cut are unknown", t->topology_from);
 		} else
-			json_array_append_new(t->errors, json_string(
-			    "kern.sched.topology_spec: no CPU groups could be read"));
+			error(t, "%s: kern.sched.topology_spec: no CPU groups could be read",
+			    t->topology_from);
 	}
 	cpu.threads = (int)sysctl_long(t, "hw.ncpu", sysctl_long(t, "kern.smp.cpus",
 	    have_topo ? tp.ncpu : t->d_ncpu > 0 ? t->d_ncpu : (int)t->nload > 0 ? (int)t->nload : -1));

@@ -10,10 +10,9 @@
 extern const struct os_ops os_linux_ops;
 int	 os_linux_init(struct os_ctx *, char **cause);
 #endif
-#ifdef __FreeBSD__
+/* Declared everywhere: tests/shim compiles freebsd.c on Linux. */
 extern const struct os_ops os_freebsd_ops;
 int	 os_freebsd_init(struct os_ctx *, char **cause);
-#endif
 extern const struct os_ops os_snapshot_ops;
 
 /* CPU lists ("0-3,8") and hex masks ("ff", "00000000,000000ff"), as sets of CPUs. */
