@@ -1,20 +1,174 @@
-/* ntune check: placeholder until issue 5 lands; the table entry is final. */
+/* ntune check: lint a tunables profile against the knowledge base and the machine. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "kb/system.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_check;
+
+static int
+target_parse(const char *s, enum kb_target *t)
+{
+	static const char *const names[] = { "any", "loader", "sysctl", "opnsense", "pfsense" };
+	size_t i;
+
+	for (i = 0; i < nitems(names); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*t = (enum kb_target)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static bool
+os_valid(const char *os)
+{
+	return strcmp(os, "freebsd") == 0 || strcmp(os, "linux") == 0 ||
+	    strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune check: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "os", required_argument, NULL, 'o' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "target", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *from[16], *os = NULL, *root = NULL;
+	size_t nfrom = 0, nd = 0, i, count[3] = { 0, 0, 0 };
+	enum kb_target target = KB_TARGET_ANY;
+	bool json = false, target_set = false;
+	struct kb_profile *p;
+	struct kb *kb;
+	struct kb_sysinfo si;
+	struct kb_diag *d;
+	struct os_ctx *ctx;
+	char *cause = NULL;
+	int ch, errors;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:f:r:t:j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			if (!os_valid(optarg)) {
+				fprintf(stderr, "ntune check: bad --os '%s' (freebsd, opnsense, pfsense, "
+				    "linux)\n", optarg);
+				return 2;
+			}
+			os = optarg;
+			break;
+		case 'f':
+			if (nfrom == nitems(from)) {
+				fprintf(stderr, "ntune check: too many --from files\n");
+				return 2;
+			}
+			from[nfrom++] = optarg;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 't':
+			if (target_parse(optarg, &target) == -1) {
+				fprintf(stderr, "ntune check: bad --target '%s' (any, loader, sysctl, "
+				    "opnsense, pfsense)\n", optarg);
+				return 2;
+			}
+			target_set = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			cmd_usage(&cmd_check, 0);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		cmd_usage(&cmd_check, 0);
+		return 2;
+	}
+	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		return 2;
+	}
+	if (os == NULL && nfrom == 0)
+		os = p->xml ? "opnsense" : kb_os_guess(kb, p);
+	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
+		fprintf(stderr, "ntune check: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		kb_free(kb);
+		return 2;
+	}
+	if (!target_set)
+		target = kb_target_guess(p, si.os);
+	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
+	for (i = 0; i < nd; i++)
+		count[d[i].severity]++;
+	if (json) {
+		json_t *doc = json_object(), *arr = json_array(), *o;
+
+		json_object_set_new(doc, "file", json_string(p->path));
+		json_object_set_new(doc, "os", json_string(si.os));
+		json_object_set_new(doc, "settings", json_integer((json_int_t)p->nentries));
+		json_object_set_new(doc, "errors", json_integer((json_int_t)count[KB_ERROR]));
+		json_object_set_new(doc, "warnings", json_integer((json_int_t)count[KB_WARNING]));
+		json_object_set_new(doc, "notes", json_integer((json_int_t)count[KB_NOTE]));
+		for (i = 0; i < nd; i++) {
+			o = json_object();
+			json_object_set_new(o, "file", json_string(d[i].file));
+			json_object_set_new(o, "line", json_integer(d[i].line));
+			json_object_set_new(o, "severity", json_string(kb_severity_name(d[i].severity)));
+			json_object_set_new(o, "rule", json_string(d[i].rule));
+			json_object_set_new(o, "knob", json_string(d[i].name));
+			json_object_set_new(o, "message", json_string(d[i].message));
+			json_array_append_new(arr, o);
+		}
+		json_object_set_new(doc, "diagnostics", arr);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		for (i = 0; i < nd; i++)
+			printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
+			    d[i].message);
+		fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s\n",
+		    p->path, p->nentries, si.os, si.sys.version ? " " : "",
+		    si.sys.version ? si.sys.version : "", count[KB_ERROR],
+		    count[KB_ERROR] == 1 ? "" : "s", count[KB_WARNING],
+		    count[KB_WARNING] == 1 ? "" : "s", count[KB_NOTE], count[KB_NOTE] == 1 ? "" : "s");
+	}
+	kb_diags_free(d, nd);
+	kb_target_close(ctx, &si);
+	kb_profile_free(p);
+	kb_free(kb);
+	return errors > 0 ? 1 : 0;
 }
 
 const struct ntune_cmd cmd_check = {
 	"check",
 	"lint a tunables profile against the knowledge base and the machine",
-	"check PROFILE [--os freebsd|linux] [--from SNAPSHOT] [--json]",
+	"check PROFILE [--os freebsd|opnsense|pfsense|linux] [--from SNAPSHOT]... [--root DIR]\n"
+	    "      [--target any|loader|sysctl|opnsense|pfsense] [--json]",
 	0,
 	run,
 };

@@ -135,4 +135,89 @@ const char *kb_op_text(enum kb_op);	/* "=", "=>", "=<" */
 /* Compares two values as a knob of this type would (numbers numerically, white space folded). */
 bool	 kb_value_equal(const struct kb_knob *, const char *a, const char *b);
 
+/*
+ * What the lint and advice rules know about the target system. Everything is
+ * optional: 0 / -1 / NULL mean unknown and the rules that need it stay quiet.
+ */
+struct kb_system {
+	const char *os;		/* "freebsd" | "opnsense" | "pfsense" | "linux" */
+	const char *version;	/* "14.1-RELEASE-p5", "6.1.0-18-amd64" or NULL */
+	int	ncpu;		/* logical CPUs, 0 unknown */
+	int	ncores;		/* physical cores, 0 unknown */
+	int	smt;		/* 1 on, 0 off, -1 unknown */
+	int	rss_kernel;	/* FreeBSD kernel with options RSS: 1, 0, -1 unknown */
+	/* Current value of a tunable (malloc'd) or -1; NULL when no system is known. */
+	int	(*get)(void *arg, const char *name, char **value);
+	void	*arg;
+	/* Boot files of the system that set tunables (sysctl.d, loader.conf...). */
+	struct kb_profile **others;
+	size_t	nothers;
+	/* The NICs (names, drivers, queues, speed) for advice; may be NULL. */
+	const struct kb_nic *nics;
+	size_t	nnics;
+};
+
+struct kb_nic {
+	char	name[64];
+	char	driver[64];
+	long	speed_mbps;		/* -1 unknown */
+	int	queues;			/* rx or combined queues in use, -1 unknown */
+	int	max_queues;		/* -1 unknown */
+	int	rx_ring, max_rx_ring;	/* -1 unknown */
+	int	flow_control;		/* 1 on, 0 off, -1 unknown */
+	int	adaptive_rx;		/* -1 unknown */
+	int	lro;			/* -1 unknown */
+};
+
+enum kb_severity { KB_NOTE = 0, KB_WARNING, KB_ERROR };
+
+struct kb_diag {
+	const char *file;
+	int	line;
+	enum kb_severity severity;
+	const char *rule;	/* "unknown-knob", "placement", "obsolete", "type", "range", ... */
+	char	*name;		/* the knob */
+	char	*message;
+	size_t	seq;		/* order of discovery, for a stable sort */
+};
+
+/* Where a profile is meant to go: decides the placement rule. */
+enum kb_target {
+	KB_TARGET_ANY = 0,	/* a mixed list: ntune splits it */
+	KB_TARGET_LOADER,	/* loader.conf(.local) */
+	KB_TARGET_SYSCTL,	/* sysctl.conf(.local), sysctl.d */
+	KB_TARGET_OPNSENSE,	/* OPNsense System > Tunables (all into loader.conf, runtime ones live) */
+	KB_TARGET_PFSENSE,	/* pfSense System Tunables (runtime only) */
+};
+enum kb_target kb_target_guess(const struct kb_profile *, const char *os);
+/* The OS a profile is written for, from its knob names ("freebsd" or "linux"), or NULL. */
+const char *kb_os_guess(const struct kb *, const struct kb_profile *);
+
+/* Runs every lint rule; diagnostics are sorted by line. Returns the number of errors. */
+int	 kb_check(const struct kb *, const struct kb_profile *, const struct kb_system *,
+	    enum kb_target, struct kb_diag **, size_t *);
+void	 kb_diags_free(struct kb_diag *, size_t);
+const char *kb_severity_name(enum kb_severity);
+/* Compares OS versions by their leading numbers ("14.1-RELEASE" vs "12.0"): <0, 0, >0. */
+int	 kb_version_cmp(const char *, const char *);
+
+/* Advice. */
+enum kb_goal { KB_GOAL_FORWARDING = 0, KB_GOAL_THROUGHPUT, KB_GOAL_LATENCY };
+enum kb_role { KB_ROLE_ROUTER = 0, KB_ROLE_FIREWALL, KB_ROLE_HOST };
+enum kb_certainty { KB_SAFE = 0, KB_USUALLY, KB_MEASURE };
+
+struct kb_advice {
+	char	*name;
+	char	*value;
+	enum kb_certainty certainty;
+	char	*reason;
+	char	*source;
+};
+
+/* Proposes settings for sys; every value derives from its topology. */
+int	 kb_advise(const struct kb *, const struct kb_system *, enum kb_goal, enum kb_role,
+	    struct kb_advice **, size_t *, char **cause);
+void	 kb_advice_free(struct kb_advice *, size_t);
+const char *kb_certainty_name(enum kb_certainty);
+
 #endif

@@ -404,7 +404,8 @@ os_ok(const struct kb_knob *k, const char *os)
 			return false;
 		return k->platform == NULL || strcmp(k->platform, os) == 0;
 	}
-	return strcmp(k->os, os) == 0;
+	/* Plain FreeBSD: not the knobs of a distribution's kernel. */
+	return strcmp(k->os, os) == 0 && (strcmp(os, "freebsd") != 0 || k->platform == NULL);
 }
 
 const struct kb_knob *

@@ -1,0 +1,546 @@
+/*
+ * The lint rules of `ntune check`. Each rule looks at one entry (or the whole
+ * profile) and adds diagnostics; none of them writes anything.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/util.h"
+
+struct lint {
+	const struct kb *kb;
+	const struct kb_profile *p;
+	const struct kb_system *sys;
+	enum kb_target target;
+	const char *os;		/* the KB os: "freebsd" or "linux" */
+	const char *platform;	/* "opnsense", "pfsense", "freebsd", "linux" */
+	struct kb_diag *d;
+	size_t	n;
+	int	errors;
+};
+
+const char *
+kb_severity_name(enum kb_severity s)
+{
+	return s == KB_ERROR ? "error" : s == KB_WARNING ? "warning" : "note";
+}
+
+static void
+diag(struct lint *l, const struct kb_entry *e, enum kb_severity sev, const char *rule,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+diag(struct lint *l, const struct kb_entry *e, enum kb_severity sev, const char *rule,
+    const char *fmt, ...)
+{
+	struct kb_diag *d;
+	va_list ap;
+
+	l->d = xreallocarray(l->d, l->n + 1, sizeof *l->d);
+	d = &l->d[l->n++];
+	d->file = e != NULL ? e->file : l->p->path;
+	d->line = e != NULL ? e->line : 0;
+	d->severity = sev;
+	d->rule = rule;
+	d->name = xstrdup(e != NULL ? e->name : "");
+	va_start(ap, fmt);
+	xvasprintf(&d->message, fmt, ap);
+	va_end(ap);
+	if (sev == KB_ERROR)
+		l->errors++;
+}
+
+void
+kb_diags_free(struct kb_diag *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].name);
+		free(d[i].message);
+	}
+	free(d);
+}
+
+int
+kb_version_cmp(const char *a, const char *b)
+{
+	long x, y;
+	char *ea, *eb;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		x = isdigit((unsigned char)*a) ? strtol(a, &ea, 10) : 0;
+		y = isdigit((unsigned char)*b) ? strtol(b, &eb, 10) : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!isdigit((unsigned char)*a) || !isdigit((unsigned char)*b))
+			break;
+		a = ea;
+		b = eb;
+		if (*a != '.' || *b != '.')
+			break;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+static const char *const linux_prefixes[] = {
+	"net.core.", "net.ipv4.", "net.ipv6.", "net.netfilter.", "net.nf_", "net.bridge.",
+	"kernel.", "vm.swappiness", "vm.dirty", "fs.", "if.", "cpu.", "net.unix.",
+};
+static const char *const freebsd_prefixes[] = {
+	"kern.", "hw.", "dev.", "machdep.", "net.inet.", "net.inet6.", "net.isr.", "net.link.",
+	"net.pf.", "net.route.", "vm.pmap.", "vfs.", "security.", "debug.", "net.local.",
+};
+
+static int
+prefix_of(const char *name, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (util_startswith(name, v[i]))
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+kb_os_guess(const struct kb *kb, const struct kb_profile *p)
+{
+	size_t i, fb = 0, lx = 0;
+	const struct kb_knob *k;
+
+	if (p->xml)
+		return "freebsd";
+	for (i = 0; i < p->nentries; i++) {
+		if ((k = kb_find(kb, p->entries[i].name, NULL)) != NULL) {
+			if (strcmp(k->os, "linux") == 0)
+				lx++;
+			else
+				fb++;
+			continue;
+		}
+		lx += prefix_of(p->entries[i].name, linux_prefixes, nitems(linux_prefixes));
+		fb += prefix_of(p->entries[i].name, freebsd_prefixes, nitems(freebsd_prefixes));
+	}
+	if (fb == lx)
+		return NULL;
+	return fb > lx ? "freebsd" : "linux";
+}
+
+enum kb_target
+kb_target_guess(const struct kb_profile *p, const char *os)
+{
+	const char *base = strrchr(p->path, '/');
+
+	base = base != NULL ? base + 1 : p->path;
+	if (p->xml)
+		return os != NULL && strcmp(os, "pfsense") == 0 ? KB_TARGET_PFSENSE : KB_TARGET_OPNSENSE;
+	if (util_startswith(base, "loader.conf"))
+		return KB_TARGET_LOADER;
+	if (util_startswith(base, "sysctl.conf") || strstr(p->path, "sysctl.d/") != NULL)
+		return KB_TARGET_SYSCTL;
+	return KB_TARGET_ANY;
+}
+
+/* The value name has for the rules: the profile's, else the system's, else the default. */
+static char *
+value_of(struct lint *l, const char *name, const char **from)
+{
+	const struct kb_entry *e = kb_profile_get(l->p, name);
+	const struct kb_knob *k;
+	char *v = NULL;
+
+	if (e != NULL) {
+		*from = "profile";
+		return xstrdup(e->value);
+	}
+	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, name, &v) == 0) {
+		*from = "system";
+		return v;
+	}
+	if ((k = kb_find(l->kb, name, l->platform)) != NULL && k->def != NULL) {
+		*from = "default";
+		return xstrdup(k->def);
+	}
+	return NULL;
+}
+
+/* A number for a knob value; -1 with a range starting at -1 means "all CPUs". */
+static int
+number_of(struct lint *l, const char *name, const char *v, long long *out)
+{
+	const struct kb_knob *k = kb_find(l->kb, name, l->platform);
+
+	if (kb_parse_number(v, out) == -1)
+		return -1;
+	if (*out == -1 && k != NULL && k->range != NULL && util_startswith(k->range, "-1..ncpu"))
+		*out = l->sys != NULL && l->sys->ncpu > 0 ? l->sys->ncpu : INT_MAX;
+	return 0;
+}
+
+/* A knob name for messages: dev.ix.%d.fc reads dev.ix.N.fc. */
+static const char *
+shown(const char *name)
+{
+	static char buf[4][256];
+	static int slot;
+	char *w;
+	const char *r;
+
+	if (name == NULL || strchr(name, '%') == NULL)
+		return name;
+	slot = (slot + 1) % 4;
+	for (r = name, w = buf[slot]; *r != '\0' && w < buf[slot] + sizeof buf[slot] - 3; r++) {
+		if (r[0] == '%' && r[1] == 'd') {
+			*w++ = 'N';
+			r++;
+		} else if (r[0] == '%' && r[1] == 's') {
+			*w++ = 'I';
+			*w++ = 'F';
+			r++;
+		} else
+			*w++ = *r;
+	}
+	*w = '\0';
+	return buf[slot];
+}
+
+static void
+rule_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
+{
+	const struct kb_knob *k, *other;
+	const char *near;
+	char *cur = NULL;
+
+	*kp = NULL;
+	if ((k = kb_find(l->kb, e->name, l->platform)) != NULL) {
+		*kp = k;
+		return;
+	}
+	if ((other = kb_find(l->kb, e->name, NULL)) != NULL) {
+		if (other->platform != NULL && strcmp(other->os, l->os) == 0)
+			diag(l, e, KB_ERROR, "platform", "'%s' exists only on %s kernels, not %s",
+			    e->name, other->platform, l->platform);
+		else
+			diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s knob, not %s", e->name,
+			    other->os, l->os);
+		return;
+	}
+	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not in the knowledge base; only its "
+		    "existence was checked", e->name);
+		free(cur);
+		return;
+	}
+	if ((near = kb_suggest(l->kb, e->name, l->platform)) != NULL)
+		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
+		    shown(near));
+	else
+		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s'", e->name);
+}
+
+static void
+rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	bool bsd = strcmp(l->os, "freebsd") == 0;
+
+	switch (l->target) {
+	case KB_TARGET_LOADER:
+		if (k->placement == KB_PLACE_SYSCTL)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a runtime sysctl; in loader.conf it "
+			    "is ignored, put it in /etc/sysctl.conf", e->name);
+		else if (k->placement == KB_PLACE_IFCONFIG || k->placement == KB_PLACE_ETHTOOL ||
+		    k->placement == KB_PLACE_SYSFS)
+			diag(l, e, KB_ERROR, "placement", "'%s' is an interface setting (%s), not a "
+			    "loader tunable", e->name, kb_placement_name(k->placement));
+		break;
+	case KB_TARGET_SYSCTL:
+		if (k->placement == KB_PLACE_LOADER)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable; in %s it has "
+			    "no effect, put it in /boot/loader.conf%s", e->name,
+			    bsd ? "sysctl.conf" : "a sysctl file", bsd ? ".local" : "");
+		else if (k->placement == KB_PLACE_IFCONFIG || k->placement == KB_PLACE_ETHTOOL ||
+		    k->placement == KB_PLACE_SYSFS)
+			diag(l, e, KB_ERROR, "placement", "'%s' is an interface setting (%s); sysctl "
+			    "cannot set it, use `ntune apply`", e->name,
+			    kb_placement_name(k->placement));
+		break;
+	case KB_TARGET_OPNSENSE:
+		if (k->placement == KB_PLACE_LOADER)
+			diag(l, e, KB_NOTE, "placement", "'%s' is a boot-time tunable: OPNsense writes "
+			    "it to /boot/loader.conf, it takes effect after a reboot", e->name);
+		break;
+	case KB_TARGET_PFSENSE:
+		if (k->placement == KB_PLACE_LOADER)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable; pfSense System "
+			    "Tunables sets it at runtime without effect, put it in "
+			    "/boot/loader.conf.local", e->name);
+		break;
+	case KB_TARGET_ANY:
+		break;
+	}
+}
+
+static void
+rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	const char *ver = l->sys != NULL ? l->sys->version : NULL;
+	bool known = ver != NULL && isdigit((unsigned char)*ver);
+
+	if (k->removed != NULL) {
+		if (known && kb_version_cmp(ver, k->removed) >= 0)
+			diag(l, e, KB_ERROR, "obsolete", "'%s' was removed in %s and has no effect on %s"
+			    "%s%s", e->name, k->removed, ver, k->replaced_by ? "; use " : "",
+			    k->replaced_by ? shown(k->replaced_by) : "");
+		else if (!known)
+			diag(l, e, KB_WARNING, "obsolete", "'%s' was removed in %s%s%s", e->name,
+			    k->removed, k->replaced_by ? "; use " : "",
+			    k->replaced_by ? shown(k->replaced_by) : "");
+	} else if (k->replaced_by != NULL) {
+		diag(l, e, KB_NOTE, "obsolete", "'%s' is an old name; prefer %s", e->name,
+		    shown(k->replaced_by));
+	}
+	if (k->since != NULL && known && kb_version_cmp(ver, k->since) < 0)
+		diag(l, e, KB_ERROR, "version", "'%s' exists since %s; it has no effect on %s",
+		    e->name, k->since, ver);
+}
+
+static void
+rule_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	char *why, *why0;
+	int ncpu = l->sys != NULL ? l->sys->ncpu : 0;
+	long long dummy;
+
+	if (e->op != KB_OP_SET && kb_parse_number(e->value, &dummy) == -1) {
+		diag(l, e, KB_ERROR, "type", "'%s%s' needs a number, not '%s'", e->name,
+		    kb_op_text(e->op), e->value);
+		return;
+	}
+	if ((why0 = kb_value_problem(k, e->value, 0)) != NULL) {
+		diag(l, e, KB_ERROR, strstr(why0, "range") ? "range" : "type", "%s: %s", e->name, why0);
+		free(why0);
+		return;
+	}
+	/* Bounds that depend on the CPU count are advice, not kernel limits. */
+	if (ncpu > 0 && (why = kb_value_problem(k, e->value, ncpu)) != NULL) {
+		diag(l, e, KB_WARNING, "range", "%s: %s", e->name, why);
+		free(why);
+	}
+}
+
+/* "kernel RSS", "NAME > N", "NAME >= OTHER". */
+static void
+rule_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	char lhs[128], op[3], rhs[128], *lv, *rv;
+	const char *from = "", *rfrom = "";
+	long long a, b;
+	bool ok;
+	size_t i;
+
+	for (i = 0; i < k->nrequires; i++) {
+		const char *r = k->requires[i];
+
+		if (strcmp(r, "kernel RSS") == 0) {
+			if (strcmp(l->platform, "opnsense") == 0)
+				continue;
+			if (l->sys != NULL && l->sys->rss_kernel == 0)
+				diag(l, e, KB_ERROR, "requires", "'%s' needs a kernel built with options "
+				    "RSS; this kernel has no net.inet.rss", e->name);
+			else if (l->sys == NULL || l->sys->rss_kernel < 0)
+				diag(l, e, KB_WARNING, "requires", "'%s' exists only in kernels built "
+				    "with options RSS (not GENERIC; OPNsense has it)", e->name);
+			continue;
+		}
+		if (sscanf(r, "%127s %2s %127s", lhs, op, rhs) != 3)
+			continue;
+		if ((lv = value_of(l, lhs, &from)) == NULL)
+			continue;
+		if (number_of(l, lhs, lv, &a) == -1) {
+			free(lv);
+			continue;
+		}
+		rv = NULL;
+		if (kb_parse_number(rhs, &b) == -1) {
+			if ((rv = value_of(l, rhs, &rfrom)) == NULL || number_of(l, rhs, rv, &b) == -1) {
+				free(lv);
+				free(rv);
+				continue;
+			}
+		}
+		ok = strcmp(op, ">") == 0 ? a > b : strcmp(op, ">=") == 0 ? a >= b :
+		    strcmp(op, "<") == 0 ? a < b : strcmp(op, "<=") == 0 ? a <= b :
+		    strcmp(op, "==") == 0 ? a == b : a != b;
+		if (!ok)
+			diag(l, e, KB_WARNING, "requires", "'%s' only matters with %s (%s is %s, %s)",
+			    e->name, r, lhs, lv, from);
+		free(lv);
+		free(rv);
+	}
+	/* OPNsense: the RSS knobs do nothing until net.inet.rss.enabled=1. */
+	if (strcmp(l->platform, "opnsense") == 0 && util_startswith(e->name, "net.inet.rss.") &&
+	    strcmp(e->name, "net.inet.rss.enabled") != 0) {
+		lv = value_of(l, "net.inet.rss.enabled", &from);
+		if (lv == NULL || strcmp(lv, "1") != 0)
+			diag(l, e, KB_WARNING, "requires", "'%s' has no effect unless "
+			    "net.inet.rss.enabled=1", e->name);
+		free(lv);
+	}
+}
+
+static bool
+is_limit(const char *name)
+{
+	static const char *const words[] = {
+		"max", "limit", "budget", "backlog", "space", "buf", "nmb", "qlen", "queue",
+		"hashsize", "_size", "somaxconn", "soacceptqueue", "gc_thresh", "entries", "buckets",
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(words); i++) {
+		if (strstr(name, words[i]) != NULL)
+			return true;
+	}
+	return false;
+}
+
+static void
+rule_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	char *cur = NULL;
+	const char *what = "current";
+	long long want, have;
+
+	if ((k->type != KB_TYPE_INT && k->type != KB_TYPE_SIZE) || e->op == KB_OP_RAISE ||
+	    !is_limit(e->name) || kb_parse_number(e->value, &want) == -1 || want < 0)
+		return;
+	if (l->sys == NULL || l->sys->get == NULL || l->sys->get(l->sys->arg, e->name, &cur) == -1) {
+		cur = k->def != NULL ? xstrdup(k->def) : NULL;
+		what = "default";
+	}
+	if (cur != NULL && kb_parse_number(cur, &have) == 0 && want < have && have > 0)
+		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the %s value "
+		    "%s", e->name, e->value, what, cur);
+	free(cur);
+}
+
+static void
+rule_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	char *cur = NULL;
+
+	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
+		if (e->op == KB_OP_SET && kb_value_equal(k, cur, e->value))
+			diag(l, e, KB_NOTE, "no-change", "'%s' is already %s on this system", e->name,
+			    cur);
+		free(cur);
+		return;
+	}
+	if (k->def != NULL && e->op == KB_OP_SET && kb_value_equal(k, k->def, e->value))
+		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default", e->name, e->value);
+}
+
+static void
+rule_duplicates(struct lint *l)
+{
+	const struct kb_entry *a, *b;
+	size_t i, j;
+
+	for (i = 0; i < l->p->nentries; i++) {
+		b = &l->p->entries[i];
+		for (j = i; j > 0; j--) {
+			a = &l->p->entries[j - 1];
+			if (strcmp(a->name, b->name) != 0)
+				continue;
+			if (strcmp(a->value, b->value) != 0 || a->op != b->op)
+				diag(l, b, KB_ERROR, "duplicate", "'%s' set again to '%s' (line %d set "
+				    "'%s'); the last one wins", b->name, b->value, a->line, a->value);
+			else
+				diag(l, b, KB_WARNING, "duplicate", "'%s' set twice (line %d)", b->name,
+				    a->line);
+			break;
+		}
+	}
+}
+
+/* Another boot file on the system that sets the same knob to something else. */
+static void
+rule_others(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	const struct kb_entry *o;
+	size_t i;
+	bool linux = strcmp(l->os, "linux") == 0;
+
+	if (l->sys == NULL)
+		return;
+	for (i = 0; i < l->sys->nothers; i++) {
+		if ((o = kb_profile_get(l->sys->others[i], e->name)) == NULL)
+			continue;
+		if (strcmp(o->file, e->file) == 0 || kb_value_equal(k, o->value, e->value))
+			continue;
+		diag(l, e, KB_WARNING, "conflict", "%s:%d sets '%s' to '%s'%s", o->file, o->line,
+		    e->name, o->value, linux ? "; sysctl --system re-applies it at boot and on "
+		    "every call, the files fight" : "; the later file wins at boot");
+	}
+}
+
+static int
+diagcmp(const void *x, const void *y)
+{
+	const struct kb_diag *a = x, *b = y;
+	int c = strcmp(a->file, b->file);
+
+	if (c != 0)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+int
+kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system *sys,
+    enum kb_target target, struct kb_diag **out, size_t *nout)
+{
+	struct lint l;
+	const struct kb_entry *e;
+	const struct kb_knob *k;
+	size_t i;
+
+	memset(&l, 0, sizeof l);
+	l.kb = kb;
+	l.p = p;
+	l.sys = sys;
+	l.target = target;
+	l.platform = sys != NULL && sys->os != NULL ? sys->os : "freebsd";
+	l.os = strcmp(l.platform, "linux") == 0 ? "linux" : "freebsd";
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		rule_known(&l, e, &k);
+		if (k == NULL)
+			continue;
+		rule_placement(&l, e, k);
+		rule_version(&l, e, k);
+		rule_value(&l, e, k);
+		rule_requires(&l, e, k);
+		rule_lowers(&l, e, k);
+		rule_default(&l, e, k);
+		rule_others(&l, e, k);
+	}
+	rule_duplicates(&l);
+	/* Stable sort by line: within a line, the rule order. */
+	for (i = 0; i < l.n; i++)
+		l.d[i].seq = i;
+	qsort(l.d, l.n, sizeof *l.d, diagcmp);
+	*out = l.d;
+	*nout = l.n;
+	return l.errors;
+}

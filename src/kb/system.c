@@ -1,0 +1,308 @@
+/*
+ * Filling struct kb_system from the platform layer (a live machine or a
+ * snapshot), and reading the boot files that also set tunables.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "kb/kb.h"
+#include "kb/system.h"
+#include "os/os.h"
+#include "util/util.h"
+
+/* The platform layer may not be linked into every program using kb (fuzzers, unit tests). */
+#pragma weak os_cpu_free
+#pragma weak os_nics_free
+
+static int
+get_tunable(void *arg, const char *name, char **value)
+{
+	struct os_ctx *os = arg;
+	char *cause = NULL;
+
+	if (os->ops->tunable_get == NULL)
+		return -1;
+	if (os->ops->tunable_get(os, name, value, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+has_tunable(struct os_ctx *os, const char *name)
+{
+	char *v = NULL;
+
+	if (get_tunable(os, name, &v) == -1)
+		return false;
+	free(v);
+	return true;
+}
+
+int
+kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
+{
+	struct os_system s;
+	struct os_cpu cpu;
+	struct os_nic *nics = NULL;
+	size_t nn = 0, i;
+	char *why = NULL;
+
+	memset(si, 0, sizeof *si);
+	si->sys.ncpu = 0;
+	si->sys.smt = -1;
+	si->sys.rss_kernel = -1;
+	memset(&s, 0, sizeof s);
+	if (os->ops->system == NULL || os->ops->system(os, &s, &why) == -1) {
+		util_cause(cause, "cannot tell the system: %s", why ? why : "unsupported");
+		free(why);
+		return -1;
+	}
+	if (strcasecmp(s.os, "linux") == 0)
+		si->os = xstrdup("linux");
+	else if (strcasecmp(s.os, "opnsense") == 0 || strstr(s.distro, "OPNsense") != NULL)
+		si->os = xstrdup("opnsense");
+	else if (strcasecmp(s.os, "pfsense") == 0 || strstr(s.distro, "pfSense") != NULL)
+		si->os = xstrdup("pfsense");
+	else
+		si->os = xstrdup("freebsd");
+	si->version = xstrdup(s.version);
+	si->sys.os = si->os;
+	si->sys.version = *si->version ? si->version : NULL;
+	memset(&cpu, 0, sizeof cpu);
+	if (os->ops->cpu != NULL && os->ops->cpu(os, &cpu, &why) == 0) {
+		si->sys.ncpu = cpu.threads > 0 ? cpu.threads : 0;
+		si->sys.ncores = cpu.cores > 0 ? cpu.cores : 0;
+		si->sys.smt = cpu.smt;
+		if (os_cpu_free != NULL)
+			os_cpu_free(&cpu);
+	}
+	free(why);
+	why = NULL;
+	if (strcmp(si->os, "linux") != 0 && os->ops->tunable_get != NULL) {
+		/* net.inet.rss exists only with options RSS; kern.ostype proves we can read sysctls. */
+		if (has_tunable(os, "net.inet.rss.bits") || has_tunable(os, "net.inet.rss.enabled"))
+			si->sys.rss_kernel = 1;
+		else if (has_tunable(os, "kern.ostype") || has_tunable(os, "net.isr.dispatch"))
+			si->sys.rss_kernel = 0;
+	}
+	si->sys.get = get_tunable;
+	si->sys.arg = os;
+	if (os->ops->nics != NULL && os->ops->nics(os, &nics, &nn, &why) == 0) {
+		si->nics = xcalloc(nn ? nn : 1, sizeof *si->nics);
+		for (i = 0; i < nn; i++) {
+			struct kb_nic *k = &si->nics[i];
+
+			snprintf(k->name, sizeof k->name, "%s", nics[i].name);
+			snprintf(k->driver, sizeof k->driver, "%s", nics[i].driver);
+			k->speed_mbps = nics[i].speed_mbps;
+			k->queues = nics[i].combined_queues > 0 ? nics[i].combined_queues :
+			    nics[i].rx_queues;
+			k->max_queues = nics[i].max_combined_queues > 0 ?
+			    nics[i].max_combined_queues : nics[i].max_rx_queues;
+			k->rx_ring = nics[i].rx_ring;
+			k->max_rx_ring = nics[i].max_rx_ring;
+			k->flow_control = -1;
+			k->adaptive_rx = nics[i].adaptive_rx;
+			k->lro = nics[i].lro;
+		}
+		si->nnics = nn;
+		if (os_nics_free != NULL)
+			os_nics_free(nics, nn);
+	}
+	free(why);
+	si->sys.nics = si->nics;
+	si->sys.nnics = si->nnics;
+	return 0;
+}
+
+static void
+add_other(struct kb_sysinfo *si, struct kb_profile *p)
+{
+	if (p == NULL)
+		return;
+	si->others = xreallocarray(si->others, si->nothers + 1, sizeof *si->others);
+	si->others[si->nothers++] = p;
+	si->sys.others = si->others;
+	si->sys.nothers = si->nothers;
+}
+
+static int
+namecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+add_dir(struct kb_sysinfo *si, const char *dir)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL, *path;
+	size_t n = 0, i, len;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (len > 5 && strcmp(de->d_name + len - 5, ".conf") == 0) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, namecmp);
+	for (i = 0; i < n; i++) {
+		xasprintf(&path, "%s/%s", dir, names[i]);
+		add_other(si, kb_profile_load(path, NULL));
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void
+kb_system_boot_files(struct kb_sysinfo *si, const char *os, const char *root)
+{
+	static const char *const linux_dirs[] = {
+		"/usr/lib/sysctl.d", "/lib/sysctl.d", "/run/sysctl.d", "/etc/sysctl.d",
+	};
+	static const char *const bsd_files[] = {
+		"/boot/loader.conf", "/boot/loader.conf.local", "/etc/sysctl.conf",
+		"/etc/sysctl.conf.local",
+	};
+	char *path;
+	size_t i;
+
+	if (root == NULL)
+		root = "";
+	if (strcmp(os, "linux") == 0) {
+		for (i = 0; i < nitems(linux_dirs); i++) {
+			xasprintf(&path, "%s%s", root, linux_dirs[i]);
+			add_dir(si, path);
+			free(path);
+		}
+		xasprintf(&path, "%s/etc/sysctl.conf", root);
+		if (access(path, R_OK) == 0)
+			add_other(si, kb_profile_load(path, NULL));
+		free(path);
+		return;
+	}
+	for (i = 0; i < nitems(bsd_files); i++) {
+		xasprintf(&path, "%s%s", root, bsd_files[i]);
+		if (access(path, R_OK) == 0)
+			add_other(si, kb_profile_load(path, NULL));
+		free(path);
+	}
+}
+
+int
+kb_system_snapshot_files(struct kb_sysinfo *si, const char *snapshot, char **cause)
+{
+	json_t *doc, *files, *f;
+	json_error_t err;
+	const char *path, *text;
+	size_t i;
+
+	if ((doc = json_load_file(snapshot, 0, &err)) == NULL)
+		return 0;	/* not JSON: a FreeBSD text dump has no boot files */
+	files = json_object_get(doc, "boot_files");
+	json_array_foreach(files, i, f) {
+		path = json_string_value(json_object_get(f, "path"));
+		text = json_string_value(json_object_get(f, "text"));
+		if (path != NULL && text != NULL)
+			add_other(si, kb_profile_parse(path, text, strlen(text), NULL));
+	}
+	json_decref(doc);
+	return 0;
+}
+
+void
+kb_sysinfo_free(struct kb_sysinfo *si)
+{
+	size_t i;
+
+	for (i = 0; i < si->nothers; i++)
+		kb_profile_free(si->others[i]);
+	free(si->others);
+	free(si->nics);
+	free(si->os);
+	free(si->version);
+	memset(si, 0, sizeof *si);
+}
+
+#pragma weak os_open_live
+#pragma weak os_open_files
+#pragma weak os_close
+
+static const char *
+family(const char *os)
+{
+	return os != NULL && strcmp(os, "linux") == 0 ? "linux" : "freebsd";
+}
+
+int
+kb_target_open(const char *const *from, size_t n, const char *os, const char *root,
+    struct os_ctx **osp, struct kb_sysinfo *si, char **cause)
+{
+	struct os_ctx *ctx = NULL;
+	char *why = NULL;
+	size_t i;
+
+	*osp = NULL;
+	memset(si, 0, sizeof *si);
+	if (n > 0) {
+		if (os_open_files == NULL) {
+			util_cause(cause, "--from needs the platform layer, which this build lacks");
+			return -1;
+		}
+		if ((ctx = os_open_files(from, n, cause)) == NULL)
+			return -1;
+		if (kb_system_from_os(ctx, si, cause) == -1) {
+			os_close(ctx);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			kb_system_snapshot_files(si, from[i], NULL);
+	} else if (os_open_live != NULL && (ctx = os_open_live(root ? root : "", &why)) != NULL) {
+		if (kb_system_from_os(ctx, si, &why) == -1 ||
+		    (os != NULL && strcmp(family(os), family(si->os)) != 0)) {
+			/* A profile for another OS: no system to compare with. */
+			kb_sysinfo_free(si);
+			os_close(ctx);
+			ctx = NULL;
+		} else
+			kb_system_boot_files(si, si->os, root);
+	}
+	free(why);
+	if (ctx == NULL && n == 0) {
+		memset(si, 0, sizeof *si);
+		si->os = xstrdup(os != NULL ? os : "linux");
+		si->sys.os = si->os;
+		si->sys.smt = -1;
+		si->sys.rss_kernel = -1;
+	}
+	/* --os refines the platform (a FreeBSD snapshot of an OPNsense box). */
+	if (os != NULL && strcmp(family(os), family(si->os)) == 0 && strcmp(os, si->os) != 0) {
+		free(si->os);
+		si->os = xstrdup(os);
+		si->sys.os = si->os;
+	}
+	*osp = ctx;
+	return 0;
+}
+
+void
+kb_target_close(struct os_ctx *ctx, struct kb_sysinfo *si)
+{
+	kb_sysinfo_free(si);
+	if (ctx != NULL && os_close != NULL)
+		os_close(ctx);
+}
