@@ -1,0 +1,97 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bench/bench.h"
+#include "report/report.h"
+#include "util/util.h"
+
+static void
+test_bench_label_from_path_is_a_unique_file_name(void **state)
+{
+	char used[3][BENCH_LABEL_MAX], out[BENCH_LABEL_MAX];
+
+	(void)state;
+	bench_label_from_path("/etc/ntune/rps on.conf", out, sizeof out, used, 0);
+	assert_string_equal(out, "rps_on");
+	strcpy(used[0], "rps_on");
+	bench_label_from_path("other/rps on.conf", out, sizeof out, used, 1);
+	assert_string_equal(out, "rps_on-2");
+	bench_label_from_path(".hidden", out, sizeof out, used, 0);
+	assert_string_equal(out, "profile");
+	assert_true(bench_label_valid("a-b_c.1"));
+	assert_false(bench_label_valid("../x"));
+	assert_false(bench_label_valid(".x"));
+}
+
+/* What the writer writes, the report's reader reads back. */
+static void
+test_bench_results_round_trip_through_the_report_reader(void **state)
+{
+	char dir[] = "/tmp/ntune-unit-results.XXXXXX", *cause = NULL, *argv[] = { "bench", "a", "b" };
+	double ps[2] = { 10, 12 }, busy[2] = { 50, 25 };
+	struct bench_run r;
+	struct report_data d;
+	char *values;
+	size_t len;
+	char path[300];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(bench_results_create(dir, "bench", 3, argv, &cause), 0);
+	assert_int_equal(bench_results_create(dir, "bench", 3, argv, &cause), -1);
+	assert_non_null(strstr(cause, "holds results already"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(bench_results_profile(dir, "a", "x=1\n", &cause), 0);
+	memset(&r, 0, sizeof r);
+	r.run = 1;
+	r.block = 1;
+	r.ok = true;
+	strcpy(r.label, "a");
+	r.pps = 11;
+	r.per_second = ps;
+	r.nsec = 2;
+	r.cpu_busy = busy;
+	r.ncpu = 2;
+	assert_int_equal(bench_results_add_run(dir, &r, &cause), 0);
+	r.run = 2;
+	r.pps = 13;
+	assert_int_equal(bench_results_add_run(dir, &r, &cause), 0);
+	r.run = 3;
+	r.warmup = true;	/* a warm-up is kept in runs.jsonl but not in values/ */
+	r.pps = 99;
+	assert_int_equal(bench_results_add_run(dir, &r, &cause), 0);
+	assert_int_equal(bench_results_finish(dir, false, "interrupted", "signal 2", &cause), 0);
+	snprintf(path, sizeof path, "%s/values/a.txt", dir);
+	assert_int_equal(util_read_file(path, &values, &len, &cause), 0);
+	assert_string_equal(values, "11\n13\n");
+	free(values);
+	assert_int_equal(report_load(dir, &d, &cause), 0);
+	assert_int_equal(json_array_size(d.runs), 3);
+	assert_false(json_is_true(json_object_get(d.meta, "complete")));
+	assert_string_equal(json_string_value(json_object_get(d.meta, "stopped")), "interrupted");
+	assert_string_equal(json_string_value(json_object_get(d.meta, "command")), "ntune bench a b");
+	assert_int_equal(d.nprofiles, 1);
+	assert_string_equal(d.profiles[0].text, "x=1\n");
+	report_data_free(&d);
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_label_from_path_is_a_unique_file_name),
+		cmocka_unit_test(test_bench_results_round_trip_through_the_report_reader),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,123 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/bench.h"
+
+static void
+test_bench_verdict_text_says_how_much_more(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99 }, b[] = { 120, 122, 118, 121, 119 };
+	struct bench_verdict v;
+	char *cause = NULL, *text;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, &cause), 0);
+	assert_true(v.decided);
+	assert_int_equal(v.direction, 1);
+	assert_true(v.pct > 19.99 && v.pct < 20.01);
+	assert_true(v.ratio > 1.1999 && v.ratio < 1.2001);
+	assert_true(v.ratio_lo < v.ratio && v.ratio < v.ratio_hi);
+	text = bench_verdict_text(&v);
+	assert_non_null(strstr(text, "B forwards 20.0% ± "));
+	assert_non_null(strstr(text, "% more packets than A, 95% confidence, 5 runs each"));
+	free(text);
+}
+
+static void
+test_bench_verdict_text_says_fewer_when_worse(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99 }, b[] = { 80, 82, 78, 81, 79 };
+	struct bench_verdict v;
+	char *text;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	assert_int_equal(v.direction, -1);
+	text = bench_verdict_text(&v);
+	assert_non_null(strstr(text, "B forwards 20.0% ± "));
+	assert_non_null(strstr(text, "fewer packets than A"));
+	free(text);
+}
+
+static void
+test_bench_verdict_no_difference_when_overlapping(void **state)
+{
+	const double a[] = { 100, 110, 90, 105, 95 }, b[] = { 101, 109, 91, 104, 96 };
+	struct bench_verdict v;
+	char *text;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	assert_false(v.decided);
+	assert_int_equal(v.direction, 0);
+	text = bench_verdict_text(&v);
+	assert_non_null(strstr(text, "no difference proven between B and A at 95% confidence"));
+	free(text);
+}
+
+/* Significant at a single look but not at the level corrected for 6 looks. */
+static void
+test_bench_verdict_uses_the_corrected_level(void **state)
+{
+	const double a[] = { 100, 104, 97, 101, 98 }, b[] = { 104, 107, 101, 103, 105 };
+	struct bench_verdict v1, v6;
+	struct bench_seq s = { 5, 10, 0.95, 1 };
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v1, NULL), 0);
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, bench_seq_alpha(&s), &v6,
+	    NULL), 0);
+	assert_true(v1.p_welch < 0.05 && v1.p_welch > bench_seq_alpha(&s));
+	assert_true(v1.decided);
+	assert_false(v6.decided);
+}
+
+static void
+test_bench_verdict_refuses_single_runs(void **state)
+{
+	const double a[] = { 1 }, b[] = { 2, 3 };
+	struct bench_verdict v;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 1, "B", b, 2, 0.95, 0.05, &v, &cause), -1);
+	assert_non_null(strstr(cause, "too few runs"));
+	free(cause);
+}
+
+static void
+test_bench_verdict_json_has_both_tests_and_the_ratio(void **state)
+{
+	const double a[] = { 100, 102, 98 }, b[] = { 150, 152, 148 };
+	struct bench_verdict v;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 3, "B", b, 3, 0.95, 0.05, &v, NULL), 0);
+	j = bench_verdict_json(&v);
+	assert_true(json_is_object(json_object_get(j, "welch")));
+	assert_true(json_is_object(json_object_get(j, "mann_whitney")));
+	assert_true(json_real_value(json_object_get(j, "ratio")) > 1.49);
+	assert_true(json_is_string(json_object_get(j, "text")));
+	json_decref(j);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_verdict_text_says_how_much_more),
+		cmocka_unit_test(test_bench_verdict_text_says_fewer_when_worse),
+		cmocka_unit_test(test_bench_verdict_no_difference_when_overlapping),
+		cmocka_unit_test(test_bench_verdict_uses_the_corrected_level),
+		cmocka_unit_test(test_bench_verdict_refuses_single_runs),
+		cmocka_unit_test(test_bench_verdict_json_has_both_tests_and_the_ratio),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
