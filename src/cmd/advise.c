@@ -1,20 +1,188 @@
-/* ntune advise: placeholder until issue 5 lands; the table entry is final. */
+/* ntune advise: propose a profile for this machine (or a snapshot), every line with its reason. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "kb/system.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_advise;
+
+static const char *const goals[] = { "forwarding", "throughput", "latency" };
+static const char *const roles[] = { "router", "firewall", "host" };
+
+static int
+pick(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	}
+	return -1;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune advise: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "os", required_argument, NULL, 'o' },
+		{ "goal", required_argument, NULL, 'g' },
+		{ "role", required_argument, NULL, 'r' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "cores", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *from[16], *os = NULL;
+	size_t nfrom = 0, na = 0, i;
+	int ch, goal = KB_GOAL_FORWARDING, role = KB_ROLE_ROUTER, cpus = 0, cores = 0;
+	bool json = false;
+	struct kb *kb;
+	struct kb_sysinfo si;
+	struct kb_advice *a;
+	struct os_ctx *ctx;
+	char *cause = NULL;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (nfrom == nitems(from)) {
+				fprintf(stderr, "ntune advise: too many --from files\n");
+				return 2;
+			}
+			from[nfrom++] = optarg;
+			break;
+		case 'o':
+			if (strcmp(optarg, "freebsd") != 0 && strcmp(optarg, "opnsense") != 0 &&
+			    strcmp(optarg, "pfsense") != 0 && strcmp(optarg, "linux") != 0) {
+				fprintf(stderr, "ntune advise: bad --os '%s' (freebsd, opnsense, pfsense, "
+				    "linux)\n", optarg);
+				return 2;
+			}
+			os = optarg;
+			break;
+		case 'g':
+			if ((goal = pick(optarg, goals, nitems(goals))) == -1) {
+				fprintf(stderr, "ntune advise: bad --goal '%s' (forwarding, throughput, "
+				    "latency)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			if ((role = pick(optarg, roles, nitems(roles))) == -1) {
+				fprintf(stderr, "ntune advise: bad --role '%s' (router, firewall, host)\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+		case 'C':
+			if (atoi(optarg) < 1 || atoi(optarg) > 4096) {
+				fprintf(stderr, "ntune advise: bad --%s '%s'\n", ch == 'c' ? "cpus" :
+				    "cores", optarg);
+				return 2;
+			}
+			*(ch == 'c' ? &cpus : &cores) = atoi(optarg);
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			cmd_usage(&cmd_advise, 0);
+			return 2;
+		}
+	}
+	if (argc != optind) {
+		cmd_usage(&cmd_advise, 0);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_target_open(from, nfrom, os, NULL, &ctx, &si, &cause) == -1) {
+		fprintf(stderr, "ntune advise: %s\n", cause);
+		free(cause);
+		kb_free(kb);
+		return 2;
+	}
+	/* --cpus/--cores describe a machine ntune cannot see (planning a box). */
+	if (cpus > 0) {
+		si.sys.ncpu = cpus;
+		si.sys.ncores = cores > 0 ? cores : cpus;
+		si.sys.smt = si.sys.ncores < cpus;
+	} else if (cores > 0 && si.sys.ncpu > 0) {
+		si.sys.ncores = cores;
+		si.sys.smt = cores < si.sys.ncpu;
+	}
+	if (kb_advise(kb, &si.sys, (enum kb_goal)goal, (enum kb_role)role, &a, &na, &cause) == -1) {
+		fprintf(stderr, "ntune advise: %s (use --from SNAPSHOT or --cpus N)\n", cause);
+		free(cause);
+		kb_target_close(ctx, &si);
+		kb_free(kb);
+		return 2;
+	}
+	if (json) {
+		json_t *doc = json_object(), *arr = json_array(), *o;
+
+		json_object_set_new(doc, "os", json_string(si.os));
+		json_object_set_new(doc, "version", si.sys.version ? json_string(si.sys.version) :
+		    json_null());
+		json_object_set_new(doc, "cpus", json_integer(si.sys.ncpu));
+		json_object_set_new(doc, "cores", json_integer(si.sys.ncores));
+		json_object_set_new(doc, "smt", si.sys.smt < 0 ? json_null() :
+		    json_boolean(si.sys.smt));
+		json_object_set_new(doc, "goal", json_string(goals[goal]));
+		json_object_set_new(doc, "role", json_string(roles[role]));
+		for (i = 0; i < na; i++) {
+			o = json_object();
+			json_object_set_new(o, "name", json_string(a[i].name));
+			json_object_set_new(o, "value", json_string(a[i].value));
+			json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
+			json_object_set_new(o, "reason", json_string(a[i].reason));
+			json_object_set_new(o, "source", json_string(a[i].source));
+			json_array_append_new(arr, o);
+		}
+		json_object_set_new(doc, "advice", arr);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		printf("# ntune advise for %s%s%s: %d CPUs", si.os, si.sys.version ? " " : "",
+		    si.sys.version ? si.sys.version : "", si.sys.ncpu);
+		if (si.sys.ncores > 0)
+			printf(" (%d cores, SMT %s)", si.sys.ncores, si.sys.smt == 1 ? "on" :
+			    si.sys.smt == 0 ? "off" : "unknown");
+		printf(", %zu NIC%s, goal %s, role %s\n", si.sys.nnics, si.sys.nnics == 1 ? "" : "s",
+		    goals[goal], roles[role]);
+		printf("# safe = fixes a clear misconfiguration; usually helps = per its source;\n"
+		    "# measure it = a candidate for `ntune bench` / `ntune tune`, not a fact.\n");
+		for (i = 0; i < na; i++) {
+			printf("\n# [%s] %s\n# source: %s\n%s=%s\n", kb_certainty_name(a[i].certainty),
+			    a[i].reason, a[i].source, a[i].name, a[i].value);
+		}
+	}
+	kb_advice_free(a, na);
+	kb_target_close(ctx, &si);
+	kb_free(kb);
+	return 0;
 }
 
 const struct ntune_cmd cmd_advise = {
 	"advise",
 	"propose a profile for this machine, every line with its reason",
-	"advise [--from SNAPSHOT] [--goal forwarding|throughput|latency] [--role router|firewall|host] [--json]",
+	"advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
+	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host] [--json]",
 	0,
 	run,
 };

@@ -1,0 +1,426 @@
+/*
+ * The advice rules of `ntune advise`. Every value is computed from the system
+ * (CPU count, SMT, NIC queues and rings, link speed); every line says how sure
+ * it is: safe (fixes a clear misconfiguration), usually helps (with a source),
+ * or measure it (a candidate for `ntune bench` / `ntune tune`, never a fact).
+ * The result is run through kb_check and lines with errors are dropped, so the
+ * profile passes `ntune check`.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/util.h"
+
+struct advisor {
+	const struct kb *kb;
+	const struct kb_system *sys;
+	const char *os;		/* platform name */
+	bool	bsd;
+	enum kb_goal goal;
+	enum kb_role role;
+	struct kb_advice *a;
+	size_t	n;
+};
+
+const char *
+kb_certainty_name(enum kb_certainty c)
+{
+	return c == KB_SAFE ? "safe" : c == KB_USUALLY ? "usually helps" : "measure it";
+}
+
+static void
+advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
+    const char *fmt_value, const char *reason, ...) __attribute__((format(printf, 6, 7)));
+
+/* Adds name=value unless the KB does not know the knob for this OS (then the rule is moot). */
+static void
+advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
+    const char *value, const char *reason, ...)
+{
+	struct kb_advice *x;
+	va_list ap;
+	size_t i;
+
+	if (kb_find(ad->kb, name, ad->os) == NULL)
+		return;
+	for (i = 0; i < ad->n; i++) {
+		if (strcmp(ad->a[i].name, name) == 0)
+			return;	/* the first (more specific) rule wins */
+	}
+	ad->a = xreallocarray(ad->a, ad->n + 1, sizeof *ad->a);
+	x = &ad->a[ad->n++];
+	x->name = xstrdup(name);
+	x->value = xstrdup(value);
+	x->certainty = c;
+	x->source = xstrdup(source);
+	va_start(ap, reason);
+	xvasprintf(&x->reason, reason, ap);
+	va_end(ap);
+}
+
+void
+kb_advice_free(struct kb_advice *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(a[i].name);
+		free(a[i].value);
+		free(a[i].reason);
+		free(a[i].source);
+	}
+	free(a);
+}
+
+static int
+log2floor(int n)
+{
+	int b = 0;
+
+	while (n > 1) {
+		n >>= 1;
+		b++;
+	}
+	return b;
+}
+
+static const char *
+num(char *buf, size_t len, long long v)
+{
+	snprintf(buf, len, "%lld", v);
+	return buf;
+}
+
+/* Hex mask of the first n CPUs, in the comma-grouped form of /sys (32 bits a group). */
+static void
+cpumask(int n, char *buf, size_t len)
+{
+	char group[16];
+	int groups = (n + 31) / 32, g, bits;
+	unsigned int w;
+
+	buf[0] = '\0';
+	for (g = groups - 1; g >= 0; g--) {
+		bits = n - g * 32 > 32 ? 32 : n - g * 32;
+		w = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+		snprintf(group, sizeof group, g == groups - 1 ? "%x" : "%08x", w);
+		if (strlen(buf) + strlen(group) + 2 < len) {
+			strcat(buf, group);
+			if (g > 0)
+				strcat(buf, ",");
+		}
+	}
+}
+
+/* "ix0" -> driver "ix", unit 0. */
+static int
+split_unit(const char *ifname, char *drv, size_t len, int *unit)
+{
+	size_t n = strlen(ifname), i = n;
+
+	while (i > 0 && isdigit((unsigned char)ifname[i - 1]))
+		i--;
+	if (i == 0 || i == n || i >= len)
+		return -1;
+	memcpy(drv, ifname, i);
+	drv[i] = '\0';
+	*unit = atoi(ifname + i);
+	return 0;
+}
+
+static bool
+iflib_driver(const char *drv)
+{
+	static const char *const v[] = { "ix", "ixl", "igb", "em", "igc", "ice", "ax", "vmx", "bnxt" };
+	size_t i;
+
+	for (i = 0; i < nitems(v); i++) {
+		if (strcmp(drv, v[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+advise_bsd(struct advisor *ad)
+{
+	const struct kb_system *s = ad->sys;
+	char v[64], name[128], drv[32];
+	const struct kb_nic *nic;
+	int ncpu = s->ncpu, unit, want, maxring = 0;
+	size_t i;
+
+	if (ad->role != KB_ROLE_HOST) {
+		advise(ad, KB_SAFE, "net.inet.ip.forwarding", "inet(4)", "1",
+		    "a %s forwards IPv4 between its interfaces", ad->role == KB_ROLE_ROUTER ?
+		    "router" : "firewall");
+		advise(ad, KB_SAFE, "net.inet6.ip6.forwarding", "inet6(4)", "1",
+		    "a %s forwards IPv6 too", ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
+		advise(ad, KB_SAFE, "net.inet.ip.redirect", "inet(4); BSDRP netbenches", "0",
+		    "packets that would trigger an ICMP redirect leave the fast forwarding path");
+		advise(ad, KB_SAFE, "net.inet6.ip6.redirect", "inet6(4); BSDRP netbenches", "0",
+		    "the same for IPv6");
+	}
+	if (ncpu > 1) {
+		advise(ad, KB_USUALLY, "net.isr.maxthreads",
+		    "netisr(9); seed 000; opnsense/core issue 5415", num(v, sizeof v, ncpu),
+		    "one netisr thread per CPU (%d logical CPUs) so deferred work (PPPoE, IPsec, "
+		    "single-queue NICs) is not stuck on one core", ncpu);
+		advise(ad, KB_USUALLY, "net.isr.bindthreads", "netisr(9); seed 000", "1",
+		    "pin the %d netisr threads, one per CPU, next to the queues they serve", ncpu);
+		advise(ad, KB_MEASURE, "net.isr.dispatch", "netisr(9); seed 000", "deferred",
+		    "queue inbound work to the per-CPU netisr threads; helps when the NIC cannot "
+		    "spread flows itself, costs a queue hop otherwise");
+	}
+	if (ncpu > 1 && (strcmp(ad->os, "opnsense") == 0 || s->rss_kernel == 1)) {
+		if (strcmp(ad->os, "opnsense") == 0)
+			advise(ad, KB_USUALLY, "net.inet.rss.enabled",
+			    "OPNsense documentation (RSS); seed 000", "1",
+			    "turn on kernel RSS so netisr work follows the NIC's flow hash (needs "
+			    "a reboot)");
+		advise(ad, KB_USUALLY, "net.inet.rss.bits", "sys/net/rss_config.c; seed 000",
+		    num(v, sizeof v, log2floor(ncpu)),
+		    "2^%d RSS buckets for %d logical CPUs: one bucket per CPU", log2floor(ncpu),
+		    ncpu);
+	}
+	if (s->smt == 1)
+		advise(ad, KB_MEASURE, "machdep.hyperthreading_intr_allowed",
+		    "BSDRP netbenches; seed 000", "1",
+		    "SMT is on (%d threads on %d cores): let NIC queues use the sibling threads. "
+		    "+28.2%% pps on Xeon E5-2697A v4 + Chelsio T580 but -12.1%% on Ryzen 7 8845HS "
+		    "+ Intel X710 in BSDRP netbenches: a candidate for `ntune bench`", ncpu,
+		    s->ncores > 0 ? s->ncores : ncpu / 2);
+	for (i = 0; i < s->nnics; i++) {
+		nic = &s->nics[i];
+		if (split_unit(nic->name, drv, sizeof drv, &unit) == -1)
+			continue;
+		if (nic->rx_ring > maxring)
+			maxring = nic->rx_ring;
+		if (iflib_driver(drv) && ncpu > 1 && nic->queues > 0) {
+			want = ncpu;
+			if (nic->max_queues > 0 && want > nic->max_queues)
+				want = nic->max_queues;
+			if (nic->queues < want) {
+				snprintf(name, sizeof name, "dev.%s.%d.iflib.override_nrxqs", drv, unit);
+				advise(ad, KB_USUALLY, name, "iflib(4)", num(v, sizeof v, want),
+				    "%s uses %d rx queues for %d CPUs%s; one queue per CPU spreads "
+				    "interrupts over all of them", nic->name, nic->queues, ncpu,
+				    nic->max_queues > 0 ? " (hardware maximum shown by the driver)" : "");
+				snprintf(name, sizeof name, "dev.%s.%d.iflib.override_ntxqs", drv, unit);
+				advise(ad, KB_USUALLY, name, "iflib(4)", num(v, sizeof v, want),
+				    "as many tx queues as rx queues on %s", nic->name);
+			}
+		}
+		if (iflib_driver(drv) && nic->rx_ring > 0 && nic->max_rx_ring > nic->rx_ring) {
+			snprintf(name, sizeof name, "dev.%s.%d.iflib.override_nrxds", drv, unit);
+			advise(ad, KB_MEASURE, name, "iflib(4)", num(v, sizeof v, nic->max_rx_ring),
+			    "%s has %d rx descriptors of %d possible; bigger rings absorb bursts but "
+			    "cost cache", nic->name, nic->rx_ring, nic->max_rx_ring);
+		}
+		if (ad->role != KB_ROLE_HOST && nic->flow_control != 0) {
+			snprintf(name, sizeof name, "dev.%s.%d.fc", drv, unit);
+			advise(ad, KB_USUALLY, name, "ix(4), em(4), ixl(4): fc", "0",
+			    "flow control off on %s: a router drops, it must not pause its upstream "
+			    "link", nic->name);
+		}
+		if (strcmp(drv, "ix") == 0) {
+			snprintf(name, sizeof name, "dev.ix.%d.enable_aim", unit);
+			advise(ad, KB_MEASURE, name, "ix(4); seed 001", "1",
+			    "adaptive interrupt moderation on %s: fewer interrupts at high load, "
+			    "more latency", nic->name);
+		}
+	}
+	if (maxring > 256)
+		advise(ad, KB_USUALLY, "net.isr.defaultqlimit", "netisr(9); seed 000",
+		    num(v, sizeof v, maxring),
+		    "netisr queues as long as the largest NIC rx ring (%d) so a deferred burst is "
+		    "not dropped (netstat -Q QDrops)", maxring);
+	advise(ad, KB_MEASURE, "kern.random.harvest.mask", "random(4); BSDRP netbenches", "351",
+	    "stop harvesting entropy from every packet (NET_ETHER, NET_TUN...); netbenches found "
+	    "no difference on a Xeon E5-2650, so measure it");
+}
+
+static void
+advise_linux(struct advisor *ad)
+{
+	const struct kb_system *s = ad->sys;
+	char v[64], name[128], mask[256];
+	const struct kb_nic *nic;
+	int ncpu = s->ncpu, want;
+	long maxspeed = 0;
+	size_t i;
+
+	if (ad->role != KB_ROLE_HOST) {
+		advise(ad, KB_SAFE, "net.ipv4.ip_forward", "Documentation/networking/ip-sysctl.rst",
+		    "1", "a %s forwards IPv4 between its interfaces",
+		    ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
+		advise(ad, KB_SAFE, "net.ipv6.conf.all.forwarding",
+		    "Documentation/networking/ip-sysctl.rst", "1", "a %s forwards IPv6 too",
+		    ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
+		advise(ad, KB_SAFE, "net.ipv4.conf.all.send_redirects",
+		    "Documentation/networking/ip-sysctl.rst", "0",
+		    "a router that sends ICMP redirects tells hosts to bypass it");
+	}
+	for (i = 0; i < s->nnics; i++) {
+		nic = &s->nics[i];
+		if (nic->speed_mbps > maxspeed)
+			maxspeed = nic->speed_mbps;
+		if (strcmp(nic->name, "lo") == 0)
+			continue;
+		if (ncpu > 1 && nic->queues > 0 && nic->max_queues > nic->queues) {
+			want = ncpu < nic->max_queues ? ncpu : nic->max_queues;
+			if (want > nic->queues) {
+				snprintf(name, sizeof name, "if.%s.channels.combined", nic->name);
+				advise(ad, KB_USUALLY, name, "ethtool(8) -L; scaling.rst (RSS)",
+				    num(v, sizeof v, want),
+				    "%s uses %d of %d queues on %d CPUs; one queue per CPU spreads the "
+				    "receive work", nic->name, nic->queues, nic->max_queues, ncpu);
+			}
+		}
+		if (ncpu > 1 && nic->queues > 0 && nic->queues < ncpu &&
+		    (nic->max_queues <= nic->queues || nic->max_queues < 0)) {
+			cpumask(ncpu, mask, sizeof mask);
+			snprintf(name, sizeof name, "if.%s.rps_cpus", nic->name);
+			advise(ad, KB_USUALLY, name, "Documentation/networking/scaling.rst (RPS)", mask,
+			    "%s has %d queue%s for %d CPUs and cannot have more: steer its packets "
+			    "to all CPUs in software (RPS)", nic->name, nic->queues,
+			    nic->queues == 1 ? "" : "s", ncpu);
+		}
+		if (nic->rx_ring > 0 && nic->max_rx_ring > nic->rx_ring) {
+			snprintf(name, sizeof name, "if.%s.ring.rx", nic->name);
+			advise(ad, KB_MEASURE, name, "ethtool(8) -G", num(v, sizeof v, nic->max_rx_ring),
+			    "%s has %d rx descriptors of %d possible; bigger rings absorb bursts "
+			    "(rx_missed) but cost cache", nic->name, nic->rx_ring, nic->max_rx_ring);
+		}
+		if (ad->role != KB_ROLE_HOST && nic->lro == 1) {
+			snprintf(name, sizeof name, "if.%s.offload.lro", nic->name);
+			advise(ad, KB_SAFE, name, "Documentation/networking/segmentation-offloads.rst",
+			    "off", "LRO is on for %s; merged frames must not be forwarded", nic->name);
+		}
+		if (ad->role != KB_ROLE_HOST && nic->flow_control == 1) {
+			snprintf(name, sizeof name, "if.%s.flow-control", nic->name);
+			advise(ad, KB_USUALLY, name, "ethtool(8) -A", "off",
+			    "pause frames from a router stall its upstream link");
+		}
+		if (ncpu > 1 && nic->queues > 1 && ad->role != KB_ROLE_HOST) {
+			snprintf(name, sizeof name, "if.%s.irq_affinity", nic->name);
+			advise(ad, KB_MEASURE, name,
+			    "Documentation/core-api/irq/irq-affinity.rst; irqbalance issue 38", "spread",
+			    "pin queue N of %s to CPU N instead of letting irqbalance move them "
+			    "(stop irqbalance or ban these IRQs)", nic->name);
+		}
+		if (nic->adaptive_rx == 0) {
+			snprintf(name, sizeof name, "if.%s.coalesce.adaptive-rx", nic->name);
+			advise(ad, KB_MEASURE, name,
+			    "ethtool(8) -C", ad->goal == KB_GOAL_LATENCY ? "off" : "on",
+			    "adaptive interrupt moderation on %s trades latency for fewer interrupts",
+			    nic->name);
+		}
+	}
+	if (ncpu > 1 && ad->role != KB_ROLE_HOST) {
+		/* Backlog: about 1 ms of 64-byte frames per CPU at the fastest link, at least 1000. */
+		long long backlog = maxspeed > 0 ? (long long)maxspeed * 1000000LL / 672 / 1000 /
+		    ncpu : 0;
+
+		if (backlog > 1000)
+			advise(ad, KB_USUALLY, "net.core.netdev_max_backlog",
+			    "Documentation/admin-guide/sysctl/net.rst", num(v, sizeof v, backlog),
+			    "about 1 ms of minimum-size frames at %ld Mbit/s spread over %d CPUs; "
+			    "drops show in /proc/net/softnet_stat column 2", maxspeed, ncpu);
+		advise(ad, KB_MEASURE, "net.core.netdev_budget",
+		    "Documentation/admin-guide/sysctl/net.rst", num(v, sizeof v, 300LL * 2),
+		    "twice the default packets per softirq round; raise it when "
+		    "/proc/net/softnet_stat column 3 (time squeeze) grows");
+	}
+	advise(ad, ad->goal == KB_GOAL_LATENCY ? KB_USUALLY : KB_MEASURE, "cpu.governor",
+	    "tuned throughput-performance and latency-performance profiles", "performance",
+	    "keep the CPU clock up so bursts are not served at idle frequency");
+	if (ad->goal == KB_GOAL_LATENCY) {
+		advise(ad, KB_MEASURE, "net.core.busy_poll", "tuned network-latency profile", "50",
+		    "busy-poll sockets for 50 us instead of sleeping (burns CPU)");
+		advise(ad, KB_MEASURE, "net.core.busy_read", "tuned network-latency profile", "50",
+		    "busy-read sockets for 50 us");
+	}
+	if (ad->goal == KB_GOAL_THROUGHPUT && ad->role == KB_ROLE_HOST) {
+		advise(ad, KB_USUALLY, "net.ipv4.tcp_rmem", "tuned network-throughput profile",
+		    "4096 131072 16777216", "larger TCP receive auto-tuning maximum for fast links");
+		advise(ad, KB_USUALLY, "net.ipv4.tcp_wmem", "tuned network-throughput profile",
+		    "4096 16384 16777216", "larger TCP send auto-tuning maximum");
+		advise(ad, KB_USUALLY, "net.core.rmem_max", "tuned network-throughput profile",
+		    "16777216", "let applications ask for the same buffers");
+		advise(ad, KB_USUALLY, "net.core.wmem_max", "tuned network-throughput profile",
+		    "16777216", "let applications ask for the same buffers");
+	}
+}
+
+/* Drops lines that fail the lint (unknown on this version, out of range...). */
+static void
+self_check(struct advisor *ad)
+{
+	struct kb_profile p;
+	struct kb_diag *d;
+	size_t nd, i, j, w;
+	bool *bad;
+
+	memset(&p, 0, sizeof p);
+	p.path = (char *)"advice";
+	p.entries = xcalloc(ad->n ? ad->n : 1, sizeof *p.entries);
+	for (i = 0; i < ad->n; i++) {
+		p.entries[i].file = p.path;
+		p.entries[i].line = (int)i + 1;
+		p.entries[i].name = ad->a[i].name;
+		p.entries[i].value = ad->a[i].value;
+	}
+	p.nentries = ad->n;
+	kb_check(ad->kb, &p, ad->sys, KB_TARGET_ANY, &d, &nd);
+	bad = xcalloc(ad->n ? ad->n : 1, sizeof *bad);
+	for (j = 0; j < nd; j++) {
+		if (d[j].severity == KB_ERROR && d[j].line >= 1 && (size_t)d[j].line <= ad->n)
+			bad[d[j].line - 1] = true;
+	}
+	kb_diags_free(d, nd);
+	free(p.entries);
+	for (i = w = 0; i < ad->n; i++) {
+		if (bad[i]) {
+			free(ad->a[i].name);
+			free(ad->a[i].value);
+			free(ad->a[i].reason);
+			free(ad->a[i].source);
+			continue;
+		}
+		ad->a[w++] = ad->a[i];
+	}
+	ad->n = w;
+	free(bad);
+}
+
+int
+kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, enum kb_role role,
+    struct kb_advice **out, size_t *nout, char **cause)
+{
+	struct advisor ad;
+
+	memset(&ad, 0, sizeof ad);
+	ad.kb = kb;
+	ad.sys = sys;
+	ad.os = sys->os != NULL ? sys->os : "linux";
+	ad.bsd = strcmp(ad.os, "linux") != 0;
+	ad.goal = goal;
+	ad.role = role;
+	if (sys->ncpu <= 0) {
+		util_cause(cause, "the CPU count is unknown; advice derives from it");
+		return -1;
+	}
+	if (ad.bsd)
+		advise_bsd(&ad);
+	else
+		advise_linux(&ad);
+	self_check(&ad);
+	*out = ad.a;
+	*nout = ad.n;
+	return 0;
+}
