@@ -118,7 +118,8 @@ render(json_t *doc)
 	json_t *nics = json_object_get(doc, "nics"), *tl = json_object_get(doc, "tunables");
 	json_t *load = json_object_get(doc, "cpu_load"), *e;
 	char a[32], b[32], c[32], d[32];
-	size_t i, w = 8;
+	size_t i, w = 8, shown = 0;
+	int col = 0;
 
 	printf("System\n");
 	if (json_is_object(sys)) {
@@ -159,17 +160,36 @@ render(json_t *doc)
 	json_array_foreach(nics, i, e)
 		render_nic(e);
 	json_array_foreach(tl, i, e)
-		if (strlen(js(e, "name")) > w)
+		if (strcmp(js(e, "kind"), "absent") != 0 && strlen(js(e, "name")) > w)
 			w = strlen(js(e, "name"));
-	printf("\nTunables\n");
-	if (json_array_size(tl) == 0)
-		printf("  (none)\n");
+	printf("\nTunables (%s)\n", strcmp(js(doc, "tunables_from"), "built-in") == 0 ?
+	    "built-in list" : "knowledge base");
 	json_array_foreach(tl, i, e) {
 		json_t *v = json_object_get(e, "value");
 
+		if (strcmp(js(e, "kind"), "absent") == 0)
+			continue;
 		printf("  %-*s %-10s %s\n", (int)w, js(e, "name"), js(e, "kind"),
 		    json_is_string(v) ? json_string_value(v) : "-");
+		shown++;
 	}
+	if (shown == 0)
+		printf("  (none)\n");
+	json_array_foreach(tl, i, e) {
+		const char *n = js(e, "name");
+
+		if (strcmp(js(e, "kind"), "absent") != 0)
+			continue;
+		if (col == 0)
+			col = printf("  not present here:");
+		if (col + 1 + strlen(n) > 100) {
+			printf("\n");
+			col = printf("   ");
+		}
+		col += printf(" %s", n);
+	}
+	if (col > 0)
+		printf("\n");
 }
 
 static int
@@ -231,7 +251,7 @@ run(int argc, char **argv)
 	fflush(stdout);
 	errors = json_object_get(doc, "errors");
 	json_array_foreach(errors, i, e)
-		fprintf(stderr, "ntune inspect: cannot read %s\n", json_string_value(e));
+		fprintf(stderr, "ntune inspect: %s\n", json_string_value(e));
 	rc = json_array_size(errors) > 0 ? 1 : 0;
 	json_decref(doc);
 	return rc;

@@ -144,6 +144,36 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Pasted `sysctl -a` text does not say which oids are loader tunables: take
+ * the knowledge base's placement for the ones it knows.
+ */
+static void
+text_kinds(json_t *doc, const char *os)
+{
+	struct kb *kb = NULL;
+	char dir[4096], *cause = NULL;
+	json_t *e;
+	size_t i;
+
+	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
+	if (kb_load(dir, &kb, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	json_array_foreach(json_object_get(doc, "tunables"), i, e) {
+		const struct kb_knob *k = kb_find(kb, js(e, "name"), os);
+
+		if (k == NULL || strcmp(js(e, "kind"), "runtime") != 0)
+			continue;
+		if (k->placement == KB_PLACE_LOADER)
+			json_object_set_new(e, "kind", json_string("loader"));
+		else if (k->placement == KB_PLACE_BOTH)
+			json_object_set_new(e, "kind", json_string("both"));
+	}
+	kb_free(kb);
+}
+
 json_t *
 cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 {
@@ -163,6 +193,9 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
 	json_decref(probe);
 	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);
+	if (from_kb && os_snapshot_doc(ctx) != NULL &&
+	    strcmp(js(os_snapshot_doc(ctx), "backend"), "freebsd-text") == 0)
+		text_kinds(doc, os);
 	json_object_set_new(doc, "tunables_from", json_string(from_kb ? "knowledge-base" : "built-in"));
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);

@@ -1099,6 +1099,19 @@ count_iflib_queues(struct fbsd_text *t, const char *drv, int unit, const char *q
 	return n;
 }
 
+/* The queue number in an interrupt's name after "ix0:": "rxq3", "que 3", "q3"; else -1. */
+static int
+queue_irq_index(const char *d)
+{
+	if (strncmp(d, "rxq", 3) == 0 && isdigit((unsigned char)d[3]))
+		return atoi(d + 3);
+	if (strncmp(d, "que ", 4) == 0 && isdigit((unsigned char)d[4]))
+		return atoi(d + 4);
+	if (d[0] == 'q' && isdigit((unsigned char)d[1]))
+		return atoi(d + 1);
+	return -1;
+}
+
 static void
 build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 {
@@ -1197,8 +1210,7 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 		size_t l = strlen(name);
 		const char *d = t->irq[i].desc;
 
-		if (strncmp(d, name, l) == 0 && d[l] == ':' &&
-		    (strncmp(d + l + 1, "rxq", 3) == 0 || strncmp(d + l + 1, "que", 3) == 0))
+		if (strncmp(d, name, l) == 0 && d[l] == ':' && queue_irq_index(d + l + 1) >= 0)
 			nrxirq++;
 	}
 	nq = nic->rx_queues > 0 ? nic->rx_queues : nrxirq;
@@ -1218,10 +1230,7 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 
 				if (strncmp(d, name, l) != 0 || d[l] != ':')
 					continue;
-				d += l + 1;
-				if ((strncmp(d, "rxq", 3) == 0 && atoi(d + 3) == q &&
-				    isdigit((unsigned char)d[3])) ||
-				    (strncmp(d, "que ", 4) == 0 && atoi(d + 4) == q)) {
+				if (queue_irq_index(d + l + 1) == q) {
 					oq->irq = t->irq[i].irq;
 					os_strlcpy(oq->irq_name, t->irq[i].desc, sizeof oq->irq_name);
 					oq->interrupts = t->irq[i].total;
