@@ -1,20 +1,243 @@
-/* ntune diff: placeholder until issue 5 lands; the table entry is final. */
+/*
+ * ntune diff A B: compare two profiles, snapshots, FreeBSD `sysctl -a` dumps or
+ * `current` (this machine). With a profile on either side only the knobs the
+ * profiles name are compared; two systems are compared sysctl by sysctl.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "os/os.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_diff;
+
+struct side {
+	const char *label;
+	struct kb_profile *p;	/* a profile, or */
+	struct os_ctx *os;	/* a system (snapshot or live) */
+};
+
+struct names {
+	char	**v;
+	size_t	n;
+	size_t	cap;
+};
+
+static void
+names_add(struct names *ns, const char *name)
+{
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap ? ns->cap * 2 : 256;
+		ns->v = xreallocarray(ns->v, ns->cap, sizeof *ns->v);
+	}
+	ns->v[ns->n++] = xstrdup(name);
+}
+
+static int
+list_cb(const char *name, const char *value, void *arg)
+{
+	names_add(arg, name);
+	return 0;
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+side_open(struct side *s, const char *arg, char **cause)
+{
+	char *data = NULL;
+	size_t len, i = 0;
+	const char *paths[1] = { arg };
+
+	memset(s, 0, sizeof *s);
+	s->label = arg;
+	if (strcmp(arg, "current") == 0) {
+		s->os = os_open_live("", cause);
+		return s->os != NULL ? 0 : -1;
+	}
+	if (util_read_file(arg, &data, &len, cause) == -1)
+		return -1;
+	while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t'))
+		i++;
+	if (i < len && data[i] == '{') {
+		free(data);
+		s->os = os_open_files(paths, 1, cause);
+		return s->os != NULL ? 0 : -1;
+	}
+	s->p = kb_profile_parse(arg, data, len, cause);
+	if (s->p == NULL) {
+		/* Not a profile: perhaps a FreeBSD text dump the snapshot backend reads. */
+		char *why = NULL;
+
+		if ((s->os = os_open_files(paths, 1, &why)) != NULL) {
+			free(*cause);
+			*cause = NULL;
+		}
+		free(why);
+	}
+	free(data);
+	return s->p != NULL || s->os != NULL ? 0 : -1;
+}
+
+static char *
+side_get(struct side *s, const char *name)
+{
+	const struct kb_entry *e;
+	char *v = NULL, *cause = NULL;
+
+	if (s->p != NULL) {
+		e = kb_profile_get(s->p, name);
+		if (e == NULL)
+			return NULL;
+		if (e->op == KB_OP_SET)
+			return xstrdup(e->value);
+		xasprintf(&v, "%s%s", e->op == KB_OP_RAISE ? ">=" : "<=", e->value);
+		return v;
+	}
+	if (s->os->ops->tunable_get == NULL || s->os->ops->tunable_get(s->os, name, &v, &cause) == -1) {
+		free(cause);
+		return NULL;
+	}
+	return v;
+}
+
+static void
+side_close(struct side *s)
+{
+	kb_profile_free(s->p);
+	if (s->os != NULL)
+		os_close(s->os);
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune diff: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct side a, b;
+	struct names ns = { NULL, 0, 0 };
+	struct kb *kb = NULL;
+	char *cause = NULL, *va, *vb;
+	bool json = false;
+	size_t i, j, w = 4, differ = 0;
+	json_t *arr = NULL, *o;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		if (ch == 'j')
+			json = true;
+		else {
+			cmd_usage(&cmd_diff, 0);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		cmd_usage(&cmd_diff, 0);
+		return 2;
+	}
+	if (side_open(&a, argv[optind], &cause) == -1) {
+		fprintf(stderr, "ntune diff: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (side_open(&b, argv[optind + 1], &cause) == -1) {
+		fprintf(stderr, "ntune diff: %s\n", cause);
+		free(cause);
+		side_close(&a);
+		return 2;
+	}
+	kb_load(NULL, &kb, NULL);
+	if (a.p != NULL || b.p != NULL) {
+		for (i = 0; a.p != NULL && i < a.p->nentries; i++)
+			names_add(&ns, a.p->entries[i].name);
+		for (i = 0; b.p != NULL && i < b.p->nentries; i++)
+			names_add(&ns, b.p->entries[i].name);
+	} else {
+		if (a.os->ops->tunable_list == NULL || b.os->ops->tunable_list == NULL ||
+		    a.os->ops->tunable_list(a.os, "", list_cb, &ns, &cause) == -1 ||
+		    b.os->ops->tunable_list(b.os, "", list_cb, &ns, &cause) == -1) {
+			fprintf(stderr, "ntune diff: cannot list tunables: %s\n",
+			    cause ? cause : "unsupported");
+			free(cause);
+			side_close(&a);
+			side_close(&b);
+			kb_free(kb);
+			return 2;
+		}
+	}
+	qsort(ns.v, ns.n, sizeof *ns.v, cmpstr);
+	for (i = j = 0; i < ns.n; i++) {
+		if (j > 0 && strcmp(ns.v[j - 1], ns.v[i]) == 0) {
+			free(ns.v[i]);
+			continue;
+		}
+		ns.v[j++] = ns.v[i];
+		if (strlen(ns.v[i]) > w)
+			w = strlen(ns.v[i]);
+	}
+	ns.n = j;
+	if (json)
+		arr = json_array();
+	else
+		printf("%-*s  %s  |  %s\n", (int)w, "KNOB", a.label, b.label);
+	for (i = 0; i < ns.n; i++) {
+		va = side_get(&a, ns.v[i]);
+		vb = side_get(&b, ns.v[i]);
+		if (va != NULL && vb != NULL && kb_value_equal(kb_find(kb, ns.v[i], NULL), va, vb)) {
+			free(va);
+			free(vb);
+			continue;
+		}
+		differ++;
+		if (json) {
+			o = json_object();
+			json_object_set_new(o, "name", json_string(ns.v[i]));
+			json_object_set_new(o, "a", va ? json_string(va) : json_null());
+			json_object_set_new(o, "b", vb ? json_string(vb) : json_null());
+			json_array_append_new(arr, o);
+		} else
+			printf("%-*s  %s  |  %s\n", (int)w, ns.v[i], va ? va : "-", vb ? vb : "-");
+		free(va);
+		free(vb);
+	}
+	if (json) {
+		o = json_object();
+		json_object_set_new(o, "a", json_string(a.label));
+		json_object_set_new(o, "b", json_string(b.label));
+		json_object_set_new(o, "compared", json_integer((json_int_t)ns.n));
+		json_object_set_new(o, "differ", json_integer((json_int_t)differ));
+		json_object_set_new(o, "knobs", arr);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(o);
+	} else
+		fprintf(stderr, "%zu of %zu knobs differ\n", differ, ns.n);
+	for (i = 0; i < ns.n; i++)
+		free(ns.v[i]);
+	free(ns.v);
+	side_close(&a);
+	side_close(&b);
+	kb_free(kb);
+	return differ > 0 ? 1 : 0;
 }
 
 const struct ntune_cmd cmd_diff = {
 	"diff",
 	"compare two profiles, snapshots or the current state",
-	"diff A B",
+	"diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, or `current`)",
 	0,
 	run,
 };

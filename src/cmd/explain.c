@@ -1,20 +1,236 @@
-/* ntune explain: placeholder until issue 5 lands; the table entry is final. */
+/* ntune explain: what a knob does, where it goes, its type, default and sources. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_explain;
+
+static const char *
+where(const struct kb_knob *k)
+{
+	switch (k->placement) {
+	case KB_PLACE_LOADER:
+		return "boot time only: /boot/loader.conf(.local); a reboot applies it";
+	case KB_PLACE_SYSCTL:
+		return strcmp(k->os, "linux") == 0 ? "runtime: sysctl -w, /etc/sysctl.d" :
+		    "runtime: sysctl(8), /etc/sysctl.conf(.local)";
+	case KB_PLACE_BOTH:
+		return "loader.conf at boot, or sysctl(8) at runtime";
+	case KB_PLACE_IFCONFIG:
+		return "per interface: ifconfig(8)";
+	case KB_PLACE_ETHTOOL:
+		return "per interface: ethtool(8); ntune apply sets it";
+	case KB_PLACE_SYSFS:
+		return "/sys; ntune apply sets it";
+	default:
+		return "";
+	}
+}
+
+static void
+field(const char *key, const char *value)
+{
+	if (value != NULL && *value != '\0')
+		printf("  %-12s %s\n", key, value);
+}
+
+static void
+print_text(const struct kb_knob *k)
+{
+	char *s = NULL;
+	size_t i;
+
+	printf("%s (%s%s%s)\n", k->name, k->os, k->platform ? ", " : "",
+	    k->platform ? k->platform : "");
+	printf("  %-12s %s: %s\n", "placement", kb_placement_name(k->placement), where(k));
+	if (k->range != NULL)
+		xasprintf(&s, "%s, range %s", kb_type_name(k->type), k->range);
+	else if (k->nvalues > 0) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "%s:", kb_type_name(k->type));
+		for (i = 0; i < k->nvalues; i++)
+			strbuf_addf(&sb, " %s", k->values[i]);
+		s = strbuf_detach(&sb);
+	} else
+		s = xstrdup(kb_type_name(k->type));
+	field("type", s);
+	free(s);
+	field("default", k->def ? k->def : "depends on the system");
+	field("unit", k->unit);
+	field("scope", k->scope == KB_SCOPE_NETNS ? "per network namespace" :
+	    k->scope == KB_SCOPE_HOST ? "host-global (invisible inside a network namespace)" : NULL);
+	field("since", k->since);
+	field("removed", k->removed);
+	field("replaced by", k->replaced_by);
+	for (i = 0; i < k->nrequires; i++)
+		field(i == 0 ? "requires" : "", k->requires[i]);
+	for (i = 0; i < k->nconflicts; i++)
+		field(i == 0 ? "conflicts" : "", k->conflicts[i]);
+	field("effect", k->effect);
+	field("risk", k->risk);
+	for (i = 0; i < k->nsources; i++)
+		printf("  %-12s %s\n", i == 0 ? "sources" : "", k->sources[i]);
+}
+
+static json_t *
+strv(char **v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *
+opt(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+to_json(const struct kb_knob *k)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(k->name));
+	json_object_set_new(o, "os", json_string(k->os));
+	json_object_set_new(o, "platform", opt(k->platform));
+	json_object_set_new(o, "placement", json_string(kb_placement_name(k->placement)));
+	json_object_set_new(o, "type", json_string(kb_type_name(k->type)));
+	json_object_set_new(o, "range", opt(k->range));
+	json_object_set_new(o, "values", strv(k->values, k->nvalues));
+	json_object_set_new(o, "default", opt(k->def));
+	json_object_set_new(o, "unit", opt(k->unit));
+	json_object_set_new(o, "scope", k->scope ? json_string(kb_scope_name(k->scope)) : json_null());
+	json_object_set_new(o, "since", opt(k->since));
+	json_object_set_new(o, "removed", opt(k->removed));
+	json_object_set_new(o, "replaced_by", opt(k->replaced_by));
+	json_object_set_new(o, "requires", strv(k->requires, k->nrequires));
+	json_object_set_new(o, "conflicts", strv(k->conflicts, k->nconflicts));
+	json_object_set_new(o, "effect", json_string(k->effect));
+	json_object_set_new(o, "risk", opt(k->risk));
+	json_object_set_new(o, "sources", strv(k->sources, k->nsources));
+	return o;
+}
+
+static bool
+os_matches(const struct kb_knob *k, const char *os)
+{
+	if (os == NULL)
+		return true;
+	if (strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0)
+		return strcmp(k->os, "freebsd") == 0 && (k->platform == NULL ||
+		    strcmp(k->platform, os) == 0);
+	return strcmp(k->os, os) == 0;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune explain: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "os", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *os = NULL, *near;
+	const struct kb_knob *k;
+	bool list = false, json = false;
+	struct kb *kb;
+	char *cause = NULL;
+	json_t *arr;
+	size_t i, found = 0;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "lo:j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			list = true;
+			break;
+		case 'o':
+			if (strcmp(optarg, "freebsd") != 0 && strcmp(optarg, "linux") != 0 &&
+			    strcmp(optarg, "opnsense") != 0 && strcmp(optarg, "pfsense") != 0) {
+				fprintf(stderr, "ntune explain: bad --os '%s' (freebsd, opnsense, pfsense, "
+				    "linux)\n", optarg);
+				return 2;
+			}
+			os = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			cmd_usage(&cmd_explain, 0);
+			return 2;
+		}
+	}
+	if ((list && argc != optind) || (!list && argc - optind != 1)) {
+		cmd_usage(&cmd_explain, 0);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	arr = json_array();
+	for (i = 0; i < kb_count(kb); i++) {
+		k = kb_knob(kb, i);
+		if (!os_matches(k, os))
+			continue;
+		if (!list && strcmp(k->name, argv[optind]) != 0 && !kb_name_match(k->name, argv[optind]))
+			continue;
+		/* A concrete name matching several patterns: only the one kb_find picks. */
+		if (!list && strcmp(k->name, argv[optind]) != 0 &&
+		    kb_find(kb, argv[optind], k->os) != k)
+			continue;
+		found++;
+		if (json)
+			json_array_append_new(arr, to_json(k));
+		else if (list)
+			printf("%-48s %-8s %-8s %s\n", k->name, k->platform ? k->platform : k->os,
+			    kb_placement_name(k->placement), k->effect);
+		else {
+			if (found > 1)
+				printf("\n");
+			print_text(k);
+		}
+	}
+	if (json && (list || found > 0)) {
+		json_dumpf(list || found > 1 ? arr : json_array_get(arr, 0), stdout,
+		    JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+	}
+	json_decref(arr);
+	if (!list && found == 0) {
+		if ((near = kb_suggest(kb, argv[optind], os)) != NULL)
+			fprintf(stderr, "ntune: unknown knob '%s' (did you mean %s?)\n", argv[optind], near);
+		else
+			fprintf(stderr, "ntune: unknown knob '%s'\n", argv[optind]);
+		kb_free(kb);
+		return 2;
+	}
+	kb_free(kb);
+	return 0;
 }
 
 const struct ntune_cmd cmd_explain = {
 	"explain",
 	"describe a tunable: placement, type, default, effect, sources",
-	"explain [--json] KNOB\nexplain --list [--os freebsd|linux] [--json]",
+	"explain [--os freebsd|opnsense|pfsense|linux] [--json] KNOB\n"
+	    "explain --list [--os freebsd|opnsense|pfsense|linux] [--json]",
 	0,
 	run,
 };

@@ -1,20 +1,429 @@
-/* ntune export: placeholder until issue 5 lands; the table entry is final. */
+/*
+ * ntune export: a profile in the form another tool reads: loader.conf,
+ * sysctl.conf, /etc/sysctl.d, OPNsense/pfSense config.xml <sysctl> items, a
+ * shell script, or an Ansible playbook.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_export;
+
+enum fmt { F_LOADER, F_SYSCTL, F_OPNSENSE, F_PFSENSE, F_SYSCTLD, F_SH, F_ANSIBLE };
+static const char *const fmt_names[] = {
+	"loader", "sysctl", "opnsense", "pfsense", "sysctl.d", "sh", "ansible",
+};
+
+struct ctx {
+	const struct kb *kb;
+	const struct kb_profile *p;
+	const char *os;
+	bool	bsd;
+	size_t	skipped;
+};
+
+static const struct kb_knob *
+knob(struct ctx *c, const char *name)
+{
+	return kb_find(c->kb, name, c->os);
+}
+
+static bool
+boot_only(struct ctx *c, const char *name)
+{
+	const struct kb_knob *k = knob(c, name);
+
+	return k != NULL && k->placement == KB_PLACE_LOADER;
+}
+
+static bool
+not_sysctl(const char *name)
+{
+	return util_startswith(name, "if.") || util_startswith(name, "cpu.");
+}
+
+static void
+xml_escaped(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", stdout);
+			break;
+		case '<':
+			fputs("&lt;", stdout);
+			break;
+		case '>':
+			fputs("&gt;", stdout);
+			break;
+		case '"':
+			fputs("&quot;", stdout);
+			break;
+		default:
+			putchar(*s);
+		}
+	}
+}
+
+/* YAML double-quoted scalar. */
+static void
+yq(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static const char *
+descr(struct ctx *c, const struct kb_entry *e, char *buf, size_t len)
+{
+	const struct kb_knob *k = knob(c, e->name);
+	const char *dot;
+
+	if (e->comment != NULL) {
+		snprintf(buf, len, "%s", e->comment);
+		return buf;
+	}
+	if (k == NULL)
+		return "";
+	/* The first sentence of the effect. */
+	dot = strstr(k->effect, ". ");
+	snprintf(buf, len, "%.*s", dot ? (int)(dot - k->effect) : (int)strlen(k->effect), k->effect);
+	return buf;
+}
+
+/* if.IF.SETTING: the interface and the setting (names may contain dots: vlans). */
+static int
+if_parts(const char *name, char *ifn, size_t len, const char **setting)
+{
+	static const char *const settings[] = {
+		"channels.combined", "channels.rx", "channels.tx", "ring.rx", "ring.tx",
+		"coalesce.rx-usecs", "coalesce.adaptive-rx", "flow-control", "mtu", "txqueuelen",
+		"rps_cpus", "xps_cpus", "rps_flow_cnt", "irq_affinity", "qdisc", "offload.gro",
+		"offload.tso", "offload.gso", "offload.lro", "offload.rxcsum", "offload.txcsum",
+	};
+	const char *rest = name + 3;
+	size_t i, n = strlen(rest), sl;
+
+	for (i = 0; i < nitems(settings); i++) {
+		sl = strlen(settings[i]);
+		if (n > sl + 1 && strcmp(rest + n - sl, settings[i]) == 0 && rest[n - sl - 1] == '.' &&
+		    n - sl - 1 < len) {
+			memcpy(ifn, rest, n - sl - 1);
+			ifn[n - sl - 1] = '\0';
+			*setting = settings[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One shell command for an entry; false when there is none. */
+static bool
+sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
+{
+	char ifn[128], *q;
+	const char *set;
+	static const char *const ethtool_k[][2] = {
+		{ "offload.gro", "gro" }, { "offload.tso", "tso" }, { "offload.gso", "gso" },
+		{ "offload.lro", "lro" }, { "offload.rxcsum", "rx" }, { "offload.txcsum", "tx" },
+	};
+	size_t i;
+	bool on;
+
+	if (strcmp(e->name, "cpu.governor") == 0) {
+		strbuf_addf(out, "for f in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do "
+		    "echo %s > \"$f\"; done", e->value);
+		return true;
+	}
+	if (!util_startswith(e->name, "if.")) {
+		strbuf_addf(out, "sysctl %s'%s=%s'", c->bsd ? "" : "-w ", e->name, e->value);
+		return true;
+	}
+	if (if_parts(e->name, ifn, sizeof ifn, &set) == -1 || strchr(ifn, '\'') != NULL)
+		return false;
+	on = strcmp(e->value, "on") == 0 || strcmp(e->value, "1") == 0;
+	for (i = 0; i < nitems(ethtool_k); i++) {
+		if (strcmp(set, ethtool_k[i][0]) == 0) {
+			strbuf_addf(out, "ethtool -K '%s' %s %s", ifn, ethtool_k[i][1], on ? "on" : "off");
+			return true;
+		}
+	}
+	if ((q = strchr(set, '.')) != NULL && util_startswith(set, "channels."))
+		strbuf_addf(out, "ethtool -L '%s' %s %s", ifn, q + 1, e->value);
+	else if (util_startswith(set, "ring."))
+		strbuf_addf(out, "ethtool -G '%s' %s %s", ifn, set + 5, e->value);
+	else if (strcmp(set, "coalesce.rx-usecs") == 0)
+		strbuf_addf(out, "ethtool -C '%s' rx-usecs %s", ifn, e->value);
+	else if (strcmp(set, "coalesce.adaptive-rx") == 0)
+		strbuf_addf(out, "ethtool -C '%s' adaptive-rx %s", ifn, on ? "on" : "off");
+	else if (strcmp(set, "flow-control") == 0)
+		strbuf_addf(out, "ethtool -A '%s' rx %s tx %s", ifn, on ? "on" : "off", on ? "on" : "off");
+	else if (strcmp(set, "mtu") == 0 || strcmp(set, "txqueuelen") == 0)
+		strbuf_addf(out, "ip link set dev '%s' %s %s", ifn, set, e->value);
+	else if (strcmp(set, "rps_cpus") == 0 || strcmp(set, "rps_flow_cnt") == 0)
+		strbuf_addf(out, "for q in /sys/class/net/'%s'/queues/rx-*/%s; do echo %s > \"$q\"; "
+		    "done", ifn, set, e->value);
+	else if (strcmp(set, "xps_cpus") == 0)
+		strbuf_addf(out, "for q in /sys/class/net/'%s'/queues/tx-*/xps_cpus; do echo %s > "
+		    "\"$q\"; done", ifn, e->value);
+	else if (strcmp(set, "qdisc") == 0)
+		strbuf_addf(out, "tc qdisc replace dev '%s' root %s", ifn, e->value);
+	else
+		return false;	/* irq_affinity needs the IRQ numbers: ntune apply */
+	return true;
+}
+
+static void
+export_lines(struct ctx *c, enum fmt f)
+{
+	const struct kb_entry *e;
+	size_t i;
+
+	for (i = 0; i < c->p->nentries; i++) {
+		e = &c->p->entries[i];
+		if (kb_profile_get(c->p, e->name) != e)
+			continue;
+		if (not_sysctl(e->name) || (f == F_LOADER && !boot_only(c, e->name) &&
+		    knob(c, e->name) != NULL && knob(c, e->name)->placement != KB_PLACE_BOTH) ||
+		    (f != F_LOADER && boot_only(c, e->name))) {
+			fprintf(stderr, "ntune export: %s:%d: '%s' does not belong in %s, left out\n",
+			    e->file, e->line, e->name, fmt_names[f]);
+			c->skipped++;
+			continue;
+		}
+		if (e->comment != NULL)
+			printf("# %s\n", e->comment);
+		if (f == F_LOADER)
+			printf("%s=\"%s\"\n", e->name, e->value);
+		else if (f == F_SYSCTLD)
+			printf("%s = %s\n", e->name, e->value);
+		else
+			printf("%s=%s\n", e->name, e->value);
+	}
+}
+
+static void
+export_xml(struct ctx *c, enum fmt f)
+{
+	const struct kb_entry *e;
+	char buf[512];
+	size_t i;
+
+	printf("<sysctl%s>\n", f == F_OPNSENSE ? " version=\"1.0.2\"" : "");
+	for (i = 0; i < c->p->nentries; i++) {
+		e = &c->p->entries[i];
+		if (kb_profile_get(c->p, e->name) != e)
+			continue;
+		if (not_sysctl(e->name)) {
+			fprintf(stderr, "ntune export: %s:%d: '%s' is not a tunable, left out\n",
+			    e->file, e->line, e->name);
+			c->skipped++;
+			continue;
+		}
+		if (f == F_PFSENSE && boot_only(c, e->name)) {
+			/* pfSense sets System Tunables at runtime: boot-time ones go to loader.conf.local. */
+			printf("  <!-- boot-time tunable: put %s=\"", e->name);
+			xml_escaped(e->value);
+			printf("\" in /boot/loader.conf.local -->\n");
+			c->skipped++;
+			continue;
+		}
+		printf("  <item>\n    <tunable>");
+		xml_escaped(e->name);
+		printf("</tunable>\n    <value>");
+		xml_escaped(e->value);
+		printf("</value>\n    <descr>");
+		xml_escaped(descr(c, e, buf, sizeof buf));
+		printf("</descr>\n  </item>\n");
+	}
+	printf("</sysctl>\n");
+}
+
+static void
+export_sh(struct ctx *c)
+{
+	const struct kb_entry *e;
+	struct strbuf cmd;
+	size_t i;
+
+	printf("#!/bin/sh\n# Generated by `ntune export --format sh` from %s.\n"
+	    "# Runtime settings only; `ntune apply` does the same with a journal and revert.\n"
+	    "set -e\n", c->p->path);
+	for (i = 0; i < c->p->nentries; i++) {
+		e = &c->p->entries[i];
+		if (kb_profile_get(c->p, e->name) != e)
+			continue;
+		if (boot_only(c, e->name)) {
+			printf("# boot-time tunable, add to /boot/loader.conf.local: %s=\"%s\"\n",
+			    e->name, e->value);
+			continue;
+		}
+		strbuf_init(&cmd);
+		if (sh_command(c, e, &cmd))
+			printf("%s\n", cmd.buf);
+		else {
+			printf("# %s=%s: use `ntune apply` (needs the queue IRQs)\n", e->name, e->value);
+			c->skipped++;
+		}
+		strbuf_free(&cmd);
+	}
+}
+
+static void
+export_ansible(struct ctx *c)
+{
+	const struct kb_entry *e;
+	struct strbuf cmd;
+	char re[512], *w;
+	const char *r;
+	size_t i;
+
+	printf("# Generated by `ntune export --format ansible` from %s.\n", c->p->path);
+	printf("- name: ntune profile %s\n  hosts: all\n  become: true\n  tasks:\n", c->p->path);
+	for (i = 0; i < c->p->nentries; i++) {
+		e = &c->p->entries[i];
+		if (kb_profile_get(c->p, e->name) != e)
+			continue;
+		if (boot_only(c, e->name)) {
+			for (r = e->name, w = re; *r != '\0' && w < re + sizeof re - 3; r++) {
+				if (*r == '.')
+					*w++ = '\\';
+				*w++ = *r;
+			}
+			*w = '\0';
+			printf("    - name: %s (boot time, needs a reboot)\n", e->name);
+			printf("      ansible.builtin.lineinfile:\n        path: /boot/loader.conf.local\n");
+			printf("        create: true\n        regexp: '^%s='\n        line: ", re);
+			printf("'%s=\"%s\"'\n", e->name, e->value);
+			continue;
+		}
+		if (!not_sysctl(e->name)) {
+			printf("    - name: %s\n      ansible.posix.sysctl:\n        name: %s\n", e->name,
+			    e->name);
+			printf("        value: ");
+			yq(e->value);
+			printf("\n        sysctl_file: %s\n        reload: true\n",
+			    c->bsd ? "/etc/sysctl.conf.local" : "/etc/sysctl.d/90-ntune.conf");
+			continue;
+		}
+		strbuf_init(&cmd);
+		if (sh_command(c, e, &cmd)) {
+			printf("    - name: %s\n      ansible.builtin.shell: ", e->name);
+			yq(cmd.buf);
+			printf("\n");
+		} else {
+			fprintf(stderr, "ntune export: %s:%d: '%s' needs `ntune apply`, left out\n",
+			    e->file, e->line, e->name);
+			c->skipped++;
+		}
+		strbuf_free(&cmd);
+	}
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune export: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "os", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctx c;
+	struct kb_profile *p;
+	struct kb *kb;
+	char *cause = NULL;
+	int ch, f = -1;
+	size_t i;
+
+	memset(&c, 0, sizeof c);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "f:o:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			for (i = 0; i < nitems(fmt_names); i++) {
+				if (strcmp(optarg, fmt_names[i]) == 0)
+					f = (int)i;
+			}
+			if (f == -1) {
+				fprintf(stderr, "ntune export: bad --format '%s' (loader, sysctl, opnsense, "
+				    "pfsense, sysctl.d, sh, ansible)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			if (strcmp(optarg, "freebsd") != 0 && strcmp(optarg, "linux") != 0 &&
+			    strcmp(optarg, "opnsense") != 0 && strcmp(optarg, "pfsense") != 0) {
+				fprintf(stderr, "ntune export: bad --os '%s'\n", optarg);
+				return 2;
+			}
+			c.os = optarg;
+			break;
+		default:
+			cmd_usage(&cmd_export, 0);
+			return 2;
+		}
+	}
+	if (argc - optind != 1 || f == -1) {
+		cmd_usage(&cmd_export, 0);
+		return 2;
+	}
+	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		return 2;
+	}
+	c.kb = kb;
+	c.p = p;
+	if (c.os == NULL)
+		c.os = f == F_OPNSENSE ? "opnsense" : f == F_PFSENSE ? "pfsense" :
+		    f == F_SYSCTLD ? "linux" : f == F_LOADER ? "freebsd" : kb_os_guess(kb, p);
+	if (c.os == NULL)
+		c.os = "linux";
+	c.bsd = strcmp(c.os, "linux") != 0;
+	switch (f) {
+	case F_LOADER:
+	case F_SYSCTL:
+	case F_SYSCTLD:
+		printf("# Generated by `ntune export --format %s` from %s.\n", fmt_names[f], p->path);
+		export_lines(&c, (enum fmt)f);
+		break;
+	case F_OPNSENSE:
+	case F_PFSENSE:
+		export_xml(&c, (enum fmt)f);
+		break;
+	case F_SH:
+		export_sh(&c);
+		break;
+	case F_ANSIBLE:
+		export_ansible(&c);
+		break;
+	}
+	kb_profile_free(p);
+	kb_free(kb);
+	return 0;
 }
 
 const struct ntune_cmd cmd_export = {
 	"export",
 	"write a profile for loader.conf, sysctl.conf, OPNsense, pfSense, ansible...",
-	"export PROFILE --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible",
+	"export PROFILE --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
+	    "      [--os freebsd|opnsense|pfsense|linux]",
 	0,
 	run,
 };

@@ -1,20 +1,135 @@
-/* ntune verify: placeholder until issue 5 lands; the table entry is final. */
+/* ntune verify: does the running system match a profile? Every differing knob, wanted vs actual. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <jansson.h>
+
+#include "apply/apply.h"
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_verify;
+
+/* Does actual satisfy the entry (=, => at least, =< at most)? */
+static bool
+satisfied(const struct kb_knob *k, const struct kb_entry *e, const char *actual)
+{
+	long long want, have;
+
+	if (e->op == KB_OP_SET)
+		return kb_value_equal(k, actual, e->value);
+	if (kb_parse_number(e->value, &want) == -1 || kb_parse_number(actual, &have) == -1)
+		return false;
+	return e->op == KB_OP_RAISE ? have >= want : have <= want;
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune verify: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "netns", required_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *netns = NULL;
+	const struct kb_entry *e;
+	struct apply_access *acc;
+	struct kb_profile *p;
+	struct kb *kb;
+	char *cause = NULL, *actual, *why;
+	bool json = false, ok;
+	size_t i, differ = 0, checked = 0;
+	json_t *doc = NULL, *arr = NULL, *o;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "N:j", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'N':
+			netns = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			cmd_usage(&cmd_verify, 0);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		cmd_usage(&cmd_verify, 0);
+		return 2;
+	}
+	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1 || (acc = apply_access_open(netns, &cause)) == NULL) {
+		fprintf(stderr, "ntune verify: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		kb_free(kb);
+		return 2;
+	}
+	if (json)
+		arr = json_array();
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (kb_profile_get(p, e->name) != e)
+			continue;	/* a later line overrides it */
+		checked++;
+		actual = why = NULL;
+		if (apply_access_get(acc, kb, e->name, &actual, &why) == -1)
+			ok = false;
+		else
+			ok = satisfied(kb_find(kb, e->name, NULL), e, actual);
+		if (!ok)
+			differ++;
+		if (json) {
+			o = json_object();
+			json_object_set_new(o, "name", json_string(e->name));
+			json_object_set_new(o, "line", json_integer(e->line));
+			json_object_set_new(o, "op", json_string(kb_op_text(e->op)));
+			json_object_set_new(o, "wanted", json_string(e->value));
+			json_object_set_new(o, "actual", actual ? json_string(actual) : json_null());
+			json_object_set_new(o, "error", why ? json_string(why) : json_null());
+			json_object_set_new(o, "match", json_boolean(ok));
+			json_array_append_new(arr, o);
+		} else if (!ok) {
+			printf("%s:%d: %s: wanted %s%s, actual %s%s%s\n", e->file, e->line, e->name,
+			    e->op == KB_OP_SET ? "" : e->op == KB_OP_RAISE ? "at least " : "at most ",
+			    e->value, actual ? actual : "unreadable", why ? ": " : "", why ? why : "");
+		}
+		free(actual);
+		free(why);
+	}
+	if (json) {
+		doc = json_object();
+		json_object_set_new(doc, "profile", json_string(p->path));
+		json_object_set_new(doc, "netns", netns ? json_string(netns) : json_null());
+		json_object_set_new(doc, "checked", json_integer((json_int_t)checked));
+		json_object_set_new(doc, "differ", json_integer((json_int_t)differ));
+		json_object_set_new(doc, "knobs", arr);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else
+		fprintf(stderr, "%s: %zu of %zu settings %s\n", p->path, differ, checked,
+		    differ == 0 ? "differ: the system matches" : "differ");
+	apply_access_close(acc);
+	kb_profile_free(p);
+	kb_free(kb);
+	return differ > 0 ? 1 : 0;
 }
 
 const struct ntune_cmd cmd_verify = {
 	"verify",
 	"does the running system match a profile?",
-	"verify PROFILE [--json]",
+	"verify PROFILE [--netns NAME] [--json]",
 	0,
 	run,
 };
