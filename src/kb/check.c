@@ -116,15 +116,18 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 {
 	size_t i, fb = 0, lx = 0;
 	const struct kb_knob *k;
+	const char *platform = NULL;
 
 	if (p->xml)
-		return "freebsd";
+		return "opnsense";
 	for (i = 0; i < p->nentries; i++) {
 		if ((k = kb_find(kb, p->entries[i].name, NULL)) != NULL) {
 			if (strcmp(k->os, "linux") == 0)
 				lx++;
 			else
 				fb++;
+			if (k->platform != NULL)
+				platform = k->platform;	/* net.inet.rss.enabled: OPNsense */
 			continue;
 		}
 		lx += prefix_of(p->entries[i].name, linux_prefixes, nitems(linux_prefixes));
@@ -132,7 +135,9 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 	}
 	if (fb == lx)
 		return NULL;
-	return fb > lx ? "freebsd" : "linux";
+	if (fb > lx)
+		return platform != NULL ? platform : "freebsd";
+	return "linux";
 }
 
 enum kb_target

@@ -190,7 +190,7 @@ enum kb_target {
 	KB_TARGET_PFSENSE,	/* pfSense System Tunables (runtime only) */
 };
 enum kb_target kb_target_guess(const struct kb_profile *, const char *os);
-/* The OS a profile is written for, from its knob names ("freebsd" or "linux"), or NULL. */
+/* The OS a profile is written for, from its knob names ("freebsd", "opnsense", "linux"), or NULL. */
 const char *kb_os_guess(const struct kb *, const struct kb_profile *);
 
 /* Runs every lint rule; diagnostics are sorted by line. Returns the number of errors. */
