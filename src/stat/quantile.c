@@ -309,8 +309,15 @@ stat_t_quantile(double p, double df)
 	if (p == 0.5)
 		return 0;
 	q = p < 0.5 ? p : 1.0 - p;	/* one tail */
-	if (df > 1e10) {
-		t = -stat_normal_quantile(q);
+	if (df > 1e5) {
+		/* Cornish-Fisher expansion: the terms left out are below 1e-18 here. */
+		double z = -stat_normal_quantile(q), z2 = z * z;
+
+		t = z + z * (z2 + 1) / 4 / df +
+		    z * ((5 * z2 + 16) * z2 + 3) / 96 / (df * df) +
+		    z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / 384 / (df * df * df) +
+		    z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) / 92160 /
+		    (df * df * df * df);
 	} else {
 		/* I_y(1/2, df/2) = 1 - 2q with y = t^2/(df+t^2): accurate while y is small. */
 		y = stat_betai_inv(0.5, df / 2, 1.0 - 2 * q);

@@ -51,7 +51,7 @@ void	 stat_summary_given(struct stat_summary *, size_t n, double mean, double st
 
 /* Sorts ascending: stable, -0.0 and 0.0 compare equal (as qsort + ministat's dbl_cmp). */
 void	 stat_sort(double *v, size_t n);
-/* Moves the k-th smallest value to v[k] (v[0..k-1] <= v[k] <= v[k+1..]); returns it. */
+/* The k-th smallest value (0-based) of v, which is reordered. */
 double	 stat_select(double *v, size_t n, size_t k);
 
 /* Distribution functions. */
