@@ -36,6 +36,8 @@ int	 os_json_to_nic(json_t *, struct os_nic *);
 /* The snapshot backend's document (NULL for other backends) and its recorded errors. */
 json_t	*os_snapshot_doc(struct os_ctx *);
 json_t	*os_snapshot_errors(struct os_ctx *);
+/* The snapshot backend over a document already in memory (takes the reference). */
+struct os_ctx *os_open_doc(json_t *doc);
 /* Validates a JSON snapshot's text; a new reference, or NULL with "path:line: ..." in cause. */
 json_t	*os_snapshot_parse(const char *data, size_t len, const char *path, char **cause);
 

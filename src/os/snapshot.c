@@ -317,10 +317,25 @@ os_snapshot_parse(const char *data, size_t len, const char *path, char **cause)
 }
 
 struct os_ctx *
-os_open_files(const char *const *paths, size_t n, char **cause)
+os_open_doc(json_t *d)
 {
 	struct os_ctx *ctx;
 	struct snap *s;
+
+	if (!json_is_array(json_object_get(d, "errors")))
+		json_object_set_new(d, "errors", json_array());
+	s = xcalloc(1, sizeof *s);
+	s->doc = d;
+	ctx = xcalloc(1, sizeof *ctx);
+	ctx->ops = &os_snapshot_ops;
+	ctx->root = xstrdup("");
+	ctx->priv = s;
+	return ctx;
+}
+
+struct os_ctx *
+os_open_files(const char *const *paths, size_t n, char **cause)
+{
 	struct fbsd_text *t = NULL;
 	json_t *d = NULL;
 	char *data;
@@ -363,13 +378,7 @@ os_open_files(const char *const *paths, size_t n, char **cause)
 		d = fbsd_text_doc(t);
 		fbsd_text_free(t);
 	}
-	s = xcalloc(1, sizeof *s);
-	s->doc = d;
-	ctx = xcalloc(1, sizeof *ctx);
-	ctx->ops = &os_snapshot_ops;
-	ctx->root = xstrdup("");
-	ctx->priv = s;
-	return ctx;
+	return os_open_doc(d);
 fail:
 	json_decref(d);
 	if (t != NULL)
