@@ -280,6 +280,8 @@ collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
 	size_t npre, i, j, n;
 	char *cause = NULL;
 	json_t *a, *sysctls;
+	/* a snapshot of pasted text has what the user pasted: what is missing was not asked for */
+	int quiet = os_snapshot_doc(ctx) != NULL;
 
 	if (strcmp(ctx->ops->name, "linux") == 0) {
 		pre = linux_prefixes;
@@ -307,8 +309,13 @@ collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
 				    "iowait", (json_int_t)t[i].iowait, "steal", (json_int_t)t[i].steal));
 			json_object_set_new(doc, "cpu_times", a);
 			free(t);
-		} else
-			add_error(errors, "per-CPU times", cause), cause = NULL;
+		} else {
+			if (!quiet)
+				add_error(errors, "per-CPU times", cause);
+			else
+				free(cause);
+			cause = NULL;
+		}
 	}
 	if (ctx->ops->if_counters != NULL) {
 		struct os_if_counters *c;
@@ -324,8 +331,13 @@ collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
 				    "odrops", (json_int_t)c[i].odrops));
 			json_object_set_new(doc, "if_counters", a);
 			free(c);
-		} else
-			add_error(errors, "interface counters", cause), cause = NULL;
+		} else {
+			if (!quiet)
+				add_error(errors, "interface counters", cause);
+			else
+				free(cause);
+			cause = NULL;
+		}
 	}
 	if (ctx->ops->irqs != NULL) {
 		struct os_irq *q;
@@ -343,8 +355,13 @@ collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
 			}
 			json_object_set_new(doc, "irqs", a);
 			os_irqs_free(q, n);
-		} else
-			add_error(errors, "interrupts", cause), cause = NULL;
+		} else {
+			if (!quiet)
+				add_error(errors, "interrupts", cause);
+			else
+				free(cause);
+			cause = NULL;
+		}
 	}
 }
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# ntune inspect and ntune snapshot: live, from a JSON snapshot, from pasted FreeBSD text.
+. "$(dirname "$0")/lib.sh"
+OS="$FIXTURES/os"
+
+test_expect_success 'inspect prints the system, CPU, NICs and tunables of this machine' '
+	ntune inspect >out 2>err &&
+	grep -q "^System" out && grep -q "^CPU" out && grep -q "^NICs" out &&
+	grep -q "^Tunables" out &&
+	grep -q "os           Linux" out &&
+	grep -Eq "topology +[0-9-]+ packages, [0-9]+ cores, [0-9]+ threads, SMT (on|off)" out &&
+	grep -Eq "^  net\.core\.netdev_budget +runtime +[0-9]+" out
+'
+test_expect_success 'inspect --json is the documented schema, version 1' '
+	ntune inspect --json >out.json &&
+	grep -q "\"schema\": \"ntune-inspect\"" out.json &&
+	grep -q "\"version\": 1" out.json &&
+	grep -q "\"nics\": \[" out.json && grep -q "\"tunables\": \[" out.json &&
+	grep -q "\"errors\": \[\]" out.json
+'
+test_expect_success 'inspect --from a snapshot prints exactly what inspect printed' '
+	ntune snapshot -o snap.json &&
+	ntune inspect >live.txt &&
+	ntune inspect --from snap.json >from.txt &&
+	diff -u live.txt from.txt
+'
+test_expect_success 'a snapshot holds the net. and vm. sysctls and the raw counters' '
+	ntune snapshot >snap.json &&
+	grep -q "\"net.core.somaxconn\":" snap.json &&
+	grep -q "\"vm.swappiness\":" snap.json &&
+	grep -q "\"cpu_times\":" snap.json && grep -q "\"irqs\":" snap.json &&
+	grep -q "\"if_counters\":" snap.json
+'
+test_expect_success 'the seed 000 DEC750 dumps: 8 threads, SMT on, ax queues and their CPUs' '
+	mkdir -p empty-share &&
+	NTUNE_SHARE=$PWD/empty-share ntune inspect --from "$OS/seed000-dec750/sysctl-a.txt" \
+	    --from "$OS/seed000-dec750/vmstat-i.txt" --from "$OS/seed000-dec750/ifconfig-a.txt" \
+	    --from "$OS/seed000-dec750/pciconf-lv.txt" --from "$OS/seed000-dec750/top-P.txt" >out &&
+	test_cmp_golden inspect-seed000.txt out
+'
+test_expect_success 'the seed 001 Xeon dumps: X540 by PCI id, hw.ix limits' '
+	ntune inspect --from "$OS/seed001-xeon-ix/sysctl-a.txt" \
+	    --from "$OS/seed001-xeon-ix/pciconf-lv.txt" --from "$OS/seed001-xeon-ix/vmstat-i.txt" >out &&
+	grep -q "Intel Corporation Ethernet Controller 10-Gigabit X540-AT2 8086:1528" out &&
+	grep -Eq "^  hw.ix.rx_process_limit +loader +256" out &&
+	grep -Eq "^    0 +rxtx +264 " out
+'
+test_expect_success 'every real FreeBSD output given together is read' '
+	set -- &&
+	for f in "$OS"/real/pciconf-* "$OS"/real/vmstat-i_freebsd14* "$OS"/real/netstat-* \
+	    "$OS"/real/top-P_* "$OS"/real/sysctl-kern.smp*; do set -- "$@" --from "$f"; done &&
+	ntune inspect "$@" >out 2>err &&
+	grep -q "igc1" out && grep -q "mlx5" out && ! test -s err
+'
+test_expect_success 'inspect --from a snapshot of FreeBSD text round-trips' '
+	ntune snapshot --from "$OS/seed000-dec750/sysctl-a.txt" --from "$OS/seed000-dec750/vmstat-i.txt" -o fb.json &&
+	ntune inspect --from "$OS/seed000-dec750/sysctl-a.txt" --from "$OS/seed000-dec750/vmstat-i.txt" >a.txt &&
+	ntune inspect --from fb.json >b.txt &&
+	diff -u a.txt b.txt
+'
+test_expect_success 'a dump cut short: the rest is printed, the cut is named, exit 1' '
+	ntune inspect --from "$OS/real/vmstat-i_freebsd13-14_8cpu_igb-em_partial.txt" >out 2>err
+	test $? = 1 &&
+	grep -q "igb0:rxq3" out &&
+	grep -q "vmstat-i_freebsd13-14_8cpu_igb-em_partial.txt:27: vmstat -i line cut short" err
+'
+test_expect_success 'a loader.conf given to inspect is named as a profile, exit 1' '
+	ntune inspect --from "$OS/real/loader.conf.local_netbenches_atom-c2758_ix-82599.txt" >out 2>err
+	test $? = 1 && grep -q "a loader.conf/sysctl.conf profile" err
+'
+test_expect_failure_status 2 'a missing --from file is an input error naming the file' '
+	ntune inspect --from /nonexistent/dump.txt 2>err; rc=$?
+	grep -q "/nonexistent/dump.txt" err; exit $rc
+'
+test_expect_failure_status 2 'a broken JSON snapshot is refused with file and line' '
+	printf "{\n\"schema\": \"ntune-inspect\",\n\"version\": 1,\n x\n" >bad.json &&
+	ntune inspect --from bad.json 2>err; rc=$?
+	grep -q "bad.json:4: invalid JSON" err; exit $rc
+'
+test_expect_failure_status 2 'snapshot to an unwritable place exits 2 and leaves nothing' '
+	ntune snapshot -o /nonexistent/dir/s.json 2>err; rc=$?
+	grep -q "/nonexistent/dir" err && ! test -e /nonexistent/dir/s.json; exit $rc
+'
+test_expect_failure_status 2 'inspect refuses stray arguments' '
+	ntune inspect extra 2>/dev/null
+'
+test_done
