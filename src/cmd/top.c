@@ -480,6 +480,12 @@ run_batch(struct top *tp, double delay, long count, int json)
 	return 0;
 }
 
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* 'i' steps through the interfaces one at a time, then back to all of them. */
 static void
 pick_next(struct top *tp, const struct sample *s, char **saved, size_t nsaved)
@@ -506,15 +512,25 @@ pick_next(struct top *tp, const struct sample *s, char **saved, size_t nsaved)
 		tp->nifaces = 1;
 		return;
 	}
-	while (tp->pick < (int)s->nifc && (strcmp(s->ifc[tp->pick].name, "lo") == 0))
-		tp->pick++;
-	if (tp->pick >= (int)s->nifc) {
-		tp->pick = -1;
-		return;
+	{
+		/* all interfaces but loopback, in name order */
+		const char **names = xcalloc(s->nifc + 1, sizeof *names);
+		size_t n = 0;
+
+		for (i = 0; i < s->nifc; i++)
+			if (strcmp(s->ifc[i].name, "lo") != 0 && strcmp(s->ifc[i].name, "lo0") != 0)
+				names[n++] = s->ifc[i].name;
+		qsort(names, n, sizeof *names, cmp_name);
+		if (tp->pick >= (int)n) {
+			tp->pick = -1;
+			free(names);
+			return;
+		}
+		tp->ifaces = xcalloc(1, sizeof *tp->ifaces);
+		tp->ifaces[0] = xstrdup(names[tp->pick]);
+		tp->nifaces = 1;
+		free(names);
 	}
-	tp->ifaces = xcalloc(1, sizeof *tp->ifaces);
-	tp->ifaces[0] = xstrdup(s->ifc[tp->pick].name);
-	tp->nifaces = 1;
 }
 
 static void
