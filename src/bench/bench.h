@@ -229,6 +229,65 @@ int	bench_ab(struct bench_ctx *, struct bench_profile *, size_t n, struct bench_
 	    enum bench_stop *stop, char **cause);
 void	bench_profile_free(struct bench_profile *);
 
+/* --- the tuner (tune.c) -------------------------------------------------- */
+
+struct bench_candidate {
+	char	name[128];
+	char	value[128];
+	char	current[128];	/* the value in force when the candidates were made */
+	char	why[200];	/* what the change is meant to do */
+};
+
+/*
+ * Candidate changes for the lab's DUT, most promising first: RPS/XPS masks of
+ * dut0/dut1, GRO/GSO/TSO, rings and channels, qdisc, and (host_knobs)
+ * the host-global backlog/budget/weight/busy-poll sysctls. Every name must be
+ * a knob of the knowledge base for linux whose value passes its type and
+ * range, and exist in the DUT; the ones that do not, or whose scope is host
+ * without host_knobs, are left out with a line in *notes.
+ */
+int	bench_tune_candidates(const struct kb *, const char *dut_ns, int ncpu, bool host_knobs,
+	    struct bench_candidate **, size_t *, char ***notes, size_t *nnotes, char **cause);
+
+struct bench_tune_step {
+	struct bench_candidate c;
+	bool	kept;
+	bool	tried;		/* false: skipped (note says why) */
+	char	*verdict;	/* in words */
+	char	*note;
+	double	mean_best, mean_try, pct, pct_hw, p;
+	int	runs;
+	enum bench_stop stop;
+};
+
+struct bench_tune {
+	double	budget_s;	/* wall-clock budget for the whole tune */
+	bool	host_knobs;
+	int	ncpu;
+	/* results */
+	struct bench_tune_step *steps;
+	size_t	nsteps;
+	char	**notes;
+	size_t	nnotes;
+	char	*best_text;		/* best.conf */
+	size_t	nkept;
+	struct bench_verdict final;	/* best against the starting settings; na = 0 if not run */
+	bool	have_final;
+	const char *stopped;		/* "done", "budget", "interrupted", "error" */
+};
+
+/*
+ * Tries the candidates one by one against the best profile so far, keeping a
+ * change only when the bench decides it forwards more (never a worse or
+ * unproven one), then benches the best profile against the starting settings
+ * for the gain. Writes DIR/best.conf, summary.json, verdict.json (ctx->dir).
+ * -1 + cause on interruption or an error the tune cannot go on from (the
+ * partial summary is still written); the settings are restored either way.
+ */
+int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
+json_t	*bench_tune_summary(const struct bench_tune *);
+void	bench_tune_free(struct bench_tune *);
+
 /* --- signals ------------------------------------------------------------- */
 
 /* Set by the SIGINT/SIGTERM handler bench_signals_install() installs: the signal number. */

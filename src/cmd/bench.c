@@ -71,6 +71,53 @@ check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu)
 	return bad ? -1 : 0;
 }
 
+/*
+ * Comments out the entries of host-global knobs (they are invisible in the
+ * lab's namespaces; applying them would change the host) and reparses.
+ */
+static int
+drop_host_knobs(const struct kb *kb, struct bench_profile *bp, const char *path, char **cause)
+{
+	const struct kb_knob *k;
+	struct kb_profile *np;
+	struct strbuf sb;
+	const char *p, *eol;
+	size_t i;
+	int line, drop, dropped = 0;
+
+	strbuf_init(&sb);
+	for (p = bp->text, line = 1; *p != '\0'; p = eol, line++) {
+		eol = strchr(p, '\n');
+		eol = eol == NULL ? p + strlen(p) : eol + 1;
+		drop = 0;
+		for (i = 0; i < bp->prof->nentries; i++) {
+			k = kb_find(kb, bp->prof->entries[i].name, "linux");
+			if (bp->prof->entries[i].line == line && k != NULL && k->scope == KB_SCOPE_HOST)
+				drop = 1;
+		}
+		if (drop) {
+			strbuf_adds(&sb, "# host-global, left out by --no-host-knobs: ");
+			dropped++;
+			fprintf(stderr, "ntune bench: %s:%d: %.*s left out (host-global)\n", path, line,
+			    (int)(eol - p - (eol[-1] == '\n')), p);
+		}
+		strbuf_add(&sb, p, (size_t)(eol - p));
+	}
+	if (dropped == 0) {
+		strbuf_free(&sb);
+		return 0;
+	}
+	if ((np = kb_profile_parse(path, sb.buf, sb.len, cause)) == NULL) {
+		strbuf_free(&sb);
+		return -1;
+	}
+	kb_profile_free(bp->prof);
+	bp->prof = np;
+	free(bp->text);
+	bp->text = strbuf_detach(&sb);
+	return 0;
+}
+
 static void
 default_dir(char *buf, size_t len, const char *what)
 {
@@ -121,6 +168,7 @@ run(int argc, char **argv)
 		{ "flows", required_argument, NULL, 'F' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "no-host-knobs", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -135,7 +183,7 @@ run(int argc, char **argv)
 	char dirbuf[96], *cause = NULL, *text, used[32][BENCH_LABEL_MAX];
 	double d, runs = 5, max_runs = -1, duration = 3, warmup = 1, conf = 95, size = 64;
 	double flows = 0, threads = 0;
-	int ch, json = 0, rc = 1, nprof = 0, i, ok;
+	int ch, json = 0, rc = 1, nprof = 0, i, ok, no_host = 0;
 	size_t len, k;
 	json_t *doc;
 	char **orig;
@@ -213,6 +261,9 @@ run(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'N':
+			no_host = 1;
+			break;
 		case 'h':
 			cmd_usage(&cmd_bench, 1);
 			rc = 0;
@@ -253,6 +304,12 @@ run(int argc, char **argv)
 		}
 		profs[i].text = text;
 		if (check_profile(kb, profs[i].prof, (int)sysconf(_SC_NPROCESSORS_ONLN)) == -1) {
+			rc = 2;
+			goto out;
+		}
+		if (no_host && drop_host_knobs(kb, &profs[i], path, &cause) == -1) {
+			fprintf(stderr, "ntune: %s\n", cause);
+			free(cause);
 			rc = 2;
 			goto out;
 		}
@@ -356,7 +413,7 @@ const struct ntune_cmd cmd_bench = {
 	"interleaved, randomized A/B of profiles under load, with a verdict",
 	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
 	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
-	"      [--flows N] [--threads N] [--seed N] [-o DIR] [--json]",
+	"      [--flows N] [--threads N] [--seed N] [--no-host-knobs] [-o DIR] [--json]",
 	0,
 	run,
 };

@@ -1,20 +1,318 @@
-/* ntune tune: placeholder until issue 7 lands; the table entry is final. */
+/* ntune tune: try candidate changes in the lab, keep only those proven better. */
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <jansson.h>
+
+#include "apply/apply.h"
+#include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "kb/kb.h"
+#include "lab/lab.h"
+#include "util/util.h"
+
+static void
+progress(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "ntune tune: %s\n", msg);
+}
+
+static int
+num(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
+		fprintf(stderr, "ntune tune: invalid %s '%s' (want %g..%g)\n", opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void
+print_summary(const struct bench_tune *t, const char *dir)
+{
+	size_t i;
+	char *text;
+
+	printf("%-4s %-9s %-40s %s\n", "step", "result", "change", "verdict");
+	for (i = 0; i < t->nsteps; i++) {
+		const struct bench_tune_step *s = &t->steps[i];
+		char change[300];
+
+		snprintf(change, sizeof change, "%s=%s", s->c.name, s->c.value);
+		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : "rejected", change,
+		    s->verdict != NULL ? s->verdict : "", s->note != NULL ? " " : "",
+		    s->note != NULL ? s->note : "");
+	}
+	if (t->have_final) {
+		text = bench_verdict_text(&t->final);
+		printf("gain over the starting settings: %+.1f%% ± %.1f%% (%.0f -> %.0f pps)\n",
+		    t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
+		    t->final.mean_b);
+		printf("%s\n", text);
+		free(text);
+	} else
+		printf("gain over the starting settings: none proven (no change kept)\n");
+	printf("stopped: %s\n", t->stopped);
+	printf("best profile: %s/best.conf\nresults: %s\n", dir, dir);
+}
 
 static int
 run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "ntune tune: not implemented yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "lab", no_argument, NULL, 'L' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "goal", required_argument, NULL, 'g' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "host-knobs", no_argument, NULL, 'K' },
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "max-runs", required_argument, NULL, 'm' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "flows", required_argument, NULL, 'F' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_lab lab;
+	struct bench_ctx c;
+	struct bench_tune t;
+	struct lab_config cfg;
+	struct kb *kb = NULL;
+	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL;
+	char dirbuf[96], *cause = NULL, **orig, stamp[32], ns[LAB_NSNAME_MAX];
+	double budget = 5, runs = 3, max_runs = 6, duration = 2, warmup = 1, size = 64, flows = 0;
+	double threads = 0, d;
+	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed;
+	time_t now;
+	struct tm tm;
+
+	memset(&lab, 0, sizeof lab);
+	memset(&c, 0, sizeof c);
+	memset(&t, 0, sizeof t);
+	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	orig = xcalloc((size_t)argc + 1, sizeof *orig);
+	memcpy(orig, argv, (size_t)argc * sizeof *orig);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'L':
+			break;
+		case 'H':
+			fprintf(stderr, "ntune tune: --host is not supported yet: run `ntune tune` on "
+			    "the machine itself with a lab, or `ntune bench --load CMD` there\n");
+			goto usage;
+		case 'g':
+			if (strcmp(optarg, "pps") != 0) {
+				fprintf(stderr, "ntune tune: --goal %s is not supported yet (only pps)\n",
+				    optarg);
+				goto usage;
+			}
+			break;
+		case 'b':
+			if (num("--budget", optarg, 0.1, 24 * 60, &budget) == -1)
+				goto usage;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		case 'K':
+			t.host_knobs = true;
+			break;
+		case 'p':
+			prefix = optarg;
+			break;
+		case 'n':
+			if (num("--runs", optarg, 2, 1000, &runs) == -1)
+				goto usage;
+			break;
+		case 'm':
+			if (num("--max-runs", optarg, 2, 1000, &max_runs) == -1)
+				goto usage;
+			break;
+		case 'd':
+			if (num("--duration", optarg, 0.2, 3600, &duration) == -1)
+				goto usage;
+			break;
+		case 'w':
+			if (num("--warmup", optarg, 0, 3600, &warmup) == -1)
+				goto usage;
+			break;
+		case 'S':
+			if (num("--size", optarg, 64, 9000, &size) == -1)
+				goto usage;
+			break;
+		case 'F':
+			if (num("--flows", optarg, 1, 65535, &flows) == -1)
+				goto usage;
+			break;
+		case 'T':
+			if (num("--threads", optarg, 1, 256, &threads) == -1)
+				goto usage;
+			break;
+		case 's':
+			if (num("--seed", optarg, 0, 9007199254740992.0, &d) == -1)
+				goto usage;
+			c.seed = (uint64_t)d;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			cmd_usage(&cmd_tune, 1);
+			rc = 0;
+			goto out;
+		default:
+			cmd_usage(&cmd_tune, 0);
+			goto usage;
+		}
+	}
+	if (optind != argc) {
+		cmd_usage(&cmd_tune, 0);
+		goto usage;
+	}
+	if (max_runs < runs) {
+		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", max_runs, runs);
+		goto usage;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1)
+		goto fail;
+	if (lab_prefix_valid(prefix, &cause) == -1)
+		goto fail_usage;
+	lab_netns_name(prefix, LAB_DUT, ns, sizeof ns);
+	if (!lab_netns_exists(ns)) {
+		lab_config_init(&cfg);
+		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", prefix);
+		fprintf(stderr, "ntune tune: no lab '%s': creating it (removed at the end)\n", prefix);
+		if (lab_up(&cfg, &cause) == -1)
+			goto fail;
+		made_lab = 1;
+	}
+	lab.self = "/proc/self/exe";
+	lab.size = (int)size;
+	lab.flows = (int)flows;
+	lab.threads = (int)threads;
+	lab.settle = 0.5;
+	if (bench_lab_open(&lab, prefix, &cause) == -1)
+		goto fail;
+	if (dir == NULL) {
+		now = time(NULL);
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+		snprintf(dirbuf, sizeof dirbuf, "ntune-tune-%s", stamp);
+		dir = dirbuf;
+	}
+	if (bench_results_create(dir, "tune", argc, orig, &cause) == -1)
+		goto fail_usage;
+	c.lab = &lab;
+	c.kb = kb;
+	c.dir = dir;
+	c.seq.min_runs = (int)runs;
+	c.seq.max_runs = (int)max_runs;
+	c.seq.confidence = 0.95;
+	c.duration = duration;
+	c.warmup = warmup;
+	c.progress = progress;
+	t.budget_s = budget * 60;
+	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", prefix, budget, dir);
+	bench_interrupted = 0;
+	bench_signals_install();
+	ok = bench_tune_run(&c, &t, &cause) == 0;
+	bench_signals_restore();
+	bench_results_finish(dir, ok, t.stopped, ok ? NULL : cause, NULL);
+	if (json) {
+		json_t *sum = bench_tune_summary(&t);
+
+		json_dumpf(sum, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(sum);
+	} else
+		print_summary(&t, dir);
+	if (!ok) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		fprintf(stderr, "ntune tune: settings restored; partial results kept in %s (marked incomplete)\n",
+		    dir);
+		free(cause);
+		cause = NULL;
+		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
+		goto out;
+	}
+	if (keep && t.nkept > 0 && !made_lab) {
+		struct kb_profile *p;
+		struct apply_opts o;
+		struct apply_result res;
+
+		memset(&o, 0, sizeof o);
+		o.netns = lab.dut_ns;
+		memset(&res, 0, sizeof res);
+		if ((p = kb_profile_parse("best.conf", t.best_text, strlen(t.best_text), &cause)) == NULL ||
+		    apply_profile(kb, p, &o, &res, &cause) == -1) {
+			if (p != NULL)
+				kb_profile_free(p);
+			goto fail;
+		}
+		fprintf(stderr, "ntune tune: --keep: best.conf applied in %s (journal %s; undo with "
+		    "`ntune revert %s`)\n", lab.dut_ns, res.id, res.id);
+		apply_result_free(&res);
+		kb_profile_free(p);
+	} else if (keep && made_lab)
+		fprintf(stderr, "ntune tune: --keep has no effect on a lab this tune created\n");
+	rc = 0;
+	goto out;
+fail_usage:
+	rc = 2;
+	fprintf(stderr, "ntune: %s\n", cause);
+	free(cause);
+	goto out;
+fail:
+	fprintf(stderr, "ntune: %s\n", cause);
+	free(cause);
+	rc = 1;
+	goto out;
+usage:
+	rc = 2;
+out:
+	bench_lab_close(&lab);
+	if (made_lab) {
+		cause = NULL;
+		if (lab_down(prefix, &removed, &cause) == -1) {
+			fprintf(stderr, "ntune: %s\n", cause);
+			free(cause);
+		}
+	}
+	bench_tune_free(&t);
+	kb_free(kb);
+	free(orig);
+	return rc;
 }
 
 const struct ntune_cmd cmd_tune = {
 	"tune",
 	"auto-tuner: try knobs, keep only changes proven better",
-	"tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]",
+	"tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
+	"     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
+	"     [--size BYTES] [--flows N] [--threads N] [--seed N] [--json]",
 	0,
 	run,
 };

@@ -1,0 +1,591 @@
+/* The tuner: try candidate changes, keep only those proven better. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "apply/apply.h"
+#include "bench/bench.h"
+#include "kb/kb.h"
+#include "lab/lab.h"
+#include "util/util.h"
+
+enum gen_kind {
+	GEN_MASKS,	/* each single CPU (highest first, up to 4), then all CPUs */
+	GEN_FLIP,	/* a bool to its other value */
+	GEN_TIMES,	/* the current number times each factor */
+	GEN_SET,	/* a fixed value */
+	GEN_NCPU,	/* the CPU count (queues) */
+	GEN_ENUM,	/* the values of arg that the knowledge base lists */
+};
+
+struct gen {
+	const char	*name;
+	enum gen_kind	 kind;
+	const char	*arg;	/* GEN_TIMES: factors; GEN_SET: the value */
+	const char	*why;
+};
+
+/* Most promising first: in a veth lab the receive CPU is the bottleneck. */
+static const struct gen gens[] = {
+	{ "if.dut0.rps_cpus", GEN_MASKS, NULL,
+	  "steer dut0's receive processing (RPS) to other CPUs than the one the packets arrive on" },
+	{ "if.dut0.offload.gro", GEN_FLIP, NULL,
+	  "GRO merges packets on dut0; forwarded small packets rarely gain from it" },
+	{ "net.core.netdev_max_backlog", GEN_TIMES, "4 16",
+	  "a longer per-CPU backlog drops fewer packets handed over by RPS" },
+	{ "net.core.netdev_budget", GEN_TIMES, "2 4",
+	  "more packets per NET_RX softirq round" },
+	{ "net.core.netdev_budget_usecs", GEN_TIMES, "2",
+	  "a longer NET_RX softirq round" },
+	{ "net.core.dev_weight", GEN_TIMES, "2 4",
+	  "more packets per backlog poll" },
+	{ "if.dut1.xps_cpus", GEN_MASKS, NULL,
+	  "choose the CPUs that transmit on dut1 (XPS)" },
+	{ "if.dut0.channels.combined", GEN_NCPU, NULL,
+	  "one queue per CPU on dut0" },
+	{ "if.dut0.channels.rx", GEN_NCPU, NULL,
+	  "one receive queue per CPU on dut0" },
+	{ "if.dut0.ring.rx", GEN_TIMES, "2 4",
+	  "a longer receive ring on dut0 absorbs bursts" },
+	{ "if.dut0.irq_affinity", GEN_SET, "spread",
+	  "one CPU per dut0 queue interrupt" },
+	{ "if.dut1.offload.gso", GEN_FLIP, NULL,
+	  "GSO on dut1: segmentation in software on transmit" },
+	{ "if.dut1.offload.tso", GEN_FLIP, NULL,
+	  "TSO on dut1" },
+	{ "if.dut1.qdisc", GEN_ENUM, "noqueue pfifo_fast fq_codel",
+	  "the queueing discipline on dut1" },
+	{ "if.dut1.rps_cpus", GEN_MASKS, NULL,
+	  "RPS on dut1 (the return path)" },
+	{ "net.core.busy_poll", GEN_SET, "50",
+	  "busy polling of sockets (host-wide)" },
+};
+
+static void
+note(char ***notes, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+note(char ***notes, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	*notes = xreallocarray(*notes, *n + 1, sizeof **notes);
+	va_start(ap, fmt);
+	xvasprintf(&(*notes)[*n], fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+static unsigned long long
+mask_value(const char *s)
+{
+	unsigned long long v = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == ',')
+			continue;
+		if (*s >= '0' && *s <= '9')
+			v = v * 16 + (unsigned long long)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			v = v * 16 + (unsigned long long)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			v = v * 16 + (unsigned long long)(*s - 'A' + 10);
+		else
+			break;
+	}
+	return v;
+}
+
+static int
+same_value(const struct kb_knob *k, const struct gen *g, const char *a, const char *b)
+{
+	if (g->kind == GEN_MASKS)
+		return mask_value(a) == mask_value(b);
+	return kb_value_equal(k, a, b);
+}
+
+static void
+add(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const struct gen *g,
+    const char *cur, const char *value, int ncpu, char ***notes, size_t *nnotes)
+{
+	char *why;
+	size_t i;
+
+	if (same_value(k, g, cur, value))
+		return;
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*c)[i].name, g->name) == 0 && strcmp((*c)[i].value, value) == 0)
+			return;
+	}
+	if ((why = kb_value_problem(k, value, ncpu)) != NULL) {
+		note(notes, nnotes, "%s=%s left out: %s", g->name, value, why);
+		free(why);
+		return;
+	}
+	*c = xreallocarray(*c, *n + 1, sizeof **c);
+	memset(&(*c)[*n], 0, sizeof **c);
+	snprintf((*c)[*n].name, sizeof (*c)[*n].name, "%s", g->name);
+	snprintf((*c)[*n].value, sizeof (*c)[*n].value, "%s", value);
+	snprintf((*c)[*n].current, sizeof (*c)[*n].current, "%s", cur);
+	snprintf((*c)[*n].why, sizeof (*c)[*n].why, "%s", g->why);
+	(*n)++;
+}
+
+static void
+expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
+    struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
+{
+	char buf[128], *end, *fs, *f;
+	long long v, m;
+	int i, singles;
+
+	switch (g->kind) {
+	case GEN_MASKS:
+		for (i = ncpu - 1, singles = 0; i >= 0 && singles < 4 && i < 60; i--, singles++) {
+			snprintf(buf, sizeof buf, "%llx", 1ULL << i);
+			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+		}
+		if (ncpu > 1 && ncpu < 60) {
+			snprintf(buf, sizeof buf, "%llx", (1ULL << ncpu) - 1);
+			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+		}
+		break;
+	case GEN_FLIP:
+		if (strcmp(cur, "on") == 0 || strcmp(cur, "1") == 0)
+			add(c, n, k, g, cur, "off", ncpu, notes, nnotes);
+		else if (strcmp(cur, "off") == 0 || strcmp(cur, "0") == 0)
+			add(c, n, k, g, cur, "on", ncpu, notes, nnotes);
+		else
+			note(notes, nnotes, "%s left out: it is '%s' (fixed or unknown here)", g->name, cur);
+		break;
+	case GEN_TIMES:
+		v = strtoll(cur, &end, 10);
+		if (end == cur || *end != '\0' || v <= 0) {
+			note(notes, nnotes, "%s left out: current value '%s' is not a number", g->name, cur);
+			break;
+		}
+		fs = xstrdup(g->arg);
+		for (f = strtok(fs, " "); f != NULL; f = strtok(NULL, " ")) {
+			m = strtoll(f, NULL, 10);
+			snprintf(buf, sizeof buf, "%lld", v * m);
+			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+		}
+		free(fs);
+		break;
+	case GEN_SET:
+		add(c, n, k, g, cur, g->arg, ncpu, notes, nnotes);
+		break;
+	case GEN_NCPU:
+		v = strtoll(cur, &end, 10);
+		if (end != cur && *end == '\0' && v > 0 && v < ncpu) {
+			snprintf(buf, sizeof buf, "%d", ncpu);
+			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+		}
+		break;
+	case GEN_ENUM:
+		for (i = 0; i < (int)k->nvalues; i++) {
+			snprintf(buf, sizeof buf, " %s ", g->arg);
+			fs = NULL;
+			xasprintf(&fs, " %s ", k->values[i]);
+			if (strstr(buf, fs) != NULL)
+				add(c, n, k, g, cur, k->values[i], ncpu, notes, nnotes);
+			free(fs);
+		}
+		break;
+	}
+}
+
+int
+bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool host_knobs,
+    struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
+{
+	struct apply_access *acc;
+	const struct kb_knob *k;
+	char *cur, *why;
+	size_t i;
+
+	*out = NULL;
+	*nout = 0;
+	if ((acc = apply_access_open(dut_ns, cause)) == NULL)
+		return -1;
+	for (i = 0; i < nitems(gens); i++) {
+		if ((k = kb_find(kb, gens[i].name, "linux")) == NULL) {
+			note(notes, nnotes, "%s left out: not in the knowledge base", gens[i].name);
+			continue;
+		}
+		if (k->scope == KB_SCOPE_HOST && !host_knobs) {
+			note(notes, nnotes, "%s left out: host-global (invisible in a network namespace); "
+			    "--host-knobs tries it on the host, journalled", gens[i].name);
+			continue;
+		}
+		why = NULL;
+		if (apply_access_get(acc, kb, gens[i].name, &cur, &why) == -1) {
+			note(notes, nnotes, "%s left out: not available in the DUT (%s)", gens[i].name,
+			    why != NULL ? why : "cannot read it");
+			free(why);
+			continue;
+		}
+		expand(&gens[i], k, util_trim(cur), ncpu, out, nout, notes, nnotes);
+		free(cur);
+	}
+	apply_access_close(acc);
+	return 0;
+}
+
+/* The profile text of the kept changes with name=value put in (replacing name). */
+static char *
+profile_with(const struct bench_tune *t, const char *name, const char *value)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
+	for (i = 0; i < t->nsteps; i++) {
+		const struct bench_tune_step *s = &t->steps[i];
+
+		if (!s->kept || (name != NULL && strcmp(s->c.name, name) == 0))
+			continue;
+		/* A later kept step on the same knob overrides this one. */
+		{
+			size_t j;
+			int later = 0;
+
+			for (j = i + 1; j < t->nsteps; j++) {
+				if (t->steps[j].kept && strcmp(t->steps[j].c.name, s->c.name) == 0)
+					later = 1;
+			}
+			if (later)
+				continue;
+		}
+		strbuf_addf(&sb, "%s=%s\n", s->c.name, s->c.value);
+	}
+	if (name != NULL)
+		strbuf_addf(&sb, "%s=%s\n", name, value);
+	if (sb.len == 0)
+		strbuf_adds(&sb, "");
+	return strbuf_detach(&sb);
+}
+
+static void
+say(struct bench_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct bench_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (c->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	c->progress(c->progress_arg, msg);
+	free(msg);
+}
+
+static int
+make_profile(struct bench_ctx *c, struct bench_profile *p, const char *label, char *text,
+    char **cause)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->label, sizeof p->label, "%s", label);
+	p->text = text;
+	if ((p->prof = kb_profile_parse(label, text, strlen(text), cause)) == NULL)
+		return -1;
+	if (c->dir != NULL && bench_results_profile(c->dir, label, text, cause) == -1)
+		return -1;
+	return 0;
+}
+
+static char *
+best_conf(const struct bench_tune *t, const char *prefix)
+{
+	struct strbuf sb;
+	size_t i, j;
+	int later;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "# ntune tune: the changes proven better, each at 95% confidence\n");
+	strbuf_addf(&sb, "# (lab '%s'; apply inside the DUT: ntune apply best.conf --netns %s-dut --no-persist)\n",
+	    prefix, prefix);
+	if (t->have_final) {
+		char *text = bench_verdict_text(&t->final);
+
+		strbuf_addf(&sb, "# %s\n", text);
+		free(text);
+	}
+	for (i = 0; i < t->nsteps; i++) {
+		const struct bench_tune_step *s = &t->steps[i];
+
+		if (!s->kept)
+			continue;
+		for (j = i + 1, later = 0; j < t->nsteps; j++) {
+			if (t->steps[j].kept && strcmp(t->steps[j].c.name, s->c.name) == 0)
+				later = 1;
+		}
+		if (later)
+			continue;
+		strbuf_addf(&sb, "# step %zu: %s; was %s; %+.1f%% ± %.1f%%\n%s=%s\n", i + 1, s->c.why,
+		    s->c.current, s->pct, s->pct_hw, s->c.name, s->c.value);
+	}
+	if (t->nkept == 0)
+		strbuf_adds(&sb, "# no change was proven better than the settings in force\n");
+	return strbuf_detach(&sb);
+}
+
+static int
+write_outputs(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	json_t *sum, *doc, *a;
+	int rc = 0;
+
+	free(t->best_text);
+	t->best_text = best_conf(t, c->lab != NULL ? c->lab->prefix : "ntune");
+	if (c->dir == NULL)
+		return 0;
+	sum = bench_tune_summary(t);
+	if (bench_results_write_json(c->dir, "summary.json", sum, cause) == -1 ||
+	    bench_results_write_text(c->dir, "best.conf", t->best_text, cause) == -1)
+		rc = -1;
+	json_decref(sum);
+	a = json_array();
+	if (t->have_final)
+		json_array_append_new(a, bench_verdict_json(&t->final));
+	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:o}", "confidence", c->seq.confidence * 100,
+	    "min_runs", c->seq.min_runs, "max_runs", c->seq.max_runs, "looks",
+	    bench_seq_looks(&c->seq), "alpha_look", bench_seq_alpha(&c->seq), "stopped", t->stopped,
+	    "comparisons", a);
+	if (rc == 0 && bench_results_write_json(c->dir, "verdict.json", doc, cause) == -1)
+		rc = -1;
+	json_decref(doc);
+	return rc;
+}
+
+static void
+step_from_verdict(struct bench_tune_step *s, const struct bench_verdict *v, enum bench_stop stop)
+{
+	s->stop = stop;
+	if (v->na == 0)
+		return;
+	s->mean_best = v->mean_a;
+	s->mean_try = v->mean_b;
+	s->pct = v->pct;
+	s->pct_hw = isfinite(v->pct_hw) ? v->pct_hw : 0;
+	s->p = v->p_welch;
+	s->runs = (int)v->nb;
+	free(s->verdict);
+	s->verdict = bench_verdict_text(v);
+}
+
+int
+bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	struct bench_candidate *cand = NULL;
+	struct bench_profile pr[2];
+	struct bench_verdict v;
+	enum bench_stop stop;
+	size_t ncand = 0, i;
+	double t0 = util_now(), per_run, step_max, final_max, run_t0;
+	char label[2][BENCH_LABEL_MAX], *why = NULL;
+	int rc = -1, runs_before;
+
+	t->stopped = "error";
+	if (bench_tune_candidates(c->kb, c->lab->dut_ns, t->ncpu, t->host_knobs, &cand, &ncand,
+	    &t->notes, &t->nnotes, cause) == -1)
+		return -1;
+	say(c, "%zu candidate changes for %s (%zu left out)", ncand, c->lab->dut_ns, t->nnotes);
+	for (i = 0; i < t->nnotes; i++)
+		say(c, "  note: %s", t->notes[i]);
+	/* Time of one run, to keep within the budget: measured as we go, guessed first. */
+	per_run = c->duration + c->lab->settle + 0.8;
+	for (i = 0; i < ncand; i++) {
+		struct bench_tune_step *s;
+
+		step_max = per_run * (2.0 * c->seq.max_runs) + (c->warmup > 0 ? 2 * (c->warmup + 1.3) : 0);
+		/* The final bench is only needed once something is kept. */
+		final_max = t->nkept > 0 ? step_max : 0;
+		if (util_now() - t0 + step_max + final_max > t->budget_s) {
+			say(c, "budget: %.0f s left, a step may take %.0f s (+%.0f s for the final bench); "
+			    "stopping after %zu of %zu candidates", t->budget_s - (util_now() - t0),
+			    step_max, final_max, i, ncand);
+			t->stopped = "budget";
+			break;
+		}
+		t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
+		s = &t->steps[t->nsteps++];
+		memset(s, 0, sizeof *s);
+		s->c = cand[i];
+		s->tried = true;
+		say(c, "step %zu/%zu: %s=%s (now %s): %s", t->nsteps, ncand, s->c.name, s->c.value,
+		    s->c.current, s->c.why);
+		snprintf(label[0], sizeof label[0], "s%02zu-best", t->nsteps);
+		snprintf(label[1], sizeof label[1], "s%02zu-try", t->nsteps);
+		memset(pr, 0, sizeof pr);
+		if (make_profile(c, &pr[0], label[0], profile_with(t, NULL, NULL), cause) == -1 ||
+		    make_profile(c, &pr[1], label[1], profile_with(t, s->c.name, s->c.value), cause) == -1) {
+			bench_profile_free(&pr[0]);
+			bench_profile_free(&pr[1]);
+			goto out;
+		}
+		c->step = (int)t->nsteps;
+		runs_before = c->run;
+		run_t0 = util_now();
+		if (bench_ab(c, pr, 2, &v, &stop, &why) == -1) {
+			step_from_verdict(s, &v, BENCH_CONTINUE);
+			if (bench_interrupted) {
+				s->note = xstrdup("interrupted");
+				*cause = why;
+				t->stopped = "interrupted";
+				bench_profile_free(&pr[0]);
+				bench_profile_free(&pr[1]);
+				goto out;
+			}
+			if (c->failed_profile == 1) {
+				/* The candidate broke something: reject it and go on. */
+				s->note = why;
+				why = NULL;
+				say(c, "step %zu: rejected: %s", t->nsteps, s->note);
+				bench_profile_free(&pr[0]);
+				bench_profile_free(&pr[1]);
+				continue;
+			}
+			*cause = why;
+			bench_profile_free(&pr[0]);
+			bench_profile_free(&pr[1]);
+			goto out;
+		}
+		if (c->run > runs_before)
+			per_run = (util_now() - run_t0) / (c->run - runs_before);
+		step_from_verdict(s, &v, stop);
+		s->kept = stop == BENCH_DECIDED && v.direction > 0;
+		if (v.na == 0)
+			s->verdict = xstrdup("no verdict (too few runs)");
+		say(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
+		if (s->kept)
+			t->nkept++;
+		bench_profile_free(&pr[0]);
+		bench_profile_free(&pr[1]);
+		if (write_outputs(c, t, cause) == -1)
+			goto out;
+	}
+	if (i == ncand)
+		t->stopped = "done";
+	if (t->nkept > 0) {
+		say(c, "final: the best profile against the settings at the start");
+		memset(pr, 0, sizeof pr);
+		if (make_profile(c, &pr[0], "start", xstrdup(""), cause) == -1 ||
+		    make_profile(c, &pr[1], "best", profile_with(t, NULL, NULL), cause) == -1) {
+			bench_profile_free(&pr[0]);
+			bench_profile_free(&pr[1]);
+			goto out;
+		}
+		c->step = (int)t->nsteps + 1;
+		if (bench_ab(c, pr, 2, &t->final, &stop, &why) == -1) {
+			*cause = why;
+			if (bench_interrupted)
+				t->stopped = "interrupted";
+			bench_profile_free(&pr[0]);
+			bench_profile_free(&pr[1]);
+			goto out;
+		}
+		t->have_final = t->final.na > 0;
+		bench_profile_free(&pr[0]);
+		bench_profile_free(&pr[1]);
+	}
+	rc = 0;
+out:
+	free(cand);
+	if (write_outputs(c, t, rc == 0 ? cause : NULL) == -1 && rc == 0)
+		rc = -1;
+	return rc;
+}
+
+json_t *
+bench_tune_summary(const struct bench_tune *t)
+{
+	json_t *o, *steps, *s, *notes;
+	size_t i;
+	double base = NAN, best = NAN;
+
+	if (t->have_final) {
+		base = t->final.mean_a;
+		best = t->final.mean_b;
+	} else if (t->nsteps > 0 && t->steps[0].runs > 0) {
+		base = best = t->steps[0].mean_best;
+	}
+	o = json_object();
+	json_object_set_new(o, "baseline", json_string("the settings in force when the tune started"));
+	json_object_set_new(o, "best", json_string(t->best_text != NULL ? t->best_text : ""));
+	json_object_set_new(o, "baseline_pps", isfinite(base) ? json_real(base) : json_null());
+	json_object_set_new(o, "best_pps", isfinite(best) ? json_real(best) : json_null());
+	json_object_set_new(o, "gain_pct", json_real(t->have_final ? t->final.pct : 0));
+	json_object_set_new(o, "gain_pct_hw", t->have_final && isfinite(t->final.pct_hw) ?
+	    json_real(t->final.pct_hw) : json_null());
+	json_object_set_new(o, "gain_ratio", json_real(t->have_final ? t->final.ratio : 1));
+	json_object_set_new(o, "gain_proven", json_boolean(t->have_final && t->final.decided &&
+	    t->final.direction > 0));
+	json_object_set_new(o, "kept", json_integer((json_int_t)t->nkept));
+	json_object_set_new(o, "stopped", json_string(t->stopped != NULL ? t->stopped : "error"));
+	if (t->have_final) {
+		char *text = bench_verdict_text(&t->final);
+
+		json_object_set_new(o, "verdict", json_string(text));
+		free(text);
+	}
+	steps = json_array();
+	for (i = 0; i < t->nsteps; i++) {
+		const struct bench_tune_step *st = &t->steps[i];
+		char change[300];
+
+		snprintf(change, sizeof change, "%s=%s", st->c.name, st->c.value);
+		s = json_object();
+		json_object_set_new(s, "change", json_string(change));
+		json_object_set_new(s, "was", json_string(st->c.current));
+		json_object_set_new(s, "why", json_string(st->c.why));
+		json_object_set_new(s, "verdict", json_string(st->verdict != NULL ? st->verdict : ""));
+		json_object_set_new(s, "kept", json_boolean(st->kept));
+		json_object_set_new(s, "stopped", json_string(bench_stop_name(st->stop)));
+		if (st->runs > 0) {
+			json_object_set_new(s, "mean_best", json_real(st->mean_best));
+			json_object_set_new(s, "mean_try", json_real(st->mean_try));
+			json_object_set_new(s, "pct", json_real(st->pct));
+			json_object_set_new(s, "pct_hw", json_real(st->pct_hw));
+			json_object_set_new(s, "p", isfinite(st->p) ? json_real(st->p) : json_null());
+			json_object_set_new(s, "runs", json_integer(st->runs));
+		}
+		if (st->note != NULL)
+			json_object_set_new(s, "note", json_string(st->note));
+		json_array_append_new(steps, s);
+	}
+	json_object_set_new(o, "steps", steps);
+	notes = json_array();
+	for (i = 0; i < t->nnotes; i++)
+		json_array_append_new(notes, json_string(t->notes[i]));
+	json_object_set_new(o, "left_out", notes);
+	return o;
+}
+
+void
+bench_tune_free(struct bench_tune *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nsteps; i++) {
+		free(t->steps[i].verdict);
+		free(t->steps[i].note);
+	}
+	free(t->steps);
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
+	free(t->best_text);
+	t->steps = NULL;
+	t->notes = NULL;
+	t->best_text = NULL;
+	t->nsteps = t->nnotes = 0;
+}
