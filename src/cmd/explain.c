@@ -132,7 +132,7 @@ os_matches(const struct kb_knob *k, const char *os)
 	if (strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0)
 		return strcmp(k->os, "freebsd") == 0 && (k->platform == NULL ||
 		    strcmp(k->platform, os) == 0);
-	return strcmp(k->os, os) == 0;
+	return strcmp(k->os, os) == 0 && (strcmp(os, "freebsd") != 0 || k->platform == NULL);
 }
 
 static int

@@ -271,7 +271,7 @@ kb_target_open(const char *const *from, size_t n, const char *os, const char *ro
 		}
 		for (i = 0; i < n; i++)
 			kb_system_snapshot_files(si, from[i], NULL);
-	} else if (os_open_live != NULL && (ctx = os_open_live(root ? root : "", &why)) != NULL) {
+	} else if (os_open_live != NULL && (ctx = os_open_live("", &why)) != NULL) {
 		if (kb_system_from_os(ctx, si, &why) == -1 ||
 		    (os != NULL && strcmp(family(os), family(si->os)) != 0)) {
 			/* A profile for another OS: no system to compare with. */
