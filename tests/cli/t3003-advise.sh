@@ -1,0 +1,48 @@
+#!/bin/sh
+# ntune advise: values derived from topology, every line with certainty, reason and source; passes check.
+. "$(dirname "$0")/lib.sh"
+SEED0="$SRCDIR/tests/fixtures/os/seed000-dec750"
+from_seed0() { for f in "$SEED0"/*.txt; do printf -- "--from %s " "$f"; done; }
+
+test_expect_success 'for seed 000 (4 cores, 8 threads, OPNsense) advise proposes rss.bits=3 and SMT interrupts' '
+	test -d "$SEED0" || exit 0
+	ntune advise $(from_seed0) >adv.conf &&
+	grep -q "^# ntune advise for opnsense .*8 CPUs (4 cores, SMT on)" adv.conf &&
+	grep -q "^net.inet.rss.bits=3$" adv.conf &&
+	grep -q "^net.isr.maxthreads=8$" adv.conf &&
+	grep -q "^machdep.hyperthreading_intr_allowed=1$" adv.conf &&
+	grep -B2 "^machdep.hyperthreading_intr_allowed=1$" adv.conf | grep -q "^# \[measure it\] .*-12.1%"
+'
+test_expect_success 'the advice for seed 000 passes check against the same snapshot' '
+	test -d "$SEED0" || exit 0
+	ntune check $(from_seed0) adv.conf >out 2>err; rc=$?; cat out err; test $rc = 0
+'
+test_expect_success 'a bigger or smaller CPU gets different values, not a pasted constant' '
+	ntune advise --os opnsense --cpus 16 --cores 8 >a16.conf &&
+	grep -q "^net.inet.rss.bits=4$" a16.conf && grep -q "^net.isr.maxthreads=16$" a16.conf &&
+	ntune advise --os opnsense --cpus 2 >a2.conf &&
+	grep -q "^net.inet.rss.bits=1$" a2.conf && grep -q "^net.isr.maxthreads=2$" a2.conf &&
+	! grep -q hyperthreading a2.conf
+'
+test_expect_success 'every advice line has a certainty, a reason and a source' '
+	ntune advise --os freebsd --cpus 8 --cores 4 >f.conf &&
+	n=$(grep -c "^[a-z].*=" f.conf) && test "$n" -gt 5 &&
+	test $(grep -c "^# \[\(safe\|usually helps\|measure it\)\] " f.conf) = "$n" &&
+	test $(grep -c "^# source: " f.conf) = "$n" &&
+	ntune check --os freebsd f.conf 2>/dev/null
+'
+test_expect_success 'advise for this machine passes check on this machine' '
+	ntune advise >live.conf 2>err || { cat err; exit 1; }
+	grep -q "^net.ipv4.ip_forward=1$" live.conf &&
+	ntune check live.conf >out 2>&1 || { cat out; exit 1; }
+'
+test_expect_success 'advise --json lists name, value, certainty, reason, source' '
+	ntune advise --json --os opnsense --cpus 8 --cores 4 >a.json &&
+	python3 -c "import json; d=json.load(open(\"a.json\")); assert d[\"cpus\"]==8 and d[\"smt\"] is True; a={x[\"name\"]:x for x in d[\"advice\"]}; assert a[\"net.inet.rss.bits\"][\"value\"]==\"3\"; assert a[\"machdep.hyperthreading_intr_allowed\"][\"certainty\"]==\"measure it\"; assert all(x[\"reason\"] and x[\"source\"] for x in d[\"advice\"])"
+'
+test_expect_success 'goals and roles change the advice' '
+	ntune advise --os linux --cpus 4 --goal latency --role host >lat.conf &&
+	grep -q "^net.core.busy_poll=50$" lat.conf && ! grep -q "^net.ipv4.ip_forward" lat.conf
+'
+test_expect_failure_status 2 'a bad --goal exits 2' 'ntune advise --goal speed 2>/dev/null'
+test_done
