@@ -352,7 +352,7 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 		json_array_append_new(jcmps, jc);
 	}
 	json_object_set_new(doc, "comparisons", jcmps);
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	putchar('\n');
 	json_decref(doc);
 }
