@@ -1,0 +1,62 @@
+#!/bin/sh
+# ntune apply without touching this machine: dry runs, FreeBSD boot files under --root, usage, the journal.
+. "$(dirname "$0")/lib.sh"
+export NTUNE_STATE_DIR="$TRASH/state"
+
+test_expect_success 'a dry run reads current values and writes nothing' '
+	printf "net.ipv4.ip_forward=1\nnet.core.somaxconn=>1\n" >l.conf &&
+	ntune apply --dry-run --root "$TRASH/root" l.conf >out &&
+	grep -q "^dry run: " out &&
+	grep -q "net.core.somaxconn .* -> 1  (kept (condition not met))" out &&
+	test ! -e "$TRASH/root" && test ! -d "$NTUNE_STATE_DIR/journal"
+'
+test_expect_success 'apply --dry-run --json describes every change' '
+	ntune apply --dry-run --json l.conf >out.json &&
+	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"dry_run\"] and d[\"id\"] is None; c={x[\"name\"]:x for x in d[\"changes\"]}; assert c[\"net.core.somaxconn\"][\"action\"]==\"condition\""
+'
+test_expect_success 'FreeBSD boot-time tunables go to loader.conf.local under --root, reboot listed' '
+	mkdir -p root/boot && printf "kern.hz=100\n" >root/boot/loader.conf.local &&
+	printf "net.isr.maxthreads=-1\nnet.isr.bindthreads=1\n" >b.conf &&
+	ntune apply --os freebsd --root "$TRASH/root" b.conf >out &&
+	cat out &&
+	grep -q "persisted in $TRASH/root/boot/loader.conf.local" out &&
+	grep -q "^reboot needed for: net.isr.maxthreads net.isr.bindthreads$" out &&
+	grep -q "^kern.hz=100$" root/boot/loader.conf.local &&
+	grep -q "^# BEGIN ntune" root/boot/loader.conf.local &&
+	grep -q "^net.isr.maxthreads=\"-1\"$" root/boot/loader.conf.local
+'
+test_expect_success 'a second apply merges into the same marked block' '
+	printf "net.isr.defaultqlimit=2048\n" >c.conf &&
+	ntune apply --os freebsd --root "$TRASH/root" c.conf >/dev/null &&
+	test $(grep -c "^# BEGIN ntune" root/boot/loader.conf.local) = 1 &&
+	grep -q "^net.isr.maxthreads=\"-1\"$" root/boot/loader.conf.local &&
+	grep -q "^net.isr.defaultqlimit=\"2048\"$" root/boot/loader.conf.local
+'
+test_expect_success 'history lists both applies, revert restores the file of each' '
+	ntune history >h && test $(grep -c " applied " h) = 2 &&
+	ntune revert >out && grep -q "^reverted " out &&
+	! grep -q defaultqlimit root/boot/loader.conf.local &&
+	grep -q "^net.isr.maxthreads=\"-1\"$" root/boot/loader.conf.local &&
+	ntune revert >/dev/null &&
+	printf "kern.hz=100\n" | cmp - root/boot/loader.conf.local &&
+	test $(ntune history | grep -c " reverted ") = 2
+'
+test_expect_success 'history --json and history ID show the journal' '
+	ntune history --json >h.json &&
+	python3 -c "import json; h=json.load(open(\"h.json\")); assert [e[\"state\"] for e in h]==[\"reverted\",\"reverted\"]" &&
+	id=$(python3 -c "import json; print(json.load(open(\"h.json\"))[0][\"id\"])") &&
+	ntune history "$id" >e.json &&
+	python3 -c "import json; e=json.load(open(\"e.json\")); assert e[\"changes\"][0][\"name\"]==\"net.isr.maxthreads\" and e[\"files\"][0][\"old\"]==\"kern.hz=100\\n\""
+'
+test_expect_failure_status 1 'nothing left to revert exits 1' 'ntune revert 2>/dev/null'
+test_expect_failure_status 1 'confirm without a pending change exits 1' 'ntune confirm 2>/dev/null'
+test_expect_failure_status 2 'apply without a profile prints usage' 'ntune apply 2>/dev/null'
+test_expect_failure_status 2 'apply of a broken profile exits 2 and names the line' '
+	printf "a=\n" >bad.conf; ntune apply bad.conf 2>err; rc=$?; grep -q "bad.conf:1: no value for .a." err; exit $rc
+'
+test_expect_failure_status 2 'a bad --confirm exits 2' 'ntune apply --confirm 0 l.conf 2>/dev/null'
+test_expect_failure_status 1 'an unreadable knob stops apply before anything is planned' '
+	printf "net.ipv4.ip_forward=1\nnet.ipv4.no_such=1\n" >u.conf
+	ntune apply --dry-run u.conf 2>err; rc=$?; grep -q "u.conf:2: cannot read .net.ipv4.no_such." err; exit $rc
+'
+test_done
