@@ -342,7 +342,7 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 		strbuf_adds(sb, "<p>No per-second samples.</p>\n");
 		return;
 	}
-	axis_fit(&ax, 0, (double)(maxsec > 1 ? maxsec : 2), 80, W - 20, 8);
+	axis_fit(&ax, 0, (double)maxsec, 80, W - 20, 8);
 	axis_fit(&ay, 0, hi, h - 30, 10, 5);
 	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
 	    "role=\"img\" aria-label=\"forwarded packets per second during each run\">\n", W, h, W, h);
@@ -370,8 +370,9 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 			v = json_number_value(json_array_get(ps, j));
 			if (!isfinite(v))
 				v = 0;
-			/* A sample covers second j..j+1: draw it at its middle. */
-			strbuf_addf(sb, "%.1f,%.1f ", axis_map(&ax, (double)j + 0.5), axis_map(&ay, v));
+			/* A sample covers second j..j+1: a step, visible even for one sample. */
+			strbuf_addf(sb, "%.1f,%.1f %.1f,%.1f ", axis_map(&ax, (double)j), axis_map(&ay, v),
+			    axis_map(&ax, (double)j + 1), axis_map(&ay, v));
 		}
 		strbuf_adds(sb, "\"><title>run ");
 		strbuf_addf(sb, "%.0f ", jnum(r, "run"));
@@ -483,7 +484,11 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 
 	cmps = d->verdict != NULL ? json_object_get(d->verdict, "comparisons") : NULL;
 	if (!json_is_array(cmps) || json_array_size(cmps) == 0) {
-		strbuf_adds(sb, "<p>No verdict was reached (too few runs).</p>\n");
+		if (d->summary != NULL)
+			strbuf_adds(sb, "<p>No change was kept, so the best profile is the starting "
+			    "settings and there was no final bench.</p>\n");
+		else
+			strbuf_adds(sb, "<p>No verdict was reached (too few runs).</p>\n");
 		return;
 	}
 	strbuf_adds(sb, "<ul class=\"verdict\">\n");
