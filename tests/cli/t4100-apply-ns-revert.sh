@@ -1,0 +1,86 @@
+#!/bin/sh
+# ntune apply/verify/diff/revert of real net.* sysctls and if.* settings inside a namespace this test makes.
+. "$(dirname "$0")/lib.sh"
+
+if ! test_need_root || ! command -v ip >/dev/null; then
+	test_skip 'apply in a network namespace' 'needs root and ip'
+	test_done
+fi
+NS=$(test_unique)
+ip netns add "$NS" || { test_skip 'apply in a network namespace' 'ip netns add failed'; test_done; }
+test_at_exit "ip netns del $NS 2>/dev/null"
+ip -n "$NS" link add v0 type veth peer name v1 && ip -n "$NS" link set v0 up
+export NTUNE_STATE_DIR="$TRASH/state"
+inns() { ip netns exec "$NS" "$@"; }
+sysv() { inns cat "/proc/sys/$(echo "$1" | tr . /)"; }
+FWD0=$(sysv net.ipv4.ip_forward)
+TTL0=$(sysv net.ipv4.ip_default_ttl)
+QLEN0=$(inns cat /sys/class/net/v0/tx_queue_len)
+RPS0=$(inns cat /sys/class/net/v0/queues/rx-0/rps_cpus)
+HOSTFWD=$(cat /proc/sys/net/ipv4/ip_forward)
+cat >"$TRASH/p.conf" <<EOF2
+net.ipv4.ip_forward=1
+net.ipv4.ip_default_ttl=77
+if.v0.txqueuelen=4321
+if.v0.rps_cpus=1
+EOF2
+cat >"$TRASH/orig.conf" <<EOF2
+net.ipv4.ip_forward=$FWD0
+net.ipv4.ip_default_ttl=$TTL0
+if.v0.txqueuelen=$QLEN0
+if.v0.rps_cpus=$RPS0
+EOF2
+original() {
+	test "$(sysv net.ipv4.ip_forward)" = "$FWD0" && test "$(sysv net.ipv4.ip_default_ttl)" = "$TTL0" &&
+	test "$(inns cat /sys/class/net/v0/tx_queue_len)" = "$QLEN0" &&
+	test "$(inns cat /sys/class/net/v0/queues/rx-0/rps_cpus)" = "$RPS0" &&
+	test "$(cat /proc/sys/net/ipv4/ip_forward)" = "$HOSTFWD"
+}
+
+test_expect_success 'apply --netns sets net.* and if.* inside the namespace, not on the host' '
+	ntune apply --netns "$NS" --no-persist p.conf >out && cat out &&
+	grep -q "^applied .*: 4 of 4 settings changed" out &&
+	test "$(sysv net.ipv4.ip_forward)" = 1 && test "$(sysv net.ipv4.ip_default_ttl)" = 77 &&
+	test "$(inns cat /sys/class/net/v0/tx_queue_len)" = 4321 &&
+	test "$(cat /proc/sys/net/ipv4/ip_forward)" = "$HOSTFWD"
+'
+test_expect_success 'verify --netns finds the system matching the profile' '
+	ntune verify --netns "$NS" p.conf 2>err && grep -q "0 of 4 settings differ" err
+'
+test_expect_failure_status 1 'verify lists each differing knob with wanted and actual values' '
+	ntune verify --netns "$NS" orig.conf >out 2>err; rc=$?; cat out
+	grep -q "^orig.conf:2: net.ipv4.ip_default_ttl: wanted $TTL0, actual 77$" out &&
+	grep -q "4 of 4 settings differ" err; exit $rc
+'
+test_expect_success 'verify --json reports each knob' '
+	{ ntune verify --netns "$NS" --json orig.conf >v.json; test $? = 1; } &&
+	python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"differ\"]==4; k=d[\"knobs\"][1]; assert (k[\"wanted\"],k[\"actual\"],k[\"match\"])==(\"$TTL0\",\"77\",False)"
+'
+test_expect_failure_status 1 'diff of the profile against the namespace state shows nothing but the changes' '
+	inns "$NTUNE" diff orig.conf current >out 2>err; rc=$?; cat out
+	grep -q "^net.ipv4.ip_default_ttl  *$TTL0  |  77$" out && grep -q "4 of 4 knobs differ" err; exit $rc
+'
+test_expect_success 'revert restores every value exactly' '
+	ntune revert >out && grep -q "^reverted " out && original &&
+	ntune verify --netns "$NS" orig.conf 2>/dev/null
+'
+test_expect_failure_status 1 'a failing write restores the ones written before it and names the knob' '
+	printf "if.v0.txqueuelen=99\nnet.ipv4.ip_forward=1\nnet.ipv4.ip_default_ttl=999\n" >bad.conf
+	ntune apply --netns "$NS" --no-persist bad.conf 2>err; rc=$?; cat err
+	grep -q "cannot set .net.ipv4.ip_default_ttl. to .999.: .* (restored 2 written before it)" err &&
+	original && ntune history | grep -q " failed " ; exit $rc
+'
+test_expect_success 'inside a namespace apply persists to sysctl.d under --root and revert restores it' '
+	inns "$NTUNE" apply --root "$TRASH/root" p.conf >out && cat out &&
+	grep -q "persisted in $TRASH/root/etc/sysctl.d/90-ntune.conf" out &&
+	grep -q "^net.ipv4.ip_default_ttl = 77$" root/etc/sysctl.d/90-ntune.conf &&
+	grep -q "^not persisted (runtime only): if.v0.txqueuelen if.v0.rps_cpus$" out &&
+	inns "$NTUNE" revert >/dev/null && original && test ! -e root/etc/sysctl.d/90-ntune.conf
+'
+test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
+	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
+	sleep 0.5
+	ntune apply --netns "$NS" --no-persist p.conf 2>err; rc=$?; wait; cat err
+	grep -q "another ntune apply or revert is running" err && original; exit $rc
+'
+test_done
