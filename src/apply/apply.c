@@ -319,6 +319,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 		r->id[0] = '\0';
 		goto out;
 	}
+	test_hook(0);
 	for (i = 0; i < r->nchanges; i++) {
 		struct apply_change *c = &r->changes[i];
 

@@ -1,0 +1,46 @@
+#!/bin/sh
+# apply killed by SIGKILL after 0..N writes: `ntune revert` restores the exact previous state.
+. "$(dirname "$0")/lib.sh"
+
+if ! test_need_root || ! command -v ip >/dev/null; then
+	test_skip 'revert after SIGKILL' 'needs root and ip'
+	test_done
+fi
+NS=$(test_unique)
+ip netns add "$NS" || { test_skip 'revert after SIGKILL' 'ip netns add failed'; test_done; }
+test_at_exit "ip netns del $NS 2>/dev/null"
+ip -n "$NS" link add v0 type veth peer name v1
+export NTUNE_STATE_DIR="$TRASH/state"
+inns() { ip netns exec "$NS" "$@"; }
+state() {
+	for k in net/ipv4/ip_forward net/ipv4/ip_default_ttl net/ipv4/tcp_syn_retries net/core/somaxconn; do
+		inns cat /proc/sys/$k
+	done
+	inns cat /sys/class/net/v0/tx_queue_len
+}
+state >"$TRASH/before"
+cat >"$TRASH/p.conf" <<EOF2
+net.ipv4.ip_forward=1
+net.ipv4.ip_default_ttl=99
+net.ipv4.tcp_syn_retries=3
+net.core.somaxconn=777
+if.v0.txqueuelen=2222
+EOF2
+
+for n in 1 2 3 4 5; do
+	test_expect_success "apply killed after $n of 5 writes leaves an applying entry that revert undoes" "
+		NTUNE_TEST_KILL_AFTER=$n \"\$NTUNE\" apply --netns $NS --root \"\$TRASH/root\" p.conf >/dev/null 2>&1
+		rc=\$?; test \$rc = 137 || { echo \"apply exited \$rc, wanted death by SIGKILL\"; exit 1; }
+		state >after && ! cmp -s before after &&
+		ntune history | tail -1 | grep -q ' applying ' &&
+		ntune revert >/dev/null && state >after && cmp before after &&
+		ntune history | tail -1 | grep -q ' reverted '
+	"
+done
+test_expect_success 'a journal entry exists before the first write (killed after 0 writes is a no-op revert)' '
+	NTUNE_TEST_KILL_AFTER=0 ntune apply --netns "$NS" p.conf >/dev/null 2>&1
+	state >after && cmp before after &&
+	ntune history | tail -1 | grep -q " applying " &&
+	ntune revert >/dev/null && state >after && cmp before after
+'
+test_done
