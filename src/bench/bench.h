@@ -164,6 +164,7 @@ struct bench_lab {
 	char	gen_ns[48], dut_ns[48], sink_ns[48];
 	enum bench_load_kind load;
 	const char *cmd;	/* BENCH_LOAD_CMD */
+	const char *args;	/* gen/iperf3: more arguments, white-space separated, or NULL */
 	const char *self;	/* the ntune binary (for `ntune gen`) */
 	int	size;		/* gen: frame size, bytes */
 	int	flows;		/* gen: flows (0 = gen's default) */
@@ -172,6 +173,11 @@ struct bench_lab {
 	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
 };
 
+/*
+ * "gen", "gen ARGS", "iperf3", "iperf3 ARGS": sets l->load and l->args (pointing
+ * into s) and returns 0; anything else is a shell command: -1, nothing set.
+ */
+int	bench_parse_load(const char *s, struct bench_lab *l);
 /* Checks that the lab exists and we may use it; fills the namespace names. */
 int	bench_lab_open(struct bench_lab *, const char *prefix, char **cause);
 void	bench_lab_close(struct bench_lab *);

@@ -21,6 +21,26 @@
 #define MAX_IRQS	16
 
 int
+bench_parse_load(const char *s, struct bench_lab *l)
+{
+	static const struct {
+		const char *word;
+		enum bench_load_kind kind;
+	} loads[] = { { "gen", BENCH_LOAD_GEN }, { "iperf3", BENCH_LOAD_IPERF3 } };
+	size_t i, n;
+
+	for (i = 0; i < nitems(loads); i++) {
+		n = strlen(loads[i].word);
+		if (strncmp(s, loads[i].word, n) == 0 && (s[n] == '\0' || s[n] == ' ')) {
+			l->load = loads[i].kind;
+			l->args = s[n] == '\0' ? NULL : s + n + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
 bench_lab_open(struct bench_lab *l, const char *prefix, char **cause)
 {
 	struct lab_status st;
@@ -299,7 +319,7 @@ int
 bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, char **cause)
 {
 	char secs[32], size[16], flows[16], threads[16], line[200], how[64], *cmdenv = NULL;
-	char *argv[16], *sargv[8];
+	char *argv[48], *sargv[8], *extra = NULL, *tok, *save = NULL;
 	struct os_cpu_times *ct0 = NULL, *ct1 = NULL;
 	struct os_irq *ir0 = NULL, *ir1 = NULL;
 	size_t nct0 = 0, nct1 = 0, nir0 = 0, nir1 = 0, nsec, k;
@@ -365,6 +385,13 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		argv[argc++] = "-c";
 		argv[argc++] = cmdenv;
 		break;
+	}
+	/* `--load "gen ARGS"` / `--load "iperf3 ARGS"`: ARGS go to the load, split at white space. */
+	if (l->load != BENCH_LOAD_CMD && l->args != NULL) {
+		extra = xstrdup(l->args);
+		for (tok = strtok_r(extra, " \t", &save); tok != NULL && argc < 46;
+		    tok = strtok_r(NULL, " \t", &save))
+			argv[argc++] = tok;
 	}
 	argv[argc] = NULL;
 	t0 = util_now();
@@ -434,6 +461,7 @@ out:
 	stop(server);
 	close(outfd);
 	free(cmdenv);
+	free(extra);
 	free(ct0);
 	free(ct1);
 	os_irqs_free(ir0, nir0);

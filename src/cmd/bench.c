@@ -199,11 +199,9 @@ run(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'l':
-			if (strcmp(optarg, "gen") == 0)
-				lab.load = BENCH_LOAD_GEN;
-			else if (strcmp(optarg, "iperf3") == 0)
-				lab.load = BENCH_LOAD_IPERF3;
-			else if (*optarg == '\0') {
+			if (bench_parse_load(optarg, &lab) == 0)
+				break;
+			if (*optarg == '\0') {
 				fprintf(stderr, "ntune bench: empty --load command\n");
 				goto usage;
 			} else {

@@ -87,6 +87,7 @@ run(int argc, char **argv)
 		{ "flows", required_argument, NULL, 'F' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "load", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -177,6 +178,14 @@ run(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'l':
+			if (bench_parse_load(optarg, &lab) == -1) {
+				if (*optarg == '\0')
+					goto usage;
+				lab.load = BENCH_LOAD_CMD;
+				lab.cmd = optarg;
+			}
 			break;
 		case 'h':
 			cmd_usage(&cmd_tune, 1);
@@ -312,7 +321,7 @@ const struct ntune_cmd cmd_tune = {
 	"auto-tuner: try knobs, keep only changes proven better",
 	"tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
 	"     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
-	"     [--size BYTES] [--flows N] [--threads N] [--seed N] [--json]",
+	"     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--seed N] [--json]",
 	0,
 	run,
 };

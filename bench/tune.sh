@@ -1,0 +1,34 @@
+#!/bin/sh
+# Runs `ntune tune --lab` in a fresh lab and prints the gain of the tuned profile over the
+# defaults, both measured in the same final interleaved bench (best vs start).
+# Usage: sudo bench/tune.sh [BUDGET_MINUTES] [extra ntune tune options...]
+# Environment: NTUNE (binary, default build/ntune), OUT (results directory).
+set -u
+cd "$(dirname "$0")/.."
+NTUNE=${NTUNE:-$PWD/build/ntune}
+BUDGET=${1:-4}
+[ $# -gt 0 ] && shift
+OUT=${OUT:-$(mktemp -d /tmp/ntune-tune.XXXXXX)}
+P="tb$$"
+[ "$(id -u)" = 0 ] || { echo "bench/tune.sh: needs root (network namespaces)" >&2; exit 2; }
+[ -x "$NTUNE" ] || { echo "bench/tune.sh: no $NTUNE (run make)" >&2; exit 2; }
+trap '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1' EXIT
+trap 'exit 130' INT TERM
+"$NTUNE" lab up --prefix "$P" >&2 || exit 1
+"$NTUNE" tune --lab --prefix "$P" --budget "$BUDGET" -o "$OUT/tune" "$@" >"$OUT/tune.txt" || {
+	cat "$OUT/tune.txt"; exit 1; }
+cat "$OUT/tune.txt"
+python3 - "$OUT/tune/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+kept = [x["change"] for x in s["steps"] if x["kept"]]
+print("kept: %s" % (", ".join(kept) if kept else "nothing"))
+if s.get("baseline_pps") and s.get("best_pps") and s["kept"]:
+    hw = s.get("gain_pct_hw") or 0
+    print("gain over defaults: %+.1f%% ± %.1f%% forwarded 64-byte pps (%.0f -> %.0f pps), ratio %.3f, %s"
+          % (s["gain_pct"], hw, s["baseline_pps"], s["best_pps"], s["gain_ratio"],
+             "proven at 95%" if s["gain_proven"] else "not proven"))
+else:
+    print("gain over defaults: none (no change proven better)")
+PY
+echo "results: $OUT/tune (ntune report $OUT/tune)"
