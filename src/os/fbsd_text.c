@@ -415,7 +415,7 @@ static int
 ifconfig_prop(struct fbsd_text *t, const char *line)
 {
 	struct ifc *f;
-	const char *p = line;
+	const char *p = line, *lt;
 
 	if (t->nifs == 0 || !isspace((unsigned char)*p))
 		return 0;
@@ -424,8 +424,10 @@ ifconfig_prop(struct fbsd_text *t, const char *line)
 		p++;
 	if (strncmp(p, "ether ", 6) == 0)
 		os_strlcpy(f->mac, p + 6, sizeof f->mac);
-	else if (strncmp(p, "options=", 8) == 0 && (p = strchr(p, '<')) != NULL)
-		os_strlcpy(f->options, p, sizeof f->options);
+	else if (strncmp(p, "options=", 8) == 0) {
+		if ((lt = strchr(p, '<')) != NULL)
+			os_strlcpy(f->options, lt, sizeof f->options);
+	}
 	else if (strncmp(p, "media:", 6) == 0)
 		f->speed = media_speed(p);
 	return 1;
