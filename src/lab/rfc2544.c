@@ -1,0 +1,715 @@
+/* RFC 2544 throughput, latency and frame loss with ntune gen and ntune sink as processes. */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "lab/rfc2544.h"
+#include "lab/traffic.h"
+#include "util/util.h"
+
+#define SINK_READY_S	0.3	/* head start of the sink before gen sends */
+#define SINK_IDLE_S	"0.3"	/* the sink stops this long after the last frame */
+
+void
+rfc2544_config_init(struct rfc2544_config *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->prefix, sizeof(c->prefix), "ntune");
+	for (i = 0; i < 7; i++)
+		c->sizes[i] = lab_rfc2544_sizes[i];
+	c->nsizes = 7;
+	for (i = 0; i < 10; i++)
+		c->loads[i] = 100 - 10 * i;
+	c->nloads = 10;
+	c->duration = 10;
+	c->tolerance = 0;
+	c->trials = 1;
+	c->steps = 8;
+	c->threads = 1;
+}
+
+static int
+parse_list(const char *s, double *out, int max, int *n)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL, *end;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ", ", &save); tok != NULL; tok = strtok_r(NULL, ", ", &save)) {
+		double v = strtod(tok, &end);
+
+		if (end == tok || *end != '\0' || *n >= max) {
+			free(copy);
+			return -1;
+		}
+		out[(*n)++] = v;
+	}
+	free(copy);
+	return *n > 0 ? 0 : -1;
+}
+
+int
+rfc2544_parse_sizes(const char *s, struct rfc2544_config *c, char **cause)
+{
+	double v[RFC2544_MAX_SIZES];
+	int i, n;
+
+	if (strcmp(s, "rfc2544") == 0 || strcmp(s, "all") == 0) {
+		for (i = 0; i < 7; i++)
+			c->sizes[i] = lab_rfc2544_sizes[i];
+		c->nsizes = 7;
+		return 0;
+	}
+	if (parse_list(s, v, RFC2544_MAX_SIZES, &n) == -1) {
+		util_cause(cause, "invalid size list '%s' (e.g. 64,128,1518; at most %d)", s,
+		    RFC2544_MAX_SIZES);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] != (int)v[i] || v[i] < 64 || v[i] > LAB_FRAME_MAX) {
+			util_cause(cause, "invalid frame size '%g' (64..%d)", v[i], LAB_FRAME_MAX);
+			return -1;
+		}
+		c->sizes[i] = (int)v[i];
+	}
+	c->nsizes = n;
+	return 0;
+}
+
+int
+rfc2544_parse_loads(const char *s, struct rfc2544_config *c, char **cause)
+{
+	double v[RFC2544_MAX_LOADS];
+	int i, n;
+
+	if (parse_list(s, v, RFC2544_MAX_LOADS, &n) == -1) {
+		util_cause(cause, "invalid load list '%s' (percentages, e.g. 100,90,80)", s);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] <= 0 || v[i] > 100 || (i > 0 && v[i] >= v[i - 1])) {
+			util_cause(cause, "invalid load list '%s' (descending percentages in (0,100])", s);
+			return -1;
+		}
+		c->loads[i] = v[i];
+	}
+	c->nloads = n;
+	return 0;
+}
+
+void
+rfc2544_result_free(struct rfc2544_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntrials; i++)
+		free(r->trials[i].per_second);
+	free(r->trials);
+	r->trials = NULL;
+	r->ntrials = 0;
+}
+
+struct argv {
+	char	**v;
+	int	  n, cap;
+};
+
+static void
+arg_add(struct argv *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->v = xreallocarray(a->v, (size_t)a->cap, sizeof(char *));
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void
+arg_addf(struct argv *a, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	arg_add(a, buf);
+}
+
+static void
+arg_split(struct argv *a, const char *s)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (s == NULL)
+		return;
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save))
+		arg_add(a, tok);
+	free(copy);
+}
+
+static void
+arg_free(struct argv *a)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host */
+static int
+arg_ssh(struct argv *a, const char *url, char **cause)
+{
+	char *h, *colon;
+
+	if (strncmp(url, "ssh://", 6) != 0 || url[6] == '\0') {
+		util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", url);
+		return -1;
+	}
+	h = xstrdup(url + 6);
+	if ((colon = strrchr(h, ':')) != NULL && strchr(colon, ']') == NULL) {
+		*colon = '\0';
+		arg_add(a, "ssh");
+		arg_add(a, "-o");
+		arg_add(a, "BatchMode=yes");
+		arg_add(a, "-p");
+		arg_add(a, colon + 1);
+	} else {
+		arg_add(a, "ssh");
+		arg_add(a, "-o");
+		arg_add(a, "BatchMode=yes");
+	}
+	arg_add(a, h);
+	free(h);
+	return 0;
+}
+
+/* The command that runs `ntune ROLE` where that role lives. */
+static int
+role_argv(const struct rfc2544_config *c, const char *role, struct argv *a, char **cause)
+{
+	const char *host = strcmp(role, "gen") == 0 ? c->gen_host : c->sink_host;
+	const char *nt = c->ntune;
+
+	if (host != NULL) {
+		if (arg_ssh(a, host, cause) == -1)
+			return -1;
+		arg_add(a, nt != NULL ? nt : "ntune");
+	} else {
+		nt = nt != NULL ? nt : "/proc/self/exe";
+		arg_add(a, nt);
+		arg_add(a, "lab");
+		arg_add(a, "exec");
+		arg_add(a, "--prefix");
+		arg_add(a, c->prefix);
+		arg_add(a, role);
+		arg_add(a, "--");
+		arg_add(a, nt);
+	}
+	arg_add(a, role);
+	return 0;
+}
+
+struct child {
+	pid_t		pid;
+	int		out, err;
+	struct strbuf	obuf, ebuf;
+};
+
+static int
+child_start(struct child *ch, char *const argv[], char **cause)
+{
+	int o[2], e[2];
+	char self[4096];
+	const char *prog = argv[0];
+	ssize_t n;
+
+	/* /proc/self/exe must be resolved here: in the child it would still be us, but be explicit. */
+	if (strcmp(prog, "/proc/self/exe") == 0 && (n = readlink(prog, self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		prog = self;
+	}
+	if (pipe2(o, O_CLOEXEC) == -1 || pipe2(e, O_CLOEXEC) == -1) {
+		util_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	if ((ch->pid = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		close(o[0]); close(o[1]); close(e[0]); close(e[1]);
+		return -1;
+	}
+	if (ch->pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull != -1)
+			dup2(devnull, 0);
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		signal(SIGINT, SIG_DFL);
+		execvp(prog, argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	ch->out = o[0];
+	ch->err = e[0];
+	strbuf_init(&ch->obuf);
+	strbuf_init(&ch->ebuf);
+	return 0;
+}
+
+/* Reads the child's output until it exits; returns its exit status. */
+static int
+child_finish(struct child *ch)
+{
+	struct pollfd p[2];
+	char buf[4096];
+	int status, open_fds = 2;
+
+	p[0].fd = ch->out;
+	p[1].fd = ch->err;
+	p[0].events = p[1].events = POLLIN;
+	while (open_fds > 0) {
+		int i;
+
+		if (poll(p, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (p[i].fd == -1 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(p[i].fd, buf, sizeof(buf));
+			if (n > 0)
+				strbuf_add(i == 0 ? &ch->obuf : &ch->ebuf, buf, (size_t)n);
+			else if (n == 0 || errno != EINTR) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	strbuf_addc(&ch->obuf, '\0');
+	strbuf_addc(&ch->ebuf, '\0');
+	while (waitpid(ch->pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static void
+child_free(struct child *ch)
+{
+	strbuf_free(&ch->obuf);
+	strbuf_free(&ch->ebuf);
+}
+
+static const char *
+first_line(char *s)
+{
+	char *nl;
+
+	s = util_trim(s);
+	/* The last line is the one that says what went wrong. */
+	while ((nl = strrchr(s, '\n')) != NULL && nl[1] == '\0')
+		*nl = '\0';
+	if ((nl = strrchr(s, '\n')) != NULL)
+		return nl + 1;
+	return s;
+}
+
+void
+rfc2544_now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int
+run_trial(const struct rfc2544_config *c, int size, double rate, const char *phase,
+    struct rfc2544_trial *t, char **cause)
+{
+	struct argv ga = { 0 }, sa = { 0 };
+	struct child gen, sink;
+	json_t *gj = NULL, *sj = NULL, *lat, *ps;
+	json_error_t jerr;
+	struct timespec ready = { 0, (long)(SINK_READY_S * 1e9) };
+	int grc, src, rc = -1, i;
+	size_t k;
+
+	memset(t, 0, sizeof(*t));
+	t->size = size;
+	t->phase = phase;
+	t->rate = rate;
+	for (i = 0; i < 6; i++)
+		t->lat[i] = -1;
+	rfc2544_now_iso(t->started, sizeof(t->started));
+	if (role_argv(c, "sink", &sa, cause) == -1 || role_argv(c, "gen", &ga, cause) == -1)
+		goto out;
+	arg_add(&sa, "--json");
+	arg_add(&sa, "--quiet");
+	arg_add(&sa, "--idle");
+	arg_add(&sa, SINK_IDLE_S);
+	arg_add(&sa, "--duration");
+	arg_addf(&sa, "%.3f", c->duration + 10);
+	arg_split(&sa, c->sink_args);
+	arg_add(&ga, "--json");
+	arg_add(&ga, "--quiet");
+	arg_add(&ga, "--size");
+	arg_addf(&ga, "%.0f", size);
+	arg_add(&ga, "--duration");
+	arg_addf(&ga, "%.3f", c->duration);
+	arg_add(&ga, "--threads");
+	arg_addf(&ga, "%.0f", c->threads);
+	if (rate > 0) {
+		arg_add(&ga, "--rate");
+		arg_addf(&ga, "%.0f", rate);
+	}
+	if (c->ipv6)
+		arg_add(&ga, "--ipv6");
+	arg_split(&ga, c->gen_args);
+
+	if (child_start(&sink, sa.v, cause) == -1)
+		goto out;
+	nanosleep(&ready, NULL);
+	if (child_start(&gen, ga.v, cause) == -1) {
+		kill(sink.pid, SIGTERM);
+		child_finish(&sink);
+		child_free(&sink);
+		goto out;
+	}
+	grc = child_finish(&gen);
+	if (grc != 0)
+		kill(sink.pid, SIGTERM);
+	src = child_finish(&sink);
+	if (grc != 0) {
+		util_cause(cause, "ntune gen failed: %s", first_line(gen.ebuf.buf));
+		goto done;
+	}
+	if ((gj = json_loads(gen.obuf.buf, 0, &jerr)) == NULL) {
+		util_cause(cause, "ntune gen printed no JSON: %s", first_line(gen.ebuf.buf));
+		goto done;
+	}
+	if ((sj = json_loads(sink.obuf.buf, 0, &jerr)) == NULL) {
+		util_cause(cause, "ntune sink failed (exit %d): %s", src, first_line(sink.ebuf.buf));
+		goto done;
+	}
+	t->sent = (uint64_t)json_integer_value(json_object_get(gj, "packets"));
+	t->offered_pps = json_number_value(json_object_get(gj, "pps"));
+	t->received = (uint64_t)json_integer_value(json_object_get(sj, "packets"));
+	t->received_pps = json_number_value(json_object_get(sj, "pps"));
+	t->duration_s = json_number_value(json_object_get(gj, "duration_s"));
+	t->loss = t->sent > 0 && t->sent > t->received ?
+	    (double)(t->sent - t->received) / (double)t->sent : 0;
+	t->pass = t->received > 0 && t->loss <= c->tolerance;
+	if ((lat = json_object_get(sj, "latency_us")) != NULL && json_is_object(lat)) {
+		static const char *const keys[6] = { "min", "avg", "max", "p50", "p90", "p99" };
+
+		for (i = 0; i < 6; i++)
+			t->lat[i] = json_number_value(json_object_get(lat, keys[i]));
+	}
+	if ((ps = json_object_get(sj, "per_second")) != NULL && json_array_size(ps) > 0) {
+		t->per_second = xcalloc(json_array_size(ps), sizeof(double));
+		for (k = 0; k < json_array_size(ps); k++) {
+			double v = json_number_value(json_array_get(ps, k));
+
+			if (v > 0)
+				t->per_second[t->nper_second++] = v;
+		}
+	}
+	rc = 0;
+done:
+	json_decref(gj);
+	json_decref(sj);
+	child_free(&gen);
+	child_free(&sink);
+out:
+	arg_free(&ga);
+	arg_free(&sa);
+	return rc;
+}
+
+static void
+report(const struct rfc2544_config *c, const struct rfc2544_trial *t)
+{
+	char line[256], rate[32];
+
+	if (c->progress == NULL)
+		return;
+	if (t->rate > 0)
+		snprintf(rate, sizeof(rate), "%.0f pps", t->rate);
+	else
+		snprintf(rate, sizeof(rate), "max");
+	snprintf(line, sizeof(line), "%5d B %-7s rate %-12s sent %10llu  received %10llu  loss %.4f%%  %s",
+	    t->size, t->phase, rate, (unsigned long long)t->sent, (unsigned long long)t->received,
+	    100 * t->loss, t->pass ? "pass" : "fail");
+	c->progress(line, c->arg);
+}
+
+static int
+trial(const struct rfc2544_config *c, struct rfc2544_result *r, int size, double rate,
+    const char *phase, struct rfc2544_trial **out, char **cause)
+{
+	struct rfc2544_trial t;
+
+	if (c->stop != NULL && *c->stop) {
+		util_cause(cause, "interrupted");
+		return -1;
+	}
+	if (run_trial(c, size, rate, phase, &t, cause) == -1)
+		return -1;
+	r->trials = xreallocarray(r->trials, r->ntrials + 1, sizeof(*r->trials));
+	r->trials[r->ntrials] = t;
+	*out = &r->trials[r->ntrials++];
+	report(c, *out);
+	return 0;
+}
+
+static int
+one_size(const struct rfc2544_config *c, struct rfc2544_result *r, struct rfc2544_size *s, char **cause)
+{
+	struct rfc2544_trial *t;
+	double lo = 0, hi, best = 0, sum[6] = { 0 };
+	int i, k, nlat = 0, zero_run = 0;
+
+	for (i = 0; i < 6; i++)
+		s->lat[i] = -1;
+	for (i = 0; i < c->nloads; i++)
+		s->loss_pct[i] = s->loss_offered[i] = -1;
+	/* Full speed first: the upper bound of the search and the 100% load. */
+	if (trial(c, r, s->size, 0, "max", &t, cause) == -1)
+		return -1;
+	if (t->received == 0) {
+		util_cause(cause, "the sink saw none of the %llu frames sent at %d bytes "
+		    "(is the DUT forwarding? see ntune lab status)", (unsigned long long)t->sent, s->size);
+		return -1;
+	}
+	s->max_pps = t->offered_pps;
+	if (t->pass)
+		best = t->offered_pps;
+	else {
+		hi = t->offered_pps;
+		for (k = 0; k < c->steps; k++) {
+			double rate = (lo + hi) / 2;
+
+			if (trial(c, r, s->size, rate, "search", &t, cause) == -1)
+				return -1;
+			if (t->pass) {
+				lo = rate;
+				best = t->offered_pps < rate ? t->offered_pps : rate;
+			} else
+				hi = rate;
+		}
+	}
+	s->throughput_pps = best;
+	if (best > 0) {
+		for (k = 0; k < c->trials; k++) {
+			if (trial(c, r, s->size, best, "latency", &t, cause) == -1)
+				return -1;
+			if (t->lat[1] >= 0) {
+				for (i = 0; i < 6; i++)
+					sum[i] += t->lat[i];
+				nlat++;
+			}
+		}
+		for (i = 0; i < 6 && nlat > 0; i++)
+			s->lat[i] = sum[i] / nlat;
+	}
+	/* Frame loss from 100% down until two loads in a row lose nothing (RFC 2544 26.3). */
+	for (i = 0; i < c->nloads && zero_run < 2; i++) {
+		double rate = c->loads[i] >= 100 ? 0 : s->max_pps * c->loads[i] / 100;
+
+		if (trial(c, r, s->size, rate, "loss", &t, cause) == -1)
+			return -1;
+		s->loss_pct[i] = 100 * t->loss;
+		s->loss_offered[i] = t->offered_pps;
+		zero_run = t->sent > 0 && t->received >= t->sent ? zero_run + 1 : 0;
+	}
+	return 0;
+}
+
+int
+rfc2544_run(const struct rfc2544_config *c, struct rfc2544_result *r, char **cause)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	if (c->duration <= 0 || c->trials < 1 || c->steps < 0 || c->nsizes < 1) {
+		util_cause(cause, "invalid rfc2544 settings");
+		return -1;
+	}
+	for (i = 0; i < c->nsizes; i++) {
+		struct rfc2544_size *s = &r->sizes[r->nsizes++];
+
+		memset(s, 0, sizeof(*s));
+		s->size = c->sizes[i];
+		if (one_size(c, r, s, cause) == -1) {
+			r->nsizes--;
+			return -1;
+		}
+	}
+	r->complete = true;
+	return 0;
+}
+
+static json_t *
+lat_json(const double *lat)
+{
+	if (lat[1] < 0)
+		return json_null();
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "min", lat[0], "avg", lat[1],
+	    "max", lat[2], "p50", lat[3], "p90", lat[4], "p99", lat[5]);
+}
+
+static json_t *
+trial_json(const struct rfc2544_trial *t, size_t idx)
+{
+	json_t *ps = json_array();
+	char label[32];
+	size_t i;
+
+	for (i = 0; i < t->nper_second; i++)
+		json_array_append_new(ps, json_real(t->per_second[i]));
+	snprintf(label, sizeof(label), "%dB", t->size);
+	return json_pack("{s:I, s:i, s:s, s:b, s:f, s:f, s:I, s:o, s:s, s:f, s:i, s:s, s:f, s:f, "
+	    "s:I, s:I, s:f, s:b, s:o}",
+	    "run", (json_int_t)idx, "block", 0, "label", label, "warmup", 0,
+	    "pps", t->received_pps, "bps", t->received_pps * t->size * 8,
+	    "drops", (json_int_t)(t->sent > t->received ? t->sent - t->received : 0),
+	    "per_second", ps, "started", t->started, "duration_s", t->duration_s,
+	    "size", t->size, "phase", t->phase, "rate", t->rate, "offered_pps", t->offered_pps,
+	    "sent", (json_int_t)t->sent, "received", (json_int_t)t->received, "loss", t->loss,
+	    "pass", t->pass, "latency_us", lat_json(t->lat));
+}
+
+json_t *
+rfc2544_json(const struct rfc2544_config *c, const struct rfc2544_result *r)
+{
+	json_t *sizes = json_array();
+	int i, k;
+
+	for (i = 0; i < r->nsizes; i++) {
+		const struct rfc2544_size *s = &r->sizes[i];
+		json_t *loss = json_array();
+
+		for (k = 0; k < c->nloads; k++) {
+			if (s->loss_pct[k] < 0)
+				continue;
+			json_array_append_new(loss, json_pack("{s:f, s:f, s:f}", "load_pct", c->loads[k],
+			    "offered_pps", s->loss_offered[k], "loss_pct", s->loss_pct[k]));
+		}
+		json_array_append_new(sizes, json_pack("{s:i, s:f, s:f, s:f, s:o, s:o}",
+		    "size", s->size, "max_pps", s->max_pps, "throughput_pps", s->throughput_pps,
+		    "throughput_bps", s->throughput_pps * s->size * 8, "latency_us", lat_json(s->lat),
+		    "frame_loss", loss));
+	}
+	return json_pack("{s:f, s:f, s:i, s:i, s:b, s:b, s:o}", "duration_s", c->duration,
+	    "loss_tolerance", c->tolerance, "trials", c->trials, "steps", c->steps,
+	    "ipv6", c->ipv6, "complete", r->complete, "sizes", sizes);
+}
+
+static int
+write_json(const char *dir, const char *name, json_t *o, size_t flags, char **cause)
+{
+	char *path, *text;
+	int rc;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	text = json_dumps(o, flags);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(text);
+	free(path);
+	return rc;
+}
+
+int
+rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct rfc2544_result *r,
+    const char *command, const char *started, const char *stopped, char **cause)
+{
+	struct strbuf runs;
+	char finished[32], *path;
+	json_t *o;
+	size_t i;
+	int k, rc;
+
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		util_cause(cause, "cannot create '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	xasprintf(&path, "%s/values", dir);
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	strbuf_init(&runs);
+	for (i = 0; i < r->ntrials; i++) {
+		char *line;
+
+		o = trial_json(&r->trials[i], i);
+		line = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		strbuf_adds(&runs, line);
+		strbuf_addc(&runs, '\n');
+		free(line);
+		json_decref(o);
+	}
+	xasprintf(&path, "%s/runs.jsonl", dir);
+	rc = util_write_file_atomic(path, runs.buf ? runs.buf : "", runs.len, 0644, cause);
+	free(path);
+	strbuf_free(&runs);
+	if (rc == -1)
+		return -1;
+	/* values/<size>B.txt: received pps of the trials at the throughput rate. */
+	for (k = 0; k < r->nsizes; k++) {
+		struct strbuf v;
+
+		strbuf_init(&v);
+		for (i = 0; i < r->ntrials; i++) {
+			if (r->trials[i].size == r->sizes[k].size && strcmp(r->trials[i].phase, "latency") == 0)
+				strbuf_addf(&v, "%.0f\n", r->trials[i].received_pps);
+		}
+		xasprintf(&path, "%s/values/%dB.txt", dir, r->sizes[k].size);
+		rc = util_write_file_atomic(path, v.buf ? v.buf : "", v.len, 0644, cause);
+		free(path);
+		strbuf_free(&v);
+		if (rc == -1)
+			return -1;
+	}
+	o = rfc2544_json(c, r);
+	rc = write_json(dir, "rfc2544.json", o, JSON_INDENT(2) | JSON_REAL_PRECISION(10), cause);
+	json_decref(o);
+	if (rc == -1)
+		return -1;
+	rfc2544_now_iso(finished, sizeof(finished));
+	o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", "rfc2544",
+	    "ntune_version", NTUNE_VERSION, "command", command, "started", started,
+	    "finished", finished, "complete", r->complete, "stopped", stopped);
+	rc = write_json(dir, "meta.json", o, JSON_INDENT(2), cause);
+	json_decref(o);
+	return rc;
+}

@@ -1,0 +1,90 @@
+/*
+ * RFC 2544 section 26 in the lab: throughput (binary search of the offered
+ * rate at which loss <= tolerance), latency at that rate, and the frame loss
+ * rate from 100% of the maximum offered rate down in steps. Each trial runs
+ * `ntune sink` and `ntune gen` as processes, in the lab's namespaces or over
+ * OpenSSH on other machines, and reads their --json output.
+ */
+#ifndef NTUNE_RFC2544_H
+#define NTUNE_RFC2544_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RFC2544_MAX_SIZES	16
+#define RFC2544_MAX_LOADS	20
+
+struct rfc2544_config {
+	char		prefix[40];	/* lab prefix for local runs */
+	char		*gen_host;	/* "ssh://[user@]host[:port]" or NULL: local lab */
+	char		*sink_host;
+	char		*gen_args;	/* extra options for ntune gen / ntune sink, split at white space */
+	char		*sink_args;
+	char		*ntune;		/* ntune binary; local: /proc/self/exe, remote: "ntune" */
+	int		sizes[RFC2544_MAX_SIZES];
+	int		nsizes;
+	double		loads[RFC2544_MAX_LOADS];	/* frame-loss loads, % of max, descending */
+	int		nloads;
+	double		duration;	/* seconds per trial */
+	double		tolerance;	/* acceptable loss fraction */
+	int		trials;		/* repetitions of each latency measurement */
+	int		steps;		/* binary search steps at most */
+	int		threads;	/* gen threads */
+	bool		ipv6;
+	void		(*progress)(const char *line, void *);
+	void		*arg;
+	volatile int	*stop;
+};
+
+struct rfc2544_trial {
+	int		size;
+	const char	*phase;		/* "max", "search", "latency", "loss" */
+	double		rate;		/* requested pps, 0: unlimited */
+	uint64_t	sent, received;
+	double		offered_pps;	/* what gen achieved */
+	double		received_pps;
+	double		loss;		/* fraction of sent */
+	bool		pass;
+	double		lat[6];		/* min avg max p50 p90 p99, us; -1: none */
+	double		duration_s;
+	double		*per_second;	/* sink pps per second */
+	size_t		nper_second;
+	char		started[32];
+};
+
+struct rfc2544_size {
+	int		size;
+	double		max_pps;	/* offered rate at full speed */
+	double		throughput_pps;	/* 0 when no rate passed */
+	double		lat[6];		/* averaged over the latency trials; -1: none */
+	double		loss_pct[RFC2544_MAX_LOADS];	/* -1: not measured (stopped early) */
+	double		loss_offered[RFC2544_MAX_LOADS];
+};
+
+struct rfc2544_result {
+	struct rfc2544_size sizes[RFC2544_MAX_SIZES];
+	int		nsizes;
+	struct rfc2544_trial *trials;
+	size_t		ntrials;
+	bool		complete;
+};
+
+void	 rfc2544_config_init(struct rfc2544_config *);
+/* "64,128,1518" or "rfc2544" (all seven); -1 + cause on bad input. */
+int	 rfc2544_parse_sizes(const char *, struct rfc2544_config *, char **cause);
+int	 rfc2544_parse_loads(const char *, struct rfc2544_config *, char **cause);
+int	 rfc2544_run(const struct rfc2544_config *, struct rfc2544_result *, char **cause);
+void	 rfc2544_result_free(struct rfc2544_result *);
+/* The result as `ntune lab rfc2544 --json` prints it. */
+struct json_t;
+struct json_t *rfc2544_json(const struct rfc2544_config *, const struct rfc2544_result *);
+/*
+ * DIR/meta.json (kind "rfc2544"), DIR/runs.jsonl (one trial a line), DIR/values/<size>B.txt
+ * (received pps at the throughput rate), DIR/rfc2544.json. stopped: "decided", "interrupted", "error".
+ */
+int	 rfc2544_write_dir(const char *dir, const struct rfc2544_config *, const struct rfc2544_result *,
+	    const char *command, const char *started, const char *stopped, char **cause);
+void	 rfc2544_now_iso(char *buf, size_t len);
+
+#endif
