@@ -373,6 +373,7 @@ run(int argc, char **argv)
 		add_source(&o, "-", 0);
 	if ((rc = read_all(&o, sets)) != 0)
 		return rc;
+	rc = 2;
 	for (i = 0; i < o.nsrc; i++)
 		sp[i] = &sets[i];
 	if (strcmp(o.render.test, "mann-whitney") == 0 && o.render.relative) {
@@ -381,33 +382,31 @@ run(int argc, char **argv)
 				continue;
 			fprintf(stderr, "%s: --mann-whitney needs the values of every set, "
 			    "not the summary '%s'\n", prog, sets[i].name);
-			return 2;
+			goto out;
 		}
 	}
 	if (o.json) {
 		print_json(sp, o.nsrc, &o);
-		goto done;
+		goto flush;
 	}
 	/* Draw the plot first: an error must not leave half an output behind. */
 	if (o.render.plot) {
 		if ((pf = open_memstream(&plot, &plotlen)) == NULL) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-			return 2;
+			goto out;
 		}
-		rc = stat_render_plot(pf, sp, (size_t)o.nsrc, &o.render, &cause);
+		i = stat_render_plot(pf, sp, (size_t)o.nsrc, &o.render, &cause);
 		fclose(pf);
-		if (rc == -1) {
+		if (i == -1) {
 			fprintf(stderr, "%s: %s\n", prog, cause);
 			free(cause);
-			free(plot);
-			return 2;
+			goto out;
 		}
 	}
 	for (i = 0; i < o.nsrc; i++)
 		printf("%c %s\n", stat_symbol((size_t)i), sets[i].name);
 	if (plot != NULL)
 		fwrite(plot, 1, plotlen, stdout);
-	free(plot);
 	stat_render_vitals_head(stdout);
 	stat_render_vitals(stdout, 0, &sets[0]);
 	for (i = 1; i < o.nsrc; i++) {
@@ -415,14 +414,17 @@ run(int argc, char **argv)
 		if (o.render.relative)
 			stat_render_compare(stdout, &sets[0], &sets[i], &o.render, &cmp);
 	}
-done:
-	for (i = 0; i < o.nsrc; i++)
-		stat_set_free(&sets[i]);
+flush:
+	rc = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write output: %s\n", prog, strerror(errno));
-		return 2;
+		rc = 2;
 	}
-	return 0;
+out:
+	free(plot);
+	for (i = 0; i < o.nsrc; i++)
+		stat_set_free(&sets[i]);
+	return rc;
 }
 
 const struct ntune_cmd cmd_stat = {
