@@ -1,0 +1,40 @@
+#!/bin/sh
+# ntune lab rfc2544 in a lab: a table for 64 and 1518 bytes, JSON, and the results directory.
+. "$(dirname "$0")/lib.sh"
+
+if ! test_need_root; then
+	test_skip 'rfc2544 tests' 'need root'
+	test_done
+fi
+p=$(test_unique)
+NTUNE_LAB_DIR="$TRASH/labstate"
+export NTUNE_LAB_DIR
+test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1"
+
+test_expect_success 'setup: a route lab' 'ntune lab up --prefix "$p" 2>/dev/null'
+test_expect_success 'rfc2544 prints a table for 64 and 1518 bytes and fills DIR' '
+	timeout 120 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64,1518 --duration 0.4 --trials 1 \
+	    --steps 2 --loads 100,50,25 -o res >out 2>err &&
+	grep -q "^RFC 2544 IPv4, 0.4 s trials, loss tolerance 0%" out &&
+	grep -Eq "^ +64 +[1-9][0-9]* +[1-9][0-9]* " out &&
+	grep -Eq "^ +1518 +[1-9][0-9]* +[1-9][0-9]* " out &&
+	grep -q "frame loss % at load" out &&
+	grep -q "  64 B max " err &&
+	test -f res/meta.json && test -f res/runs.jsonl && test -f res/rfc2544.json &&
+	grep -q "\"kind\": \"rfc2544\"" res/meta.json && grep -q "\"complete\": true" res/meta.json &&
+	test -s res/values/64B.txt && test -s res/values/1518B.txt &&
+	test "$(grep -c "\"label\":\"64B\"" res/runs.jsonl)" -ge 3 &&
+	grep -q "\"phase\":\"latency\"" res/runs.jsonl
+'
+test_expect_success 'rfc2544 --json has throughput, latency and frame loss per size' '
+	timeout 120 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 128 --duration 0.3 --steps 1 \
+	    --loads 100,50 --json --quiet >r.json &&
+	grep -q "\"size\": 128" r.json && grep -q "\"throughput_pps\":" r.json &&
+	grep -q "\"frame_loss\":" r.json && grep -q "\"p99\":" r.json
+'
+test_expect_success 'rfc2544 says so when the DUT does not forward' '
+	ip netns exec "$p-dut" sh -c "echo 0 > /proc/sys/net/ipv4/ip_forward" &&
+	{ timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64 --duration 0.3 --quiet >/dev/null 2>err; [ $? = 1 ]; } &&
+	grep -q "the sink saw none of the" err
+'
+test_done
