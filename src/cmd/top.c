@@ -641,7 +641,7 @@ run(int argc, char **argv)
 	struct top tp;
 	double delay = 1;
 	long count = 0;
-	int batch = 0, json = 0, ch, rc;
+	int batch = 0, json = 0, ch, rc = 0;
 	char *end, *cause = NULL;
 	size_t i;
 	struct sigaction sa;
@@ -660,14 +660,16 @@ run(int argc, char **argv)
 			if (end == optarg || *end != '\0' || !(delay >= 0.05) || delay > 86400) {
 				fprintf(stderr, "ntune top: invalid interval '%s' (seconds, 0.05 or more)\n",
 				    optarg);
-				return 2;
+				rc = 2;
+				goto out;
 			}
 			break;
 		case 'n':
 			count = strtol(optarg, &end, 10);
 			if (end == optarg || *end != '\0' || count < 1) {
 				fprintf(stderr, "ntune top: invalid count '%s'\n", optarg);
-				return 2;
+				rc = 2;
+				goto out;
 			}
 			break;
 		case 'i':
@@ -680,21 +682,25 @@ run(int argc, char **argv)
 			break;
 		case 'h':
 			cmd_usage(&cmd_top, 1);
-			return 0;
+			rc = 0;
+			goto out;
 		default:
 			cmd_usage(&cmd_top, 0);
-			return 2;
+			rc = 2;
+			goto out;
 		}
 	}
 	if (optind != argc) {
 		fprintf(stderr, "ntune top: unexpected argument '%s'\n", argv[optind]);
 		cmd_usage(&cmd_top, 0);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	if ((tp.ctx = os_open_live("", &cause)) == NULL) {
 		fprintf(stderr, "ntune top: %s\n", cause);
 		free(cause);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	/* every -i must name an interface that exists */
 	{
@@ -705,8 +711,8 @@ run(int argc, char **argv)
 		    tp.ctx->ops->if_counters(tp.ctx, &c, &n, &cause) != 0) {
 			fprintf(stderr, "ntune top: %s\n", cause != NULL ? cause : "no interface counters");
 			free(cause);
-			os_close(tp.ctx);
-			return 1;
+			rc = 1;
+			goto out;
 		}
 		for (i = 0; i < tp.nifaces; i++) {
 			for (k = 0; k < n && strcmp(c[k].name, tp.ifaces[i]) != 0; k++)
@@ -714,8 +720,8 @@ run(int argc, char **argv)
 			if (k == n) {
 				fprintf(stderr, "ntune top: no interface '%s'\n", tp.ifaces[i]);
 				free(c);
-				os_close(tp.ctx);
-				return 2;
+				rc = 2;
+				goto out;
 			}
 		}
 		free(c);
@@ -728,11 +734,13 @@ run(int argc, char **argv)
 	if (!batch && !isatty(STDOUT_FILENO))
 		batch = 1;
 	rc = batch ? run_batch(&tp, delay, count, json) : run_curses(&tp, delay, count);
+out:
 	for (i = 0; i < tp.nifaces; i++)
 		free(tp.ifaces[i]);
 	free(tp.ifaces);
 	free(tp.q);
-	os_close(tp.ctx);
+	if (tp.ctx != NULL)
+		os_close(tp.ctx);
 	return rc;
 }
 
