@@ -200,7 +200,8 @@ list_ids(const char *state_dir, char ***ids, size_t *n, char **cause)
 		(*ids)[(*n)++] = xstrndup(de->d_name, len - 5);
 	}
 	closedir(d);
-	qsort(*ids, *n, sizeof **ids, idcmp);
+	if (*n > 1)
+		qsort(*ids, *n, sizeof **ids, idcmp);
 	return 0;
 }
 

@@ -178,7 +178,8 @@ run(int argc, char **argv)
 			return 2;
 		}
 	}
-	qsort(ns.v, ns.n, sizeof *ns.v, cmpstr);
+	if (ns.n > 1)
+		qsort(ns.v, ns.n, sizeof *ns.v, cmpstr);
 	for (i = j = 0; i < ns.n; i++) {
 		if (j > 0 && strcmp(ns.v[j - 1], ns.v[i]) == 0) {
 			free(ns.v[i]);

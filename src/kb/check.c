@@ -544,7 +544,8 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	/* Stable sort by line: within a line, the rule order. */
 	for (i = 0; i < l.n; i++)
 		l.d[i].seq = i;
-	qsort(l.d, l.n, sizeof *l.d, diagcmp);
+	if (l.n > 1)
+		qsort(l.d, l.n, sizeof *l.d, diagcmp);
 	*out = l.d;
 	*nout = l.n;
 	return l.errors;

@@ -739,7 +739,8 @@ load_dir(struct kb *kb, const char *dir, int depth, char **cause)
 		names = strv_add(names, &n, de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, namecmp);
+	if (n > 1)
+		qsort(names, n, sizeof *names, namecmp);
 	for (i = 0; i < n && rc == 0; i++) {
 		xasprintf(&path, "%s/%s", dir, names[i]);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))

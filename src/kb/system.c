@@ -158,7 +158,8 @@ add_dir(struct kb_sysinfo *si, const char *dir)
 		}
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, namecmp);
+	if (n > 1)
+		qsort(names, n, sizeof *names, namecmp);
 	for (i = 0; i < n; i++) {
 		xasprintf(&path, "%s/%s", dir, names[i]);
 		add_other(si, kb_profile_load(path, NULL));
