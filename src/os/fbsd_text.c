@@ -139,10 +139,24 @@ error(struct fbsd_text *t, const char *fmt, ...)
 	free(msg);
 }
 
+static void utf8_clean(unsigned char *);
+
 void
 fbsd_text_sysctl(struct fbsd_text *t, const char *name, const char *value)
 {
-	json_object_set_new(t->sysctls, name, json_string(value));
+	json_t *v;
+	char *n, *c;
+
+	if ((v = json_string(value)) == NULL) {
+		c = xstrdup(value);
+		utf8_clean((unsigned char *)c);
+		v = json_string(c);
+		free(c);
+	}
+	n = xstrdup(name);
+	utf8_clean((unsigned char *)n);
+	json_object_set_new(t->sysctls, n, v);
+	free(n);
 }
 
 static const char *
@@ -710,6 +724,31 @@ linux_text(const char *line)
 	    strstr(line, "-edge ") != NULL || strstr(line, "PCI-MSI") != NULL;
 }
 
+/* Replaces bytes that are not valid UTF-8 (JSON strings must be) with '?'. */
+static void
+utf8_clean(unsigned char *s)
+{
+	size_t n, i;
+
+	while (*s != '\0') {
+		if (*s < 0x80) {
+			s++;
+			continue;
+		}
+		n = (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2 : (*s & 0xf8) == 0xf0 ? 3 : 0;
+		if (*s == 0xc0 || *s == 0xc1 || *s > 0xf4)
+			n = 0;
+		for (i = 1; i <= n; i++)
+			if ((s[i] & 0xc0) != 0x80)
+				break;
+		if (n == 0 || i <= n) {
+			*s++ = '?';
+			continue;
+		}
+		s += n + 1;
+	}
+}
+
 void
 fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *path)
 {
@@ -721,6 +760,8 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 	int cut, last_ok = 1, in_vmstat = 0, ends_nl;
 
 	copy = xstrndup(data, len);
+	utf8_clean((unsigned char *)copy);
+	len = strlen(copy);
 	for (p = copy; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '<') {
@@ -732,7 +773,7 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		free(copy);
 		return;
 	}
-	ends_nl = len > 0 && data[len - 1] == '\n';
+	ends_nl = len > 0 && copy[len - 1] == '\n';
 	for (line = copy; line != NULL; line = next) {
 		size_t l;
 
@@ -857,12 +898,14 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 			continue;
 		}
 		if (mode == M_SYSCTL && last_sysctl != NULL && (isspace((unsigned char)line[0]) ||
-		    line[0] == '<' || sysctl(t, last_sysctl)[0] == '<' ||
+		    line[0] == '<' || (sysctl(t, last_sysctl) != NULL &&
+		    sysctl(t, last_sysctl)[0] == '<') ||
 		    strcmp(last_sysctl, "kern.version") == 0)) {
 			/* a multi-line value (kern.sched.topology_spec, kern.version...) */
 			char *v;
 
-			xasprintf(&v, "%s\n%s", sysctl(t, last_sysctl), line);
+			xasprintf(&v, "%s\n%s", sysctl(t, last_sysctl) != NULL ?
+			    sysctl(t, last_sysctl) : "", line);
 			fbsd_text_sysctl(t, last_sysctl, v);
 			free(v);
 			recognized++;
