@@ -290,6 +290,8 @@ struct bench_tune {
  * -1 + cause on interruption or an error the tune cannot go on from (the
  * partial summary is still written); the settings are restored either way.
  */
+/* The rule: keep a change only when the bench stopped decided and it forwards more. */
+bool	bench_tune_keep(enum bench_stop, const struct bench_verdict *);
 int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
 json_t	*bench_tune_summary(const struct bench_tune *);
 void	bench_tune_free(struct bench_tune *);

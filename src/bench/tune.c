@@ -382,6 +382,12 @@ step_from_verdict(struct bench_tune_step *s, const struct bench_verdict *v, enum
 	s->verdict = bench_verdict_text(v);
 }
 
+bool
+bench_tune_keep(enum bench_stop stop, const struct bench_verdict *v)
+{
+	return stop == BENCH_DECIDED && v->na > 0 && v->decided && v->direction > 0;
+}
+
 int
 bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 {
@@ -462,7 +468,7 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 		if (c->run > runs_before)
 			per_run = (util_now() - run_t0) / (c->run - runs_before);
 		step_from_verdict(s, &v, stop);
-		s->kept = stop == BENCH_DECIDED && v.direction > 0;
+		s->kept = bench_tune_keep(stop, &v);
 		if (v.na == 0)
 			s->verdict = xstrdup("no verdict (too few runs)");
 		say(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
