@@ -45,8 +45,10 @@ usage(const char *whine)
 	fprintf(stderr, "%s\n", whine);
 	fprintf(stderr,
 	    "Usage: ntune stat [-C column] [-c confidence] [-d delimiter(s)] [-Anps] [-w width]\n"
-	    "       [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]... [file [file ...]]\n");
-	fprintf(stderr, "\tconfidence = {80%%, 90%%, 95%%, 98%%, 99%%, 99.5%%} as ministat, or any level in (0, 100)\n");
+	    "       [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]...\n"
+	    "       [file [file ...]]\n");
+	fprintf(stderr, "\tconfidence = {80%%, 90%%, 95%%, 98%%, 99%%, 99.5%%} as ministat, "
+	    "or any level in (0, 100)\n");
 	fprintf(stderr, "\t-A : print statistics only. suppress the graph.\n");
 	fprintf(stderr, "\t-C : column number to extract (starts and defaults to 1)\n");
 	fprintf(stderr, "\t-d : delimiter(s) string, default to \" \\t\"\n");
@@ -430,7 +432,8 @@ out:
 const struct ntune_cmd cmd_stat = {
 	"stat",
 	"ministat-compatible statistics, plus Welch, Mann-Whitney, --summary, --json",
-	"stat [-Anps] [-C column] [-c confidence] [-d delimiter] [-w width] [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]... [file ...]",
+	"stat [-Anps] [-C column] [-c confidence] [-d delimiter] [-w width] [--welch | --mann-whitney]"
+	    " [--json] [--summary N:MEAN:STDDEV[:NAME]]... [file ...]",
 	0,
 	run,
 };

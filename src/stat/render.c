@@ -111,7 +111,7 @@ stat_render_plot(FILE *f, struct stat_set *const *sets, size_t nsets,
 	struct plot pl;
 	const struct stat_summary *s;
 	size_t i;
-	int j, k, any = 0, ret = 0;
+	int j, k, any = 0;
 
 	memset(&pl, 0, sizeof pl);
 	pl.width = r->width;
@@ -139,8 +139,10 @@ stat_render_plot(FILE *f, struct stat_set *const *sets, size_t nsets,
 		return 0;
 	}
 	if (!isfinite(pl.dx) || !isfinite(pl.x0)) {
-		util_cause(cause, pl.width == 1 ? "a plot 1 column wide cannot be drawn (use -w 2 or more, or -A)" :
-		    "the plot range overflows (use -A)");
+		if (pl.width == 1)
+			util_cause(cause, "a plot 1 column wide cannot be drawn (use -w 2 or more, or -A)");
+		else
+			util_cause(cause, "the plot range overflows (use -A)");
 		return -1;
 	}
 	pl.bar = xcalloc(nsets, sizeof *pl.bar);
@@ -169,7 +171,7 @@ stat_render_plot(FILE *f, struct stat_set *const *sets, size_t nsets,
 		free(pl.bar[i]);
 	free(pl.bar);
 	free(pl.data);
-	return ret;
+	return 0;
 }
 
 void
