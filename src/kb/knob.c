@@ -431,7 +431,6 @@ kb_find(const struct kb *kb, const char *name, const char *os)
 	return best;
 }
 
-/* Replaces %d / %s in a pattern by the concrete parts of name, for suggestions. */
 const char *
 kb_suggest(const struct kb *kb, const char *name, const char *os)
 {
@@ -439,7 +438,8 @@ kb_suggest(const struct kb *kb, const char *name, const char *os)
 	const char *s;
 	size_t i, n = 0;
 
-	if (kb == NULL || kb->n == 0)
+	/* Edit distance is quadratic: a suggestion for a line of garbage is not worth it. */
+	if (kb == NULL || kb->n == 0 || strlen(name) > 200)
 		return NULL;
 	names = xcalloc(kb->n, sizeof *names);
 	for (i = 0; i < kb->n; i++) {
