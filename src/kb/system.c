@@ -243,6 +243,26 @@ kb_sysinfo_free(struct kb_sysinfo *si)
 #pragma weak os_open_files
 #pragma weak os_close
 
+/* The tunables of a file that is an OPNsense/pfSense config.xml, else NULL. */
+static struct kb_profile *
+config_xml(const char *path)
+{
+	struct kb_profile *p;
+	char *data;
+	size_t len, i = 0;
+
+	if (util_read_file(path, &data, &len, NULL) == -1)
+		return NULL;
+	while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r'))
+		i++;
+	p = NULL;
+	if (i < len && data[i] == '<' && memmem(data, len, "<sysctl", 7) != NULL &&
+	    memmem(data, len, "<tunable>", 9) != NULL)
+		p = kb_profile_parse(path, data, len, NULL);
+	free(data);
+	return p;
+}
+
 static const char *
 family(const char *os)
 {
@@ -254,24 +274,45 @@ kb_target_open(const char *const *from, size_t n, const char *os, const char *ro
     struct os_ctx **osp, struct kb_sysinfo *si, char **cause)
 {
 	struct os_ctx *ctx = NULL;
+	struct kb_profile **xml = NULL;
+	const char **rest = NULL;
 	char *why = NULL;
-	size_t i;
+	size_t i, nxml = 0, nrest = 0;
+	int rc = -1;
 
 	*osp = NULL;
 	memset(si, 0, sizeof *si);
-	if (n > 0) {
+	/* An OPNsense/pfSense config.xml among --from: its tunables are the system's boot file. */
+	rest = xcalloc(n ? n : 1, sizeof *rest);
+	for (i = 0; i < n; i++) {
+		struct kb_profile *p = config_xml(from[i]);
+
+		if (p != NULL) {
+			xml = xreallocarray(xml, nxml + 1, sizeof *xml);
+			xml[nxml++] = p;
+		} else
+			rest[nrest++] = from[i];
+	}
+	if (nrest > 0) {
 		if (os_open_files == NULL) {
 			util_cause(cause, "--from needs the platform layer, which this build lacks");
-			return -1;
+			goto out;
 		}
-		if ((ctx = os_open_files(from, n, cause)) == NULL)
-			return -1;
+		if ((ctx = os_open_files(rest, nrest, cause)) == NULL)
+			goto out;
 		if (kb_system_from_os(ctx, si, cause) == -1) {
 			os_close(ctx);
-			return -1;
+			ctx = NULL;
+			goto out;
 		}
-		for (i = 0; i < n; i++)
-			kb_system_snapshot_files(si, from[i], NULL);
+		for (i = 0; i < nrest; i++)
+			kb_system_snapshot_files(si, rest[i], NULL);
+	} else if (nxml > 0) {
+		memset(si, 0, sizeof *si);
+		si->os = xstrdup(os != NULL && strcmp(os, "pfsense") == 0 ? "pfsense" : "opnsense");
+		si->sys.os = si->os;
+		si->sys.smt = -1;
+		si->sys.rss_kernel = -1;
 	} else if (os_open_live != NULL && (ctx = os_open_live("", &why)) != NULL) {
 		if (kb_system_from_os(ctx, si, &why) == -1 ||
 		    (os != NULL && strcmp(family(os), family(si->os)) != 0)) {
@@ -290,6 +331,15 @@ kb_target_open(const char *const *from, size_t n, const char *os, const char *ro
 		si->sys.smt = -1;
 		si->sys.rss_kernel = -1;
 	}
+	for (i = 0; i < nxml; i++) {
+		add_other(si, xml[i]);
+		xml[i] = NULL;
+		if (strcmp(si->os, "freebsd") == 0 && (os == NULL || strcmp(os, "freebsd") != 0)) {
+			free(si->os);
+			si->os = xstrdup("opnsense");
+			si->sys.os = si->os;
+		}
+	}
 	/* --os refines the platform (a FreeBSD snapshot of an OPNsense box). */
 	if (os != NULL && strcmp(family(os), family(si->os)) == 0 && strcmp(os, si->os) != 0) {
 		free(si->os);
@@ -297,7 +347,13 @@ kb_target_open(const char *const *from, size_t n, const char *os, const char *ro
 		si->sys.os = si->os;
 	}
 	*osp = ctx;
-	return 0;
+	rc = 0;
+out:
+	for (i = 0; i < nxml; i++)
+		kb_profile_free(xml[i]);
+	free(xml);
+	free(rest);
+	return rc;
 }
 
 void

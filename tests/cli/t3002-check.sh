@@ -49,6 +49,12 @@ test_expect_success 'an OPNsense config.xml is read and linted' '
 	grep -q "13 settings for opnsense: 0 errors" err &&
 	grep -q "is a boot-time tunable: OPNsense writes it to /boot/loader.conf" out
 '
+test_expect_success 'check --from config.xml warns where OPNsense already sets a knob differently' '
+	printf "net.isr.maxthreads=2\n" >m.conf &&
+	ntune check --from config.xml m.conf >out 2>err && cat out err &&
+	grep -q "m.conf:1: warning: config.xml:[0-9]* sets .net.isr.maxthreads. to .-1." out &&
+	grep -q "for opnsense" err
+'
 test_expect_success 'check --json gives counts and diagnostics' '
 	printf "net.isr.maxthread=4\nhw.ibrs_disable=1\n" >j.conf &&
 	{ ntune check --json j.conf >out.json; test $? = 1; } &&

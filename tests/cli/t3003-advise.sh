@@ -44,5 +44,13 @@ test_expect_success 'goals and roles change the advice' '
 	ntune advise --os linux --cpus 4 --goal latency --role host >lat.conf &&
 	grep -q "^net.core.busy_poll=50$" lat.conf && ! grep -q "^net.ipv4.ip_forward" lat.conf
 '
+test_expect_success 'advise --from an OPNsense config.xml advises for OPNsense' '
+	ntune export "$SRCDIR/share/profiles/opnsense-router.conf" --format opnsense >config.xml &&
+	ntune advise --from config.xml --cpus 4 --cores 4 >x.conf &&
+	grep -q "^# ntune advise for opnsense" x.conf && grep -q "^net.inet.rss.bits=2$" x.conf
+'
+test_expect_failure_status 2 'without a CPU count advise says how to give one' '
+	ntune advise --from config.xml 2>err; rc=$?; grep -q "CPU count is unknown" err; exit $rc
+'
 test_expect_failure_status 2 'a bad --goal exits 2' 'ntune advise --goal speed 2>/dev/null'
 test_done
