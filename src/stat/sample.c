@@ -53,14 +53,16 @@ fail(struct reader *r, int status, const char *fmt, ...)
 
 /*
  * [+-]digits[.digits][(e|E)[+-]digits] with at most 19 significant digits and
- * a value Clinger's fast path converts exactly. 1 and *out on success, 0 when
- * strtod must decide.
+ * a value Clinger's fast path converts exactly (the same correctly rounded
+ * double as strtod). Returns the end of the number, or NULL when strtod must
+ * decide.
  */
-static int
-fast_strtod(const char *s, const char *e, double *out)
+static const char *
+scan_number(const char *s, const char *e, double *out)
 {
 	uint64_t m = 0;
 	int neg = 0, digits = 0, sig = 0, exp10 = 0, eneg = 0, ev = 0;
+	const char *t;
 	double d;
 
 	if (s < e && (*s == '-' || *s == '+'))
@@ -69,7 +71,7 @@ fast_strtod(const char *s, const char *e, double *out)
 		if (m == 0 && *s == '0')
 			continue;
 		if (++sig > 19)
-			return 0;
+			return NULL;
 		m = m * 10 + (uint64_t)(*s - '0');
 	}
 	if (s < e && *s == '.') {
@@ -78,37 +80,42 @@ fast_strtod(const char *s, const char *e, double *out)
 			if (m == 0 && *s == '0')
 				continue;
 			if (++sig > 19)
-				return 0;
+				return NULL;
 			m = m * 10 + (uint64_t)(*s - '0');
 		}
 	}
 	if (digits == 0)
-		return 0;
+		return NULL;
 	if (s < e && (*s == 'e' || *s == 'E')) {
-		s++;
-		if (s < e && (*s == '-' || *s == '+'))
-			eneg = *s++ == '-';
-		if (s == e || (unsigned)(*s - '0') >= 10)
-			return 0;
-		for (; s < e && (unsigned)(*s - '0') < 10; s++) {
+		t = s + 1;
+		if (t < e && (*t == '-' || *t == '+'))
+			eneg = *t++ == '-';
+		if (t == e || (unsigned)(*t - '0') >= 10)
+			return NULL;
+		for (; t < e && (unsigned)(*t - '0') < 10; t++) {
 			if (ev > 10000)
-				return 0;
-			ev = ev * 10 + (*s - '0');
+				return NULL;
+			ev = ev * 10 + (*t - '0');
 		}
 		exp10 += eneg ? -ev : ev;
+		s = t;
 	}
-	if (s != e)
-		return 0;
 	if (m == 0) {
 		*out = neg ? -0.0 : 0.0;
-		return 1;
+		return s;
 	}
 	if (m > (1ULL << 53) || exp10 < -22 || exp10 > 22)
-		return 0;
+		return NULL;
 	d = (double)m;
 	d = exp10 < 0 ? d / pow10_tab[-exp10] : d * pow10_tab[exp10];
 	*out = neg ? -d : d;
-	return 1;
+	return s;
+}
+
+static int
+fast_strtod(const char *s, const char *e, double *out)
+{
+	return scan_number(s, e, out) == e;
 }
 
 #define MAP_MIN	(4UL << 20)	/* bytes; larger value arrays are mmap'd */
@@ -243,6 +250,44 @@ do_line(struct reader *r, const char *p, size_t len, int nl)
 	return 0;
 }
 
+/*
+ * The common line, a plain number and a newline, without tokenizing and with
+ * the sums in registers. Returns where a line needs the full treatment.
+ */
+static const char *
+fast_lines(struct reader *r, const char *p, const char *e)
+{
+	struct stat_set *s = r->set;
+	double sy = s->sy, syy = s->syy, d;
+	size_t n = s->n;
+	unsigned long lines = 0;
+	const char *q;
+	int negzero = 0;
+
+	while (p < e) {
+		q = scan_number(p, e - p > 64 ? p + 64 : e, &d);
+		if (q == NULL || q >= e || *q != '\n')
+			break;
+		if (n == s->cap) {
+			s->n = n;
+			grow(s, s->cap < 1024 ? 1024 : s->cap + s->cap / 2);
+		}
+		s->v[n++] = d;
+		sy += d;
+		syy += d * d;
+		negzero |= d == 0 && signbit(d);
+		lines++;
+		p = q + 1;
+	}
+	s->n = n;
+	s->sy = sy;
+	s->syy = syy;
+	s->negzero |= negzero;
+	r->line += lines;
+	r->phys += lines;
+	return p;
+}
+
 /* Processes the complete lines of buf; returns the bytes consumed or -1. */
 static ssize_t
 do_lines(struct reader *r, const char *buf, size_t len, int eof)
@@ -250,22 +295,10 @@ do_lines(struct reader *r, const char *buf, size_t len, int eof)
 	const char *p = buf, *e = buf + len, *nl;
 
 	while (p < e) {
-		/* The common line, a plain number and a newline: no tokenizing needed. */
-		if (r->fast) {
-			const char *q = p;
-			double d;
-
-			while (q < e && q - p < 64 && ((unsigned)(*q - '0') < 10 || *q == '.' ||
-			    *q == '-' || *q == '+' || *q == 'e' || *q == 'E'))
-				q++;
-			if (q < e && *q == '\n' && q > p && *p != '#' && fast_strtod(p, q, &d)) {
-				r->line++;
-				r->phys++;
-				add_point(r->set, d);
-				p = q + 1;
-				continue;
-			}
-		}
+		if (r->fast)
+			p = fast_lines(r, p, e);
+		if (p == e)
+			break;
 		nl = memchr(p, '\n', (size_t)(e - p));
 		if (nl == NULL) {
 			if (!eof) {
