@@ -142,13 +142,13 @@ stat_select(double *v, size_t n, size_t k)
 	idx = (size_t)((double)k * S / n);
 	lo = sample[idx > D ? idx - D : 0];
 	hi = sample[idx + D < S ? idx + D : S - 1];
+	/* Half the values are below lo: count them without a branch. */
 	for (i = w = less = 0; i < n; i++) {
-		if (v[i] < lo) {
-			less++;
-		} else if (!(v[i] > hi)) {
-			t = v[w];
-			v[w++] = v[i];
-			v[i] = t;
+		t = v[i];
+		less += t < lo;
+		if ((t >= lo) & (t <= hi)) {
+			v[i] = v[w];
+			v[w++] = t;
 		}
 	}
 	if (less <= k && k < less + w)
