@@ -144,8 +144,10 @@ labels_collect(const struct report_data *d, struct labels *l)
 		l->val[k] = xreallocarray(l->val[k], l->nval[k] + 1, sizeof **l->val);
 		l->val[k][l->nval[k]++] = jnum(r, "pps");
 	}
-	for (k = 0; k < l->n; k++)
-		qsort(l->val[k], l->nval[k], sizeof **l->val, cmp_double);
+	for (k = 0; k < l->n; k++) {
+		if (l->nval[k] > 1)
+			qsort(l->val[k], l->nval[k], sizeof **l->val, cmp_double);
+	}
 }
 
 static void
