@@ -139,7 +139,11 @@ oid_value(const int *mib, size_t len, u_int kind, char **value)
 	return 0;
 }
 
-/* Walks every oid whose name starts with prefix (the MIB's "next" query, {0, 2}). */
+/*
+ * Walks every oid whose name starts with prefix. From the prefix's own oid (or
+ * the first one) the MIB's "next" query {0, 2} goes depth first; a subtree is
+ * contiguous in that order, so the walk stops when it leaves it.
+ */
 static int
 walk(const char *prefix, int (*fn)(const char *, const char *, u_int, void *), void *arg)
 {
@@ -147,13 +151,23 @@ walk(const char *prefix, int (*fn)(const char *, const char *, u_int, void *), v
 	size_t len = 0, nlen, plen = strlen(prefix);
 	char name[1024], fmt[64], *value, top[256];
 	u_int kind;
+	int found, inside = 0, rc;
 
-	/* start at the prefix's node when it names one, else at the first oid */
 	os_strlcpy(top, prefix, sizeof top);
 	if (plen > 0 && top[plen - 1] == '.')
 		top[plen - 1] = '\0';
 	len = CTL_MAXNAME;
-	if (top[0] == '\0' || sysctlnametomib(top, mib, &len) != 0) {
+	found = top[0] != '\0' && sysctlnametomib(top, mib, &len) == 0;
+	if (found && oid_fmt(mib, len, &kind, fmt, sizeof fmt) == 0 &&
+	    (kind & CTLTYPE) != CTLTYPE_NODE) {
+		/* the prefix names one leaf */
+		if (oid_value(mib, len, kind, &value) != 0)
+			return 0;
+		rc = fn(top, value, kind, arg);
+		free(value);
+		return rc != 0;
+	}
+	if (!found) {
 		mib[0] = 1;
 		len = 1;
 	}
@@ -169,19 +183,19 @@ walk(const char *prefix, int (*fn)(const char *, const char *, u_int, void *), v
 		if (oid_name(mib, len, name, sizeof name) != 0)
 			continue;
 		if (strncmp(name, prefix, plen) != 0) {
-			if (plen > 0 && strcmp(name, top) > 0 && strncmp(name, top, strlen(top)) != 0)
+			if (inside && found)
 				break;
 			continue;
 		}
+		inside = 1;
 		if (oid_fmt(mib, len, &kind, fmt, sizeof fmt) != 0)
 			continue;
 		if (oid_value(mib, len, kind, &value) != 0)
 			continue;
-		if (fn(name, value, kind, arg) != 0) {
-			free(value);
-			return 1;
-		}
+		rc = fn(name, value, kind, arg);
 		free(value);
+		if (rc != 0)
+			return 1;
 	}
 	return 0;
 }
