@@ -4,7 +4,10 @@
 # writes the HTML reports, tears the lab down (also on failure or Ctrl-C) and prints the
 # verdicts and the reports' paths. A few minutes on 2 cores.
 # Environment: BUILD (default build), LAB_BUDGET (tune budget in minutes, default 2),
-# LAB_OUT (results directory, default lab-results/<time>).
+# LAB_OUT (results directory, default lab-results/<time>), LAB_DURATION (seconds a run,
+# default 2), LAB_RUNS / LAB_MAX_RUNS (runs a profile, default 3 / 6), LAB_LOAD (the
+# load, default `gen --method sendmmsg --cpus 0`: a generator through the host stack
+# pinned to CPU 0, as in the measurements the tuner's goal comes from).
 set -u
 cd "$(dirname "$0")/.."
 NTUNE=${NTUNE:-$PWD/${BUILD:-build}/ntune}
@@ -12,6 +15,10 @@ BUDGET=${LAB_BUDGET:-2}
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${LAB_OUT:-lab-results/$STAMP}
 P="lab$$"
+DUR=${LAB_DURATION:-2}
+RUNS=${LAB_RUNS:-3}
+MAXR=${LAB_MAX_RUNS:-6}
+LOAD=${LAB_LOAD:-gen --method sendmmsg --cpus 0}
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 die() { printf 'make lab: %s\n' "$*" >&2; exit 1; }
@@ -58,12 +65,13 @@ printf '# the settings of a fresh lab, as they are\n' >"$OUT/defaults.conf"
 
 step "4/6 benchmark: defaults against the advice (host-global knobs left out)"
 "$NTUNE" bench "$OUT/defaults.conf" "$OUT/advice.conf" --prefix "$P" --no-host-knobs \
-	--duration 2 --runs 3 --max-runs 6 -o "$OUT/bench" >"$OUT/bench.txt" || die "ntune bench failed"
+	--load "$LOAD" --duration "$DUR" --runs "$RUNS" --max-runs "$MAXR" -o "$OUT/bench" \
+	>"$OUT/bench.txt" || die "ntune bench failed"
 cat "$OUT/bench.txt"
 
 step "5/6 short tune (budget $BUDGET min): keep only changes proven better"
-"$NTUNE" tune --lab --prefix "$P" --budget "$BUDGET" --duration 1.5 --runs 3 --max-runs 5 \
-	-o "$OUT/tune" >"$OUT/tune.txt" || die "ntune tune failed"
+"$NTUNE" tune --lab --prefix "$P" --budget "$BUDGET" --load "$LOAD" --duration "$DUR" \
+	--runs "$RUNS" --max-runs "$MAXR" -o "$OUT/tune" >"$OUT/tune.txt" || die "ntune tune failed"
 cat "$OUT/tune.txt"
 
 step "6/6 reports"
