@@ -100,6 +100,8 @@ render_nic(json_t *nic)
 	    jbool(of, "rxcsum"), jbool(of, "txcsum"));
 	printf("    %-12s rx-usecs %s, adaptive-rx %s\n", "coalescing", jnum(co, "rx_usecs", a, sizeof a),
 	    jbool(co, "adaptive_rx"));
+	if (js(nic, "unsupported")[0] != '\0')
+		printf("    %-12s %s (the driver does not report them)\n", "n/a", js(nic, "unsupported"));
 	if (json_array_size(ql) == 0)
 		return;
 	printf("    %-5s %-5s %-6s %-4s %-10s %-10s %-10s %s\n", "queue", "kind", "irq", "cpu",

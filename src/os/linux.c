@@ -1729,6 +1729,20 @@ nic_pci_name(struct os_nic *nic)
 	fclose(f);
 }
 
+/* Notes what the driver lacks (EOPNOTSUPP) or what failed (anything else). */
+static void
+nic_note(struct os_nic *nic, const char *what, int err)
+{
+	char *list = err == EOPNOTSUPP || err == EINVAL ? nic->unsupported : nic->unread;
+	size_t len = strlen(list);
+
+	if (err == EOPNOTSUPP || err == EINVAL)
+		snprintf(list + len, OS_TEXT_MAX - len, "%s%s", len > 0 ? ", " : "", what);
+	else
+		snprintf(list + len, OS_TEXT_MAX - len, "%s%s (%s)", len > 0 ? ", " : "", what,
+		    strerror(err));
+}
+
 static void
 nic_ethtool(struct os_nic *nic)
 {
@@ -1736,7 +1750,10 @@ nic_ethtool(struct os_nic *nic)
 	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
 	struct ethtool_ringparam r = { .cmd = ETHTOOL_GRINGPARAM };
 	struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
+	static const char *const offs[] = { "tso", "gso", "gro", "lro", "rxcsum", "txcsum" };
+	int *dst[] = { &nic->tso, &nic->gso, &nic->gro, &nic->lro, &nic->rxcsum, &nic->txcsum };
 	int err, on;
+	size_t i;
 
 	if (ethtool(nic->name, &di, &err) == 0) {
 		if (nic->driver[0] == '\0')
@@ -1745,7 +1762,8 @@ nic_ethtool(struct os_nic *nic)
 		os_strlcpy(nic->firmware, di.fw_version, sizeof nic->firmware);
 		if (nic->bus[0] == '\0' && strcmp(di.bus_info, "N/A") != 0)
 			os_strlcpy(nic->bus, di.bus_info, sizeof nic->bus);
-	}
+	} else
+		nic_note(nic, "driver info", err);
 	if (ethtool(nic->name, &ch, &err) == 0) {
 		nic->rx_queues = (int)ch.rx_count;
 		nic->tx_queues = (int)ch.tx_count;
@@ -1753,29 +1771,26 @@ nic_ethtool(struct os_nic *nic)
 		nic->max_rx_queues = (int)ch.max_rx;
 		nic->max_tx_queues = (int)ch.max_tx;
 		nic->max_combined_queues = (int)ch.max_combined;
-	}
+	} else
+		nic_note(nic, "channels", err);
 	if (ethtool(nic->name, &r, &err) == 0) {
 		nic->rx_ring = (int)r.rx_pending;
 		nic->tx_ring = (int)r.tx_pending;
 		nic->max_rx_ring = (int)r.rx_max_pending;
 		nic->max_tx_ring = (int)r.tx_max_pending;
-	}
+	} else
+		nic_note(nic, "rings", err);
 	if (ethtool(nic->name, &c, &err) == 0) {
 		nic->coalesce_rx_usecs = (int)c.rx_coalesce_usecs;
 		nic->adaptive_rx = c.use_adaptive_rx_coalesce != 0;
+	} else
+		nic_note(nic, "coalescing", err);
+	for (i = 0; i < nitems(offs); i++) {
+		if (offload_get(nic->name, find_offload(offs[i]), &on, &err) == 0)
+			*dst[i] = on;
+		else if (err != EOPNOTSUPP)
+			nic_note(nic, offs[i], err);
 	}
-	if (offload_get(nic->name, find_offload("tso"), &on, &err) == 0)
-		nic->tso = on;
-	if (offload_get(nic->name, find_offload("gso"), &on, &err) == 0)
-		nic->gso = on;
-	if (offload_get(nic->name, find_offload("gro"), &on, &err) == 0)
-		nic->gro = on;
-	if (offload_get(nic->name, find_offload("lro"), &on, &err) == 0)
-		nic->lro = on;
-	if (offload_get(nic->name, find_offload("rxcsum"), &on, &err) == 0)
-		nic->rxcsum = on;
-	if (offload_get(nic->name, find_offload("txcsum"), &on, &err) == 0)
-		nic->txcsum = on;
 }
 
 static void

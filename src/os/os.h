@@ -74,6 +74,8 @@ struct os_nic {
 	int	coalesce_rx_usecs, adaptive_rx;			/* -1 unknown */
 	struct os_queue *queues;
 	size_t	nqueues;
+	char	unsupported[OS_TEXT_MAX];	/* what the driver does not report: "rings, coalescing" */
+	char	unread[OS_TEXT_MAX];	/* what failed to be read, with why ("" = all read) */
 };
 
 /* Cumulative per-CPU time in clock ticks (like kern.cp_times and /proc/stat). */

@@ -176,6 +176,7 @@ os_json_nic(const struct os_nic *n)
 		    "interrupts", (json_int_t)q->interrupts));
 	}
 	json_object_set_new(o, "queues", ql);
+	json_object_set_new(o, "unsupported", json_string(n->unsupported));
 	return o;
 }
 
@@ -222,6 +223,7 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 	co = json_object_get(o, "coalesce");
 	n->coalesce_rx_usecs = (int)getint(co, "rx_usecs");
 	n->adaptive_rx = gettri(co, "adaptive_rx");
+	getstr(o, "unsupported", n->unsupported, sizeof n->unsupported);
 	ql = json_object_get(o, "queues");
 	if (json_array_size(ql) > 0 && json_array_size(ql) < 65536) {
 		n->queues = xcalloc(json_array_size(ql), sizeof *n->queues);
@@ -396,8 +398,16 @@ os_collect(struct os_ctx *ctx, const char *const *tunables, size_t ntunables, in
 	if (ctx->ops->nics == NULL)
 		unsupported(errors, ctx, "nics");
 	else if (ctx->ops->nics(ctx, &nv, &n, &cause) == 0) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			json_array_append_new(nics, os_json_nic(&nv[i]));
+			if (nv[i].unread[0] != '\0') {
+				char *what;
+
+				xasprintf(&what, "NIC '%s'", nv[i].name);
+				add_error(errors, what, xstrdup(nv[i].unread));
+				free(what);
+			}
+		}
 		os_nics_free(nv, n);
 	} else
 		add_error(errors, "nics", cause), cause = NULL;

@@ -20,7 +20,8 @@ test_expect_success 'inspect names the namespace and shows the veth and its 4 qu
 	grep -q "^  v0$" out && grep -q "driver       veth" out &&
 	grep -Eq "queues +rx 4, tx 4" out &&
 	test $(sed -n "/^  v0$/,/^  v1$/p" out | grep -Ec "^    [0-3] +rxtx ") = 4 &&
-	grep -Eq "rings +rx -, tx -" out
+	grep -Eq "rings +rx -, tx -" out &&
+	grep -Eq "n/a +rings, coalescing \(the driver does not report them\)" out
 '
 test_expect_success 'a snapshot taken in the namespace reads back identically' '
 	ip netns exec "$ns" "$NTUNE" snapshot -o s.json &&
