@@ -70,6 +70,14 @@ progress(const struct sink_second *s, void *arg)
 	fprintf(stderr, "sink %4d s  %s\n", s->second, rate);
 }
 
+static void
+ready(void *arg)
+{
+	const struct sink_config *c = arg;
+
+	fprintf(stderr, "sink: receiving on '%s'\n", c->ifname);
+}
+
 static json_t *
 result_json(const struct sink_config *c, const struct sink_result *r, bool flows)
 {
@@ -238,6 +246,8 @@ run(int argc, char **argv)
 	c.stop = &stop_flag;
 	if (!quiet)
 		c.progress = progress;
+	c.on_ready = ready;
+	c.arg = &c;
 	if (sink_run(&c, &r, &cause) == -1) {
 		fprintf(stderr, "ntune sink: %s\n", cause);
 		free(cause);

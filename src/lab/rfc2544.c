@@ -20,7 +20,7 @@
 #include "lab/traffic.h"
 #include "util/util.h"
 
-#define SINK_READY_S	0.3	/* head start of the sink before gen sends */
+#define SINK_READY_S	10	/* the longest wait for the sink's socket */
 #define SINK_IDLE_S	"0.3"	/* the sink stops this long after the last frame */
 
 void
@@ -325,6 +325,30 @@ child_free(struct child *ch)
 	strbuf_free(&ch->ebuf);
 }
 
+/* Waits until the sink says on stderr that it receives (or exits, or takes too long). */
+static int
+wait_ready(struct child *ch)
+{
+	double until = util_now() + SINK_READY_S;
+	char buf[1024];
+
+	while (util_now() < until) {
+		struct pollfd p = { ch->err, POLLIN, 0 };
+		ssize_t n;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		if ((n = read(ch->err, buf, sizeof(buf))) <= 0)
+			return -1;
+		strbuf_add(&ch->ebuf, buf, (size_t)n);
+		strbuf_addc(&ch->ebuf, '\0');
+		ch->ebuf.len--;
+		if (strstr(ch->ebuf.buf, "sink: receiving on") != NULL)
+			return 0;
+	}
+	return -1;
+}
+
 static const char *
 first_line(char *s)
 {
@@ -357,7 +381,6 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 	struct child gen, sink;
 	json_t *gj = NULL, *sj = NULL, *lat, *ps;
 	json_error_t jerr;
-	struct timespec ready = { 0, (long)(SINK_READY_S * 1e9) };
 	int grc, src, rc = -1, i;
 	size_t k;
 
@@ -395,7 +418,13 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 
 	if (child_start(&sink, sa.v, cause) == -1)
 		goto out;
-	nanosleep(&ready, NULL);
+	if (wait_ready(&sink) == -1) {
+		kill(sink.pid, SIGTERM);
+		src = child_finish(&sink);
+		util_cause(cause, "ntune sink did not start (exit %d): %s", src, first_line(sink.ebuf.buf));
+		child_free(&sink);
+		goto out;
+	}
 	if (child_start(&gen, ga.v, cause) == -1) {
 		kill(sink.pid, SIGTERM);
 		child_finish(&sink);

@@ -62,6 +62,7 @@ struct sink_worker {
 	uint64_t		 first_ns, last_ns;	/* receive times of first/last test frame */
 	_Atomic uint64_t	 packets, bytes, other;
 	uint64_t		 flows_overflow;
+	unsigned int		 cur;		/* next block to read */
 };
 
 struct sink_state {
@@ -248,6 +249,7 @@ worker_main(void *arg)
 		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 		cur = (cur + 1) % SINK_BLOCK_NR;
 	}
+	w->cur = cur;
 	return NULL;
 }
 
@@ -445,7 +447,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	struct sink_state st;
 	struct sink_worker *w;
 	unsigned int ifindex;
-	uint64_t t0, t_end, last_pk = 0, last_by = 0, last_change, now;
+	uint64_t t0, t_end, last_pk = 0, last_by = 0, last_change, now, prev_pk = 0;
 	size_t cap = 16;
 	int i, n = c->threads, sec = 0, fanout_id = (int)(getpid() & 0xffff);
 	bool any = false;
@@ -485,8 +487,8 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 			return -1;
 		}
 	}
-	if (c->ready != NULL)
-		*c->ready = 1;
+	if (c->on_ready != NULL)
+		c->on_ready(c->arg);
 	r->per_second = xcalloc(cap, sizeof(double));
 	t0 = last_change = mono_ns();
 	t_end = c->duration > 0 ? t0 + (uint64_t)(c->duration * 1e9) : UINT64_MAX;
@@ -499,9 +501,10 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 
 			for (i = 0, pk = 0; i < n; i++)
 				pk += atomic_load_explicit(&w[i].packets, memory_order_relaxed);
-			if (pk != last_pk) {
+			if (pk != prev_pk) {
 				any = true;
 				last_change = now;
+				prev_pk = pk;
 			}
 			if ((c->stop != NULL && *c->stop) ||
 			    (c->count != 0 && pk >= c->count) ||
@@ -555,18 +558,27 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 		struct tpacket_stats_v3 ps;
 		socklen_t len = sizeof(ps);
 
-		/* Blocks not yet handed to us at stop time. */
+		/*
+		 * What is left in the ring once traffic has stopped: whole blocks
+		 * in order, then the block the kernel is still filling (its
+		 * packet count grows as frames arrive, so it can be read now).
+		 */
 		{
-			unsigned int b;
+			unsigned int b, cur = w[i].cur;
 
-			for (b = 0; b < SINK_BLOCK_NR; b++) {
+			for (b = 0; b < SINK_BLOCK_NR; b++, cur = (cur + 1) % SINK_BLOCK_NR) {
 				struct tpacket_block_desc *bd = (struct tpacket_block_desc *)(w[i].ring +
-				    (size_t)b * SINK_BLOCK_SIZE);
+				    (size_t)cur * SINK_BLOCK_SIZE);
+				uint32_t bs = __atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE);
 
-				if (bd->hdr.bh1.block_status & TP_STATUS_USER) {
+				if (bs & TP_STATUS_USER) {
 					walk_block(&w[i], bd);
 					bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
+					continue;
 				}
+				if (bd->hdr.bh1.num_pkts > 0 && bd->hdr.bh1.offset_to_first_pkt != 0)
+					walk_block(&w[i], bd);
+				break;
 			}
 		}
 		if (getsockopt(w[i].fd, SOL_PACKET, PACKET_STATISTICS, &ps, &len) == 0)

@@ -146,7 +146,7 @@ struct sink_config {
 	double		wait_first;	/* give up when nothing arrives for this long, 0: never */
 	int		threads;	/* fanout members */
 	volatile int	*stop;
-	volatile int	*ready;		/* set to 1 when the socket is receiving */
+	void		(*on_ready)(void *);	/* called once the sockets receive */
 	void		(*progress)(const struct sink_second *, void *);
 	void		*arg;
 };

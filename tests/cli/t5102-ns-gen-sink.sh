@@ -9,6 +9,11 @@ fi
 p=$(test_unique)
 NTUNE_LAB_DIR="$TRASH/labstate"
 export NTUNE_LAB_DIR
+# wait_ready FILE: until the sink has said on stderr that it receives (at most 10 s).
+wait_ready() {
+	i=0
+	while ! grep -q "receiving on" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
 test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1"
 asan=0
 [ "${NTUNE_SANITIZE:-none}" != none ] && asan=1
@@ -39,8 +44,8 @@ test_expect_success 'gen --json has the documented keys' '
 	test "$(jnum packets g.json)" = 1000 && test "$(jnum bytes g.json)" = 64000
 '
 test_expect_success 'sink counts every frame, per flow, without loss or reordering' '
-	timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json &
-	spid=$!; sleep 0.5
+	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json 2>s.err &
+	spid=$!; wait_ready s.err
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 40000 --rate 40000 --flows 4 --quiet >/dev/null &&
 	wait $spid &&
 	test "$(jnum packets s.json)" = 40000 && test "$(jnum lost s.json)" = 0 &&
@@ -49,8 +54,8 @@ test_expect_success 'sink counts every frame, per flow, without loss or reorderi
 	grep -q "\"p99\":" s.json
 '
 test_expect_success 'sink with --method sendmmsg traffic sees the same frames' '
-	timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --count 5000 --duration 20 --json --quiet >s.json &
-	spid=$!; sleep 0.5
+	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --count 5000 --duration 20 --json --quiet >s.json 2>s.err &
+	spid=$!; wait_ready s.err
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 5000 --rate 50000 --method sendmmsg --quiet >out &&
 	wait $spid && grep -q sendmmsg out && test "$(jnum packets s.json)" = 5000
 '
@@ -58,15 +63,17 @@ test_expect_success 'sink detects loss from the sequence numbers' '
 	ip netns exec "$p-dut" nft -f - <<-EOF &&
 	table ip lossy { chain c { type filter hook forward priority 0; numgen inc mod 10 == 0 drop; }; }
 	EOF
-	timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json &
-	spid=$!; sleep 0.5
+	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err &
+	spid=$!; wait_ready s.err
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 10000 --rate 20000 --quiet >/dev/null
 	wait $spid; ip netns exec "$p-dut" nft delete table ip lossy &&
-	test "$(jnum packets s.json)" = 9000 && test "$(jnum lost s.json)" -ge 999
+	got=$(jnum packets s.json); lost=$(jnum lost s.json); echo "received $got, lost $lost"
+	test "$got" -le 9000 && test "$got" -ge 8000 &&
+	test $((lost * 1000 / (got + lost))) -ge 95 && test $((lost * 1000 / (got + lost))) -le 105
 '
 test_expect_success 'sink --values writes one pps a line that ministat reads' '
-	timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --duration 3.5 --values v.txt --quiet >/dev/null &
-	spid=$!; sleep 0.3
+	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --duration 3.5 --values v.txt --quiet >/dev/null 2>s.err &
+	spid=$!; wait_ready s.err
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --rate 10000 --quiet >/dev/null &&
 	wait $spid && test "$(wc -l <v.txt)" -ge 2 && ! grep -qv "^[0-9][0-9]*$" v.txt &&
 	{ ! command -v ministat >/dev/null || ministat -n v.txt >/dev/null; }
@@ -77,8 +84,8 @@ test_expect_success 'a sink that sees nothing says so and exits 1' '
 '
 if [ $asan = 0 ]; then
 	test_expect_success 'sink keeps up with gen at full speed (within 1% of the DUT forwarded count)' '
-		timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json &
-		spid=$!; sleep 0.5; a=$(dut1_tx)
+		rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err &
+		spid=$!; wait_ready s.err; a=$(dut1_tx)
 		timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --threads 2 --quiet >/dev/null &&
 		wait $spid; b=$(dut1_tx); got=$(jnum packets s.json); fwd=$((b - a))
 		echo "forwarded $fwd, sink $got"
