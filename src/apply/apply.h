@@ -93,6 +93,8 @@ void	 apply_history_free(struct apply_entry *, size_t);
 void	*apply_journal_read(const char *state_dir, const char *id, char **cause);
 
 const char *apply_state_dir(const char *override);
+/* "linux", "freebsd", "opnsense" or "pfsense" for this machine. */
+const char *apply_detect_os(void);
 
 /*
  * Reading tunables the way apply writes them: live values of names in this

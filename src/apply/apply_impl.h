@@ -31,8 +31,6 @@ int	 apply_persist_files(const struct kb *, const struct apply_change *, size_t 
 	    char ***not_persisted, size_t *nnot, char **cause);
 void	 apply_files_free(struct apply_file *, size_t);
 
-/* "linux", "freebsd", "opnsense" or "pfsense" for this machine. */
-const char *apply_detect_os(void);
 bool	 apply_os_is_bsd(const char *os);
 
 int	 apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,

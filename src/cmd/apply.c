@@ -14,6 +14,59 @@
 
 extern const struct ntune_cmd cmd_apply;
 
+struct reader {
+	struct apply_access *acc;
+	const struct kb *kb;
+};
+
+static int
+read_value(void *arg, const char *name, char **value)
+{
+	struct reader *r = arg;
+	char *cause = NULL;
+
+	if (apply_access_get(r->acc, r->kb, name, value, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* The lint before anything is written: errors stop apply unless --force. */
+static int
+lint(const struct kb *kb, const struct kb_profile *p, const struct apply_opts *o)
+{
+	struct kb_system sys;
+	struct reader r;
+	struct kb_diag *d;
+	size_t n, i;
+	char *cause = NULL;
+	int errors;
+	bool here;
+
+	memset(&sys, 0, sizeof sys);
+	sys.os = o->os != NULL ? o->os : (kb_os_guess(kb, p) != NULL ? kb_os_guess(kb, p) : "linux");
+	sys.smt = -1;
+	sys.rss_kernel = -1;
+	r.kb = kb;
+	r.acc = NULL;
+	/* Current values only when the profile is for the OS we run on. */
+	here = (strcmp(sys.os, "linux") == 0) == (strcmp(apply_detect_os(), "linux") == 0);
+	if (here && (r.acc = apply_access_open(o->netns, &cause)) != NULL) {
+		sys.get = read_value;
+		sys.arg = &r;
+	}
+	free(cause);
+	errors = kb_check(kb, p, &sys, KB_TARGET_ANY, &d, &n);
+	for (i = 0; i < n; i++) {
+		if (d[i].severity == KB_ERROR)
+			fprintf(stderr, "%s:%d: error: %s\n", d[i].file, d[i].line, d[i].message);
+	}
+	kb_diags_free(d, n);
+	apply_access_close(r.acc);
+	return errors;
+}
+
 static const char *
 action_text(enum apply_action a, bool dry)
 {
@@ -122,6 +175,7 @@ run(int argc, char **argv)
 		{ "netns", required_argument, NULL, 'N' },
 		{ "os", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct apply_opts o;
@@ -129,14 +183,14 @@ run(int argc, char **argv)
 	struct kb_profile *p;
 	struct kb *kb = NULL;
 	char *cause = NULL, *end;
-	bool json = false;
+	bool json = false, force = false;
 	int ch, rc;
 	long secs;
 
 	memset(&o, 0, sizeof o);
 	o.persist = true;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "nc:Pr:N:o:j", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "nc:Pr:N:o:jF", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			o.dry_run = true;
@@ -171,6 +225,9 @@ run(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'F':
+			force = true;
+			break;
 		default:
 			cmd_usage(&cmd_apply, 0);
 			return 2;
@@ -196,6 +253,13 @@ run(int argc, char **argv)
 		kb_profile_free(p);
 		kb_free(kb);
 		return 2;
+	}
+	if (!force && lint(kb, p, &o) > 0) {
+		fprintf(stderr, "ntune apply: %s has errors (see `ntune check`); nothing changed, "
+		    "--force applies it anyway\n", p->path);
+		kb_profile_free(p);
+		kb_free(kb);
+		return 1;
 	}
 	rc = apply_profile(kb, p, &o, &r, &cause);
 	if (rc == 0) {

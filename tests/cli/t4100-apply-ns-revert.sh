@@ -77,6 +77,12 @@ test_expect_success 'inside a namespace apply persists to sysctl.d under --root 
 	grep -q "^not persisted (runtime only): if.v0.txqueuelen if.v0.rps_cpus$" out &&
 	inns "$NTUNE" revert >/dev/null && original && test ! -e root/etc/sysctl.d/90-ntune.conf
 '
+test_expect_failure_status 1 'a profile with lint errors is refused before anything changes' '
+	printf "net.ipv4.ip_default_ttl=55\nnet.ipv4.ip_forwrd=1\n" >typo.conf
+	ntune apply --netns "$NS" --no-persist typo.conf 2>err; rc=$?; cat err
+	grep -q "^typo.conf:2: error: unknown knob .net.ipv4.ip_forwrd. (did you mean net.ipv4.ip_forward?)" err &&
+	grep -q "has errors (see .ntune check.); nothing changed" err && original; exit $rc
+'
 test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
 	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
 	sleep 0.5
