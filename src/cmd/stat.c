@@ -432,8 +432,8 @@ out:
 const struct ntune_cmd cmd_stat = {
 	"stat",
 	"ministat-compatible statistics, plus Welch, Mann-Whitney, --summary, --json",
-	"stat [-Anps] [-C column] [-c confidence] [-d delimiter] [-w width] [--welch | --mann-whitney]"
-	    " [--json] [--summary N:MEAN:STDDEV[:NAME]]... [file ...]",
+	"stat [-Anps] [-C column] [-c confidence] [-d delimiters] [-w width] [file ...]\n"
+	"stat [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]... [options] [file ...]\n",
 	0,
 	run,
 };
