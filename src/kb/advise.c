@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "util/util.h"
 
 struct advisor {
@@ -154,46 +155,6 @@ advise_bsd(struct advisor *ad)
 	int ncpu = s->ncpu, unit, want, maxring = 0;
 	size_t i;
 
-	if (ad->role != KB_ROLE_HOST) {
-		advise(ad, KB_SAFE, "net.inet.ip.forwarding", "inet(4)", "1",
-		    "a %s forwards IPv4 between its interfaces", ad->role == KB_ROLE_ROUTER ?
-		    "router" : "firewall");
-		advise(ad, KB_SAFE, "net.inet6.ip6.forwarding", "inet6(4)", "1",
-		    "a %s forwards IPv6 too", ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
-		advise(ad, KB_SAFE, "net.inet.ip.redirect", "inet(4); BSDRP netbenches", "0",
-		    "packets that would trigger an ICMP redirect leave the fast forwarding path");
-		advise(ad, KB_SAFE, "net.inet6.ip6.redirect", "inet6(4); BSDRP netbenches", "0",
-		    "the same for IPv6");
-	}
-	if (ncpu > 1) {
-		advise(ad, KB_USUALLY, "net.isr.maxthreads",
-		    "netisr(9); seed 000; opnsense/core issue 5415", num(v, sizeof v, ncpu),
-		    "one netisr thread per CPU (%d logical CPUs) so deferred work (PPPoE, IPsec, "
-		    "single-queue NICs) is not stuck on one core", ncpu);
-		advise(ad, KB_USUALLY, "net.isr.bindthreads", "netisr(9); seed 000", "1",
-		    "pin the %d netisr threads, one per CPU, next to the queues they serve", ncpu);
-		advise(ad, KB_MEASURE, "net.isr.dispatch", "netisr(9); seed 000", "deferred",
-		    "queue inbound work to the per-CPU netisr threads; helps when the NIC cannot "
-		    "spread flows itself, costs a queue hop otherwise");
-	}
-	if (ncpu > 1 && (strcmp(ad->os, "opnsense") == 0 || s->rss_kernel == 1)) {
-		if (strcmp(ad->os, "opnsense") == 0)
-			advise(ad, KB_USUALLY, "net.inet.rss.enabled",
-			    "OPNsense documentation (RSS); seed 000", "1",
-			    "turn on kernel RSS so netisr work follows the NIC's flow hash (needs "
-			    "a reboot)");
-		advise(ad, KB_USUALLY, "net.inet.rss.bits", "sys/net/rss_config.c; seed 000",
-		    num(v, sizeof v, log2floor(ncpu)),
-		    "2^%d RSS buckets for %d logical CPUs: one bucket per CPU", log2floor(ncpu),
-		    ncpu);
-	}
-	if (s->smt == 1)
-		advise(ad, KB_MEASURE, "machdep.hyperthreading_intr_allowed",
-		    "BSDRP netbenches; seed 000", "1",
-		    "SMT is on (%d threads on %d cores): let NIC queues use the sibling threads. "
-		    "+28.2%% pps on Xeon E5-2697A v4 + Chelsio T580 but -12.1%% on Ryzen 7 8845HS "
-		    "+ Intel X710 in BSDRP netbenches: a candidate for `ntune bench`", ncpu,
-		    s->ncores > 0 ? s->ncores : ncpu / 2);
 	for (i = 0; i < s->nnics; i++) {
 		nic = &s->nics[i];
 		if (split_unit(nic->name, drv, sizeof drv, &unit) == -1)
@@ -239,9 +200,6 @@ advise_bsd(struct advisor *ad)
 		    num(v, sizeof v, maxring),
 		    "netisr queues as long as the largest NIC rx ring (%d) so a deferred burst is "
 		    "not dropped (netstat -Q QDrops)", maxring);
-	advise(ad, KB_MEASURE, "kern.random.harvest.mask", "random(4); BSDRP netbenches", "351",
-	    "stop harvesting entropy from every packet (NET_ETHER, NET_TUN...); netbenches found "
-	    "no difference on a Xeon E5-2650, so measure it");
 }
 
 static void
@@ -254,17 +212,6 @@ advise_linux(struct advisor *ad)
 	long maxspeed = 0;
 	size_t i;
 
-	if (ad->role != KB_ROLE_HOST) {
-		advise(ad, KB_SAFE, "net.ipv4.ip_forward", "Documentation/networking/ip-sysctl.rst",
-		    "1", "a %s forwards IPv4 between its interfaces",
-		    ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
-		advise(ad, KB_SAFE, "net.ipv6.conf.all.forwarding",
-		    "Documentation/networking/ip-sysctl.rst", "1", "a %s forwards IPv6 too",
-		    ad->role == KB_ROLE_ROUTER ? "router" : "firewall");
-		advise(ad, KB_SAFE, "net.ipv4.conf.all.send_redirects",
-		    "Documentation/networking/ip-sysctl.rst", "0",
-		    "a router that sends ICMP redirects tells hosts to bypass it");
-	}
 	for (i = 0; i < s->nnics; i++) {
 		nic = &s->nics[i];
 		if (nic->speed_mbps > maxspeed)
@@ -331,29 +278,6 @@ advise_linux(struct advisor *ad)
 			    "Documentation/admin-guide/sysctl/net.rst", num(v, sizeof v, backlog),
 			    "about 1 ms of minimum-size frames at %ld Mbit/s spread over %d CPUs; "
 			    "drops show in /proc/net/softnet_stat column 2", maxspeed, ncpu);
-		advise(ad, KB_MEASURE, "net.core.netdev_budget",
-		    "Documentation/admin-guide/sysctl/net.rst", num(v, sizeof v, 300LL * 2),
-		    "twice the default packets per softirq round; raise it when "
-		    "/proc/net/softnet_stat column 3 (time squeeze) grows");
-	}
-	advise(ad, ad->goal == KB_GOAL_LATENCY ? KB_USUALLY : KB_MEASURE, "cpu.governor",
-	    "tuned throughput-performance and latency-performance profiles", "performance",
-	    "keep the CPU clock up so bursts are not served at idle frequency");
-	if (ad->goal == KB_GOAL_LATENCY) {
-		advise(ad, KB_MEASURE, "net.core.busy_poll", "tuned network-latency profile", "50",
-		    "busy-poll sockets for 50 us instead of sleeping (burns CPU)");
-		advise(ad, KB_MEASURE, "net.core.busy_read", "tuned network-latency profile", "50",
-		    "busy-read sockets for 50 us");
-	}
-	if (ad->goal == KB_GOAL_THROUGHPUT && ad->role == KB_ROLE_HOST) {
-		advise(ad, KB_USUALLY, "net.ipv4.tcp_rmem", "tuned network-throughput profile",
-		    "4096 131072 16777216", "larger TCP receive auto-tuning maximum for fast links");
-		advise(ad, KB_USUALLY, "net.ipv4.tcp_wmem", "tuned network-throughput profile",
-		    "4096 16384 16777216", "larger TCP send auto-tuning maximum");
-		advise(ad, KB_USUALLY, "net.core.rmem_max", "tuned network-throughput profile",
-		    "16777216", "let applications ask for the same buffers");
-		advise(ad, KB_USUALLY, "net.core.wmem_max", "tuned network-throughput profile",
-		    "16777216", "let applications ask for the same buffers");
 	}
 }
 
@@ -398,11 +322,49 @@ self_check(struct advisor *ad)
 	free(bad);
 }
 
+/* Applies the data rules of share/knobs/advice/NAME.advice. */
+static int
+advise_data(struct advisor *ad, const char *dir, const char *file, char **cause)
+{
+	struct kb_rules *rs;
+	struct kb_rule_ctx c;
+	char *path, *name, *value, *reason, mask[256];
+	size_t i;
+
+	xasprintf(&path, "%s/%s", dir, file);
+	if (kb_rules_load(path, &rs, cause) == -1) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	cpumask(ad->sys->ncpu, mask, sizeof mask);
+	memset(&c, 0, sizeof c);
+	c.sys = ad->sys;
+	c.os = ad->os;
+	c.goal = ad->goal;
+	c.role = ad->role;
+	c.log2ncpu = log2floor(ad->sys->ncpu);
+	c.cpumask = mask;
+	for (i = 0; i < rs->n; i++) {
+		if (kb_rule_eval(&rs->r[i], &c, &name, &value, &reason) != 1)
+			continue;
+		advise(ad, (enum kb_certainty)rs->r[i].certainty, name, rs->r[i].source, value, "%s",
+		    reason);
+		free(name);
+		free(value);
+		free(reason);
+	}
+	kb_rules_free(rs);
+	return 0;
+}
+
 int
 kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, enum kb_role role,
     struct kb_advice **out, size_t *nout, char **cause)
 {
 	struct advisor ad;
+	char *dir;
+	int rc;
 
 	memset(&ad, 0, sizeof ad);
 	ad.kb = kb;
@@ -415,10 +377,20 @@ kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, e
 		util_cause(cause, "the CPU count is unknown; advice derives from it");
 		return -1;
 	}
-	if (ad.bsd)
-		advise_bsd(&ad);
-	else
-		advise_linux(&ad);
+	xasprintf(&dir, "%s/knobs/advice", util_share_dir());
+	rc = advise_data(&ad, dir, "system.advice", cause);
+	if (rc == 0) {
+		if (ad.bsd)
+			advise_bsd(&ad);
+		else
+			advise_linux(&ad);
+		rc = advise_data(&ad, dir, "late.advice", cause);
+	}
+	free(dir);
+	if (rc == -1) {
+		kb_advice_free(ad.a, ad.n);
+		return -1;
+	}
 	self_check(&ad);
 	*out = ad.a;
 	*nout = ad.n;

@@ -1,0 +1,396 @@
+/*
+ * Advice rules as data: share/knobs/advice/NAME.advice, one rule a stanza (format in
+ * share/knobs/advice/system.advice). A rule has a condition on the system
+ * ("ncpu > 1 and rss") and a value and reason with {placeholders}.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "kb/rules.h"
+#include "util/util.h"
+
+static const char *const certainties[] = { "safe", "usually helps", "measure it" };
+static const char *const roles[] = { "router", "firewall", "host" };
+static const char *const goals[] = { "forwarding", "throughput", "latency" };
+static const char *const placeholders[] = { "ncpu", "ncores", "log2ncpu", "cpumask", "role" };
+
+static void
+rule_free(struct kb_rule *r)
+{
+	free(r->knob);
+	free(r->os);
+	free(r->when);
+	free(r->value);
+	free(r->reason);
+	free(r->source);
+	memset(r, 0, sizeof *r);
+}
+
+void
+kb_rules_free(struct kb_rules *rs)
+{
+	size_t i;
+
+	if (rs == NULL)
+		return;
+	for (i = 0; i < rs->n; i++)
+		rule_free(&rs->r[i]);
+	free(rs->r);
+	free(rs);
+}
+
+static bool
+in_list(const char *list, const char *word)
+{
+	char *copy = xstrdup(list), *tok, *save;
+	bool found = false;
+
+	for (tok = strtok_r(copy, "| \t", &save); tok != NULL && !found;
+	    tok = strtok_r(NULL, "| \t", &save))
+		found = strcmp(tok, word) == 0;
+	free(copy);
+	return found;
+}
+
+/* Every word of a '|' list is one of names. */
+static bool
+list_valid(const char *list, const char *const *names, size_t n)
+{
+	char *copy = xstrdup(list), *tok, *save;
+	size_t i;
+	bool ok = true, any = false;
+
+	for (tok = strtok_r(copy, "|", &save); tok != NULL && ok; tok = strtok_r(NULL, "|", &save)) {
+		any = true;
+		for (i = 0; i < n && strcmp(names[i], tok) != 0; i++)
+			;
+		ok = i < n;
+	}
+	free(copy);
+	return ok && any;
+}
+
+/*
+ * One term of a condition. With sys NULL only the syntax is checked.
+ * Returns 1 true, 0 false, -1 bad syntax.
+ */
+static int
+term(const char *t, const struct kb_rule_ctx *c)
+{
+	static const char *const oses[] = { "freebsd", "opnsense", "pfsense", "linux" };
+	char what[16], op[3], rest[128];
+	long long n, v;
+	int k;
+
+	if (strcmp(t, "smt") == 0)
+		return c == NULL ? 1 : c->sys->smt == 1;
+	if (strcmp(t, "rss") == 0)
+		return c == NULL ? 1 : (strcmp(c->os, "opnsense") == 0 || c->sys->rss_kernel == 1);
+	if (sscanf(t, "%15s %127s", what, rest) == 2 && strchr(t + strlen(what) + 1, ' ') == NULL &&
+	    (strcmp(what, "role") == 0 || strcmp(what, "goal") == 0 || strcmp(what, "os") == 0)) {
+		if (strcmp(what, "role") == 0) {
+			if (!list_valid(rest, roles, nitems(roles)))
+				return -1;
+			return c == NULL ? 1 : in_list(rest, roles[c->role]);
+		}
+		if (strcmp(what, "goal") == 0) {
+			if (!list_valid(rest, goals, nitems(goals)))
+				return -1;
+			return c == NULL ? 1 : in_list(rest, goals[c->goal]);
+		}
+		if (!list_valid(rest, oses, nitems(oses)))
+			return -1;
+		return c == NULL ? 1 : in_list(rest, c->os);
+	}
+	k = 0;
+	if (sscanf(t, "%15s %2s %127s%n", what, op, rest, &k) != 3 || t[k] != '\0' ||
+	    kb_parse_number(rest, &n) == -1 ||
+	    (strcmp(what, "ncpu") != 0 && strcmp(what, "ncores") != 0))
+		return -1;
+	if (strcmp(op, ">") != 0 && strcmp(op, ">=") != 0 && strcmp(op, "<") != 0 &&
+	    strcmp(op, "<=") != 0 && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
+		return -1;
+	if (c == NULL)
+		return 1;
+	v = strcmp(what, "ncpu") == 0 ? c->sys->ncpu : c->sys->ncores;
+	if (strcmp(op, ">") == 0)
+		return v > n;
+	if (strcmp(op, ">=") == 0)
+		return v >= n;
+	if (strcmp(op, "<") == 0)
+		return v < n;
+	if (strcmp(op, "<=") == 0)
+		return v <= n;
+	if (strcmp(op, "==") == 0)
+		return v == n;
+	return v != n;
+}
+
+/* A condition: terms joined by " and ". 1 true, 0 false, -1 bad syntax. */
+static int
+condition(const char *when, const struct kb_rule_ctx *c)
+{
+	const char *p = when, *and;
+	char t[160];
+	size_t len;
+	int v, result = 1;
+
+	if (when == NULL)
+		return 1;
+	for (;;) {
+		and = strstr(p, " and ");
+		len = and != NULL ? (size_t)(and - p) : strlen(p);
+		if (len == 0 || len >= sizeof t)
+			return -1;
+		memcpy(t, p, len);
+		t[len] = '\0';
+		if ((v = term(util_trim(t), c)) == -1)
+			return -1;
+		result = result && v;
+		if (and == NULL)
+			break;
+		p = and + 5;
+	}
+	return result;
+}
+
+/* Expands {placeholders}; with c NULL only checks them (returns NULL when fine). */
+static char *
+expand(const char *text, const struct kb_rule_ctx *c, bool *bad)
+{
+	struct strbuf sb;
+	const char *p, *close;
+	char name[16];
+	size_t i, len;
+
+	*bad = false;
+	strbuf_init(&sb);
+	for (p = text; *p != '\0'; p++) {
+		if (*p != '{') {
+			strbuf_addc(&sb, *p);
+			continue;
+		}
+		if ((close = strchr(p, '}')) == NULL || (len = (size_t)(close - p - 1)) >= sizeof name) {
+			*bad = true;
+			break;
+		}
+		memcpy(name, p + 1, len);
+		name[len] = '\0';
+		for (i = 0; i < nitems(placeholders) && strcmp(placeholders[i], name) != 0; i++)
+			;
+		if (i == nitems(placeholders)) {
+			*bad = true;
+			break;
+		}
+		if (c != NULL) {
+			switch (i) {
+			case 0:
+				strbuf_addf(&sb, "%d", c->sys->ncpu);
+				break;
+			case 1:
+				strbuf_addf(&sb, "%d", c->sys->ncores > 0 ? c->sys->ncores :
+				    c->sys->ncpu);
+				break;
+			case 2:
+				strbuf_addf(&sb, "%d", c->log2ncpu);
+				break;
+			case 3:
+				strbuf_adds(&sb, c->cpumask);
+				break;
+			default:
+				strbuf_adds(&sb, roles[c->role]);
+			}
+		}
+		p = close;
+	}
+	if (*bad || c == NULL) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return sb.buf != NULL ? strbuf_detach(&sb) : xstrdup("");
+}
+
+static int
+finish(struct kb_rules *rs, struct kb_rule *r, const char *file, char **cause)
+{
+	const char *missing = NULL;
+	bool bad;
+
+	if (r->knob == NULL)
+		missing = "knob";
+	else if (r->value == NULL)
+		missing = "value";
+	else if (r->certainty < 0)
+		missing = "certainty";
+	else if (r->reason == NULL)
+		missing = "reason";
+	else if (r->source == NULL)
+		missing = "source";
+	if (missing != NULL) {
+		util_cause(cause, "%s:%d: rule has no '%s'", file, r->line, missing);
+		return -1;
+	}
+	if (condition(r->when, NULL) == -1) {
+		util_cause(cause, "%s:%d: bad condition '%s'", file, r->line, r->when);
+		return -1;
+	}
+	expand(r->value, NULL, &bad);
+	if (!bad)
+		expand(r->reason, NULL, &bad);
+	if (!bad)
+		expand(r->knob, NULL, &bad);
+	if (bad) {
+		util_cause(cause, "%s:%d: unknown {placeholder} in rule for '%s'", file, r->line,
+		    r->knob);
+		return -1;
+	}
+	rs->r = xreallocarray(rs->r, rs->n + 1, sizeof *rs->r);
+	rs->r[rs->n++] = *r;
+	memset(r, 0, sizeof *r);
+	r->certainty = -1;
+	return 0;
+}
+
+static char **
+field(struct kb_rule *r, const char *key)
+{
+	if (strcmp(key, "knob") == 0)
+		return &r->knob;
+	if (strcmp(key, "os") == 0)
+		return &r->os;
+	if (strcmp(key, "when") == 0)
+		return &r->when;
+	if (strcmp(key, "value") == 0)
+		return &r->value;
+	if (strcmp(key, "reason") == 0)
+		return &r->reason;
+	if (strcmp(key, "source") == 0)
+		return &r->source;
+	return NULL;
+}
+
+int
+kb_rules_parse(const char *file, const char *text, size_t len, struct kb_rules **out,
+    char **cause)
+{
+	struct kb_rules *rs = xcalloc(1, sizeof *rs);
+	struct kb_rule r;
+	const char *p = text, *end = text + len, *nl;
+	char *line = NULL, *colon, *key, *value, **f, **last = NULL, *joined;
+	int lineno = 0;
+	size_t i;
+	bool empty;
+
+	memset(&r, 0, sizeof r);
+	r.certainty = -1;
+	*out = NULL;
+	while (p < end) {
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
+			nl = end;
+		free(line);
+		line = xstrndup(p, nl - p);
+		p = nl + 1;
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		if ((line[0] == ' ' || line[0] == '\t') && *util_trim(line) != '\0') {
+			if (last == NULL || *last == NULL) {
+				util_cause(cause, "%s:%d: continuation line without a key", file, lineno);
+				goto fail;
+			}
+			xasprintf(&joined, "%s %s", *last, util_trim(line));
+			free(*last);
+			*last = joined;
+			continue;
+		}
+		util_trim(line);
+		empty = r.knob == NULL && r.os == NULL && r.when == NULL && r.value == NULL &&
+		    r.reason == NULL && r.source == NULL && r.certainty < 0;
+		if (line[0] == '\0') {
+			if (!empty && finish(rs, &r, file, cause) == -1)
+				goto fail;
+			last = NULL;
+			continue;
+		}
+		if ((colon = strchr(line, ':')) == NULL) {
+			util_cause(cause, "%s:%d: expected 'key: value'", file, lineno);
+			goto fail;
+		}
+		*colon = '\0';
+		key = util_trim(line);
+		value = util_trim(colon + 1);
+		if (empty)
+			r.line = lineno;
+		if (*value == '\0') {
+			util_cause(cause, "%s:%d: key '%s' has no value", file, lineno, key);
+			goto fail;
+		}
+		if (strcmp(key, "certainty") == 0) {
+			for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
+				;
+			if (i == nitems(certainties) || r.certainty >= 0) {
+				util_cause(cause, "%s:%d: bad certainty '%s' (safe, usually helps, measure "
+				    "it)", file, lineno, value);
+				goto fail;
+			}
+			r.certainty = (int)i;
+			last = NULL;
+			continue;
+		}
+		if ((f = field(&r, key)) == NULL) {
+			util_cause(cause, "%s:%d: unknown key '%s'", file, lineno, key);
+			goto fail;
+		}
+		if (*f != NULL) {
+			util_cause(cause, "%s:%d: key '%s' given twice", file, lineno, key);
+			goto fail;
+		}
+		*f = xstrdup(value);
+		last = f;
+	}
+	empty = r.knob == NULL && r.os == NULL && r.when == NULL && r.value == NULL &&
+	    r.reason == NULL && r.source == NULL && r.certainty < 0;
+	if (!empty && finish(rs, &r, file, cause) == -1)
+		goto fail;
+	free(line);
+	*out = rs;
+	return 0;
+fail:
+	free(line);
+	rule_free(&r);
+	kb_rules_free(rs);
+	return -1;
+}
+
+int
+kb_rules_load(const char *path, struct kb_rules **out, char **cause)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	if (util_read_file(path, &data, &len, cause) == -1)
+		return -1;
+	rc = kb_rules_parse(path, data, len, out, cause);
+	free(data);
+	return rc;
+}
+
+int
+kb_rule_eval(const struct kb_rule *r, const struct kb_rule_ctx *c, char **name, char **value,
+    char **reason)
+{
+	bool bad;
+
+	if (r->os != NULL && !in_list(r->os, c->os))
+		return 0;
+	if (condition(r->when, c) != 1)
+		return 0;
+	*name = expand(r->knob, c, &bad);
+	*value = expand(r->value, c, &bad);
+	*reason = expand(r->reason, c, &bad);
+	return 1;
+}
