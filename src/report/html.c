@@ -601,6 +601,89 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	strbuf_adds(sb, "</table>\n");
 }
 
+/* Mean interrupt rate per source and profile, the busiest sources first. */
+static void
+irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
+{
+	const char **names = NULL;
+	double *sum = NULL, *cell, total;
+	size_t n = 0, i, j, k, *cnt, top[8], ntop = 0;
+	const char *key;
+	json_t *r, *rates, *v;
+
+	json_array_foreach(d->runs, i, r) {
+		rates = json_object_get(r, "irq_rates");
+		json_object_foreach(rates, key, v) {
+			for (j = 0; j < n && strcmp(names[j], key) != 0; j++)
+				;
+			if (j == n) {
+				names = xreallocarray(names, n + 1, sizeof *names);
+				sum = xreallocarray(sum, n + 1, sizeof *sum);
+				names[n] = key;
+				sum[n++] = 0;
+			}
+			if (json_is_number(v) && isfinite(json_number_value(v)))
+				sum[j] += json_number_value(v);
+		}
+	}
+	if (n == 0 || l->n == 0) {
+		strbuf_adds(sb, "<p>No interrupt moved during the runs (veth has none; "
+		    "softirqs show as CPU load).</p>\n");
+		free(names);
+		free(sum);
+		return;
+	}
+	while (ntop < nitems(top) && ntop < n) {
+		for (k = n, j = 0; j < n; j++) {
+			size_t t;
+			int used = 0;
+
+			for (t = 0; t < ntop; t++)
+				used |= top[t] == j;
+			if (!used && (k == n || sum[j] > sum[k]))
+				k = j;
+		}
+		top[ntop++] = k;
+	}
+	cell = xcalloc(l->n, sizeof *cell);
+	cnt = xcalloc(l->n, sizeof *cnt);
+	strbuf_adds(sb, "<table><tr><th>interrupts/s</th>");
+	for (k = 0; k < l->n; k++) {
+		strbuf_adds(sb, "<th>");
+		esc(sb, l->name[k]);
+		strbuf_adds(sb, "</th>");
+	}
+	strbuf_adds(sb, "</tr>\n");
+	for (i = 0; i < ntop; i++) {
+		memset(cell, 0, l->n * sizeof *cell);
+		memset(cnt, 0, l->n * sizeof *cnt);
+		json_array_foreach(d->runs, j, r) {
+			if (!run_measured(r))
+				continue;
+			k = label_index(l, jstr(r, "label"));
+			v = json_object_get(json_object_get(r, "irq_rates"), names[top[i]]);
+			total = json_is_number(v) ? json_number_value(v) : 0;
+			cell[k] += isfinite(total) ? total : 0;
+			cnt[k]++;
+		}
+		strbuf_adds(sb, "<tr><td><code>");
+		esc(sb, names[top[i]]);
+		strbuf_adds(sb, "</code></td>");
+		for (k = 0; k < l->n; k++) {
+			if (cnt[k] > 0)
+				strbuf_addf(sb, "<td>%.0f</td>", cell[k] / (double)cnt[k]);
+			else
+				strbuf_adds(sb, "<td>-</td>");
+		}
+		strbuf_adds(sb, "</tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+	free(cell);
+	free(cnt);
+	free(names);
+	free(sum);
+}
+
 static void
 runs_table(struct strbuf *sb, const struct report_data *d)
 {
@@ -699,6 +782,8 @@ report_html(const struct report_data *d)
 	strbuf_adds(&sb, "<p class=\"small\">Dashed: warm-up runs.</p>\n");
 	strbuf_adds(&sb, "<h2>Per-CPU load during each run</h2>\n");
 	heat_map(&sb, d, &l);
+	strbuf_adds(&sb, "<h2>Interrupt rates (mean per profile)</h2>\n");
+	irq_table(&sb, d, &l);
 	strbuf_adds(&sb, "<h2>Runs</h2>\n");
 	runs_table(&sb, d);
 	strbuf_adds(&sb, "<h2>The exact profiles</h2>\n");
