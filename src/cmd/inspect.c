@@ -236,7 +236,9 @@ run(int argc, char **argv)
 		free(from);
 		return 2;
 	}
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) : os_open_live("", &cause);
+	/* NTUNE_ROOT: read a captured /proc + /sys tree instead of the live one */
+	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
+	    os_open_live(getenv("NTUNE_ROOT"), &cause);
 	free(from);
 	if (ctx == NULL) {
 		fprintf(stderr, "ntune inspect: %s\n", cause);

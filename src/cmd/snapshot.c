@@ -55,7 +55,9 @@ run(int argc, char **argv)
 		free(from);
 		return 2;
 	}
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) : os_open_live("", &cause);
+	/* NTUNE_ROOT: read a captured /proc + /sys tree instead of the live one */
+	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
+	    os_open_live(getenv("NTUNE_ROOT"), &cause);
 	free(from);
 	if (ctx == NULL) {
 		fprintf(stderr, "ntune snapshot: %s\n", cause);
@@ -86,7 +88,7 @@ run(int argc, char **argv)
 	}
 	free(text);
 	json_array_foreach(json_object_get(doc, "errors"), i, e)
-		fprintf(stderr, "ntune snapshot: cannot read %s\n", json_string_value(e));
+		fprintf(stderr, "ntune snapshot: %s\n", json_string_value(e));
 	if (rc == 0 && json_array_size(json_object_get(doc, "errors")) > 0)
 		rc = 1;
 	json_decref(doc);

@@ -696,7 +696,7 @@ run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if ((tp.ctx = os_open_live("", &cause)) == NULL) {
+	if ((tp.ctx = os_open_live(getenv("NTUNE_ROOT"), &cause)) == NULL) {
 		fprintf(stderr, "ntune top: %s\n", cause);
 		free(cause);
 		rc = 2;

@@ -1739,8 +1739,8 @@ nic_note(struct os_nic *nic, const char *what, int err)
 	if (err == EOPNOTSUPP || err == EINVAL)
 		snprintf(list + len, OS_TEXT_MAX - len, "%s%s", len > 0 ? ", " : "", what);
 	else
-		snprintf(list + len, OS_TEXT_MAX - len, "%s%s (%s)", len > 0 ? ", " : "", what,
-		    strerror(err));
+		snprintf(list + len, OS_TEXT_MAX - len, "%scannot read %s: %s", len > 0 ? "; " : "",
+		    what, strerror(err));
 }
 
 static void
@@ -1885,6 +1885,7 @@ linux_nics(struct os_ctx *ctx, struct os_nic **out, size_t *nout, char **cause)
 	struct os_nic *v = NULL, *nic;
 	size_t n = 0;
 	long flags;
+	int irq_err;
 
 	*out = NULL;
 	*nout = 0;
@@ -1904,7 +1905,11 @@ linux_nics(struct os_ctx *ctx, struct os_nic **out, size_t *nout, char **cause)
 	}
 	closedir(d);
 	qsort(v, n, sizeof *v, cmp_nic);
+	rpath(ctx, path, sizeof path, "/proc/interrupts");
+	irq_err = access(path, R_OK) == 0 ? 0 : errno;
 	for (nic = v; nic < v + n; nic++) {
+		if (irq_err != 0)
+			nic_note(nic, "its queue interrupts ('/proc/interrupts')", irq_err);
 		rpath(ctx, path, sizeof path, "/sys/class/net/%s/device/driver", nic->name);
 		basename_of_link(path, nic->driver, sizeof nic->driver);
 		rpath(ctx, path, sizeof path, "/sys/class/net/%s/address", nic->name);

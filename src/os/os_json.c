@@ -403,7 +403,7 @@ os_collect(struct os_ctx *ctx, const char *const *tunables, size_t ntunables, in
 			if (nv[i].unread[0] != '\0') {
 				char *what;
 
-				xasprintf(&what, "NIC '%s'", nv[i].name);
+				xasprintf(&what, "NIC '%s'", nv[i].name);	/* "NIC 'eth0': cannot read ..." */
 				add_error(errors, what, xstrdup(nv[i].unread));
 				free(what);
 			}

@@ -68,6 +68,17 @@ test_expect_success 'a loader.conf given to inspect is named as a profile, exit 
 	ntune inspect --from "$OS/real/loader.conf.local_netbenches_atom-c2758_ix-82599.txt" >out 2>err
 	test $? = 1 && grep -q "a loader.conf/sysctl.conf profile" err
 '
+test_expect_success 'a /proc file missing: the rest is printed, what is missing is named, exit 1' '
+	cp -R "$OS/linux-vm" tree && rm tree/proc/interrupts &&
+	NTUNE_ROOT=$PWD/tree ntune inspect >out 2>err
+	test $? = 1 &&
+	grep -q "^  eth0$" out && grep -q "virtio_net" out &&
+	grep -q "NIC .eth0.: cannot read its queue interrupts (./proc/interrupts.): No such file or directory" err
+'
+test_expect_success 'a captured tree reads like the live machine it came from' '
+	NTUNE_ROOT="$OS/linux-vm" ntune inspect >out &&
+	grep -q "0     rx    38 " out && grep -q "virtio2-input.0" out
+'
 test_expect_failure_status 2 'a missing --from file is an input error naming the file' '
 	ntune inspect --from /nonexistent/dump.txt 2>err; rc=$?
 	grep -q "/nonexistent/dump.txt" err; exit $rc
