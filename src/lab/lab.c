@@ -407,6 +407,21 @@ static const char nat_rules[] =
     "\t}\n"
     "}\n";
 
+/*
+ * The sink namespace drops test frames (UDP port 9) at ingress, after the
+ * packet taps that ntune sink reads and after sink0's counters: like a
+ * tester's receive port it counts and discards, and no IP stack or ICMP
+ * port-unreachable work competes with the DUT for the CPUs.
+ */
+static const char sink_rules[] =
+    "table netdev ntune_sink {\n"
+    "\tchain ingress {\n"
+    "\t\ttype filter hook ingress device \"" LAB_SINK_IF "\" priority 0; policy accept;\n"
+    "\t\tudp dport 9 counter drop\n"
+    "\t\tip6 nexthdr udp udp dport 9 counter drop\n"
+    "\t}\n"
+    "}\n";
+
 /* Turns the kernel's terse errors into what the user has to do. */
 static void
 explain_failure(char **cause)
@@ -537,6 +552,12 @@ lab_up(const struct lab_config *c, char **cause)
 
 		if (run(ns[LAB_DUT], argv, nat_rules, cause) == -1)
 			goto fail;
+	}
+	{
+		char *argv[] = { "nft", "-f", "-", NULL };
+
+		/* Best effort: without nftables the sink's IP stack just does the work. */
+		(void)run(ns[LAB_SINK], argv, sink_rules, NULL);
 	}
 	strbuf_free(&b);
 	return 0;
