@@ -97,6 +97,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	if (apply_one(c, p, cause) == -1)
 		return -1;
 	rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
+	r.value = c->bits ? r.bps : r.pps;
 	if (revert_one(c, &rcause) == -1) {
 		if (rc == -1) {
 			util_cause(cause, "%s; %s", why, rcause);
@@ -123,7 +124,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	}
 	if (!warmup) {
 		p->values = xreallocarray(p->values, p->nvalues + 1, sizeof *p->values);
-		p->values[p->nvalues++] = r.pps;
+		p->values[p->nvalues++] = c->bits ? r.bps : r.pps;
 	}
 	{
 		struct strbuf sb;
@@ -158,6 +159,8 @@ compare_all(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench
 			pv[i - 1] = 1;
 			continue;
 		}
+		if (c->bits)
+			snprintf(v[i - 1].unit, sizeof v[i - 1].unit, "bits");
 		pv[i - 1] = isfinite(v[i - 1].p_welch) ? v[i - 1].p_welch : 1;
 	}
 }

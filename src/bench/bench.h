@@ -81,6 +81,7 @@ struct bench_verdict {
 	/* ratio mean_b / mean_a, interval by the delta method with Welch df */
 	double	ratio, ratio_lo, ratio_hi;
 	bool	decided;		/* p_welch < alpha_decide */
+	char	unit[16];		/* what is compared: "packets" (pps, default) or "bits" (bit/s) */
 	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
 };
 
@@ -112,6 +113,7 @@ struct bench_run {
 	bool	ok;			/* false: the run failed, see error */
 	char	error[256];
 	double	pps, bps;		/* forwarded, counted at the sink */
+	double	value;			/* what values/<label>.txt gets: pps or bps (0: pps) */
 	uint64_t packets, bytes;	/* forwarded */
 	uint64_t sent;			/* sent by the generator side, 0 if unknown */
 	uint64_t drops;			/* sent - forwarded (when known) */
@@ -211,6 +213,7 @@ struct bench_ctx {
 	struct bench_seq seq;
 	double	duration;		/* seconds measured per run */
 	double	warmup;			/* seconds of the discarded warm-up run per profile, 0 = none */
+	bool	bits;			/* compare bit/s instead of packets/s */
 	uint64_t seed;
 	int	step;			/* tune: the step, recorded with each run */
 	int	run;			/* runs so far, numbering continues across calls */
@@ -269,6 +272,7 @@ struct bench_tune_step {
 struct bench_tune {
 	double	budget_s;	/* wall-clock budget for the whole tune */
 	bool	host_knobs;
+	bool	bits;		/* goal throughput: bit/s (else pps) */
 	int	ncpu;
 	/* results */
 	struct bench_tune_step *steps;

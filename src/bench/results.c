@@ -301,7 +301,7 @@ bench_results_add_run(const char *dir, const struct bench_run *r, char **cause)
 	free(path);
 	free(line);
 	if (rc == 0 && r->ok && !r->warmup && bench_label_valid(r->label))
-		rc = rewrite_values(dir, r->label, r->pps, cause);
+		rc = rewrite_values(dir, r->label, r->value != 0 ? r->value : r->pps, cause);
 	return rc;
 }
 

@@ -527,6 +527,7 @@ bench_tune_summary(const struct bench_tune *t)
 	o = json_object();
 	json_object_set_new(o, "baseline", json_string("the settings in force when the tune started"));
 	json_object_set_new(o, "best", json_string(t->best_text != NULL ? t->best_text : ""));
+	json_object_set_new(o, "metric", json_string(t->bits ? "bps" : "pps"));
 	json_object_set_new(o, "baseline_pps", isfinite(base) ? json_real(base) : json_null());
 	json_object_set_new(o, "best_pps", isfinite(best) ? json_real(best) : json_null());
 	json_object_set_new(o, "gain_pct", json_real(t->have_final ? t->final.pct : 0));

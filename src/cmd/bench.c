@@ -169,6 +169,7 @@ run(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "no-host-knobs", no_argument, NULL, 'N' },
+		{ "metric", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -261,6 +262,16 @@ run(int argc, char **argv)
 			break;
 		case 'N':
 			no_host = 1;
+			break;
+		case 'M':
+			if (strcmp(optarg, "pps") == 0)
+				c.bits = false;
+			else if (strcmp(optarg, "bps") == 0)
+				c.bits = true;
+			else {
+				fprintf(stderr, "ntune bench: --metric is pps or bps, not '%s'\n", optarg);
+				goto usage;
+			}
 			break;
 		case 'h':
 			cmd_usage(&cmd_bench, 1);
@@ -411,7 +422,8 @@ const struct ntune_cmd cmd_bench = {
 	"interleaved, randomized A/B of profiles under load, with a verdict",
 	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
 	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
-	"      [--flows N] [--threads N] [--seed N] [--no-host-knobs] [-o DIR] [--json]",
+	"      [--flows N] [--threads N] [--seed N] [--metric pps|bps] [--no-host-knobs] [-o DIR]\n"
+	"      [--json]",
 	0,
 	run,
 };

@@ -56,9 +56,9 @@ print_summary(const struct bench_tune *t, const char *dir)
 	}
 	if (t->have_final) {
 		text = bench_verdict_text(&t->final);
-		printf("gain over the starting settings: %+.1f%% ± %.1f%% (%.0f -> %.0f pps)\n",
+		printf("gain over the starting settings: %+.1f%% ± %.1f%% (%.0f -> %.0f %s)\n",
 		    t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
-		    t->final.mean_b);
+		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" : "pps");
 		printf("%s\n", text);
 		free(text);
 	} else
@@ -101,7 +101,7 @@ run(int argc, char **argv)
 	char dirbuf[96], *cause = NULL, **orig, stamp[32], ns[LAB_NSNAME_MAX];
 	double budget = 5, runs = 3, max_runs = 6, duration = 2, warmup = 1, size = 64, flows = 0;
 	double threads = 0, d;
-	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed;
+	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
 	time_t now;
 	struct tm tm;
 
@@ -121,9 +121,13 @@ run(int argc, char **argv)
 			    "the machine itself with a lab, or `ntune bench --load CMD` there\n");
 			goto usage;
 		case 'g':
-			if (strcmp(optarg, "pps") != 0) {
-				fprintf(stderr, "ntune tune: --goal %s is not supported yet (only pps)\n",
-				    optarg);
+			if (strcmp(optarg, "pps") == 0)
+				c.bits = false;
+			else if (strcmp(optarg, "throughput") == 0)
+				c.bits = true;
+			else {
+				fprintf(stderr, "ntune tune: --goal %s is not supported yet (pps or "
+				    "throughput)\n", optarg);
 				goto usage;
 			}
 			break;
@@ -180,6 +184,7 @@ run(int argc, char **argv)
 			json = 1;
 			break;
 		case 'l':
+			have_load = 1;
 			if (bench_parse_load(optarg, &lab) == -1) {
 				if (*optarg == '\0')
 					goto usage;
@@ -204,6 +209,9 @@ run(int argc, char **argv)
 		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", max_runs, runs);
 		goto usage;
 	}
+	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
+	if (c.bits && !have_load)
+		lab.load = BENCH_LOAD_IPERF3;
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
 	if (lab_prefix_valid(prefix, &cause) == -1)
@@ -243,6 +251,7 @@ run(int argc, char **argv)
 	c.warmup = warmup;
 	c.progress = progress;
 	t.budget_s = budget * 60;
+	t.bits = c.bits;
 	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", prefix, budget, dir);
 	bench_interrupted = 0;

@@ -98,6 +98,7 @@ report_quantile(const double *v, size_t n, double q)
 
 /* The labels of measured runs, in order of first appearance. */
 struct labels {
+	const char *key;	/* the run field compared: "pps" or "bps" */
 	const char **name;
 	double	**val;
 	size_t	*nval;
@@ -131,18 +132,19 @@ label_index(struct labels *l, const char *name)
 }
 
 static void
-labels_collect(const struct report_data *d, struct labels *l)
+labels_collect(const struct report_data *d, struct labels *l, const char *key)
 {
 	size_t i, k;
 	json_t *r;
 
 	memset(l, 0, sizeof *l);
+	l->key = key;
 	json_array_foreach(d->runs, i, r) {
 		k = label_index(l, jstr(r, "label"));
-		if (!run_measured(r) || !isfinite(jnum(r, "pps")))
+		if (!run_measured(r) || !isfinite(jnum(r, key)))
 			continue;
 		l->val[k] = xreallocarray(l->val[k], l->nval[k] + 1, sizeof **l->val);
-		l->val[k][l->nval[k]++] = jnum(r, "pps");
+		l->val[k][l->nval[k]++] = jnum(r, key);
 	}
 	for (k = 0; k < l->n; k++) {
 		if (l->nval[k] > 1)
@@ -272,8 +274,8 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
 		    axis_map(&ax, x), axis_map(&ax, x), h - 30, axis_map(&ax, x), h - 14, t);
 	}
-	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">pps</text>\n",
-	    W - 20, h - 2);
+	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
+	    W - 20, h - 2, strcmp(l->key, "bps") == 0 ? "bit/s" : "pps");
 	y = 20;
 	for (i = 0; i < l->n; i++) {
 		const char *c = palette[i % nitems(palette)];
@@ -289,7 +291,7 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		for (j = 0; j < n; j++)
 			mean += v[j];
 		mean /= (double)n;
-		fmt_rate(a, sizeof a, mean, "pps");
+		fmt_rate(a, sizeof a, mean, strcmp(l->key, "bps") == 0 ? "bit/s" : "pps");
 		strbuf_adds(sb, "<g><title>");
 		esc(sb, l->name[i]);
 		strbuf_addf(sb, ": %zu runs, mean %s, median %.0f, min %.0f, max %.0f</title>\n",
@@ -510,9 +512,12 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 		    jnum(d->verdict, "confidence"));
 }
 
+static const char *metric_key(const struct report_data *);
+
 static void
 tuner_path(struct strbuf *sb, const struct report_data *d)
 {
+	const char *unit = strcmp(metric_key(d), "bps") == 0 ? "bit/s" : "pps";
 	json_t *steps, *s;
 	size_t i, n;
 	double best, hi = 0, lo = INFINITY, v, x, y0;
@@ -522,10 +527,10 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	int k;
 
 	steps = json_object_get(d->summary, "steps");
-	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), "pps");
-	fmt_rate(b, sizeof b, jnum(d->summary, "best_pps"), "pps");
-	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> forwarded packets.</p>\n", a, b,
-	    jnum(d->summary, "gain_pct"));
+	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), unit);
+	fmt_rate(b, sizeof b, jnum(d->summary, "best_pps"), unit);
+	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> forwarded %s.</p>\n", a, b,
+	    jnum(d->summary, "gain_pct"), strcmp(unit, "pps") == 0 ? "packets" : "bits");
 	n = json_is_array(steps) ? json_array_size(steps) : 0;
 	if (n == 0) {
 		strbuf_adds(sb, "<p>No candidate was tried.</p>\n");
@@ -708,6 +713,20 @@ runs_table(struct strbuf *sb, const struct report_data *d)
 	strbuf_adds(sb, "</table>\n");
 }
 
+/* bench --metric bps and tune --goal throughput compare bit/s. */
+static const char *
+metric_key(const struct report_data *d)
+{
+	json_t *c;
+
+	if (d->summary != NULL && strcmp(jstr(d->summary, "metric"), "bps") == 0)
+		return "bps";
+	c = d->verdict != NULL ? json_array_get(json_object_get(d->verdict, "comparisons"), 0) : NULL;
+	if (c != NULL && strcmp(jstr(c, "metric"), "bps") == 0)
+		return "bps";
+	return "pps";
+}
+
 static const char style[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;"
     "max-width:1000px;color:#1d2733;background:#ffffff}"
@@ -734,7 +753,7 @@ report_html(const struct report_data *d)
 	int complete = json_is_true(json_object_get(d->meta, "complete"));
 	size_t i;
 
-	labels_collect(d, &l);
+	labels_collect(d, &l, metric_key(d));
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -772,7 +791,8 @@ report_html(const struct report_data *d)
 		strbuf_adds(&sb, "<h2>Verdict</h2>\n");
 		verdicts(&sb, d);
 	}
-	strbuf_adds(&sb, "<h2>Forwarded packets per second, per profile</h2>\n");
+	strbuf_addf(&sb, "<h2>Forwarded %s per second, per profile</h2>\n",
+	    strcmp(l.key, "bps") == 0 ? "bits" : "packets");
 	box_plots(&sb, &l);
 	strbuf_adds(&sb, "<p class=\"small\">Box: quartiles; black bar: median; diamond: mean; "
 	    "whiskers: min to max; dots: runs (warm-ups excluded).</p>\n");

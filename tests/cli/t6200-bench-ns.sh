@@ -100,10 +100,12 @@ test_expect_success 'SIGTERM mid-run restores the settings too' '
 	i=0; while [ $i -lt 100 ] && ! grep -q "each look tests" err; do sleep 0.1; i=$((i+1)); done
 	sleep 1; kill -TERM $pid; wait $pid; rc=$?; cat err; [ $rc = 143 ] && restored
 '
-test_expect_success 'iperf3 as the load' '
+test_expect_success 'iperf3 as the load, compared in bit/s' '
 	command -v iperf3 >/dev/null || exit 0
-	$BENCH a.conf b.conf --runs 2 --max-runs 2 --warmup 0 --load iperf3 -o r8 >out 2>err || { cat err; exit 1; }
+	$BENCH a.conf b.conf --runs 2 --max-runs 2 --warmup 0 --load iperf3 --metric bps -o r8 >out 2>err || { cat err; exit 1; }
 	python3 -c "import json; rs=[json.loads(l) for l in open(\"r8/runs.jsonl\")]; assert all(r[\"ok\"] and r[\"bps\"] > 1e6 for r in rs), rs" &&
+	awk "\$1 < 1e6 { exit 1 }" r8/values/a.txt r8/values/b.txt &&
+	grep -q "Avg bit/s" out && grep -q "\"metric\": \"bps\"" r8/verdict.json &&
 	restored
 '
 test_expect_failure_status 2 'a missing lab is named' '
