@@ -365,9 +365,7 @@ run(int argc, char **argv)
 	struct opts o;
 	struct stat_set sets[MAX_SETS], *sp[MAX_SETS];
 	struct stat_cmp cmp;
-	char *cause = NULL, *plot = NULL;
-	size_t plotlen = 0;
-	FILE *pf;
+	char *cause = NULL;
 	int i, rc;
 
 	parse_options(argc, argv, &o);
@@ -391,24 +389,16 @@ run(int argc, char **argv)
 		print_json(sp, o.nsrc, &o);
 		goto flush;
 	}
-	/* Draw the plot first: an error must not leave half an output behind. */
-	if (o.render.plot) {
-		if ((pf = open_memstream(&plot, &plotlen)) == NULL) {
-			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-			goto out;
-		}
-		i = stat_render_plot(pf, sp, (size_t)o.nsrc, &o.render, &cause);
-		fclose(pf);
-		if (i == -1) {
-			fprintf(stderr, "%s: %s\n", prog, cause);
-			free(cause);
-			goto out;
-		}
+	/* A plot that cannot be drawn must fail before anything is printed. */
+	if (o.render.plot && stat_render_plot(NULL, sp, (size_t)o.nsrc, &o.render, &cause) == -1) {
+		fprintf(stderr, "%s: %s\n", prog, cause);
+		free(cause);
+		goto out;
 	}
 	for (i = 0; i < o.nsrc; i++)
 		printf("%c %s\n", stat_symbol((size_t)i), sets[i].name);
-	if (plot != NULL)
-		fwrite(plot, 1, plotlen, stdout);
+	if (o.render.plot)
+		stat_render_plot(stdout, sp, (size_t)o.nsrc, &o.render, NULL);
 	stat_render_vitals_head(stdout);
 	stat_render_vitals(stdout, 0, &sets[0]);
 	for (i = 1; i < o.nsrc; i++) {
@@ -423,7 +413,6 @@ flush:
 		rc = 2;
 	}
 out:
-	free(plot);
 	for (i = 0; i < o.nsrc; i++)
 		stat_set_free(&sets[i]);
 	return rc;

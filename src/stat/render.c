@@ -16,10 +16,8 @@ stat_symbol(size_t i)
 
 struct plot {
 	double	 min, max, span, x0, dx;
-	int	 width, height, rows_cap;
-	char	*data;
-	char	**bar;
-	int	 separate, nsets;
+	int	 width;
+	int	 separate;
 };
 
 static void
@@ -45,51 +43,51 @@ pos(const struct plot *pl, double a)
 	return (int)x;
 }
 
+/* One plotted set: how many values fall in each column, and ministat's plot heights. */
+struct column_counts {
+	size_t	*cnt;
+	size_t	 before, height;	/* the plot's height before and after this set */
+	int	 val;
+};
+
 /*
- * ministat walks the sorted values and stacks equal positions; a count per
- * position gives the same picture without sorting.
+ * ministat walks the sorted values and stacks equal positions in a char
+ * matrix whose height each set resets: max stack + 1, zeroing only the rows
+ * it adds. A count per column gives the same picture without sorting, and a
+ * row is computed when it is printed, so the plot needs no memory per value.
  */
 static void
-plot_set(struct plot *pl, const struct stat_set *ds, int val)
+count_set(const struct plot *pl, const struct stat_set *ds, struct column_counts *cc,
+    size_t before)
 {
-	const struct stat_summary *s = &ds->sum;
-	int i, j, m, x, bar, w = pl->width > 0 ? pl->width : 1;
-	size_t n, *cnt;
+	size_t n, x, w = pl->width > 0 ? (size_t)pl->width : 1, m = 1;
 
-	bar = pl->separate ? val - 1 : 0;
-	if (pl->bar[bar] == NULL)
-		pl->bar[bar] = xcalloc(1, (size_t)w);
-	cnt = xcalloc((size_t)w, sizeof *cnt);
+	cc->cnt = xcalloc(w, sizeof *cc->cnt);
 	for (n = 0; n < ds->n; n++)
-		cnt[pos(pl, ds->v[n])]++;
-	m = 1;
+		cc->cnt[pos(pl, ds->v[n])]++;
 	for (x = 0; x < w; x++)
-		if (cnt[x] > (size_t)m)
-			m = (int)cnt[x];
-	m += 1;
-	if (m > pl->height) {
-		if (m > pl->rows_cap) {
-			pl->data = xreallocarray(pl->data, (size_t)m, (size_t)w);
-			pl->rows_cap = m;
-		}
-		memset(pl->data + (size_t)pl->height * w, 0, (size_t)(m - pl->height) * w);
-	}
-	pl->height = m;
-	for (x = 0; x < w; x++)
-		for (j = 1; j <= (int)cnt[x]; j++)
-			pl->data[(size_t)j * pl->width + x] |= val;
-	free(cnt);
+		if (cc->cnt[x] > m)
+			m = cc->cnt[x];
+	cc->before = before;
+	cc->height = m + 1;
+}
+
+static void
+draw_bar(const struct plot *pl, const struct stat_summary *s, char *bar)
+{
+	int i, x, m;
+
 	if (!isnan(s->stddev)) {
 		x = pos(pl, s->mean - s->stddev);
 		m = pos(pl, s->mean + s->stddev);
-		pl->bar[bar][m] = '|';
-		pl->bar[bar][x] = '|';
+		bar[m] = '|';
+		bar[x] = '|';
 		for (i = x + 1; i < m; i++)
-			if (pl->bar[bar][i] == 0)
-				pl->bar[bar][i] = '_';
+			if (bar[i] == 0)
+				bar[i] = '_';
 	}
-	pl->bar[bar][pos(pl, s->median)] = 'M';
-	pl->bar[bar][pos(pl, s->mean)] = 'A';
+	bar[pos(pl, s->median)] = 'M';
+	bar[pos(pl, s->mean)] = 'A';
 }
 
 static void
@@ -109,14 +107,15 @@ stat_render_plot(FILE *f, struct stat_set *const *sets, size_t nsets,
     const struct stat_render *r, char **cause)
 {
 	struct plot pl;
+	struct column_counts cc[8];
 	const struct stat_summary *s;
-	size_t i;
-	int j, k, any = 0;
+	char *line, **bar;
+	size_t i, j, k, np = 0, first, w;
+	int x, c, any = 0;
 
 	memset(&pl, 0, sizeof pl);
 	pl.width = r->width;
 	pl.separate = r->separate;
-	pl.nsets = (int)nsets;
 	pl.min = 999e99;
 	pl.max = -999e99;
 	for (i = 0; i < nsets; i++) {
@@ -134,43 +133,68 @@ stat_render_plot(FILE *f, struct stat_set *const *sets, size_t nsets,
 	pl.span = pl.max - pl.min;
 	pl.dx = pl.span / (pl.width - 1.0);
 	pl.x0 = pl.min - .5 * pl.dx;
-	if (pl.span == 0) {
-		fprintf(f, "[no plot, span is zero width]\n");
-		return 0;
-	}
-	if (!isfinite(pl.dx) || !isfinite(pl.x0)) {
+	if (pl.span != 0 && (!isfinite(pl.dx) || !isfinite(pl.x0))) {
 		if (pl.width == 1)
 			util_cause(cause, "a plot 1 column wide cannot be drawn (use -w 2 or more, or -A)");
 		else
 			util_cause(cause, "the plot range overflows (use -A)");
 		return -1;
 	}
-	pl.bar = xcalloc(nsets, sizeof *pl.bar);
-	for (i = 0; i < nsets; i++)
-		if (!sets[i]->given)
-			plot_set(&pl, sets[i], (int)i + 1);
+	if (f == NULL)
+		return 0;	/* only asked whether it can be drawn */
+	if (pl.span == 0) {
+		fprintf(f, "[no plot, span is zero width]\n");
+		return 0;
+	}
+	w = pl.width > 0 ? (size_t)pl.width : 1;
+	bar = xcalloc(nsets, sizeof *bar);
+	for (i = 0; i < nsets && np < nitems(cc); i++) {
+		if (sets[i]->given)
+			continue;
+		count_set(&pl, sets[i], &cc[np], np > 0 ? cc[np - 1].height : 0);
+		cc[np].val = (int)i + 1;
+		k = pl.separate ? i : 0;
+		if (bar[k] == NULL)
+			bar[k] = xcalloc(1, w);
+		draw_bar(&pl, &sets[i]->sum, bar[k]);
+		np++;
+	}
+	line = xmalloc(w + 3);
 	rule(f, pl.width);
-	for (j = 1; j < pl.height; j++) {
-		putc('|', f);
-		for (k = 0; k < pl.width; k++)
-			putc(symbols[(unsigned char)pl.data[(size_t)(pl.height - j) * pl.width + k] & 7], f);
-		putc('|', f);
-		putc('\n', f);
+	for (j = cc[np - 1].height - 1; j >= 1; j--) {
+		/* Only sets from the last one that (re)zeroed row j on keep their marks in it. */
+		for (first = np; first-- > 0;)
+			if (cc[first].before <= j && j < cc[first].height)
+				break;
+		if (first == (size_t)-1)
+			first = 0;
+		line[0] = '|';
+		for (x = 0; x < pl.width; x++) {
+			for (c = 0, k = first; k < np; k++)
+				if (cc[k].cnt[x] >= j)
+					c |= cc[k].val;
+			line[x + 1] = symbols[c & 7];
+		}
+		line[pl.width + 1] = '|';
+		line[pl.width + 2] = '\n';
+		fwrite(line, 1, (size_t)pl.width + 3, f);
 	}
 	for (i = 0; i < nsets; i++) {
-		if (pl.bar[i] == NULL)
+		if (bar[i] == NULL)
 			continue;
 		putc('|', f);
-		for (k = 0; k < pl.width; k++)
-			putc(pl.bar[i][k] == 0 ? ' ' : pl.bar[i][k], f);
+		for (x = 0; x < pl.width; x++)
+			putc(bar[i][x] == 0 ? ' ' : bar[i][x], f);
 		putc('|', f);
 		putc('\n', f);
 	}
 	rule(f, pl.width);
 	for (i = 0; i < nsets; i++)
-		free(pl.bar[i]);
-	free(pl.bar);
-	free(pl.data);
+		free(bar[i]);
+	for (k = 0; k < np; k++)
+		free(cc[k].cnt);
+	free(bar);
+	free(line);
 	return 0;
 }
 

@@ -143,7 +143,10 @@ struct stat_render {
 
 /* The symbol of set i (0-based): x + * % # @ O. */
 char	 stat_symbol(size_t i);
-/* Writes the plot; -1 + cause when the plot cannot be drawn (width 1). */
+/*
+ * Writes the plot; -1 + cause when it cannot be drawn (width 1), before
+ * writing anything. With f NULL it only checks.
+ */
 int	 stat_render_plot(FILE *, struct stat_set *const *sets, size_t nsets,
 	    const struct stat_render *, char **cause);
 void	 stat_render_vitals_head(FILE *);
