@@ -109,7 +109,8 @@ open_socket(struct worker *w, int ifindex, char **cause)
 
 	/* Protocol 0: this socket never receives, so it costs nothing on input. */
 	if ((w->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0)) == -1) {
-		util_cause(cause, "cannot open packet socket: %s", strerror(errno));
+		util_cause(cause, "cannot open packet socket: %s%s", strerror(errno),
+		    errno == EPERM ? " (needs root or CAP_NET_RAW)" : "");
 		return -1;
 	}
 	(void)setsockopt(w->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
