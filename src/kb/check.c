@@ -245,11 +245,24 @@ rule_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		free(cur);
 		return;
 	}
+	/* loader.conf variables: modules, console, boot options, device hints. */
+	if (strcmp(l->os, "freebsd") == 0 && (strchr(e->name, '.') == NULL ||
+	    util_startswith(e->name, "hint."))) {
+		if (l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a loader.conf variable (module, "
+			    "console, boot option or device hint), not a sysctl", e->name);
+		else
+			diag(l, e, KB_NOTE, "unknown-knob", "'%s' is a loader variable, not a tunable; "
+			    "not checked", e->name);
+		return;
+	}
+	/* A near name is probably a typo: an error. Else ntune just cannot vouch for it. */
 	if ((near = kb_suggest(l->kb, e->name, l->platform)) != NULL)
 		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
 		    shown(near));
 	else
-		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s'", e->name);
+		diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the knowledge "
+		    "base, not checked", e->name);
 }
 
 static void

@@ -130,8 +130,26 @@ test_check_unknown_knob_suggests_a_name(void **state)
 
 	(void)state;
 	assert_true(has(&r, 1, KB_ERROR, "unknown-knob", "did you mean net.isr.maxthreads?"));
-	assert_true(has(&r, 2, KB_ERROR, "unknown-knob", "unknown knob 'foo.bar.baz.qux'"));
-	assert_int_equal(r.errors, 2);
+	assert_true(has(&r, 2, KB_WARNING, "unknown-knob", "unknown knob 'foo.bar.baz.qux': not in "
+	    "the knowledge base"));
+	assert_int_equal(r.errors, 1);
+	done(&r);
+}
+
+static void
+test_check_loader_variables_are_not_tunables(void **state)
+{
+	struct kb_system s = sys_of("freebsd");
+	struct result r;
+
+	(void)state;
+	r = lint("loader.conf", "if_ix_load=\"YES\"\nboot_multicons=\"YES\"\nhint.uart.0.flags=0x10\n",
+	    &s, KB_TARGET_LOADER);
+	assert_true(has(&r, 1, KB_NOTE, "unknown-knob", "loader variable, not a tunable"));
+	assert_int_equal(r.errors, 0);
+	done(&r);
+	r = lint("sysctl.conf", "if_ix_load=YES\n", &s, KB_TARGET_SYSCTL);
+	assert_true(has(&r, 1, KB_ERROR, "placement", "is a loader.conf variable"));
 	done(&r);
 }
 
@@ -442,6 +460,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_unknown_knob_suggests_a_name),
 		cmocka_unit_test(test_check_unknown_knob_present_on_system_is_a_note),
+		cmocka_unit_test(test_check_loader_variables_are_not_tunables),
 		cmocka_unit_test(test_check_wrong_os_and_platform),
 		cmocka_unit_test(test_check_placement_in_loader_and_sysctl_files),
 		cmocka_unit_test(test_check_guesses_target_from_file_name),
