@@ -483,6 +483,22 @@ apply_access_set(struct apply_access *a, const struct kb *kb, const char *name, 
 	return local_set(a, name, value, cause);
 }
 
+int
+apply_access_kind(struct apply_access *a, const char *name, enum os_tunable_kind *kind)
+{
+	struct os_ctx *os = local_os(a);
+	char *cause = NULL;
+
+	*kind = OS_TUNABLE_NONE;
+	if (os == NULL || os->ops->tunable_kind == NULL)
+		return -1;
+	if (os->ops->tunable_kind(os, name, kind, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
 void
 apply_access_close(struct apply_access *a)
 {

@@ -224,6 +224,13 @@ plan(const struct kb *kb, const struct kb_profile *p, const char *os, const stru
 			continue;	/* a later line sets it again */
 		k = kb_find(kb, e->name, os);
 		boot = apply_os_is_bsd(os) && k != NULL && k->placement == KB_PLACE_LOADER;
+		if (apply_os_is_bsd(os) && k == NULL) {
+			enum os_tunable_kind kind;
+
+			/* Not in the KB: the kernel says whether it is boot-time only (RDTUN, kenv). */
+			if (apply_access_kind(acc, e->name, &kind) == 0 && kind == OS_TUNABLE_LOADER)
+				boot = true;
+		}
 		cur = NULL;
 		if (apply_access_get(acc, kb, e->name, &cur, &why) == -1) {
 			if (!boot) {

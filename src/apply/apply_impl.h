@@ -5,6 +5,10 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
+#include "os/os.h"
+
+/* How this machine's platform layer classes a tunable (loader-only, runtime...); -1 unknown. */
+int	 apply_access_kind(struct apply_access *, const char *name, enum os_tunable_kind *);
 
 /* The lock of the state dir; -1 + cause "another ntune apply is running (pid N)". */
 int	 apply_lock(const char *state_dir, bool wait, char **cause);
