@@ -113,6 +113,31 @@ render_nic(json_t *nic)
 		    dash(js(q, "irq_name")));
 }
 
+/* The names of the tunables of one kind, filled to 100 columns. */
+static void
+name_list(json_t *tl, const char *kind, const char *title)
+{
+	json_t *e;
+	size_t i;
+	int col = 0;
+
+	json_array_foreach(tl, i, e) {
+		const char *n = js(e, "name");
+
+		if (strcmp(js(e, "kind"), kind) != 0)
+			continue;
+		if (col == 0)
+			col = printf("%s", title);
+		if (col + 1 + (int)strlen(n) > 100) {
+			printf("\n");
+			col = printf("   ");
+		}
+		col += printf(" %s", n);
+	}
+	if (col > 0)
+		printf("\n");
+}
+
 static void
 render(json_t *doc)
 {
@@ -121,7 +146,6 @@ render(json_t *doc)
 	json_t *load = json_object_get(doc, "cpu_load"), *e;
 	char a[32], b[32], c[32], d[32];
 	size_t i, w = 8, shown = 0;
-	int col = 0;
 
 	printf("System\n");
 	if (json_is_object(sys)) {
@@ -169,7 +193,7 @@ render(json_t *doc)
 	json_array_foreach(tl, i, e) {
 		json_t *v = json_object_get(e, "value");
 
-		if (strcmp(js(e, "kind"), "absent") == 0)
+		if (strcmp(js(e, "kind"), "absent") == 0 || strcmp(js(e, "kind"), "host") == 0)
 			continue;
 		printf("  %-*s %-10s %s\n", (int)w, js(e, "name"), js(e, "kind"),
 		    json_is_string(v) ? json_string_value(v) : "-");
@@ -177,21 +201,8 @@ render(json_t *doc)
 	}
 	if (shown == 0)
 		printf("  (none)\n");
-	json_array_foreach(tl, i, e) {
-		const char *n = js(e, "name");
-
-		if (strcmp(js(e, "kind"), "absent") != 0)
-			continue;
-		if (col == 0)
-			col = printf("  not present here:");
-		if (col + 1 + strlen(n) > 100) {
-			printf("\n");
-			col = printf("   ");
-		}
-		col += printf(" %s", n);
-	}
-	if (col > 0)
-		printf("\n");
+	name_list(tl, "host", "  host-global, set outside this network namespace:");
+	name_list(tl, "absent", "  not present here:");
 }
 
 static int

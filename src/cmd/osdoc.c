@@ -174,6 +174,33 @@ text_kinds(json_t *doc, const char *os)
 	kb_free(kb);
 }
 
+/*
+ * Inside a network namespace the host-global net.core knobs are not in
+ * /proc/sys: they exist, on the host. Say so instead of "absent".
+ */
+static void
+host_kinds(json_t *doc)
+{
+	struct kb *kb = NULL;
+	char dir[4096], *cause = NULL;
+	json_t *e;
+	size_t i;
+
+	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
+	if (kb_load(dir, &kb, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	json_array_foreach(json_object_get(doc, "tunables"), i, e) {
+		const struct kb_knob *k = kb_find(kb, js(e, "name"), "linux");
+
+		if (k != NULL && k->scope == KB_SCOPE_HOST && strcmp(js(e, "kind"), "absent") == 0 &&
+		    strncmp(js(e, "name"), "net.", 4) == 0)
+			json_object_set_new(e, "kind", json_string("host"));
+	}
+	kb_free(kb);
+}
+
 json_t *
 cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 {
@@ -196,6 +223,9 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 	if (from_kb && os_snapshot_doc(ctx) != NULL &&
 	    strcmp(js(os_snapshot_doc(ctx), "backend"), "freebsd-text") == 0)
 		text_kinds(doc, os);
+	if (from_kb && strcmp(os, "linux") == 0 &&
+	    js(json_object_get(doc, "system"), "netns")[0] != '\0')
+		host_kinds(doc);
 	json_object_set_new(doc, "tunables_from", json_string(from_kb ? "knowledge-base" : "built-in"));
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);

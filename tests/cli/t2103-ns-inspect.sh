@@ -5,7 +5,11 @@
 
 if ! test_need_root || ! command -v ip >/dev/null; then
 	test_skip 'inspect in a namespace' 'needs root and ip(8)'
-	test_done
+	test_expect_success 'host-global net.core knobs are named as set outside the namespace' '
+	ip netns exec "$ns" "$NTUNE" inspect >out &&
+	grep -A3 "^  host-global, set outside this network namespace:" out | grep -q "net.core.netdev_budget"
+'
+test_done
 fi
 ns=$(test_unique)
 test_at_exit "ip netns del $ns 2>/dev/null"
@@ -33,5 +37,9 @@ test_expect_success 'the net.* tunables shown are the namespace values' '
 	ip netns exec "$ns" sh -c "echo 1 >/proc/sys/net/ipv4/ip_forward" &&
 	ip netns exec "$ns" "$NTUNE" inspect --json >j &&
 	grep -A1 "\"name\": \"net.ipv4.ip_forward\"" j | grep -q "\"value\": \"1\""
+'
+test_expect_success 'host-global net.core knobs are named as set outside the namespace' '
+	ip netns exec "$ns" "$NTUNE" inspect >out &&
+	grep -A3 "^  host-global, set outside this network namespace:" out | grep -q "net.core.netdev_budget"
 '
 test_done
