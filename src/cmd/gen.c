@@ -183,6 +183,7 @@ run(int argc, char **argv)
 		{ "ipv4", no_argument, NULL, '4' },
 		{ "method", required_argument, NULL, 'm' },
 		{ "dport", required_argument, NULL, 'P' },
+		{ "batch", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
@@ -261,6 +262,11 @@ run(int argc, char **argv)
 			if (parse_count(optarg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
 				return usage_error("invalid --dport '%s'", optarg);
 			c.spec.dport = (uint16_t)v;
+			break;
+		case 'B':
+			if (parse_count(optarg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
+				return usage_error("invalid --batch '%s' (1..4096)", optarg);
+			c.batch = (int)v;
 			break;
 		case 'j': json = true; break;
 		case 'q': quiet = true; break;
@@ -368,7 +374,7 @@ const struct ntune_cmd cmd_gen = {
 	"UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
 	"gen [--iface IF] [--dst ADDR] [--dst-mac MAC] [--src ADDR] [--size BYTES] [--flows N]\n"
 	"    [--rate PPS] [--duration S | --count N] [--threads N] [--cpus LIST] [--ipv6]\n"
-	"    [--method auto|ring|sendmmsg] [--dport PORT] [--iface-any] [--quiet] [--json]",
+	"    [--method auto|ring|sendmmsg] [--batch N] [--dport PORT] [--iface-any] [--quiet] [--json]",
 	0,
 	run,
 };

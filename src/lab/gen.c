@@ -29,6 +29,7 @@
 #include "util/util.h"
 
 #define GEN_BATCH	256
+#define GEN_PACED_BATCH	16
 #define GEN_RING_FRAMES	4096
 #define GEN_BLOCK_SIZE	(1 << 16)
 #define MMSG_BATCH	64
@@ -53,6 +54,7 @@ struct worker {
 	uint64_t		 quota;		/* packets for this thread, 0: no limit */
 	double			 rate;		/* packets/s for this thread, 0: no limit */
 	uint16_t		 stream;
+	unsigned int		 batch;		/* frames per sendto() */
 	_Atomic uint64_t	 packets;
 	_Atomic uint64_t	 retries;
 	_Atomic uint64_t	 errors;
@@ -258,7 +260,7 @@ ring_loop(struct worker *w, struct gen_run *run)
 	int stalled = 0;
 
 	while (!should_stop(run, w)) {
-		uint64_t n = GEN_BATCH, ts, k;
+		uint64_t n = w->batch, ts, k;
 
 		if (w->quota != 0) {
 			if (sent >= w->quota)
@@ -324,6 +326,9 @@ mmsg_loop(struct worker *w, struct gen_run *run)
 	}
 	while (!should_stop(run, w)) {
 		uint64_t n = MMSG_BATCH - (uint64_t)fill, ts;
+
+		if (w->cfg->batch > 0 && n > (uint64_t)w->cfg->batch)
+			n = (uint64_t)w->cfg->batch;
 
 		if (w->quota != 0) {
 			if (sent + (uint64_t)fill >= w->quota && fill == 0)
@@ -465,6 +470,8 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 			x->quota = c->count / (uint64_t)nthreads + ((uint64_t)i < c->count % (uint64_t)nthreads);
 		if (c->rate > 0)
 			x->rate = c->rate / nthreads;
+		/* Paced frames go out in small batches, so that their timestamps stay true. */
+		x->batch = c->batch > 0 ? (unsigned int)c->batch : c->rate > 0 ? GEN_PACED_BATCH : GEN_BATCH;
 		if (open_socket(x, (int)ifindex, cause) == -1) {
 			workers_close(w, i + 1);
 			return -1;

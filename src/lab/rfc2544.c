@@ -414,6 +414,11 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 	}
 	if (c->ipv6)
 		arg_add(&ga, "--ipv6");
+	/* Small batches: a frame should not wait for 255 others before it leaves. */
+	if (strcmp(phase, "latency") == 0) {
+		arg_add(&ga, "--batch");
+		arg_add(&ga, "8");
+	}
 	arg_split(&ga, c->gen_args);
 
 	if (child_start(&sink, sa.v, cause) == -1)

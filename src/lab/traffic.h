@@ -104,6 +104,7 @@ struct gen_config {
 	int		cpus[LAB_MAX_THREADS];	/* CPU for each thread, -1: not pinned */
 	enum gen_method	method;
 	int		ring_frames;	/* per thread, 0: default */
+	int		batch;		/* frames per sendto(), 0: default (256); small keeps latency low */
 	volatile int	*stop;		/* set non-zero to stop early (signal handler) */
 	/* Called once a second from the main thread. */
 	void		(*progress)(const struct gen_second *, void *);
