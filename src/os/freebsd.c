@@ -78,6 +78,39 @@ oid_name(const int *mib, size_t len, char *name, size_t namelen)
 	return 0;
 }
 
+/* One integer of esize bytes, as signed and as unsigned. */
+static void
+decode(const u_char *p, size_t esize, long long *v, unsigned long long *u)
+{
+	int8_t s8;
+	int16_t s16;
+	int32_t s32;
+	int64_t s64;
+
+	switch (esize) {
+	case 1:
+		memcpy(&s8, p, 1);
+		*v = s8;
+		*u = (uint8_t)s8;
+		break;
+	case 2:
+		memcpy(&s16, p, 2);
+		*v = s16;
+		*u = (uint16_t)s16;
+		break;
+	case 4:
+		memcpy(&s32, p, 4);
+		*v = s32;
+		*u = (uint32_t)s32;
+		break;
+	default:
+		memcpy(&s64, p, 8);
+		*v = s64;
+		*u = (uint64_t)s64;
+		break;
+	}
+}
+
 /* The value as sysctl(8) prints it; -1 for opaque or unreadable oids. */
 static int
 oid_value(const int *mib, size_t len, u_int kind, char **value)
@@ -121,12 +154,7 @@ oid_value(const int *mib, size_t len, u_int kind, char **value)
 		    type == CTLTYPE_U64 || type == CTLTYPE_U8 || type == CTLTYPE_U16 ||
 		    type == CTLTYPE_U32;
 
-		switch (esize) {
-		case 1: { int8_t x; uint8_t y; memcpy(&x, buf + i, 1); memcpy(&y, buf + i, 1); v = x; u = y; break; }
-		case 2: { int16_t x; uint16_t y; memcpy(&x, buf + i, 2); memcpy(&y, buf + i, 2); v = x; u = y; break; }
-		case 4: { int32_t x; uint32_t y; memcpy(&x, buf + i, 4); memcpy(&y, buf + i, 4); v = x; u = y; break; }
-		default: { int64_t x; uint64_t y; memcpy(&x, buf + i, 8); memcpy(&y, buf + i, 8); v = x; u = y; break; }
-		}
+		decode(buf + i, esize, &v, &u);
 		if (i > 0)
 			strbuf_addc(&sb, ' ');
 		if (is_unsigned)
@@ -216,7 +244,8 @@ feed_ifconfig(struct fbsd_text *t)
 		const char *name;
 	} caps[] = {
 		{ IFCAP_RXCSUM, "RXCSUM" }, { IFCAP_TXCSUM, "TXCSUM" }, { IFCAP_TSO4, "TSO4" },
-		{ IFCAP_TSO6, "TSO6" }, { IFCAP_LRO, "LRO" }, { IFCAP_VLAN_HWTAGGING, "VLAN_HWTAGGING" },
+		{ IFCAP_TSO6, "TSO6" }, { IFCAP_LRO, "LRO" },
+		{ IFCAP_VLAN_HWTAGGING, "VLAN_HWTAGGING" },
 	};
 	struct ifaddrs *ifa, *i;
 	struct strbuf sb;
