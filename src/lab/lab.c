@@ -459,6 +459,15 @@ ns_is_ours(const char *ns)
 	return false;
 }
 
+bool
+lab_netns_is_lab(const char *prefix, const char *nsname)
+{
+	char path[512];
+
+	state_path(prefix, path, sizeof(path));
+	return access(path, F_OK) == 0 || ns_is_ours(nsname);
+}
+
 static int
 delete_namespaces(const char *prefix, const bool which[LAB_NROLES], char **cause)
 {

@@ -95,6 +95,8 @@ int	 lab_read_config(const char *prefix, struct lab_config *, char **cause);
 /* Namespaces. */
 /* True if /run/netns/<name> exists. */
 bool	 lab_netns_exists(const char *name);
+/* True if namespace nsname belongs to ntune lab prefix (state file or ntune's MACs inside). */
+bool	 lab_netns_is_lab(const char *prefix, const char *nsname);
 /* Moves the calling thread into namespace name (CLONE_NEWNET only). */
 int	 lab_netns_enter(const char *name, char **cause);
 /* Runs fn(arg) in a child process inside name; returns fn's return value, -1 + cause on failure. */

@@ -221,6 +221,8 @@ lab_find_self(char *prefix, size_t len, enum lab_role *role, char **cause)
 			continue;
 		memcpy(prefix, de->d_name, plen);
 		prefix[plen] = '\0';
+		if (lab_prefix_valid(prefix, NULL) == -1 || !lab_netns_is_lab(prefix, de->d_name))
+			continue;
 		*role = r;
 		found = 0;
 		break;

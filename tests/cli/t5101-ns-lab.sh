@@ -94,6 +94,11 @@ test_expect_success 'a prefix used by a namespace that is not ntune'"'"'s is ref
 	test -e "/run/netns/$p-dut" && ! test -e "/run/netns/$p-gen" &&
 	ip netns del "$p-dut"
 '
+test_expect_success 'gen refuses a namespace that is only named like a lab' '
+	ip netns add "$p-gen" &&
+	{ ip netns exec "$p-gen" "$NTUNE" gen --duration 1 2>err; rc=$?; ip netns del "$p-gen"; [ $rc = 2 ]; } &&
+	grep -q "not inside an ntune lab namespace" err
+'
 test_expect_success 'a failure half way rolls back: nothing is left' '
 	mkdir -p bin && ln -sf "$(command -v ip)" bin/ip &&
 	{ PATH="$TRASH/bin" "$NTUNE" lab up --prefix "$p" --mode nat 2>err; [ $? = 2 ]; } &&
