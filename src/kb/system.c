@@ -248,10 +248,10 @@ static struct kb_profile *
 config_xml(const char *path)
 {
 	struct kb_profile *p;
-	char *data;
-	size_t len, i = 0;
+	char *data = NULL;
+	size_t len = 0, i = 0;
 
-	if (util_read_file(path, &data, &len, NULL) == -1)
+	if (util_read_file(path, &data, &len, NULL) == -1 || data == NULL)
 		return NULL;
 	while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r'))
 		i++;
