@@ -151,6 +151,20 @@ test_expect_success 'a 1-column plot of constant data is ministat'"'"'s "no plot
 '
 test_expect_failure_status 2 'an unknown long option is a usage error' 'ntune stat --frobnicate "$fx/base.txt"'
 
+# Like ministat: on a terminal the plot is $COLUMNS wide, else the window width - 2.
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'on a terminal the plot width follows COLUMNS' '
+		COLUMNS=90 script -qc "\"\$NTUNE\" stat $fx/base.txt" /dev/null >out &&
+		grep -q "^+-\{90\}+" out
+	'
+	test_expect_success 'on a terminal without COLUMNS the plot is the window width - 2' '
+		(unset COLUMNS; script -qc "stty cols 70; \"\$NTUNE\" stat $fx/base.txt" /dev/null) >out &&
+		grep -q "^+-\{68\}+" out
+	'
+else
+	test_skip 'terminal widths' 'script(1) is not installed'
+fi
+
 test_expect_success '--help describes the options' '
 	ntune stat --help >out && grep -q -- "--mann-whitney" out && grep -q -- "--summary" out
 '
