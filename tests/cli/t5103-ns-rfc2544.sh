@@ -32,6 +32,27 @@ test_expect_success 'rfc2544 --json has throughput, latency and frame loss per s
 	grep -q "\"size\": 128" r.json && grep -q "\"throughput_pps\":" r.json &&
 	grep -q "\"frame_loss\":" r.json && grep -q "\"p99\":" r.json
 '
+# A stand-in for ssh(1): drops ssh's options and the host, runs the remote command
+# in the lab namespace its role names; so the --host path runs as it would remotely.
+mkdir -p "$TRASH/bin"
+cat >"$TRASH/bin/ssh" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TRASH/ssh.log"
+while [ \$# -gt 0 ]; do
+	case \$1 in -o|-p) shift 2 ;; *) break ;; esac
+done
+shift
+exec ip netns exec "$p-\$2" "\$@"
+EOF
+chmod +x "$TRASH/bin/ssh"
+test_expect_success 'rfc2544 --host runs gen and sink over ssh' '
+	PATH="$TRASH/bin:$PATH" timeout 120 "$NTUNE" lab rfc2544 --host ssh://tester@dut.example:2222 \
+	    --ntune "$NTUNE" --gen-args "--iface gen0 --iface-any" --sink-args "--iface sink0" \
+	    --sizes 64 --duration 0.3 --steps 1 --loads 100,50 --quiet >out &&
+	grep -Eq "^ +64 +[1-9][0-9]* +[1-9][0-9]* " out &&
+	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE gen .*--iface gen0 --iface-any" "$TRASH/ssh.log" &&
+	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE sink .*--iface sink0" "$TRASH/ssh.log"
+'
 test_expect_success 'rfc2544 says so when the DUT does not forward' '
 	ip netns exec "$p-dut" sh -c "echo 0 > /proc/sys/net/ipv4/ip_forward" &&
 	{ timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64 --duration 0.3 --quiet >/dev/null 2>err; [ $? = 1 ]; } &&
