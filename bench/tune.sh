@@ -11,6 +11,7 @@ NTUNE=${NTUNE:-$PWD/build/ntune}
 BUDGET=${1:-4}
 [ $# -gt 0 ] && shift
 OUT=${OUT:-$(mktemp -d /tmp/ntune-tune.XXXXXX)}
+mkdir -p "$OUT" || exit 1
 P="tb$$"
 [ "$(id -u)" = 0 ] || { echo "bench/tune.sh: needs root (network namespaces)" >&2; exit 2; }
 [ -x "$NTUNE" ] || { echo "bench/tune.sh: no $NTUNE (run make)" >&2; exit 2; }
