@@ -336,10 +336,13 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 	json_object_set_new(doc, "test", json_string(o->render.test));
 	jsets = json_array();
 	for (i = 0; i < nsets; i++) {
-		js = stat_summary_json(sets[i]->name, &sets[i]->sum);
+		js = json_object();
 		sym[0] = stat_symbol((size_t)i);
 		json_object_set_new(js, "symbol", json_string(sym));
 		json_object_set_new(js, "given", json_boolean(sets[i]->given));
+		jc = stat_summary_json(sets[i]->name, &sets[i]->sum);
+		json_object_update(js, jc);
+		json_decref(jc);
 		json_array_append_new(jsets, js);
 	}
 	json_object_set_new(doc, "sets", jsets);
@@ -347,10 +350,13 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 	for (i = 1; i < nsets && o->render.relative; i++) {
 		if (stat_render_compare(NULL, sets[0], sets[i], &o->render, &cmp) == -1)
 			continue;
-		jc = stat_cmp_json(&cmp);
+		jc = json_object();
 		json_object_set_new(jc, "set", json_integer(i));
 		json_object_set_new(jc, "reference", json_integer(0));
 		json_object_set_new(jc, "name", json_string(sets[i]->name));
+		js = stat_cmp_json(&cmp);
+		json_object_update(jc, js);
+		json_decref(js);
 		json_array_append_new(jcmps, jc);
 	}
 	json_object_set_new(doc, "comparisons", jcmps);
