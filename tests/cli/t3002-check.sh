@@ -13,6 +13,11 @@ test_expect_failure_status 1 'seed 000 on stock FreeBSD: rss.enabled is an OPNse
 	grep -q "seed-000-opnsense-dec750.conf:12: error: .net.inet.rss.enabled. exists only on opnsense kernels" out &&
 	grep -q ":11: warning: .net.inet.rss.bits. exists only in kernels built with options RSS" out; exit $rc
 '
+test_expect_success 'every shipped profile passes check without errors' '
+	for f in "$PROFILES"/*.conf; do
+		ntune check "$f" >out 2>&1 || { cat out; exit 1; }
+	done
+'
 test_expect_success 'seed 001 is flagged obsolete with its iflib replacements' '
 	ntune check "$PROFILES/seed-001-freebsd-ix.conf" >out 2>/dev/null &&
 	grep -q "warning: .hw.ix.rxd. was removed in 12.0; use dev.ix.N.iflib.override_nrxds" out &&
