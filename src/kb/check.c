@@ -511,6 +511,77 @@ rule_others(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	}
 }
 
+static bool
+has_nic(const struct kb_system *sys, const char *name, bool prefix)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < sys->nnics; i++) {
+		if (!prefix && strcmp(sys->nics[i].name, name) == 0)
+			return true;
+		if (prefix && strncmp(sys->nics[i].name, name, n) == 0 &&
+		    isdigit((unsigned char)sys->nics[i].name[n]))
+			return true;
+	}
+	return false;
+}
+
+/* A driver or interface knob for hardware the system does not have. */
+static void
+rule_device(struct lint *l, const struct kb_entry *e)
+{
+	static const char *const drivers[][2] = {
+		{ "ix", "ix" }, { "ixv", "ixv" }, { "ixl", "ixl" }, { "iavf", "iavf" },
+		{ "igb", "igb" }, { "em", "em" }, { "igc", "igc" }, { "ice", "ice" },
+		{ "ax", "ax" }, { "mce", "mce" }, { "mlx5", "mce" }, { "cxgbe", "cxl" },
+		{ "cxl", "cxl" }, { "vtnet", "vtnet" }, { "vmx", "vmx" }, { "bnxt", "bnxt" },
+	};
+	char drv[32], ifn[64];
+	const char *p, *q;
+	size_t i, len;
+
+	if (l->sys == NULL || l->sys->nnics == 0)
+		return;
+	if (strcmp(l->os, "linux") == 0) {
+		/* if.IF.setting: IF is everything up to the last component(s). */
+		const struct kb_knob *k = kb_find(l->kb, e->name, "linux");
+
+		if (!util_startswith(e->name, "if.") || k == NULL)
+			return;
+		for (i = 0; i < l->sys->nnics; i++) {
+			len = strlen(l->sys->nics[i].name);
+			if (strncmp(e->name + 3, l->sys->nics[i].name, len) == 0 &&
+			    e->name[3 + len] == '.')
+				return;
+		}
+		diag(l, e, KB_WARNING, "no-device", "no interface for '%s' on this system", e->name);
+		return;
+	}
+	if (!util_startswith(e->name, "hw.") && !util_startswith(e->name, "dev."))
+		return;
+	p = strchr(e->name, '.') + 1;
+	if ((q = strchr(p, '.')) == NULL || (len = (size_t)(q - p)) >= sizeof drv)
+		return;
+	memcpy(drv, p, len);
+	drv[len] = '\0';
+	for (i = 0; i < nitems(drivers) && strcmp(drivers[i][0], drv) != 0; i++)
+		;
+	if (i == nitems(drivers))
+		return;
+	if (e->name[0] == 'h') {
+		if (!has_nic(l->sys, drivers[i][1], true))
+			diag(l, e, KB_WARNING, "no-device", "no %s interface on this system; '%s' has "
+			    "no effect", drivers[i][1], e->name);
+		return;
+	}
+	if (!isdigit((unsigned char)q[1]))
+		return;
+	snprintf(ifn, sizeof ifn, "%s%ld", drivers[i][1], strtol(q + 1, NULL, 10));
+	if (!has_nic(l->sys, ifn, false))
+		diag(l, e, KB_WARNING, "no-device", "no interface %s on this system; '%s' has no "
+		    "effect", ifn, e->name);
+}
+
 static int
 diagcmp(const void *x, const void *y)
 {
@@ -552,6 +623,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		rule_lowers(&l, e, k);
 		rule_default(&l, e, k);
 		rule_others(&l, e, k);
+		rule_device(&l, e);
 	}
 	rule_duplicates(&l);
 	/* Stable sort by line: within a line, the rule order. */

@@ -60,6 +60,19 @@ test_expect_success 'check --from config.xml warns where OPNsense already sets a
 	grep -q "m.conf:1: warning: config.xml:[0-9]* sets .net.isr.maxthreads. to .-1." out &&
 	grep -q "for opnsense" err
 '
+test_expect_success 'a pasted item list of driver knobs is checked against the snapshot hardware' '
+	S="$SRCDIR/tests/fixtures/os/seed000-dec750"
+	test -d "$S" || exit 0
+	ntune check $(for f in "$S"/*.txt; do printf -- "--from %s " "$f"; done) \
+	    "$FIXTURES/kb/opnsense-i226-gist-items.xml" >out 2>err && cat out err &&
+	grep -q "11 settings for opnsense 13.2-RELEASE-p7: 0 errors" err &&
+	grep -q "gist-items.xml:46: warning: no ix interface on this system; .hw.ix.flow_control. has no effect" out &&
+	grep -q "gist-items.xml:51: warning: no interface igc0 on this system" out
+'
+test_expect_success 'only the <sysctl> items of a config.xml are tunables, "default" ones are skipped' '
+	ntune check "$FIXTURES/kb/config.xml" >out 2>err &&
+	grep -q "config.xml: 3 settings for opnsense" err
+'
 test_expect_success 'check --json gives counts and diagnostics' '
 	printf "net.isr.maxthread=4\nhw.ibrs_disable=1\n" >j.conf &&
 	{ ntune check --json j.conf >out.json; test $? = 1; } &&

@@ -432,6 +432,36 @@ test_check_warns_about_other_files_setting_the_knob(void **state)
 }
 
 static void
+test_check_driver_knobs_for_absent_hardware(void **state)
+{
+	struct kb_system s = sys_of("opnsense");
+	struct kb_nic nics[2];
+	struct result r;
+
+	(void)state;
+	memset(nics, 0, sizeof nics);
+	snprintf(nics[0].name, sizeof nics[0].name, "igc0");
+	snprintf(nics[1].name, sizeof nics[1].name, "igc1");
+	s.nics = nics;
+	s.nnics = 2;
+	r = lint("p", "hw.ix.flow_control=0\ndev.igc.1.fc=0\ndev.igc.2.fc=0\n"
+	    "dev.igc.0.iflib.override_nrxqs=2\n", &s, KB_TARGET_ANY);
+	assert_true(has(&r, 1, KB_WARNING, "no-device", "no ix interface on this system"));
+	assert_false(has(&r, 2, KB_WARNING, "no-device", ""));
+	assert_true(has(&r, 3, KB_WARNING, "no-device", "no interface igc2"));
+	assert_false(has(&r, 4, KB_WARNING, "no-device", ""));
+	done(&r);
+	s = sys_of("linux");
+	snprintf(nics[0].name, sizeof nics[0].name, "eth0.100");
+	s.nics = nics;
+	s.nnics = 1;
+	r = lint("p", "if.eth0.100.mtu=1500\nif.eth1.mtu=1500\n", &s, KB_TARGET_ANY);
+	assert_false(has(&r, 1, KB_WARNING, "no-device", ""));
+	assert_true(has(&r, 2, KB_WARNING, "no-device", "no interface for 'if.eth1.mtu'"));
+	done(&r);
+}
+
+static void
 test_check_seed_000_is_clean_on_opnsense(void **state)
 {
 	struct kb_system s = sys_of("opnsense");
@@ -473,6 +503,7 @@ main(void)
 		cmocka_unit_test(test_check_notes_values_that_change_nothing),
 		cmocka_unit_test(test_check_duplicate_entries),
 		cmocka_unit_test(test_check_warns_about_other_files_setting_the_knob),
+		cmocka_unit_test(test_check_driver_knobs_for_absent_hardware),
 		cmocka_unit_test(test_check_seed_000_is_clean_on_opnsense),
 	};
 
