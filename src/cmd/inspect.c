@@ -202,7 +202,8 @@ render(json_t *doc)
 	if (shown == 0)
 		printf("  (none)\n");
 	name_list(tl, "host", "  host-global, set outside this network namespace:");
-	name_list(tl, "absent", "  not present here:");
+	name_list(tl, "absent", strcmp(js(doc, "source_backend"), "freebsd-text") == 0 ?
+	    "  not in the given output:" : "  not present here:");
 }
 
 static int

@@ -220,6 +220,13 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
 	json_decref(probe);
 	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);
+	if (os_snapshot_doc(ctx) != NULL) {
+		json_t *inner = os_snapshot_doc(ctx);
+
+		json_object_set_new(doc, "source_backend", json_string(
+		    js(inner, "source_backend")[0] != '\0' ? js(inner, "source_backend") :
+		    js(inner, "backend")));
+	}
 	if (from_kb && os_snapshot_doc(ctx) != NULL &&
 	    strcmp(js(os_snapshot_doc(ctx), "backend"), "freebsd-text") == 0)
 		text_kinds(doc, os);
