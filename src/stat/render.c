@@ -248,12 +248,19 @@ stat_render_compare(FILE *f, const struct stat_set *a, const struct stat_set *b,
 		print_conf(f, "No difference proven", r->conf);
 	} else if (strcmp(c->test, "mann-whitney") == 0) {
 		print_conf(f, "Difference", r->conf);
-		fprintf(f, "\t%g (difference of medians)\n", c->diff);
-		fprintf(f, "\t%g%%\n", c->pct);
+		if (isnan(c->ci_lo)) {
+			fprintf(f, "\t%g\n", c->diff);
+			fprintf(f, "\t%g%%\n", c->pct);
+		} else {
+			fprintf(f, "\t%g in [%g, %g]\n", c->diff, c->ci_lo, c->ci_hi);
+			fprintf(f, "\t%g%% in [%g%%, %g%%]\n", c->pct, c->ci_lo * 100 / c->ref,
+			    c->ci_hi * 100 / c->ref);
+		}
 		if (c->exact)
-			fprintf(f, "\t(Mann-Whitney U = %g, exact)\n", c->statistic);
+			fprintf(f, "\t(Mann-Whitney U = %g, exact; Hodges-Lehmann shift)\n", c->statistic);
 		else
-			fprintf(f, "\t(Mann-Whitney U = %g, z = %g)\n", c->statistic, c->z);
+			fprintf(f, "\t(Mann-Whitney U = %g, z = %g; Hodges-Lehmann shift)\n",
+			    c->statistic, c->z);
 	} else {
 		print_conf(f, "Difference", r->conf);
 		fprintf(f, "\t%g +/- %g\n", c->diff, c->diff_hw);

@@ -27,9 +27,9 @@ struct stat_summary {
 struct stat_cmp {
 	const char *test;	/* "student", "welch", "mann-whitney" */
 	double	conf;		/* confidence level in percent, e.g. 95 */
-	double	diff;		/* mean(b) - mean(a); median(b) - median(a) for mann-whitney */
+	double	diff;		/* mean(b) - mean(a); Hodges-Lehmann shift for mann-whitney */
 	double	diff_hw;	/* half-width of the interval around diff (NaN if none) */
-	double	pct;		/* diff in percent of the reference */
+	double	pct;		/* diff in percent of the reference mean (median for mann-whitney) */
 	double	pct_hw;		/* diff_hw in percent of the reference (NaN if none) */
 	double	df;		/* degrees of freedom (NaN for mann-whitney) */
 	double	statistic;	/* t, or U for mann-whitney */
@@ -37,6 +37,8 @@ struct stat_cmp {
 	double	p;		/* two-sided p-value */
 	double	crit;		/* critical t used for diff_hw (NaN for mann-whitney) */
 	double	s;		/* pooled s (student), standard error (welch), NaN otherwise */
+	double	ci_lo, ci_hi;	/* mann-whitney: interval of the shift at conf (NaN if none) */
+	double	ref;		/* what percentages are of: mean(a), or median(a) for mann-whitney */
 	int	exact;		/* mann-whitney: p from the exact distribution */
 	int	significant;	/* the difference is proven at conf */
 };

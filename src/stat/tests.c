@@ -1,5 +1,6 @@
 /* Two-sample tests: pooled Student t (as ministat), Welch t, Mann-Whitney U. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ cmp_init(struct stat_cmp *c, const char *test, double conf)
 	c->conf = conf;
 	c->diff = c->diff_hw = c->pct = c->pct_hw = NAN;
 	c->df = c->statistic = c->z = c->p = c->crit = c->s = NAN;
+	c->ci_lo = c->ci_hi = c->ref = NAN;
 }
 
 static int
@@ -54,6 +56,7 @@ stat_compare_student(const struct stat_summary *a, const struct stat_summary *b,
 	e = t * s;
 	c->diff = d;
 	c->diff_hw = e;
+	c->ref = a->mean;
 	c->pct = d * 100 / a->mean;
 	c->pct_hw = e * 100 / a->mean;
 	c->df = i;
@@ -86,6 +89,7 @@ stat_compare_welch(const struct stat_summary *a, const struct stat_summary *b,
 	d = b->mean - a->mean;
 	c->diff = d;
 	c->diff_hw = t * se;
+	c->ref = a->mean;
 	c->pct = d * 100 / a->mean;
 	c->pct_hw = c->diff_hw * 100 / a->mean;
 	c->df = df;
@@ -99,21 +103,15 @@ stat_compare_welch(const struct stat_summary *a, const struct stat_summary *b,
 	return 0;
 }
 
-static double
-median_of(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
- * The exact two-sided p of U for sizes m, n without ties: the number of
- * arrangements with each U by f(i,j,u) = f(i-1,j,u-j) + f(i,j-1,u).
+ * The null distribution of U for sizes m, n without ties, as probabilities:
+ * arrangements by f(i,j,u) = f(i-1,j,u-j) + f(i,j-1,u), additions only.
  */
-static double
-mw_exact_p(size_t m, size_t n, double u)
+static double *
+mw_dist(size_t m, size_t n)
 {
 	size_t umax = m * n, i, j, k;
-	double *f, *row, lower = 0, upper = 0, total = 0;
+	double *f, *row, *p, total = 0;
 
 	/* f[j][k]: arrangements of i x-values and j y-values with U = k, for the current i. */
 	f = xcalloc((n + 1) * (umax + 1), sizeof *f);
@@ -130,26 +128,91 @@ mw_exact_p(size_t m, size_t n, double u)
 			}
 		}
 	}
+	p = xcalloc(umax + 1, sizeof *p);
 	row = f + n * (umax + 1);
-	for (k = 0; k <= umax; k++) {
+	for (k = 0; k <= umax; k++)
 		total += row[k];
-		if (k <= u)
-			lower += row[k];
-		if (k >= u)
-			upper += row[k];
-	}
+	for (k = 0; k <= umax; k++)
+		p[k] = row[k] / total;
 	free(f);
-	lower /= total;
-	upper /= total;
-	return fmin(1.0, 2 * fmin(lower, upper));
+	return p;
 }
 
+/* An unsigned key that orders doubles, and back. */
+static uint64_t
+dkey(double d)
+{
+	uint64_t u;
+
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof u);
+	return (u & 0x8000000000000000ULL) ? ~u : u | 0x8000000000000000ULL;
+}
+
+static double
+dunkey(uint64_t k)
+{
+	double d;
+
+	k = (k & 0x8000000000000000ULL) ? k & ~0x8000000000000000ULL : ~k;
+	memcpy(&d, &k, sizeof d);
+	return d;
+}
+
+/* How many of the differences b[j] - a[i] are <= t (both sorted). */
+static uint64_t
+count_diffs(const double *a, size_t na, const double *b, size_t nb, double t)
+{
+	uint64_t cnt = 0;
+	size_t i = 0, j;
+
+	for (j = 0; j < nb; j++) {
+		while (i < na && !(b[j] - a[i] <= t))
+			i++;
+		cnt += na - i;
+	}
+	return cnt;
+}
+
+/*
+ * The k-th smallest (1-based) of the na * nb differences b[j] - a[i], found by
+ * bisecting the ordered bit patterns of doubles: no memory per pair.
+ */
+static double
+kth_diff(const double *a, size_t na, const double *b, size_t nb, uint64_t k)
+{
+	uint64_t lo = dkey(b[0] - a[na - 1]), hi = dkey(b[nb - 1] - a[0]), mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (count_diffs(a, na, b, nb, dunkey(mid)) >= k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return dunkey(lo) + 0.0;	/* -0 and 0 count alike; say 0 */
+}
+
+static double
+median_of(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Mann-Whitney U of b against a, with the Hodges-Lehmann shift (the median
+ * of all differences b - a) and its distribution-free interval: the C-th
+ * smallest and largest differences, C from the distribution of U.
+ */
 int
 stat_compare_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
     double conf, struct stat_cmp *c)
 {
-	size_t i = 0, j = 0, ta, tb;
-	double rank = 1, rb = 0, ties = 0, t, u, mu, var, N, cc;
+	size_t i = 0, j = 0, ta, tb, k;
+	double rank = 1, rb = 0, ties = 0, t, u, mu, var, N, cc, lower, upper, alpha, *dist;
+	double ma, cum;
+	uint64_t nm, cut = 0;
 
 	cmp_init(c, "mann-whitney", conf);
 	if (!conf_ok(conf) || na < 1 || nb < 1)
@@ -174,23 +237,52 @@ stat_compare_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 	}
 	u = rb - nb * (nb + 1.0) / 2;	/* U of b: pairs with b > a */
 	N = (double)na + nb;
+	nm = (uint64_t)na * nb;
 	mu = (double)na * nb / 2;
 	var = (double)na * nb / 12 * ((N + 1) - ties / (N * (N - 1)));
+	alpha = 1 - conf / 100;
 	c->statistic = u;
-	c->diff = median_of(b, nb) - median_of(a, na);
-	c->pct = c->diff * 100 / median_of(a, na);
 	if (ties == 0 && na <= 50 && nb <= 50) {
 		c->exact = 1;
-		c->p = mw_exact_p(na, nb, u);
+		dist = mw_dist(na, nb);
+		for (lower = upper = 0, k = 0; k <= na * nb; k++) {
+			if (k <= u)
+				lower += dist[k];
+			if (k >= u)
+				upper += dist[k];
+		}
+		c->p = fmin(1.0, 2 * fmin(lower, upper));
+		/* The largest C with P(U <= C - 1) <= alpha / 2. */
+		for (cum = 0, k = 0; k < na * nb; k++) {
+			cum += dist[k];
+			if (cum > alpha / 2 * (1 + 1e-12))
+				break;
+			cut = k + 1;
+		}
+		free(dist);
 	} else if (var > 0) {
 		cc = u > mu ? -0.5 : u < mu ? 0.5 : 0;	/* continuity correction */
 		c->z = (u - mu + cc) / sqrt(var);
 		c->p = fmin(1.0, 2 * stat_normal_cdf(-fabs(c->z)));
+		t = floor(mu - stat_normal_quantile(1 - alpha / 2) * sqrt(var) + 0.5);
+		cut = t >= 1 ? (uint64_t)t : 0;
 	} else {
 		c->z = 0;
 		c->p = 1;
 	}
-	c->significant = c->p < 1 - conf / 100;
+	/* The shift: the median of the differences; nm is small enough for doubles to count. */
+	if (nm % 2)
+		c->diff = kth_diff(a, na, b, nb, nm / 2 + 1);
+	else
+		c->diff = (kth_diff(a, na, b, nb, nm / 2) + kth_diff(a, na, b, nb, nm / 2 + 1)) / 2;
+	if (cut >= 1 && cut <= nm / 2) {
+		c->ci_lo = kth_diff(a, na, b, nb, cut);
+		c->ci_hi = kth_diff(a, na, b, nb, nm + 1 - cut);
+	}
+	ma = median_of(a, na);
+	c->ref = ma;
+	c->pct = c->diff * 100 / ma;
+	c->significant = c->p < alpha;
 	return 0;
 }
 
@@ -232,6 +324,8 @@ stat_cmp_json(const struct stat_cmp *c)
 	json_object_set_new(o, "critical", num(c->crit));
 	json_object_set_new(o, "s", num(c->s));
 	json_object_set_new(o, "z", num(c->z));
+	json_object_set_new(o, "interval_low", num(c->ci_lo));
+	json_object_set_new(o, "interval_high", num(c->ci_hi));
 	json_object_set_new(o, "exact", json_boolean(c->exact));
 	json_object_set_new(o, "p", num(c->p));
 	json_object_set_new(o, "significant", json_boolean(c->significant));

@@ -78,16 +78,18 @@ test_expect_success '--welch prints Welch-Satterthwaite df and its interval' '
 	grep -q "^${tab}7.31667 +/- 2.87685\$" out
 '
 
-test_expect_success '--mann-whitney is exact for small samples and reports p with -p' '
+test_expect_success '--mann-whitney is exact for small samples, gives the shift and its interval, p with -p' '
 	(cd "$fx" && ntune stat -A -p --mann-whitney base.txt faster.txt same.txt) >out &&
-	grep -q "^$tab(Mann-Whitney U = 140, exact)\$" out &&
+	grep -q "^$tab(Mann-Whitney U = 140, exact; Hodges-Lehmann shift)\$" out &&
+	grep -q "^${tab}7.755 in \[3.67, 10.08\]\$" out &&
 	grep -q "^${tab}p = 8.87523e-06\$" out &&
 	grep -q "^${tab}p = 0.178182\$" out
 '
 
 test_expect_success '--mann-whitney uses the normal approximation for large samples' '
 	(cd "$fx" && ntune stat -A --mann-whitney heap.txt heap2.txt) >out &&
-	grep -q "Mann-Whitney U = [0-9.]*, z = " out
+	grep -q "Mann-Whitney U = [0-9.]*, z = [0-9.]*; Hodges-Lehmann shift" out &&
+	grep -q "^${tab}1 in \[0, 1\]\$" out
 '
 
 test_expect_failure_status 2 '--mann-whitney refuses a set given by its summary' '

@@ -119,7 +119,12 @@ test_stat_compare_mannwhitney_exact_for_small_samples(void **state)
 	/* All 3 of b above all of a: one arrangement of C(6,3) = 20 each side. */
 	assert_true(fabs(r.p - 0.1) < 1e-15);
 	assert_false(r.significant);
+	/* Differences 1 2 2 3 3 3 4 4 5: the shift is their median. */
 	assert_true(r.diff == 3);
+	/* 95%: P(U = 0) = 0.05 > 0.025, no interval; 80%: P(U <= 1) = 0.1 gives C = 2. */
+	assert_true(isnan(r.ci_lo) && isnan(r.ci_hi));
+	assert_int_equal(stat_compare_mannwhitney(a, 3, b, 3, 80, &r), 0);
+	assert_true(r.ci_lo == 2 && r.ci_hi == 4);
 	assert_int_equal(stat_compare_mannwhitney(a, 3, c, 3, 95, &r), 0);
 	assert_true(r.statistic == 6);
 	/* U over 0..9 counts 1 1 2 3 3 3 3 2 1 1: P(U >= 6) = 7/20, two-sided 0.7. */
@@ -149,11 +154,59 @@ test_stat_compare_mannwhitney_normal_with_tie_correction(void **state)
 	assert_true(fabs(r.p - 2 * stat_normal_cdf(-r.z)) < 1e-15);
 	assert_true(r.p < 0.005);
 	assert_true(r.significant);
+	/*
+	 * Differences -4..6 come 100, 200, 300, 400, 500, 600, 500, ... times: the
+	 * median is 1; C = floor(1800 - 1.96 sqrt(var) + 0.5) = 1431 falls in the
+	 * zeros (ranks 1001-1500) and 3601 - C = 2170 in the twos (2101-2600).
+	 */
+	assert_true(r.diff == 1);
+	assert_true(r.ci_lo == 0 && r.ci_hi == 2);
+	assert_false(signbit(r.ci_lo));
 	/* Identical samples: U is its mean, z = 0, p = 1. */
 	assert_int_equal(stat_compare_mannwhitney(a, 60, a, 60, 95, &r), 0);
 	assert_true(r.statistic == 1800);
 	assert_true(r.p == 1);
 	assert_false(r.significant);
+}
+
+/* The Hodges-Lehmann shift is the median of all pairwise differences (checked by brute force). */
+static void
+test_stat_compare_mannwhitney_shift_is_the_median_of_differences(void **state)
+{
+	double a[37], b[29], d[37 * 29], t;
+	struct stat_summary sa, sb;
+	struct stat_cmp r;
+	size_t i, j, n = 0;
+
+	(void)state;
+	srand(5);
+	for (i = 0; i < 37; i++)
+		a[i] = rand() % 1000 / 10.0;
+	for (j = 0; j < 29; j++)
+		b[j] = rand() % 1000 / 10.0 + 7;
+	for (i = 0; i < 37; i++)
+		for (j = 0; j < 29; j++)
+			d[n++] = b[j] - a[i];
+	/* An insertion sort is enough for 1073 values. */
+	for (i = 1; i < n; i++) {
+		t = d[i];
+		for (j = i; j > 0 && d[j - 1] > t; j--)
+			d[j] = d[j - 1];
+		d[j] = t;
+	}
+	stat_summarize(a, 37, &sa);
+	stat_summarize(b, 29, &sb);
+	assert_int_equal(stat_compare_mannwhitney(a, 37, b, 29, 90, &r), 0);
+	assert_true(r.diff == d[n / 2]);
+	assert_false(isnan(r.ci_lo));
+	assert_true(r.ci_lo <= r.diff && r.diff <= r.ci_hi);
+	/* Both ends are differences, symmetric in rank. */
+	for (i = 0; i < n && d[i] != r.ci_lo; i++)
+		;
+	assert_true(i < n);
+	for (j = n; j-- > 0 && d[j] != r.ci_hi;)
+		;
+	assert_true(j < n);
 }
 
 static void
@@ -191,6 +244,7 @@ main(void)
 		cmocka_unit_test(test_stat_compare_welch_equals_student_for_equal_sizes_and_variances),
 		cmocka_unit_test(test_stat_compare_mannwhitney_exact_for_small_samples),
 		cmocka_unit_test(test_stat_compare_mannwhitney_normal_with_tie_correction),
+		cmocka_unit_test(test_stat_compare_mannwhitney_shift_is_the_median_of_differences),
 		cmocka_unit_test(test_stat_cmp_json_has_stable_keys),
 	};
 
