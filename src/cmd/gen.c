@@ -332,7 +332,9 @@ run(int argc, char **argv)
 	if (src != NULL) {
 		if (inet_pton(c.spec.family, src, &c.spec.src) != 1)
 			return usage_error("invalid --src '%s'", src);
-	} else if (rc == 0)
+	} else if (inlab && role == LAB_GEN && strcmp(c.ifname, LAB_GEN_IF) == 0)
+		inet_pton(c.spec.family, v6 ? LAB_GEN_IP6 : LAB_GEN_IP4, &c.spec.src);
+	else if (rc == 0)
 		c.spec.src = nh_src;
 	if (!cpus_set)
 		default_cpus(&c);
