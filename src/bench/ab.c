@@ -97,7 +97,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	if (apply_one(c, p, cause) == -1)
 		return -1;
 	rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
-	r.value = c->bits ? r.bps : r.pps;
+	r.value = c->latency ? r.lat_p99 : c->bits ? r.bps : r.pps;
 	if (revert_one(c, &rcause) == -1) {
 		if (rc == -1) {
 			util_cause(cause, "%s; %s", why, rcause);
@@ -124,18 +124,21 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	}
 	if (!warmup) {
 		p->values = xreallocarray(p->values, p->nvalues + 1, sizeof *p->values);
-		p->values[p->nvalues++] = c->bits ? r.bps : r.pps;
+		p->values[p->nvalues++] = r.value;
 	}
 	{
 		struct strbuf sb;
+		char lat[64] = "";
 		size_t i;
 
+		if (r.lat_p99 > 0)
+			snprintf(lat, sizeof lat, ", latency avg %.0f p99 %.0f µs", r.lat_avg, r.lat_p99);
 		strbuf_init(&sb);
 		for (i = 0; i < r.ncpu && i < 16; i++)
 			strbuf_addf(&sb, "%s%.0f%%", i > 0 ? " " : "", r.cpu_busy[i]);
-		say(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s", r.run, c->planned,
+		say(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s%s", r.run, c->planned,
 		    p->label, warmup ? " (warm-up, discarded)" : "", r.pps,
-		    (unsigned long long)r.drops, r.ncpu > 0 ? "; CPUs busy " : "",
+		    (unsigned long long)r.drops, lat, r.ncpu > 0 ? "; CPUs busy " : "",
 		    r.ncpu > 0 ? sb.buf : "");
 		strbuf_free(&sb);
 	}
@@ -159,8 +162,8 @@ compare_all(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench
 			pv[i - 1] = 1;
 			continue;
 		}
-		if (c->bits)
-			snprintf(v[i - 1].unit, sizeof v[i - 1].unit, "bits");
+		if (c->bits || c->latency)
+			snprintf(v[i - 1].unit, sizeof v[i - 1].unit, "%s", c->latency ? "latency" : "bits");
 		pv[i - 1] = isfinite(v[i - 1].p_welch) ? v[i - 1].p_welch : 1;
 	}
 }

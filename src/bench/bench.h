@@ -81,7 +81,7 @@ struct bench_verdict {
 	/* ratio mean_b / mean_a, interval by the delta method with Welch df */
 	double	ratio, ratio_lo, ratio_hi;
 	bool	decided;		/* p_welch < alpha_decide */
-	char	unit[16];		/* what is compared: "packets" (pps, default) or "bits" (bit/s) */
+	char	unit[16];		/* "packets" (pps, default), "bits" (bit/s) or "latency" (p99 µs) */
 	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
 };
 
@@ -113,7 +113,8 @@ struct bench_run {
 	bool	ok;			/* false: the run failed, see error */
 	char	error[256];
 	double	pps, bps;		/* forwarded, counted at the sink */
-	double	value;			/* what values/<label>.txt gets: pps or bps (0: pps) */
+	double	value;			/* what values/<label>.txt gets: pps, bps or p99 µs (0: pps) */
+	double	lat_avg, lat_p99;	/* latency at the sink in µs (bench_lab.latency), else 0 */
 	uint64_t packets, bytes;	/* forwarded */
 	uint64_t sent;			/* sent by the generator side, 0 if unknown */
 	uint64_t drops;			/* sent - forwarded (when known) */
@@ -172,6 +173,8 @@ struct bench_lab {
 	int	flows;		/* gen: flows (0 = gen's default) */
 	int	threads;	/* gen: threads (0 = gen's default) */
 	double	settle;		/* seconds of load before the measurement starts */
+	bool	latency;	/* also run `ntune sink --json` in the sink for latency */
+	double	rate;		/* gen: --rate PPS (0 = as fast as it can) */
 	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
 };
 
@@ -214,6 +217,7 @@ struct bench_ctx {
 	double	duration;		/* seconds measured per run */
 	double	warmup;			/* seconds of the discarded warm-up run per profile, 0 = none */
 	bool	bits;			/* compare bit/s instead of packets/s */
+	bool	latency;		/* compare the sink's p99 latency (lower is better) */
 	uint64_t seed;
 	int	step;			/* tune: the step, recorded with each run */
 	int	run;			/* runs so far, numbering continues across calls */
@@ -273,6 +277,7 @@ struct bench_tune {
 	double	budget_s;	/* wall-clock budget for the whole tune */
 	bool	host_knobs;
 	bool	bits;		/* goal throughput: bit/s (else pps) */
+	bool	latency;	/* goal latency: p99 µs at the sink, lower is better */
 	int	ncpu;
 	/* results */
 	struct bench_tune_step *steps;

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "bench/bench.h"
 #include "lab/lab.h"
 #include "os/os.h"
@@ -280,6 +282,46 @@ irq_rates(struct bench_run *r, const struct os_irq *a, size_t na, const struct o
 	}
 }
 
+/* Waits for the sink to finish (it stops on its own) and reads its latency. */
+static int
+sink_latency(pid_t pid, int fd, struct bench_run *r)
+{
+	json_t *doc, *lat;
+	json_error_t jerr;
+	double deadline = util_now() + 10;
+	struct strbuf sb;
+	char chunk[4096], *p;
+	ssize_t n;
+	int status;
+
+	strbuf_init(&sb);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (util_now() > deadline || bench_interrupted) {
+			stop(pid);
+			return -1;
+		}
+		usleep(50000);
+	}
+	/* Its stderr shares the file: the JSON document starts at the first '{'. */
+	if (lseek(fd, 0, SEEK_SET) == -1)
+		return -1;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		strbuf_add(&sb, chunk, (size_t)n);
+	strbuf_addc(&sb, '\0');
+	p = strchr(sb.buf, '{');
+	doc = p != NULL ? json_loads(p, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
+	strbuf_free(&sb);
+	lat = json_object_get(doc, "latency_us");
+	if (!json_is_number(json_object_get(lat, "p99"))) {
+		json_decref(doc);
+		return -1;
+	}
+	r->lat_p99 = json_number_value(json_object_get(lat, "p99"));
+	r->lat_avg = json_number_value(json_object_get(lat, "avg"));
+	json_decref(doc);
+	return r->lat_p99 > 0 ? 0 : -1;
+}
+
 static void
 iso_now(char *buf, size_t len)
 {
@@ -318,14 +360,15 @@ describe_exit(char *buf, size_t len, int status)
 int
 bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, char **cause)
 {
-	char secs[32], size[16], flows[16], threads[16], line[200], how[64], *cmdenv = NULL;
+	char secs[32], size[16], flows[16], threads[16], rate[32], line[200], how[64], *cmdenv = NULL;
+	char sinksecs[32];
 	char *argv[48], *sargv[8], *extra = NULL, *tok, *save = NULL;
 	struct os_cpu_times *ct0 = NULL, *ct1 = NULL;
 	struct os_irq *ir0 = NULL, *ir1 = NULL;
 	size_t nct0 = 0, nct1 = 0, nir0 = 0, nir1 = 0, nsec, k;
 	struct sample s0, prev, cur, s1;
-	pid_t load = -1, server = -1;
-	int outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
+	pid_t load = -1, server = -1, sink = -1;
+	int sinkfd = -1, outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
 	char tmpl[] = "/tmp/ntune-load.XXXXXX";
 	double t0, total;
 
@@ -361,6 +404,11 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 			argv[argc++] = "--threads";
 			argv[argc++] = threads;
 		}
+		if (l->rate > 0) {
+			snprintf(rate, sizeof rate, "%.0f", l->rate);
+			argv[argc++] = "--rate";
+			argv[argc++] = rate;
+		}
 		break;
 	case BENCH_LOAD_IPERF3:
 		sargv[0] = "iperf3";
@@ -394,6 +442,27 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 			argv[argc++] = tok;
 	}
 	argv[argc] = NULL;
+	if (l->latency) {
+		/* The sink listens a little longer than the load sends. */
+		char stmpl[] = "/tmp/ntune-sink.XXXXXX";
+
+		if ((sinkfd = mkstemp(stmpl)) == -1) {
+			util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
+			goto out;
+		}
+		unlink(stmpl);
+		snprintf(sinksecs, sizeof sinksecs, "%d", (int)ceil(total + 2));
+		sargv[0] = (char *)l->self;
+		sargv[1] = "sink";
+		sargv[2] = "--duration";
+		sargv[3] = sinksecs;
+		sargv[4] = "--quiet";
+		sargv[5] = "--json";
+		sargv[6] = NULL;
+		if ((sink = spawn(l->sink_ns, sargv, sinkfd, cause)) == -1)
+			goto out;
+		usleep(300000);
+	}
 	t0 = util_now();
 	if ((load = spawn(l->gen_ns, argv, outfd, cause)) == -1)
 		goto out;
@@ -437,6 +506,9 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
 	if (exited)
 		goto died;
+	if (sink > 0 && r->packets > 0 && sink_latency(sink, sinkfd, r) == -1)
+		fail_run(r, "no latency from the sink (does the load carry ntune gen's timestamps?)");
+	sink = -1;
 	if (r->packets == 0) {
 		if (r->sent == 0)
 			fail_run(r, "zero packets: the load sent nothing on %s", LAB_GEN_IF);
@@ -459,6 +531,9 @@ interrupted:
 out:
 	stop(load);
 	stop(server);
+	stop(sink);
+	if (sinkfd != -1)
+		close(sinkfd);
 	close(outfd);
 	free(cmdenv);
 	free(extra);

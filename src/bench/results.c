@@ -61,6 +61,9 @@ bench_run_json(const struct bench_run *r)
 	for (i = 0; i < r->nirq; i++)
 		json_object_set_new(irq, r->irq_names[i], json_real(r->irq_rates[i]));
 	json_object_set_new(o, "irq_rates", irq);
+	if (r->lat_p99 > 0)
+		json_object_set_new(o, "latency_us", json_pack("{s:f, s:f}", "avg", r->lat_avg,
+		    "p99", r->lat_p99));
 	json_object_set_new(o, "started", json_string(r->started));
 	json_object_set_new(o, "duration_s", json_real(r->duration_s));
 	return o;
@@ -277,7 +280,7 @@ rewrite_values(const char *dir, const char *label, double pps, char **cause)
 		strbuf_add(&sb, old, len);
 		free(old);
 	}
-	strbuf_addf(&sb, "%.0f\n", pps);
+	strbuf_addf(&sb, "%.10g\n", pps);
 	rc = util_write_file_atomic(path, sb.buf, sb.len, 0644, cause);
 	strbuf_free(&sb);
 	free(path);

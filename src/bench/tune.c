@@ -385,7 +385,9 @@ step_from_verdict(struct bench_tune_step *s, const struct bench_verdict *v, enum
 bool
 bench_tune_keep(enum bench_stop stop, const struct bench_verdict *v)
 {
-	return stop == BENCH_DECIDED && v->na > 0 && v->decided && v->direction > 0;
+	int better = strcmp(v->unit, "latency") == 0 ? -1 : 1;
+
+	return stop == BENCH_DECIDED && v->na > 0 && v->decided && v->direction == better;
 }
 
 int
@@ -527,15 +529,16 @@ bench_tune_summary(const struct bench_tune *t)
 	o = json_object();
 	json_object_set_new(o, "baseline", json_string("the settings in force when the tune started"));
 	json_object_set_new(o, "best", json_string(t->best_text != NULL ? t->best_text : ""));
-	json_object_set_new(o, "metric", json_string(t->bits ? "bps" : "pps"));
+	json_object_set_new(o, "metric", json_string(t->latency ? "latency_p99_us" : t->bits ? "bps" :
+	    "pps"));
 	json_object_set_new(o, "baseline_pps", isfinite(base) ? json_real(base) : json_null());
 	json_object_set_new(o, "best_pps", isfinite(best) ? json_real(best) : json_null());
 	json_object_set_new(o, "gain_pct", json_real(t->have_final ? t->final.pct : 0));
 	json_object_set_new(o, "gain_pct_hw", t->have_final && isfinite(t->final.pct_hw) ?
 	    json_real(t->final.pct_hw) : json_null());
 	json_object_set_new(o, "gain_ratio", json_real(t->have_final ? t->final.ratio : 1));
-	json_object_set_new(o, "gain_proven", json_boolean(t->have_final && t->final.decided &&
-	    t->final.direction > 0));
+	json_object_set_new(o, "gain_proven", json_boolean(t->have_final &&
+	    bench_tune_keep(BENCH_DECIDED, &t->final)));
 	json_object_set_new(o, "kept", json_integer((json_int_t)t->nkept));
 	json_object_set_new(o, "stopped", json_string(t->stopped != NULL ? t->stopped : "error"));
 	if (t->have_final) {

@@ -170,6 +170,7 @@ run(int argc, char **argv)
 		{ "host", required_argument, NULL, 'H' },
 		{ "no-host-knobs", no_argument, NULL, 'N' },
 		{ "metric", required_argument, NULL, 'M' },
+		{ "rate", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -263,13 +264,21 @@ run(int argc, char **argv)
 		case 'N':
 			no_host = 1;
 			break;
+		case 'R':
+			if (parse_num("--rate", optarg, 1, 1e9, &d) == -1)
+				goto usage;
+			lab.rate = d;
+			break;
 		case 'M':
 			if (strcmp(optarg, "pps") == 0)
 				c.bits = false;
 			else if (strcmp(optarg, "bps") == 0)
 				c.bits = true;
+			else if (strcmp(optarg, "latency") == 0)
+				c.latency = lab.latency = true;
 			else {
-				fprintf(stderr, "ntune bench: --metric is pps or bps, not '%s'\n", optarg);
+				fprintf(stderr, "ntune bench: --metric is pps, bps or latency, not '%s'\n",
+				    optarg);
 				goto usage;
 			}
 			break;
@@ -287,6 +296,10 @@ run(int argc, char **argv)
 		fprintf(stderr, "ntune bench: %s\n", nprof < 2 ? "need at least two profiles" :
 		    "at most 32 profiles");
 		cmd_usage(&cmd_bench, 0);
+		goto usage;
+	}
+	if (c.latency && lab.load != BENCH_LOAD_GEN) {
+		fprintf(stderr, "ntune bench: --metric latency needs --load gen (its packets carry timestamps)\n");
 		goto usage;
 	}
 	if (max_runs < 0)
@@ -422,8 +435,8 @@ const struct ntune_cmd cmd_bench = {
 	"interleaved, randomized A/B of profiles under load, with a verdict",
 	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
 	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
-	"      [--flows N] [--threads N] [--seed N] [--metric pps|bps] [--no-host-knobs] [-o DIR]\n"
-	"      [--json]",
+	"      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency]\n"
+	"      [--no-host-knobs] [-o DIR] [--json]",
 	0,
 	run,
 };

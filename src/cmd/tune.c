@@ -58,7 +58,8 @@ print_summary(const struct bench_tune *t, const char *dir)
 		text = bench_verdict_text(&t->final);
 		printf("gain over the starting settings: %+.1f%% ± %.1f%% (%.0f -> %.0f %s)\n",
 		    t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
-		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" : "pps");
+		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" :
+		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" : "pps");
 		printf("%s\n", text);
 		free(text);
 	} else
@@ -88,6 +89,7 @@ run(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "load", required_argument, NULL, 'l' },
+		{ "rate", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -125,9 +127,11 @@ run(int argc, char **argv)
 				c.bits = false;
 			else if (strcmp(optarg, "throughput") == 0)
 				c.bits = true;
+			else if (strcmp(optarg, "latency") == 0)
+				c.latency = lab.latency = true;
 			else {
-				fprintf(stderr, "ntune tune: --goal %s is not supported yet (pps or "
-				    "throughput)\n", optarg);
+				fprintf(stderr, "ntune tune: --goal is pps, throughput or latency, not '%s'\n",
+				    optarg);
 				goto usage;
 			}
 			break;
@@ -183,6 +187,11 @@ run(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'R':
+			if (num("--rate", optarg, 1, 1e9, &d) == -1)
+				goto usage;
+			lab.rate = d;
+			break;
 		case 'l':
 			have_load = 1;
 			if (bench_parse_load(optarg, &lab) == -1) {
@@ -212,6 +221,13 @@ run(int argc, char **argv)
 	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
 	if (c.bits && !have_load)
 		lab.load = BENCH_LOAD_IPERF3;
+	/* Latency is measured below saturation: a fixed rate unless told. */
+	if (c.latency && lab.rate == 0)
+		lab.rate = 100000;
+	if (c.latency && lab.load != BENCH_LOAD_GEN) {
+		fprintf(stderr, "ntune tune: --goal latency needs --load gen (its packets carry timestamps)\n");
+		goto usage;
+	}
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
 	if (lab_prefix_valid(prefix, &cause) == -1)
@@ -252,6 +268,7 @@ run(int argc, char **argv)
 	c.progress = progress;
 	t.budget_s = budget * 60;
 	t.bits = c.bits;
+	t.latency = c.latency;
 	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", prefix, budget, dir);
 	bench_interrupted = 0;
@@ -330,7 +347,8 @@ const struct ntune_cmd cmd_tune = {
 	"auto-tuner: try knobs, keep only changes proven better",
 	"tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
 	"     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
-	"     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--seed N] [--json]",
+	"     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
+	"     [--json]",
 	0,
 	run,
 };

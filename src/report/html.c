@@ -63,6 +63,8 @@ fmt_rate(char *buf, size_t len, double v, const char *unit)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (strcmp(unit, "µs") == 0)
+		snprintf(buf, len, "%.0f µs", v);
 	else if (fabs(v) >= 1e9)
 		snprintf(buf, len, "%.2f G%s", v / 1e9, unit);
 	else if (fabs(v) >= 1e6)
@@ -113,6 +115,21 @@ run_measured(json_t *r)
 	return !json_is_true(json_object_get(r, "warmup")) && (ok == NULL || json_is_true(ok));
 }
 
+/* The value a run is compared by: pps, bps, or the sink's p99 latency. */
+static double
+run_value(json_t *r, const char *key)
+{
+	if (strcmp(key, "latency_p99_us") == 0)
+		return jnum(json_object_get(r, "latency_us"), "p99");
+	return jnum(r, key);
+}
+
+static const char *
+key_unit(const char *key)
+{
+	return strcmp(key, "bps") == 0 ? "bit/s" : strcmp(key, "latency_p99_us") == 0 ? "µs" : "pps";
+}
+
 static size_t
 label_index(struct labels *l, const char *name)
 {
@@ -141,10 +158,10 @@ labels_collect(const struct report_data *d, struct labels *l, const char *key)
 	l->key = key;
 	json_array_foreach(d->runs, i, r) {
 		k = label_index(l, jstr(r, "label"));
-		if (!run_measured(r) || !isfinite(jnum(r, key)))
+		if (!run_measured(r) || !isfinite(run_value(r, key)))
 			continue;
 		l->val[k] = xreallocarray(l->val[k], l->nval[k] + 1, sizeof **l->val);
-		l->val[k][l->nval[k]++] = jnum(r, key);
+		l->val[k][l->nval[k]++] = run_value(r, key);
 	}
 	for (k = 0; k < l->n; k++) {
 		if (l->nval[k] > 1)
@@ -275,7 +292,7 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		    axis_map(&ax, x), axis_map(&ax, x), h - 30, axis_map(&ax, x), h - 14, t);
 	}
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-	    W - 20, h - 2, strcmp(l->key, "bps") == 0 ? "bit/s" : "pps");
+	    W - 20, h - 2, strcmp(l->key, "latency_p99_us") == 0 ? "p99 latency, µs" : key_unit(l->key));
 	y = 20;
 	for (i = 0; i < l->n; i++) {
 		const char *c = palette[i % nitems(palette)];
@@ -291,7 +308,7 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		for (j = 0; j < n; j++)
 			mean += v[j];
 		mean /= (double)n;
-		fmt_rate(a, sizeof a, mean, strcmp(l->key, "bps") == 0 ? "bit/s" : "pps");
+		fmt_rate(a, sizeof a, mean, key_unit(l->key));
 		strbuf_adds(sb, "<g><title>");
 		esc(sb, l->name[i]);
 		strbuf_addf(sb, ": %zu runs, mean %s, median %.0f, min %.0f, max %.0f</title>\n",
@@ -517,7 +534,7 @@ static const char *metric_key(const struct report_data *);
 static void
 tuner_path(struct strbuf *sb, const struct report_data *d)
 {
-	const char *unit = strcmp(metric_key(d), "bps") == 0 ? "bit/s" : "pps";
+	const char *unit = key_unit(metric_key(d));
 	json_t *steps, *s;
 	size_t i, n;
 	double best, hi = 0, lo = INFINITY, v, x, y0;
@@ -529,8 +546,9 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	steps = json_object_get(d->summary, "steps");
 	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), unit);
 	fmt_rate(b, sizeof b, jnum(d->summary, "best_pps"), unit);
-	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> forwarded %s.</p>\n", a, b,
-	    jnum(d->summary, "gain_pct"), strcmp(unit, "pps") == 0 ? "packets" : "bits");
+	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> %s.</p>\n", a, b,
+	    jnum(d->summary, "gain_pct"), strcmp(unit, "pps") == 0 ? "forwarded packets" :
+	    strcmp(unit, "µs") == 0 ? "p99 latency" : "forwarded bits");
 	n = json_is_array(steps) ? json_array_size(steps) : 0;
 	if (n == 0) {
 		strbuf_adds(sb, "<p>No candidate was tried.</p>\n");
@@ -719,11 +737,15 @@ metric_key(const struct report_data *d)
 {
 	json_t *c;
 
-	if (d->summary != NULL && strcmp(jstr(d->summary, "metric"), "bps") == 0)
-		return "bps";
-	c = d->verdict != NULL ? json_array_get(json_object_get(d->verdict, "comparisons"), 0) : NULL;
-	if (c != NULL && strcmp(jstr(c, "metric"), "bps") == 0)
-		return "bps";
+	const char *m = "";
+
+	if (d->summary != NULL)
+		m = jstr(d->summary, "metric");
+	else if (d->verdict != NULL &&
+	    (c = json_array_get(json_object_get(d->verdict, "comparisons"), 0)) != NULL)
+		m = jstr(c, "metric");
+	if (strcmp(m, "bps") == 0 || strcmp(m, "latency_p99_us") == 0)
+		return m;
 	return "pps";
 }
 
@@ -791,8 +813,11 @@ report_html(const struct report_data *d)
 		strbuf_adds(&sb, "<h2>Verdict</h2>\n");
 		verdicts(&sb, d);
 	}
-	strbuf_addf(&sb, "<h2>Forwarded %s per second, per profile</h2>\n",
-	    strcmp(l.key, "bps") == 0 ? "bits" : "packets");
+	if (strcmp(l.key, "latency_p99_us") == 0)
+		strbuf_adds(&sb, "<h2>p99 latency at the sink, per profile</h2>\n");
+	else
+		strbuf_addf(&sb, "<h2>Forwarded %s per second, per profile</h2>\n",
+		    strcmp(l.key, "bps") == 0 ? "bits" : "packets");
 	box_plots(&sb, &l);
 	strbuf_adds(&sb, "<p class=\"small\">Box: quartiles; black bar: median; diamond: mean; "
 	    "whiskers: min to max; dots: runs (warm-ups excluded).</p>\n");

@@ -108,6 +108,15 @@ test_expect_success 'iperf3 as the load, compared in bit/s' '
 	grep -q "Avg bit/s" out && grep -q "\"metric\": \"bps\"" r8/verdict.json &&
 	restored
 '
+test_expect_success 'latency at the sink as the metric (lower is better)' '
+	$BENCH a.conf a.conf --runs 2 --max-runs 2 --warmup 0 --metric latency --rate 20000 -o r10 >out 2>err || { cat err; exit 1; }
+	grep -q "Avg p99 us" out && grep -q "\"metric\": \"latency_p99_us\"" r10/verdict.json &&
+	python3 -c "import json; rs=[json.loads(l) for l in open(\"r10/runs.jsonl\")]; assert all(r[\"latency_us\"][\"p99\"] > 0 for r in rs), rs" &&
+	restored
+'
+test_expect_failure_status 2 'latency needs the generator'"'"'s timestamps' '
+	$NTUNE bench --prefix $P a.conf b.conf --metric latency --load iperf3 -o r11 2>err; rc=$?; grep -q "needs --load gen" err; exit $rc
+'
 test_expect_failure_status 2 'a missing lab is named' '
 	$NTUNE bench --prefix "${P}x" a.conf b.conf -o r9 2>err; rc=$?; grep -q "no lab" err; exit $rc
 '

@@ -60,7 +60,7 @@ test_expect_success 'SIGINT during a tune restores the settings, results marked 
 	sleep 0.3; kill -INT $pid; wait $pid; rc=$?; cat err | tail -5; [ $rc = 130 ] &&
 	grep -q "\"stopped\": \"interrupted\"" t2/meta.json && test -f t2/summary.json && restored
 '
-test_expect_failure_status 2 '--goal latency is refused as not supported yet' '
-	ntune tune --goal latency 2>err; rc=$?; grep -q "not supported yet" err; exit $rc
+test_expect_failure_status 2 'an unknown --goal is refused' '
+	ntune tune --goal jitter 2>err; rc=$?; grep -q "goal is pps, throughput or latency, not .jitter." err; exit $rc
 '
 test_done

@@ -38,6 +38,22 @@ test_bench_tune_keep_only_a_decided_gain(void **state)
 	assert_false(bench_tune_keep(BENCH_DECIDED, &v));
 }
 
+/* For latency lower is better: a proven rise is never kept. */
+static void
+test_bench_tune_keep_lower_latency_only(void **state)
+{
+	const double lower[] = { 80, 82, 78, 81, 79 }, higher[] = { 120, 122, 118, 121, 119 };
+	struct bench_verdict v;
+
+	(void)state;
+	verdict(&v, lower, 0.01);
+	strcpy(v.unit, "latency");
+	assert_true(bench_tune_keep(BENCH_DECIDED, &v));
+	verdict(&v, higher, 0.01);
+	strcpy(v.unit, "latency");
+	assert_false(bench_tune_keep(BENCH_DECIDED, &v));
+}
+
 static void
 test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 {
@@ -60,6 +76,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
+		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
 	};
 

@@ -78,6 +78,22 @@ test_bench_verdict_uses_the_corrected_level(void **state)
 }
 
 static void
+test_bench_verdict_text_for_latency_says_lower(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99 }, b[] = { 80, 82, 78, 81, 79 };
+	struct bench_verdict v;
+	char *text;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	strcpy(v.unit, "latency");
+	text = bench_verdict_text(&v);
+	assert_non_null(strstr(text, "B has a 20.0% ± "));
+	assert_non_null(strstr(text, "% lower p99 latency than A (80 vs 100 µs)"));
+	free(text);
+}
+
+static void
 test_bench_verdict_refuses_single_runs(void **state)
 {
 	const double a[] = { 1 }, b[] = { 2, 3 };
@@ -115,6 +131,7 @@ main(void)
 		cmocka_unit_test(test_bench_verdict_text_says_fewer_when_worse),
 		cmocka_unit_test(test_bench_verdict_no_difference_when_overlapping),
 		cmocka_unit_test(test_bench_verdict_uses_the_corrected_level),
+		cmocka_unit_test(test_bench_verdict_text_for_latency_says_lower),
 		cmocka_unit_test(test_bench_verdict_refuses_single_runs),
 		cmocka_unit_test(test_bench_verdict_json_has_both_tests_and_the_ratio),
 	};
