@@ -66,6 +66,11 @@ struct fbsd_text {
 	int		 load_complete;
 	char		*topology;
 	char		 topology_from[OS_TEXT_MAX];
+	struct irqmask {
+		int	 irq;
+		char	 cpus[OS_NAME_MAX];
+	}		*masks;		/* cpuset -g -x IRQ */
+	size_t		 nmasks;
 	char		 kinds[256];
 };
 
@@ -96,6 +101,7 @@ fbsd_text_free(struct fbsd_text *t)
 	free(t->dn);
 	free(t->load);
 	free(t->topology);
+	free(t->masks);
 	free(t);
 }
 
@@ -620,6 +626,35 @@ netstat_q_row(struct fbsd_text *t, const char *line)
 	return 0;
 }
 
+/* `cpuset -g -x IRQ`: "irq 264 mask: 0, 4" */
+static int
+cpuset_line(struct fbsd_text *t, const char *line)
+{
+	unsigned char set[OS_MAXCPU];
+	char list[OS_TEXT_MAX], *w;
+	const char *p, *r;
+	int irq;
+	size_t i;
+
+	if (sscanf(line, "irq %d mask:", &irq) != 1 || (p = strstr(line, "mask:")) == NULL)
+		return 0;
+	for (r = p + 5, w = list; *r != '\0' && w < list + sizeof list - 1; r++)
+		if (*r != ' ' && *r != '\t')
+			*w++ = *r;
+	*w = '\0';
+	if (os_cpulist_parse(list, set, NULL) != 0)
+		return 0;
+	for (i = 0; i < t->nmasks && t->masks[i].irq != irq; i++)
+		;
+	if (i == t->nmasks) {
+		t->masks = xreallocarray(t->masks, t->nmasks + 1, sizeof *t->masks);
+		t->nmasks++;
+	}
+	t->masks[i].irq = irq;
+	os_cpulist_format(set, t->masks[i].cpus, sizeof t->masks[i].cpus);
+	return 1;
+}
+
 static struct dnic *
 dnic_get(struct fbsd_text *t, const char *name)
 {
@@ -840,6 +875,11 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 			continue;
 		}
 		if (mode == M_IFCONFIG && ifconfig_prop(t, line)) {
+			recognized++;
+			continue;
+		}
+		if (cpuset_line(t, line)) {
+			kind(t, "cpuset");
 			recognized++;
 			continue;
 		}
@@ -1126,22 +1166,29 @@ dev_str(struct fbsd_text *t, const char *drv, int unit, const char *leaf)
 	return sysctl(t, name);
 }
 
+/* Queue sets under dev.<drv>.<unit>.iflib: rxq0.., txq0.. (rxq00.. past ten). */
 static int
 count_iflib_queues(struct fbsd_text *t, const char *drv, int unit, const char *q)
 {
-	char name[256];
-	int n = 0;
+	char pre[128];
+	const char *key, *p;
+	json_t *v;
+	size_t n;
+	int max = -1, i;
 
-	for (;;) {
-		snprintf(name, sizeof name, "dev.%s.%d.iflib.%s%d.cpu", drv, unit, q, n);
-		if (sysctl(t, name) == NULL) {
-			snprintf(name, sizeof name, "dev.%s.%d.iflib.%s%d.irqs", drv, unit, q, n);
-			if (sysctl(t, name) == NULL)
-				break;
-		}
-		n++;
+	n = (size_t)snprintf(pre, sizeof pre, "dev.%s.%d.iflib.%s", drv, unit, q);
+	json_object_foreach(t->sysctls, key, v) {
+		if (strncmp(key, pre, n) != 0 || !isdigit((unsigned char)key[n]))
+			continue;
+		for (p = key + n; isdigit((unsigned char)*p); p++)
+			;
+		if (*p != '.')
+			continue;
+		i = atoi(key + n);
+		if (i > max && i < 4096)
+			max = i;
 	}
-	return n;
+	return max + 1;
 }
 
 /* The queue number in an interrupt's name after "ix0:": "rxq3", "que 3", "q3"; else -1. */
@@ -1160,7 +1207,7 @@ queue_irq_index(const char *d)
 static void
 build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 {
-	char drv[OS_NAME_MAX], buf[64];
+	char drv[OS_NAME_MAX];
 	const char *s, *p;
 	int unit, q, nq, nrxirq = 0;
 	size_t i;
@@ -1281,11 +1328,12 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 					oq->interrupts = t->irq[i].total;
 				}
 			}
-			snprintf(buf, sizeof buf, "iflib.rxq%d.cpu", q);
-			if ((v = dev_long(t, drv, unit, buf, -1)) >= 0) {
-				oq->irq_cpu = (int)v;
-				snprintf(oq->irq_affinity, sizeof oq->irq_affinity, "%ld", v);
-			}
+			for (i = 0; oq->irq >= 0 && i < t->nmasks; i++)
+				if (t->masks[i].irq == oq->irq) {
+					os_strlcpy(oq->irq_affinity, t->masks[i].cpus,
+					    sizeof oq->irq_affinity);
+					oq->irq_cpu = os_cpulist_first(t->masks[i].cpus);
+				}
 		}
 	}
 }

@@ -6,7 +6,9 @@
  * the logic that turns them into CPUs and NICs is the one the tests run on real
  * output. On Linux, tests/shim compiles this file against declarations only.
  */
+#include <sys/param.h>
 #include <sys/types.h>
+#include <sys/cpuset.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/sockio.h>
@@ -295,9 +297,29 @@ feed_ifconfig(struct fbsd_text *t)
 	strbuf_free(&sb);
 }
 
-/* hw.intrnames + hw.intrcnt, formatted like vmstat -i. */
+/* Where an interrupt may run, formatted like `cpuset -g -x IRQ`. */
+static void
+irq_mask_text(struct strbuf *sb, int irq)
+{
+	cpuset_t set;
+	const char *sep = " ";
+	int c;
+
+	memset(&set, 0, sizeof set);
+	if (cpuset_getaffinity(CPU_LEVEL_WHICH, CPU_WHICH_IRQ, irq, sizeof set, &set) != 0)
+		return;
+	strbuf_addf(sb, "irq %d mask:", irq);
+	for (c = 0; c < CPU_SETSIZE && c < OS_MAXCPU; c++)
+		if (CPU_ISSET(c, &set)) {
+			strbuf_addf(sb, "%s%d", sep, c);
+			sep = ", ";
+		}
+	strbuf_addc(sb, '\n');
+}
+
+/* hw.intrnames + hw.intrcnt, formatted like vmstat -i; masks (may be NULL) gets cpuset's view. */
 static int
-intr_text(struct strbuf *sb)
+intr_text(struct strbuf *sb, struct strbuf *masks)
 {
 	size_t nlen = 0, clen = 0, i, ncnt;
 	char *names, *p;
@@ -325,6 +347,8 @@ intr_text(struct strbuf *sb)
 		if (name[0] == '\0' || cnt[i] == 0)
 			continue;
 		strbuf_addf(sb, "%-24s %20lu %10d\n", name, cnt[i], 0);
+		if (masks != NULL && strncmp(name, "irq", 3) == 0 && isdigit((unsigned char)name[3]))
+			irq_mask_text(masks, atoi(name + 3));
 	}
 	free(names);
 	free(cnt);
@@ -338,7 +362,7 @@ build_doc(void)
 	    "kern.version", "kern.smp.", "kern.sched.topology_spec", "hw.model", "hw.ncpu",
 	    "vm.ndomains", "dev.", "hw.ix.", "hw.igb." };
 	struct fbsd_text *t = fbsd_text_new();
-	struct strbuf sb;
+	struct strbuf sb, masks;
 	json_t *doc;
 	size_t i;
 
@@ -346,9 +370,14 @@ build_doc(void)
 		walk(prefixes[i], feed_sysctl, t);
 	feed_ifconfig(t);
 	strbuf_init(&sb);
-	if (intr_text(&sb) == 0)
+	strbuf_init(&masks);
+	if (intr_text(&sb, &masks) == 0) {
 		fbsd_text_add(t, sb.buf, sb.len, "hw.intrcnt");
+		if (masks.len > 0)
+			fbsd_text_add(t, masks.buf, masks.len, "cpuset");
+	}
 	strbuf_free(&sb);
+	strbuf_free(&masks);
 	doc = fbsd_text_doc(t);
 	fbsd_text_free(t);
 	/* the raw sysctls were only needed to derive the rest */
@@ -471,7 +500,7 @@ fb_irqs(struct os_ctx *ctx, struct os_irq **out, size_t *n, char **cause)
 	*out = NULL;
 	*n = 0;
 	strbuf_init(&sb);
-	if (intr_text(&sb) != 0) {
+	if (intr_text(&sb, NULL) != 0) {
 		strbuf_free(&sb);
 		util_cause(cause, "cannot read 'hw.intrcnt': %s", strerror(errno));
 		return -1;

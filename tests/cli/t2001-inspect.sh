@@ -35,7 +35,8 @@ test_expect_success 'the seed 000 DEC750 dumps: 8 threads, SMT on, ax queues and
 	mkdir -p empty-share &&
 	NTUNE_SHARE=$PWD/empty-share ntune inspect --from "$OS/seed000-dec750/sysctl-a.txt" \
 	    --from "$OS/seed000-dec750/vmstat-i.txt" --from "$OS/seed000-dec750/ifconfig-a.txt" \
-	    --from "$OS/seed000-dec750/pciconf-lv.txt" --from "$OS/seed000-dec750/top-P.txt" >out &&
+	    --from "$OS/seed000-dec750/pciconf-lv.txt" --from "$OS/seed000-dec750/top-P.txt" \
+	    --from "$OS/seed000-dec750/cpuset-irq.txt" >out &&
 	test_cmp_golden inspect-seed000.txt out
 '
 test_expect_success 'the seed 001 Xeon dumps: X540 by PCI id, hw.ix limits' '

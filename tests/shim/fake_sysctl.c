@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include <kenv.h>
+#include <sys/cpuset.h>
 #include <sys/sysctl.h>
 
 #include "fake_sysctl.h"
@@ -250,4 +251,19 @@ kenv(int action, const char *name, char *value, int len)
 		}
 	errno = ENOENT;
 	return -1;
+}
+
+/* Every interrupt may run on CPU (irq mod 4). */
+int
+cpuset_getaffinity(cpulevel_t level, cpuwhich_t which, id_t id, size_t size, cpuset_t *set)
+{
+	int cpu = (int)id % 4;
+
+	if (level != CPU_LEVEL_WHICH || which != CPU_WHICH_IRQ || size < sizeof *set) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(set, 0, size);
+	set->__bits[0] = 1UL << cpu;
+	return 0;
 }

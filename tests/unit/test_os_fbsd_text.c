@@ -148,6 +148,7 @@ test_fbsd_text_kinds_detected_by_content(void **state)
 		{ "real/topology-spec_truenas13.1_i7-3770_4c8t.xml", "topology_spec" },
 		{ "real/dmesg_opnsense24.1_atom-c3558r_ix-x553_partial.txt", "dmesg" },
 		{ "seed000-dec750/ifconfig-a.txt", "ifconfig" },
+		{ "seed000-dec750/cpuset-irq.txt", "cpuset" },
 	};
 	size_t i;
 
@@ -349,7 +350,7 @@ test_fbsd_text_seed000_dec750(void **state)
 {
 	json_t *d = doc_of("seed000-dec750/sysctl-a.txt", "seed000-dec750/vmstat-i.txt",
 	    "seed000-dec750/ifconfig-a.txt", "seed000-dec750/pciconf-lv.txt",
-	    "seed000-dec750/top-P.txt", NULL);
+	    "seed000-dec750/top-P.txt", "seed000-dec750/cpuset-irq.txt", NULL);
 	json_t *cpu = json_object_get(d, "cpu"), *n, *q;
 
 	(void)state;
