@@ -171,6 +171,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 {
 	json_t *meta;
 	char *path, *sub, started[32];
+	const char *q;
 	struct strbuf cmd;
 	struct stat st;
 	int i, rc;
@@ -199,7 +200,20 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 	strbuf_adds(&cmd, "ntune");
 	for (i = 0; i < argc; i++) {
 		strbuf_addc(&cmd, ' ');
-		strbuf_adds(&cmd, argv[i]);
+		if (argv[i][0] != '\0' && strspn(argv[i], "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+@%") == strlen(argv[i])) {
+			strbuf_adds(&cmd, argv[i]);
+			continue;
+		}
+		/* Quoted for sh, so that the command can be pasted again. */
+		strbuf_addc(&cmd, '\'');
+		for (q = argv[i]; *q != '\0'; q++) {
+			if (*q == '\'')
+				strbuf_adds(&cmd, "'\\''");
+			else
+				strbuf_addc(&cmd, *q);
+		}
+		strbuf_addc(&cmd, '\'');
 	}
 	iso_now(started, sizeof started);
 	meta = json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", kind,

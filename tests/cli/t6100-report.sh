@@ -47,6 +47,19 @@ test_expect_success 'text from the results is escaped' '
 	ntune report esc -o - >page.html &&
 	! grep -q "<script>alert" page.html && grep -q "&lt;script&gt;alert" page.html
 '
+test_expect_success 'a real three-profile bench from the lab: a box per profile, every verdict' '
+	ntune report "$FIXTURES/bench/lab-rps-sendmmsg" -o - >page.html &&
+	grep -q ">base (4)<" page.html && grep -q ">rps2 (4)<" page.html && grep -q ">rps3 (4)<" page.html &&
+	test $(grep -c "<li class=" page.html) = 2 &&
+	grep -q "Interrupt rates" page.html
+'
+test_expect_success 'a real tune from the lab: the path of rejected changes and the reasons' '
+	ntune report "$FIXTURES/bench/lab-tune" -o - >page.html &&
+	grep -q "The tuner.s path" page.html &&
+	test $(grep -c "<tr class=\"rejected\">" page.html) = 7 &&
+	grep -q "maximum is 1" page.html &&
+	grep -q "No change was kept" page.html
+'
 test_expect_failure_status 2 'a missing directory is an input error' 'ntune report nosuchdir 2>err'
 test_expect_success 'a malformed runs.jsonl is named with its line' '
 	cp -r "$AB" bad && printf "{\"label\":\"x\"}\n" >>bad/runs.jsonl &&
@@ -69,6 +82,12 @@ if command -v chromium >/dev/null 2>&1; then
 		! grep "CONSOLE" chrome.log &&
 		n=$(python3 "$FIXTURES/bench/pngcolors.py" page.png) &&
 		echo "$n colours" && test "$n" -gt 100
+	'
+	test_expect_success 'headless Chromium renders a real tune report without errors' '
+		ntune report "$FIXTURES/bench/lab-tune" -o "$TRASH/tune.html" >/dev/null &&
+		chrome_shot "$TRASH/tune.html" tune.png &&
+		! grep "CONSOLE" chrome.log &&
+		test "$(python3 "$FIXTURES/bench/pngcolors.py" tune.png)" -gt 100
 	'
 else
 	test_skip 'headless Chromium renders the report' 'no chromium'

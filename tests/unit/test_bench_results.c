@@ -34,7 +34,8 @@ test_bench_label_from_path_is_a_unique_file_name(void **state)
 static void
 test_bench_results_round_trip_through_the_report_reader(void **state)
 {
-	char dir[] = "/tmp/ntune-unit-results.XXXXXX", *cause = NULL, *argv[] = { "bench", "a", "b" };
+	char dir[] = "/tmp/ntune-unit-results.XXXXXX", *cause = NULL;
+	char *argv[] = { "bench", "a", "b", "--load", "gen --flows 2", "it's" };
 	double ps[2] = { 10, 12 }, busy[2] = { 50, 25 };
 	struct bench_run r;
 	struct report_data d;
@@ -44,8 +45,8 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(bench_results_create(dir, "bench", 3, argv, &cause), 0);
-	assert_int_equal(bench_results_create(dir, "bench", 3, argv, &cause), -1);
+	assert_int_equal(bench_results_create(dir, "bench", 6, argv, &cause), 0);
+	assert_int_equal(bench_results_create(dir, "bench", 6, argv, &cause), -1);
 	assert_non_null(strstr(cause, "holds results already"));
 	free(cause);
 	cause = NULL;
@@ -77,7 +78,7 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	assert_int_equal(json_array_size(d.runs), 3);
 	assert_false(json_is_true(json_object_get(d.meta, "complete")));
 	assert_string_equal(json_string_value(json_object_get(d.meta, "stopped")), "interrupted");
-	assert_string_equal(json_string_value(json_object_get(d.meta, "command")), "ntune bench a b");
+	assert_string_equal(json_string_value(json_object_get(d.meta, "command")), "ntune bench a b --load 'gen --flows 2' 'it'\\''s'");
 	assert_int_equal(d.nprofiles, 1);
 	assert_string_equal(d.profiles[0].text, "x=1\n");
 	report_data_free(&d);
