@@ -51,7 +51,7 @@ struct worker {
 	struct lab_frame_tpl	 tpl;
 	uint8_t			*tmpl;		/* the template frame */
 	uint8_t			*bufs;		/* sendmmsg: MMSG_BATCH frames */
-	uint64_t		 quota;		/* packets for this thread, 0: no limit */
+	uint64_t		 quota;		/* packets for this thread, UINT64_MAX: no limit */
 	double			 rate;		/* packets/s for this thread, 0: no limit */
 	uint16_t		 stream;
 	unsigned int		 batch;		/* frames per sendto() */
@@ -262,7 +262,7 @@ ring_loop(struct worker *w, struct gen_run *run)
 	while (!should_stop(run, w)) {
 		uint64_t n = w->batch, ts, k;
 
-		if (w->quota != 0) {
+		if (w->quota != UINT64_MAX) {
 			if (sent >= w->quota)
 				break;
 			if (w->quota - sent < n)
@@ -330,7 +330,7 @@ mmsg_loop(struct worker *w, struct gen_run *run)
 		if (w->cfg->batch > 0 && n > (uint64_t)w->cfg->batch)
 			n = (uint64_t)w->cfg->batch;
 
-		if (w->quota != 0) {
+		if (w->quota != UINT64_MAX) {
 			if (sent + (uint64_t)fill >= w->quota && fill == 0)
 				break;
 			if (w->quota - sent - (uint64_t)fill < n)
@@ -466,6 +466,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 		lab_frame_tpl_init(&x->tpl, &c->spec, tmpl);
 		x->tmpl = xmalloc(x->tpl.len);
 		memcpy(x->tmpl, tmpl, x->tpl.len);
+		x->quota = UINT64_MAX;
 		if (c->count != 0)
 			x->quota = c->count / (uint64_t)nthreads + ((uint64_t)i < c->count % (uint64_t)nthreads);
 		if (c->rate > 0)

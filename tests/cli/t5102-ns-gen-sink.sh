@@ -43,6 +43,10 @@ test_expect_success 'gen --json has the documented keys' '
 	done &&
 	test "$(jnum packets g.json)" = 1000 && test "$(jnum bytes g.json)" = 64000
 '
+test_expect_success 'gen --count smaller than --threads sends exactly that many' '
+	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 3 --threads 4 --quiet >out &&
+	grep -q "^sent 3 packets" out
+'
 test_expect_success 'sink counts every frame, per flow, without loss or reordering' '
 	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json 2>s.err &
 	spid=$!; wait_ready s.err
