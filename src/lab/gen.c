@@ -325,27 +325,29 @@ mmsg_loop(struct worker *w, struct gen_run *run)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	while (!should_stop(run, w)) {
-		uint64_t n = MMSG_BATCH - (uint64_t)fill, ts;
+		uint64_t n = 0, ts;
 
-		if (w->cfg->batch > 0 && n > (uint64_t)w->cfg->batch)
-			n = (uint64_t)w->cfg->batch;
-
-		if (w->quota != UINT64_MAX) {
-			if (sent + (uint64_t)fill >= w->quota && fill == 0)
-				break;
-			if (w->quota - sent - (uint64_t)fill < n)
-				n = w->quota - sent - (uint64_t)fill;
+		/* New frames only once the last batch is out: a retry resends what is left. */
+		if (fill == 0) {
+			n = w->batch < MMSG_BATCH ? w->batch : MMSG_BATCH;
+			if (w->quota != UINT64_MAX) {
+				if (sent >= w->quota)
+					break;
+				if (w->quota - sent < n)
+					n = w->quota - sent;
+			}
+			if ((n = paced(run, w, sent, n)) == 0)
+				continue;
+			ts = lab_realtime_ns();
+			for (i = 0; i < (int)n; i++) {
+				lab_frame_stamp(&w->tpl, iov[i].iov_base,
+				    (uint16_t)(LAB_UDP_SPORT + flow), w->stream, seq++, ts);
+				if (++flow == (unsigned int)s->flows)
+					flow = 0;
+			}
+			off = 0;
+			fill = (int)n;
 		}
-		if (fill == 0 && (n = paced(run, w, sent, n)) == 0)
-			continue;
-		ts = lab_realtime_ns();
-		for (i = 0; i < (int)n; i++) {
-			lab_frame_stamp(&w->tpl, iov[off + fill + i].iov_base,
-			    (uint16_t)(LAB_UDP_SPORT + flow), w->stream, seq++, ts);
-			if (++flow == (unsigned int)s->flows)
-				flow = 0;
-		}
-		fill += (int)n;
 		r = sendmmsg(w->fd, msgs + off, (unsigned int)fill, MSG_DONTWAIT);
 		if (r == -1) {
 			if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
@@ -359,12 +361,6 @@ mmsg_loop(struct worker *w, struct gen_run *run)
 		atomic_fetch_add_explicit(&w->packets, (uint64_t)r, memory_order_relaxed);
 		fill -= r;
 		off += r;
-		if (fill == 0)
-			off = 0;
-		else if (off + fill >= MMSG_BATCH) {
-			memmove(w->bufs, w->bufs + (size_t)off * w->tpl.len, (size_t)fill * w->tpl.len);
-			off = 0;
-		}
 	}
 }
 
