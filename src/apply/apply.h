@@ -82,6 +82,7 @@ struct apply_entry {
 	char	*state;		/* applying | applied | failed | reverted | dry-run */
 	char	*profile;
 	char	*netns;		/* or NULL */
+	char	*reverted_by;	/* "user", "dead-man timer" or NULL */
 	int	nchanges;
 	bool	confirm_pending;
 	bool	confirmed;

@@ -294,6 +294,7 @@ apply_history(const char *state_dir, struct apply_entry **out, size_t *nout, cha
 		e->state = jstr(doc, "state");
 		e->profile = jstr(doc, "profile");
 		e->netns = jstr(doc, "netns");
+		e->reverted_by = jstr(doc, "reverted_by");
 		e->nchanges = (int)json_array_size(json_object_get(doc, "changes"));
 		e->deadline = json_integer_value(json_object_get(doc, "confirm_deadline"));
 		e->confirmed = json_is_true(json_object_get(doc, "confirmed"));
@@ -315,6 +316,7 @@ apply_history_free(struct apply_entry *e, size_t n)
 		free(e[i].state);
 		free(e[i].profile);
 		free(e[i].netns);
+		free(e[i].reverted_by);
 	}
 	free(e);
 }

@@ -60,6 +60,8 @@ run(int argc, char **argv)
 			json_object_set_new(o, "changes", json_integer(e[i].nchanges));
 			json_object_set_new(o, "confirm_pending", json_boolean(e[i].confirm_pending));
 			json_object_set_new(o, "confirmed", json_boolean(e[i].confirmed));
+			json_object_set_new(o, "reverted_by", e[i].reverted_by ?
+			    json_string(e[i].reverted_by) : json_null());
 			json_object_set_new(o, "deadline", e[i].deadline ? json_integer(e[i].deadline) :
 			    json_null());
 			json_array_append_new(arr, o);
@@ -81,6 +83,8 @@ run(int argc, char **argv)
 				    (long long)(e[i].deadline - time(NULL)));
 			else if (e[i].confirmed)
 				printf(" [confirmed]");
+			if (e[i].reverted_by != NULL && strcmp(e[i].reverted_by, "user") != 0)
+				printf(" [reverted by the %s]", e[i].reverted_by);
 			printf("\n");
 		}
 	}

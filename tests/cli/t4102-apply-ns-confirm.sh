@@ -22,7 +22,7 @@ test_expect_success 'without confirm the change reverts itself after SECS' '
 	test "$(ttl)" = 88 &&
 	ntune history | tail -1 | grep -q "reverts in" &&
 	wait_ttl 10 "$TTL0" &&
-	sleep 0.5 && ntune history | tail -1 | grep -q " reverted "
+	sleep 0.5 && ntune history | tail -1 | grep -q " reverted .*\[reverted by the dead-man timer\]"
 '
 test_expect_success 'ntune confirm keeps the change' '
 	ntune apply --netns "$NS" --no-persist --confirm 2 p.conf >/dev/null &&
