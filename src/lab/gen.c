@@ -278,8 +278,11 @@ ring_loop(struct worker *w, struct gen_run *run)
 
 			if (st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING))
 				break;	/* the ring is full: let the kernel catch up */
-			if (st & TP_STATUS_WRONG_FORMAT)
+			if (st & TP_STATUS_WRONG_FORMAT) {
+				/* Counted as sent when queued; the kernel refused it. */
 				atomic_fetch_add_explicit(&w->errors, 1, memory_order_relaxed);
+				atomic_fetch_sub_explicit(&w->packets, 1, memory_order_relaxed);
+			}
 			lab_frame_stamp(&w->tpl, (uint8_t *)h + w->pkt_off,
 			    (uint16_t)(LAB_UDP_SPORT + flow), w->stream, seq++, ts);
 			__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
