@@ -103,6 +103,10 @@ else
 	echo "ratio ntune gen / iperf3 -u -l 18:     $(ratio "$n1" "$ip3")"
 fi
 
+# Paired per round (same minute, same background load), then their geometric mean.
+paired() { paste "$d/$1.txt" "$d/$2.txt" | awk '$2 > 0 { s += log($1 / $2); n++ } END { printf "%.2f", n ? exp(s / n) : 0 }'; }
+echo "paired per-round ratios (geometric mean): gen/trafgen 1 thread $(paired ntune1 trafgen1)$([ "$ncpu" -ge 2 ] && echo ", 2 threads $(paired ntune2 trafgen2)"), gen/iperf3 $(paired ntune1 iperf3)"
+
 # RPS on dut0: the DUT's rx work moves to CPU 1 and its backlog fills up.
 if [ "$ncpu" -ge 2 ]; then
 	ip netns exec "$p-dut" sh -c 'echo 2 > /sys/class/net/dut0/queues/rx-0/rps_cpus; echo 2 > /sys/class/net/dut0/queues/rx-1/rps_cpus'
