@@ -30,16 +30,9 @@
 #define SINK_BLOCK_SIZE	(1 << 20)
 #define SINK_BLOCK_NR	32
 #define SINK_SNAPLEN	128
-#define SEQ_WINDOW	8192		/* duplicate detection window, packets */
 #define LAT_SUB		32		/* histogram: sub-buckets per power of two */
 #define LAT_BUCKETS	(64 * LAT_SUB)
 #define FLOW_SLOTS	32768
-
-struct stream {
-	bool		seen;
-	uint64_t	base, max, count, dups, reordered;
-	uint64_t	bits[SEQ_WINDOW / 64];
-};
 
 struct flow_slot {
 	uint64_t	key;		/* family << 32 | sport << 16 | dport, 0: empty */
@@ -54,7 +47,7 @@ struct sink_worker {
 	int			 fd;
 	uint8_t			*ring;
 	size_t			 ring_len;
-	struct stream		*streams[65536];
+	struct lab_seq		*streams[65536];
 	struct flow_slot	*flows;
 	uint64_t		 lat_hist[LAT_BUCKETS];
 	uint64_t		 lat_n, lat_min, lat_max;
@@ -117,8 +110,8 @@ lat_value(int b)
 	return (double)(((uint64_t)LAT_SUB + (uint64_t)(b % LAT_SUB)) << (msb - 5));
 }
 
-static void
-seq_update(struct stream *s, uint64_t seq)
+void
+lab_seq_update(struct lab_seq *s, uint64_t seq)
 {
 	uint64_t i;
 
@@ -126,18 +119,18 @@ seq_update(struct stream *s, uint64_t seq)
 		s->seen = true;
 		s->base = s->max = seq;
 		s->count = 1;
-		s->bits[(seq % SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
+		s->bits[(seq % LAB_SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
 		return;
 	}
 	s->count++;
 	if (seq > s->max) {
-		if (seq - s->max >= SEQ_WINDOW)
+		if (seq - s->max >= LAB_SEQ_WINDOW)
 			memset(s->bits, 0, sizeof(s->bits));
 		else {
 			for (i = s->max + 1; i < seq; i++)
-				s->bits[(i % SEQ_WINDOW) / 64] &= ~(1ULL << (i % 64));
+				s->bits[(i % LAB_SEQ_WINDOW) / 64] &= ~(1ULL << (i % 64));
 		}
-		s->bits[(seq % SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
+		s->bits[(seq % LAB_SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
 		s->max = seq;
 		return;
 	}
@@ -146,15 +139,15 @@ seq_update(struct stream *s, uint64_t seq)
 		s->base = seq;
 		return;
 	}
-	if (s->max - seq >= SEQ_WINDOW) {
+	if (s->max - seq >= LAB_SEQ_WINDOW) {
 		s->reordered++;
 		return;
 	}
-	if (s->bits[(seq % SEQ_WINDOW) / 64] & (1ULL << (seq % 64))) {
+	if (s->bits[(seq % LAB_SEQ_WINDOW) / 64] & (1ULL << (seq % 64))) {
 		s->dups++;
 		return;
 	}
-	s->bits[(seq % SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
+	s->bits[(seq % LAB_SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
 	s->reordered++;
 }
 
@@ -182,7 +175,7 @@ static void
 handle(struct sink_worker *w, const uint8_t *frame, size_t snap, size_t len, uint64_t rx_ns)
 {
 	struct lab_frame_info fi;
-	struct stream *s;
+	struct lab_seq *s;
 	uint64_t bytes = len + LAB_FCS_LEN, lat;
 
 	if (lab_frame_parse(frame, snap, &fi) == -1) {
@@ -196,7 +189,7 @@ handle(struct sink_worker *w, const uint8_t *frame, size_t snap, size_t len, uin
 	w->last_ns = rx_ns;
 	if ((s = w->streams[fi.stream]) == NULL)
 		s = w->streams[fi.stream] = xcalloc(1, sizeof(*s));
-	seq_update(s, fi.seq);
+	lab_seq_update(s, fi.seq);
 	flow_add(w, &fi, bytes);
 	if (fi.ts_ns != 0 && rx_ns >= fi.ts_ns) {
 		lat = rx_ns - fi.ts_ns;
@@ -352,7 +345,7 @@ merge(struct sink_worker *w, int n, struct sink_result *r)
 		bool seen = false;
 
 		for (i = 0; i < n; i++) {
-			struct stream *s = w[i].streams[k];
+			struct lab_seq *s = w[i].streams[k];
 
 			if (s == NULL || !s->seen)
 				continue;

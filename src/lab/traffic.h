@@ -126,6 +126,19 @@ void	 gen_config_init(struct gen_config *);
 int	 gen_run(const struct gen_config *, struct gen_result *, char **cause);
 void	 gen_result_free(struct gen_result *);
 
+/*
+ * Sequence tracking of one stream: frames seen, duplicates (a sequence number
+ * seen again within the last LAB_SEQ_WINDOW), reordered (arriving after a
+ * later one); lost = max - base + 1 - (count - dups).
+ */
+#define LAB_SEQ_WINDOW	8192
+struct lab_seq {
+	bool		seen;
+	uint64_t	base, max, count, dups, reordered;
+	uint64_t	bits[LAB_SEQ_WINDOW / 64];
+};
+void	 lab_seq_update(struct lab_seq *, uint64_t seq);
+
 /* The sink. */
 struct sink_flow {
 	int		family;
