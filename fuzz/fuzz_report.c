@@ -1,0 +1,45 @@
+/* Fuzzes the report over hostile verdict.json / summary.json / meta.json documents. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "report/report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char runs[] =
+	    "{\"run\":1,\"block\":1,\"label\":\"a\",\"pps\":10,\"per_second\":[10],\"cpu_busy\":[50],"
+	    "\"irq_rates\":{\"x\":1}}\n"
+	    "{\"run\":2,\"block\":1,\"label\":\"b\",\"pps\":20,\"per_second\":[20],\"cpu_busy\":[60],"
+	    "\"latency_us\":{\"p99\":5}}\n";
+	struct report_data d = { 0 };
+	json_error_t jerr;
+	json_t *doc;
+	char *html;
+	int i;
+
+	doc = json_loadb((const char *)data, size, 0, &jerr);
+	if (doc == NULL)
+		return 0;
+	d.runs = report_parse_runs("runs", runs, sizeof runs - 1, NULL);
+	/* The same document as each of the three files in turn. */
+	for (i = 0; i < 3; i++) {
+		d.meta = i == 0 ? doc : json_pack("{s:s}", "kind", "tune");
+		d.verdict = i == 1 ? doc : NULL;
+		d.summary = i == 2 ? doc : NULL;
+		if (json_is_object(doc)) {
+			html = report_html(&d);
+			free(html);
+		}
+		if (i != 0)
+			json_decref(d.meta);
+	}
+	json_decref(doc);
+	json_decref(d.runs);
+	return 0;
+}
