@@ -436,14 +436,18 @@ kb_suggest(const struct kb *kb, const char *name, const char *os)
 {
 	const char **names;
 	const char *s;
-	size_t i, n = 0;
+	size_t i, n = 0, len, klen, slack;
 
 	/* Edit distance is quadratic: a suggestion for a line of garbage is not worth it. */
 	if (kb == NULL || kb->n == 0 || strlen(name) > 200)
 		return NULL;
 	names = xcalloc(kb->n, sizeof *names);
+	len = strlen(name);
+	slack = len / 3 > 2 ? len / 3 : 2;
 	for (i = 0; i < kb->n; i++) {
-		if (os_ok(&kb->knobs[i], os))
+		/* Names whose length alone puts them too far away are not worth the distance. */
+		klen = strlen(kb->knobs[i].name);
+		if (os_ok(&kb->knobs[i], os) && klen + slack >= len && klen <= len + slack)
 			names[n++] = kb->knobs[i].name;
 	}
 	s = util_did_you_mean(name, names, n);
