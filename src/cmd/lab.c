@@ -457,7 +457,7 @@ cmd_lab_rfc2544(int argc, char **argv)
 	struct strbuf cmdline;
 	char *cause = NULL, started[32], *end;
 	const char *outdir = NULL;
-	bool json = false, quiet = false;
+	bool json = false, quiet = false, sizes_given = false;
 	double v;
 	int ch, i, rc = 0, iv;
 
@@ -483,6 +483,7 @@ cmd_lab_rfc2544(int argc, char **argv)
 				strbuf_free(&cmdline);
 				return fail("rfc2544", cause);
 			}
+			sizes_given = true;
 			break;
 		case 'L':
 			if (rfc2544_parse_loads(optarg, &c, &cause) == -1) {
@@ -542,6 +543,11 @@ cmd_lab_rfc2544(int argc, char **argv)
 	for (i = 0; i < c.nsizes; i++) {
 		int min = lab_frame_min(c.ipv6 ? AF_INET6 : AF_INET);
 
+		/* The default set starts at 64, too small for IPv6 with a test payload. */
+		if (c.sizes[i] < min && !sizes_given) {
+			c.sizes[i] = min;
+			continue;
+		}
 		if (c.sizes[i] < min) {
 			fprintf(stderr, "ntune lab rfc2544: frame size %d is too small for %s "
 			    "(minimum %d)\n", c.sizes[i], c.ipv6 ? "IPv6" : "IPv4", min);

@@ -53,6 +53,11 @@ test_expect_success 'rfc2544 --host runs gen and sink over ssh' '
 	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE gen .*--iface gen0 --iface-any" "$TRASH/ssh.log" &&
 	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE sink .*--iface sink0" "$TRASH/ssh.log"
 '
+test_expect_success 'rfc2544 --ipv6 measures IPv6 frames' '
+	timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --ipv6 --sizes 128 --duration 0.3 --steps 0 \
+	    --loads 100 --quiet >out &&
+	grep -q "^RFC 2544 IPv6" out && grep -Eq "^ +128 +[1-9][0-9]* +[1-9][0-9]* " out
+'
 test_expect_success 'rfc2544 says so when the DUT does not forward' '
 	ip netns exec "$p-dut" sh -c "echo 0 > /proc/sys/net/ipv4/ip_forward" &&
 	{ timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64 --duration 0.3 --quiet >/dev/null 2>err; [ $? = 1 ]; } &&
