@@ -67,7 +67,7 @@ progress(const struct sink_second *s, void *arg)
 
 	(void)arg;
 	lab_fmt_rate(rate, sizeof(rate), (double)s->packets, (double)s->bytes * 8);
-	fprintf(stderr, "sink %4d s  %s\n", s->second, rate);
+	fprintf(stderr, "sink %4d s  %s  lost %llu\n", s->second, rate, (unsigned long long)s->lost);
 }
 
 static void

@@ -54,6 +54,8 @@ struct sink_worker {
 	double			 lat_sum;
 	uint64_t		 first_ns, last_ns;	/* receive times of first/last test frame */
 	_Atomic uint64_t	 packets, bytes, other;
+	_Atomic uint64_t	 lost_pub;	/* expected - unique, published per block */
+	uint64_t		 expected, unique;
 	uint64_t		 flows_overflow;
 	unsigned int		 cur;		/* next block to read */
 };
@@ -189,7 +191,13 @@ handle(struct sink_worker *w, const uint8_t *frame, size_t snap, size_t len, uin
 	w->last_ns = rx_ns;
 	if ((s = w->streams[fi.stream]) == NULL)
 		s = w->streams[fi.stream] = xcalloc(1, sizeof(*s));
-	lab_seq_update(s, fi.seq);
+	{
+		uint64_t before = s->seen ? s->max - s->base + 1 : 0, dups = s->dups;
+
+		lab_seq_update(s, fi.seq);
+		w->expected += s->max - s->base + 1 - before;
+		w->unique += 1 - (s->dups - dups);
+	}
 	flow_add(w, &fi, bytes);
 	if (fi.ts_ns != 0 && rx_ns >= fi.ts_ns) {
 		lat = rx_ns - fi.ts_ns;
@@ -240,6 +248,8 @@ worker_main(void *arg)
 		}
 		walk_block(w, bd);
 		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+		atomic_store_explicit(&w->lost_pub, w->expected > w->unique ? w->expected - w->unique : 0,
+		    memory_order_relaxed);
 		cur = (cur + 1) % SINK_BLOCK_NR;
 	}
 	w->cur = cur;
@@ -440,7 +450,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	struct sink_state st;
 	struct sink_worker *w;
 	unsigned int ifindex;
-	uint64_t t0, t_end, last_pk = 0, last_by = 0, last_change, now, prev_pk = 0;
+	uint64_t t0, t_end, last_pk = 0, last_by = 0, last_lost = 0, last_change, now, prev_pk = 0;
 	size_t cap = 16;
 	int i, n = c->threads, sec = 0, fanout_id = (int)(getpid() & 0xffff);
 	bool any = false;
@@ -486,7 +496,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	t0 = last_change = mono_ns();
 	t_end = c->duration > 0 ? t0 + (uint64_t)(c->duration * 1e9) : UINT64_MAX;
 	for (;;) {
-		uint64_t next = t0 + (uint64_t)(sec + 1) * 1000000000ULL, pk = 0, by = 0;
+		uint64_t next = t0 + (uint64_t)(sec + 1) * 1000000000ULL, pk = 0, by = 0, lost = 0;
 		bool quit = false;
 
 		while ((now = mono_ns()) < next && now < t_end) {
@@ -508,9 +518,10 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 			}
 			nanosleep(&ts, NULL);
 		}
-		for (i = 0, pk = 0, by = 0; i < n; i++) {
+		for (i = 0, pk = 0, by = 0, lost = 0; i < n; i++) {
 			pk += atomic_load_explicit(&w[i].packets, memory_order_relaxed);
 			by += atomic_load_explicit(&w[i].bytes, memory_order_relaxed);
+			lost += atomic_load_explicit(&w[i].lost_pub, memory_order_relaxed);
 		}
 		if (pk != last_pk)
 			any = true;
@@ -522,7 +533,9 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 			s.elapsed = (double)(now - t0) / 1e9;
 			s.packets = pk - last_pk;
 			s.bytes = by - last_by;
-			s.lost = 0;
+			/* Per thread: with fanout a stream split over threads looks lossy here. */
+			s.lost = lost > last_lost ? lost - last_lost : 0;
+			last_lost = lost;
 			if (r->nper_second == cap) {
 				cap *= 2;
 				r->per_second = xreallocarray(r->per_second, cap, sizeof(double));
