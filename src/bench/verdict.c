@@ -71,6 +71,9 @@ bench_verdict_compute(const char *label_a, const double *a, size_t na, const cha
 		    stat_t_quantile(1 - (1 - confidence) / 2, welch.df) : 1.959964;
 		v->ratio_lo = v->ratio - t * sqrt(var_r);
 		v->ratio_hi = v->ratio + t * sqrt(var_r);
+		/* Rates are not negative: the symmetric approximation is cut at zero. */
+		if (v->ratio_lo < 0 && v->ratio >= 0)
+			v->ratio_lo = 0;
 	} else {
 		v->ratio = v->ratio_lo = v->ratio_hi = NAN;
 	}
