@@ -85,7 +85,10 @@ op_wants(const struct kb_entry *e, const char *cur, bool *wants, char **cause)
 	return 0;
 }
 
-/* The test hook: NTUNE_TEST_KILL_AFTER=N dies by SIGKILL after N runtime writes. */
+/*
+ * Test hooks: NTUNE_TEST_KILL_AFTER=N dies by SIGKILL after N runtime writes,
+ * NTUNE_TEST_PAUSE_AFTER=N sleeps a second there (to deliver signals mid-apply).
+ */
 static void
 test_hook(int written)
 {
@@ -95,6 +98,9 @@ test_hook(int written)
 		fflush(NULL);
 		kill(getpid(), SIGKILL);
 	}
+	s = getenv("NTUNE_TEST_PAUSE_AFTER");
+	if (s != NULL && *s != '\0' && atoi(s) == written)
+		sleep(1);
 }
 
 static json_t *
@@ -302,6 +308,8 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 	json_t *doc = NULL;
 	char *why = NULL, *failed = NULL;
 	int lock = -1, rc = -1;
+	sigset_t block, saved;
+	bool blocked = false;
 
 	memset(r, 0, sizeof *r);
 	if (!o->dry_run && (lock = apply_lock(state, false, cause)) == -1)
@@ -319,6 +327,14 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 		rc = 0;
 		goto out;
 	}
+	/* Interrupts and hang-ups wait until journal and writes are all done (or undone). */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	blocked = true;
 	if (apply_new_id(state, r->id, sizeof r->id, cause) == -1)
 		goto out;
 	doc = journal_doc(r->id, p, o, os, r, files, nfiles);
@@ -378,6 +394,8 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 	}
 	rc = 0;
 out:
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 	free(why);
 	free(failed);
 	if (doc != NULL)
@@ -596,6 +614,10 @@ apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,
 			return -1;
 		}
 		if (pid == 0) {
+			sigset_t none;
+
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
 			execl("/usr/bin/systemd-run", "systemd-run", "--quiet", "--collect",
 			    "--unit", unit, "--setenv", setenv_arg, self_exe, "revert", "--deadman",
 			    id, (char *)NULL);
@@ -618,8 +640,15 @@ apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,
 		return -1;
 	}
 	if (pid == 0) {
+		sigset_t none;
+
 		close(pfd[0]);
 		setsid();
+		/* apply blocks signals while it writes; the dead-man starts afresh. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_IGN);
 		if ((child = fork()) != 0) {
 			n = write(pfd[1], &child, sizeof child);

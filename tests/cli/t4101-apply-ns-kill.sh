@@ -37,6 +37,19 @@ for n in 1 2 3 4 5; do
 		ntune history | tail -1 | grep -q ' reverted '
 	"
 done
+test_expect_success 'SIGTERM or a hang-up in the middle waits until every write is done' '
+	NTUNE_TEST_PAUSE_AFTER=2 "$NTUNE" apply --netns "$NS" --no-persist p.conf >/dev/null 2>&1 &
+	pid=$!; i=0
+	while ! grep -qs "\"applying\"" "$NTUNE_STATE_DIR"/journal/*.json && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	kill -TERM $pid; kill -HUP $pid; wait $pid; rc=$?
+	test $rc = 143 || test $rc = 129 || { echo "apply exited $rc"; exit 1; }
+	test "$(inns cat /proc/sys/net/ipv4/ip_default_ttl)" = 99 &&
+	test "$(inns cat /sys/class/net/v0/tx_queue_len)" = 2222 &&
+	ntune history | tail -1 | grep -q " applied " &&
+	ntune revert >/dev/null && state >after && cmp before after
+'
 test_expect_success 'a journal entry exists before the first write (killed after 0 writes is a no-op revert)' '
 	NTUNE_TEST_KILL_AFTER=0 ntune apply --netns "$NS" p.conf >/dev/null 2>&1
 	state >after && cmp before after &&
