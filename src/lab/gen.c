@@ -550,7 +550,9 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 				cap *= 2;
 				res->per_second = xreallocarray(res->per_second, cap, sizeof(double));
 			}
-			res->per_second[res->nper_second++] = (double)s.packets / ((double)(now - (next - 1000000000ULL)) / 1e9);
+			/* The interval may be a little longer than a second: divide by what it was. */
+			res->per_second[res->nper_second++] = (double)s.packets /
+			    ((double)(now - (next - 1000000000ULL)) / 1e9);
 			if (c->progress != NULL)
 				c->progress(&s, c->arg);
 			last_pk = pk;
