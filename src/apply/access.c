@@ -475,6 +475,15 @@ apply_access_get(struct apply_access *a, const struct kb *kb, const char *name, 
 }
 
 int
+apply_access_set_in(struct apply_access *a, bool in_netns, const char *name, const char *value,
+    char **cause)
+{
+	if (a->child > 0 && in_netns)
+		return remote(a, 'S', name, value, NULL, cause);
+	return local_set(a, name, value, cause);
+}
+
+int
 apply_access_set(struct apply_access *a, const struct kb *kb, const char *name, const char *value,
     char **cause)
 {

@@ -285,7 +285,7 @@ rollback(struct apply_access *acc, const struct kb *kb, struct apply_result *r, 
 
 		if (c->action != APPLY_SET || c->old == NULL)
 			continue;
-		if (apply_access_set(acc, kb, c->name, c->old, &why) == -1) {
+		if (apply_access_set_in(acc, c->in_netns, c->name, c->old, &why) == -1) {
 			if (*failed == NULL)
 				xasprintf(failed, "%s (%s)", c->name, why);
 			free(why);
@@ -348,7 +348,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 
 		if (c->action != APPLY_SET)
 			continue;
-		if (apply_access_set(acc, kb, c->name, c->want, &why) == -1) {
+		if (apply_access_set_in(acc, c->in_netns, c->name, c->want, &why) == -1) {
 			int bad = rollback(acc, kb, r, i, &failed);
 
 			if (bad == 0)
@@ -421,6 +421,17 @@ pending(json_t *doc)
 	    !json_is_true(json_object_get(doc, "confirmed"));
 }
 
+static bool
+netns_exists(const char *name)
+{
+	char path[300];
+
+	if (strchr(name, '/') != NULL)
+		return true;	/* let apply_access_open refuse it */
+	snprintf(path, sizeof path, "/run/netns/%s", name);
+	return access(path, F_OK) == 0;
+}
+
 /* Reverts holding the lock. */
 static int
 revert_locked(const char *state, const char *id, const char *why_state, char **cause)
@@ -431,6 +442,7 @@ revert_locked(const char *state, const char *id, const char *why_state, char **c
 	char *why = NULL, *first = NULL;
 	size_t i;
 	int bad = 0;
+	bool gone = false, in_ns;
 
 	if ((doc = apply_journal_load(state, id, cause)) == NULL)
 		return -1;
@@ -441,6 +453,11 @@ revert_locked(const char *state, const char *id, const char *why_state, char **c
 		return -1;
 	}
 	netns = json_string_value(json_object_get(doc, "netns"));
+	if (netns != NULL && !netns_exists(netns)) {
+		/* The namespace is gone, and its settings with it: restore the host's part. */
+		gone = true;
+		netns = NULL;
+	}
 	if ((acc = apply_access_open(netns, cause)) == NULL) {
 		json_decref(doc);
 		return -1;
@@ -452,9 +469,11 @@ revert_locked(const char *state, const char *id, const char *why_state, char **c
 		name = json_string_value(json_object_get(c, "name"));
 		old = json_string_value(json_object_get(c, "old"));
 		action = json_string_value(json_object_get(c, "action"));
-		if (name == NULL || old == NULL || action == NULL || strcmp(action, "set") != 0)
+		in_ns = json_is_true(json_object_get(c, "netns"));
+		if (name == NULL || old == NULL || action == NULL || strcmp(action, "set") != 0 ||
+		    (gone && in_ns))
 			continue;
-		if (apply_access_set(acc, NULL, name, old, &why) == -1) {
+		if (apply_access_set_in(acc, in_ns, name, old, &why) == -1) {
 			if (first == NULL)
 				xasprintf(&first, "cannot restore '%s' to '%s': %s", name, old, why);
 			free(why);
@@ -479,6 +498,9 @@ revert_locked(const char *state, const char *id, const char *why_state, char **c
 	}
 	set_state(doc, "reverted", NULL);
 	json_object_set_new(doc, "reverted_by", json_string(why_state));
+	if (gone)
+		json_object_set_new(doc, "note", json_string("the network namespace was gone: only "
+		    "host settings were restored"));
 	if (apply_journal_write(state, id, doc, cause) == -1) {
 		json_decref(doc);
 		return -1;

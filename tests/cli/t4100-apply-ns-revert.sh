@@ -83,6 +83,16 @@ test_expect_failure_status 1 'a profile with lint errors is refused before anyth
 	grep -q "^typo.conf:2: error: unknown knob .net.ipv4.ip_forwrd. (did you mean net.ipv4.ip_forward?)" err &&
 	grep -q "has errors (see .ntune check.); nothing changed" err && original; exit $rc
 '
+test_expect_success 'revert of a change to a namespace that is gone restores the rest and closes the entry' '
+	NS2="${NS}b" && ip netns add "$NS2" &&
+	printf "net.ipv4.ip_default_ttl=33\n" >gone.conf &&
+	ntune apply --netns "$NS2" --no-persist gone.conf >/dev/null &&
+	ip netns del "$NS2" &&
+	ntune revert >out 2>&1 && cat out &&
+	ntune history | tail -1 | grep -q " reverted " &&
+	ntune history "$(ntune history --json | python3 -c "import json,sys; print(json.load(sys.stdin)[-1][\"id\"])")" |
+	    grep -q "namespace was gone"
+'
 test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
 	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
 	sleep 0.5
