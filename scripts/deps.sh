@@ -3,8 +3,8 @@
 set -eu
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
-netsniff-ng hyperfine procps kmod pci.ids"
-CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium"
+netsniff-ng hyperfine procps kmod pci.ids python3 util-linux"
+CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid"
 LIBS="cmocka jansson ncursesw"
 
 check() {
