@@ -130,6 +130,32 @@ stop(pid_t pid)
 	kill(-pid, SIGKILL);	/* anything the load left behind in its group */
 }
 
+/* In the sink's namespace: 0 when something listens on iperf3's TCP port 5201. */
+static int
+iperf3_listening(void *arg)
+{
+	static const char *const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	char line[512], local[128];
+	unsigned state;
+	size_t i;
+	FILE *f;
+
+	(void)arg;
+	for (i = 0; i < nitems(files); i++) {
+		if ((f = fopen(files[i], "r")) == NULL)
+			continue;
+		while (fgets(line, sizeof line, f) != NULL) {
+			if (sscanf(line, "%*s %127s %*s %x", local, &state) == 2 && state == 0x0a &&
+			    strstr(local, ":1451") != NULL) {
+				fclose(f);
+				return 0;
+			}
+		}
+		fclose(f);
+	}
+	return 1;
+}
+
 /* The last non-empty line the load printed, for error messages. */
 static void
 last_line(int fd, char *buf, size_t len)
@@ -417,7 +443,9 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		sargv[3] = NULL;
 		if ((server = spawn(l->sink_ns, sargv, outfd, cause)) == -1)
 			goto out;
-		usleep(300000);
+		/* A loaded machine may take a while to start it: wait until it listens. */
+		for (k = 0; k < 60 && lab_netns_run(l->sink_ns, iperf3_listening, NULL, NULL) != 0; k++)
+			usleep(50000);
 		argv[argc++] = "iperf3";
 		argv[argc++] = "-c";
 		argv[argc++] = LAB_SINK_IP4;
