@@ -173,7 +173,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
     enum bench_stop *stop, char **cause)
 {
 	size_t *order, i;
-	double *pv, alpha;
+	double *pv, alpha, busy = -1;
 	int block, total;
 
 	*stop = BENCH_CONTINUE;
@@ -194,6 +194,11 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 	    "tests at %.4g (%.0f%% confidence, Bonferroni over %d looks)", n, c->seq.min_runs,
 	    c->seq.max_runs, c->duration, total, alpha, c->seq.confidence * 100,
 	    bench_seq_looks(&c->seq) * c->seq.ncomparisons);
+	if (c->step <= 1)
+		c->busy_before = busy = bench_lab_idle_busy(c->lab, 0.5);
+	if (c->step <= 1 && busy > 25)
+		say(c, "warning: the CPUs are %.0f%% busy before any load of ours: other work will "
+		    "add noise (the interleaved blocks keep it from biasing the verdict)", busy);
 	if (c->warmup > 0) {
 		bench_block_order(n, 0, c->seed ^ 0x5741524d55ULL, order);
 		for (i = 0; i < n; i++) {

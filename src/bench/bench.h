@@ -183,6 +183,8 @@ struct bench_lab {
  * into s) and returns 0; anything else is a shell command: -1, nothing set.
  */
 int	bench_parse_load(const char *s, struct bench_lab *l);
+/* The mean % busy of the CPUs over secs seconds with no load of ours, -1 if unknown. */
+double	bench_lab_idle_busy(struct bench_lab *, double secs);
 /* Checks that the lab exists and we may use it; fills the namespace names. */
 int	bench_lab_open(struct bench_lab *, const char *prefix, char **cause);
 void	bench_lab_close(struct bench_lab *);
@@ -224,6 +226,7 @@ struct bench_ctx {
 	int	planned;		/* the last run number bench_ab may reach */
 	int	blocks;			/* measured blocks done by the last bench_ab */
 	int	failed_profile;		/* after -1: the profile whose apply or run failed, or -1 */
+	double	busy_before;		/* % CPU busy before the first run (other work), -1 unknown */
 	char	journal[64];		/* the journal entry in force while a profile is applied */
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;

@@ -22,6 +22,36 @@
 
 #define MAX_IRQS	16
 
+static int	cpu_snapshot(struct bench_lab *, struct os_cpu_times **, size_t *);
+static void	cpu_busy(struct bench_run *, const struct os_cpu_times *, size_t,
+		    const struct os_cpu_times *, size_t);
+
+double
+bench_lab_idle_busy(struct bench_lab *l, double secs)
+{
+	struct os_cpu_times *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, i;
+	struct bench_run r;
+	double sum = 0, busy;
+
+	memset(&r, 0, sizeof r);
+	if (cpu_snapshot(l, &a, &na) == -1)
+		return -1;
+	usleep((useconds_t)(secs * 1e6));
+	if (cpu_snapshot(l, &b, &nb) == -1) {
+		free(a);
+		return -1;
+	}
+	cpu_busy(&r, a, na, b, nb);
+	for (i = 0; i < r.ncpu; i++)
+		sum += r.cpu_busy[i];
+	busy = r.ncpu > 0 ? sum / (double)r.ncpu : -1;
+	free(a);
+	free(b);
+	bench_run_free(&r);
+	return busy;
+}
+
 int
 bench_parse_load(const char *s, struct bench_lab *l)
 {

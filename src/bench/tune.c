@@ -356,10 +356,11 @@ write_outputs(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	a = json_array();
 	if (t->have_final)
 		json_array_append_new(a, bench_verdict_json(&t->final));
-	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:o}", "confidence", c->seq.confidence * 100,
+	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:o, s:o}", "confidence", c->seq.confidence * 100,
 	    "min_runs", c->seq.min_runs, "max_runs", c->seq.max_runs, "looks",
 	    bench_seq_looks(&c->seq), "alpha_look", bench_seq_alpha(&c->seq), "stopped", t->stopped,
-	    "comparisons", a);
+	    "comparisons", a, "cpu_busy_before", c->busy_before >= 0 ? json_real(c->busy_before) :
+	    json_null());
 	if (rc == 0 && bench_results_write_json(c->dir, "verdict.json", doc, cause) == -1)
 		rc = -1;
 	json_decref(doc);

@@ -148,6 +148,8 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 	    "alpha_look", bench_seq_alpha(&c->seq), "stopped", stopped,
 	    "seed", (json_int_t)c->seed, "runs_each", c->blocks, "comparisons", a);
 	json_object_set_new(doc, "correction", json_string("bonferroni over planned looks and comparisons"));
+	json_object_set_new(doc, "cpu_busy_before", c->busy_before >= 0 ? json_real(c->busy_before) :
+	    json_null());
 	return doc;
 }
 

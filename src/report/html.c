@@ -504,6 +504,12 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 	size_t i;
 
 	cmps = d->verdict != NULL ? json_object_get(d->verdict, "comparisons") : NULL;
+	if (d->verdict != NULL && isfinite(jnum(d->verdict, "cpu_busy_before")) && jnum(d->verdict, "cpu_busy_before") > 25)
+		strbuf_addf(sb, "<p class=\"banner warn\">The CPUs were %.0f%% busy with other work before "
+		    "the bench started: expect noise (the interleaved blocks keep it from biasing the "
+		    "verdict, but fewer differences can be proven).</p>\n",
+		    jnum(d->verdict, "cpu_busy_before"));
+
 	if (!json_is_array(cmps) || json_array_size(cmps) == 0) {
 		if (d->summary != NULL)
 			strbuf_adds(sb, "<p>No change was kept, so the best profile is the starting "
