@@ -3,6 +3,7 @@
  * sysctl under net., vm. (Linux) or net., kern., hw., dev., vm., machdep.
  * (FreeBSD), as one JSON document that `ntune inspect --from` reads anywhere.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,84 @@
 #include "os/os_json.h"
 #include "util/util.h"
 
+static void
+add_boot_file(json_t *files, const char *root, const char *path)
+{
+	char *full, *text, *cause = NULL;
+	size_t len;
+
+	xasprintf(&full, "%s%s", root, path);
+	if (util_read_file(full, &text, &len, &cause) == 0) {
+		/* Boot files are small text; a huge or binary one is not a boot file. */
+		if (len <= 1024 * 1024 && strlen(text) == len)
+			json_array_append_new(files, json_pack("{s:s, s:s}", "path", path, "text", text));
+		free(text);
+	}
+	free(cause);
+	free(full);
+}
+
+static int
+namecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The files the OS re-applies at boot (sysctl.d, sysctl.conf, loader.conf), so that
+ * `ntune check --from` can warn where another file sets a knob to another value.
+ */
+static json_t *
+boot_files(const char *backend, const char *root)
+{
+	static const char *const linux_dirs[] = {
+		"/usr/lib/sysctl.d", "/run/sysctl.d", "/etc/sysctl.d",
+	};
+	static const char *const bsd_files[] = {
+		"/boot/loader.conf", "/boot/loader.conf.local", "/etc/sysctl.conf",
+		"/etc/sysctl.conf.local",
+	};
+	json_t *files = json_array();
+	struct dirent *de;
+	char *dir, *path, **names;
+	size_t i, j, n;
+	DIR *d;
+
+	if (strcmp(backend, "linux") != 0) {
+		for (i = 0; i < nitems(bsd_files); i++)
+			add_boot_file(files, root, bsd_files[i]);
+		return files;
+	}
+	for (i = 0; i < nitems(linux_dirs); i++) {
+		xasprintf(&dir, "%s%s", root, linux_dirs[i]);
+		d = opendir(dir);
+		free(dir);
+		if (d == NULL)
+			continue;
+		names = NULL;
+		n = 0;
+		while ((de = readdir(d)) != NULL) {
+			if (strlen(de->d_name) < 6 ||
+			    strcmp(de->d_name + strlen(de->d_name) - 5, ".conf") != 0)
+				continue;
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+		if (n > 1)
+			qsort(names, n, sizeof *names, namecmp);
+		for (j = 0; j < n; j++) {
+			xasprintf(&path, "%s/%s", linux_dirs[i], names[j]);
+			add_boot_file(files, root, path);
+			free(path);
+			free(names[j]);
+		}
+		free(names);
+	}
+	add_boot_file(files, root, "/etc/sysctl.conf");
+	return files;
+}
+
 static int
 run(int argc, char **argv)
 {
@@ -22,7 +101,7 @@ run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, **from = NULL;
+	const char *out = NULL, **from = NULL, *root;
 	size_t nfrom = 0, i;
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
@@ -56,8 +135,8 @@ run(int argc, char **argv)
 		return 2;
 	}
 	/* NTUNE_ROOT: read a captured /proc + /sys tree instead of the live one */
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
-	    os_open_live(getenv("NTUNE_ROOT"), &cause);
+	root = getenv("NTUNE_ROOT");
+	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) : os_open_live(root, &cause);
 	free(from);
 	if (ctx == NULL) {
 		fprintf(stderr, "ntune snapshot: %s\n", cause);
@@ -65,6 +144,8 @@ run(int argc, char **argv)
 		return 2;
 	}
 	doc = cmd_os_document(ctx, OS_COLLECT_SNAPSHOT);
+	if (nfrom == 0)
+		json_object_set_new(doc, "boot_files", boot_files(ctx->ops->name, root ? root : ""));
 	os_close(ctx);
 	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;
