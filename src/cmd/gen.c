@@ -309,7 +309,9 @@ run(int argc, char **argv)
 	memset(&nh_src, 0, sizeof(nh_src));
 	rc = lab_nexthop(c.spec.family, &c.spec.dst, nh_if, sizeof(nh_if), &nh_src, nh_src_mac,
 	    nh_dst_mac, &cause);
-	if (rc == -1 && (dstmac == NULL || iface == NULL || src == NULL)) {
+	/* rc 1: a route but no neighbour entry, which --dst-mac supplies. */
+	if ((rc == -1 && (dstmac == NULL || iface == NULL || src == NULL)) ||
+	    (rc == 1 && dstmac == NULL)) {
 		fprintf(stderr, "ntune gen: %s\n", cause);
 		free(cause);
 		return 2;

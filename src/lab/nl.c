@@ -203,12 +203,6 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 		return -1;
 	}
 	close(fd);
-	if (!na.found) {
-		inet_ntop(family, &na.ip, text, sizeof(text));
-		util_cause(cause, "no neighbour entry for %s on '%s' (give --dst-mac)", text, name);
-		return -1;
-	}
-	memcpy(dst_mac, na.mac, 6);
 	snprintf(ifname, iflen, "%s", name);
 	if (ra.has_src && src != NULL)
 		*src = ra.src;
@@ -219,5 +213,11 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 			memcpy(src_mac, ifr.ifr_hwaddr.sa_data, 6);
 		close(s);
 	}
+	if (!na.found) {
+		inet_ntop(family, &na.ip, text, sizeof(text));
+		util_cause(cause, "no neighbour entry for %s on '%s' (give --dst-mac)", text, name);
+		return 1;
+	}
+	memcpy(dst_mac, na.mac, 6);
 	return 0;
 }

@@ -75,7 +75,8 @@ int	 lab_frame_parse(const uint8_t *frame, size_t len, struct lab_frame_info *);
 /*
  * Next hop towards dst: outgoing interface, our source address and MAC, the
  * neighbour's MAC (from the neighbour table; static in the lab). Runs in the
- * current network namespace.
+ * current network namespace. Returns 1, with all but dst_mac filled in, when
+ * there is a route but no neighbour entry (the caller may have the MAC).
  */
 int	 lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	    union lab_addr *src, uint8_t src_mac[6], uint8_t dst_mac[6], char **cause);

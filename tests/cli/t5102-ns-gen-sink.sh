@@ -105,4 +105,13 @@ test_expect_success 'gen keeps sending when RPS on dut0 fills the backlog' '
 	b=$(dut1_tx) && echo "forwarded $((b - a)), gen $(jnum packets g.json), retries $(jnum retries g.json)" &&
 	test $((b - a)) -gt 1000 && test "$(jnum packets g.json)" -gt 1000
 '
+test_expect_success 'gen --dst-mac sends where the next hop has no neighbour entry' '
+	n=$(test_unique)-nn && ip netns add "$n" && test_at_exit "ip netns del $n 2>/dev/null" &&
+	ip -n "$n" link add name va type veth peer name vb && ip -n "$n" addr add 198.18.5.1/24 dev va &&
+	ip -n "$n" link set va up && ip -n "$n" link set vb up &&
+	! ip netns exec "$n" "$NTUNE" gen --iface-any --dst 198.18.5.2 --count 100 2>err &&
+	grep -q "no neighbour entry for 198.18.5.2 on .va. (give --dst-mac)" err &&
+	ip netns exec "$n" "$NTUNE" gen --iface-any --dst 198.18.5.2 --dst-mac 02:00:00:00:00:01 --count 100 --quiet &&
+	test "$(ip netns exec "$n" cat /sys/class/net/vb/statistics/rx_packets)" -ge 100
+'
 test_done
