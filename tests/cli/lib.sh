@@ -10,9 +10,9 @@ FIXTURES="$SRCDIR/tests/fixtures"
 SHARED_FIXTURES="$SRCDIR/../shared/fixtures"
 test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
-test_cleanup_hooks=""
-test_at_exit() { test_cleanup_hooks="$1; $test_cleanup_hooks"; }
-trap 'eval "$test_cleanup_hooks"; rm -rf "$TRASH"' EXIT
+# Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
+test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
+trap '[ -f "$TRASH/.cleanup" ] && . "$TRASH/.cleanup"; rm -rf "$TRASH"' EXIT
 trap 'exit 130' INT TERM
 
 ntune() { "$NTUNE" "$@"; }
