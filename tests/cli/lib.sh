@@ -11,7 +11,7 @@ SHARED_FIXTURES="$SRCDIR/../shared/fixtures"
 test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
 # Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
-test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
+test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null || :; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
 trap '[ -f "$TRASH/.cleanup" ] && . "$TRASH/.cleanup"; rm -rf "$TRASH"' EXIT
 trap 'exit 130' INT TERM
 
