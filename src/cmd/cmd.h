@@ -18,7 +18,10 @@ extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_
     cmd_check, cmd_advise, cmd_apply, cmd_confirm, cmd_revert, cmd_history, cmd_diff,
     cmd_verify, cmd_export, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
 
-/* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout) . */
+/* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout). */
 void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);
+/* Prints "ntune NAME: message" and the usage to stderr; returns 2 (the usage exit status). */
+int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 #endif

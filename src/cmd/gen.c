@@ -22,7 +22,6 @@
 #include "lab/traffic.h"
 #include "util/util.h"
 
-extern const struct ntune_cmd cmd_gen;
 
 static volatile int stop_flag;
 
@@ -31,38 +30,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "ntune gen: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	cmd_usage(&cmd_gen, 0);
-	return 2;
-}
-
-/* 1000, 10k, 1.5M, 2G */
-static int
-parse_count(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || v < 0 || !isfinite(v))
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	}
-	if (*end != '\0')
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static int
@@ -206,43 +173,43 @@ run(int argc, char **argv)
 		switch (ch) {
 		case 'i':
 			if (strlen(optarg) >= IF_NAMESIZE)
-				return usage_error("invalid --iface '%s'", optarg);
+				return cmd_usage_error(&cmd_gen, "invalid --iface '%s'", optarg);
 			iface = optarg;
 			break;
 		case 'd': dst = optarg; break;
 		case 'D': dstmac = optarg; break;
 		case 's': src = optarg; break;
 		case 'S':
-			if (parse_count(optarg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
-				return usage_error("invalid --size '%s'", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
+				return cmd_usage_error(&cmd_gen, "invalid --size '%s'", optarg);
 			c.spec.size = (int)v;
 			break;
 		case 'f':
-			if (parse_count(optarg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
-				return usage_error("invalid --flows '%s' (1..16384)", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --flows '%s' (1..16384)", optarg);
 			c.spec.flows = (int)v;
 			break;
 		case 'r':
-			if (parse_count(optarg, &c.rate) == -1)
-				return usage_error("invalid --rate '%s' (packets/s, e.g. 100k)", optarg);
+			if (util_parse_scaled(optarg, &c.rate) == -1)
+				return cmd_usage_error(&cmd_gen, "invalid --rate '%s' (packets/s, e.g. 100k)", optarg);
 			break;
 		case 't':
-			if (parse_count(optarg, &c.duration) == -1 || c.duration > 1e7)
-				return usage_error("invalid --duration '%s' (seconds)", optarg);
+			if (util_parse_scaled(optarg, &c.duration) == -1 || c.duration > 1e7)
+				return cmd_usage_error(&cmd_gen, "invalid --duration '%s' (seconds)", optarg);
 			break;
 		case 'c':
-			if (parse_count(optarg, &v) == -1 || v != floor(v) || v < 1)
-				return usage_error("invalid --count '%s'", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v != floor(v) || v < 1)
+				return cmd_usage_error(&cmd_gen, "invalid --count '%s'", optarg);
 			c.count = (uint64_t)v;
 			break;
 		case 'T':
-			if (parse_count(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
-				return usage_error("invalid --threads '%s' (1..64)", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --threads '%s' (1..64)", optarg);
 			c.threads = (int)v;
 			break;
 		case 'C':
 			if (parse_cpus(optarg, c.cpus, LAB_MAX_THREADS, &n) == -1)
-				return usage_error("invalid --cpus '%s' (e.g. 0,1 or 0-3)", optarg);
+				return cmd_usage_error(&cmd_gen, "invalid --cpus '%s' (e.g. 0,1 or 0-3)", optarg);
 			cpus_set = true;
 			break;
 		case 'A': iface_any = true; break;
@@ -256,16 +223,16 @@ run(int argc, char **argv)
 			else if (strcmp(optarg, "auto") == 0)
 				c.method = GEN_AUTO;
 			else
-				return usage_error("unknown --method '%s' (auto, ring or sendmmsg)", optarg);
+				return cmd_usage_error(&cmd_gen, "unknown --method '%s' (auto, ring or sendmmsg)", optarg);
 			break;
 		case 'P':
-			if (parse_count(optarg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
-				return usage_error("invalid --dport '%s'", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --dport '%s'", optarg);
 			c.spec.dport = (uint16_t)v;
 			break;
 		case 'B':
-			if (parse_count(optarg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
-				return usage_error("invalid --batch '%s' (1..4096)", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --batch '%s' (1..4096)", optarg);
 			c.batch = (int)v;
 			break;
 		case 'j': json = true; break;
@@ -276,7 +243,7 @@ run(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_gen, "unexpected argument '%s'", argv[optind]);
 	if (c.duration == 0 && c.count == 0)
 		c.duration = 10;
 	if (dst != NULL)
@@ -301,11 +268,11 @@ run(int argc, char **argv)
 	}
 	if (dst == NULL) {
 		if (!inlab)
-			return usage_error("%s", "--dst is needed outside the lab");
+			return cmd_usage_error(&cmd_gen, "%s", "--dst is needed outside the lab");
 		dst = v6 ? LAB_SINK_IP6 : LAB_SINK_IP4;
 	}
 	if (inet_pton(c.spec.family, dst, &c.spec.dst) != 1)
-		return usage_error("invalid --dst '%s'", dst);
+		return cmd_usage_error(&cmd_gen, "invalid --dst '%s'", dst);
 	memset(&nh_src, 0, sizeof(nh_src));
 	rc = lab_nexthop(c.spec.family, &c.spec.dst, nh_if, sizeof(nh_if), &nh_src, nh_src_mac,
 	    nh_dst_mac, &cause);
@@ -330,10 +297,10 @@ run(int argc, char **argv)
 	}
 	memcpy(c.spec.dst_mac, nh_dst_mac, 6);
 	if (dstmac != NULL && lab_parse_mac(dstmac, c.spec.dst_mac) == -1)
-		return usage_error("invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)", dstmac);
+		return cmd_usage_error(&cmd_gen, "invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)", dstmac);
 	if (src != NULL) {
 		if (inet_pton(c.spec.family, src, &c.spec.src) != 1)
-			return usage_error("invalid --src '%s'", src);
+			return cmd_usage_error(&cmd_gen, "invalid --src '%s'", src);
 	} else if (inlab && role == LAB_GEN && strcmp(c.ifname, LAB_GEN_IF) == 0)
 		inet_pton(c.spec.family, v6 ? LAB_GEN_IP6 : LAB_GEN_IP4, &c.spec.src);
 	else if (rc == 0)

@@ -16,19 +16,8 @@
 #include "lab/traffic.h"
 #include "util/util.h"
 
-extern const struct ntune_cmd cmd_lab;
 
 static int	cmd_lab_rfc2544(int, char **);
-
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "ntune lab: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	cmd_usage(&cmd_lab, 0);
-	return 2;
-}
 
 static int
 parse_int(const char *s, int lo, int hi, int *out)
@@ -73,11 +62,11 @@ lab_cmd_up(int argc, char **argv)
 		switch (ch) {
 		case 'm':
 			if (lab_mode_parse(optarg, &c.mode) == -1)
-				return usage_error("unknown mode '%s' (route, nat or bridge)", optarg);
+				return cmd_usage_error(&cmd_lab, "unknown mode '%s' (route, nat or bridge)", optarg);
 			break;
 		case 'q':
 			if (parse_int(optarg, 1, 64, &c.queues) == -1)
-				return usage_error("invalid --queues '%s' (1..64)", optarg);
+				return cmd_usage_error(&cmd_lab, "invalid --queues '%s' (1..64)", optarg);
 			break;
 		case 'p':
 			if (lab_prefix_valid(optarg, &cause) == -1)
@@ -86,7 +75,7 @@ lab_cmd_up(int argc, char **argv)
 			break;
 		case 'M':
 			if (parse_int(optarg, 68, 65535, &c.mtu) == -1)
-				return usage_error("invalid --mtu '%s' (68..65535)", optarg);
+				return cmd_usage_error(&cmd_lab, "invalid --mtu '%s' (68..65535)", optarg);
 			break;
 		default:
 			cmd_usage(&cmd_lab, 0);
@@ -94,7 +83,7 @@ lab_cmd_up(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_lab, "unexpected argument '%s'", argv[optind]);
 	t0 = util_now();
 	if (lab_up(&c, &cause) == -1)
 		return fail("up", cause);
@@ -129,12 +118,12 @@ parse_prefix_only(int argc, char **argv, char *prefix, size_t len, int *json, in
 			break;
 		case 'j':
 			if (json == NULL)
-				return usage_error("%s", "--json is not an option here");
+				return cmd_usage_error(&cmd_lab, "%s", "--json is not an option here");
 			*json = 1;
 			break;
 		case 'a':
 			if (all == NULL)
-				return usage_error("%s", "--all is not an option here");
+				return cmd_usage_error(&cmd_lab, "%s", "--all is not an option here");
 			*all = 1;
 			break;
 		default:
@@ -171,7 +160,7 @@ lab_cmd_down(int argc, char **argv)
 	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), NULL, &all)) != 0)
 		return rc;
 	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_lab, "unexpected argument '%s'", argv[optind]);
 	if (all) {
 		char **labs, *cause = NULL;
 		size_t i, n;
@@ -271,7 +260,7 @@ lab_cmd_status(int argc, char **argv)
 	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), &json, NULL)) != 0)
 		return rc;
 	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_lab, "unexpected argument '%s'", argv[optind]);
 	if (lab_status(prefix, &st, &cause) == -1)
 		return fail("status", cause);
 	for (r = 0; r < LAB_NROLES; r++)
@@ -315,14 +304,14 @@ lab_cmd_exec(int argc, char **argv)
 	if ((rc = parse_prefix_only(argc, argv, prefix, sizeof(prefix), NULL, NULL)) != 0)
 		return rc;
 	if (optind >= argc)
-		return usage_error("%s", "exec needs a role (gen, dut or sink) and a command");
+		return cmd_usage_error(&cmd_lab, "%s", "exec needs a role (gen, dut or sink) and a command");
 	if (lab_role_parse(argv[optind], &role) == -1)
-		return usage_error("unknown role '%s' (gen, dut or sink)", argv[optind]);
+		return cmd_usage_error(&cmd_lab, "unknown role '%s' (gen, dut or sink)", argv[optind]);
 	optind++;
 	if (optind < argc && strcmp(argv[optind], "--") == 0)
 		optind++;
 	if (optind >= argc)
-		return usage_error("%s", "exec needs a command after the role");
+		return cmd_usage_error(&cmd_lab, "%s", "exec needs a command after the role");
 	lab_netns_name(prefix, role, ns, sizeof(ns));
 	if (!lab_netns_exists(ns)) {
 		fprintf(stderr, "ntune lab exec: lab '%s' is not up (no namespace '%s')\n", prefix, ns);
@@ -356,7 +345,7 @@ run(int argc, char **argv)
 		return lab_cmd_exec(argc - 1, argv + 1);
 	if (strcmp(sub, "rfc2544") == 0)
 		return cmd_lab_rfc2544(argc - 1, argv + 1);
-	return usage_error("unknown subcommand '%s' (up, down, status, exec, rfc2544)", sub);
+	return cmd_usage_error(&cmd_lab, "unknown subcommand '%s' (up, down, status, exec, rfc2544)", sub);
 }
 
 const struct ntune_cmd cmd_lab = {
@@ -498,7 +487,7 @@ cmd_lab_rfc2544(int argc, char **argv)
 			if (errno != 0 || end == optarg || *end != '\0' || !isfinite(v) || v < 0 ||
 			    (ch == 't' && (v <= 0 || v > 86400)) || (ch == 'l' && v >= 1)) {
 				strbuf_free(&cmdline);
-				return usage_error(ch == 't' ? "invalid --duration '%s' (seconds)" :
+				return cmd_usage_error(&cmd_lab, ch == 't' ? "invalid --duration '%s' (seconds)" :
 				    "invalid --loss-tolerance '%s' (a fraction in [0,1), e.g. 0.001)", optarg);
 			}
 			if (ch == 't')
@@ -511,7 +500,7 @@ cmd_lab_rfc2544(int argc, char **argv)
 		case 'T':
 			if (parse_int(optarg, ch == 'S' ? 0 : 1, ch == 'T' ? 64 : 100, &iv) == -1) {
 				strbuf_free(&cmdline);
-				return usage_error("invalid number '%s'", optarg);
+				return cmd_usage_error(&cmd_lab, "invalid number '%s'", optarg);
 			}
 			if (ch == 'n')
 				c.trials = iv;
@@ -538,7 +527,7 @@ cmd_lab_rfc2544(int argc, char **argv)
 	}
 	if (optind != argc) {
 		strbuf_free(&cmdline);
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_lab, "unexpected argument '%s'", argv[optind]);
 	}
 	for (i = 0; i < c.nsizes; i++) {
 		int min = lab_frame_min(c.ipv6 ? AF_INET6 : AF_INET);

@@ -19,7 +19,6 @@
 #include "lab/traffic.h"
 #include "util/util.h"
 
-extern const struct ntune_cmd cmd_sink;
 
 static volatile int stop_flag;
 
@@ -28,36 +27,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "ntune sink: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	cmd_usage(&cmd_sink, 0);
-	return 2;
-}
-
-static int
-parse_num(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || v < 0 || !isfinite(v))
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	}
-	if (*end != '\0')
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static void
@@ -193,30 +162,30 @@ run(int argc, char **argv)
 		switch (ch) {
 		case 'i':
 			if (strlen(optarg) >= IF_NAMESIZE)
-				return usage_error("invalid --iface '%s'", optarg);
+				return cmd_usage_error(&cmd_sink, "invalid --iface '%s'", optarg);
 			iface = optarg;
 			break;
 		case 't':
-			if (parse_num(optarg, &c.duration) == -1 || c.duration > 1e7)
-				return usage_error("invalid --duration '%s' (seconds)", optarg);
+			if (util_parse_scaled(optarg, &c.duration) == -1 || c.duration > 1e7)
+				return cmd_usage_error(&cmd_sink, "invalid --duration '%s' (seconds)", optarg);
 			break;
 		case 'c':
-			if (parse_num(optarg, &v) == -1 || v < 1 || v != floor(v))
-				return usage_error("invalid --count '%s'", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v != floor(v))
+				return cmd_usage_error(&cmd_sink, "invalid --count '%s'", optarg);
 			c.count = (uint64_t)v;
 			break;
 		case 'T':
-			if (parse_num(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
-				return usage_error("invalid --threads '%s' (1..64)", optarg);
+			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return cmd_usage_error(&cmd_sink, "invalid --threads '%s' (1..64)", optarg);
 			c.threads = (int)v;
 			break;
 		case 'I':
-			if (parse_num(optarg, &c.idle_stop) == -1)
-				return usage_error("invalid --idle '%s' (seconds)", optarg);
+			if (util_parse_scaled(optarg, &c.idle_stop) == -1)
+				return cmd_usage_error(&cmd_sink, "invalid --idle '%s' (seconds)", optarg);
 			break;
 		case 'W':
-			if (parse_num(optarg, &c.wait_first) == -1)
-				return usage_error("invalid --wait '%s' (seconds)", optarg);
+			if (util_parse_scaled(optarg, &c.wait_first) == -1)
+				return cmd_usage_error(&cmd_sink, "invalid --wait '%s' (seconds)", optarg);
 			break;
 		case 'V': values = optarg; break;
 		case 'f': flows = true; break;
@@ -228,7 +197,7 @@ run(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cmd_usage_error(&cmd_sink, "unexpected argument '%s'", argv[optind]);
 	if (c.duration == 0 && c.count == 0 && c.idle_stop == 0)
 		c.duration = 10;
 	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +272,27 @@ util_read_line(const char *path, char *buf, size_t len, char **cause)
 	n = strlen(buf);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
+	return 0;
+}
+
+int
+util_parse_scaled(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || v < 0 || !isfinite(v))
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	}
+	if (*end != '\0')
+		return -1;
+	*out = v;
 	return 0;
 }
 

@@ -44,6 +44,9 @@ int	 util_write_file_atomic(const char *path, const void *data, size_t len, int 
 /* Reads one line of a small file (e.g. /sys attribute) without its newline. */
 int	 util_read_line(const char *path, char *buf, size_t len, char **cause);
 
+/* A non-negative number with an optional k, M or G suffix ("10k", "1.5M"); -1 if invalid. */
+int	 util_parse_scaled(const char *s, double *out);
+
 /* String helpers. */
 char	*util_trim(char *);			/* trims white space in place */
 int	 util_startswith(const char *, const char *);
