@@ -199,6 +199,33 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 	}
 }
 
+/*
+ * The first value of every knob, then the second of every knob, and so on:
+ * a short budget then sees every knob once instead of all values of the first.
+ */
+static void
+round_robin(struct bench_candidate *c, size_t n)
+{
+	struct bench_candidate *tmp;
+	size_t i, j, rank, out = 0, *ranks;
+
+	if (n < 2)
+		return;
+	ranks = xcalloc(n, sizeof *ranks);
+	for (i = 1; i < n; i++)
+		ranks[i] = strcmp(c[i].name, c[i - 1].name) == 0 ? ranks[i - 1] + 1 : 0;
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	for (rank = 0; out < n; rank++) {
+		for (j = 0; j < n; j++) {
+			if (ranks[j] == rank)
+				tmp[out++] = c[j];
+		}
+	}
+	memcpy(c, tmp, n * sizeof *c);
+	free(tmp);
+	free(ranks);
+}
+
 int
 bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool host_knobs,
     struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
@@ -233,6 +260,7 @@ bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool ho
 		free(cur);
 	}
 	apply_access_close(acc);
+	round_robin(*out, *nout);
 	return 0;
 }
 
