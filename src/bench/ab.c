@@ -54,6 +54,8 @@ apply_one(struct bench_ctx *c, struct bench_profile *p, char **cause)
 	o.persist = false;
 	memset(&res, 0, sizeof res);
 	if (apply_profile(c->kb, p->prof, &o, &res, &why) == -1) {
+		/* A failed apply has restored what it wrote; its partial result is ours to free. */
+		apply_result_free(&res);
 		util_cause(cause, "cannot apply '%s': %s", p->label, why);
 		free(why);
 		return -1;

@@ -305,6 +305,7 @@ run(int argc, char **argv)
 		    apply_profile(kb, p, &o, &res, &cause) == -1) {
 			if (p != NULL)
 				kb_profile_free(p);
+			apply_result_free(&res);
 			goto fail;
 		}
 		fprintf(stderr, "ntune tune: --keep: best.conf applied in %s (journal %s; undo with "

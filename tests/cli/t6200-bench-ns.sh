@@ -74,6 +74,12 @@ test_expect_success 'a profile with an unknown knob is refused before anything c
 	$BENCH a.conf bad.conf -o r3 >/dev/null 2>err; rc=$?; cat err; [ $rc = 2 ] &&
 	grep -q "bad.conf:1: unknown knob .if.dut0.rps_cpu." err && test ! -e r3 && restored
 '
+test_expect_success 'a profile the DUT refuses is reported, nothing left applied' '
+	printf "if.dut0.rps_cpus=2\nif.dut0.channels.rx=2\n" >refused.conf &&
+	$BENCH a.conf refused.conf --runs 2 --warmup 0 -o r12 >/dev/null 2>err; rc=$?; cat err; [ $rc = 1 ] &&
+	grep -q "cannot apply .refused.: .*if.dut0.channels.rx" err &&
+	grep -q "\"complete\": false" r12/meta.json && restored
+'
 test_expect_success 'a load command that dies is reported, the run kept as failed, settings restored' '
 	$BENCH a.conf b.conf --runs 2 --warmup 0 --load "sleep 0.2; echo generator exploded >&2; exit 3" -o r4 >/dev/null 2>err
 	rc=$?; cat err; [ $rc = 1 ] &&

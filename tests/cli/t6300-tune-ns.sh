@@ -20,7 +20,7 @@ restored() {
 TUNE="timeout 300 $NTUNE tune --lab --prefix $P --duration 0.5 --runs 2 --max-runs 3 --warmup 0"
 
 test_expect_success 'tune tries candidates within its budget and restores the settings' '
-	$TUNE --budget 0.5 -o t1 >out 2>err; rc=$?; cat out; [ $rc = 0 ] &&
+	$TUNE --budget 0.5 -o t1 >out 2>err; rc=$?; cat out; [ $rc = 0 ] || { tail -5 err; false; } &&
 	grep -q "candidate changes for $P-dut" err &&
 	grep -q "note: net.core.netdev_budget left out: host-global" err &&
 	grep -q "^ntune tune: step 1/" err &&
