@@ -62,7 +62,8 @@ struct apply_result {
  * Applies profile p: reads every current value, writes the journal, sets the
  * runtime knobs one by one; on the first failure restores what was written and
  * returns -1 with a cause naming the knob and the reason. kb may be NULL (then
- * placement and scope are guessed from the name).
+ * placement and scope are guessed from the name). The result may be partly filled
+ * on failure too: call apply_result_free() either way.
  */
 int	 apply_profile(const struct kb *, const struct kb_profile *p, const struct apply_opts *,
 	    struct apply_result *, char **cause);
