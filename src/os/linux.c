@@ -669,6 +669,12 @@ qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const char *
 						l = len - 1;
 					memcpy(kind, RTA_DATA(rta), l);
 					kind[l] = '\0';
+					/*
+					 * Handle 0: is the kernel's own root qdisc; setting
+					 * "default" gives it back, a named kind would not.
+					 */
+					if (tc->tcm_handle == 0)
+						snprintf(kind, len, "default");
 					found = 1;
 				}
 			}
@@ -697,12 +703,12 @@ find_tc(void)
 static int
 qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
 {
-	char words[16][256];
+	char words[16][256], cur[64];
 	char *argv[24];
 	const char *tc, *p;
 	size_t n, i, k = 0;
 	pid_t pid;
-	int status, devnull;
+	int status, devnull, deflt;
 
 	n = split_words(value, words, 16);
 	if (n == 0) {
@@ -719,13 +725,21 @@ qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
 		util_cause(cause, "cannot set '%s': tc(8) not found (install iproute2)", name);
 		return -1;
 	}
+	/* "default": delete ours, the kernel attaches its default root qdisc again. */
+	deflt = n == 1 && strcmp(words[0], "default") == 0;
+	if (deflt) {
+		if (qdisc_get(ifname, cur, sizeof cur, cause, name) != 0)
+			return -1;
+		if (strcmp(cur, "default") == 0)
+			return 0;
+	}
 	argv[k++] = (char *)tc;
 	argv[k++] = (char *)"qdisc";
-	argv[k++] = (char *)"replace";
+	argv[k++] = (char *)(deflt ? "del" : "replace");
 	argv[k++] = (char *)"dev";
 	argv[k++] = (char *)ifname;
 	argv[k++] = (char *)"root";
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !deflt; i++)
 		argv[k++] = words[i];
 	argv[k] = NULL;
 	if ((pid = fork()) == -1) {
@@ -744,7 +758,8 @@ qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
 			return -1;
 		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		util_cause(cause, "cannot set '%s' to '%s': tc qdisc replace failed", name, value);
+		util_cause(cause, "cannot set '%s' to '%s': tc qdisc %s failed", name, value,
+		    deflt ? "del" : "replace");
 		return -1;
 	}
 	return 0;

@@ -17,15 +17,17 @@ restored() {
 	knobs >now && diff -u "$TRASH/before" now &&
 	! ntune history 2>/dev/null | grep -Eq " (applied|applying) "
 }
+# ASan runs are several times slower: a longer budget still reaches the first step.
+BUDGET=0.5; [ "${NTUNE_SANITIZE:-none}" = none ] || BUDGET=1
 TUNE="timeout 300 $NTUNE tune --lab --prefix $P --duration 0.5 --runs 2 --max-runs 3 --warmup 0"
 
 test_expect_success 'tune tries candidates within its budget and restores the settings' '
-	$TUNE --budget 0.5 -o t1 >out 2>err; rc=$?; cat out; [ $rc = 0 ] || { tail -5 err; false; } &&
+	$TUNE --budget $BUDGET -o t1 >out 2>err; rc=$?; cat out; [ $rc = 0 ] &&
 	grep -q "candidate changes for $P-dut" err &&
 	grep -q "note: net.core.netdev_budget left out: host-global" err &&
 	grep -q "^ntune tune: step 1/" err &&
 	grep -q "^best profile: t1/best.conf" out &&
-	restored
+	restored || { echo "exit $rc; stderr:"; tail -8 err; ntune history; false; }
 '
 test_expect_success 'summary.json holds the path; no kept change is worse or unproven' '
 	python3 - <<-\PY

@@ -294,7 +294,7 @@ static void
 test_linux_netns_if_tunables_set_and_read_back(void **state)
 {
 	struct os_ctx *ctx;
-	char *cause = NULL;
+	char *cause = NULL, *v;
 	enum os_tunable_kind k;
 
 	(void)state;
@@ -319,7 +319,10 @@ test_linux_netns_if_tunables_set_and_read_back(void **state)
 	set_ok(ctx, "if.va.xps_cpus", "1");
 	set_ok(ctx, "if.va.mtu", "9000");
 	set_ok(ctx, "if.va.txqueuelen", "5000");
+	assert_string_equal((v = get(ctx, "if.va.qdisc")), "default");
+	free(v);
 	set_ok(ctx, "if.va.qdisc", "pfifo_fast");
+	set_ok(ctx, "if.va.qdisc", "default");
 	set_fails(ctx, "if.va.qdisc", "x;rm", "invalid value");
 	set_fails(ctx, "if.va.ring.rx", "512", "does not support");
 	set_fails(ctx, "if.nope0.mtu", "1500", "no interface 'nope0'");
