@@ -23,21 +23,6 @@ progress(void *arg, const char *msg)
 	fprintf(stderr, "ntune bench: %s\n", msg);
 }
 
-static int
-parse_num(const char *opt, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	v = strtod(s, &end);
-	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "ntune bench: invalid %s '%s' (want %g..%g)\n", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* Every knob of the profile must be known and its value valid, before anything is touched. */
 static int
 check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu)
@@ -214,19 +199,19 @@ run(int argc, char **argv)
 			}
 			break;
 		case 'n':
-			if (parse_num("--runs", optarg, 2, 1000, &runs) == -1)
+			if (cmd_parse_num(&cmd_bench, "--runs", optarg, 2, 1000, &runs) == -1)
 				goto usage;
 			break;
 		case 'm':
-			if (parse_num("--max-runs", optarg, 2, 1000, &max_runs) == -1)
+			if (cmd_parse_num(&cmd_bench, "--max-runs", optarg, 2, 1000, &max_runs) == -1)
 				goto usage;
 			break;
 		case 'd':
-			if (parse_num("--duration", optarg, 0.2, 3600, &duration) == -1)
+			if (cmd_parse_num(&cmd_bench, "--duration", optarg, 0.2, 3600, &duration) == -1)
 				goto usage;
 			break;
 		case 'w':
-			if (parse_num("--warmup", optarg, 0, 3600, &warmup) == -1)
+			if (cmd_parse_num(&cmd_bench, "--warmup", optarg, 0, 3600, &warmup) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -236,24 +221,24 @@ run(int argc, char **argv)
 			prefix = optarg;
 			break;
 		case 'c':
-			if (parse_num("--confidence", optarg, 50, 99.99, &conf) == -1)
+			if (cmd_parse_num(&cmd_bench, "--confidence", optarg, 50, 99.99, &conf) == -1)
 				goto usage;
 			break;
 		case 's':
-			if (parse_num("--seed", optarg, 0, 9007199254740992.0, &d) == -1)
+			if (cmd_parse_num(&cmd_bench, "--seed", optarg, 0, 9007199254740992.0, &d) == -1)
 				goto usage;
 			c.seed = (uint64_t)d;
 			break;
 		case 'S':
-			if (parse_num("--size", optarg, 64, 9000, &size) == -1)
+			if (cmd_parse_num(&cmd_bench, "--size", optarg, 64, 9000, &size) == -1)
 				goto usage;
 			break;
 		case 'F':
-			if (parse_num("--flows", optarg, 1, 65535, &flows) == -1)
+			if (cmd_parse_num(&cmd_bench, "--flows", optarg, 1, 65535, &flows) == -1)
 				goto usage;
 			break;
 		case 'T':
-			if (parse_num("--threads", optarg, 1, 256, &threads) == -1)
+			if (cmd_parse_num(&cmd_bench, "--threads", optarg, 1, 256, &threads) == -1)
 				goto usage;
 			break;
 		case 'H':
@@ -267,7 +252,7 @@ run(int argc, char **argv)
 			no_host = 1;
 			break;
 		case 'R':
-			if (parse_num("--rate", optarg, 1, 1e9, &d) == -1)
+			if (cmd_parse_num(&cmd_bench, "--rate", optarg, 1, 1e9, &d) == -1)
 				goto usage;
 			lab.rate = d;
 			break;

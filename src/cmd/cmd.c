@@ -1,6 +1,8 @@
 /* Helpers shared by all subcommands. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd/cmd.h"
 
@@ -35,4 +37,20 @@ cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 	cmd_usage(cmd, 0);
 	return 2;
+}
+
+int
+cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, double lo, double hi,
+    double *out)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
+		fprintf(stderr, "ntune %s: invalid %s '%s' (want %g..%g)\n", cmd->name, opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -20,6 +20,9 @@ extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_
 
 /* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout). */
 void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);
+/* Parses a number in [lo, hi] for option opt; prints "ntune NAME: invalid ..." and returns -1 if not. */
+int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, double lo, double hi,
+	    double *out);
 /* Prints "ntune NAME: message" and the usage to stderr; returns 2 (the usage exit status). */
 int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

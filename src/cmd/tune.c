@@ -23,21 +23,6 @@ progress(void *arg, const char *msg)
 	fprintf(stderr, "ntune tune: %s\n", msg);
 }
 
-static int
-num(const char *opt, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	v = strtod(s, &end);
-	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "ntune tune: invalid %s '%s' (want %g..%g)\n", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static void
 print_summary(const struct bench_tune *t, const char *dir)
 {
@@ -136,7 +121,7 @@ run(int argc, char **argv)
 			}
 			break;
 		case 'b':
-			if (num("--budget", optarg, 0.1, 24 * 60, &budget) == -1)
+			if (cmd_parse_num(&cmd_tune, "--budget", optarg, 0.1, 24 * 60, &budget) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -152,35 +137,35 @@ run(int argc, char **argv)
 			prefix = optarg;
 			break;
 		case 'n':
-			if (num("--runs", optarg, 2, 1000, &runs) == -1)
+			if (cmd_parse_num(&cmd_tune, "--runs", optarg, 2, 1000, &runs) == -1)
 				goto usage;
 			break;
 		case 'm':
-			if (num("--max-runs", optarg, 2, 1000, &max_runs) == -1)
+			if (cmd_parse_num(&cmd_tune, "--max-runs", optarg, 2, 1000, &max_runs) == -1)
 				goto usage;
 			break;
 		case 'd':
-			if (num("--duration", optarg, 0.2, 3600, &duration) == -1)
+			if (cmd_parse_num(&cmd_tune, "--duration", optarg, 0.2, 3600, &duration) == -1)
 				goto usage;
 			break;
 		case 'w':
-			if (num("--warmup", optarg, 0, 3600, &warmup) == -1)
+			if (cmd_parse_num(&cmd_tune, "--warmup", optarg, 0, 3600, &warmup) == -1)
 				goto usage;
 			break;
 		case 'S':
-			if (num("--size", optarg, 64, 9000, &size) == -1)
+			if (cmd_parse_num(&cmd_tune, "--size", optarg, 64, 9000, &size) == -1)
 				goto usage;
 			break;
 		case 'F':
-			if (num("--flows", optarg, 1, 65535, &flows) == -1)
+			if (cmd_parse_num(&cmd_tune, "--flows", optarg, 1, 65535, &flows) == -1)
 				goto usage;
 			break;
 		case 'T':
-			if (num("--threads", optarg, 1, 256, &threads) == -1)
+			if (cmd_parse_num(&cmd_tune, "--threads", optarg, 1, 256, &threads) == -1)
 				goto usage;
 			break;
 		case 's':
-			if (num("--seed", optarg, 0, 9007199254740992.0, &d) == -1)
+			if (cmd_parse_num(&cmd_tune, "--seed", optarg, 0, 9007199254740992.0, &d) == -1)
 				goto usage;
 			c.seed = (uint64_t)d;
 			break;
@@ -188,7 +173,7 @@ run(int argc, char **argv)
 			json = 1;
 			break;
 		case 'R':
-			if (num("--rate", optarg, 1, 1e9, &d) == -1)
+			if (cmd_parse_num(&cmd_tune, "--rate", optarg, 1, 1e9, &d) == -1)
 				goto usage;
 			lab.rate = d;
 			break;
