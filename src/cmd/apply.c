@@ -237,17 +237,8 @@ run(int argc, char **argv)
 		cmd_usage(&cmd_apply, 0);
 		return 2;
 	}
-	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
+	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
 		return 2;
-	}
-	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		kb_profile_free(p);
-		return 2;
-	}
 	if (p->nentries == 0) {
 		fprintf(stderr, "ntune: %s: no settings\n", p->path);
 		kb_profile_free(p);

@@ -99,17 +99,8 @@ run(int argc, char **argv)
 		cmd_usage(&cmd_check, 0);
 		return 2;
 	}
-	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
+	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
 		return 2;
-	}
-	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		kb_profile_free(p);
-		return 2;
-	}
 	if (os == NULL && nfrom == 0)
 		os = p->xml ? "opnsense" : kb_os_guess(kb, p);
 	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "kb/kb.h"
 
 void
 cmd_usage(const struct ntune_cmd *cmd, int to_stdout)
@@ -52,5 +53,25 @@ cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, doubl
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+int
+cmd_load_profile(const char *path, struct kb_profile **p, struct kb **kb)
+{
+	char *cause = NULL;
+
+	if ((*p = kb_profile_load(path, &cause)) == NULL) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	if (kb_load(NULL, kb, &cause) == -1) {
+		fprintf(stderr, "ntune: %s\n", cause);
+		free(cause);
+		kb_profile_free(*p);
+		*p = NULL;
+		return 2;
+	}
 	return 0;
 }

@@ -20,6 +20,10 @@ extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_
 
 /* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout). */
 void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);
+struct kb;
+struct kb_profile;
+/* Loads profile path and the knowledge base; prints "ntune: cause" and returns 2 on failure, else 0. */
+int	cmd_load_profile(const char *path, struct kb_profile **, struct kb **);
 /* Parses a number in [lo, hi] for option opt; prints "ntune NAME: invalid ..." and returns -1 if not. */
 int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, double lo, double hi,
 	    double *out);

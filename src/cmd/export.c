@@ -341,7 +341,6 @@ run(int argc, char **argv)
 	struct ctx c;
 	struct kb_profile *p;
 	struct kb *kb;
-	char *cause = NULL;
 	int ch, f = -1;
 	size_t i;
 
@@ -377,17 +376,8 @@ run(int argc, char **argv)
 		cmd_usage(&cmd_export, 0);
 		return 2;
 	}
-	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
+	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
 		return 2;
-	}
-	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		kb_profile_free(p);
-		return 2;
-	}
 	c.kb = kb;
 	c.p = p;
 	if (c.os == NULL)
