@@ -62,12 +62,20 @@ gettri(json_t *o, const char *key)
 	return json_is_boolean(v) ? json_is_true(v) : OS_UNKNOWN;
 }
 
-static void
-getstr(json_t *o, const char *key, char *buf, size_t len)
+void
+os_json_str(json_t *o, const char *key, char *buf, size_t len)
 {
 	json_t *v = json_object_get(o, key);
 
 	os_strlcpy(buf, json_is_string(v) ? json_string_value(v) : "", len);
+}
+
+uint64_t
+os_json_u64(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
 json_t *
@@ -83,11 +91,11 @@ os_json_to_system(json_t *o, struct os_system *s)
 	memset(s, 0, sizeof *s);
 	if (!json_is_object(o))
 		return -1;
-	getstr(o, "os", s->os, sizeof s->os);
-	getstr(o, "version", s->version, sizeof s->version);
-	getstr(o, "distro", s->distro, sizeof s->distro);
-	getstr(o, "hostname", s->hostname, sizeof s->hostname);
-	getstr(o, "netns", s->netns, sizeof s->netns);
+	os_json_str(o, "os", s->os, sizeof s->os);
+	os_json_str(o, "version", s->version, sizeof s->version);
+	os_json_str(o, "distro", s->distro, sizeof s->distro);
+	os_json_str(o, "hostname", s->hostname, sizeof s->hostname);
+	os_json_str(o, "netns", s->netns, sizeof s->netns);
 	return 0;
 }
 
@@ -119,13 +127,13 @@ os_json_to_cpu(json_t *o, struct os_cpu *c)
 	memset(c, 0, sizeof *c);
 	if (!json_is_object(o))
 		return -1;
-	getstr(o, "model", c->model, sizeof c->model);
+	os_json_str(o, "model", c->model, sizeof c->model);
 	c->packages = (int)getint(o, "packages");
 	c->cores = (int)getint(o, "cores");
 	c->threads = (int)getint(o, "threads");
 	c->smt = gettri(o, "smt");
 	c->numa_nodes = (int)getint(o, "numa_nodes");
-	getstr(o, "governor", c->governor, sizeof c->governor);
+	os_json_str(o, "governor", c->governor, sizeof c->governor);
 	cpus = json_object_get(o, "cpus");
 	if (c->threads > 0 && c->threads <= OS_MAXCPU && json_array_size(cpus) > 0) {
 		c->cpu_core = xcalloc((size_t)c->threads, sizeof(int));
@@ -189,14 +197,14 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 	os_nic_init(n);
 	if (!json_is_object(o))
 		return -1;
-	getstr(o, "name", n->name, sizeof n->name);
-	getstr(o, "driver", n->driver, sizeof n->driver);
-	getstr(o, "driver_version", n->driver_version, sizeof n->driver_version);
-	getstr(o, "firmware", n->firmware, sizeof n->firmware);
-	getstr(o, "bus", n->bus, sizeof n->bus);
-	getstr(o, "pci_id", n->pci_id, sizeof n->pci_id);
-	getstr(o, "pci_name", n->pci_name, sizeof n->pci_name);
-	getstr(o, "mac", n->mac, sizeof n->mac);
+	os_json_str(o, "name", n->name, sizeof n->name);
+	os_json_str(o, "driver", n->driver, sizeof n->driver);
+	os_json_str(o, "driver_version", n->driver_version, sizeof n->driver_version);
+	os_json_str(o, "firmware", n->firmware, sizeof n->firmware);
+	os_json_str(o, "bus", n->bus, sizeof n->bus);
+	os_json_str(o, "pci_id", n->pci_id, sizeof n->pci_id);
+	os_json_str(o, "pci_name", n->pci_name, sizeof n->pci_name);
+	os_json_str(o, "mac", n->mac, sizeof n->mac);
 	n->speed_mbps = getint(o, "speed_mbps");
 	n->mtu = (int)getint(o, "mtu");
 	n->up = json_is_true(json_object_get(o, "up"));
@@ -223,7 +231,7 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 	co = json_object_get(o, "coalesce");
 	n->coalesce_rx_usecs = (int)getint(co, "rx_usecs");
 	n->adaptive_rx = gettri(co, "adaptive_rx");
-	getstr(o, "unsupported", n->unsupported, sizeof n->unsupported);
+	os_json_str(o, "unsupported", n->unsupported, sizeof n->unsupported);
 	ql = json_object_get(o, "queues");
 	if (json_array_size(ql) > 0 && json_array_size(ql) < 65536) {
 		n->queues = xcalloc(json_array_size(ql), sizeof *n->queues);
@@ -231,14 +239,14 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 			struct os_queue *q = &n->queues[n->nqueues++];
 
 			q->index = (int)getint(e, "index");
-			getstr(e, "kind", q->kind, sizeof q->kind);
+			os_json_str(e, "kind", q->kind, sizeof q->kind);
 			q->irq = (int)getint(e, "irq");
-			getstr(e, "irq_name", q->irq_name, sizeof q->irq_name);
+			os_json_str(e, "irq_name", q->irq_name, sizeof q->irq_name);
 			q->irq_cpu = (int)getint(e, "irq_cpu");
-			getstr(e, "irq_affinity", q->irq_affinity, sizeof q->irq_affinity);
-			getstr(e, "rps_cpus", q->rps_cpus, sizeof q->rps_cpus);
-			getstr(e, "xps_cpus", q->xps_cpus, sizeof q->xps_cpus);
-			q->interrupts = getint(e, "interrupts") > 0 ? (uint64_t)getint(e, "interrupts") : 0;
+			os_json_str(e, "irq_affinity", q->irq_affinity, sizeof q->irq_affinity);
+			os_json_str(e, "rps_cpus", q->rps_cpus, sizeof q->rps_cpus);
+			os_json_str(e, "xps_cpus", q->xps_cpus, sizeof q->xps_cpus);
+			q->interrupts = os_json_u64(e, "interrupts");
 		}
 	}
 	return 0;

@@ -32,6 +32,9 @@ json_t	*os_json_nic(const struct os_nic *);
 int	 os_json_to_system(json_t *, struct os_system *);
 int	 os_json_to_cpu(json_t *, struct os_cpu *);
 int	 os_json_to_nic(json_t *, struct os_nic *);
+/* Member key of o as a string ("" if it is not one) or a count (0 if not a positive integer). */
+void	 os_json_str(json_t *o, const char *key, char *buf, size_t len);
+uint64_t os_json_u64(json_t *o, const char *key);
 
 /* The snapshot backend's document (NULL for other backends) and its recorded errors. */
 json_t	*os_snapshot_doc(struct os_ctx *);

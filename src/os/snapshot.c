@@ -65,14 +65,6 @@ snap_nics(struct os_ctx *ctx, struct os_nic **out, size_t *n, char **cause)
 	return 0;
 }
 
-static uint64_t
-u64(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-}
-
 static int
 snap_cpu_times(struct os_ctx *ctx, struct os_cpu_times **out, size_t *n, char **cause)
 {
@@ -87,14 +79,14 @@ snap_cpu_times(struct os_ctx *ctx, struct os_cpu_times **out, size_t *n, char **
 	json_array_foreach(a, i, e) {
 		struct os_cpu_times *t = &(*out)[i];
 
-		t->user = u64(e, "user");
-		t->nice = u64(e, "nice");
-		t->system = u64(e, "system");
-		t->interrupt = u64(e, "interrupt");
-		t->softirq = u64(e, "softirq");
-		t->idle = u64(e, "idle");
-		t->iowait = u64(e, "iowait");
-		t->steal = u64(e, "steal");
+		t->user = os_json_u64(e, "user");
+		t->nice = os_json_u64(e, "nice");
+		t->system = os_json_u64(e, "system");
+		t->interrupt = os_json_u64(e, "interrupt");
+		t->softirq = os_json_u64(e, "softirq");
+		t->idle = os_json_u64(e, "idle");
+		t->iowait = os_json_u64(e, "iowait");
+		t->steal = os_json_u64(e, "steal");
 	}
 	*n = json_array_size(a);
 	return 0;
@@ -113,17 +105,16 @@ snap_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, cha
 	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
 	json_array_foreach(a, i, e) {
 		struct os_if_counters *c = &(*out)[i];
-		json_t *nm = json_object_get(e, "name");
 
-		os_strlcpy(c->name, json_is_string(nm) ? json_string_value(nm) : "", sizeof c->name);
-		c->ipackets = u64(e, "ipackets");
-		c->ibytes = u64(e, "ibytes");
-		c->ierrors = u64(e, "ierrors");
-		c->idrops = u64(e, "idrops");
-		c->opackets = u64(e, "opackets");
-		c->obytes = u64(e, "obytes");
-		c->oerrors = u64(e, "oerrors");
-		c->odrops = u64(e, "odrops");
+		os_json_str(e, "name", c->name, sizeof c->name);
+		c->ipackets = os_json_u64(e, "ipackets");
+		c->ibytes = os_json_u64(e, "ibytes");
+		c->ierrors = os_json_u64(e, "ierrors");
+		c->idrops = os_json_u64(e, "idrops");
+		c->opackets = os_json_u64(e, "opackets");
+		c->obytes = os_json_u64(e, "obytes");
+		c->oerrors = os_json_u64(e, "oerrors");
+		c->odrops = os_json_u64(e, "odrops");
 	}
 	*n = json_array_size(a);
 	return 0;
@@ -142,13 +133,10 @@ snap_irqs(struct os_ctx *ctx, struct os_irq **out, size_t *n, char **cause)
 	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
 	json_array_foreach(a, i, e) {
 		struct os_irq *q = &(*out)[i];
-		json_t *s;
 
-		s = json_object_get(e, "name");
-		os_strlcpy(q->name, json_is_string(s) ? json_string_value(s) : "", sizeof q->name);
-		s = json_object_get(e, "desc");
-		os_strlcpy(q->desc, json_is_string(s) ? json_string_value(s) : "", sizeof q->desc);
-		q->total = u64(e, "total");
+		os_json_str(e, "name", q->name, sizeof q->name);
+		os_json_str(e, "desc", q->desc, sizeof q->desc);
+		q->total = os_json_u64(e, "total");
 		pc = json_object_get(e, "per_cpu");
 		if (json_is_array(pc) && json_array_size(pc) > 0 && json_array_size(pc) <= OS_MAXCPU) {
 			q->ncpu = json_array_size(pc);
