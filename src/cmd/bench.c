@@ -103,18 +103,6 @@ drop_host_knobs(const struct kb *kb, struct bench_profile *bp, const char *path,
 	return 0;
 }
 
-static void
-default_dir(char *buf, size_t len, const char *what)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	char stamp[32];
-
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "ntune-%s-%s", what, stamp);
-}
-
 static json_t *
 verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncmp,
     const char *stopped)
@@ -170,9 +158,9 @@ run(int argc, char **argv)
 	enum bench_stop stop;
 	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL, *stopped;
 	char dirbuf[96], *cause = NULL, *text, used[32][BENCH_LABEL_MAX];
-	double d, runs = 5, max_runs = -1, duration = 3, warmup = 1, conf = 95, size = 64;
-	double flows = 0, threads = 0;
-	int ch, json = 0, rc = 1, nprof = 0, i, ok, no_host = 0;
+	struct cmd_measure m = { .runs = 5, .max_runs = -1, .duration = 3, .warmup = 1, .size = 64 };
+	double conf = 95;
+	int ch, r, json = 0, rc = 1, nprof = 0, i, ok, no_host = 0;
 	size_t len, k;
 	json_t *doc;
 	char **orig;
@@ -198,22 +186,6 @@ run(int argc, char **argv)
 				lab.cmd = optarg;
 			}
 			break;
-		case 'n':
-			if (cmd_parse_num(&cmd_bench, "--runs", optarg, 2, 1000, &runs) == -1)
-				goto usage;
-			break;
-		case 'm':
-			if (cmd_parse_num(&cmd_bench, "--max-runs", optarg, 2, 1000, &max_runs) == -1)
-				goto usage;
-			break;
-		case 'd':
-			if (cmd_parse_num(&cmd_bench, "--duration", optarg, 0.2, 3600, &duration) == -1)
-				goto usage;
-			break;
-		case 'w':
-			if (cmd_parse_num(&cmd_bench, "--warmup", optarg, 0, 3600, &warmup) == -1)
-				goto usage;
-			break;
 		case 'o':
 			dir = optarg;
 			break;
@@ -222,23 +194,6 @@ run(int argc, char **argv)
 			break;
 		case 'c':
 			if (cmd_parse_num(&cmd_bench, "--confidence", optarg, 50, 99.99, &conf) == -1)
-				goto usage;
-			break;
-		case 's':
-			if (cmd_parse_num(&cmd_bench, "--seed", optarg, 0, 9007199254740992.0, &d) == -1)
-				goto usage;
-			c.seed = (uint64_t)d;
-			break;
-		case 'S':
-			if (cmd_parse_num(&cmd_bench, "--size", optarg, 64, 9000, &size) == -1)
-				goto usage;
-			break;
-		case 'F':
-			if (cmd_parse_num(&cmd_bench, "--flows", optarg, 1, 65535, &flows) == -1)
-				goto usage;
-			break;
-		case 'T':
-			if (cmd_parse_num(&cmd_bench, "--threads", optarg, 1, 256, &threads) == -1)
 				goto usage;
 			break;
 		case 'H':
@@ -251,30 +206,19 @@ run(int argc, char **argv)
 		case 'N':
 			no_host = 1;
 			break;
-		case 'R':
-			if (cmd_parse_num(&cmd_bench, "--rate", optarg, 1, 1e9, &d) == -1)
-				goto usage;
-			lab.rate = d;
-			break;
 		case 'M':
-			if (strcmp(optarg, "pps") == 0)
-				c.bits = false;
-			else if (strcmp(optarg, "bps") == 0)
-				c.bits = true;
-			else if (strcmp(optarg, "latency") == 0)
-				c.latency = lab.latency = true;
-			else {
-				fprintf(stderr, "ntune bench: --metric is pps, bps or latency, not '%s'\n",
-				    optarg);
+			if (cmd_parse_metric(&cmd_bench, "--metric", "bps", optarg, &lab, &c) == -1)
 				goto usage;
-			}
 			break;
 		case 'h':
 			cmd_usage(&cmd_bench, 1);
 			rc = 0;
 			goto out;
 		default:
-			cmd_usage(&cmd_bench, 0);
+			if ((r = cmd_measure_option(&cmd_bench, ch, optarg, &m, &lab, &c)) == 1)
+				break;
+			if (r == 0)
+				cmd_usage(&cmd_bench, 0);
 			goto usage;
 		}
 	}
@@ -289,10 +233,10 @@ run(int argc, char **argv)
 		fprintf(stderr, "ntune bench: --metric latency needs --load gen (its packets carry timestamps)\n");
 		goto usage;
 	}
-	if (max_runs < 0)
-		max_runs = runs * 2 > 10 ? runs * 2 : 10;
-	if (max_runs < runs) {
-		fprintf(stderr, "ntune bench: --max-runs %.0f is below --runs %.0f\n", max_runs, runs);
+	if (m.max_runs < 0)
+		m.max_runs = m.runs * 2 > 10 ? m.runs * 2 : 10;
+	if (m.max_runs < m.runs) {
+		fprintf(stderr, "ntune bench: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
 		goto usage;
 	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
@@ -325,11 +269,7 @@ run(int argc, char **argv)
 		bench_label_from_path(path, profs[i].label, sizeof profs[i].label, used, (size_t)i);
 		memcpy(used[i], profs[i].label, BENCH_LABEL_MAX);
 	}
-	lab.self = "/proc/self/exe";
-	lab.size = (int)size;
-	lab.flows = (int)flows;
-	lab.threads = (int)threads;
-	lab.settle = 0.5;
+	cmd_measure_setup(&m, &lab, &c);
 	if (bench_lab_open(&lab, prefix, &cause) == -1) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
@@ -337,7 +277,7 @@ run(int argc, char **argv)
 		goto out;
 	}
 	if (dir == NULL) {
-		default_dir(dirbuf, sizeof dirbuf, "bench");
+		cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
 		dir = dirbuf;
 	}
 	if (bench_results_create(dir, "bench", argc, orig, &cause) == -1) {
@@ -356,11 +296,7 @@ run(int argc, char **argv)
 	c.lab = &lab;
 	c.kb = kb;
 	c.dir = dir;
-	c.seq.min_runs = (int)runs;
-	c.seq.max_runs = (int)max_runs;
 	c.seq.confidence = conf / 100;
-	c.duration = duration;
-	c.warmup = warmup;
 	c.progress = progress;
 	v = xcalloc((size_t)nprof, sizeof *v);
 	fprintf(stderr, "ntune bench: results in %s; seed %llu; lab '%s'\n", dir,

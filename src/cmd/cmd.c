@@ -3,7 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "bench/bench.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 
@@ -74,4 +77,83 @@ cmd_load_profile(const char *path, struct kb_profile **p, struct kb **kb)
 		return 2;
 	}
 	return 0;
+}
+
+int
+cmd_measure_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct cmd_measure *m,
+    struct bench_lab *lab, struct bench_ctx *c)
+{
+	double d;
+
+	switch (ch) {
+	case 'n':
+		return cmd_parse_num(cmd, "--runs", arg, 2, 1000, &m->runs) == -1 ? -1 : 1;
+	case 'm':
+		return cmd_parse_num(cmd, "--max-runs", arg, 2, 1000, &m->max_runs) == -1 ? -1 : 1;
+	case 'd':
+		return cmd_parse_num(cmd, "--duration", arg, 0.2, 3600, &m->duration) == -1 ? -1 : 1;
+	case 'w':
+		return cmd_parse_num(cmd, "--warmup", arg, 0, 3600, &m->warmup) == -1 ? -1 : 1;
+	case 'S':
+		return cmd_parse_num(cmd, "--size", arg, 64, 9000, &m->size) == -1 ? -1 : 1;
+	case 'F':
+		return cmd_parse_num(cmd, "--flows", arg, 1, 65535, &m->flows) == -1 ? -1 : 1;
+	case 'T':
+		return cmd_parse_num(cmd, "--threads", arg, 1, 256, &m->threads) == -1 ? -1 : 1;
+	case 's':
+		if (cmd_parse_num(cmd, "--seed", arg, 0, 9007199254740992.0, &d) == -1)
+			return -1;
+		c->seed = (uint64_t)d;
+		return 1;
+	case 'R':
+		if (cmd_parse_num(cmd, "--rate", arg, 1, 1e9, &d) == -1)
+			return -1;
+		lab->rate = d;
+		return 1;
+	}
+	return 0;
+}
+
+void
+cmd_measure_setup(const struct cmd_measure *m, struct bench_lab *lab, struct bench_ctx *c)
+{
+	lab->self = "/proc/self/exe";
+	lab->size = (int)m->size;
+	lab->flows = (int)m->flows;
+	lab->threads = (int)m->threads;
+	lab->settle = 0.5;
+	c->seq.min_runs = (int)m->runs;
+	c->seq.max_runs = (int)m->max_runs;
+	c->duration = m->duration;
+	c->warmup = m->warmup;
+}
+
+int
+cmd_parse_metric(const struct ntune_cmd *cmd, const char *opt, const char *bits, const char *arg,
+    struct bench_lab *lab, struct bench_ctx *c)
+{
+	if (strcmp(arg, "pps") == 0)
+		c->bits = false;
+	else if (strcmp(arg, bits) == 0)
+		c->bits = true;
+	else if (strcmp(arg, "latency") == 0)
+		c->latency = lab->latency = true;
+	else {
+		fprintf(stderr, "ntune %s: %s is pps, %s or latency, not '%s'\n", cmd->name, opt, bits,
+		    arg);
+		return -1;
+	}
+	return 0;
+}
+
+void
+cmd_results_dir(char *buf, size_t len, const char *what)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "ntune-%s-%s", what, stamp);
 }

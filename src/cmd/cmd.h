@@ -2,6 +2,8 @@
 #ifndef NTUNE_CMD_H
 #define NTUNE_CMD_H
 
+#include <stddef.h>
+
 #define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); main checks it */
 #define NTUNE_CMD_HIDDEN	0x2	/* not listed by `ntune help` */
 
@@ -30,5 +32,29 @@ int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, d
 /* Prints "ntune NAME: message" and the usage to stderr; returns 2 (the usage exit status). */
 int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+struct bench_lab;
+struct bench_ctx;
+/* How bench and tune measure: the options they share (each sets its own defaults first). */
+struct cmd_measure {
+	double	runs, max_runs, duration, warmup, size, flows, threads;
+};
+/*
+ * Handles option ch if it is one bench and tune share (--runs, --max-runs, --duration,
+ * --warmup, --size, --flows, --threads, --seed, --rate): 1 if it was, 0 if it is not
+ * one of them, -1 after printing why its value is invalid.
+ */
+int	cmd_measure_option(const struct ntune_cmd *, int ch, const char *arg, struct cmd_measure *,
+	    struct bench_lab *, struct bench_ctx *);
+/* Puts the shared options into the lab and the context (and the settings both use). */
+void	cmd_measure_setup(const struct cmd_measure *, struct bench_lab *, struct bench_ctx *);
+/*
+ * Parses what to compare, option opt: "pps", bits (bit/s) or "latency"; prints
+ * "ntune NAME: OPT is pps, BITS or latency, not 'ARG'" and returns -1 if it is none.
+ */
+int	cmd_parse_metric(const struct ntune_cmd *, const char *opt, const char *bits, const char *arg,
+	    struct bench_lab *, struct bench_ctx *);
+/* The default results directory: ntune-WHAT-YYYYmmdd-HHMMSS (local time). */
+void	cmd_results_dir(char *buf, size_t len, const char *what);
 
 #endif

@@ -85,12 +85,10 @@ run(int argc, char **argv)
 	struct lab_config cfg;
 	struct kb *kb = NULL;
 	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL;
-	char dirbuf[96], *cause = NULL, **orig, stamp[32], ns[LAB_NSNAME_MAX];
-	double budget = 5, runs = 3, max_runs = 6, duration = 2, warmup = 1, size = 64, flows = 0;
-	double threads = 0, d;
-	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
-	time_t now;
-	struct tm tm;
+	char dirbuf[96], *cause = NULL, **orig, ns[LAB_NSNAME_MAX];
+	struct cmd_measure m = { .runs = 3, .max_runs = 6, .duration = 2, .warmup = 1, .size = 64 };
+	double budget = 5;
+	int ch, r, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
 
 	memset(&lab, 0, sizeof lab);
 	memset(&c, 0, sizeof c);
@@ -108,17 +106,8 @@ run(int argc, char **argv)
 			    "the machine itself with a lab, or `ntune bench --load CMD` there\n");
 			goto usage;
 		case 'g':
-			if (strcmp(optarg, "pps") == 0)
-				c.bits = false;
-			else if (strcmp(optarg, "throughput") == 0)
-				c.bits = true;
-			else if (strcmp(optarg, "latency") == 0)
-				c.latency = lab.latency = true;
-			else {
-				fprintf(stderr, "ntune tune: --goal is pps, throughput or latency, not '%s'\n",
-				    optarg);
+			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", optarg, &lab, &c) == -1)
 				goto usage;
-			}
 			break;
 		case 'b':
 			if (cmd_parse_num(&cmd_tune, "--budget", optarg, 0.1, 24 * 60, &budget) == -1)
@@ -136,46 +125,8 @@ run(int argc, char **argv)
 		case 'p':
 			prefix = optarg;
 			break;
-		case 'n':
-			if (cmd_parse_num(&cmd_tune, "--runs", optarg, 2, 1000, &runs) == -1)
-				goto usage;
-			break;
-		case 'm':
-			if (cmd_parse_num(&cmd_tune, "--max-runs", optarg, 2, 1000, &max_runs) == -1)
-				goto usage;
-			break;
-		case 'd':
-			if (cmd_parse_num(&cmd_tune, "--duration", optarg, 0.2, 3600, &duration) == -1)
-				goto usage;
-			break;
-		case 'w':
-			if (cmd_parse_num(&cmd_tune, "--warmup", optarg, 0, 3600, &warmup) == -1)
-				goto usage;
-			break;
-		case 'S':
-			if (cmd_parse_num(&cmd_tune, "--size", optarg, 64, 9000, &size) == -1)
-				goto usage;
-			break;
-		case 'F':
-			if (cmd_parse_num(&cmd_tune, "--flows", optarg, 1, 65535, &flows) == -1)
-				goto usage;
-			break;
-		case 'T':
-			if (cmd_parse_num(&cmd_tune, "--threads", optarg, 1, 256, &threads) == -1)
-				goto usage;
-			break;
-		case 's':
-			if (cmd_parse_num(&cmd_tune, "--seed", optarg, 0, 9007199254740992.0, &d) == -1)
-				goto usage;
-			c.seed = (uint64_t)d;
-			break;
 		case 'j':
 			json = 1;
-			break;
-		case 'R':
-			if (cmd_parse_num(&cmd_tune, "--rate", optarg, 1, 1e9, &d) == -1)
-				goto usage;
-			lab.rate = d;
 			break;
 		case 'l':
 			have_load = 1;
@@ -191,7 +142,10 @@ run(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
-			cmd_usage(&cmd_tune, 0);
+			if ((r = cmd_measure_option(&cmd_tune, ch, optarg, &m, &lab, &c)) == 1)
+				break;
+			if (r == 0)
+				cmd_usage(&cmd_tune, 0);
 			goto usage;
 		}
 	}
@@ -199,8 +153,8 @@ run(int argc, char **argv)
 		cmd_usage(&cmd_tune, 0);
 		goto usage;
 	}
-	if (max_runs < runs) {
-		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", max_runs, runs);
+	if (m.max_runs < m.runs) {
+		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
 		goto usage;
 	}
 	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
@@ -226,18 +180,11 @@ run(int argc, char **argv)
 			goto fail;
 		made_lab = 1;
 	}
-	lab.self = "/proc/self/exe";
-	lab.size = (int)size;
-	lab.flows = (int)flows;
-	lab.threads = (int)threads;
-	lab.settle = 0.5;
+	cmd_measure_setup(&m, &lab, &c);
 	if (bench_lab_open(&lab, prefix, &cause) == -1)
 		goto fail;
 	if (dir == NULL) {
-		now = time(NULL);
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-		snprintf(dirbuf, sizeof dirbuf, "ntune-tune-%s", stamp);
+		cmd_results_dir(dirbuf, sizeof dirbuf, "tune");
 		dir = dirbuf;
 	}
 	if (bench_results_create(dir, "tune", argc, orig, &cause) == -1)
@@ -245,11 +192,7 @@ run(int argc, char **argv)
 	c.lab = &lab;
 	c.kb = kb;
 	c.dir = dir;
-	c.seq.min_runs = (int)runs;
-	c.seq.max_runs = (int)max_runs;
 	c.seq.confidence = 0.95;
-	c.duration = duration;
-	c.warmup = warmup;
 	c.progress = progress;
 	t.budget_s = budget * 60;
 	t.bits = c.bits;
