@@ -216,11 +216,10 @@ run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **from = NULL;
-	size_t nfrom = 0, i;
+	size_t nfrom = 0;
 	int json = 0, ch, rc;
 	struct os_ctx *ctx;
-	char *cause = NULL;
-	json_t *doc, *errors, *e;
+	json_t *doc;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
@@ -243,20 +242,13 @@ run(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "ntune inspect: unexpected argument '%s'\n", argv[optind]);
-		cmd_usage(&cmd_inspect, 0);
 		free(from);
-		return 2;
+		return cmd_usage_error(&cmd_inspect, "unexpected argument '%s'", argv[optind]);
 	}
-	/* NTUNE_ROOT: read a captured /proc + /sys tree instead of the live one */
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
-	    os_open_live(getenv("NTUNE_ROOT"), &cause);
+	ctx = cmd_os_open(&cmd_inspect, from, nfrom);
 	free(from);
-	if (ctx == NULL) {
-		fprintf(stderr, "ntune inspect: %s\n", cause);
-		free(cause);
+	if (ctx == NULL)
 		return 2;
-	}
 	doc = cmd_os_document(ctx, 0);
 	os_close(ctx);
 	if (json) {
@@ -265,10 +257,7 @@ run(int argc, char **argv)
 	} else
 		render(doc);
 	fflush(stdout);
-	errors = json_object_get(doc, "errors");
-	json_array_foreach(errors, i, e)
-		fprintf(stderr, "ntune inspect: %s\n", json_string_value(e));
-	rc = json_array_size(errors) > 0 ? 1 : 0;
+	rc = cmd_os_errors(&cmd_inspect, doc) > 0 ? 1 : 0;
 	json_decref(doc);
 	return rc;
 }

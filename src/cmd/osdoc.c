@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
 #include "cmd/osdoc.h"
 #include "kb/kb.h"
 #include "os/os_json.h"
@@ -240,3 +241,29 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 	return doc;
 }
 
+
+struct os_ctx *
+cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
+{
+	struct os_ctx *ctx;
+	char *cause = NULL;
+
+	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
+	    os_open_live(getenv("NTUNE_ROOT"), &cause);
+	if (ctx == NULL) {
+		fprintf(stderr, "ntune %s: %s\n", cmd->name, cause);
+		free(cause);
+	}
+	return ctx;
+}
+
+size_t
+cmd_os_errors(const struct ntune_cmd *cmd, json_t *doc)
+{
+	json_t *errors = json_object_get(doc, "errors"), *e;
+	size_t i;
+
+	json_array_foreach(errors, i, e)
+		fprintf(stderr, "ntune %s: %s\n", cmd->name, json_string_value(e));
+	return json_array_size(errors);
+}

@@ -13,4 +13,13 @@
  */
 json_t	*cmd_os_document(struct os_ctx *ctx, int flags);
 
+struct ntune_cmd;
+/*
+ * Opens the --from files, else this machine (a captured /proc + /sys tree when
+ * NTUNE_ROOT is set); NULL after printing "ntune NAME: why".
+ */
+struct os_ctx *cmd_os_open(const struct ntune_cmd *, const char **from, size_t nfrom);
+/* Prints each of the document's "errors" as "ntune NAME: error"; returns how many there are. */
+size_t	cmd_os_errors(const struct ntune_cmd *, json_t *doc);
+
 #endif

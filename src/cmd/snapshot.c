@@ -102,10 +102,10 @@ run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, **from = NULL, *root;
-	size_t nfrom = 0, i;
+	size_t nfrom = 0;
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
-	json_t *doc, *e;
+	json_t *doc;
 	int ch, rc;
 
 	optind = 1;
@@ -129,20 +129,15 @@ run(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "ntune snapshot: unexpected argument '%s'\n", argv[optind]);
-		cmd_usage(&cmd_snapshot, 0);
 		free(from);
-		return 2;
+		return cmd_usage_error(&cmd_snapshot, "unexpected argument '%s'", argv[optind]);
 	}
-	/* NTUNE_ROOT: read a captured /proc + /sys tree instead of the live one */
-	root = getenv("NTUNE_ROOT");
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) : os_open_live(root, &cause);
+	ctx = cmd_os_open(&cmd_snapshot, from, nfrom);
 	free(from);
-	if (ctx == NULL) {
-		fprintf(stderr, "ntune snapshot: %s\n", cause);
-		free(cause);
+	if (ctx == NULL)
 		return 2;
-	}
+	/* the boot files are read under the same captured tree */
+	root = getenv("NTUNE_ROOT");
 	doc = cmd_os_document(ctx, OS_COLLECT_SNAPSHOT);
 	if (nfrom == 0)
 		json_object_set_new(doc, "boot_files", boot_files(ctx->ops->name, root ? root : ""));
@@ -168,9 +163,7 @@ run(int argc, char **argv)
 		text[len] = '\0';
 	}
 	free(text);
-	json_array_foreach(json_object_get(doc, "errors"), i, e)
-		fprintf(stderr, "ntune snapshot: %s\n", json_string_value(e));
-	if (rc == 0 && json_array_size(json_object_get(doc, "errors")) > 0)
+	if (cmd_os_errors(&cmd_snapshot, doc) > 0 && rc == 0)
 		rc = 1;
 	json_decref(doc);
 	return rc;
