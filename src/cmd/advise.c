@@ -17,18 +17,6 @@ static const char *const goals[] = { "forwarding", "throughput", "latency" };
 static const char *const roles[] = { "router", "firewall", "host" };
 
 static int
-pick(const char *s, const char *const *names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(s, names[i]) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-static int
 run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -55,30 +43,23 @@ run(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:j", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (nfrom == nitems(from)) {
-				fprintf(stderr, "ntune advise: too many --from files\n");
+			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), optarg) == -1)
 				return 2;
-			}
-			from[nfrom++] = optarg;
 			break;
 		case 'o':
-			if (strcmp(optarg, "freebsd") != 0 && strcmp(optarg, "opnsense") != 0 &&
-			    strcmp(optarg, "pfsense") != 0 && strcmp(optarg, "linux") != 0) {
-				fprintf(stderr, "ntune advise: bad --os '%s' (freebsd, opnsense, pfsense, "
-				    "linux)\n", optarg);
+			if (cmd_parse_os(&cmd_advise, optarg) == -1)
 				return 2;
-			}
 			os = optarg;
 			break;
 		case 'g':
-			if ((goal = pick(optarg, goals, nitems(goals))) == -1) {
+			if ((goal = cmd_pick(optarg, goals, nitems(goals))) == -1) {
 				fprintf(stderr, "ntune advise: bad --goal '%s' (forwarding, throughput, "
 				    "latency)\n", optarg);
 				return 2;
 			}
 			break;
 		case 'r':
-			if ((role = pick(optarg, roles, nitems(roles))) == -1) {
+			if ((role = cmd_pick(optarg, roles, nitems(roles))) == -1) {
 				fprintf(stderr, "ntune advise: bad --role '%s' (router, firewall, host)\n",
 				    optarg);
 				return 2;

@@ -13,27 +13,7 @@
 
 extern const struct ntune_cmd cmd_check;
 
-static int
-target_parse(const char *s, enum kb_target *t)
-{
-	static const char *const names[] = { "any", "loader", "sysctl", "opnsense", "pfsense" };
-	size_t i;
-
-	for (i = 0; i < nitems(names); i++) {
-		if (strcmp(s, names[i]) == 0) {
-			*t = (enum kb_target)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static bool
-os_valid(const char *os)
-{
-	return strcmp(os, "freebsd") == 0 || strcmp(os, "linux") == 0 ||
-	    strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0;
-}
+static const char *const targets[] = { "any", "loader", "sysctl", "opnsense", "pfsense" };
 
 static int
 run(int argc, char **argv)
@@ -56,35 +36,30 @@ run(int argc, char **argv)
 	struct kb_diag *d;
 	struct os_ctx *ctx;
 	char *cause = NULL;
-	int ch, errors;
+	int ch, t, errors;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:f:r:t:j", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			if (!os_valid(optarg)) {
-				fprintf(stderr, "ntune check: bad --os '%s' (freebsd, opnsense, pfsense, "
-				    "linux)\n", optarg);
+			if (cmd_parse_os(&cmd_check, optarg) == -1)
 				return 2;
-			}
 			os = optarg;
 			break;
 		case 'f':
-			if (nfrom == nitems(from)) {
-				fprintf(stderr, "ntune check: too many --from files\n");
+			if (cmd_add_from(&cmd_check, from, &nfrom, nitems(from), optarg) == -1)
 				return 2;
-			}
-			from[nfrom++] = optarg;
 			break;
 		case 'r':
 			root = optarg;
 			break;
 		case 't':
-			if (target_parse(optarg, &target) == -1) {
+			if ((t = cmd_pick(optarg, targets, nitems(targets))) == -1) {
 				fprintf(stderr, "ntune check: bad --target '%s' (any, loader, sysctl, "
 				    "opnsense, pfsense)\n", optarg);
 				return 2;
 			}
+			target = (enum kb_target)t;
 			target_set = true;
 			break;
 		case 'j':

@@ -80,6 +80,39 @@ cmd_load_profile(const char *path, struct kb_profile **p, struct kb **kb)
 }
 
 int
+cmd_parse_os(const struct ntune_cmd *cmd, const char *arg)
+{
+	if (strcmp(arg, "freebsd") == 0 || strcmp(arg, "linux") == 0 ||
+	    strcmp(arg, "opnsense") == 0 || strcmp(arg, "pfsense") == 0)
+		return 0;
+	fprintf(stderr, "ntune %s: bad --os '%s' (freebsd, opnsense, pfsense, linux)\n", cmd->name, arg);
+	return -1;
+}
+
+int
+cmd_add_from(const struct ntune_cmd *cmd, const char **from, size_t *n, size_t max, const char *arg)
+{
+	if (*n == max) {
+		fprintf(stderr, "ntune %s: too many --from files\n", cmd->name);
+		return -1;
+	}
+	from[(*n)++] = arg;
+	return 0;
+}
+
+int
+cmd_pick(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+int
 cmd_measure_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct cmd_measure *m,
     struct bench_lab *lab, struct bench_ctx *c)
 {

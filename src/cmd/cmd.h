@@ -32,6 +32,12 @@ int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, d
 /* Prints "ntune NAME: message" and the usage to stderr; returns 2 (the usage exit status). */
 int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* Checks an --os argument (freebsd, opnsense, pfsense, linux); prints "ntune NAME: bad --os ..." and returns -1 if not one. */
+int	cmd_parse_os(const struct ntune_cmd *, const char *arg);
+/* Adds a --from file to from[max]; prints "ntune NAME: too many --from files" and returns -1 when full. */
+int	cmd_add_from(const struct ntune_cmd *, const char **from, size_t *n, size_t max, const char *arg);
+/* The index of s in names[n], or -1. */
+int	cmd_pick(const char *s, const char *const *names, size_t n);
 
 struct bench_lab;
 struct bench_ctx;
