@@ -175,6 +175,7 @@ struct bench_lab {
 	double	settle;		/* seconds of load before the measurement starts */
 	bool	latency;	/* also run `ntune sink --json` in the sink for latency */
 	double	rate;		/* gen: --rate PPS (0 = as fast as it can) */
+	int	mtu;		/* the lab's MTU (from its state; 1500 when unset) */
 	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
 };
 
@@ -247,21 +248,42 @@ void	bench_profile_free(struct bench_profile *);
 
 /* --- the tuner (tune.c) -------------------------------------------------- */
 
-struct bench_candidate {
+#define BENCH_CHANGES_MAX 4
+
+struct bench_change {
 	char	name[128];
 	char	value[128];
 	char	current[128];	/* the value in force when the candidates were made */
-	char	why[200];	/* what the change is meant to do */
 };
 
 /*
- * Candidate changes for the lab's DUT, most promising first: RPS/XPS masks of
- * dut0/dut1, GRO/GSO/TSO, rings and channels, qdisc, and (host_knobs)
- * the host-global backlog/budget/weight/busy-poll sysctls. Every name must be
- * a knob of the knowledge base for linux whose value passes its type and
- * range, and exist in the DUT; the ones that do not, or whose scope is host
- * without host_knobs, are left out with a line in *notes.
+ * One step of the tuner: a single knob, or a bundle of knobs that only work
+ * together (GRO + UDP GRO forwarding), applied in order and kept or rejected
+ * as one change.
  */
+struct bench_candidate {
+	struct bench_change set[BENCH_CHANGES_MAX];
+	size_t	n;
+	char	label[4 * 260];	/* "name=value", a bundle "a=1 + b=2" */
+	char	was[4 * 260];	/* the values in force: "a=0, b=0" */
+	char	why[200];	/* what the change is meant to do */
+};
+
+/* Reads a knob's value in the DUT: 0 and *value (malloc'd), or -1 and *why. */
+typedef int (*bench_getter)(void *arg, const char *name, char **value, char **why);
+
+/*
+ * Candidate changes for the lab's DUT, most promising first: UDP GRO
+ * forwarding, RPS/XPS masks, threaded NAPI, GRO/GSO/TSO, rings and channels,
+ * qdisc, and (host_knobs) the host-global backlog/budget/weight/busy-poll
+ * sysctls. Every name must be a knob of the knowledge base for linux whose
+ * value passes its type and range, and be readable through get; the ones that
+ * are not, or whose scope is host without host_knobs, are left out with a
+ * line in *notes. Parts of a bundle already at their value are dropped from it.
+ */
+void	bench_tune_candidates_from(const struct kb *, bench_getter get, void *arg, int ncpu,
+	    bool host_knobs, struct bench_candidate **, size_t *, char ***notes, size_t *nnotes);
+/* The same, reading the values inside the network namespace dut_ns. */
 int	bench_tune_candidates(const struct kb *, const char *dut_ns, int ncpu, bool host_knobs,
 	    struct bench_candidate **, size_t *, char ***notes, size_t *nnotes, char **cause);
 
@@ -306,6 +328,14 @@ struct bench_tune {
 bool	bench_tune_keep(enum bench_stop, const struct bench_verdict *);
 int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
 json_t	*bench_tune_summary(const struct bench_tune *);
+/*
+ * The profile of the kept steps, in order, a later value of a knob replacing
+ * an earlier one (and moving it last, after what it depends on), with extra's
+ * changes on top (extra NULL: none). Never NULL; "" when nothing is kept.
+ */
+char	*bench_tune_profile(const struct bench_tune *, const struct bench_candidate *extra);
+/* best.conf: bench_tune_profile with each kept step's reason and figures as comments. */
+char	*bench_tune_best_conf(const struct bench_tune *, const char *prefix);
 void	bench_tune_free(struct bench_tune *);
 
 /* --- signals ------------------------------------------------------------- */

@@ -99,6 +99,7 @@ bench_lab_open(struct bench_lab *l, const char *prefix, char **cause)
 	lab_netns_name(prefix, LAB_GEN, l->gen_ns, sizeof l->gen_ns);
 	lab_netns_name(prefix, LAB_DUT, l->dut_ns, sizeof l->dut_ns);
 	lab_netns_name(prefix, LAB_SINK, l->sink_ns, sizeof l->sink_ns);
+	l->mtu = st.config.mtu > 0 ? st.config.mtu : 1500;
 	if (l->os == NULL && (l->os = os_open_live("", cause)) == NULL)
 		return -1;
 	return 0;
@@ -564,6 +565,13 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
 	if (exited)
 		goto died;
+	/* Ethernet header + VLAN tag over the MTU: no wire carries a larger frame. */
+	if (l->load == BENCH_LOAD_GEN && r->packets > 0 &&
+	    (double)r->bytes / (double)r->packets > (double)(l->mtu > 0 ? l->mtu : 1500) + 18)
+		fail_run(r, "%s received frames of %.0f bytes on average, more than the MTU: merged "
+		    "(GRO/GSO) packets crossed the lab's wire and each counted as one packet; turn "
+		    "tx-udp-segmentation and tx-gso-list off on %s", LAB_SINK_IF,
+		    (double)r->bytes / (double)r->packets, LAB_DUT_OUT_IF);
 	if (sink > 0 && r->packets > 0 && sink_latency(sink, sinkfd, r) == -1)
 		fail_run(r, "no latency from the sink (does the load carry ntune gen's timestamps?)");
 	sink = -1;

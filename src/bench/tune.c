@@ -20,21 +20,41 @@ enum gen_kind {
 	GEN_SET,	/* a fixed value */
 	GEN_NCPU,	/* the CPU count (queues) */
 	GEN_ENUM,	/* the values of arg that the knowledge base lists */
+	GEN_BUNDLE,	/* arg: "name=value name=value ...", applied together in that order */
 };
 
 struct gen {
-	const char	*name;
+	const char	*name;	/* the knob; GEN_BUNDLE: what the bundle is called in notes */
 	enum gen_kind	 kind;
-	const char	*arg;	/* GEN_TIMES: factors; GEN_SET: the value */
+	const char	*arg;	/* GEN_TIMES: factors; GEN_SET: the value; GEN_BUNDLE: the changes */
 	const char	*why;
 };
 
-/* Most promising first: in a veth lab the receive CPU is the bottleneck. */
+/*
+ * Most promising first. In a veth lab the CPU that sends also runs the DUT's
+ * receive path, so what counts is doing less work per forwarded packet (GRO
+ * batches) or moving it to another CPU (RPS, threaded NAPI). A veth has NAPI,
+ * and so GRO batches and NAPI threads, only with GRO on: those come as bundles.
+ */
 static const struct gen gens[] = {
+	{ "UDP GRO forwarding on dut0", GEN_BUNDLE,
+	  "if.dut0.offload.gro=on if.dut0.offload.rx-udp-gro-forwarding=on",
+	  "merge forwarded UDP packets of a flow on dut0 (GRO + rx-udp-gro-forwarding): one route "
+	  "lookup and transmit per batch, segmented again on dut1" },
 	{ "if.dut0.rps_cpus", GEN_MASKS, NULL,
 	  "steer dut0's receive processing (RPS) to other CPUs than the one the packets arrive on" },
+	{ "threaded NAPI on dut0", GEN_BUNDLE,
+	  "if.dut0.offload.gro=on if.dut0.napi_threaded=1",
+	  "poll dut0 in a kernel thread that can run on another CPU than the sender "
+	  "(a veth has NAPI only with GRO on)" },
+	{ "fraglist GRO on dut0", GEN_BUNDLE,
+	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on",
+	  "chain forwarded packets of a flow into fraglist GRO packets on dut0, split again "
+	  "on dut1 without copying" },
+	{ "if.dut0.napi_threaded", GEN_FLIP, NULL,
+	  "poll dut0 in a kernel thread (threaded NAPI) instead of softirq" },
 	{ "if.dut0.offload.gro", GEN_FLIP, NULL,
-	  "GRO merges packets on dut0; forwarded small packets rarely gain from it" },
+	  "GRO merges packets on dut0; forwarded small packets rarely gain from it alone" },
 	{ "net.core.netdev_max_backlog", GEN_TIMES, "4 16",
 	  "a longer per-CPU backlog drops fewer packets handed over by RPS" },
 	{ "net.core.netdev_budget", GEN_TIMES, "2 4",
@@ -108,31 +128,60 @@ same_value(const struct kb_knob *k, const struct gen *g, const char *a, const ch
 	return kb_value_equal(k, a, b);
 }
 
+/* Appends a candidate unless one with the same changes is there already. */
 static void
-add(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const struct gen *g,
+add(struct bench_candidate **c, size_t *n, const struct gen *g, const struct bench_change *set,
+    size_t nset)
+{
+	struct bench_candidate cand;
+	size_t i, len = 0, wlen = 0;
+
+	memset(&cand, 0, sizeof cand);
+	for (i = 0; i < nset && i < BENCH_CHANGES_MAX; i++) {
+		cand.set[cand.n++] = set[i];
+		len += (size_t)snprintf(cand.label + len, sizeof cand.label - len, "%s%s=%s",
+		    i > 0 ? " + " : "", set[i].name, set[i].value);
+		wlen += (size_t)snprintf(cand.was + wlen, sizeof cand.was - wlen, "%s%s",
+		    i > 0 ? ", " : "", set[i].current);
+		if (len >= sizeof cand.label || wlen >= sizeof cand.was)
+			return;
+	}
+	if (nset > 1) {
+		/* A bundle says which part was what. */
+		for (i = 0, wlen = 0; i < cand.n; i++)
+			wlen += (size_t)snprintf(cand.was + wlen, sizeof cand.was - wlen, "%s%s=%s",
+			    i > 0 ? ", " : "", set[i].name, set[i].current);
+		if (wlen >= sizeof cand.was)
+			return;
+	}
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*c)[i].label, cand.label) == 0)
+			return;
+	}
+	snprintf(cand.why, sizeof cand.why, "%s", g->why);
+	*c = xreallocarray(*c, *n + 1, sizeof **c);
+	(*c)[(*n)++] = cand;
+}
+
+static void
+add_one(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const struct gen *g,
     const char *cur, const char *value, int ncpu, char ***notes, size_t *nnotes)
 {
+	struct bench_change ch;
 	char *why;
-	size_t i;
 
 	if (same_value(k, g, cur, value))
 		return;
-	for (i = 0; i < *n; i++) {
-		if (strcmp((*c)[i].name, g->name) == 0 && strcmp((*c)[i].value, value) == 0)
-			return;
-	}
 	if ((why = kb_value_problem(k, value, ncpu)) != NULL) {
 		note(notes, nnotes, "%s=%s left out: %s", g->name, value, why);
 		free(why);
 		return;
 	}
-	*c = xreallocarray(*c, *n + 1, sizeof **c);
-	memset(&(*c)[*n], 0, sizeof **c);
-	snprintf((*c)[*n].name, sizeof (*c)[*n].name, "%s", g->name);
-	snprintf((*c)[*n].value, sizeof (*c)[*n].value, "%s", value);
-	snprintf((*c)[*n].current, sizeof (*c)[*n].current, "%s", cur);
-	snprintf((*c)[*n].why, sizeof (*c)[*n].why, "%s", g->why);
-	(*n)++;
+	memset(&ch, 0, sizeof ch);
+	snprintf(ch.name, sizeof ch.name, "%s", g->name);
+	snprintf(ch.value, sizeof ch.value, "%s", value);
+	snprintf(ch.current, sizeof ch.current, "%s", cur);
+	add(c, n, g, &ch, 1);
 }
 
 static void
@@ -147,18 +196,18 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 	case GEN_MASKS:
 		for (i = ncpu - 1, singles = 0; i >= 0 && singles < 4 && i < 60; i--, singles++) {
 			snprintf(buf, sizeof buf, "%llx", 1ULL << i);
-			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		if (ncpu > 1 && ncpu < 60) {
 			snprintf(buf, sizeof buf, "%llx", (1ULL << ncpu) - 1);
-			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		break;
 	case GEN_FLIP:
 		if (strcmp(cur, "on") == 0 || strcmp(cur, "1") == 0)
-			add(c, n, k, g, cur, "off", ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, strcmp(cur, "1") == 0 ? "0" : "off", ncpu, notes, nnotes);
 		else if (strcmp(cur, "off") == 0 || strcmp(cur, "0") == 0)
-			add(c, n, k, g, cur, "on", ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, strcmp(cur, "0") == 0 ? "1" : "on", ncpu, notes, nnotes);
 		else
 			note(notes, nnotes, "%s left out: it is '%s' (fixed or unknown here)", g->name, cur);
 		break;
@@ -172,18 +221,18 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 		for (f = strtok(fs, " "); f != NULL; f = strtok(NULL, " ")) {
 			m = strtoll(f, NULL, 10);
 			snprintf(buf, sizeof buf, "%lld", v * m);
-			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		free(fs);
 		break;
 	case GEN_SET:
-		add(c, n, k, g, cur, g->arg, ncpu, notes, nnotes);
+		add_one(c, n, k, g, cur, g->arg, ncpu, notes, nnotes);
 		break;
 	case GEN_NCPU:
 		v = strtoll(cur, &end, 10);
 		if (end != cur && *end == '\0' && v > 0 && v < ncpu) {
 			snprintf(buf, sizeof buf, "%d", ncpu);
-			add(c, n, k, g, cur, buf, ncpu, notes, nnotes);
+			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		break;
 	case GEN_ENUM:
@@ -192,11 +241,94 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 			fs = NULL;
 			xasprintf(&fs, " %s ", k->values[i]);
 			if (strstr(buf, fs) != NULL)
-				add(c, n, k, g, cur, k->values[i], ncpu, notes, nnotes);
+				add_one(c, n, k, g, cur, k->values[i], ncpu, notes, nnotes);
 			free(fs);
 		}
 		break;
+	case GEN_BUNDLE:
+		break;
 	}
+}
+
+/*
+ * Whether knob k may be tried: in the knowledge base, host-global only with
+ * host_knobs, readable in the DUT. Returns its value (malloc'd) or NULL with a note.
+ */
+static char *
+usable(const struct kb *kb, const char *name, const char *what, bench_getter get, void *arg,
+    bool host_knobs, const struct kb_knob **kp, char ***notes, size_t *nnotes)
+{
+	const struct kb_knob *k;
+	char *cur = NULL, *why = NULL;
+
+	if ((k = kb_find(kb, name, "linux")) == NULL) {
+		note(notes, nnotes, "%s left out: %s is not in the knowledge base", what, name);
+		return NULL;
+	}
+	if (k->scope == KB_SCOPE_HOST && !host_knobs) {
+		note(notes, nnotes, "%s left out: %s is host-global (invisible in a network namespace); "
+		    "--host-knobs tries it on the host, journalled", what, name);
+		return NULL;
+	}
+	if (get(arg, name, &cur, &why) == -1) {
+		note(notes, nnotes, "%s left out: %s is not available in the DUT (%s)", what, name,
+		    why != NULL ? why : "cannot read it");
+		free(why);
+		return NULL;
+	}
+	*kp = k;
+	return cur;
+}
+
+/* A bundle: the parts not yet at their value, all or nothing. */
+static void
+expand_bundle(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
+    bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
+{
+	struct bench_change set[BENCH_CHANGES_MAX];
+	const struct kb_knob *k;
+	char *words, *w, *eq, *cur, *why;
+	size_t nset = 0;
+	bool ok = true;
+
+	words = xstrdup(g->arg);
+	for (w = strtok(words, " "); w != NULL && ok; w = strtok(NULL, " ")) {
+		if ((eq = strchr(w, '=')) == NULL || nset == BENCH_CHANGES_MAX) {
+			note(notes, nnotes, "%s left out: bad bundle '%s'", g->name, g->arg);
+			ok = false;
+			break;
+		}
+		*eq = '\0';
+		if ((cur = usable(kb, w, g->name, get, arg, host_knobs, &k, notes, nnotes)) == NULL) {
+			ok = false;
+			break;
+		}
+		util_trim(cur);
+		if ((why = kb_value_problem(k, eq + 1, ncpu)) != NULL) {
+			note(notes, nnotes, "%s left out: %s=%s: %s", g->name, w, eq + 1, why);
+			free(why);
+			ok = false;
+		} else if (!kb_value_equal(k, util_trim(cur), eq + 1)) {
+			memset(&set[nset], 0, sizeof set[nset]);
+			snprintf(set[nset].name, sizeof set[nset].name, "%s", w);
+			snprintf(set[nset].value, sizeof set[nset].value, "%s", eq + 1);
+			snprintf(set[nset].current, sizeof set[nset].current, "%s", util_trim(cur));
+			nset++;
+		}
+		free(cur);
+	}
+	free(words);
+	if (ok && nset == 0)
+		note(notes, nnotes, "%s left out: already in force", g->name);
+	else if (ok)
+		add(c, n, g, set, nset);
+}
+
+/* What round_robin groups by: the knob of a single change, the whole of a bundle. */
+static const char *
+rank_key(const struct bench_candidate *c)
+{
+	return c->n == 1 ? c->set[0].name : c->label;
 }
 
 /*
@@ -213,7 +345,7 @@ round_robin(struct bench_candidate *c, size_t n)
 		return;
 	ranks = xcalloc(n, sizeof *ranks);
 	for (i = 1; i < n; i++)
-		ranks[i] = strcmp(c[i].name, c[i - 1].name) == 0 ? ranks[i - 1] + 1 : 0;
+		ranks[i] = strcmp(rank_key(&c[i]), rank_key(&c[i - 1])) == 0 ? ranks[i - 1] + 1 : 0;
 	tmp = xreallocarray(NULL, n, sizeof *tmp);
 	for (rank = 0; out < n; rank++) {
 		for (j = 0; j < n; j++) {
@@ -226,76 +358,132 @@ round_robin(struct bench_candidate *c, size_t n)
 	free(ranks);
 }
 
-int
-bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool host_knobs,
-    struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
+void
+bench_tune_candidates_from(const struct kb *kb, bench_getter get, void *arg, int ncpu,
+    bool host_knobs, struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes)
 {
-	struct apply_access *acc;
-	const struct kb_knob *k;
-	char *cur, *why;
+	const struct kb_knob *k = NULL;
+	char *cur;
 	size_t i;
 
 	*out = NULL;
 	*nout = 0;
-	if ((acc = apply_access_open(dut_ns, cause)) == NULL)
-		return -1;
 	for (i = 0; i < nitems(gens); i++) {
-		if ((k = kb_find(kb, gens[i].name, "linux")) == NULL) {
-			note(notes, nnotes, "%s left out: not in the knowledge base", gens[i].name);
+		if (gens[i].kind == GEN_BUNDLE) {
+			expand_bundle(kb, &gens[i], get, arg, ncpu, host_knobs, out, nout, notes, nnotes);
 			continue;
 		}
-		if (k->scope == KB_SCOPE_HOST && !host_knobs) {
-			note(notes, nnotes, "%s left out: host-global (invisible in a network namespace); "
-			    "--host-knobs tries it on the host, journalled", gens[i].name);
+		if ((cur = usable(kb, gens[i].name, gens[i].name, get, arg, host_knobs, &k, notes,
+		    nnotes)) == NULL)
 			continue;
-		}
-		why = NULL;
-		if (apply_access_get(acc, kb, gens[i].name, &cur, &why) == -1) {
-			note(notes, nnotes, "%s left out: not available in the DUT (%s)", gens[i].name,
-			    why != NULL ? why : "cannot read it");
-			free(why);
-			continue;
-		}
 		expand(&gens[i], k, util_trim(cur), ncpu, out, nout, notes, nnotes);
 		free(cur);
 	}
-	apply_access_close(acc);
 	round_robin(*out, *nout);
+}
+
+struct access_arg {
+	struct apply_access	*acc;
+	const struct kb		*kb;
+};
+
+static int
+access_get(void *arg, const char *name, char **value, char **why)
+{
+	struct access_arg *a = arg;
+
+	return apply_access_get(a->acc, a->kb, name, value, why);
+}
+
+int
+bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool host_knobs,
+    struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
+{
+	struct access_arg a = { NULL, kb };
+
+	*out = NULL;
+	*nout = 0;
+	if ((a.acc = apply_access_open(dut_ns, cause)) == NULL)
+		return -1;
+	bench_tune_candidates_from(kb, access_get, &a, ncpu, host_knobs, out, nout, notes, nnotes);
+	apply_access_close(a.acc);
 	return 0;
 }
 
-/* The profile text of the kept changes with name=value put in (replacing name). */
-static char *
-profile_with(const struct bench_tune *t, const char *name, const char *value)
+/* An ordered name=value list where giving a name a new value moves it last. */
+struct plist {
+	const struct bench_change **v;
+	size_t	n;
+};
+
+static void
+plist_set(struct plist *l, const struct bench_change *ch)
 {
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i]->name, ch->name) == 0) {
+			if (strcmp(l->v[i]->value, ch->value) == 0)
+				return;
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
+			l->n--;
+			break;
+		}
+	}
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = ch;
+}
+
+static void
+plist_kept(struct plist *l, const struct bench_tune *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nsteps; i++) {
+		if (!t->steps[i].kept)
+			continue;
+		for (j = 0; j < t->steps[i].c.n; j++)
+			plist_set(l, &t->steps[i].c.set[j]);
+	}
+}
+
+char *
+bench_tune_profile(const struct bench_tune *t, const struct bench_candidate *extra)
+{
+	struct plist l = { NULL, 0 };
 	struct strbuf sb;
 	size_t i;
 
+	plist_kept(&l, t);
+	for (i = 0; extra != NULL && i < extra->n; i++)
+		plist_set(&l, &extra->set[i]);
 	strbuf_init(&sb);
-	for (i = 0; i < t->nsteps; i++) {
-		const struct bench_tune_step *s = &t->steps[i];
-
-		if (!s->kept || (name != NULL && strcmp(s->c.name, name) == 0))
-			continue;
-		/* A later kept step on the same knob overrides this one. */
-		{
-			size_t j;
-			int later = 0;
-
-			for (j = i + 1; j < t->nsteps; j++) {
-				if (t->steps[j].kept && strcmp(t->steps[j].c.name, s->c.name) == 0)
-					later = 1;
-			}
-			if (later)
-				continue;
-		}
-		strbuf_addf(&sb, "%s=%s\n", s->c.name, s->c.value);
-	}
-	if (name != NULL)
-		strbuf_addf(&sb, "%s=%s\n", name, value);
-	if (sb.len == 0)
-		strbuf_adds(&sb, "");
+	strbuf_adds(&sb, "");
+	for (i = 0; i < l.n; i++)
+		strbuf_addf(&sb, "%s=%s\n", l.v[i]->name, l.v[i]->value);
+	free(l.v);
 	return strbuf_detach(&sb);
+}
+
+/* Whether every change of c is in the profile of the kept steps already. */
+static bool
+in_best(const struct bench_tune *t, const struct bench_candidate *c)
+{
+	struct plist l = { NULL, 0 };
+	size_t i, j, have = 0;
+
+	plist_kept(&l, t);
+	for (i = 0; i < c->n; i++) {
+		for (j = 0; j < l.n; j++) {
+			if (strcmp(l.v[j]->name, c->set[i].name) == 0 &&
+			    strcmp(l.v[j]->value, c->set[i].value) == 0) {
+				have++;
+				break;
+			}
+		}
+	}
+	free(l.v);
+	return c->n > 0 && have == c->n;
 }
 
 static void
@@ -330,39 +518,34 @@ make_profile(struct bench_ctx *c, struct bench_profile *p, const char *label, ch
 	return 0;
 }
 
-static char *
-best_conf(const struct bench_tune *t, const char *prefix)
+char *
+bench_tune_best_conf(const struct bench_tune *t, const char *prefix)
 {
 	struct strbuf sb;
-	size_t i, j;
-	int later;
+	char *text;
+	size_t i;
 
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# ntune tune: the changes proven better, each at 95% confidence\n");
 	strbuf_addf(&sb, "# (lab '%s'; apply inside the DUT: ntune apply best.conf --netns %s-dut --no-persist)\n",
 	    prefix, prefix);
 	if (t->have_final) {
-		char *text = bench_verdict_text(&t->final);
-
+		text = bench_verdict_text(&t->final);
 		strbuf_addf(&sb, "# %s\n", text);
 		free(text);
 	}
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *s = &t->steps[i];
 
-		if (!s->kept)
-			continue;
-		for (j = i + 1, later = 0; j < t->nsteps; j++) {
-			if (t->steps[j].kept && strcmp(t->steps[j].c.name, s->c.name) == 0)
-				later = 1;
-		}
-		if (later)
-			continue;
-		strbuf_addf(&sb, "# step %zu: %s; was %s; %+.1f%% ± %.1f%%\n%s=%s\n", i + 1, s->c.why,
-		    s->c.current, s->pct, s->pct_hw, s->c.name, s->c.value);
+		if (s->kept)
+			strbuf_addf(&sb, "# step %zu: %s: %s; was %s; %+.1f%% ± %.1f%%\n", i + 1,
+			    s->c.label, s->c.why, s->c.was, s->pct, s->pct_hw);
 	}
 	if (t->nkept == 0)
 		strbuf_adds(&sb, "# no change was proven better than the settings in force\n");
+	text = bench_tune_profile(t, NULL);
+	strbuf_adds(&sb, text);
+	free(text);
 	return strbuf_detach(&sb);
 }
 
@@ -373,7 +556,7 @@ write_outputs(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	int rc = 0;
 
 	free(t->best_text);
-	t->best_text = best_conf(t, c->lab != NULL ? c->lab->prefix : "ntune");
+	t->best_text = bench_tune_best_conf(t, c->lab != NULL ? c->lab->prefix : "ntune");
 	if (c->dir == NULL)
 		return 0;
 	sum = bench_tune_summary(t);
@@ -457,14 +640,20 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 		s = &t->steps[t->nsteps++];
 		memset(s, 0, sizeof *s);
 		s->c = cand[i];
+		if (in_best(t, &s->c)) {
+			s->note = xstrdup("already in the best profile");
+			say(c, "step %zu/%zu: %s: already in the best profile", t->nsteps, ncand,
+			    s->c.label);
+			continue;
+		}
 		s->tried = true;
-		say(c, "step %zu/%zu: %s=%s (now %s): %s", t->nsteps, ncand, s->c.name, s->c.value,
-		    s->c.current, s->c.why);
+		say(c, "step %zu/%zu: %s (now %s): %s", t->nsteps, ncand, s->c.label, s->c.was,
+		    s->c.why);
 		snprintf(label[0], sizeof label[0], "s%02zu-best", t->nsteps);
 		snprintf(label[1], sizeof label[1], "s%02zu-try", t->nsteps);
 		memset(pr, 0, sizeof pr);
-		if (make_profile(c, &pr[0], label[0], profile_with(t, NULL, NULL), cause) == -1 ||
-		    make_profile(c, &pr[1], label[1], profile_with(t, s->c.name, s->c.value), cause) == -1) {
+		if (make_profile(c, &pr[0], label[0], bench_tune_profile(t, NULL), cause) == -1 ||
+		    make_profile(c, &pr[1], label[1], bench_tune_profile(t, &s->c), cause) == -1) {
 			bench_profile_free(&pr[0]);
 			bench_profile_free(&pr[1]);
 			goto out;
@@ -516,7 +705,7 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 		say(c, "final: the best profile against the settings at the start");
 		memset(pr, 0, sizeof pr);
 		if (make_profile(c, &pr[0], "start", xstrdup(""), cause) == -1 ||
-		    make_profile(c, &pr[1], "best", profile_with(t, NULL, NULL), cause) == -1) {
+		    make_profile(c, &pr[1], "best", bench_tune_profile(t, NULL), cause) == -1) {
 			bench_profile_free(&pr[0]);
 			bench_profile_free(&pr[1]);
 			goto out;
@@ -579,12 +768,17 @@ bench_tune_summary(const struct bench_tune *t)
 	steps = json_array();
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *st = &t->steps[i];
-		char change[300];
+		json_t *set = json_array();
+		size_t j;
 
-		snprintf(change, sizeof change, "%s=%s", st->c.name, st->c.value);
+		for (j = 0; j < st->c.n; j++)
+			json_array_append_new(set, json_pack("{s:s, s:s, s:s}", "name", st->c.set[j].name,
+			    "value", st->c.set[j].value, "was", st->c.set[j].current));
 		s = json_object();
-		json_object_set_new(s, "change", json_string(change));
-		json_object_set_new(s, "was", json_string(st->c.current));
+		json_object_set_new(s, "change", json_string(st->c.label));
+		json_object_set_new(s, "changes", set);
+		json_object_set_new(s, "was", json_string(st->c.was));
+		json_object_set_new(s, "tried", json_boolean(st->tried));
 		json_object_set_new(s, "why", json_string(st->c.why));
 		json_object_set_new(s, "verdict", json_string(st->verdict != NULL ? st->verdict : ""));
 		json_object_set_new(s, "kept", json_boolean(st->kept));

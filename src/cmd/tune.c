@@ -32,10 +32,9 @@ print_summary(const struct bench_tune *t, const char *dir)
 	printf("%-4s %-9s %-40s %s\n", "step", "result", "change", "verdict");
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *s = &t->steps[i];
-		char change[300];
 
-		snprintf(change, sizeof change, "%s=%s", s->c.name, s->c.value);
-		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : "rejected", change,
+		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
+		    "skipped", s->c.label,
 		    s->verdict != NULL ? s->verdict : "", s->note != NULL ? " " : "",
 		    s->note != NULL ? s->note : "");
 	}

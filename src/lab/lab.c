@@ -568,6 +568,24 @@ lab_up(const struct lab_config *c, char **cause)
 		/* Best effort: without nftables the sink's IP stack just does the work. */
 		(void)run(ns[LAB_SINK], argv, sink_rules, NULL);
 	}
+	/*
+	 * A wire carries packets, never 64 KiB UDP super-packets: a veth that
+	 * accepts UDP GSO would hand the sink a merged packet (from GRO on dut0)
+	 * and every counter would count it as one. The DUT's egress ports segment
+	 * in software, like a NIC without UDP segmentation offload. Best effort:
+	 * kernels before 5.6 have neither feature, and `bench` checks frame sizes.
+	 */
+	{
+		static const char *const ports[] = { LAB_DUT_IN_IF, LAB_DUT_OUT_IF };
+		size_t i;
+
+		for (i = 0; i < nitems(ports); i++) {
+			char *argv[] = { "ethtool", "-K", (char *)ports[i], "tx-udp-segmentation", "off",
+			    "tx-gso-list", "off", NULL };
+
+			(void)run(ns[LAB_DUT], argv, NULL, NULL);
+		}
+	}
 	strbuf_free(&b);
 	return 0;
 

@@ -274,6 +274,138 @@ offload_set(const char *ifname, const struct offload *o, int on, int *err)
 	return ethtool(ifname, &ev, err);
 }
 
+/*
+ * Features by their ethtool -k name (rx-udp-gro-forwarding, rx-gro-list,
+ * tx-udp-segmentation...): the string set ETH_SS_FEATURES gives each name its
+ * bit, ETHTOOL_GFEATURES / SFEATURES read and write the bits. The legacy
+ * commands above know only a dozen of them.
+ */
+struct feature {
+	uint32_t	 bit;
+	uint32_t	 words;		/* size of the feature bitmap in 32-bit words */
+};
+
+static int
+feature_find(const char *ifname, const char *fname, struct feature *f, int *err)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} info;
+	struct ethtool_gstrings *gs;
+	uint32_t n, i;
+	int rc = -1;
+
+	memset(&info, 0, sizeof info);
+	info.hdr.cmd = ETHTOOL_GSSET_INFO;
+	info.hdr.sset_mask = 1ULL << ETH_SS_FEATURES;
+	if (ethtool(ifname, &info, err) != 0)
+		return -1;
+	if ((info.hdr.sset_mask & (1ULL << ETH_SS_FEATURES)) == 0 || info.len == 0 ||
+	    info.len > 4096) {
+		*err = EOPNOTSUPP;
+		return -1;
+	}
+	n = info.len;
+	gs = xcalloc(1, sizeof *gs + (size_t)n * ETH_GSTRING_LEN);
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_FEATURES;
+	gs->len = n;
+	if (ethtool(ifname, gs, err) != 0)
+		goto out;
+	*err = ENOENT;
+	for (i = 0; i < n && i < gs->len; i++) {
+		const char *name = (const char *)gs->data + (size_t)i * ETH_GSTRING_LEN;
+
+		if (strncmp(name, fname, ETH_GSTRING_LEN) == 0 && strlen(fname) < ETH_GSTRING_LEN) {
+			f->bit = i;
+			f->words = (n + 31) / 32;
+			rc = 0;
+			break;
+		}
+	}
+out:
+	free(gs);
+	return rc;
+}
+
+/* The feature's block of GFEATURES: available, requested, active, never_changed. */
+static int
+feature_block(const char *ifname, const struct feature *f, struct ethtool_get_features_block *b,
+    int *err)
+{
+	struct ethtool_gfeatures *g;
+	int rc;
+
+	g = xcalloc(1, sizeof *g + f->words * sizeof g->features[0]);
+	g->cmd = ETHTOOL_GFEATURES;
+	g->size = f->words;
+	if ((rc = ethtool(ifname, g, err)) == 0)
+		*b = g->features[f->bit / 32];
+	free(g);
+	return rc;
+}
+
+static int
+feature_get(const char *ifname, const char *fname, int *on, int *err)
+{
+	struct feature f;
+	struct ethtool_get_features_block b;
+
+	if (feature_find(ifname, fname, &f, err) != 0 || feature_block(ifname, &f, &b, err) != 0)
+		return -1;
+	*on = (b.active & (1U << (f.bit % 32))) != 0;
+	return 0;
+}
+
+/* 0, or -1 with *err: EOPNOTSUPP when the driver has it fixed. */
+static int
+feature_set(const char *ifname, const char *fname, int on, int *err)
+{
+	struct feature f;
+	struct ethtool_get_features_block b;
+	struct ethtool_sfeatures *sf;
+	uint32_t m;
+	int rc;
+
+	if (feature_find(ifname, fname, &f, err) != 0 || feature_block(ifname, &f, &b, err) != 0)
+		return -1;
+	m = 1U << (f.bit % 32);
+	if (((b.active & m) != 0) == (on != 0))
+		return 0;
+	if ((b.available & m) == 0 || (b.never_changed & m) != 0) {
+		*err = EOPNOTSUPP;
+		return -1;
+	}
+	sf = xcalloc(1, sizeof *sf + f.words * sizeof sf->features[0]);
+	sf->cmd = ETHTOOL_SFEATURES;
+	sf->size = f.words;
+	sf->features[f.bit / 32].valid = m;
+	sf->features[f.bit / 32].requested = on ? m : 0;
+	rc = ethtool(ifname, sf, err);
+	free(sf);
+	/* A positive return says some features were changed or refused: check below. */
+	return rc < 0 ? -1 : 0;
+}
+
+/* Per-device NAPI attributes in /sys/class/net/IF (kernel >= 5.12 for threaded). */
+static const char *const dev_attrs[][2] = {
+	{ "napi_threaded", "threaded" },
+	{ "gro_flush_timeout", "gro_flush_timeout" },
+	{ "napi_defer_hard_irqs", "napi_defer_hard_irqs" },
+};
+
+static const char *
+dev_attr(const char *setting)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(dev_attrs); i++)
+		if (strcmp(dev_attrs[i][0], setting) == 0)
+			return dev_attrs[i][1];
+	return NULL;
+}
+
 /* ---- per-interface IRQs ---- */
 
 struct nic_irq {
@@ -867,7 +999,7 @@ static int
 if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 {
 	char ifname[IFNAMSIZ + 8], buf[64];
-	const char *s;
+	const char *s, *attr;
 	const struct offload *o;
 	int err = 0, on;
 	long v = -1;
@@ -890,6 +1022,20 @@ if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 		    strchr(s, '.') + 1, name, value, cause);
 	if (strcmp(s, "irq_affinity") == 0)
 		return irq_affinity_get(ctx, ifname, name, value, cause);
+	if ((attr = dev_attr(s)) != NULL) {
+		char path[PATH_MAX];
+
+		if (sysfs_if_check(ctx, ifname, name, cause) != 0)
+			return -1;
+		rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
+		if (readval(path, buf, sizeof buf) != 0) {
+			util_cause(cause, "cannot read '%s': %s", name, errno == ENOENT ?
+			    "this kernel has no such attribute" : strerror(errno));
+			return -1;
+		}
+		*value = xstrdup(buf);
+		return 0;
+	}
 	if (!live(ctx)) {
 		char path[PATH_MAX];
 
@@ -967,9 +1113,16 @@ if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 		*value = xstrdup(pp.rx_pause && pp.tx_pause ? "on" : pp.rx_pause ? "rx" :
 		    pp.tx_pause ? "tx" : "off");
 		return 0;
-	} else if (strncmp(s, "offload.", 8) == 0 && (o = find_offload(s + 8)) != NULL) {
-		if (offload_get(ifname, o, &on, &err) != 0)
+	} else if (strncmp(s, "offload.", 8) == 0) {
+		if ((o = find_offload(s + 8)) != NULL ? offload_get(ifname, o, &on, &err) != 0 :
+		    feature_get(ifname, s + 8, &on, &err) != 0) {
+			if (err == ENOENT) {
+				util_cause(cause, "cannot read '%s': '%s' has no feature '%s' "
+				    "(ethtool -k %s lists them)", name, ifname, s + 8, ifname);
+				return -1;
+			}
 			goto fail;
+		}
 		*value = xstrdup(on ? "on" : "off");
 		return 0;
 	} else {
@@ -1001,7 +1154,7 @@ static int
 if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 {
 	char ifname[IFNAMSIZ + 8];
-	const char *s;
+	const char *s, *attr;
 	const struct offload *o;
 	int err = 0, on, got;
 	long v = 0;
@@ -1018,8 +1171,7 @@ if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 	if (strcmp(s, "xps_cpus") == 0)
 		return queue_attr_set(ctx, ifname, "tx", -1, "xps_cpus", name, value, 1, cause);
 	if (strncmp(s, "rx-", 3) == 0 || strncmp(s, "tx-", 3) == 0) {
-		const char *attr = strchr(s, '.') + 1;
-
+		attr = strchr(s, '.') + 1;
 		return queue_attr_set(ctx, ifname, s[0] == 'r' ? "rx" : "tx",
 		    queue_number(s, "rx"), attr, name, value, strcmp(attr, "rps_flow_cnt") != 0,
 		    cause);
@@ -1029,6 +1181,30 @@ if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 	if (!live(ctx)) {
 		util_cause(cause, "cannot set '%s': a captured tree is read-only", name);
 		return -1;
+	}
+	if ((attr = dev_attr(s)) != NULL) {
+		char path[PATH_MAX];
+
+		if (parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX) {
+			util_cause(cause, "invalid value '%s' for '%s': not a non-negative integer",
+			    value, name);
+			return -1;
+		}
+		if (sysfs_if_check(ctx, ifname, name, cause) != 0)
+			return -1;
+		rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
+		if (writeval(path, value, cause, name) != 0) {
+			/* veth and other software devices have NAPI only with GRO or XDP on. */
+			if (strcmp(attr, "threaded") == 0 && cause != NULL && *cause != NULL &&
+			    strstr(*cause, strerror(EIO)) != NULL) {
+				free(*cause);
+				*cause = NULL;
+				util_cause(cause, "cannot set '%s' to '%s': '%s' has no NAPI instance "
+				    "now (a veth has one only with GRO or XDP on)", name, value, ifname);
+			}
+			return -1;
+		}
+		return 0;
 	}
 	if (!if_exists(ifname)) {
 		util_cause(cause, "'%s': no interface '%s'", name, ifname);
@@ -1166,15 +1342,24 @@ if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 			return ethtool_setfail(name, ifname, value, err, cause);
 		return 0;
 	}
-	if (strncmp(s, "offload.", 8) == 0 && (o = find_offload(s + 8)) != NULL) {
+	if (strncmp(s, "offload.", 8) == 0) {
 		if ((on = parse_onoff(value)) < 0) {
 			util_cause(cause, "invalid value '%s' for '%s': use on or off", value, name);
 			return -1;
 		}
-		if (offload_set(ifname, o, on, &err) != 0)
+		o = find_offload(s + 8);
+		if (o != NULL ? offload_set(ifname, o, on, &err) != 0 :
+		    feature_set(ifname, s + 8, on, &err) != 0) {
+			if (err == ENOENT) {
+				util_cause(cause, "cannot set '%s': '%s' has no feature '%s' "
+				    "(ethtool -k %s lists them)", name, ifname, s + 8, ifname);
+				return -1;
+			}
 			return ethtool_setfail(name, ifname, value, err, cause);
+		}
 		/* A feature can be refused silently (fixed, or needs another one): check. */
-		if (offload_get(ifname, o, &got, &err) == 0 && got != on) {
+		if ((o != NULL ? offload_get(ifname, o, &got, &err) :
+		    feature_get(ifname, s + 8, &got, &err)) == 0 && got != on) {
 			util_cause(cause, "cannot set '%s' to '%s': the driver kept it %s", name, value,
 			    got ? "on" : "off");
 			return -1;

@@ -284,8 +284,21 @@ static const char *const if_settings[] = {
 	"coalesce.rx-usecs", "coalesce.tx-usecs", "coalesce.rx-frames", "coalesce.tx-frames",
 	"coalesce.adaptive-rx", "coalesce.adaptive-tx",
 	"flow-control", "mtu", "txqueuelen", "rps_cpus", "xps_cpus", "rps_flow_cnt",
-	"irq_affinity", "qdisc",
+	"irq_affinity", "qdisc", "napi_threaded", "gro_flush_timeout", "napi_defer_hard_irqs",
 };
+
+/* "offload." and an ethtool -k feature name (rx-udp-gro-forwarding, tx-gso-list...). */
+static int
+feature_setting(const char *s)
+{
+	if (strncmp(s, "offload.", 8) != 0 || s[8] == '\0')
+		return 0;
+	for (s += 8; *s != '\0'; s++) {
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-')
+			return 0;
+	}
+	return 1;
+}
 
 static int
 queue_setting(const char *s, const char *dir, const char *what)
@@ -309,7 +322,7 @@ os_if_setting_valid(const char *s)
 		if (strcmp(s, if_settings[i]) == 0)
 			return 1;
 	return queue_setting(s, "rx", "rps_cpus") || queue_setting(s, "rx", "rps_flow_cnt") ||
-	    queue_setting(s, "tx", "xps_cpus");
+	    queue_setting(s, "tx", "xps_cpus") || feature_setting(s);
 }
 
 int

@@ -7,6 +7,196 @@
 #include <cmocka.h>
 
 #include "bench/bench.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static struct kb *kb;
+
+/* A DUT as the fake getter sees it: name=value pairs; anything else is unreadable. */
+static const char *const *dut;
+
+static int
+fake_get(void *arg, const char *name, char **value, char **why)
+{
+	size_t n = strlen(name), i;
+
+	(void)arg;
+	for (i = 0; dut[i] != NULL; i++) {
+		if (strncmp(dut[i], name, n) == 0 && dut[i][n] == '=') {
+			*value = xstrdup(dut[i] + n + 1);
+			return 0;
+		}
+	}
+	*why = xstrdup("no such setting");
+	return -1;
+}
+
+static void
+candidates(const char *const *values, struct bench_candidate **c, size_t *n, char ***notes,
+    size_t *nnotes)
+{
+	dut = values;
+	*notes = NULL;
+	*nnotes = 0;
+	bench_tune_candidates_from(kb, fake_get, NULL, 2, false, c, n, notes, nnotes);
+}
+
+static void
+free_notes(char **notes, size_t n)
+{
+	while (n > 0)
+		free(notes[--n]);
+	free(notes);
+}
+
+static const struct bench_candidate *
+find(const struct bench_candidate *c, size_t n, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(c[i].label, label) == 0)
+			return &c[i];
+	return NULL;
+}
+
+static bool
+noted(char **notes, size_t n, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strstr(notes[i], what) != NULL)
+			return true;
+	return false;
+}
+
+/* GRO and UDP GRO forwarding come as one step; the first one is tried first. */
+static void
+test_bench_tune_bundles_come_whole_and_first(void **state)
+{
+	static const char *const values[] = {
+		"if.dut0.offload.gro=off", "if.dut0.offload.rx-udp-gro-forwarding=off",
+		"if.dut0.offload.rx-gro-list=off", "if.dut0.napi_threaded=0", "if.dut0.rps_cpus=0",
+		NULL,
+	};
+	struct bench_candidate *c;
+	const struct bench_candidate *b;
+	char **notes;
+	size_t n, nnotes;
+
+	(void)state;
+	candidates(values, &c, &n, &notes, &nnotes);
+	assert_true(n > 4);
+	assert_string_equal(c[0].label,
+	    "if.dut0.offload.gro=on + if.dut0.offload.rx-udp-gro-forwarding=on");
+	assert_int_equal(c[0].n, 2);
+	assert_string_equal(c[0].set[0].current, "off");
+	assert_string_equal(c[0].was, "if.dut0.offload.gro=off, if.dut0.offload.rx-udp-gro-forwarding=off");
+	assert_string_equal(c[1].label, "if.dut0.rps_cpus=2");
+	assert_string_equal(c[1].was, "0");
+	assert_non_null(b = find(c, n, "if.dut0.offload.gro=on + if.dut0.napi_threaded=1"));
+	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
+	/* Every value of RPS, but one try of each knob before the second value of any. */
+	assert_non_null(find(c, n, "if.dut0.rps_cpus=3"));
+	assert_true(find(c, n, "if.dut0.rps_cpus=1") > b);
+	/* Host-global knobs are left out with a note, unreadable ones too. */
+	assert_true(noted(notes, nnotes, "net.core.netdev_budget is host-global"));
+	assert_true(noted(notes, nnotes, "if.dut1.xps_cpus is not available in the DUT"));
+	free(c);
+	free_notes(notes, nnotes);
+}
+
+/* The parts of a bundle that are in force already drop out; a bundle fully in force goes. */
+static void
+test_bench_tune_bundle_drops_what_is_in_force(void **state)
+{
+	static const char *const gro_on[] = {
+		"if.dut0.offload.gro=on", "if.dut0.offload.rx-udp-gro-forwarding=off",
+		"if.dut0.offload.rx-gro-list=on", "if.dut0.napi_threaded=0", NULL,
+	};
+	struct bench_candidate *c;
+	char **notes;
+	size_t n, nnotes;
+
+	(void)state;
+	candidates(gro_on, &c, &n, &notes, &nnotes);
+	assert_string_equal(c[0].label, "if.dut0.offload.rx-udp-gro-forwarding=on");
+	assert_int_equal(c[0].n, 1);
+	assert_true(noted(notes, nnotes, "fraglist GRO on dut0 left out: already in force"));
+	/* The threaded bundle is now the same change as the single knob: listed once. */
+	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
+	assert_non_null(find(c, n, "if.dut0.offload.gro=off"));
+	free(c);
+	free_notes(notes, nnotes);
+}
+
+static struct bench_candidate
+cand(const char *a, const char *av, const char *b, const char *bv)
+{
+	struct bench_candidate c;
+
+	memset(&c, 0, sizeof c);
+	snprintf(c.set[0].name, sizeof c.set[0].name, "%s", a);
+	snprintf(c.set[0].value, sizeof c.set[0].value, "%s", av);
+	c.n = 1;
+	if (b != NULL) {
+		snprintf(c.set[1].name, sizeof c.set[1].name, "%s", b);
+		snprintf(c.set[1].value, sizeof c.set[1].value, "%s", bv);
+		c.n = 2;
+	}
+	snprintf(c.label, sizeof c.label, "%s=%s%s%s%s%s", a, av, b ? " + " : "", b ? b : "",
+	    b ? "=" : "", b ? bv : "");
+	return c;
+}
+
+/*
+ * The best profile: kept steps in order, a knob given again keeps its place
+ * when the value is the same and moves last with a new value; rejected steps
+ * are not in it, the candidate goes on top.
+ */
+static void
+test_bench_tune_profile_orders_and_overrides(void **state)
+{
+	struct bench_tune_step steps[4];
+	struct bench_tune t;
+	struct bench_candidate extra;
+	char *p;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	memset(steps, 0, sizeof steps);
+	steps[0].c = cand("if.dut0.offload.gro", "on", "if.dut0.offload.rx-udp-gro-forwarding", "on");
+	steps[0].kept = true;
+	steps[1].c = cand("if.dut0.rps_cpus", "2", NULL, NULL);
+	steps[2].c = cand("if.dut0.offload.gro", "on", "if.dut0.napi_threaded", "1");
+	steps[2].kept = true;
+	steps[3].c = cand("if.dut0.offload.rx-udp-gro-forwarding", "off", NULL, NULL);
+	steps[3].kept = true;
+	t.steps = steps;
+	t.nsteps = 4;
+	t.nkept = 3;
+	p = bench_tune_profile(&t, NULL);
+	assert_string_equal(p, "if.dut0.offload.gro=on\nif.dut0.napi_threaded=1\n"
+	    "if.dut0.offload.rx-udp-gro-forwarding=off\n");
+	free(p);
+	extra = cand("if.dut0.rps_cpus", "1", "if.dut0.offload.gro", "off");
+	p = bench_tune_profile(&t, &extra);
+	assert_string_equal(p, "if.dut0.napi_threaded=1\nif.dut0.offload.rx-udp-gro-forwarding=off\n"
+	    "if.dut0.rps_cpus=1\nif.dut0.offload.gro=off\n");
+	free(p);
+	t.nsteps = 0;
+	p = bench_tune_profile(&t, NULL);
+	assert_string_equal(p, "");
+	free(p);
+	/* best.conf is that profile with the reasons; it parses as a profile. */
+	t.nsteps = 4;
+	p = bench_tune_best_conf(&t, "lab1");
+	assert_non_null(strstr(p, "# step 1: if.dut0.offload.gro=on + if.dut0.offload.rx-udp-gro-forwarding=on"));
+	assert_null(strstr(p, "# step 2"));
+	assert_non_null(strstr(p, "\nif.dut0.offload.gro=on\nif.dut0.napi_threaded=1\n"));
+	free(p);
+}
 
 static void
 verdict(struct bench_verdict *v, const double *b, double alpha)
@@ -71,14 +261,38 @@ test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 	json_decref(j);
 }
 
+static int
+setup(void **state)
+{
+	char *dir, *cause = NULL;
+
+	(void)state;
+	xasprintf(&dir, "%s/knobs", util_share_dir());
+	if (kb_load(dir, &kb, &cause) == -1)
+		fail_msg("%s", cause);
+	free(dir);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	kb_free(kb);
+	return 0;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_tune_bundles_come_whole_and_first),
+		cmocka_unit_test(test_bench_tune_bundle_drops_what_is_in_force),
+		cmocka_unit_test(test_bench_tune_profile_orders_and_overrides),
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
