@@ -327,24 +327,8 @@ recv_str(int fd)
 static int
 enter_netns(const char *name, char **cause)
 {
-	char path[300];
-	int fd;
-
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		util_cause(cause, "invalid namespace name '%s'", name);
+	if (util_netns_enter(name, cause) == -1)
 		return -1;
-	}
-	snprintf(path, sizeof path, "/run/netns/%s", name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		util_cause(cause, "network namespace '%s' does not exist", name);
-		return -1;
-	}
-	if (setns(fd, CLONE_NEWNET) == -1) {
-		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
 	/* Own mount namespace with a /sys that shows this namespace's devices. */
 	if (unshare(CLONE_NEWNS) == -1 ||
 	    mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == -1) {

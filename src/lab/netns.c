@@ -23,26 +23,6 @@
 
 #define NETNS_RUN_DIR	"/run/netns"
 
-static int
-netns_open(const char *name, char **cause)
-{
-	char path[256];
-	int fd;
-
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		util_cause(cause, "invalid namespace name '%s'", name);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT)
-			util_cause(cause, "network namespace '%s' does not exist", name);
-		else
-			util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
-	}
-	return fd;
-}
-
 bool
 lab_netns_exists(const char *name)
 {
@@ -56,17 +36,7 @@ lab_netns_exists(const char *name)
 int
 lab_netns_enter(const char *name, char **cause)
 {
-	int fd;
-
-	if ((fd = netns_open(name, cause)) == -1)
-		return -1;
-	if (setns(fd, CLONE_NEWNET) == -1) {
-		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
+	return util_netns_enter(name, cause);
 }
 
 static int
@@ -91,7 +61,7 @@ lab_netns_run(const char *name, int (*fn)(void *), void *arg, char **cause)
 	pid_t pid;
 	int fd, rc;
 
-	if ((fd = netns_open(name, cause)) == -1)
+	if ((fd = util_netns_open(name, cause)) == -1)
 		return -1;
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
@@ -133,7 +103,7 @@ lab_netns_execv(const char *name, char *const argv[], char **cause)
 {
 	int fd;
 
-	if ((fd = netns_open(name, cause)) == -1)
+	if ((fd = util_netns_open(name, cause)) == -1)
 		return -1;
 	if (enter_for_exec(fd) == -1) {
 		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
@@ -152,7 +122,7 @@ lab_netns_exec(const char *name, char *const argv[], char **cause)
 	pid_t pid;
 	int fd, pfd[2], err = 0;
 
-	if ((fd = netns_open(name, cause)) == -1)
+	if ((fd = util_netns_open(name, cause)) == -1)
 		return -1;
 	if (pipe2(pfd, O_CLOEXEC) == -1) {
 		util_cause(cause, "pipe: %s", strerror(errno));

@@ -3,6 +3,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,4 +404,40 @@ util_share_dir(void)
 	}
 	snprintf(found, sizeof found, "%s", NTUNE_DATADIR);
 	return found;
+}
+
+int
+util_netns_open(const char *name, char **cause)
+{
+	char path[256];
+	int fd;
+
+	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
+		util_cause(cause, "invalid namespace name '%s'", name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			util_cause(cause, "network namespace '%s' does not exist", name);
+		else
+			util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+	}
+	return fd;
+}
+
+int
+util_netns_enter(const char *name, char **cause)
+{
+	int fd;
+
+	if ((fd = util_netns_open(name, cause)) == -1)
+		return -1;
+	if (setns(fd, CLONE_NEWNET) == -1) {
+		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }

@@ -54,6 +54,13 @@ size_t	 util_edit_distance(const char *, const char *);
 /* The candidate closest to word (edit distance <= max(2, len/3)), or NULL. */
 const char *util_did_you_mean(const char *word, const char *const *candidates, size_t n);
 
+/*
+ * A network namespace of ip-netns(8) (/run/netns/NAME): util_netns_open gives an
+ * fd to setns(2) (O_CLOEXEC), util_netns_enter moves this thread into it; -1 + cause.
+ */
+int	 util_netns_open(const char *name, char **cause);
+int	 util_netns_enter(const char *name, char **cause);
+
 /* Monotonic time in seconds and nanoseconds. */
 double	 util_now(void);
 uint64_t util_now_ns(void);
