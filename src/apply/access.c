@@ -190,6 +190,20 @@ paths_free(char **paths, size_t n)
 	free(paths);
 }
 
+/* The /proc/sys file of sysctl name, or NULL after "no such tunable" when there is none. */
+static char *
+existing_proc_path(const char *name, char **cause)
+{
+	char *path = proc_path(name);
+
+	if (access(path, F_OK) != 0) {
+		util_cause(cause, "no such tunable '%s' here", name);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int
 fallback_get(const char *name, char **value, char **cause)
 {
@@ -204,12 +218,8 @@ fallback_get(const char *name, char **value, char **cause)
 		paths_free(paths, n);
 		return rc;
 	}
-	path = proc_path(name);
-	if (access(path, F_OK) != 0) {
-		util_cause(cause, "no such tunable '%s' here", name);
-		free(path);
+	if ((path = existing_proc_path(name, cause)) == NULL)
 		return -1;
-	}
 	rc = read_all(path, value, cause);
 	free(path);
 	return rc;
@@ -230,12 +240,8 @@ fallback_set(const char *name, const char *value, char **cause)
 		paths_free(paths, n);
 		return rc;
 	}
-	path = proc_path(name);
-	if (access(path, F_OK) != 0) {
-		util_cause(cause, "no such tunable '%s' here", name);
-		free(path);
+	if ((path = existing_proc_path(name, cause)) == NULL)
 		return -1;
-	}
 	rc = write_str(path, value, cause);
 	free(path);
 	return rc;
