@@ -39,6 +39,14 @@ strv_free(char **v, size_t n)
 	free(v);
 }
 
+const char *
+apply_action_name(enum apply_action a)
+{
+	static const char *const names[] = { "set", "same", "condition", "boot" };
+
+	return names[a];
+}
+
 void
 apply_result_free(struct apply_result *r)
 {
@@ -129,10 +137,7 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
 		    json_null());
 		json_object_set_new(c, "new", json_string(r->changes[i].want));
 		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
-		json_object_set_new(c, "action", json_string(
-		    r->changes[i].action == APPLY_SET ? "set" :
-		    r->changes[i].action == APPLY_BOOT_ONLY ? "boot" :
-		    r->changes[i].action == APPLY_SKIP_SAME ? "same" : "condition"));
+		json_object_set_new(c, "action", json_string(apply_action_name(r->changes[i].action)));
 		json_array_append_new(arr, c);
 	}
 	json_object_set_new(doc, "changes", arr);

@@ -36,6 +36,8 @@ enum apply_action {
 	APPLY_SKIP_OP,		/* => / =< condition not met by the current value */
 	APPLY_BOOT_ONLY,	/* loader tunable: persisted, needs a reboot */
 };
+/* The action's word in the journal and in `apply --json`: set, same, condition, boot. */
+const char *apply_action_name(enum apply_action);
 
 struct apply_change {
 	char	*name;

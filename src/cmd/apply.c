@@ -130,7 +130,6 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 {
 	json_t *doc = json_object(), *arr, *c;
 	size_t i;
-	static const char *const act[] = { "set", "same", "condition", "boot" };
 
 	json_object_set_new(doc, "id", dry ? json_null() : json_string(r->id));
 	json_object_set_new(doc, "dry_run", json_boolean(dry));
@@ -141,7 +140,7 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 		json_object_set_new(c, "old", r->changes[i].old ? json_string(r->changes[i].old) :
 		    json_null());
 		json_object_set_new(c, "new", json_string(r->changes[i].want));
-		json_object_set_new(c, "action", json_string(act[r->changes[i].action]));
+		json_object_set_new(c, "action", json_string(apply_action_name(r->changes[i].action)));
 		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
 		json_array_append_new(arr, c);
 	}
