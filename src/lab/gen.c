@@ -225,6 +225,19 @@ paced(struct gen_run *run, struct worker *w, uint64_t sent, uint64_t want)
 	return due - sent < want ? due - sent : want;
 }
 
+/* How many packets to send now, at most want: -1 once the quota is spent, 0 while the rate waits. */
+static int64_t
+next_batch(struct gen_run *run, struct worker *w, uint64_t sent, uint64_t want)
+{
+	if (w->quota != UINT64_MAX) {
+		if (sent >= w->quota)
+			return -1;
+		if (w->quota - sent < want)
+			want = w->quota - sent;
+	}
+	return (int64_t)paced(run, w, sent, want);
+}
+
 static void
 ring_flush(struct worker *w, struct gen_run *run)
 {
@@ -260,15 +273,12 @@ ring_loop(struct worker *w, struct gen_run *run)
 	int stalled = 0;
 
 	while (!should_stop(run, w)) {
-		uint64_t n = w->batch, ts, k;
+		uint64_t n, ts, k;
+		int64_t b;
 
-		if (w->quota != UINT64_MAX) {
-			if (sent >= w->quota)
-				break;
-			if (w->quota - sent < n)
-				n = w->quota - sent;
-		}
-		if ((n = paced(run, w, sent, n)) == 0)
+		if ((b = next_batch(run, w, sent, w->batch)) == -1)
+			break;
+		if ((n = (uint64_t)b) == 0)
 			continue;
 		ts = lab_realtime_ns();
 		for (k = 0; k < n; k++) {
@@ -329,17 +339,14 @@ mmsg_loop(struct worker *w, struct gen_run *run)
 	}
 	while (!should_stop(run, w)) {
 		uint64_t n = 0, ts;
+		int64_t b;
 
 		/* New frames only once the last batch is out: a retry resends what is left. */
 		if (fill == 0) {
-			n = w->batch < MMSG_BATCH ? w->batch : MMSG_BATCH;
-			if (w->quota != UINT64_MAX) {
-				if (sent >= w->quota)
-					break;
-				if (w->quota - sent < n)
-					n = w->quota - sent;
-			}
-			if ((n = paced(run, w, sent, n)) == 0)
+			b = next_batch(run, w, sent, w->batch < MMSG_BATCH ? w->batch : MMSG_BATCH);
+			if (b == -1)
+				break;
+			if ((n = (uint64_t)b) == 0)
 				continue;
 			ts = lab_realtime_ns();
 			for (i = 0; i < (int)n; i++) {
