@@ -1,5 +1,6 @@
 /* The HTML page: inline SVG box plots, time series, heat map; no scripts. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,33 @@ tick_label(char *buf, size_t len, double v)
 		snprintf(buf, len, "%g", v);
 }
 
+/* Opens a figure of height h; bg: on the light grey background the charts with axes use. */
+static void
+svg_open(struct strbuf *sb, int h, const char *label, bool bg)
+{
+	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+	    "role=\"img\" aria-label=\"%s\">\n", W, h, W, h, label);
+	if (bg)
+		strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
+}
+
+/* Horizontal grid lines at the ticks of a vertical axis, labelled at the left. */
+static void
+y_grid(struct strbuf *sb, const struct axis *ay)
+{
+	char t[32];
+	double y;
+	int k;
+
+	for (k = 0; k <= axis_ticks(ay); k++) {
+		y = ay->lo + k * ay->step;
+		tick_label(t, sizeof t, y);
+		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
+		    axis_map(ay, y), W - 20, axis_map(ay, y), axis_map(ay, y) + 4, t);
+	}
+}
+
 static void
 box_plots(struct strbuf *sb, const struct labels *l)
 {
@@ -281,9 +309,7 @@ box_plots(struct strbuf *sb, const struct labels *l)
 	}
 	h = (int)rows * 44 + 50;
 	axis_fit(&ax, lo, hi, 180, W - 20, 6);
-	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-	    "role=\"img\" aria-label=\"box plots of forwarded packets per second\">\n", W, h, W, h);
-	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
+	svg_open(sb, h, "box plots of forwarded packets per second", true);
 	for (k = 0; k <= axis_ticks(&ax); k++) {
 		x = ax.lo + k * ax.step;
 		tick_label(t, sizeof t, x);
@@ -341,7 +367,6 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 	size_t i, j, maxsec = 0, nlines = 0;
 	struct axis ax, ay;
 	json_t *r, *ps;
-	char t[32];
 	const int h = 300;
 	int k;
 
@@ -365,16 +390,8 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 	}
 	axis_fit(&ax, 0, (double)maxsec, 80, W - 20, 8);
 	axis_fit(&ay, 0, hi, h - 30, 10, 5);
-	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-	    "role=\"img\" aria-label=\"forwarded packets per second during each run\">\n", W, h, W, h);
-	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
-	for (k = 0; k <= axis_ticks(&ay); k++) {
-		x = ay.lo + k * ay.step;
-		tick_label(t, sizeof t, x);
-		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-		    axis_map(&ay, x), W - 20, axis_map(&ay, x), axis_map(&ay, x) + 4, t);
-	}
+	svg_open(sb, h, "forwarded packets per second during each run", true);
+	y_grid(sb, &ay);
 	for (k = 0; k <= axis_ticks(&ax); k++) {
 		x = ax.lo + k * ax.step;
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%gs</text>\n",
@@ -458,8 +475,7 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 		ncpu = 256;
 	h = (int)ncpu * 22 + 60;
 	cw = (double)(W - 100) / (double)nruns;
-	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-	    "role=\"img\" aria-label=\"per-CPU load during each run\">\n", W, h, W, h);
+	svg_open(sb, h, "per-CPU load during each run", false);
 	for (c = 0; c < ncpu; c++)
 		strbuf_addf(sb, "<text x=\"74\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">CPU %zu</text>\n",
 		    c * 22 + 25, c);
@@ -543,11 +559,10 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	const char *unit = key_unit(metric_key(d));
 	json_t *steps, *s;
 	size_t i, n;
-	double best, hi = 0, lo = INFINITY, v, x, y0;
+	double best, hi = 0, lo = INFINITY, v, y0;
 	struct axis ay;
 	char a[32], b[32];
 	const int h = 220;
-	int k;
 
 	steps = json_object_get(d->summary, "steps");
 	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), unit);
@@ -578,16 +593,8 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 		lo = fmin(lo, best);
 	}
 	axis_fit(&ay, isfinite(lo) ? lo * 0.9 : 0, hi, h - 30, 10, 4);
-	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-	    "role=\"img\" aria-label=\"the tuner's path\">\n", W, h, W, h);
-	strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
-	for (k = 0; k <= axis_ticks(&ay); k++) {
-		x = ay.lo + k * ay.step;
-		tick_label(a, sizeof a, x);
-		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-		    axis_map(&ay, x), W - 20, axis_map(&ay, x), axis_map(&ay, x) + 4, a);
-	}
+	svg_open(sb, h, "the tuner's path", true);
+	y_grid(sb, &ay);
 	json_array_foreach(steps, i, s) {
 		double cx = 80 + ((double)i + 0.5) * (double)(W - 100) / (double)n;
 		double bw = fmin(40, (double)(W - 100) / (double)n / 3);
