@@ -109,28 +109,35 @@ expand(struct names *ns, const char *pat, json_t *nics)
 	}
 }
 
-/* The knobs whose values inspect shows: the knowledge base's for this OS, else a built-in list. */
-static void
-tunable_names(struct names *ns, const char *os, json_t *nics, int *from_kb)
+/* The knowledge base, or NULL when it cannot be read or is empty (then a built-in list serves). */
+static struct kb *
+load_kb(void)
 {
 	struct kb *kb = NULL;
 	char *cause = NULL, dir[4096];
+
+	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
+	if (kb_load(dir, &kb, &cause) != 0 || kb_count(kb) == 0) {
+		kb_free(kb);
+		free(cause);
+		return NULL;
+	}
+	return kb;
+}
+
+/* The knobs whose values inspect shows: the knowledge base's for this OS, else a built-in list. */
+static void
+tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *kb)
+{
 	size_t i;
 
-	*from_kb = 0;
-	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == 0 && kb_count(kb) > 0) {
-		for (i = 0; i < kb_count(kb); i++) {
-			const struct kb_knob *k = kb_knob(kb, i);
+	for (i = 0; i < kb_count(kb); i++) {
+		const struct kb_knob *k = kb_knob(kb, i);
 
-			if (k->os != NULL && strcmp(k->os, os) == 0)
-				expand(ns, k->name, nics);
-		}
-		*from_kb = 1;
+		if (k->os != NULL && strcmp(k->os, os) == 0)
+			expand(ns, k->name, nics);
 	}
-	kb_free(kb);
-	free(cause);
-	if (!*from_kb) {
+	if (kb == NULL) {
 		const char *const *b = strcmp(os, "linux") == 0 ? builtin_linux : builtin_freebsd;
 		size_t n = strcmp(os, "linux") == 0 ? nitems(builtin_linux) : nitems(builtin_freebsd);
 
@@ -150,18 +157,11 @@ cmp_names(const void *a, const void *b)
  * the knowledge base's placement for the ones it knows.
  */
 static void
-text_kinds(json_t *doc, const char *os)
+text_kinds(json_t *doc, const char *os, const struct kb *kb)
 {
-	struct kb *kb = NULL;
-	char dir[4096], *cause = NULL;
 	json_t *e;
 	size_t i;
 
-	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) != 0) {
-		free(cause);
-		return;
-	}
 	json_array_foreach(json_object_get(doc, "tunables"), i, e) {
 		const struct kb_knob *k = kb_find(kb, js(e, "name"), os);
 
@@ -172,7 +172,6 @@ text_kinds(json_t *doc, const char *os)
 		else if (k->placement == KB_PLACE_BOTH)
 			json_object_set_new(e, "kind", json_string("both"));
 	}
-	kb_free(kb);
 }
 
 /*
@@ -180,18 +179,11 @@ text_kinds(json_t *doc, const char *os)
  * /proc/sys: they exist, on the host. Say so instead of "absent".
  */
 static void
-host_kinds(json_t *doc)
+host_kinds(json_t *doc, const struct kb *kb)
 {
-	struct kb *kb = NULL;
-	char dir[4096], *cause = NULL;
 	json_t *e;
 	size_t i;
 
-	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) != 0) {
-		free(cause);
-		return;
-	}
 	json_array_foreach(json_object_get(doc, "tunables"), i, e) {
 		const struct kb_knob *k = kb_find(kb, js(e, "name"), "linux");
 
@@ -199,7 +191,6 @@ host_kinds(json_t *doc)
 		    strncmp(js(e, "name"), "net.", 4) == 0)
 			json_object_set_new(e, "kind", json_string("host"));
 	}
-	kb_free(kb);
 }
 
 json_t *
@@ -207,8 +198,8 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 {
 	json_t *probe, *nics, *doc, *sys;
 	struct names ns = { NULL, 0 };
+	struct kb *kb = load_kb();
 	const char *os;
-	int from_kb;
 	size_t i;
 
 	/* The NIC list decides how %s / %d knob patterns expand. */
@@ -217,7 +208,7 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 	sys = json_object_get(probe, "system");
 	os = strcmp(ctx->ops->name, "linux") == 0 ||
 	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
-	tunable_names(&ns, os, nics, &from_kb);
+	tunable_names(&ns, os, nics, kb);
 	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
 	json_decref(probe);
 	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);
@@ -228,19 +219,19 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 		    js(inner, "source_backend")[0] != '\0' ? js(inner, "source_backend") :
 		    js(inner, "backend")));
 	}
-	if (from_kb && os_snapshot_doc(ctx) != NULL &&
+	if (kb != NULL && os_snapshot_doc(ctx) != NULL &&
 	    strcmp(js(os_snapshot_doc(ctx), "backend"), "freebsd-text") == 0)
-		text_kinds(doc, os);
-	if (from_kb && strcmp(os, "linux") == 0 &&
+		text_kinds(doc, os, kb);
+	if (kb != NULL && strcmp(os, "linux") == 0 &&
 	    js(json_object_get(doc, "system"), "netns")[0] != '\0')
-		host_kinds(doc);
-	json_object_set_new(doc, "tunables_from", json_string(from_kb ? "knowledge-base" : "built-in"));
+		host_kinds(doc, kb);
+	json_object_set_new(doc, "tunables_from", json_string(kb != NULL ? "knowledge-base" : "built-in"));
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);
+	kb_free(kb);
 	return doc;
 }
-
 
 struct os_ctx *
 cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
