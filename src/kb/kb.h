@@ -76,6 +76,21 @@ int	 kb_load(const char *dir, struct kb **, char **cause);
 /* Parses one knob file's text (used by kb_load and the fuzzer). Appends to kb. */
 int	 kb_load_text(struct kb *, const char *file, const char *text, size_t len, char **cause);
 struct kb *kb_new(void);
+
+/*
+ * Reads the stanza format of .knob and .advice files: "key: value" lines, '#'
+ * comment lines, a line starting with white space continues the value last()
+ * points to, a blank line ends a stanza (and so does the end of the text).
+ * field() gets the key and the value trimmed (the value never empty); a
+ * callback returning -1 with cause set stops the reading.
+ */
+struct kb_stanza_ops {
+	int	(*field)(void *arg, const char *key, const char *value, int line, char **cause);
+	char  **(*last)(void *arg);
+	int	(*end)(void *arg, char **cause);
+};
+int	 kb_stanzas_read(const char *file, const char *text, size_t len, const struct kb_stanza_ops *,
+	    void *arg, char **cause);
 void	 kb_free(struct kb *);
 size_t	 kb_count(const struct kb *);
 const struct kb_knob *kb_knob(const struct kb *, size_t i);

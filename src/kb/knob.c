@@ -643,18 +643,15 @@ stanza_empty(const struct kb_knob *k)
 }
 
 int
-kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+kb_stanzas_read(const char *file, const char *text, size_t len, const struct kb_stanza_ops *ops,
+    void *arg, char **cause)
 {
-	struct kb_knob k;
 	const char *p = text, *end = text + len, *nl;
-	char *line = NULL, *colon, *key, *value, **last = NULL, *joined;
-	char lastkey[32] = "";
+	char *line = NULL, *colon, *key, *value, **last, *joined;
 	int lineno = 0, rc = -1;
 
-	memset(&k, 0, sizeof k);
 	while (p < end) {
-		nl = memchr(p, '\n', end - p);
-		if (nl == NULL)
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
 			nl = end;
 		free(line);
 		line = xstrndup(p, nl - p);
@@ -663,15 +660,9 @@ kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char
 		if (line[0] == '#')
 			continue;
 		if ((line[0] == ' ' || line[0] == '\t') && *util_trim(line) != '\0') {
-			/* A continuation of the previous value. */
-			if (lastkey[0] == '\0' || (last = last_of(&k, lastkey)) == NULL) {
-				char **f = single_field(&k, lastkey);
-
-				if (lastkey[0] == '\0' || f == NULL || *f == NULL) {
-					util_cause(cause, "%s:%d: continuation line without a key", file, lineno);
-					goto out;
-				}
-				last = f;
+			if ((last = ops->last(arg)) == NULL || *last == NULL) {
+				util_cause(cause, "%s:%d: continuation line without a key", file, lineno);
+				goto out;
 			}
 			xasprintf(&joined, "%s %s", *last, util_trim(line));
 			free(*last);
@@ -680,9 +671,8 @@ kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char
 		}
 		util_trim(line);
 		if (line[0] == '\0') {
-			if (!stanza_empty(&k) && stanza_finish(kb, &k, file, cause) == -1)
+			if (ops->end(arg, cause) == -1)
 				goto out;
-			lastkey[0] = '\0';
 			continue;
 		}
 		if ((colon = strchr(line, ':')) == NULL) {
@@ -696,22 +686,76 @@ kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char
 			util_cause(cause, "%s:%d: key '%s' has no value", file, lineno, key);
 			goto out;
 		}
-		if (strlen(key) >= sizeof lastkey) {
-			util_cause(cause, "%s:%d: unknown key '%s'", file, lineno, key);
+		if (ops->field(arg, key, value, lineno, cause) == -1)
 			goto out;
-		}
-		if (stanza_set(&k, key, value, file, lineno, cause) == -1)
-			goto out;
-		if (k.line == 0)
-			k.line = lineno;
-		strcpy(lastkey, key);
 	}
-	if (!stanza_empty(&k) && stanza_finish(kb, &k, file, cause) == -1)
-		goto out;
-	rc = 0;
+	rc = ops->end(arg, cause);
 out:
-	knob_free(&k);
 	free(line);
+	return rc;
+}
+
+/* kb_load_text's reading state: the stanza so far and the key a continuation line extends. */
+struct knob_reader {
+	struct kb *kb;
+	const char *file;
+	struct kb_knob k;
+	char	lastkey[32];
+};
+
+static int
+knob_field(void *arg, const char *key, const char *value, int line, char **cause)
+{
+	struct knob_reader *r = arg;
+
+	if (strlen(key) >= sizeof r->lastkey) {
+		util_cause(cause, "%s:%d: unknown key '%s'", r->file, line, key);
+		return -1;
+	}
+	if (stanza_set(&r->k, key, value, r->file, line, cause) == -1)
+		return -1;
+	if (r->k.line == 0)
+		r->k.line = line;
+	strcpy(r->lastkey, key);
+	return 0;
+}
+
+static char **
+knob_last(void *arg)
+{
+	struct knob_reader *r = arg;
+	char **last;
+
+	if (r->lastkey[0] == '\0')
+		return NULL;
+	if ((last = last_of(&r->k, r->lastkey)) != NULL)
+		return last;
+	return single_field(&r->k, r->lastkey);
+}
+
+static int
+knob_end(void *arg, char **cause)
+{
+	struct knob_reader *r = arg;
+
+	r->lastkey[0] = '\0';
+	if (!stanza_empty(&r->k) && stanza_finish(r->kb, &r->k, r->file, cause) == -1)
+		return -1;
+	return 0;
+}
+
+int
+kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	static const struct kb_stanza_ops ops = { knob_field, knob_last, knob_end };
+	struct knob_reader r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.kb = kb;
+	r.file = file;
+	rc = kb_stanzas_read(file, text, len, &ops, &r, cause);
+	knob_free(&r.k);
 	return rc;
 }
 

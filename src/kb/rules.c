@@ -272,97 +272,91 @@ field(struct kb_rule *r, const char *key)
 	return NULL;
 }
 
+/* kb_rules_parse's reading state: the rules so far, the one being read, the value a continuation extends. */
+struct rule_reader {
+	struct kb_rules *rs;
+	const char *file;
+	struct kb_rule r;
+	char	**last;
+};
+
+static bool
+rule_empty(const struct kb_rule *r)
+{
+	return r->knob == NULL && r->os == NULL && r->when == NULL && r->value == NULL &&
+	    r->reason == NULL && r->source == NULL && r->certainty < 0;
+}
+
+static int
+rule_field(void *arg, const char *key, const char *value, int line, char **cause)
+{
+	struct rule_reader *rd = arg;
+	char **f;
+	size_t i;
+
+	if (rule_empty(&rd->r))
+		rd->r.line = line;
+	if (strcmp(key, "certainty") == 0) {
+		for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
+			;
+		if (i == nitems(certainties) || rd->r.certainty >= 0) {
+			util_cause(cause, "%s:%d: bad certainty '%s' (safe, usually helps, measure "
+			    "it)", rd->file, line, value);
+			return -1;
+		}
+		rd->r.certainty = (int)i;
+		rd->last = NULL;
+		return 0;
+	}
+	if ((f = field(&rd->r, key)) == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s'", rd->file, line, key);
+		return -1;
+	}
+	if (*f != NULL) {
+		util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
+		return -1;
+	}
+	*f = xstrdup(value);
+	rd->last = f;
+	return 0;
+}
+
+static char **
+rule_last(void *arg)
+{
+	return ((struct rule_reader *)arg)->last;
+}
+
+static int
+rule_end(void *arg, char **cause)
+{
+	struct rule_reader *rd = arg;
+
+	rd->last = NULL;
+	if (!rule_empty(&rd->r) && finish(rd->rs, &rd->r, rd->file, cause) == -1)
+		return -1;
+	return 0;
+}
+
 int
 kb_rules_parse(const char *file, const char *text, size_t len, struct kb_rules **out,
     char **cause)
 {
-	struct kb_rules *rs = xcalloc(1, sizeof *rs);
-	struct kb_rule r;
-	const char *p = text, *end = text + len, *nl;
-	char *line = NULL, *colon, *key, *value, **f, **last = NULL, *joined;
-	int lineno = 0;
-	size_t i;
-	bool empty;
+	static const struct kb_stanza_ops ops = { rule_field, rule_last, rule_end };
+	struct rule_reader rd;
 
-	memset(&r, 0, sizeof r);
-	r.certainty = -1;
+	memset(&rd, 0, sizeof rd);
+	rd.rs = xcalloc(1, sizeof *rd.rs);
+	rd.file = file;
+	rd.r.certainty = -1;
 	*out = NULL;
-	while (p < end) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		free(line);
-		line = xstrndup(p, nl - p);
-		p = nl + 1;
-		lineno++;
-		if (line[0] == '#')
-			continue;
-		if ((line[0] == ' ' || line[0] == '\t') && *util_trim(line) != '\0') {
-			if (last == NULL || *last == NULL) {
-				util_cause(cause, "%s:%d: continuation line without a key", file, lineno);
-				goto fail;
-			}
-			xasprintf(&joined, "%s %s", *last, util_trim(line));
-			free(*last);
-			*last = joined;
-			continue;
-		}
-		util_trim(line);
-		empty = r.knob == NULL && r.os == NULL && r.when == NULL && r.value == NULL &&
-		    r.reason == NULL && r.source == NULL && r.certainty < 0;
-		if (line[0] == '\0') {
-			if (!empty && finish(rs, &r, file, cause) == -1)
-				goto fail;
-			last = NULL;
-			continue;
-		}
-		if ((colon = strchr(line, ':')) == NULL) {
-			util_cause(cause, "%s:%d: expected 'key: value'", file, lineno);
-			goto fail;
-		}
-		*colon = '\0';
-		key = util_trim(line);
-		value = util_trim(colon + 1);
-		if (empty)
-			r.line = lineno;
-		if (*value == '\0') {
-			util_cause(cause, "%s:%d: key '%s' has no value", file, lineno, key);
-			goto fail;
-		}
-		if (strcmp(key, "certainty") == 0) {
-			for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
-				;
-			if (i == nitems(certainties) || r.certainty >= 0) {
-				util_cause(cause, "%s:%d: bad certainty '%s' (safe, usually helps, measure "
-				    "it)", file, lineno, value);
-				goto fail;
-			}
-			r.certainty = (int)i;
-			last = NULL;
-			continue;
-		}
-		if ((f = field(&r, key)) == NULL) {
-			util_cause(cause, "%s:%d: unknown key '%s'", file, lineno, key);
-			goto fail;
-		}
-		if (*f != NULL) {
-			util_cause(cause, "%s:%d: key '%s' given twice", file, lineno, key);
-			goto fail;
-		}
-		*f = xstrdup(value);
-		last = f;
+	if (kb_stanzas_read(file, text, len, &ops, &rd, cause) == -1) {
+		rule_free(&rd.r);
+		kb_rules_free(rd.rs);
+		return -1;
 	}
-	empty = r.knob == NULL && r.os == NULL && r.when == NULL && r.value == NULL &&
-	    r.reason == NULL && r.source == NULL && r.certainty < 0;
-	if (!empty && finish(rs, &r, file, cause) == -1)
-		goto fail;
-	free(line);
-	*out = rs;
+	*out = rd.rs;
 	return 0;
-fail:
-	free(line);
-	rule_free(&r);
-	kb_rules_free(rs);
-	return -1;
 }
 
 int
