@@ -12,19 +12,16 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
+#include "share_kb.h"
+
 static struct kb *kb;
 static char root[] = "/tmp/ntune-persist-XXXXXX";
 
 static int
 setup(void **state)
 {
-	char *dir, *cause = NULL;
-
 	(void)state;
-	xasprintf(&dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == -1)
-		fail_msg("%s", cause);
-	free(dir);
+	kb = share_kb();
 	if (mkdtemp(root) == NULL)
 		fail_msg("mkdtemp");
 	return 0;

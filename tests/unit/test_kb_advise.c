@@ -10,18 +10,15 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
+#include "share_kb.h"
+
 static struct kb *kb;
 
 static int
 setup(void **state)
 {
-	char *dir, *cause = NULL;
-
 	(void)state;
-	xasprintf(&dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == -1)
-		fail_msg("%s", cause);
-	free(dir);
+	kb = share_kb();
 	return 0;
 }
 

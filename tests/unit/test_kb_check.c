@@ -10,6 +10,8 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
+#include "share_kb.h"
+
 static struct kb *kb;
 
 struct fake {
@@ -34,13 +36,8 @@ fake_get(void *arg, const char *name, char **value)
 static int
 setup(void **state)
 {
-	char *dir, *cause = NULL;
-
 	(void)state;
-	xasprintf(&dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == -1)
-		fail_msg("%s", cause);
-	free(dir);
+	kb = share_kb();
 	return 0;
 }
 

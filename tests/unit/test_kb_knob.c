@@ -10,18 +10,7 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-static struct kb *
-load_share(void)
-{
-	struct kb *kb = NULL;
-	char *cause = NULL, *dir;
-
-	xasprintf(&dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == -1)
-		fail_msg("kb_load: %s", cause);
-	free(dir);
-	return kb;
-}
+#include "share_kb.h"
 
 static char *
 load_error(const char *text)
@@ -43,7 +32,7 @@ load_error(const char *text)
 static void
 test_kb_load_every_stanza_parses_and_names_a_source(void **state)
 {
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 	const struct kb_knob *k;
 	size_t i, nfree = 0, nlinux = 0;
 
@@ -82,7 +71,7 @@ test_kb_load_knows_every_knob_of_both_seeds(void **state)
 		"hw.ix.num_queues", "kern.random.sys.harvest.ethernet",
 		"kern.random.sys.harvest.point_to_point", "kern.random.sys.harvest.interrupt",
 	};
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 	size_t i;
 
 	(void)state;
@@ -96,7 +85,7 @@ test_kb_load_knows_every_knob_of_both_seeds(void **state)
 static void
 test_kb_find_matches_unit_and_interface_patterns(void **state)
 {
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 	const struct kb_knob *k;
 
 	(void)state;
@@ -133,7 +122,7 @@ test_kb_name_match_handles_edges(void **state)
 static void
 test_kb_suggest_finds_typos(void **state)
 {
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 
 	(void)state;
 	assert_string_equal(kb_suggest(kb, "net.isr.maxthread", "freebsd"), "net.isr.maxthreads");
@@ -203,7 +192,7 @@ test_kb_load_text_joins_continuation_lines(void **state)
 static void
 test_kb_value_problem_checks_types_and_ranges(void **state)
 {
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 	const struct kb_knob *k;
 	char *why;
 
@@ -255,7 +244,7 @@ test_kb_value_problem_checks_types_and_ranges(void **state)
 static void
 test_kb_value_equal_is_type_aware(void **state)
 {
-	struct kb *kb = load_share();
+	struct kb *kb = share_kb();
 
 	(void)state;
 	assert_true(kb_value_equal(kb_find(kb, "hw.ibrs_disable", "freebsd"), "1", "on"));
