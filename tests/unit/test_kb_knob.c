@@ -192,9 +192,33 @@ test_kb_load_text_joins_continuation_lines(void **state)
 static void
 test_kb_value_problem_checks_types_and_ranges(void **state)
 {
+	/* a value, the CPU count, and whether the knob accepts it */
+	static const struct {
+		const char *name, *os, *value;
+		int ncpu;
+		bool ok;
+	} cases[] = {
+		{ "net.isr.maxthreads", "freebsd", "-2", 0, false },
+		{ "net.isr.maxthreads", "freebsd", "4k", 0, false },
+		{ "net.inet.rss.bits", "opnsense", "3", 8, true },
+		{ "net.inet.rss.bits", "opnsense", "4", 8, true },
+		{ "net.inet.rss.bits", "opnsense", "5", 8, false },
+		{ "kern.ipc.maxsockbuf", "freebsd", "16M", 0, true },
+		{ "kern.ipc.maxsockbuf", "freebsd", "lots", 0, false },
+		{ "hw.ibrs_disable", "freebsd", "1", 0, true },
+		{ "hw.ibrs_disable", "freebsd", "2", 0, false },
+		{ "if.eth0.rps_cpus", "linux", "ff,ffffffff", 0, true },
+		{ "if.eth0.rps_cpus", "linux", "0-3", 0, false },
+		{ "if.eth0.irq_affinity", "linux", "0-3,6", 0, true },
+		{ "if.eth0.irq_affinity", "linux", "spread", 0, true },
+		{ "if.eth0.irq_affinity", "linux", "3-", 0, false },
+		{ "net.ipv4.tcp_rmem", "linux", "4096 131072 16777216", 0, true },
+		{ "net.ipv4.tcp_rmem", "linux", "4096 x", 0, false },
+	};
 	struct kb *kb = share_kb();
 	const struct kb_knob *k;
 	char *why;
+	size_t i;
 
 	(void)state;
 	k = kb_find(kb, "net.isr.dispatch", "freebsd");
@@ -208,36 +232,15 @@ test_kb_value_problem_checks_types_and_ranges(void **state)
 	assert_non_null(why = kb_value_problem(k, "64", 8));
 	assert_non_null(strstr(why, "with 8 CPUs"));
 	free(why);
-	assert_non_null(why = kb_value_problem(k, "-2", 0));
-	free(why);
-	assert_non_null(why = kb_value_problem(k, "4k", 0));
-	free(why);
-	k = kb_find(kb, "net.inet.rss.bits", "opnsense");
-	assert_null(kb_value_problem(k, "3", 8));
-	assert_null(kb_value_problem(k, "4", 8));
-	assert_non_null(why = kb_value_problem(k, "5", 8));
-	free(why);
-	k = kb_find(kb, "kern.ipc.maxsockbuf", "freebsd");
-	assert_null(kb_value_problem(k, "16M", 0));
-	assert_non_null(why = kb_value_problem(k, "lots", 0));
-	free(why);
-	k = kb_find(kb, "hw.ibrs_disable", "freebsd");
-	assert_null(kb_value_problem(k, "1", 0));
-	assert_non_null(why = kb_value_problem(k, "2", 0));
-	free(why);
-	k = kb_find(kb, "if.eth0.rps_cpus", "linux");
-	assert_null(kb_value_problem(k, "ff,ffffffff", 0));
-	assert_non_null(why = kb_value_problem(k, "0-3", 0));
-	free(why);
-	k = kb_find(kb, "if.eth0.irq_affinity", "linux");
-	assert_null(kb_value_problem(k, "0-3,6", 0));
-	assert_null(kb_value_problem(k, "spread", 0));
-	assert_non_null(why = kb_value_problem(k, "3-", 0));
-	free(why);
-	k = kb_find(kb, "net.ipv4.tcp_rmem", "linux");
-	assert_null(kb_value_problem(k, "4096 131072 16777216", 0));
-	assert_non_null(why = kb_value_problem(k, "4096 x", 0));
-	free(why);
+	for (i = 0; i < nitems(cases); i++) {
+		if ((k = kb_find(kb, cases[i].name, cases[i].os)) == NULL)
+			fail_msg("no knob '%s' for %s", cases[i].name, cases[i].os);
+		why = kb_value_problem(k, cases[i].value, cases[i].ncpu);
+		if ((why == NULL) != cases[i].ok)
+			fail_msg("%s=%s with %d CPUs: %s", cases[i].name, cases[i].value, cases[i].ncpu,
+			    why != NULL ? why : "accepted");
+		free(why);
+	}
 	kb_free(kb);
 }
 
