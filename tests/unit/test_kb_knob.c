@@ -133,42 +133,38 @@ test_kb_suggest_finds_typos(void **state)
 static void
 test_kb_load_text_rejects_bad_stanzas_with_file_and_line(void **state)
 {
+	/* a knob file's text, and what its error must say */
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "name: a.b\nos: freebsd\nplacement: sysctl\neffect: x\n",
+		    "t.knob:1: knob 'a.b' has no 'source'" },
+		{ "name: a.b\nbogus: 1\n", "t.knob:2: unknown key 'bogus'" },
+		{ "name: a.b\nos: plan9\n", "t.knob:2: bad os 'plan9'" },
+		{ "name: a\nos: linux\nplacement: sysctl\ntype: int\nrange: 5\neffect: x\nsource: y\n",
+		    "bad range '5'" },
+		{ "name: a\nos: linux\nplacement: sysctl\ntype: enum\neffect: x\nsource: y\n",
+		    "has no 'values'" },
+		{ "name: a\nos: linux\nplacement: sysctl\ntype: int\nrange: 0..3\n"
+		    "default: 9\neffect: x\nsource: y\n", "default: 9 is out of range" },
+		{ "name: a\nos: linux\nplacement: sysctl\neffect: x\nsource: y\n\n"
+		    "name: a\nos: linux\nplacement: sysctl\neffect: x\nsource: y\n",
+		    "t.knob:7: knob 'a' already defined at t.knob:1" },
+		{ "name: a\nname: b\n", "t.knob:2: key 'name' given twice" },
+		{ "  continued\n", "continuation line without a key" },
+		{ "just text\n", "t.knob:1: expected 'key: value'" },
+	};
+	size_t i;
 	char *e;
 
 	(void)state;
-	e = load_error("name: a.b\nos: freebsd\nplacement: sysctl\neffect: x\n");
-	assert_non_null(strstr(e, "t.knob:1: knob 'a.b' has no 'source'"));
-	free(e);
-	e = load_error("name: a.b\nbogus: 1\n");
-	assert_non_null(strstr(e, "t.knob:2: unknown key 'bogus'"));
-	free(e);
-	e = load_error("name: a.b\nos: plan9\n");
-	assert_non_null(strstr(e, "t.knob:2: bad os 'plan9'"));
-	free(e);
-	e = load_error("name: a\nos: linux\nplacement: sysctl\ntype: int\nrange: 5\n"
-	    "effect: x\nsource: y\n");
-	assert_non_null(strstr(e, "bad range '5'"));
-	free(e);
-	e = load_error("name: a\nos: linux\nplacement: sysctl\ntype: enum\neffect: x\nsource: y\n");
-	assert_non_null(strstr(e, "has no 'values'"));
-	free(e);
-	e = load_error("name: a\nos: linux\nplacement: sysctl\ntype: int\nrange: 0..3\n"
-	    "default: 9\neffect: x\nsource: y\n");
-	assert_non_null(strstr(e, "default: 9 is out of range"));
-	free(e);
-	e = load_error("name: a\nos: linux\nplacement: sysctl\neffect: x\nsource: y\n\n"
-	    "name: a\nos: linux\nplacement: sysctl\neffect: x\nsource: y\n");
-	assert_non_null(strstr(e, "t.knob:7: knob 'a' already defined at t.knob:1"));
-	free(e);
-	e = load_error("name: a\nname: b\n");
-	assert_non_null(strstr(e, "t.knob:2: key 'name' given twice"));
-	free(e);
-	e = load_error("  continued\n");
-	assert_non_null(strstr(e, "continuation line without a key"));
-	free(e);
-	e = load_error("just text\n");
-	assert_non_null(strstr(e, "t.knob:1: expected 'key: value'"));
-	free(e);
+	for (i = 0; i < nitems(cases); i++) {
+		e = load_error(cases[i].text);
+		if (e == NULL || strstr(e, cases[i].want) == NULL)
+			fail_msg("case %zu: got '%s', want '%s'", i + 1, e != NULL ? e : "no error",
+			    cases[i].want);
+		free(e);
+	}
 }
 
 static void
