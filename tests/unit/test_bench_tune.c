@@ -71,7 +71,7 @@ noted(char **notes, size_t n, const char *what)
 	return false;
 }
 
-/* GRO and UDP GRO forwarding come as one step; the first one is tried first. */
+/* GRO, its fraglist mode and the NAPI thread come as one step; the first one is tried first. */
 static void
 test_bench_tune_bundles_come_whole_and_first(void **state)
 {
@@ -87,15 +87,20 @@ test_bench_tune_bundles_come_whole_and_first(void **state)
 
 	(void)state;
 	candidates(values, &c, &n, &notes, &nnotes);
-	assert_true(n > 4);
-	assert_string_equal(c[0].label,
-	    "if.dut0.offload.gro=on + if.dut0.offload.rx-udp-gro-forwarding=on");
-	assert_int_equal(c[0].n, 2);
+	assert_true(n > 6);
+	assert_string_equal(c[0].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	    " + if.dut0.napi_threaded=1");
+	assert_int_equal(c[0].n, 3);
 	assert_string_equal(c[0].set[0].current, "off");
-	assert_string_equal(c[0].was, "if.dut0.offload.gro=off, if.dut0.offload.rx-udp-gro-forwarding=off");
-	assert_string_equal(c[1].label, "if.dut0.rps_cpus=2");
-	assert_string_equal(c[1].was, "0");
+	assert_string_equal(c[0].set[2].current, "0");
+	assert_string_equal(c[0].was, "if.dut0.offload.gro=off, if.dut0.offload.rx-gro-list=off, "
+	    "if.dut0.napi_threaded=0");
+	assert_string_equal(c[1].label, "if.dut0.offload.gro=on + "
+	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1");
+	assert_string_equal(c[2].label, "if.dut0.rps_cpus=2");
+	assert_string_equal(c[2].was, "0");
 	assert_non_null(b = find(c, n, "if.dut0.offload.gro=on + if.dut0.napi_threaded=1"));
+	assert_non_null(find(c, n, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"));
 	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
 	/* Every value of RPS, but one try of each knob before the second value of any. */
 	assert_non_null(find(c, n, "if.dut0.rps_cpus=3"));
@@ -121,11 +126,14 @@ test_bench_tune_bundle_drops_what_is_in_force(void **state)
 
 	(void)state;
 	candidates(gro_on, &c, &n, &notes, &nnotes);
-	assert_string_equal(c[0].label, "if.dut0.offload.rx-udp-gro-forwarding=on");
+	/* Only the thread is left of the first bundle: it is the same change as the single knob. */
+	assert_string_equal(c[0].label, "if.dut0.napi_threaded=1");
 	assert_int_equal(c[0].n, 1);
+	assert_string_equal(c[1].label,
+	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1");
+	assert_int_equal(c[1].n, 2);
 	assert_true(noted(notes, nnotes, "fraglist GRO on dut0 left out: already in force"));
-	/* The threaded bundle is now the same change as the single knob: listed once. */
-	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
+	assert_non_null(find(c, n, "if.dut0.offload.rx-udp-gro-forwarding=on"));
 	assert_non_null(find(c, n, "if.dut0.offload.gro=off"));
 	free(c);
 	free_notes(notes, nnotes);
