@@ -105,11 +105,14 @@ struct os_irq {
  * non-sysctl settings:
  *   if.<ifname>.<setting>            per interface (ethtool / ifconfig / sysfs):
  *       if.eth0.channels.combined, if.eth0.channels.rx, if.eth0.ring.rx, if.eth0.ring.tx,
- *       if.eth0.offload.gro (on|off; also tso gso lro rxcsum txcsum), if.eth0.coalesce.rx-usecs,
+ *       if.eth0.offload.gro (on|off; also tso gso lro rxcsum txcsum, and on Linux any
+ *       ethtool -k feature: if.eth0.offload.rx-gro-list), if.eth0.coalesce.rx-usecs,
  *       if.eth0.coalesce.adaptive-rx, if.eth0.flow-control (on|off), if.eth0.mtu, if.eth0.txqueuelen,
  *       if.eth0.rps_cpus (hex mask, all rx queues), if.eth0.rx-<N>.rps_cpus, if.eth0.xps_cpus,
  *       if.eth0.tx-<N>.xps_cpus, if.eth0.rps_flow_cnt, if.eth0.irq_affinity (CPU list of all
- *       queue IRQs, "spread" = one CPU per queue round-robin), if.eth0.qdisc (root qdisc kind)
+ *       queue IRQs, "spread" = one CPU per queue round-robin), if.eth0.qdisc (root qdisc kind),
+ *       if.eth0.napi_threaded (0|1), if.eth0.gro_flush_timeout (ns),
+ *       if.eth0.napi_defer_hard_irqs (Linux sysfs device attributes)
  *   cpu.governor                      CPU frequency governor of all CPUs
  * FreeBSD loader tunables that are not visible as sysctls are read from kenv.
  */

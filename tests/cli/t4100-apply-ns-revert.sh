@@ -93,6 +93,24 @@ test_expect_success 'revert of a change to a namespace that is gone restores the
 	ntune history "$(ntune history --json | python3 -c "import json,sys; print(json.load(sys.stdin)[-1][\"id\"])")" |
 	    grep -q "namespace was gone"
 '
+feat() { inns ethtool -k v0 | sed -n "s/^$1: \\([a-z]*\\).*/\\1/p"; }
+test_expect_success 'ethtool features by name and the NAPI thread apply as one step and revert exactly' '
+	g0=$(feat generic-receive-offload) && l0=$(feat rx-gro-list) &&
+	t0=$(inns cat /sys/class/net/v0/threaded) && test "$g0" = off &&
+	printf "if.v0.offload.gro=on\nif.v0.offload.rx-gro-list=on\nif.v0.napi_threaded=1\n" >napi.conf &&
+	ntune apply --netns "$NS" --no-persist napi.conf >out && cat out &&
+	test "$(feat generic-receive-offload)" = on && test "$(feat rx-gro-list)" = on &&
+	test "$(inns cat /sys/class/net/v0/threaded)" = 1 &&
+	ntune verify --netns "$NS" napi.conf 2>err && grep -q "0 of 3 settings differ" err &&
+	ntune revert >/dev/null && test "$(feat generic-receive-offload)" = "$g0" &&
+	test "$(feat rx-gro-list)" = "$l0" && test "$(inns cat /sys/class/net/v0/threaded)" = "$t0"
+'
+test_expect_failure_status 1 'a NAPI thread on a veth without NAPI is refused with the reason, nothing changed' '
+	printf "if.v0.txqueuelen=77\nif.v0.napi_threaded=1\n" >nonapi.conf
+	ntune apply --netns "$NS" --no-persist nonapi.conf 2>err; rc=$?; cat err
+	grep -q "cannot set .if.v0.napi_threaded. to .1.: .*(restored 1 written before it)" err &&
+	original; exit $rc
+'
 test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
 	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
 	sleep 0.5
