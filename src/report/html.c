@@ -553,6 +553,17 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 
 static const char *metric_key(const struct report_data *);
 
+/* A tuner step's result: kept, rejected, or skipped (already in the best profile, not run). */
+static const char *
+step_result(json_t *s)
+{
+	json_t *tried = json_object_get(s, "tried");
+
+	if (json_is_true(json_object_get(s, "kept")))
+		return "kept";
+	return json_is_false(tried) ? "skipped" : "rejected";
+}
+
 static void
 tuner_path(struct strbuf *sb, const struct report_data *d)
 {
@@ -598,7 +609,7 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	json_array_foreach(steps, i, s) {
 		double cx = 80 + ((double)i + 0.5) * (double)(W - 100) / (double)n;
 		double bw = fmin(40, (double)(W - 100) / (double)n / 3);
-		int kept = json_is_true(json_object_get(s, "kept"));
+		const char *res = step_result(s);
 
 		v = jnum(s, "mean_best");
 		y0 = axis_map(&ay, ay.lo);
@@ -609,23 +620,23 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 		if (isfinite(v)) {
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
 			    "<title>", cx, axis_map(&ay, v), bw, fmax(y0 - axis_map(&ay, v), 0),
-			    kept ? "#59a14f" : "#e15759");
+			    strcmp(res, "kept") == 0 ? "#59a14f" : "#e15759");
 			esc(sb, jstr(s, "change"));
-			strbuf_addf(sb, ": %s</title></rect>\n", kept ? "kept" : "rejected");
+			strbuf_addf(sb, ": %s</title></rect>\n", res);
 		}
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%zu %s</text>\n",
-		    cx, h - 12, i + 1, kept ? "kept" : "rejected");
+		    cx, h - 12, i + 1, res);
 	}
 	strbuf_adds(sb, "</svg>\n<p class=\"legend\"><span><i style=\"background:#9aa5b1\"></i>best so far</span> "
 	    "<span><i style=\"background:#59a14f\"></i>candidate, kept</span> "
 	    "<span><i style=\"background:#e15759\"></i>candidate, rejected</span></p>\n");
 	strbuf_adds(sb, "<table><tr><th>#</th><th>change</th><th>result</th><th>verdict</th></tr>\n");
 	json_array_foreach(steps, i, s) {
-		int kept = json_is_true(json_object_get(s, "kept"));
+		const char *res = step_result(s);
 
-		strbuf_addf(sb, "<tr class=\"%s\"><td>%zu</td><td><code>", kept ? "kept" : "rejected", i + 1);
+		strbuf_addf(sb, "<tr class=\"%s\"><td>%zu</td><td><code>", res, i + 1);
 		esc(sb, jstr(s, "change"));
-		strbuf_addf(sb, "</code></td><td>%s</td><td>", kept ? "kept" : "rejected");
+		strbuf_addf(sb, "</code></td><td>%s</td><td>", res);
 		esc(sb, jstr(s, "verdict"));
 		if (*jstr(s, "note") != '\0') {
 			strbuf_adds(sb, " <i>");
@@ -776,7 +787,7 @@ static const char style[] =
     ".ok{background:#e8f5e9;border:1px solid #59a14f}.warn{background:#fff3e0;border:1px solid #f28e2b}"
     "table{border-collapse:collapse;font-size:13px;width:100%}td,th{border:1px solid #d8dee4;"
     "padding:3px 6px;text-align:left}th{background:#eef2f6}tr.kept td{background:#edf7ed}"
-    "tr.rejected td{background:#fdf0f0}pre{background:#f4f6f8;border:1px solid #d8dee4;"
+    "tr.rejected td{background:#fdf0f0}tr.skipped td{color:#6b7785}pre{background:#f4f6f8;border:1px solid #d8dee4;"
     "padding:8px;overflow:auto;font-size:13px}.small{font-size:13px;color:#556270}";
 
 char *

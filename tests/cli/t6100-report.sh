@@ -60,6 +60,14 @@ test_expect_success 'a real tune from the lab: the path of rejected changes and 
 	grep -q "maximum is 1" page.html &&
 	grep -q "No change was kept" page.html
 '
+test_expect_success 'a real tune that kept a change: kept, rejected and skipped steps, the gain' '
+	ntune report "$FIXTURES/bench/lab-tune-kept" -o - >page.html &&
+	test $(grep -c "<tr class=\"kept\">" page.html) = 1 &&
+	test $(grep -c "<tr class=\"rejected\">" page.html) = 3 &&
+	test $(grep -c "<tr class=\"skipped\">" page.html) = 2 &&
+	grep -q "rx-gro-list=on + if.dut0.napi_threaded=1" page.html &&
+	grep -q "<b>+62.0%</b>" page.html
+'
 test_expect_failure_status 2 'a missing directory is an input error' 'ntune report nosuchdir 2>err'
 test_expect_success 'a malformed runs.jsonl is named with its line' '
 	cp -r "$AB" bad && printf "{\"label\":\"x\"}\n" >>bad/runs.jsonl &&
