@@ -239,6 +239,14 @@ struct sample {
 	uint64_t rx_packets, rx_bytes, tx_packets;
 };
 
+/*
+ * iperf3 and a user's command may take seconds to start sending on a loaded
+ * machine (connection set-up, process start); a window that opens before then
+ * measures the start-up, not the profile. Up to this many seconds are waited
+ * for packets to reach the sink; the load is asked to run that much longer.
+ */
+#define BENCH_STARTUP_WAIT	5.0
+
 static int
 sample(struct bench_lab *l, struct sample *s, char **cause)
 {
@@ -253,6 +261,31 @@ sample(struct bench_lab *l, struct sample *s, char **cause)
 		return -1;
 	s->tx_packets = st.tx_packets;
 	return 0;
+}
+
+/*
+ * Waits, up to BENCH_STARTUP_WAIT seconds, until the load's packets reach the
+ * sink: at least 10 received within 100 ms, more than iperf3's control
+ * connection exchanges while it sets up. -1 on a signal (cause left alone) or
+ * when the counters cannot be read.
+ */
+static int
+wait_for_flow(struct bench_lab *l, pid_t load, int *exited, int *status, char **cause)
+{
+	struct sample a, b;
+	double deadline = util_now() + BENCH_STARTUP_WAIT;
+
+	if (sample(l, &a, cause) == -1)
+		return -1;
+	for (;;) {
+		if (wait_until(util_now() + 0.1, load, exited, status) == -1)
+			return -1;
+		if (sample(l, &b, cause) == -1)
+			return -1;
+		if (b.rx_packets >= a.rx_packets + 10 || *exited || b.t > deadline)
+			return 0;
+		a = b;
+	}
 }
 
 static int
@@ -439,7 +472,8 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	unlink(tmpl);
 	total = l->settle + duration;
 	/* The load runs a little longer than the window so that it never ends inside it. */
-	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1));
+	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1 +
+	    (l->load == BENCH_LOAD_GEN ? 0 : BENCH_STARTUP_WAIT)));
 	switch (l->load) {
 	case BENCH_LOAD_GEN:
 		argv[argc++] = (char *)l->self;
@@ -529,6 +563,10 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		goto interrupted;
 	if (exited)
 		goto died;
+	if (l->load != BENCH_LOAD_GEN && wait_for_flow(l, load, &exited, &status, cause) == -1)
+		goto fail_or_interrupted;
+	if (exited)
+		goto died;
 	have_cpu = cpu_snapshot(l, &ct0, &nct0) == 0;
 	have_irq = irq_snapshot(l, &ir0, &nir0) == 0;
 	if (sample(l, &s0, cause) == -1)
@@ -592,6 +630,9 @@ died:
 	r->pps = r->bps = 0;
 	rc = 0;
 	goto out;
+fail_or_interrupted:
+	if (!bench_interrupted)
+		goto out;
 interrupted:
 	util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
 out:
