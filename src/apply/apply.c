@@ -355,14 +355,24 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 			continue;
 		if (apply_access_set_in(acc, c->in_netns, c->name, c->want, &why) == -1) {
 			int bad = rollback(acc, kb, r, i, &failed);
+			char *what = NULL;
 
+			/* The OS layer's message often names the knob already. */
+			xasprintf(&what, "cannot set '%s'", c->name);
+			if (why == NULL || strncmp(why, what, strlen(what)) != 0) {
+				free(what);
+				xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want,
+				    why != NULL ? why : "failed");
+			} else {
+				free(what);
+				what = xstrdup(why);
+			}
 			if (bad == 0)
-				util_cause(cause, "cannot set '%s' to '%s': %s (restored %zu written "
-				    "before it)", c->name, c->want, why, written);
+				util_cause(cause, "%s (restored %zu written before it)", what, written);
 			else
-				util_cause(cause, "cannot set '%s' to '%s': %s; restoring failed for %d "
-				    "(first: %s), run `ntune revert %s`", c->name, c->want, why, bad,
-				    failed, r->id);
+				util_cause(cause, "%s; restoring failed for %d (first: %s), run "
+				    "`ntune revert %s`", what, bad, failed, r->id);
+			free(what);
 			set_state(doc, bad == 0 ? "failed" : "applying", why);
 			apply_journal_write(state, r->id, doc, NULL);
 			goto out;
