@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "share_kb.h"
 
 static struct kb *kb;
 
@@ -272,13 +273,8 @@ test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 static int
 setup(void **state)
 {
-	char *dir, *cause = NULL;
-
 	(void)state;
-	xasprintf(&dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) == -1)
-		fail_msg("%s", cause);
-	free(dir);
+	kb = share_kb();
 	return 0;
 }
 
