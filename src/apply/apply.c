@@ -355,18 +355,16 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 			continue;
 		if (apply_access_set_in(acc, c->in_netns, c->name, c->want, &why) == -1) {
 			int bad = rollback(acc, kb, r, i, &failed);
-			char *what = NULL;
+			const char *w = why != NULL ? why : "failed";
+			char *named = NULL, *what = NULL;
 
 			/* The OS layer's message often names the knob already. */
-			xasprintf(&what, "cannot set '%s'", c->name);
-			if (why == NULL || strncmp(why, what, strlen(what)) != 0) {
-				free(what);
-				xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want,
-				    why != NULL ? why : "failed");
-			} else {
-				free(what);
-				what = xstrdup(why);
-			}
+			xasprintf(&named, "cannot set '%s'", c->name);
+			if (strncmp(w, named, strlen(named)) == 0)
+				what = xstrdup(w);
+			else
+				xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want, w);
+			free(named);
 			if (bad == 0)
 				util_cause(cause, "%s (restored %zu written before it)", what, written);
 			else

@@ -111,6 +111,13 @@ test_expect_failure_status 1 'a NAPI thread on a veth without NAPI is refused wi
 	grep -q "cannot set .if.v0.napi_threaded. to .1.: .*(restored 1 written before it)" err &&
 	original; exit $rc
 '
+test_expect_failure_status 1 'a value over the device maximum is refused, the knob named once' '
+	printf "if.v0.txqueuelen=77\nif.v0.channels.rx=999\n" >chan.conf
+	ntune apply --netns "$NS" --no-persist chan.conf 2>err; rc=$?; cat err
+	grep -q "cannot set .if.v0.channels.rx. to 999: maximum is [0-9]* (restored 1 written before it)" err &&
+	test "$(grep -o "cannot set" err | wc -l)" = 1 &&
+	original; exit $rc
+'
 test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
 	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
 	sleep 0.5
