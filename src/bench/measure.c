@@ -460,7 +460,7 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	pid_t load = -1, server = -1, sink = -1;
 	int sinkfd = -1, outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
 	char tmpl[] = "/tmp/ntune-load.XXXXXX";
-	double t0, total;
+	double t0, total, startup;
 
 	r->ok = true;
 	r->error[0] = '\0';
@@ -471,9 +471,9 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	}
 	unlink(tmpl);
 	total = l->settle + duration;
+	startup = l->load == BENCH_LOAD_GEN ? 0 : BENCH_STARTUP_WAIT;
 	/* The load runs a little longer than the window so that it never ends inside it. */
-	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1 +
-	    (l->load == BENCH_LOAD_GEN ? 0 : BENCH_STARTUP_WAIT)));
+	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1 + startup));
 	switch (l->load) {
 	case BENCH_LOAD_GEN:
 		argv[argc++] = (char *)l->self;
@@ -563,8 +563,11 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		goto interrupted;
 	if (exited)
 		goto died;
-	if (l->load != BENCH_LOAD_GEN && wait_for_flow(l, load, &exited, &status, cause) == -1)
-		goto fail_or_interrupted;
+	if (startup > 0 && wait_for_flow(l, load, &exited, &status, cause) == -1) {
+		if (bench_interrupted)
+			goto interrupted;
+		goto out;
+	}
 	if (exited)
 		goto died;
 	have_cpu = cpu_snapshot(l, &ct0, &nct0) == 0;
@@ -630,9 +633,6 @@ died:
 	r->pps = r->bps = 0;
 	rc = 0;
 	goto out;
-fail_or_interrupted:
-	if (!bench_interrupted)
-		goto out;
 interrupted:
 	util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
 out:

@@ -37,8 +37,9 @@ struct gen {
  * feeds its NAPI, and so GRO batches and a NAPI thread, only with GRO on, and
  * with UDP sent by a local socket only when fraglist or UDP-forwarding GRO is
  * on too (veth_skb_is_eligible_for_gro): those come as bundles. Measured on
- * the 2-CPU lab: the NAPI-thread bundles forward +60% to +160% pps, RPS alone and GRO
- * alone (same CPU, more work per packet) ~-20%; each IPI costs a VM exit there.
+ * the 2-CPU lab: the NAPI-thread bundles forward +60% to +160% pps, RPS alone
+ * and GRO alone (same CPU, more work per packet) ~-20%; each IPI costs a VM
+ * exit there.
  */
 static const struct gen gens[] = {
 	{ "fraglist GRO in a NAPI thread on dut0", GEN_BUNDLE,
