@@ -41,11 +41,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	if (kb != NULL) {
 		memset(&sys, 0, sizeof sys);
-		sys.os = kb_os_guess(kb, p);
+		sys.platform = kb_os_guess(kb, p);
 		sys.ncpu = 8;
 		sys.smt = -1;
 		sys.rss_kernel = -1;
-		kb_check(kb, p, &sys, kb_target_guess(p, sys.os), &d, &n);
+		kb_check(kb, p, &sys, kb_target_guess(p, sys.platform), &d, &n);
 		kb_diags_free(d, n);
 	}
 	kb_profile_free(p);

@@ -23,7 +23,7 @@ struct apply_opts {
 	const char *state_dir;	/* NULL: $NTUNE_STATE_DIR or /var/lib/ntune */
 	const char *root;	/* persistence prefix ("" or NULL = /); tests and images */
 	const char *netns;	/* NULL: this process's namespace; else netns-scoped and if.* knobs go there */
-	const char *os;		/* "linux" | "freebsd" | "opnsense" | "pfsense"; NULL = this machine */
+	const char *os;		/* an os_platform_name(); NULL = this machine */
 	bool	dry_run;	/* plan only: read current values, write nothing */
 	bool	persist;	/* write the boot-time files (default true in the CLI) */
 	int	confirm_secs;	/* > 0: start the dead-man timer, revert unless confirmed */
@@ -97,7 +97,7 @@ void	 apply_history_free(struct apply_entry *, size_t);
 void	*apply_journal_read(const char *state_dir, const char *id, char **cause);
 
 const char *apply_state_dir(const char *override);
-/* "linux", "freebsd", "opnsense" or "pfsense" for this machine. */
+/* os_platform_name() of this machine (os_platform_from_root for the distribution). */
 const char *apply_detect_os(void);
 
 /*

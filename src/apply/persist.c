@@ -26,25 +26,20 @@
 bool
 apply_os_is_bsd(const char *os)
 {
-	return strcmp(os, "freebsd") == 0 || strcmp(os, "opnsense") == 0 ||
-	    strcmp(os, "pfsense") == 0;
+	return os_platform_family(os_platform_parse(os)) == OS_PLATFORM_FREEBSD;
 }
 
 const char *
 apply_detect_os(void)
 {
 	struct utsname u;
-	char line[128] = "";
+	enum os_platform p;
 
-	if (uname(&u) == 0 && strcmp(u.sysname, "FreeBSD") == 0) {
-		if (access("/usr/local/opnsense/version", F_OK) == 0)
-			return "opnsense";
-		if (util_read_line("/etc/platform", line, sizeof line, NULL) == 0 &&
-		    strstr(line, "pfSense") != NULL)
-			return "pfsense";
-		return "freebsd";
+	if (uname(&u) == 0 && os_platform_parse(u.sysname) == OS_PLATFORM_FREEBSD) {
+		p = os_platform_from_root("", NULL, 0);
+		return os_platform_name(p != OS_PLATFORM_UNKNOWN ? p : OS_PLATFORM_FREEBSD);
 	}
-	return "linux";
+	return os_platform_name(OS_PLATFORM_LINUX);
 }
 
 char *
@@ -192,7 +187,7 @@ apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n
 			*not_persisted = strv_add(*not_persisted, nnot, ch[i].name);
 			continue;
 		}
-		to_loader = strcmp(os, "opnsense") == 0 || ch[i].action == APPLY_BOOT_ONLY ||
+		to_loader = os_platform_parse(os) == OS_PLATFORM_OPNSENSE || ch[i].action == APPLY_BOOT_ONLY ||
 		    (k != NULL && k->placement == KB_PLACE_LOADER);
 		if (to_loader) {
 			ln = strv_add(ln, &nl, ch[i].name);

@@ -29,7 +29,8 @@ run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *from[16], *os = NULL;
+	const char *from[16];
+	enum os_platform os = OS_PLATFORM_UNKNOWN;
 	size_t nfrom = 0, na = 0, i;
 	int ch, goal = KB_GOAL_FORWARDING, role = KB_ROLE_ROUTER, cpus = 0, cores = 0;
 	bool json = false;
@@ -47,9 +48,8 @@ run(int argc, char **argv)
 				return 2;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_advise, optarg) == -1)
+			if (cmd_parse_os(&cmd_advise, optarg, &os) == -1)
 				return 2;
-			os = optarg;
 			break;
 		case 'g':
 			if ((goal = cmd_pick(optarg, goals, nitems(goals))) == -1) {
@@ -116,7 +116,7 @@ run(int argc, char **argv)
 	if (json) {
 		json_t *doc = json_object(), *arr = json_array(), *o;
 
-		json_object_set_new(doc, "os", json_string(si.os));
+		json_object_set_new(doc, "os", json_string(os_platform_name(si.sys.platform)));
 		json_object_set_new(doc, "version", si.sys.version ? json_string(si.sys.version) :
 		    json_null());
 		json_object_set_new(doc, "cpus", json_integer(si.sys.ncpu));
@@ -139,7 +139,7 @@ run(int argc, char **argv)
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {
-		printf("# ntune advise for %s%s%s: %d CPUs", si.os, si.sys.version ? " " : "",
+		printf("# ntune advise for %s%s%s: %d CPUs", os_platform_name(si.sys.platform), si.sys.version ? " " : "",
 		    si.sys.version ? si.sys.version : "", si.sys.ncpu);
 		if (si.sys.ncores > 0)
 			printf(" (%d cores, SMT %s)", si.sys.ncores, si.sys.smt == 1 ? "on" :

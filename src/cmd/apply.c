@@ -45,13 +45,16 @@ lint(const struct kb *kb, const struct kb_profile *p, const struct apply_opts *o
 	bool here;
 
 	memset(&sys, 0, sizeof sys);
-	sys.os = o->os != NULL ? o->os : (kb_os_guess(kb, p) != NULL ? kb_os_guess(kb, p) : "linux");
+	sys.platform = o->os != NULL ? os_platform_parse(o->os) : kb_os_guess(kb, p);
+	if (sys.platform == OS_PLATFORM_UNKNOWN)
+		sys.platform = OS_PLATFORM_LINUX;
 	sys.smt = -1;
 	sys.rss_kernel = -1;
 	r.kb = kb;
 	r.acc = NULL;
 	/* Current values only when the profile is for the OS we run on. */
-	here = (strcmp(sys.os, "linux") == 0) == (strcmp(apply_detect_os(), "linux") == 0);
+	here = os_platform_family(sys.platform) ==
+	    os_platform_family(os_platform_parse(apply_detect_os()));
 	if (here && (r.acc = apply_access_open(o->netns, &cause)) != NULL) {
 		sys.get = read_value;
 		sys.arg = &r;
@@ -183,6 +186,7 @@ run(int argc, char **argv)
 	struct kb *kb = NULL;
 	char *cause = NULL, *end;
 	bool json = false, force = false;
+	enum os_platform pf;
 	int ch, rc;
 	long secs;
 
@@ -213,13 +217,9 @@ run(int argc, char **argv)
 			o.netns = optarg;
 			break;
 		case 'o':
-			if (strcmp(optarg, "linux") != 0 && strcmp(optarg, "freebsd") != 0 &&
-			    strcmp(optarg, "opnsense") != 0 && strcmp(optarg, "pfsense") != 0) {
-				fprintf(stderr, "ntune apply: bad --os '%s' (linux, freebsd, opnsense, "
-				    "pfsense)\n", optarg);
+			if (cmd_parse_os(&cmd_apply, optarg, &pf) == -1)
 				return 2;
-			}
-			o.os = optarg;
+			o.os = os_platform_name(pf);
 			break;
 		case 'j':
 			json = true;

@@ -13,7 +13,24 @@
 
 extern const struct ntune_cmd cmd_check;
 
-static const char *const targets[] = { "any", "loader", "sysctl", "opnsense", "pfsense" };
+/* --target: a file kind, or the platform whose tunables page takes the list. */
+static int
+parse_target(const char *s)
+{
+	static const char *const files[] = { "any", "loader", "sysctl" };
+	int t;
+
+	if ((t = cmd_pick(s, files, nitems(files))) != -1)
+		return t;
+	switch (os_platform_parse(s)) {
+	case OS_PLATFORM_OPNSENSE:
+		return KB_TARGET_OPNSENSE;
+	case OS_PLATFORM_PFSENSE:
+		return KB_TARGET_PFSENSE;
+	default:
+		return -1;
+	}
+}
 
 static int
 run(int argc, char **argv)
@@ -26,7 +43,8 @@ run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *from[16], *os = NULL, *root = NULL;
+	const char *from[16], *root = NULL;
+	enum os_platform os = OS_PLATFORM_UNKNOWN;
 	size_t nfrom = 0, nd = 0, i, count[3] = { 0, 0, 0 };
 	enum kb_target target = KB_TARGET_ANY;
 	bool json = false, target_set = false;
@@ -42,9 +60,8 @@ run(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "o:f:r:t:j", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			if (cmd_parse_os(&cmd_check, optarg) == -1)
+			if (cmd_parse_os(&cmd_check, optarg, &os) == -1)
 				return 2;
-			os = optarg;
 			break;
 		case 'f':
 			if (cmd_add_from(&cmd_check, from, &nfrom, nitems(from), optarg) == -1)
@@ -54,7 +71,7 @@ run(int argc, char **argv)
 			root = optarg;
 			break;
 		case 't':
-			if ((t = cmd_pick(optarg, targets, nitems(targets))) == -1) {
+			if ((t = parse_target(optarg)) == -1) {
 				fprintf(stderr, "ntune check: bad --target '%s' (any, loader, sysctl, "
 				    "opnsense, pfsense)\n", optarg);
 				return 2;
@@ -76,8 +93,8 @@ run(int argc, char **argv)
 	}
 	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
 		return 2;
-	if (os == NULL && nfrom == 0)
-		os = p->xml ? "opnsense" : kb_os_guess(kb, p);
+	if (os == OS_PLATFORM_UNKNOWN && nfrom == 0)
+		os = kb_os_guess(kb, p);
 	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
 		fprintf(stderr, "ntune check: %s\n", cause);
 		free(cause);
@@ -86,7 +103,7 @@ run(int argc, char **argv)
 		return 2;
 	}
 	if (!target_set)
-		target = kb_target_guess(p, si.os);
+		target = kb_target_guess(p, si.sys.platform);
 	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
 	for (i = 0; i < nd; i++)
 		count[d[i].severity]++;
@@ -94,7 +111,7 @@ run(int argc, char **argv)
 		json_t *doc = json_object(), *arr = json_array(), *o;
 
 		json_object_set_new(doc, "file", json_string(p->path));
-		json_object_set_new(doc, "os", json_string(si.os));
+		json_object_set_new(doc, "os", json_string(os_platform_name(si.sys.platform)));
 		json_object_set_new(doc, "settings", json_integer((json_int_t)p->nentries));
 		json_object_set_new(doc, "errors", json_integer((json_int_t)count[KB_ERROR]));
 		json_object_set_new(doc, "warnings", json_integer((json_int_t)count[KB_WARNING]));
@@ -118,7 +135,7 @@ run(int argc, char **argv)
 			printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 			    d[i].message);
 		fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s\n",
-		    p->path, p->nentries, si.os, si.sys.version ? " " : "",
+		    p->path, p->nentries, os_platform_name(si.sys.platform), si.sys.version ? " " : "",
 		    si.sys.version ? si.sys.version : "", count[KB_ERROR],
 		    count[KB_ERROR] == 1 ? "" : "s", count[KB_WARNING],
 		    count[KB_WARNING] == 1 ? "" : "s", count[KB_NOTE], count[KB_NOTE] == 1 ? "" : "s");

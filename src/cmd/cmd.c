@@ -80,12 +80,11 @@ cmd_load_profile(const char *path, struct kb_profile **p, struct kb **kb)
 }
 
 int
-cmd_parse_os(const struct ntune_cmd *cmd, const char *arg)
+cmd_parse_os(const struct ntune_cmd *cmd, const char *arg, enum os_platform *out)
 {
-	if (strcmp(arg, "freebsd") == 0 || strcmp(arg, "linux") == 0 ||
-	    strcmp(arg, "opnsense") == 0 || strcmp(arg, "pfsense") == 0)
+	if ((*out = os_platform_parse(arg)) != OS_PLATFORM_UNKNOWN)
 		return 0;
-	fprintf(stderr, "ntune %s: bad --os '%s' (freebsd, opnsense, pfsense, linux)\n", cmd->name, arg);
+	fprintf(stderr, "ntune %s: bad --os '%s' (%s)\n", cmd->name, arg, os_platform_list());
 	return -1;
 }
 

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "os/platform.h"
+
 #define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); main checks it */
 #define NTUNE_CMD_HIDDEN	0x2	/* not listed by `ntune help` */
 
@@ -33,7 +35,7 @@ int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, d
 int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Checks an --os argument (freebsd, opnsense, pfsense, linux); prints "ntune NAME: bad --os ..." and returns -1 if not one. */
-int	cmd_parse_os(const struct ntune_cmd *, const char *arg);
+int	cmd_parse_os(const struct ntune_cmd *, const char *arg, enum os_platform *);
 /* Adds a --from file to from[max]; prints "ntune NAME: too many --from files" and returns -1 when full. */
 int	cmd_add_from(const struct ntune_cmd *, const char **from, size_t *n, size_t max, const char *arg);
 /* The index of s in names[n], or -1. */

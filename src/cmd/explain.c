@@ -124,17 +124,6 @@ to_json(const struct kb_knob *k)
 	return o;
 }
 
-static bool
-os_matches(const struct kb_knob *k, const char *os)
-{
-	if (os == NULL)
-		return true;
-	if (strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0)
-		return strcmp(k->os, "freebsd") == 0 && (k->platform == NULL ||
-		    strcmp(k->platform, os) == 0);
-	return strcmp(k->os, os) == 0 && (strcmp(os, "freebsd") != 0 || k->platform == NULL);
-}
-
 static int
 run(int argc, char **argv)
 {
@@ -145,6 +134,7 @@ run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *os = NULL, *near;
+	enum os_platform pf;
 	const struct kb_knob *k;
 	bool list = false, json = false;
 	struct kb *kb;
@@ -160,13 +150,9 @@ run(int argc, char **argv)
 			list = true;
 			break;
 		case 'o':
-			if (strcmp(optarg, "freebsd") != 0 && strcmp(optarg, "linux") != 0 &&
-			    strcmp(optarg, "opnsense") != 0 && strcmp(optarg, "pfsense") != 0) {
-				fprintf(stderr, "ntune explain: bad --os '%s' (freebsd, opnsense, pfsense, "
-				    "linux)\n", optarg);
+			if (cmd_parse_os(&cmd_explain, optarg, &pf) == -1)
 				return 2;
-			}
-			os = optarg;
+			os = os_platform_name(pf);
 			break;
 		case 'j':
 			json = true;
@@ -188,7 +174,7 @@ run(int argc, char **argv)
 	arr = json_array();
 	for (i = 0; i < kb_count(kb); i++) {
 		k = kb_knob(kb, i);
-		if (!os_matches(k, os))
+		if (!kb_knob_on(k, os))
 			continue;
 		if (!list && strcmp(k->name, argv[optind]) != 0 && !kb_name_match(k->name, argv[optind]))
 			continue;

@@ -369,8 +369,9 @@ kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, e
 	memset(&ad, 0, sizeof ad);
 	ad.kb = kb;
 	ad.sys = sys;
-	ad.os = sys->os != NULL ? sys->os : "linux";
-	ad.bsd = strcmp(ad.os, "linux") != 0;
+	ad.os = os_platform_name(sys->platform != OS_PLATFORM_UNKNOWN ? sys->platform :
+	    OS_PLATFORM_LINUX);
+	ad.bsd = os_platform_family(os_platform_parse(ad.os)) == OS_PLATFORM_FREEBSD;
 	ad.goal = goal;
 	ad.role = role;
 	if (sys->ncpu <= 0) {

@@ -17,7 +17,8 @@ struct lint {
 	const struct kb_system *sys;
 	enum kb_target target;
 	const char *os;		/* the KB os: "freebsd" or "linux" */
-	const char *platform;	/* "opnsense", "pfsense", "freebsd", "linux" */
+	const char *platform;	/* os_platform_name() of the target */
+	enum os_platform pf;
 	struct kb_diag *d;
 	size_t	n;
 	int	errors;
@@ -111,7 +112,7 @@ prefix_of(const char *name, const char *const *v, size_t n)
 	return 0;
 }
 
-const char *
+enum os_platform
 kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 {
 	size_t i, fb = 0, lx = 0;
@@ -119,7 +120,7 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 	const char *platform = NULL;
 
 	if (p->xml)
-		return "opnsense";
+		return OS_PLATFORM_OPNSENSE;
 	for (i = 0; i < p->nentries; i++) {
 		if ((k = kb_find(kb, p->entries[i].name, NULL)) != NULL) {
 			if (strcmp(k->os, "linux") == 0)
@@ -134,20 +135,20 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 		fb += prefix_of(p->entries[i].name, freebsd_prefixes, nitems(freebsd_prefixes));
 	}
 	if (fb == lx)
-		return NULL;
+		return OS_PLATFORM_UNKNOWN;
 	if (fb > lx)
-		return platform != NULL ? platform : "freebsd";
-	return "linux";
+		return platform != NULL ? os_platform_parse(platform) : OS_PLATFORM_FREEBSD;
+	return OS_PLATFORM_LINUX;
 }
 
 enum kb_target
-kb_target_guess(const struct kb_profile *p, const char *os)
+kb_target_guess(const struct kb_profile *p, enum os_platform os)
 {
 	const char *base = strrchr(p->path, '/');
 
 	base = base != NULL ? base + 1 : p->path;
 	if (p->xml)
-		return os != NULL && strcmp(os, "pfsense") == 0 ? KB_TARGET_PFSENSE : KB_TARGET_OPNSENSE;
+		return os == OS_PLATFORM_PFSENSE ? KB_TARGET_PFSENSE : KB_TARGET_OPNSENSE;
 	if (util_startswith(base, "loader.conf"))
 		return KB_TARGET_LOADER;
 	if (util_startswith(base, "sysctl.conf") || strstr(p->path, "sysctl.d/") != NULL)
@@ -369,7 +370,7 @@ rule_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		const char *r = k->requires[i];
 
 		if (strcmp(r, "kernel RSS") == 0) {
-			if (strcmp(l->platform, "opnsense") == 0)
+			if (l->pf == OS_PLATFORM_OPNSENSE)
 				continue;
 			if (l->sys != NULL && l->sys->rss_kernel == 0)
 				diag(l, e, KB_ERROR, "requires", "'%s' needs a kernel built with options "
@@ -405,7 +406,7 @@ rule_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		free(rv);
 	}
 	/* OPNsense: the RSS knobs do nothing until net.inet.rss.enabled=1. */
-	if (strcmp(l->platform, "opnsense") == 0 && util_startswith(e->name, "net.inet.rss.") &&
+	if (l->pf == OS_PLATFORM_OPNSENSE && util_startswith(e->name, "net.inet.rss.") &&
 	    strcmp(e->name, "net.inet.rss.enabled") != 0) {
 		lv = value_of(l, "net.inet.rss.enabled", &from);
 		if (lv == NULL || strcmp(lv, "1") != 0)
@@ -609,8 +610,10 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	l.p = p;
 	l.sys = sys;
 	l.target = target;
-	l.platform = sys != NULL && sys->os != NULL ? sys->os : "freebsd";
-	l.os = strcmp(l.platform, "linux") == 0 ? "linux" : "freebsd";
+	l.pf = sys != NULL && sys->platform != OS_PLATFORM_UNKNOWN ? sys->platform :
+	    OS_PLATFORM_FREEBSD;
+	l.platform = os_platform_name(l.pf);
+	l.os = os_platform_name(os_platform_family(l.pf));
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
 		rule_known(&l, e, &k);

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "os/platform.h"
+
 struct os_ctx;
 
 enum kb_placement {
@@ -45,7 +47,7 @@ enum kb_scope {
 struct kb_knob {
 	char	*name;		/* may hold %d (unit number) and %s (interface name) */
 	char	*os;		/* "freebsd" | "linux" */
-	char	*platform;	/* "opnsense", "pfsense" or NULL */
+	char	*platform;	/* a distribution name (os_platform_parse: opnsense, pfsense) or NULL */
 	enum kb_placement placement;
 	enum kb_type type;
 	char	*range;		/* "-1..1024", "0..log2ncpu" or NULL */
@@ -100,6 +102,8 @@ const struct kb_knob *kb_knob(const struct kb *, size_t i);
  * matches any OS. Exact names win over patterns.
  */
 const struct kb_knob *kb_find(const struct kb *, const char *name, const char *os);
+/* True when k exists on platform os (os_platform_parse name; NULL = any). */
+bool	 kb_knob_on(const struct kb_knob *, const char *os);
 /* True when a concrete name matches a knob name pattern (%d digits, %s interface). */
 bool	 kb_name_match(const char *pattern, const char *name);
 /* The closest knob name to name (for "did you mean"), or NULL. */
@@ -155,7 +159,7 @@ bool	 kb_value_equal(const struct kb_knob *, const char *a, const char *b);
  * optional: 0 / -1 / NULL mean unknown and the rules that need it stay quiet.
  */
 struct kb_system {
-	const char *os;		/* "freebsd" | "opnsense" | "pfsense" | "linux" */
+	enum os_platform platform;	/* OS_PLATFORM_UNKNOWN: not known */
 	const char *version;	/* "14.1-RELEASE-p5", "6.1.0-18-amd64" or NULL */
 	int	ncpu;		/* logical CPUs, 0 unknown */
 	int	ncores;		/* physical cores, 0 unknown */
@@ -204,9 +208,9 @@ enum kb_target {
 	KB_TARGET_OPNSENSE,	/* OPNsense System > Tunables (all into loader.conf, runtime ones live) */
 	KB_TARGET_PFSENSE,	/* pfSense System Tunables (runtime only) */
 };
-enum kb_target kb_target_guess(const struct kb_profile *, const char *os);
-/* The OS a profile is written for, from its knob names ("freebsd", "opnsense", "linux"), or NULL. */
-const char *kb_os_guess(const struct kb *, const struct kb_profile *);
+enum kb_target kb_target_guess(const struct kb_profile *, enum os_platform);
+/* The platform a profile is written for, from its knob names, or OS_PLATFORM_UNKNOWN. */
+enum os_platform kb_os_guess(const struct kb *, const struct kb_profile *);
 
 /* Runs every lint rule; diagnostics are sorted by line. Returns the number of errors. */
 int	 kb_check(const struct kb *, const struct kb_profile *, const struct kb_system *,

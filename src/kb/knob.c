@@ -394,18 +394,18 @@ kb_name_match(const char *pat, const char *name)
 	return *name == '\0';
 }
 
-static bool
-os_ok(const struct kb_knob *k, const char *os)
+bool
+kb_knob_on(const struct kb_knob *k, const char *os)
 {
+	enum os_platform p;
+
 	if (os == NULL || *os == '\0')
 		return true;
-	if (strcmp(os, "opnsense") == 0 || strcmp(os, "pfsense") == 0) {
-		if (strcmp(k->os, "freebsd") != 0)
-			return false;
-		return k->platform == NULL || strcmp(k->platform, os) == 0;
-	}
-	/* Plain FreeBSD: not the knobs of a distribution's kernel. */
-	return strcmp(k->os, os) == 0 && (strcmp(os, "freebsd") != 0 || k->platform == NULL);
+	p = os_platform_parse(os);
+	if (os_platform_family(p) != os_platform_parse(k->os))
+		return false;
+	/* A distribution's own knobs only on it; plain FreeBSD has none of them. */
+	return k->platform == NULL || os_platform_parse(k->platform) == p;
 }
 
 const struct kb_knob *
@@ -417,11 +417,11 @@ kb_find(const struct kb *kb, const char *name, const char *os)
 	if (kb == NULL || name == NULL)
 		return NULL;
 	for (i = 0; i < kb->n; i++) {
-		if (os_ok(&kb->knobs[i], os) && strcmp(kb->knobs[i].name, name) == 0)
+		if (kb_knob_on(&kb->knobs[i], os) && strcmp(kb->knobs[i].name, name) == 0)
 			return &kb->knobs[i];
 	}
 	for (i = 0; i < kb->n; i++) {
-		if (!os_ok(&kb->knobs[i], os) || strchr(kb->knobs[i].name, '%') == NULL)
+		if (!kb_knob_on(&kb->knobs[i], os) || strchr(kb->knobs[i].name, '%') == NULL)
 			continue;
 		/* The most specific pattern (longest) wins. */
 		if (kb_name_match(kb->knobs[i].name, name) &&
@@ -447,7 +447,7 @@ kb_suggest(const struct kb *kb, const char *name, const char *os)
 	for (i = 0; i < kb->n; i++) {
 		/* Names whose length alone puts them too far away are not worth the distance. */
 		klen = strlen(kb->knobs[i].name);
-		if (os_ok(&kb->knobs[i], os) && klen + slack >= len && klen <= len + slack)
+		if (kb_knob_on(&kb->knobs[i], os) && klen + slack >= len && klen <= len + slack)
 			names[n++] = kb->knobs[i].name;
 	}
 	s = util_did_you_mean(name, names, n);
@@ -620,7 +620,10 @@ stanza_set(struct kb_knob *k, const char *key, const char *value, const char *fi
 	}
 	if (*field != NULL)
 		goto dup;
-	if (strcmp(key, "os") == 0 && strcmp(value, "freebsd") != 0 && strcmp(value, "linux") != 0)
+	if (strcmp(key, "os") == 0 && (os_platform_parse(value) == OS_PLATFORM_UNKNOWN ||
+	    os_platform_is_distro(os_platform_parse(value))))
+		goto bad;
+	if (strcmp(key, "platform") == 0 && !os_platform_is_distro(os_platform_parse(value)))
 		goto bad;
 	*field = xstrdup(value);
 	if (strcmp(key, "name") == 0)

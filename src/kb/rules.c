@@ -73,6 +73,21 @@ list_valid(const char *list, const char *const *names, size_t n)
 	return ok && any;
 }
 
+/* Every word of a '|' list is a platform name (os_platform_parse). */
+static bool
+platforms_valid(const char *list)
+{
+	char *copy = xstrdup(list), *tok, *save;
+	bool ok = true, any = false;
+
+	for (tok = strtok_r(copy, "|", &save); tok != NULL && ok; tok = strtok_r(NULL, "|", &save)) {
+		any = true;
+		ok = os_platform_parse(tok) != OS_PLATFORM_UNKNOWN;
+	}
+	free(copy);
+	return ok && any;
+}
+
 /*
  * One term of a condition. With sys NULL only the syntax is checked.
  * Returns 1 true, 0 false, -1 bad syntax.
@@ -80,7 +95,6 @@ list_valid(const char *list, const char *const *names, size_t n)
 static int
 term(const char *t, const struct kb_rule_ctx *c)
 {
-	static const char *const oses[] = { "freebsd", "opnsense", "pfsense", "linux" };
 	char what[16], op[3], rest[128];
 	long long n, v;
 	int k;
@@ -88,7 +102,8 @@ term(const char *t, const struct kb_rule_ctx *c)
 	if (strcmp(t, "smt") == 0)
 		return c == NULL ? 1 : c->sys->smt == 1;
 	if (strcmp(t, "rss") == 0)
-		return c == NULL ? 1 : (strcmp(c->os, "opnsense") == 0 || c->sys->rss_kernel == 1);
+		return c == NULL ? 1 : (os_platform_parse(c->os) == OS_PLATFORM_OPNSENSE ||
+		    c->sys->rss_kernel == 1);
 	if (sscanf(t, "%15s %127s", what, rest) == 2 && strchr(t + strlen(what) + 1, ' ') == NULL &&
 	    (strcmp(what, "role") == 0 || strcmp(what, "goal") == 0 || strcmp(what, "os") == 0)) {
 		if (strcmp(what, "role") == 0) {
@@ -101,7 +116,7 @@ term(const char *t, const struct kb_rule_ctx *c)
 				return -1;
 			return c == NULL ? 1 : in_list(rest, goals[c->goal]);
 		}
-		if (!list_valid(rest, oses, nitems(oses)))
+		if (!platforms_valid(rest))
 			return -1;
 		return c == NULL ? 1 : in_list(rest, c->os);
 	}

@@ -65,16 +65,11 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 		free(why);
 		return -1;
 	}
-	if (strcasecmp(s.os, "linux") == 0)
-		si->os = xstrdup("linux");
-	else if (strcasecmp(s.os, "opnsense") == 0 || strstr(s.distro, "OPNsense") != NULL)
-		si->os = xstrdup("opnsense");
-	else if (strcasecmp(s.os, "pfsense") == 0 || strstr(s.distro, "pfSense") != NULL)
-		si->os = xstrdup("pfsense");
-	else
-		si->os = xstrdup("freebsd");
+	if ((si->sys.platform = os_platform_parse(s.os)) == OS_PLATFORM_UNKNOWN ||
+	    si->sys.platform == OS_PLATFORM_FREEBSD)
+		si->sys.platform = os_platform_in_text(s.distro) != OS_PLATFORM_UNKNOWN ?
+		    os_platform_in_text(s.distro) : OS_PLATFORM_FREEBSD;
 	si->version = xstrdup(s.version);
-	si->sys.os = si->os;
 	si->sys.version = *si->version ? si->version : NULL;
 	memset(&cpu, 0, sizeof cpu);
 	if (os->ops->cpu != NULL && os->ops->cpu(os, &cpu, &why) == 0) {
@@ -86,7 +81,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 	}
 	free(why);
 	why = NULL;
-	if (strcmp(si->os, "linux") != 0 && os->ops->tunable_get != NULL) {
+	if (si->sys.platform != OS_PLATFORM_LINUX && os->ops->tunable_get != NULL) {
 		/* net.inet.rss exists only with options RSS; kern.ostype proves we can read sysctls. */
 		if (has_tunable(os, "net.inet.rss.bits") || has_tunable(os, "net.inet.rss.enabled"))
 			si->sys.rss_kernel = 1;
@@ -170,7 +165,7 @@ add_dir(struct kb_sysinfo *si, const char *dir)
 }
 
 void
-kb_system_boot_files(struct kb_sysinfo *si, const char *os, const char *root)
+kb_system_boot_files(struct kb_sysinfo *si, enum os_platform os, const char *root)
 {
 	static const char *const linux_dirs[] = {
 		"/usr/lib/sysctl.d", "/lib/sysctl.d", "/run/sysctl.d", "/etc/sysctl.d",
@@ -184,7 +179,7 @@ kb_system_boot_files(struct kb_sysinfo *si, const char *os, const char *root)
 
 	if (root == NULL)
 		root = "";
-	if (strcmp(os, "linux") == 0) {
+	if (os == OS_PLATFORM_LINUX) {
 		for (i = 0; i < nitems(linux_dirs); i++) {
 			xasprintf(&path, "%s%s", root, linux_dirs[i]);
 			add_dir(si, path);
@@ -234,7 +229,6 @@ kb_sysinfo_free(struct kb_sysinfo *si)
 		kb_profile_free(si->others[i]);
 	free(si->others);
 	free(si->nics);
-	free(si->os);
 	free(si->version);
 	memset(si, 0, sizeof *si);
 }
@@ -263,14 +257,23 @@ config_xml(const char *path)
 	return p;
 }
 
-static const char *
-family(const char *os)
+static enum os_platform
+family(enum os_platform os)
 {
-	return os != NULL && strcmp(os, "linux") == 0 ? "linux" : "freebsd";
+	return os == OS_PLATFORM_LINUX ? OS_PLATFORM_LINUX : OS_PLATFORM_FREEBSD;
+}
+
+static void
+sysinfo_unknown(struct kb_sysinfo *si, enum os_platform os)
+{
+	memset(si, 0, sizeof *si);
+	si->sys.platform = os;
+	si->sys.smt = -1;
+	si->sys.rss_kernel = -1;
 }
 
 int
-kb_target_open(const char *const *from, size_t n, const char *os, const char *root,
+kb_target_open(const char *const *from, size_t n, enum os_platform os, const char *root,
     struct os_ctx **osp, struct kb_sysinfo *si, char **cause)
 {
 	struct os_ctx *ctx = NULL;
@@ -308,44 +311,29 @@ kb_target_open(const char *const *from, size_t n, const char *os, const char *ro
 		for (i = 0; i < nrest; i++)
 			kb_system_snapshot_files(si, rest[i], NULL);
 	} else if (nxml > 0) {
-		memset(si, 0, sizeof *si);
-		si->os = xstrdup(os != NULL && strcmp(os, "pfsense") == 0 ? "pfsense" : "opnsense");
-		si->sys.os = si->os;
-		si->sys.smt = -1;
-		si->sys.rss_kernel = -1;
+		sysinfo_unknown(si, os == OS_PLATFORM_PFSENSE ? os : OS_PLATFORM_OPNSENSE);
 	} else if (os_open_live != NULL && (ctx = os_open_live("", &why)) != NULL) {
 		if (kb_system_from_os(ctx, si, &why) == -1 ||
-		    (os != NULL && strcmp(family(os), family(si->os)) != 0)) {
+		    (os != OS_PLATFORM_UNKNOWN && family(os) != family(si->sys.platform))) {
 			/* A profile for another OS: no system to compare with. */
 			kb_sysinfo_free(si);
 			os_close(ctx);
 			ctx = NULL;
 		} else
-			kb_system_boot_files(si, si->os, root);
+			kb_system_boot_files(si, si->sys.platform, root);
 	}
 	free(why);
-	if (ctx == NULL && n == 0) {
-		memset(si, 0, sizeof *si);
-		si->os = xstrdup(os != NULL ? os : "linux");
-		si->sys.os = si->os;
-		si->sys.smt = -1;
-		si->sys.rss_kernel = -1;
-	}
+	if (ctx == NULL && n == 0)
+		sysinfo_unknown(si, os != OS_PLATFORM_UNKNOWN ? os : OS_PLATFORM_LINUX);
 	for (i = 0; i < nxml; i++) {
 		add_other(si, xml[i]);
 		xml[i] = NULL;
-		if (strcmp(si->os, "freebsd") == 0 && (os == NULL || strcmp(os, "freebsd") != 0)) {
-			free(si->os);
-			si->os = xstrdup("opnsense");
-			si->sys.os = si->os;
-		}
+		if (si->sys.platform == OS_PLATFORM_FREEBSD && os != OS_PLATFORM_FREEBSD)
+			si->sys.platform = OS_PLATFORM_OPNSENSE;
 	}
 	/* --os refines the platform (a FreeBSD snapshot of an OPNsense box). */
-	if (os != NULL && strcmp(family(os), family(si->os)) == 0 && strcmp(os, si->os) != 0) {
-		free(si->os);
-		si->os = xstrdup(os);
-		si->sys.os = si->os;
-	}
+	if (os != OS_PLATFORM_UNKNOWN && family(os) == family(si->sys.platform))
+		si->sys.platform = os;
 	*osp = ctx;
 	rc = 0;
 out:

@@ -13,6 +13,7 @@
 #include "os/fbsd_text.h"
 #include "os/os_impl.h"
 #include "os/os_json.h"
+#include "os/platform.h"
 #include "util/util.h"
 
 struct pcidev {
@@ -1743,12 +1744,8 @@ fbsd_text_doc(struct fbsd_text *t)
 		os_strlcpy(sys.version, t->os_release, sizeof sys.version);
 	if ((s = sysctl(t, "kern.hostname")) != NULL)
 		os_strlcpy(sys.hostname, s, sizeof sys.hostname);
-	if ((s = sysctl(t, "kern.version")) != NULL) {
-		if (strstr(s, "OPNsense") != NULL || strstr(s, "opnsense") != NULL)
-			os_strlcpy(sys.distro, "OPNsense", sizeof sys.distro);
-		else if (strstr(s, "pfSense") != NULL || strstr(s, "pfsense") != NULL)
-			os_strlcpy(sys.distro, "pfSense", sizeof sys.distro);
-	}
+	if ((s = sysctl(t, "kern.version")) != NULL && os_platform_in_text(s) != OS_PLATFORM_UNKNOWN)
+		os_strlcpy(sys.distro, os_platform_label(os_platform_in_text(s)), sizeof sys.distro);
 	if (t->nlnics > 0 || t->nlirqs > 0) {
 		if (t->npci > 0 || json_object_size(t->sysctls) > 0 || t->nirq > 0)
 			error(t, "the files mix Linux and FreeBSD output; the NICs come from both");

@@ -36,7 +36,7 @@ machine(const char *os, int ncpu, int ncores)
 	struct kb_system s;
 
 	memset(&s, 0, sizeof s);
-	s.os = os;
+	s.platform = os_platform_parse(os);
 	s.ncpu = ncpu;
 	s.ncores = ncores;
 	s.smt = ncores < ncpu;

@@ -55,7 +55,7 @@ sys_of(const char *os)
 	struct kb_system s;
 
 	memset(&s, 0, sizeof s);
-	s.os = os;
+	s.platform = os_platform_parse(os);
 	s.smt = -1;
 	s.rss_kernel = -1;
 	return s;
@@ -229,14 +229,14 @@ test_check_guesses_target_from_file_name(void **state)
 	(void)state;
 	memset(&p, 0, sizeof p);
 	p.path = (char *)"/boot/loader.conf.local";
-	assert_int_equal(kb_target_guess(&p, "freebsd"), KB_TARGET_LOADER);
+	assert_int_equal(kb_target_guess(&p, OS_PLATFORM_FREEBSD), KB_TARGET_LOADER);
 	p.path = (char *)"/etc/sysctl.d/99-router.conf";
-	assert_int_equal(kb_target_guess(&p, "linux"), KB_TARGET_SYSCTL);
+	assert_int_equal(kb_target_guess(&p, OS_PLATFORM_LINUX), KB_TARGET_SYSCTL);
 	p.path = (char *)"router.conf";
-	assert_int_equal(kb_target_guess(&p, "linux"), KB_TARGET_ANY);
+	assert_int_equal(kb_target_guess(&p, OS_PLATFORM_LINUX), KB_TARGET_ANY);
 	p.xml = true;
-	assert_int_equal(kb_target_guess(&p, "pfsense"), KB_TARGET_PFSENSE);
-	assert_int_equal(kb_target_guess(&p, NULL), KB_TARGET_OPNSENSE);
+	assert_int_equal(kb_target_guess(&p, OS_PLATFORM_PFSENSE), KB_TARGET_PFSENSE);
+	assert_int_equal(kb_target_guess(&p, OS_PLATFORM_UNKNOWN), KB_TARGET_OPNSENSE);
 }
 
 static void
@@ -476,7 +476,7 @@ test_check_seed_000_is_clean_on_opnsense(void **state)
 		fail_msg("%s", cause);
 	assert_int_equal(kb_check(kb, p, &s, KB_TARGET_OPNSENSE, &d, &n), 0);
 	kb_diags_free(d, n);
-	assert_string_equal(kb_os_guess(kb, p), "opnsense");
+	assert_int_equal(kb_os_guess(kb, p), OS_PLATFORM_OPNSENSE);
 	kb_profile_free(p);
 	free(path);
 }
