@@ -34,25 +34,32 @@ struct gen {
  * Most promising first. In a veth lab the CPU that sends also runs the DUT's
  * receive path, so what counts is moving that work to another CPU (threaded
  * NAPI, RPS) or doing less of it per forwarded packet (GRO batches). A veth
- * feeds its NAPI, and so GRO batches and a NAPI thread, only with GRO on, and
- * with UDP sent by a local socket only when fraglist or UDP-forwarding GRO is
- * on too (veth_skb_is_eligible_for_gro): those come as bundles. Measured on
- * the 2-CPU lab: the NAPI-thread bundles forward +60% to +160% pps, RPS alone
- * and GRO alone (same CPU, more work per packet) ~-20%; each IPI costs a VM
- * exit there.
+ * feeds its NAPI, and so GRO batches and a NAPI thread, only with GRO on (and
+ * the lab's gen0 has TSO off so that every frame is GRO-eligible,
+ * veth_skb_is_eligible_for_gro). Where the NAPI thread runs is left to the
+ * scheduler unless pinned, and in a 2-CPU lab the wake-up often puts it on
+ * the generator's CPU: the same bundle then gained +150% on one start and
+ * nothing on the next. So the NAPI-thread bundles come pinned, "%c" standing
+ * for each CPU from the highest down (the lab's default load is pinned to
+ * CPU 0), and the unpinned ones come after them.
  */
 static const struct gen gens[] = {
-	{ "fraglist GRO in a NAPI thread on dut0", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1",
-	  "receive and forward dut0's packets in a NAPI kernel thread, free to run on another CPU "
+	{ "fraglist GRO in a NAPI thread on dut0 pinned to CPU %c", GEN_BUNDLE,
+	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1 "
+	  "if.dut0.napi_thread_cpus=%c",
+	  "receive and forward dut0's packets in a NAPI kernel thread pinned to another CPU "
 	  "than the sender, fed by fraglist GRO (chains a flow's packets, split again on dut1 "
 	  "without copying)" },
-	{ "UDP GRO forwarding in a NAPI thread on dut0", GEN_BUNDLE,
+	{ "UDP GRO forwarding in a NAPI thread on dut0 pinned to CPU %c", GEN_BUNDLE,
 	  "if.dut0.offload.gro=on if.dut0.offload.rx-udp-gro-forwarding=on "
-	  "if.dut0.napi_threaded=1",
-	  "receive and forward dut0's packets in a NAPI kernel thread, free to run on another CPU "
+	  "if.dut0.napi_threaded=1 if.dut0.napi_thread_cpus=%c",
+	  "receive and forward dut0's packets in a NAPI kernel thread pinned to another CPU "
 	  "than the sender, fed by UDP GRO forwarding (one route lookup per batch, segmented "
 	  "again on dut1)" },
+	{ "fraglist GRO in a NAPI thread on dut0", GEN_BUNDLE,
+	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1",
+	  "receive and forward dut0's packets in a NAPI kernel thread, placed by the scheduler, "
+	  "fed by fraglist GRO" },
 	{ "if.dut0.rps_cpus", GEN_MASKS, NULL,
 	  "steer dut0's receive processing (RPS) to other CPUs than the one the packets arrive on" },
 	{ "threaded NAPI on dut0", GEN_BUNDLE,
@@ -298,7 +305,7 @@ usable(const struct kb *kb, const char *name, const char *what, bench_getter get
 
 /* A bundle: the parts not yet at their value, all or nothing. */
 static void
-expand_bundle(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
+expand_bundle_one(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
     bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
 {
 	struct bench_change set[BENCH_CHANGES_MAX];
@@ -338,6 +345,48 @@ expand_bundle(const struct kb *kb, const struct gen *g, bench_getter get, void *
 		note(notes, nnotes, "%s left out: already in force", g->name);
 	else if (ok)
 		add(c, n, g, set, nset);
+}
+
+/* s with every "%c" replaced by cpu (malloc'd). */
+static char *
+subst_cpu(const char *s, int cpu)
+{
+	struct strbuf sb;
+	const char *p;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "");
+	for (p = s; *p != '\0'; p++) {
+		if (p[0] == '%' && p[1] == 'c') {
+			strbuf_addf(&sb, "%d", cpu);
+			p++;
+		} else
+			strbuf_addc(&sb, *p);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A bundle whose changes say "%c": one bundle per CPU, the highest first (up to 4). */
+static void
+expand_bundle(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
+    bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
+{
+	struct gen one;
+	char *name, *args;
+	int cpu;
+
+	if (strstr(g->arg, "%c") == NULL) {
+		expand_bundle_one(kb, g, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
+		return;
+	}
+	for (cpu = ncpu - 1; cpu >= 0 && cpu >= ncpu - 4; cpu--) {
+		one = *g;
+		one.name = name = subst_cpu(g->name, cpu);
+		one.arg = args = subst_cpu(g->arg, cpu);
+		expand_bundle_one(kb, &one, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
+		free(name);
+		free(args);
+	}
 }
 
 /* What round_robin groups by: the knob of a single change, the whole of a bundle. */

@@ -159,6 +159,13 @@ run(int argc, char **argv)
 	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
 	if (c.bits && !have_load)
 		lab.load = BENCH_LOAD_IPERF3;
+	/*
+	 * The generator pinned to CPU 0: where it runs is then no longer left to
+	 * the scheduler, and the candidates that pin the DUT's NAPI thread to
+	 * another CPU mean the same thing on every start.
+	 */
+	if (!have_load && lab.load == BENCH_LOAD_GEN)
+		lab.args = "--cpus 0";
 	/* Latency is measured below saturation: a fixed rate unless told. */
 	if (c.latency && lab.rate == 0)
 		lab.rate = 100000;

@@ -586,6 +586,22 @@ lab_up(const struct lab_config *c, char **cause)
 			(void)run(ns[LAB_DUT], argv, NULL, NULL);
 		}
 	}
+	/*
+	 * A veth hands a packet to its peer's NAPI (and so to GRO and a NAPI
+	 * thread) only if the packet is GRO-eligible: always when the sending
+	 * veth has TSO off, else only a socket's packet with fraglist or UDP
+	 * forwarding GRO on the receiver (veth_skb_is_eligible_for_gro,
+	 * drivers/net/veth.c). With TSO on gen0, whether dut0's NAPI sees the
+	 * generator's frames depended on how they were sent (tx_ring or
+	 * sendmmsg) and on dut0's GRO flavour. A tester's port does not segment:
+	 * TSO off makes every frame eligible, whatever the generator does.
+	 */
+	{
+		char *argv[] = { "ethtool", "-K", LAB_GEN_IF, "tso", "off", NULL };
+
+		if (run(ns[LAB_GEN], argv, NULL, cause) == -1)
+			goto fail;
+	}
 	strbuf_free(&b);
 	return 0;
 

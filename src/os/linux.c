@@ -987,6 +987,118 @@ out:
 	return rc;
 }
 
+/* ---- if.<ifname>.napi_thread_cpus: the CPUs the NAPI kernel threads may run on ---- */
+
+#define NAPI_MAXTHREADS	64
+
+/* The online CPUs: what a NAPI thread may run on before anyone pins it. */
+static int
+online_cpus(unsigned char set[OS_MAXCPU], char **cause)
+{
+	char buf[256];
+
+	if (readval("/sys/devices/system/cpu/online", buf, sizeof buf) != 0) {
+		util_cause(cause, "cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
+		return -1;
+	}
+	return os_cpulist_parse(buf, set, cause);
+}
+
+/*
+ * One CPU list when every thread has the same affinity (or the online CPUs
+ * when the interface has no NAPI thread), else one list per thread.
+ */
+static int
+napi_cpus_get(const char *ifname, const char *name, char **value, char **cause)
+{
+	unsigned char set[OS_MAXCPU], first[OS_MAXCPU];
+	pid_t pids[NAPI_MAXTHREADS];
+	char buf[256], *why = NULL;
+	struct strbuf sb;
+	size_t n, i;
+	int same = 1;
+
+	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
+		goto fail;
+	if (n == 0) {
+		if (online_cpus(set, &why) != 0)
+			goto fail;
+		os_cpulist_format(set, buf, sizeof buf);
+		*value = xstrdup(buf);
+		return 0;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (os_linux_pid_cpus(pids[i], i == 0 ? first : set, &why) != 0) {
+			strbuf_free(&sb);
+			goto fail;
+		}
+		if (i > 0 && memcmp(first, set, sizeof set) != 0)
+			same = 0;
+		os_cpulist_format(i == 0 ? first : set, buf, sizeof buf);
+		strbuf_addf(&sb, "%s%s", i > 0 ? " " : "", buf);
+	}
+	if (same) {
+		os_cpulist_format(first, buf, sizeof buf);
+		strbuf_free(&sb);
+		*value = xstrdup(buf);
+	} else
+		*value = strbuf_detach(&sb);
+	return 0;
+fail:
+	util_cause(cause, "cannot read '%s': %s", name, why);
+	free(why);
+	return -1;
+}
+
+/* Pins every NAPI thread of ifname to the CPU list value. */
+static int
+napi_cpus_set(const char *ifname, const char *name, const char *value, char **cause)
+{
+	unsigned char set[OS_MAXCPU], online[OS_MAXCPU];
+	pid_t pids[NAPI_MAXTHREADS];
+	char *why = NULL;
+	size_t n, i;
+	int any = 0;
+
+	if (os_cpulist_parse(value, set, NULL) != 0) {
+		util_cause(cause, "invalid value '%s' for '%s': not a CPU list (0-1,3)", value, name);
+		return -1;
+	}
+	if (online_cpus(online, &why) != 0)
+		goto fail;
+	for (i = 0; i < OS_MAXCPU; i++) {
+		if (set[i] && !online[i]) {
+			util_cause(cause, "invalid value '%s' for '%s': CPU %zu is not online", value,
+			    name, i);
+			return -1;
+		}
+		any |= set[i];
+	}
+	if (!any) {
+		util_cause(cause, "invalid value '%s' for '%s': no CPU", value, name);
+		return -1;
+	}
+	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
+		goto fail;
+	if (n == 0) {
+		/* Nothing to pin: fine when asked for what an unpinned thread gets (a restore). */
+		if (memcmp(set, online, sizeof set) == 0)
+			return 0;
+		util_cause(cause, "cannot set '%s': '%s' has no NAPI thread (napi_threaded=1 first)",
+		    name, ifname);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (os_linux_pid_set_cpus(pids[i], set, &why) != 0)
+			goto fail;
+	return 0;
+fail:
+	util_cause(cause, "cannot set '%s' to '%s': %s", name, value, why);
+	free(why);
+	return -1;
+}
+
 /* ---- if.<ifname>.<setting> ---- */
 
 static int
@@ -1022,6 +1134,13 @@ if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 		    strchr(s, '.') + 1, name, value, cause);
 	if (strcmp(s, "irq_affinity") == 0)
 		return irq_affinity_get(ctx, ifname, name, value, cause);
+	if (strcmp(s, "napi_thread_cpus") == 0) {
+		if (!live(ctx)) {
+			util_cause(cause, "cannot read '%s': not available from a captured tree", name);
+			return -1;
+		}
+		return napi_cpus_get(ifname, name, value, cause);
+	}
 	if ((attr = dev_attr(s)) != NULL) {
 		char path[PATH_MAX];
 
@@ -1182,6 +1301,8 @@ if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 		util_cause(cause, "cannot set '%s': a captured tree is read-only", name);
 		return -1;
 	}
+	if (strcmp(s, "napi_thread_cpus") == 0)
+		return napi_cpus_set(ifname, name, value, cause);
 	if ((attr = dev_attr(s)) != NULL) {
 		char path[PATH_MAX];
 

@@ -285,6 +285,7 @@ static const char *const if_settings[] = {
 	"coalesce.adaptive-rx", "coalesce.adaptive-tx",
 	"flow-control", "mtu", "txqueuelen", "rps_cpus", "xps_cpus", "rps_flow_cnt",
 	"irq_affinity", "qdisc", "napi_threaded", "gro_flush_timeout", "napi_defer_hard_irqs",
+	"napi_thread_cpus",
 };
 
 /* "offload." and an ethtool -k feature name (rx-udp-gro-forwarding, tx-gso-list...). */

@@ -2,6 +2,8 @@
 #ifndef NTUNE_OS_IMPL_H
 #define NTUNE_OS_IMPL_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 
 #include "os/os.h"
@@ -9,6 +11,8 @@
 #ifdef __linux__
 extern const struct os_ops os_linux_ops;
 int	 os_linux_init(struct os_ctx *, char **cause);
+/* linux_napi.c: the PIDs of ifname's NAPI threads (none when not threaded), in this netns. */
+int	 os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, char **cause);
 #endif
 /* Declared everywhere: tests/shim compiles freebsd.c on Linux. */
 extern const struct os_ops os_freebsd_ops;
@@ -22,6 +26,11 @@ void	 os_cpulist_format(const unsigned char set[OS_MAXCPU], char *buf, size_t le
 int	 os_cpumask_parse(const char *, unsigned char set[OS_MAXCPU], char **cause);
 void	 os_cpumask_format(const unsigned char set[OS_MAXCPU], int ncpu, char *buf, size_t len);
 int	 os_cpulist_first(const char *);
+#ifdef __linux__
+/* linux_napi.c: a thread's CPU affinity as a set of CPUs. */
+int	 os_linux_pid_cpus(pid_t, unsigned char set[OS_MAXCPU], char **cause);
+int	 os_linux_pid_set_cpus(pid_t, const unsigned char set[OS_MAXCPU], char **cause);
+#endif
 
 /*
  * Splits "if.<ifname>.<setting>" into its interface and setting. exists(ifname)

@@ -72,14 +72,17 @@ noted(char **notes, size_t n, const char *what)
 	return false;
 }
 
-/* GRO, its fraglist mode and the NAPI thread come as one step; the first one is tried first. */
+/*
+ * GRO, its fraglist mode and the NAPI thread pinned to a CPU come as one step,
+ * one per CPU from the highest, tried first; the unpinned bundle after them.
+ */
 static void
-test_bench_tune_bundles_come_whole_and_first(void **state)
+test_bench_tune_bundles_come_whole_pinned_and_first(void **state)
 {
 	static const char *const values[] = {
 		"if.dut0.offload.gro=off", "if.dut0.offload.rx-udp-gro-forwarding=off",
 		"if.dut0.offload.rx-gro-list=off", "if.dut0.napi_threaded=0", "if.dut0.rps_cpus=0",
-		NULL,
+		"if.dut0.napi_thread_cpus=0-1", NULL,
 	};
 	struct bench_candidate *c;
 	const struct bench_candidate *b;
@@ -88,18 +91,24 @@ test_bench_tune_bundles_come_whole_and_first(void **state)
 
 	(void)state;
 	candidates(values, &c, &n, &notes, &nnotes);
-	assert_true(n > 6);
+	assert_true(n > 8);
 	assert_string_equal(c[0].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
-	    " + if.dut0.napi_threaded=1");
-	assert_int_equal(c[0].n, 3);
+	    " + if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
+	assert_int_equal(c[0].n, 4);
 	assert_string_equal(c[0].set[0].current, "off");
 	assert_string_equal(c[0].set[2].current, "0");
+	assert_string_equal(c[0].set[3].current, "0-1");
 	assert_string_equal(c[0].was, "if.dut0.offload.gro=off, if.dut0.offload.rx-gro-list=off, "
-	    "if.dut0.napi_threaded=0");
-	assert_string_equal(c[1].label, "if.dut0.offload.gro=on + "
-	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1");
-	assert_string_equal(c[2].label, "if.dut0.rps_cpus=2");
-	assert_string_equal(c[2].was, "0");
+	    "if.dut0.napi_threaded=0, if.dut0.napi_thread_cpus=0-1");
+	assert_string_equal(c[1].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	    " + if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=0");
+	assert_string_equal(c[2].label, "if.dut0.offload.gro=on + "
+	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1 + "
+	    "if.dut0.napi_thread_cpus=1");
+	assert_string_equal(c[4].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	    " + if.dut0.napi_threaded=1");
+	assert_string_equal(c[5].label, "if.dut0.rps_cpus=2");
+	assert_string_equal(c[5].was, "0");
 	assert_non_null(b = find(c, n, "if.dut0.offload.gro=on + if.dut0.napi_threaded=1"));
 	assert_non_null(find(c, n, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"));
 	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
@@ -119,7 +128,8 @@ test_bench_tune_bundle_drops_what_is_in_force(void **state)
 {
 	static const char *const gro_on[] = {
 		"if.dut0.offload.gro=on", "if.dut0.offload.rx-udp-gro-forwarding=off",
-		"if.dut0.offload.rx-gro-list=on", "if.dut0.napi_threaded=0", NULL,
+		"if.dut0.offload.rx-gro-list=on", "if.dut0.napi_threaded=0",
+		"if.dut0.napi_thread_cpus=0-1", NULL,
 	};
 	struct bench_candidate *c;
 	char **notes;
@@ -127,12 +137,14 @@ test_bench_tune_bundle_drops_what_is_in_force(void **state)
 
 	(void)state;
 	candidates(gro_on, &c, &n, &notes, &nnotes);
-	/* Only the thread is left of the first bundle: it is the same change as the single knob. */
-	assert_string_equal(c[0].label, "if.dut0.napi_threaded=1");
-	assert_int_equal(c[0].n, 1);
-	assert_string_equal(c[1].label,
-	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1");
-	assert_int_equal(c[1].n, 2);
+	/* Only the thread and its pin are left of the first bundle. */
+	assert_string_equal(c[0].label, "if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
+	assert_int_equal(c[0].n, 2);
+	assert_string_equal(c[2].label, "if.dut0.offload.rx-udp-gro-forwarding=on + "
+	    "if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
+	assert_int_equal(c[2].n, 3);
+	/* The unpinned bundle is then the single knob. */
+	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
 	assert_true(noted(notes, nnotes, "fraglist GRO on dut0 left out: already in force"));
 	assert_non_null(find(c, n, "if.dut0.offload.rx-udp-gro-forwarding=on"));
 	assert_non_null(find(c, n, "if.dut0.offload.gro=off"));
@@ -290,7 +302,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bench_tune_bundles_come_whole_and_first),
+		cmocka_unit_test(test_bench_tune_bundles_come_whole_pinned_and_first),
 		cmocka_unit_test(test_bench_tune_bundle_drops_what_is_in_force),
 		cmocka_unit_test(test_bench_tune_profile_orders_and_overrides),
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),

@@ -1,0 +1,224 @@
+/*
+ * The kernel threads of an interface's threaded NAPI instances, and their CPU
+ * affinity (if.IF.napi_thread_cpus). The threads are named napi/IF-ID, but
+ * every lab has a dut0, so the name does not say whose thread it is: the
+ * netdev generic netlink family does. Its NAPI_GET dump, filtered by ifindex,
+ * lists the interface's NAPI instances in the caller's network namespace,
+ * each with the PID of its thread when it is threaded (Linux >= 6.9;
+ * include/uapi/linux/netdev.h, Documentation/netlink/specs/netdev.yaml).
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <errno.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+/* include/uapi/linux/netdev.h (values are ABI; Debian 12's headers predate them). */
+#define NAPI_FAMILY		"netdev"
+#define NAPI_CMD_GET		11	/* NETDEV_CMD_NAPI_GET */
+#define NAPI_A_IFINDEX		1	/* NETDEV_A_NAPI_IFINDEX */
+#define NAPI_A_ID		2	/* NETDEV_A_NAPI_ID */
+#define NAPI_A_PID		4	/* NETDEV_A_NAPI_PID, Linux >= 6.9 */
+
+#define NLBUF	8192
+
+struct nlreq {
+	struct nlmsghdr	 nh;
+	struct genlmsghdr g;
+	char		 attrs[64];
+};
+
+static void
+put_attr(struct nlreq *r, uint16_t type, const void *data, size_t len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)r + NLMSG_ALIGN(r->nh.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->nh.nlmsg_len = NLMSG_ALIGN(r->nh.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * Sends r and calls fn for each attribute of each reply until NLMSG_DONE or
+ * the ACK. Returns 0, or -1 with errno (the kernel's error when it sent one).
+ */
+static int
+transact(int fd, struct nlreq *r, void (*fn)(void *, uint16_t, const void *, size_t), void *arg)
+{
+	char *buf = xmalloc(NLBUF);
+	ssize_t got;
+	int rc = -1, done = 0, n;
+
+	errno = 0;
+	if (send(fd, r, r->nh.nlmsg_len, 0) == -1)
+		goto out;
+	while (!done && (got = recv(fd, buf, NLBUF, 0)) > 0) {
+		struct nlmsghdr *h;
+
+		n = (int)got;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			struct nlattr *a;
+			int len;
+
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				if (e->error != 0) {
+					errno = -e->error;
+					goto out;
+				}
+				done = 1;
+				break;
+			}
+			len = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+			a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+			for (; len >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+			    a->nla_len <= len; len -= NLA_ALIGN(a->nla_len),
+			    a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
+				fn(arg, a->nla_type & NLA_TYPE_MASK, (char *)a + NLA_HDRLEN,
+				    a->nla_len - NLA_HDRLEN);
+			/* A dump ends with NLMSG_DONE; a plain request is one message. */
+			if (!(h->nlmsg_flags & NLM_F_MULTI))
+				done = 1;
+		}
+	}
+	rc = done ? 0 : -1;
+	if (!done && errno == 0)
+		errno = EPROTO;
+out:
+	free(buf);
+	return rc;
+}
+
+static void
+family_attr(void *arg, uint16_t type, const void *data, size_t len)
+{
+	if (type == CTRL_ATTR_FAMILY_ID && len >= 2)
+		memcpy(arg, data, 2);
+}
+
+struct pids {
+	pid_t	*v;
+	size_t	 n, max;
+};
+
+static void
+napi_attr(void *arg, uint16_t type, const void *data, size_t len)
+{
+	struct pids *p = arg;
+	uint32_t v;
+
+	if (type != NAPI_A_PID || len < 4 || p->n >= p->max)
+		return;
+	memcpy(&v, data, 4);
+	if (v > 0)
+		p->v[p->n++] = (pid_t)v;
+}
+
+int
+os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, char **cause)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct pids p = { pids, 0, max };
+	struct nlreq r;
+	uint32_t ifindex;
+	uint16_t family = 0;
+	int fd;
+
+	*n = 0;
+	if ((ifindex = if_nametoindex(ifname)) == 0) {
+		util_cause(cause, "no interface '%s'", ifname);
+		return -1;
+	}
+	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof sa) == -1) {
+		util_cause(cause, "generic netlink: %s", strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	memset(&r, 0, sizeof r);
+	r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r.nh.nlmsg_type = GENL_ID_CTRL;
+	r.nh.nlmsg_flags = NLM_F_REQUEST;
+	r.nh.nlmsg_seq = 1;
+	r.g.cmd = CTRL_CMD_GETFAMILY;
+	r.g.version = 1;
+	put_attr(&r, CTRL_ATTR_FAMILY_NAME, NAPI_FAMILY, sizeof NAPI_FAMILY);
+	if (transact(fd, &r, family_attr, &family) == -1 || family == 0) {
+		util_cause(cause, "this kernel has no netdev netlink family (Linux >= 6.9 lists "
+		    "NAPI threads): %s", strerror(errno != 0 ? errno : ENOENT));
+		close(fd);
+		return -1;
+	}
+	memset(&r, 0, sizeof r);
+	r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r.nh.nlmsg_type = family;
+	r.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	r.nh.nlmsg_seq = 2;
+	r.g.cmd = NAPI_CMD_GET;
+	r.g.version = 1;
+	put_attr(&r, NAPI_A_IFINDEX, &ifindex, sizeof ifindex);
+	if (transact(fd, &r, napi_attr, &p) == -1) {
+		util_cause(cause, "cannot list the NAPI instances of '%s': %s", ifname,
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	*n = p.n;
+	return 0;
+}
+
+int
+os_linux_pid_cpus(pid_t pid, unsigned char set[OS_MAXCPU], char **cause)
+{
+	cpu_set_t cs;
+	int i;
+
+	CPU_ZERO(&cs);
+	if (sched_getaffinity(pid, sizeof cs, &cs) == -1) {
+		util_cause(cause, "cannot read the CPU affinity of thread %d: %s", (int)pid,
+		    strerror(errno));
+		return -1;
+	}
+	memset(set, 0, OS_MAXCPU);
+	for (i = 0; i < CPU_SETSIZE && i < OS_MAXCPU; i++)
+		set[i] = CPU_ISSET(i, &cs) ? 1 : 0;
+	return 0;
+}
+
+int
+os_linux_pid_set_cpus(pid_t pid, const unsigned char set[OS_MAXCPU], char **cause)
+{
+	cpu_set_t cs;
+	int i;
+
+	CPU_ZERO(&cs);
+	for (i = 0; i < CPU_SETSIZE && i < OS_MAXCPU; i++)
+		if (set[i])
+			CPU_SET(i, &cs);
+	if (sched_setaffinity(pid, sizeof cs, &cs) == -1) {
+		util_cause(cause, "cannot set the CPU affinity of thread %d: %s", (int)pid,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
