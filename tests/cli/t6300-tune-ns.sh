@@ -53,7 +53,7 @@ test_expect_success 'best.conf passes ntune check and applies in the DUT' '
 '
 test_expect_success 'the report shows the tuner path' '
 	ntune report t1 >/dev/null && grep -q "The tuner.s path" t1/report.html &&
-	grep -q "if.dut0.rps_cpus=" t1/report.html
+	grep -q "if.dut0.napi_thread_cpus=" t1/report.html
 '
 test_expect_success 'SIGINT during a tune restores the settings, results marked incomplete' '
 	$TUNE --budget 2 -o t2 >/dev/null 2>err &
