@@ -20,7 +20,7 @@ struct ntune_cmd {
 
 extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_explain,
     cmd_check, cmd_advise, cmd_apply, cmd_confirm, cmd_revert, cmd_history, cmd_diff,
-    cmd_verify, cmd_export, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
+    cmd_verify, cmd_export, cmd_diagnose, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
 
 /* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout). */
 void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);

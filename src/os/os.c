@@ -50,6 +50,20 @@ os_open_live(const char *root, char **cause)
 	return ctx;
 }
 
+int
+os_backend_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+#ifdef __linux__
+	if (ctx->ops == &os_linux_ops)
+		return os_linux_counters(ctx, c, cause);
+#endif
+#ifdef __FreeBSD__
+	if (ctx->ops == &os_freebsd_ops)
+		return os_fbsd_counters(ctx, c, cause);
+#endif
+	return 0;
+}
+
 void
 os_close(struct os_ctx *ctx)
 {

@@ -164,4 +164,40 @@ void	 os_cpu_free(struct os_cpu *);
 void	 os_nics_free(struct os_nic *, size_t);
 void	 os_irqs_free(struct os_irq *, size_t);
 
+/*
+ * Named counters for `diagnose`, beyond the ops above (names in doc/interfaces.md):
+ * cpu.N.softirq, if.X.idrops, irq.X.rx0, softnet.cpuN.dropped, conntrack.count,
+ * qdisc.X.overlimits, netisr.ip.cpuN.qdrops, ip.intr_queue_drops, mbuf.denied,
+ * pf.states, nic.X.rx_missed... A gauge is a level (conntrack.count), the rest are
+ * cumulative counts whose rate is what matters.
+ */
+struct os_counter {
+	char	 name[96];
+	uint64_t value;
+	bool	 gauge;
+};
+
+struct os_counters {
+	struct os_counter *v;
+	size_t	n;
+};
+
+/* Adds (or replaces) one counter; summing is the caller's business. */
+void	 os_counters_set(struct os_counters *, const char *name, uint64_t value, bool gauge);
+const struct os_counter *os_counters_get(const struct os_counters *, const char *name);
+void	 os_counters_free(struct os_counters *);
+/*
+ * Everything the backend of ctx can count: CPU times, interface counters, queue
+ * interrupts, and on a live Linux or FreeBSD system the backend's own counters
+ * (softnet, conntrack, qdiscs, NIC drop statistics; netisr, mbufs, pf).
+ */
+int	 os_counters_collect(struct os_ctx *, struct os_counters *, char **cause);
+/*
+ * Pasted FreeBSD/OPNsense text: sysctl (kern.cp_times, dev.X.N.mac_stats.*, iflib
+ * queue counters...), vmstat -i, netstat -Q, netstat -m, pfctl -si and pfctl -sm,
+ * in any order in one file. Unrecognized or cut lines fail with "path:line: ...".
+ */
+int	 os_counters_text(const char *data, size_t len, const char *path, struct os_counters *,
+	    char **cause);
+
 #endif

@@ -19,6 +19,13 @@ extern const struct os_ops os_freebsd_ops;
 int	 os_freebsd_init(struct os_ctx *, char **cause);
 extern const struct os_ops os_snapshot_ops;
 
+/* The live backend's own counters (os.c picks; linux_counters.c, fbsd_counters.c). */
+int	 os_backend_counters(struct os_ctx *, struct os_counters *, char **cause);
+#ifdef __linux__
+int	 os_linux_counters(struct os_ctx *, struct os_counters *, char **cause);
+#endif
+int	 os_fbsd_counters(struct os_ctx *, struct os_counters *, char **cause);
+
 /* CPU lists ("0-3,8") and hex masks ("ff", "00000000,000000ff"), as sets of CPUs. */
 #define OS_MAXCPU	1024
 int	 os_cpulist_parse(const char *, unsigned char set[OS_MAXCPU], char **cause);

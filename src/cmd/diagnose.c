@@ -1,0 +1,193 @@
+/*
+ * ntune diagnose: sample the counters that locate a forwarding bottleneck, and name
+ * it with its evidence and the knobs that address it (src/diag). Live, or from
+ * pasted captures: one (since boot) or two taken --interval seconds apart.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "diag/diag.h"
+#include "os/os.h"
+#include "util/util.h"
+
+extern const struct ntune_cmd cmd_diagnose;
+
+#define MAXFILES	16
+#define MAXIFS		32
+
+static void
+print_text(const struct diag_result *d)
+{
+	const struct diag_finding *f;
+	size_t i, j;
+	char *v;
+
+	if (d->since_boot)
+		printf("diagnosis of %s: counters since boot (one capture)\n", d->os);
+	else
+		printf("diagnosis of %s%s%s%s over %.1f s (rates per second)\n", d->os,
+		    d->netns[0] != '\0' ? " in network namespace '" : "", d->netns,
+		    d->netns[0] != '\0' ? "'" : "", d->interval_s);
+	for (i = 0; i < d->nfindings; i++) {
+		f = &d->findings[i];
+		printf("\n%zu. %s%s%s (%s)\n   %s\n   evidence:", i + 1, f->kind,
+		    f->entity[0] != '\0' ? " on " : "", f->entity, diag_certainty_name(f->certainty),
+		    f->summary);
+		for (j = 0; j < f->nevidence; j++) {
+			v = diag_format_value(f->evidence[j].value);
+			printf(" %s=%s", f->evidence[j].metric, v);
+			free(v);
+		}
+		printf("\n   knobs:");
+		for (j = 0; j < f->nknobs; j++)
+			printf("%s %s%s", j > 0 ? "," : "", f->knobs[j].name,
+			    f->knobs[j].host ? " (host-wide)" : "");
+		printf("\n   source: %s\n", f->source);
+	}
+	if (d->headroom != NULL)
+		printf("\nno bottleneck found: %s\n", d->headroom);
+	for (i = 0; i < d->nnotes; i++)
+		printf("%snote: %s\n", i == 0 ? "\n" : "", d->notes[i]);
+}
+
+static int
+output(struct diag_result *d, char **ifs, size_t nifs, bool json)
+{
+	json_t *doc;
+	int rc;
+
+	diag_keep_entities(d, (const char *const *)ifs, nifs);
+	rc = d->nfindings > 0 ? 1 : 0;
+	if (json) {
+		doc = diag_to_json(d);
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		putchar('\n');
+		json_decref(doc);
+	} else
+		print_text(d);
+	diag_result_free(d);
+	return rc;
+}
+
+static int
+live(double secs, char **ifs, size_t nifs, bool json)
+{
+	struct os_ctx *ctx;
+	struct diag_result *d;
+	char *cause = NULL;
+	const char *root = getenv("NTUNE_ROOT");
+
+	if ((ctx = os_open_live(root != NULL ? root : "", &cause)) == NULL) {
+		fprintf(stderr, "ntune diagnose: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
+	if (diag_run(ctx, secs, &d, &cause) != 0) {
+		fprintf(stderr, "ntune diagnose: %s\n", cause);
+		free(cause);
+		os_close(ctx);
+		return 2;
+	}
+	os_close(ctx);
+	return output(d, ifs, nifs, json);
+}
+
+static int
+run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interface", required_argument, NULL, 'i' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "before", required_argument, NULL, 'b' },
+		{ "after", required_argument, NULL, 'a' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "os", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *from[MAXFILES], *before[MAXFILES], *after[MAXFILES], *os = "freebsd";
+	char *ifs[MAXIFS], *cause = NULL;
+	size_t nfrom = 0, nbefore = 0, nafter = 0, nifs = 0;
+	double secs = 2, interval = 0;
+	bool json = false;
+	struct diag_result *d;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "d:i:jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			if (cmd_parse_num(&cmd_diagnose, "-d", optarg, 0.1, 3600, &secs) != 0)
+				return 2;
+			break;
+		case 'i':
+			if (nifs == MAXIFS)
+				return cmd_usage_error(&cmd_diagnose, "too many -i interfaces");
+			ifs[nifs++] = optarg;
+			break;
+		case 'f':
+			if (cmd_add_from(&cmd_diagnose, from, &nfrom, MAXFILES, optarg) != 0)
+				return 2;
+			break;
+		case 'b':
+			if (cmd_add_from(&cmd_diagnose, before, &nbefore, MAXFILES, optarg) != 0)
+				return 2;
+			break;
+		case 'a':
+			if (cmd_add_from(&cmd_diagnose, after, &nafter, MAXFILES, optarg) != 0)
+				return 2;
+			break;
+		case 'I':
+			if (cmd_parse_num(&cmd_diagnose, "--interval", optarg, 0.001, 1e9,
+			    &interval) != 0)
+				return 2;
+			break;
+		case 'o':
+			if (cmd_parse_os(&cmd_diagnose, optarg) != 0)
+				return 2;
+			os = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			cmd_usage(&cmd_diagnose, 1);
+			return 0;
+		default:
+			cmd_usage(&cmd_diagnose, 0);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind]);
+	if (nfrom > 0 && (nbefore > 0 || nafter > 0))
+		return cmd_usage_error(&cmd_diagnose, "--from is one capture; --before/--after are two");
+	if ((nbefore > 0) != (nafter > 0) || ((nbefore > 0) != (interval > 0)))
+		return cmd_usage_error(&cmd_diagnose, "--before, --after and --interval go together");
+	if (nfrom == 0 && nafter == 0)
+		return live(secs, ifs, nifs, json);
+	if (diag_files(before, nbefore, nfrom > 0 ? from : after, nfrom > 0 ? nfrom : nafter,
+	    interval, os, &d, &cause) != 0) {
+		fprintf(stderr, "ntune diagnose: %s\n", cause);
+		free(cause);
+		return 2;
+	}
+	return output(d, ifs, nifs, json);
+}
+
+const struct ntune_cmd cmd_diagnose = {
+	"diagnose",
+	"name the bottleneck under load, its evidence and the knobs that address it",
+	"diagnose [-d SECS] [-i IFACE]... [--json]\n"
+	"diagnose --from FILE... [--os freebsd|opnsense|pfsense|linux] [-i IFACE]... [--json]\n"
+	"diagnose --before FILE... --after FILE... --interval SECS [--os OS] [--json]",
+	0,
+	run,
+};

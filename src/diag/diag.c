@@ -1,0 +1,359 @@
+/*
+ * Diagnosis: rules over metrics give findings; the result as JSON (schema
+ * "ntune-diagnosis" version 1, documented in ntune(8)) and back.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag/diag_impl.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static void
+finding_free(struct diag_finding *f)
+{
+	size_t i;
+
+	free(f->kind);
+	free(f->entity);
+	free(f->summary);
+	free(f->source);
+	free(f->rule);
+	for (i = 0; i < f->nevidence; i++)
+		free(f->evidence[i].metric);
+	free(f->evidence);
+	for (i = 0; i < f->nknobs; i++)
+		free(f->knobs[i].name);
+	free(f->knobs);
+}
+
+void
+diag_result_free(struct diag_result *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->nfindings; i++)
+		finding_free(&d->findings[i]);
+	free(d->findings);
+	for (i = 0; i < d->nnotes; i++)
+		free(d->notes[i]);
+	free(d->notes);
+	free(d->os);
+	free(d->netns);
+	free(d->headroom);
+	json_decref(d->metrics);
+	free(d);
+}
+
+static void
+add_note(struct diag_result *d, char *note)
+{
+	d->notes = xreallocarray(d->notes, d->nnotes + 1, sizeof *d->notes);
+	d->notes[d->nnotes++] = note;
+}
+
+static double
+metric(const json_t *m, const char *name)
+{
+	json_t *j = json_object_get(m, name);
+
+	return j != NULL && json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/* Host-wide Linux knobs, from the knowledge base when it loads (names stay as the rule gives them). */
+static bool
+host_knob(const struct kb *kb, const char *name, const char *os)
+{
+	const struct kb_knob *k;
+
+	if (kb == NULL || (k = kb_find(kb, name, os)) == NULL)
+		return false;
+	return k->scope == KB_SCOPE_HOST;
+}
+
+static void
+add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity,
+    const struct kb *kb)
+{
+	struct diag_finding *f;
+	char *x;
+	size_t i;
+
+	d->findings = xreallocarray(d->findings, d->nfindings + 1, sizeof *d->findings);
+	f = &d->findings[d->nfindings++];
+	memset(f, 0, sizeof *f);
+	f->kind = xstrdup(r->finding);
+	f->entity = xstrdup(entity != NULL ? entity : "");
+	f->certainty = (enum diag_certainty)r->certainty;
+	x = diag_expand_entity(r->summary, r->each, entity);
+	f->summary = diag_expand_metrics(x, d->metrics);
+	free(x);
+	f->source = xstrdup(r->source);
+	xasprintf(&f->rule, "%s:%d", r->file, r->line);
+	f->evidence = xcalloc(r->nevidence + 1, sizeof *f->evidence);
+	for (i = 0; i < r->nevidence; i++) {
+		x = diag_expand_entity(r->evidence[i], r->each, entity);
+		if (isnan(metric(d->metrics, x))) {
+			free(x);
+			continue;
+		}
+		f->evidence[f->nevidence].value = metric(d->metrics, x);
+		f->evidence[f->nevidence++].metric = x;
+	}
+	f->knobs = xcalloc(r->nknobs, sizeof *f->knobs);
+	for (i = 0; i < r->nknobs; i++) {
+		f->knobs[i].name = diag_expand_entity(r->knobs[i], r->each, entity);
+		f->knobs[i].host = host_knob(kb, f->knobs[i].name, d->os);
+	}
+	f->nknobs = r->nknobs;
+}
+
+static void
+apply_rule(struct diag_result *d, const struct diag_rule *r, const struct kb *kb)
+{
+	char **ents = NULL, *when;
+	size_t n, i;
+
+	if (r->finding == NULL || !diag_os_match(r->os, d->os))
+		return;
+	if (r->each == NULL) {
+		if (diag_condition(r->when, d->metrics) == 1)
+			add_finding(d, r, NULL, kb);
+		return;
+	}
+	n = diag_entities(d->metrics, r->each, &ents);
+	for (i = 0; i < n; i++) {
+		if ((when = diag_expand_entity(r->when, r->each, ents[i])) != NULL &&
+		    diag_condition(when, d->metrics) == 1)
+			add_finding(d, r, ents[i], kb);
+		free(when);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+static int
+cmp_certainty(const void *a, const void *b)
+{
+	const struct diag_finding *x = a, *y = b;
+
+	return (int)x->certainty - (int)y->certainty;
+}
+
+/* What could not be seen, and what is host-wide inside a namespace. */
+static void
+notes(struct diag_result *d)
+{
+	char *n;
+
+	if (d->netns[0] != '\0' && strcmp(d->os, "linux") == 0) {
+		xasprintf(&n, "inside network namespace '%s': CPU times and softnet_stat are the "
+		    "host's (all namespaces); net.core.netdev_max_backlog, netdev_budget and "
+		    "nf_conntrack_max are host-wide settings, set on the host", d->netns);
+		add_note(d, n);
+	}
+	if (d->since_boot)
+		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
+		    "and --after captures for rates"));
+	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "softnet.processed")))
+		add_note(d, xstrdup("no /proc/net/softnet_stat: backlog drops and budget "
+		    "exhaustion unseen"));
+	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "conntrack.max")))
+		add_note(d, xstrdup("no conntrack counters (nf_conntrack not loaded here)"));
+	if (strcmp(d->os, "linux") != 0 && isnan(metric(d->metrics, "netisr.handled")))
+		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen"));
+	if (isnan(metric(d->metrics, "cpu.busy_max")))
+		add_note(d, xstrdup("no CPU times (kern.cp_times or /proc/stat): saturation unseen"));
+}
+
+static void
+headroom(struct diag_result *d)
+{
+	double busy = metric(d->metrics, "cpu.busy_max"), cpu = metric(d->metrics,
+	    "cpu.busy_max_cpu");
+
+	if (d->nfindings > 0)
+		return;
+	if (isnan(busy)) {
+		d->headroom = xstrdup("nothing saturated as far as the counters show");
+		return;
+	}
+	xasprintf(&d->headroom, "nothing saturated: the busiest CPU (%d) is %.0f%% busy and no "
+	    "queue drops; the DUT has headroom, so the limit is elsewhere (the load generator, "
+	    "the link or the peer)", (int)cpu, busy);
+}
+
+int
+diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
+    const struct os_counters *after, double secs, const char *os, const char *netns,
+    struct diag_result **out, char **cause)
+{
+	struct diag_result *d;
+	struct kb *kb = NULL;
+	size_t i;
+
+	if (before != NULL && secs <= 0) {
+		util_cause(cause, "the interval between the two samples must be positive");
+		return -1;
+	}
+	d = xcalloc(1, sizeof *d);
+	d->os = xstrdup(os);
+	d->netns = xstrdup(netns != NULL ? netns : "");
+	d->since_boot = before == NULL;
+	d->interval_s = before != NULL ? secs : 0;
+	d->metrics = diag_metrics(rs, before, after, secs, os);
+	if (kb_load(NULL, &kb, NULL) != 0)
+		kb = NULL;
+	for (i = 0; i < rs->n; i++)
+		apply_rule(d, &rs->r[i], kb);
+	kb_free(kb);
+	if (d->nfindings > 1)
+		qsort(d->findings, d->nfindings, sizeof *d->findings, cmp_certainty);
+	notes(d);
+	headroom(d);
+	*out = d;
+	return 0;
+}
+
+static void
+sleep_for(double secs)
+{
+	struct timespec ts;
+
+	if (secs <= 0)
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+static const char *
+live_os(struct os_ctx *ctx, char *netns, size_t len)
+{
+	struct os_system s;
+
+	netns[0] = '\0';
+	if (ctx->ops->system == NULL || ctx->ops->system(ctx, &s, NULL) != 0)
+		return strcmp(ctx->ops->name, "linux") == 0 ? "linux" : "freebsd";
+	snprintf(netns, len, "%s", s.netns);
+	if (strcmp(s.os, "Linux") == 0)
+		return "linux";
+	if (strcmp(s.os, "OPNsense") == 0)
+		return "opnsense";
+	if (strcmp(s.os, "pfSense") == 0)
+		return "pfsense";
+	return "freebsd";
+}
+
+int
+diag_run(struct os_ctx *ctx, double secs, struct diag_result **out, char **cause)
+{
+	struct diag_rules *rs;
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	char netns[OS_NAME_MAX];
+	const char *os;
+	double t0, t1;
+	int rc = -1;
+
+	if (diag_rules_load(NULL, &rs, cause) != 0)
+		return -1;
+	os = live_os(ctx, netns, sizeof netns);
+	t0 = util_now();
+	if (os_counters_collect(ctx, &a, cause) != 0)
+		goto out;
+	sleep_for(secs);
+	t1 = util_now();
+	if (os_counters_collect(ctx, &b, cause) != 0)
+		goto out;
+	rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause);
+out:
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+	return rc;
+}
+
+int
+diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, char **cause)
+{
+	struct os_ctx *ctx;
+	char *data;
+	size_t len, i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (util_read_file(paths[i], &data, &len, cause) != 0)
+			return -1;
+		if (len > 0 && data[strspn(data, " \t\r\n")] == '{') {
+			free(data);
+			if ((ctx = os_open_files(&paths[i], 1, cause)) == NULL)
+				return -1;
+			rc = os_counters_collect(ctx, c, cause);
+			os_close(ctx);
+		} else {
+			rc = os_counters_text(data, len, paths[i], c, cause);
+			free(data);
+		}
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
+    double secs, const char *os, struct diag_result **out, char **cause)
+{
+	struct diag_rules *rs;
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	int rc = -1;
+
+	if (diag_rules_load(NULL, &rs, cause) != 0)
+		return -1;
+	if ((nb == 0 || diag_counters_read(before, nb, &a, cause) == 0) &&
+	    diag_counters_read(after, na, &b, cause) == 0)
+		rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+	return rc;
+}
+
+void
+diag_keep_entities(struct diag_result *d, const char *const *names, size_t n)
+{
+	size_t i, j, k = 0;
+	bool keep;
+
+	for (i = 0; n > 0 && i < d->nfindings; i++) {
+		keep = d->findings[i].entity[0] == '\0';
+		for (j = 0; j < n && !keep; j++)
+			keep = strcmp(names[j], d->findings[i].entity) == 0;
+		if (keep)
+			d->findings[k++] = d->findings[i];
+		else
+			finding_free(&d->findings[i]);
+	}
+	if (n > 0)
+		d->nfindings = k;
+}
+
+int
+diag_knob_rank(const struct diag_result *d, const char *knob)
+{
+	size_t i, j;
+
+	for (i = 0; d != NULL && i < d->nfindings; i++)
+		for (j = 0; j < d->findings[i].nknobs; j++)
+			if (strcmp(d->findings[i].knobs[j].name, knob) == 0)
+				return (int)i;
+	return -1;
+}

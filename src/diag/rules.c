@@ -1,0 +1,489 @@
+/*
+ * Diagnosis rules as data: share/knobs/diagnose/NAME.rules, read with the stanza
+ * reader of the knowledge base (format in share/knobs/diagnose/linux.rules).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/diag_impl.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static const char *const certainties[] = { "certain", "likely", "possible" };
+static const char *const eaches[] = { "if", "proto", "cpu" };
+
+const char *
+diag_certainty_name(enum diag_certainty c)
+{
+	return (unsigned)c < nitems(certainties) ? certainties[c] : "?";
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+rule_free(struct diag_rule *r)
+{
+	free(r->finding);
+	free(r->counter);
+	free(r->os);
+	free(r->each);
+	free(r->when);
+	free(r->summary);
+	free(r->source);
+	free(r->file);
+	strv_free(r->knobs, r->nknobs);
+	strv_free(r->evidence, r->nevidence);
+	strv_free(r->from, r->nfrom);
+	memset(r, 0, sizeof *r);
+	r->certainty = -1;
+}
+
+struct diag_rules *
+diag_rules_new(void)
+{
+	return xcalloc(1, sizeof(struct diag_rules));
+}
+
+void
+diag_rules_free(struct diag_rules *rs)
+{
+	size_t i;
+
+	if (rs == NULL)
+		return;
+	for (i = 0; i < rs->n; i++)
+		rule_free(&rs->r[i]);
+	free(rs->r);
+	free(rs);
+}
+
+bool
+diag_os_match(const char *list, const char *os)
+{
+	char *copy, *tok, *save;
+	bool found = false;
+
+	if (list == NULL)
+		return true;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && !found; tok = strtok_r(NULL, " \t",
+	    &save))
+		found = strcmp(tok, os) == 0;
+	free(copy);
+	return found;
+}
+
+/* "ix0" -> drv "ix", unit "0"; false when the name has no trailing unit number. */
+static bool
+split_unit(const char *entity, char *drv, size_t dlen, const char **unit)
+{
+	size_t n = strlen(entity), k = n;
+
+	while (k > 0 && isdigit((unsigned char)entity[k - 1]))
+		k--;
+	if (k == 0 || k == n || k >= dlen)
+		return false;
+	memcpy(drv, entity, k);
+	drv[k] = '\0';
+	*unit = entity + k;
+	return true;
+}
+
+char *
+diag_expand_entity(const char *text, const char *each, const char *entity)
+{
+	struct strbuf sb;
+	const char *p, *unit = "";
+	char drv[64] = "";
+	bool has_unit = entity != NULL && split_unit(entity, drv, sizeof drv, &unit);
+
+	strbuf_init(&sb);
+	for (p = text; *p != '\0'; p++) {
+		const char *val = NULL;
+		size_t skip = 0;
+
+		if (*p == '{' && each != NULL && entity != NULL) {
+			if (strncmp(p, "{if}", 4) == 0 && strcmp(each, "if") == 0)
+				val = entity, skip = 4;
+			else if (strncmp(p, "{drv}", 5) == 0 && strcmp(each, "if") == 0)
+				val = has_unit ? drv : NULL, skip = 5;
+			else if (strncmp(p, "{unit}", 6) == 0 && strcmp(each, "if") == 0)
+				val = has_unit ? unit : NULL, skip = 6;
+			else if (strncmp(p, "{proto}", 7) == 0 && strcmp(each, "proto") == 0)
+				val = entity, skip = 7;
+			else if (strncmp(p, "{cpu}", 5) == 0 && strcmp(each, "cpu") == 0)
+				val = entity, skip = 5;
+			if (skip > 0 && val == NULL) {
+				strbuf_free(&sb);
+				return NULL;
+			}
+		}
+		if (skip > 0) {
+			strbuf_adds(&sb, val);
+			p += skip - 1;
+		} else
+			strbuf_addc(&sb, *p);
+	}
+	return sb.buf != NULL ? strbuf_detach(&sb) : xstrdup("");
+}
+
+static bool
+metric_name_ok(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr("._-{}", *s) == NULL)
+			return false;
+	return true;
+}
+
+/* One "metric OP number" term. */
+static int
+term(const char *t, const json_t *metrics)
+{
+	char name[128], op[3];
+	double n, v;
+	int k = 0;
+	json_t *j;
+
+	if (sscanf(t, "%127s %2s %lf%n", name, op, &n, &k) != 3 || t[k] != '\0' ||
+	    !metric_name_ok(name))
+		return -1;
+	if (strcmp(op, ">") != 0 && strcmp(op, ">=") != 0 && strcmp(op, "<") != 0 &&
+	    strcmp(op, "<=") != 0 && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
+		return -1;
+	if (metrics == NULL)
+		return 1;
+	if ((j = json_object_get(metrics, name)) == NULL || !json_is_number(j))
+		return 0;
+	v = json_number_value(j);
+	if (strcmp(op, ">") == 0)
+		return v > n;
+	if (strcmp(op, ">=") == 0)
+		return v >= n;
+	if (strcmp(op, "<") == 0)
+		return v < n;
+	if (strcmp(op, "<=") == 0)
+		return v <= n;
+	if (strcmp(op, "==") == 0)
+		return v == n;
+	return v != n;
+}
+
+int
+diag_condition(const char *when, const json_t *metrics)
+{
+	const char *p = when, *and;
+	char t[200];
+	size_t len;
+	int v, result = 1;
+
+	if (when == NULL)
+		return 1;
+	for (;;) {
+		and = strstr(p, " and ");
+		len = and != NULL ? (size_t)(and - p) : strlen(p);
+		if (len == 0 || len >= sizeof t)
+			return -1;
+		memcpy(t, p, len);
+		t[len] = '\0';
+		if ((v = term(util_trim(t), metrics)) == -1)
+			return -1;
+		result = result && v;
+		if (and == NULL)
+			break;
+		p = and + 5;
+	}
+	return result;
+}
+
+char *
+diag_format_value(double v)
+{
+	char *s;
+
+	if (v != v)
+		return xstrdup("?");
+	if (v >= 100 || v <= -100 || v == (double)(long long)v)
+		xasprintf(&s, "%.0f", v);
+	else
+		xasprintf(&s, "%.1f", v);
+	return s;
+}
+
+char *
+diag_expand_metrics(const char *text, const json_t *metrics)
+{
+	struct strbuf sb;
+	const char *p, *close;
+	char name[128], *v;
+	size_t len;
+	json_t *j;
+
+	strbuf_init(&sb);
+	for (p = text; *p != '\0'; p++) {
+		if (*p != '{' || (close = strchr(p, '}')) == NULL ||
+		    (len = (size_t)(close - p - 1)) >= sizeof name) {
+			strbuf_addc(&sb, *p);
+			continue;
+		}
+		memcpy(name, p + 1, len);
+		name[len] = '\0';
+		j = json_object_get(metrics, name);
+		v = j != NULL && json_is_number(j) ? diag_format_value(json_number_value(j)) :
+		    xstrdup("?");
+		strbuf_adds(&sb, v);
+		free(v);
+		p = close;
+	}
+	return sb.buf != NULL ? strbuf_detach(&sb) : xstrdup("");
+}
+
+/* The rule being read, and the list a continuation line extends. */
+struct reader {
+	struct diag_rules *rs;
+	const char *file;
+	struct diag_rule r;
+	char	**last;
+};
+
+static void
+push_words(char ***v, size_t *n, const char *value)
+{
+	char *copy = xstrdup(value), *tok, *save;
+
+	for (tok = strtok_r(copy, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save)) {
+		*v = xreallocarray(*v, *n + 1, sizeof **v);
+		(*v)[(*n)++] = xstrdup(tok);
+	}
+	free(copy);
+}
+
+static char **
+single(struct diag_rule *r, const char *key)
+{
+	if (strcmp(key, "finding") == 0)
+		return &r->finding;
+	if (strcmp(key, "counter") == 0)
+		return &r->counter;
+	if (strcmp(key, "os") == 0)
+		return &r->os;
+	if (strcmp(key, "each") == 0)
+		return &r->each;
+	if (strcmp(key, "when") == 0)
+		return &r->when;
+	if (strcmp(key, "summary") == 0)
+		return &r->summary;
+	if (strcmp(key, "source") == 0)
+		return &r->source;
+	return NULL;
+}
+
+static int
+rule_field(void *arg, const char *key, const char *value, int line, char **cause)
+{
+	struct reader *rd = arg;
+	char **f;
+	size_t i;
+
+	if (rd->r.line == 0)
+		rd->r.line = line;
+	rd->last = NULL;
+	if (strcmp(key, "certainty") == 0) {
+		for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
+			;
+		if (i == nitems(certainties) || rd->r.certainty >= 0) {
+			util_cause(cause, "%s:%d: bad certainty '%s' (certain, likely, possible)",
+			    rd->file, line, value);
+			return -1;
+		}
+		rd->r.certainty = (int)i;
+		return 0;
+	}
+	if (strcmp(key, "knob") == 0 || strcmp(key, "evidence") == 0 || strcmp(key, "from") == 0) {
+		if (key[0] == 'k')
+			push_words(&rd->r.knobs, &rd->r.nknobs, value);
+		else if (key[0] == 'e')
+			push_words(&rd->r.evidence, &rd->r.nevidence, value);
+		else
+			push_words(&rd->r.from, &rd->r.nfrom, value);
+		return 0;
+	}
+	if ((f = single(&rd->r, key)) == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s'", rd->file, line, key);
+		return -1;
+	}
+	if (*f != NULL) {
+		util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
+		return -1;
+	}
+	*f = xstrdup(value);
+	rd->last = f;
+	return 0;
+}
+
+static char **
+rule_last(void *arg)
+{
+	return ((struct reader *)arg)->last;
+}
+
+/* The placeholders of text are those of the rule's "each". */
+static bool
+placeholders_ok(const struct diag_rule *r, const char *text)
+{
+	char *x = diag_expand_entity(text, r->each, "x0");
+	bool ok = x != NULL;
+
+	free(x);
+	return ok;
+}
+
+static const char *
+check_rule(const struct diag_rule *r)
+{
+	size_t i;
+
+	if (r->counter != NULL)
+		return r->finding != NULL ? "has both 'finding' and 'counter'" : r->nfrom == 0 ?
+		    "has no 'from'" : r->source == NULL ? "has no 'source'" : NULL;
+	if (r->finding == NULL)
+		return "has no 'finding' (or 'counter')";
+	if (r->when == NULL || r->certainty < 0 || r->summary == NULL || r->source == NULL ||
+	    r->nknobs == 0)
+		return "needs when, certainty, summary, knob and source";
+	for (i = 0; r->each != NULL && i < nitems(eaches) && strcmp(eaches[i], r->each) != 0; i++)
+		;
+	if (r->each != NULL && i == nitems(eaches))
+		return "has an unknown 'each' (if, proto or cpu)";
+	if (diag_condition(r->when, NULL) != 1)
+		return "has a bad 'when' (terms 'metric OP number' joined by 'and')";
+	if (!placeholders_ok(r, r->when) || !placeholders_ok(r, r->summary))
+		return "uses a placeholder its 'each' does not give";
+	for (i = 0; i < r->nknobs; i++)
+		if (!placeholders_ok(r, r->knobs[i]))
+			return "names a knob with a placeholder its 'each' does not give";
+	for (i = 0; i < r->nevidence; i++)
+		if (!placeholders_ok(r, r->evidence[i]))
+			return "has evidence with a placeholder its 'each' does not give";
+	return NULL;
+}
+
+static int
+rule_end(void *arg, char **cause)
+{
+	struct reader *rd = arg;
+	const char *why;
+
+	rd->last = NULL;
+	if (rd->r.line == 0)
+		return 0;
+	if ((why = check_rule(&rd->r)) != NULL) {
+		util_cause(cause, "%s:%d: rule %s", rd->file, rd->r.line, why);
+		return -1;
+	}
+	rd->r.file = xstrdup(rd->file);
+	rd->rs->r = xreallocarray(rd->rs->r, rd->rs->n + 1, sizeof *rd->rs->r);
+	rd->rs->r[rd->rs->n++] = rd->r;
+	memset(&rd->r, 0, sizeof rd->r);
+	rd->r.certainty = -1;
+	return 0;
+}
+
+int
+diag_rules_parse(struct diag_rules *rs, const char *file, const char *text, size_t len,
+    char **cause)
+{
+	static const struct kb_stanza_ops ops = { rule_field, rule_last, rule_end };
+	struct reader rd;
+	int rc;
+
+	memset(&rd, 0, sizeof rd);
+	rd.rs = rs;
+	rd.file = file;
+	rd.r.certainty = -1;
+	rc = kb_stanzas_read(file, text, len, &ops, &rd, cause);
+	rule_free(&rd.r);
+	return rc;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+diag_rules_load(const char *dir, struct diag_rules **out, char **cause)
+{
+	char *d = NULL, *path, *data, **names = NULL;
+	size_t nnames = 0, i, len, l;
+	struct diag_rules *rs = diag_rules_new();
+	struct dirent *e;
+	DIR *dp;
+	int rc = 0;
+
+	if (dir == NULL)
+		xasprintf(&d, "%s/knobs/diagnose", util_share_dir());
+	if ((dp = opendir(dir != NULL ? dir : d)) == NULL) {
+		util_cause(cause, "cannot read '%s': %s", dir != NULL ? dir : d, strerror(errno));
+		free(d);
+		diag_rules_free(rs);
+		return -1;
+	}
+	while ((e = readdir(dp)) != NULL)
+		if ((l = strlen(e->d_name)) > 6 && strcmp(e->d_name + l - 6, ".rules") == 0) {
+			names = xreallocarray(names, nnames + 1, sizeof *names);
+			names[nnames++] = xstrdup(e->d_name);
+		}
+	closedir(dp);
+	qsort(names, nnames, sizeof *names, cmp_str);
+	for (i = 0; i < nnames && rc == 0; i++) {
+		xasprintf(&path, "%s/%s", dir != NULL ? dir : d, names[i]);
+		if ((rc = util_read_file(path, &data, &len, cause)) == 0) {
+			rc = diag_rules_parse(rs, path, data, len, cause);
+			free(data);
+		}
+		free(path);
+	}
+	strv_free(names, nnames);
+	free(d);
+	if (rc != 0) {
+		diag_rules_free(rs);
+		return -1;
+	}
+	*out = rs;
+	return 0;
+}
+
+size_t
+diag_rules_knobs(const struct diag_rules *rs, const char *example, char ***names)
+{
+	size_t i, j, n = 0;
+	char *k;
+
+	*names = NULL;
+	for (i = 0; i < rs->n; i++) {
+		for (j = 0; j < rs->r[i].nknobs; j++) {
+			k = diag_expand_entity(rs->r[i].knobs[j], rs->r[i].each, example);
+			if (k == NULL)
+				continue;
+			*names = xreallocarray(*names, n + 1, sizeof **names);
+			(*names)[n++] = k;
+		}
+	}
+	return n;
+}

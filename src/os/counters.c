@@ -1,0 +1,193 @@
+/*
+ * Named counters for `diagnose`: the ops every backend has (CPU times, interface
+ * counters, queue interrupts), turned into one flat list of names, plus what the
+ * live backend counts on its own (os_backend_counters in os.c picks it).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+void
+os_counters_set(struct os_counters *c, const char *name, uint64_t value, bool gauge)
+{
+	struct os_counter *e;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (strcmp(c->v[i].name, name) == 0) {
+			c->v[i].value = value;
+			c->v[i].gauge = gauge;
+			return;
+		}
+	}
+	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
+	e = &c->v[c->n++];
+	os_strlcpy(e->name, name, sizeof e->name);
+	e->value = value;
+	e->gauge = gauge;
+}
+
+const struct os_counter *
+os_counters_get(const struct os_counters *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].name, name) == 0)
+			return &c->v[i];
+	return NULL;
+}
+
+void
+os_counters_free(struct os_counters *c)
+{
+	if (c == NULL)
+		return;
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+{
+	char name[sizeof c->v[0].name];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	os_counters_set(c, name, v, gauge);
+}
+
+static int
+cpu_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+	struct os_cpu_times *t;
+	size_t n, i;
+
+	if (ctx->ops->cpu_times == NULL)
+		return 0;
+	if (ctx->ops->cpu_times(ctx, &t, &n, cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		setf(c, t[i].user, false, "cpu.%zu.user", i);
+		setf(c, t[i].nice, false, "cpu.%zu.nice", i);
+		setf(c, t[i].system, false, "cpu.%zu.system", i);
+		setf(c, t[i].interrupt, false, "cpu.%zu.interrupt", i);
+		setf(c, t[i].softirq, false, "cpu.%zu.softirq", i);
+		setf(c, t[i].idle, false, "cpu.%zu.idle", i);
+		setf(c, t[i].iowait, false, "cpu.%zu.iowait", i);
+		setf(c, t[i].steal, false, "cpu.%zu.steal", i);
+	}
+	free(t);
+	return 0;
+}
+
+static int
+if_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+	struct os_if_counters *f;
+	size_t n, i;
+
+	if (ctx->ops->if_counters == NULL)
+		return 0;
+	if (ctx->ops->if_counters(ctx, &f, &n, cause) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		setf(c, f[i].ipackets, false, "if.%s.ipackets", f[i].name);
+		setf(c, f[i].ibytes, false, "if.%s.ibytes", f[i].name);
+		setf(c, f[i].ierrors, false, "if.%s.ierrors", f[i].name);
+		setf(c, f[i].idrops, false, "if.%s.idrops", f[i].name);
+		setf(c, f[i].opackets, false, "if.%s.opackets", f[i].name);
+		setf(c, f[i].obytes, false, "if.%s.obytes", f[i].name);
+		setf(c, f[i].oerrors, false, "if.%s.oerrors", f[i].name);
+		setf(c, f[i].odrops, false, "if.%s.odrops", f[i].name);
+	}
+	free(f);
+	return 0;
+}
+
+/* Is a hex RPS mask ("0", "00000000,00000003") non-zero? */
+static bool
+mask_set(const char *m)
+{
+	for (; *m != '\0'; m++)
+		if (*m != '0' && *m != ',' && *m != ' ')
+			return true;
+	return false;
+}
+
+static const struct os_irq *
+queue_irq(const struct os_irq *irqs, size_t nirq, int irq)
+{
+	char want[16];
+	size_t k;
+
+	snprintf(want, sizeof want, "%d", irq);
+	for (k = 0; k < nirq; k++)
+		if (strcmp(irqs[k].name, want) == 0 || (strncmp(irqs[k].name, "irq", 3) == 0 &&
+		    atoi(irqs[k].name + 3) == irq))
+			return &irqs[k];
+	return NULL;
+}
+
+/* Queue counts, RPS state and the interrupts of each queue (with their CPUs when known). */
+static void
+nic_counters(struct os_ctx *ctx, struct os_counters *c)
+{
+	struct os_nic *nics;
+	struct os_irq *irqs = NULL;
+	size_t n, nirq = 0, i, j, k;
+
+	if (ctx->ops->nics == NULL || ctx->ops->nics(ctx, &nics, &n, NULL) != 0)
+		return;
+	if (ctx->ops->irqs != NULL && ctx->ops->irqs(ctx, &irqs, &nirq, NULL) != 0)
+		irqs = NULL, nirq = 0;
+	for (i = 0; i < n; i++) {
+		const struct os_nic *nic = &nics[i];
+		uint64_t rxq = 0, rps = 0, rps_known = 0;
+
+		for (j = 0; j < nic->nqueues; j++) {
+			const struct os_queue *q = &nic->queues[j];
+			const struct os_irq *x;
+
+			if (strcmp(q->kind, "tx") != 0) {
+				rxq++;
+				if (q->rps_cpus[0] != '\0') {
+					rps_known = 1;
+					rps |= mask_set(q->rps_cpus);
+				}
+			}
+			if (q->irq < 0 || (x = queue_irq(irqs, nirq, q->irq)) == NULL)
+				continue;
+			setf(c, x->total, false, "irq.%s.%s%d", nic->name, q->kind, q->index);
+			for (k = 0; x->per_cpu != NULL && k < x->ncpu; k++)
+				setf(c, x->per_cpu[k], false, "irq.%s.%s%d.cpu%zu", nic->name, q->kind,
+				    q->index, k);
+		}
+		if (rxq > 0)
+			setf(c, rxq, true, "if.%s.rxqueues", nic->name);
+		if (rps_known)
+			setf(c, rps, true, "if.%s.rps", nic->name);
+	}
+	os_irqs_free(irqs, nirq);
+	os_nics_free(nics, n);
+}
+
+int
+os_counters_collect(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+	if (cpu_counters(ctx, c, cause) != 0 || if_counters(ctx, c, cause) != 0)
+		return -1;
+	nic_counters(ctx, c);
+	return os_backend_counters(ctx, c, cause);
+}

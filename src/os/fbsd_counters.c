@@ -1,0 +1,414 @@
+/*
+ * FreeBSD / OPNsense counters for `diagnose`, from the text of the commands a user
+ * pastes (or the live freebsd backend runs): sysctl, vmstat -i, netstat -Q,
+ * netstat -m, pfctl -si, pfctl -sm, in any order in one file. Formats, from the
+ * programs that print them (FreeBSD 14):
+ *   sysctl        "name: value"; kern.cp_times is 5 ticks a CPU (user nice sys intr idle,
+ *                 sys/kern/kern_clock.c sysctl_kern_cp_times)
+ *   vmstat -i     "interrupt total rate" header, "irqN: desc   total   rate" rows
+ *                 (usr.bin/vmstat/vmstat.c dointr)
+ *   netstat -Q    "Workstreams:" then WSID CPU Name Len WMark Disp'd HDisp'd QDrops Queued
+ *                 Handled rows (usr.bin/netstat/netisr.c netisr_print_workstream)
+ *   netstat -m    "a/b/c requests for mbufs denied (mbufs/clusters/mbuf+clusters)"
+ *                 (usr.bin/netstat/mbuf.c mbpr)
+ *   pfctl -si     "Status: ..." then indented "name  value [rate]" rows; "current entries"
+ *                 under State Table, "memory" under Counters (sbin/pfctl/pfctl_parser.c
+ *                 print_status); pfctl -sm: "states        hard limit    N"
+ *                 (sbin/pfctl/pfctl.c pfctl_show_limits)
+ * Counter names: cpu.N.user|nice|system|interrupt|idle, irq.<nic>.<queue> (vmstat -i
+ * "ix0:rxq0" gives irq.ix0.rxq0), netisr.<proto>.cpuN.qdrops|queued|handled,
+ * netisr.<proto>.qlimit, ip.intr_queue_drops, mbuf.denied, mbuf.jumbo_denied,
+ * pf.states, pf.states_limit, pf.memory, nic.<drv><unit>.<rest of the dev.drv.unit sysctl>.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF };
+
+struct creader {
+	struct os_counters *c;
+	const char *path;
+	size_t	 lineno;
+	enum cmode mode;
+	bool	 last;		/* this line is the last one and has no newline */
+	char	*cause;
+};
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+{
+	char name[sizeof c->v[0].name];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	os_counters_set(c, name, v, gauge);
+}
+
+static int
+bad(struct creader *r, const char *what, const char *line)
+{
+	util_cause(&r->cause, "%s:%zu: %s: '%.60s'", r->path, r->lineno,
+	    r->last ? "last line cut short" : what, line);
+	return -1;
+}
+
+static bool
+number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	*v = strtoull(s, &end, 10);
+	return *end == '\0';
+}
+
+/* Splits line into at most max white-space separated words (in place). */
+static size_t
+words(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *save, *t;
+
+	for (t = strtok_r(line, " \t", &save); t != NULL && n < max; t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	return n;
+}
+
+static void
+cp_times(struct creader *r, const char *value)
+{
+	static const char *const f[] = { "user", "nice", "system", "interrupt", "idle" };
+	char *copy = xstrdup(value), *w[5 * OS_MAXCPU];
+	size_t n = words(copy, w, nitems(w)), i;
+	uint64_t v;
+
+	for (i = 0; i + 5 <= n; i++)
+		if (number(w[i], &v))
+			setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+	free(copy);
+}
+
+/* "dev.ix.0.mac_stats.rx_missed_packets" -> "nic.ix0.mac_stats.rx_missed_packets" */
+static void
+dev_sysctl(struct creader *r, const char *name, uint64_t v)
+{
+	char drv[OS_NAME_MAX];
+	int unit, k = 0;
+
+	if (sscanf(name, "dev.%63[a-z_]%*[.]%d.%n", drv, &unit, &k) < 2 || k == 0 ||
+	    name[k] == '\0' || name[k] == '%')
+		return;
+	setf(r->c, v, false, "nic.%s%d.%s", drv, unit, name + k);
+}
+
+static void
+sysctl_value(struct creader *r, const char *name, const char *value)
+{
+	uint64_t v;
+
+	if (strcmp(name, "kern.cp_times") == 0) {
+		cp_times(r, value);
+		return;
+	}
+	if (!number(value, &v))
+		return;
+	if (strcmp(name, "hw.ncpu") == 0)
+		os_counters_set(r->c, "ncpu", v, true);
+	else if (strcmp(name, "net.inet.ip.intr_queue_drops") == 0)
+		os_counters_set(r->c, "ip.intr_queue_drops", v, false);
+	else if (strcmp(name, "net.inet.ip.intr_queue_maxlen") == 0)
+		os_counters_set(r->c, "ip.intr_queue_maxlen", v, true);
+	else if (strcmp(name, "net.isr.numthreads") == 0)
+		os_counters_set(r->c, "netisr.threads", v, true);
+	else if (strncmp(name, "dev.", 4) == 0)
+		dev_sysctl(r, name, v);
+}
+
+/* "name: value" with a lower-case dotted name; 1 if it is one. */
+static int
+sysctl_line(struct creader *r, char *line)
+{
+	char *colon = strstr(line, ": "), *p;
+
+	if (!islower((unsigned char)line[0]) || (colon == NULL && (colon = strchr(line, ':')) == NULL))
+		return 0;
+	for (p = line; p < colon; p++)
+		if (!isalnum((unsigned char)*p) && strchr("._%-", *p) == NULL)
+			return 0;
+	if (memchr(line, '.', (size_t)(colon - line)) == NULL)
+		return 0;
+	*colon = '\0';
+	sysctl_value(r, line, util_trim(colon + 1));
+	return 1;
+}
+
+static int
+vmstat_row(struct creader *r, char *line)
+{
+	char *w[16], *desc;
+	size_t n;
+	uint64_t total, rate;
+
+	if (strncmp(line, "Total ", 6) == 0)
+		return 0;
+	n = words(line, w, nitems(w));
+	if (n < 3 || !number(w[n - 2], &total) || !number(w[n - 1], &rate))
+		return bad(r, "vmstat -i row without its total and rate", w[0]);
+	if (strncmp(w[0], "irq", 3) != 0 || n < 4)
+		return 0;		/* cpuN:timer, swi..., stray: not a queue */
+	desc = w[1];
+	{
+		char *colon = strchr(desc, ':');
+
+		if (colon == NULL)
+			setf(r->c, total, false, "irq.%s", desc);
+		else {
+			*colon = '\0';
+			setf(r->c, total, false, "irq.%s.%s", desc, colon + 1);
+		}
+	}
+	return 0;
+}
+
+static int
+netisr_line(struct creader *r, char *line)
+{
+	static const char *const ws_head = "WSID CPU";
+	char *w[12];
+	size_t n;
+	uint64_t v[10];
+	size_t i;
+
+	if (strncmp(line, ws_head, strlen(ws_head)) == 0) {
+		r->mode = C_NETISR_WS;
+		return 0;
+	}
+	if (strcmp(line, "Workstreams:") == 0 || strcmp(line, "Protocols:") == 0)
+		return 0;
+	n = words(line, w, nitems(w));
+	if (r->mode == C_NETISR_WS) {
+		if (n != 10)
+			return bad(r, "netstat -Q workstream row needs 10 columns", w[0]);
+		for (i = 0; i < 10; i++)
+			if (i != 2 && !number(w[i], &v[i]))
+				return bad(r, "netstat -Q workstream row with a non-number", w[i]);
+		setf(r->c, v[7], false, "netisr.%s.cpu%" PRIu64 ".qdrops", w[2], v[1]);
+		setf(r->c, v[8], false, "netisr.%s.cpu%" PRIu64 ".queued", w[2], v[1]);
+		setf(r->c, v[9], false, "netisr.%s.cpu%" PRIu64 ".handled", w[2], v[1]);
+		return 0;
+	}
+	/* Protocols rows: Name Proto QLimit Policy Dispatch Flags */
+	if (n == 6 && number(w[1], &v[1]) && number(w[2], &v[2]))
+		setf(r->c, v[2], true, "netisr.%s.qlimit", w[0]);
+	else if (n >= 3 && strcmp(w[0], "Thread") == 0 && number(w[2], &v[0]))
+		os_counters_set(r->c, "netisr.threads", v[0], true);
+	return 0;
+}
+
+static int
+mbuf_line(struct creader *r, const char *line)
+{
+	uint64_t a = 0, b = 0, c = 0;
+
+	if (strstr(line, "requests for mbufs denied") != NULL) {
+		if (sscanf(line, "%" SCNu64 "/%" SCNu64 "/%" SCNu64, &a, &b, &c) != 3)
+			return bad(r, "netstat -m line without its three counts", line);
+		os_counters_set(r->c, "mbuf.denied", a + b + c, false);
+	} else if (strstr(line, "requests for jumbo clusters denied") != NULL) {
+		if (sscanf(line, "%" SCNu64 "/%" SCNu64 "/%" SCNu64, &a, &b, &c) != 3)
+			return bad(r, "netstat -m line without its three counts", line);
+		os_counters_set(r->c, "mbuf.jumbo_denied", a + b + c, false);
+	}
+	return 0;
+}
+
+static bool
+mbuf_text(const char *line)
+{
+	static const char *const marks[] = { " in use (", " denied", " delayed", " allocated to network",
+	    " by sendfile", " drain routines", " sfbufs " };
+	size_t i;
+
+	if (!isdigit((unsigned char)line[0]))
+		return false;
+	for (i = 0; i < nitems(marks); i++)
+		if (strstr(line, marks[i]) != NULL)
+			return true;
+	return false;
+}
+
+static int
+pf_line(struct creader *r, char *line)
+{
+	char *w[8];
+	size_t n;
+	uint64_t v;
+
+	n = words(line, w, nitems(w));
+	if (n >= 3 && strcmp(w[0], "current") == 0 && strcmp(w[1], "entries") == 0) {
+		if (!number(w[2], &v))
+			return bad(r, "pfctl -si 'current entries' without a number", w[2]);
+		os_counters_set(r->c, "pf.states", v, true);
+	} else if (n >= 2 && strcmp(w[0], "memory") == 0) {
+		if (!number(w[1], &v))
+			return bad(r, "pfctl -si 'memory' without a number", w[1]);
+		os_counters_set(r->c, "pf.memory", v, false);
+	} else if (n >= 2 && strcmp(w[0], "state-limit") == 0 && number(w[1], &v))
+		os_counters_set(r->c, "pf.state_limit", v, false);
+	return 0;
+}
+
+/* pfctl -sm: "states        hard limit    10000" */
+static bool
+pf_limit(struct creader *r, char *line)
+{
+	char name[32];
+	unsigned long long v;
+	int k = 0;
+
+	if (sscanf(line, "%31s hard limit %llu%n", name, &v, &k) != 2 || line[k] != '\0')
+		return false;
+	if (strcmp(name, "states") == 0)
+		os_counters_set(r->c, "pf.states_limit", v, true);
+	return true;
+}
+
+static int
+head_line(struct creader *r, const char *line)
+{
+	if (strncmp(line, "interrupt ", 10) == 0 && strstr(line, "total") != NULL) {
+		r->mode = C_VMSTAT;
+		return 1;
+	}
+	if (strcmp(line, "Configuration:") == 0) {
+		r->mode = C_NETISR;
+		return 1;
+	}
+	if (strncmp(line, "Status: ", 8) == 0) {
+		r->mode = C_PF;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+one_line(struct creader *r, char *line)
+{
+	size_t l = strlen(line);
+
+	if (l > 0 && line[l - 1] == '\r')
+		line[--l] = '\0';
+	if (l == 0 || strspn(line, " \t") == l) {
+		if (r->mode != C_NETISR && r->mode != C_NETISR_WS)
+			r->mode = C_NONE;
+		return 0;
+	}
+	if (head_line(r, line))
+		return 0;
+	if (mbuf_text(line)) {
+		r->mode = C_MBUF;
+		return mbuf_line(r, line);
+	}
+	if (pf_limit(r, line))
+		return 0;
+	switch (r->mode) {
+	case C_VMSTAT:
+		return vmstat_row(r, line);
+	case C_NETISR:
+	case C_NETISR_WS:
+		return netisr_line(r, line);
+	case C_PF:
+		if (line[0] == ' ' || isupper((unsigned char)line[0]))
+			return pf_line(r, line);
+		break;
+	default:
+		break;
+	}
+	if (sysctl_line(r, line)) {
+		r->mode = C_SYSCTL;
+		return 0;
+	}
+	/* the rest of a multi-line sysctl value (kern.version, topology_spec XML...) */
+	if (r->mode == C_SYSCTL && !r->last && (isspace((unsigned char)line[0]) ||
+	    line[0] == '<' || strchr(line, ' ') != NULL))
+		return 0;
+	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -m, "
+	    "pfctl -si or pfctl -sm output)", line);
+}
+
+int
+os_counters_text(const char *data, size_t len, const char *path, struct os_counters *c,
+    char **cause)
+{
+	struct creader r;
+	char *copy = xstrndup(data, len), *line, *next;
+	int rc = 0;
+
+	memset(&r, 0, sizeof r);
+	r.c = c;
+	r.path = path;
+	if (memchr(data, '\0', len) != NULL) {
+		util_cause(cause, "%s: binary data, not command output", path);
+		free(copy);
+		return -1;
+	}
+	for (line = copy; line != NULL && *line != '\0' && rc == 0; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		r.lineno++;
+		r.last = next == NULL;
+		rc = one_line(&r, line);
+	}
+	free(copy);
+	if (rc != 0) {
+		util_cause(cause, "%s", r.cause);
+		free(r.cause);
+		return -1;
+	}
+	if (r.lineno == 0) {
+		util_cause(cause, "%s: empty", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The live freebsd backend: the same commands, read the same way. */
+int
+os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+	static const char cmd[] = "{ sysctl kern.cp_times hw.ncpu net.inet.ip.intr_queue_drops "
+	    "net.inet.ip.intr_queue_maxlen net.isr dev; vmstat -i; netstat -Q; netstat -m; "
+	    "pfctl -si; pfctl -sm; } 2>/dev/null";
+	struct strbuf sb;
+	char buf[8192];
+	size_t n;
+	FILE *p;
+	int rc;
+
+	(void)ctx;
+	if ((p = popen(cmd, "r")) == NULL) {
+		util_cause(cause, "cannot run sysctl, vmstat, netstat and pfctl");
+		return -1;
+	}
+	strbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		strbuf_add(&sb, buf, n);
+	pclose(p);
+	rc = sb.len > 0 ? os_counters_text(sb.buf, sb.len, "(live)", c, cause) : 0;
+	strbuf_free(&sb);
+	return rc;
+}

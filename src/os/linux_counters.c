@@ -1,0 +1,220 @@
+/*
+ * Linux counters for `diagnose` (Linux-only file):
+ *   /proc/net/softnet_stat   per CPU: processed, dropped (backlog full), time_squeeze
+ *                            (net/core/net-procfs.c softnet_seq_show; hex columns,
+ *                            column 13 is the CPU since Linux 5.10, offline CPUs are skipped)
+ *   /proc/sys/net/netfilter/nf_conntrack_count, nf_conntrack_max   (per network namespace)
+ *   /proc/net/stat/nf_conntrack   per CPU, columns named by its header line
+ *                            (net/netfilter/nf_conntrack_standalone.c ct_cpu_seq_show)
+ *   /proc/net/stat/arp_cache, ndisc_cache   table_fulls (net/core/neighbour.c neigh_stat_seq_show)
+ *   root qdisc of every interface through rtnetlink RTM_GETQDISC: drops, overlimits,
+ *   requeues, backlog (TCA_STATS, struct tc_stats in linux/pkt_sched.h)
+ * Inside a network namespace softnet_stat and CPU times are the host's.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+static void
+rpath(struct os_ctx *ctx, char *buf, size_t len, const char *path)
+{
+	snprintf(buf, len, "%s%s", ctx->root, path);
+}
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+{
+	char name[sizeof c->v[0].name];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	os_counters_set(c, name, v, gauge);
+}
+
+static char *
+slurp(struct os_ctx *ctx, const char *path)
+{
+	char p[512], *data;
+	size_t len;
+
+	rpath(ctx, p, sizeof p, path);
+	if (util_read_file(p, &data, &len, NULL) != 0)
+		return NULL;
+	return data;
+}
+
+static void
+softnet(struct os_ctx *ctx, struct os_counters *c)
+{
+	char *data, *line, *save;
+	unsigned long long f[16];
+	int row = 0, n;
+
+	if ((data = slurp(ctx, "/proc/net/softnet_stat")) == NULL)
+		return;
+	for (line = strtok_r(data, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		n = sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx",
+		    &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
+		    &f[11], &f[12]);
+		if (n < 3)
+			continue;
+		if (n >= 13)
+			row = (int)f[12];
+		setf(c, f[0], false, "softnet.cpu%d.processed", row);
+		setf(c, f[1], false, "softnet.cpu%d.dropped", row);
+		setf(c, f[2], false, "softnet.cpu%d.squeezed", row);
+		if (n >= 10)
+			setf(c, f[9], false, "softnet.cpu%d.received_rps", row);
+		row++;
+	}
+	free(data);
+}
+
+/* A /proc/net/stat file: a header of names, one hex row per CPU; sums the wanted columns. */
+static void
+stat_table(struct os_ctx *ctx, struct os_counters *c, const char *path, const char *prefix,
+    const char *const *want, size_t nwant)
+{
+	char *data, *line, *save, *tok, *s2, *names[64];
+	uint64_t sum[64];
+	size_t ncol = 0, i, k;
+	bool header = true;
+
+	if ((data = slurp(ctx, path)) == NULL)
+		return;
+	memset(sum, 0, sizeof sum);
+	for (line = strtok_r(data, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0, tok = strtok_r(line, " \t", &s2); tok != NULL && i < nitems(names);
+		    tok = strtok_r(NULL, " \t", &s2), i++) {
+			if (header)
+				names[ncol++] = tok;
+			else if (i < ncol)
+				sum[i] += strtoull(tok, NULL, 16);
+		}
+		header = false;
+	}
+	for (i = 0; i < ncol; i++)
+		for (k = 0; k < nwant; k++)
+			if (strcmp(names[i], want[k]) == 0)
+				setf(c, sum[i], false, "%s.%s", prefix, want[k]);
+	free(data);
+}
+
+static void
+conntrack(struct os_ctx *ctx, struct os_counters *c)
+{
+	static const char *const ct[] = { "drop", "early_drop", "insert_failed", "invalid" };
+	static const char *const neigh[] = { "table_fulls" };
+	char *v;
+
+	if ((v = slurp(ctx, "/proc/sys/net/netfilter/nf_conntrack_count")) != NULL) {
+		os_counters_set(c, "conntrack.count", strtoull(v, NULL, 10), true);
+		free(v);
+	}
+	if ((v = slurp(ctx, "/proc/sys/net/netfilter/nf_conntrack_max")) != NULL) {
+		os_counters_set(c, "conntrack.max", strtoull(v, NULL, 10), true);
+		free(v);
+	}
+	stat_table(ctx, c, "/proc/net/stat/nf_conntrack", "conntrack", ct, nitems(ct));
+	stat_table(ctx, c, "/proc/net/stat/arp_cache", "neigh.arp", neigh, nitems(neigh));
+	stat_table(ctx, c, "/proc/net/stat/ndisc_cache", "neigh.ndisc", neigh, nitems(neigh));
+}
+
+static void
+qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
+{
+	struct tcmsg *tc = NLMSG_DATA(h);
+	struct rtattr *a;
+	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof *tc);
+	char ifname[IF_NAMESIZE], kind[32] = "";
+	struct tc_stats st;
+	bool have = false;
+
+	if (len < 0 || tc->tcm_parent != TC_H_ROOT || if_indextoname((unsigned)tc->tcm_ifindex,
+	    ifname) == NULL)
+		return;
+	for (a = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc)); RTA_OK(a, len);
+	    a = RTA_NEXT(a, len)) {
+		if (a->rta_type == TCA_KIND)
+			snprintf(kind, sizeof kind, "%.*s", (int)RTA_PAYLOAD(a), (char *)RTA_DATA(a));
+		else if (a->rta_type == TCA_STATS && RTA_PAYLOAD(a) >= sizeof st) {
+			memcpy(&st, RTA_DATA(a), sizeof st);
+			have = true;
+		}
+	}
+	if (!have)
+		return;
+	setf(c, st.drops, false, "qdisc.%s.drops", ifname);
+	setf(c, st.overlimits, false, "qdisc.%s.overlimits", ifname);
+	setf(c, st.packets, false, "qdisc.%s.packets", ifname);
+	setf(c, st.backlog, true, "qdisc.%s.backlog", ifname);
+	/* a shaper (tbf, htb, hfsc, cake with a bandwidth...) holds the rate on purpose */
+	setf(c, strcmp(kind, "tbf") == 0 || strcmp(kind, "htb") == 0 || strcmp(kind, "hfsc") == 0 ||
+	    strcmp(kind, "cbq") == 0 || strcmp(kind, "cake") == 0, true, "qdisc.%s.shaper", ifname);
+}
+
+static void
+qdiscs(struct os_counters *c)
+{
+	struct {
+		struct nlmsghdr	h;
+		struct tcmsg	t;
+	} req;
+	char buf[16384];
+	struct nlmsghdr *h;
+	ssize_t n;
+	int fd, done = 0;
+
+	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1)
+		return;
+	memset(&req, 0, sizeof req);
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof req.t);
+	req.h.nlmsg_type = RTM_GETQDISC;
+	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.h.nlmsg_seq = 1;
+	req.t.tcm_family = AF_UNSPEC;
+	if (send(fd, &req, req.h.nlmsg_len, 0) == -1) {
+		close(fd);
+		return;
+	}
+	while (!done && (n = recv(fd, buf, sizeof buf, 0)) > 0) {
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			if (h->nlmsg_type == RTM_NEWQDISC)
+				qdisc_msg(c, h);
+		}
+	}
+	close(fd);
+}
+
+int
+os_linux_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
+{
+	(void)cause;
+	softnet(ctx, c);
+	conntrack(ctx, c);
+	if (ctx->root[0] == '\0')
+		qdiscs(c);
+	return 0;
+}
