@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "os/os.h"
+#include "os/platform.h"
 #include "util/util.h"
 
 extern const struct ntune_cmd cmd_diagnose;
@@ -119,6 +120,7 @@ run(int argc, char **argv)
 	double secs = 2, interval = 0;
 	bool json = false;
 	struct diag_result *d;
+	enum os_platform plat;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "d:i:jh", longopts, NULL)) != -1) {
@@ -150,9 +152,9 @@ run(int argc, char **argv)
 				return 2;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_diagnose, optarg) != 0)
+			if (cmd_parse_os(&cmd_diagnose, optarg, &plat) != 0)
 				return 2;
-			os = optarg;
+			os = os_platform_name(plat);
 			break;
 		case 'j':
 			json = true;
