@@ -66,7 +66,7 @@ output(struct diag_result *d, char **ifs, size_t nifs, bool json)
 	rc = d->nfindings > 0 ? 1 : 0;
 	if (json) {
 		doc = diag_to_json(d);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 		putchar('\n');
 		json_decref(doc);
 	} else

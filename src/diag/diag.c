@@ -185,9 +185,14 @@ headroom(struct diag_result *d)
 		d->headroom = xstrdup("nothing saturated as far as the counters show");
 		return;
 	}
-	xasprintf(&d->headroom, "nothing saturated: the busiest CPU (%d) is %.0f%% busy and no "
-	    "queue drops; the DUT has headroom, so the limit is elsewhere (the load generator, "
-	    "the link or the peer)", (int)cpu, busy);
+	if (busy >= 85)
+		xasprintf(&d->headroom, "CPU %d is %.0f%% busy, but no drops and no rule points at "
+		    "the forwarding path (other processes may be using the CPUs: see top)",
+		    (int)cpu, busy);
+	else
+		xasprintf(&d->headroom, "nothing saturated: the busiest CPU (%d) is %.0f%% busy and "
+		    "nothing drops; the DUT has headroom, so the limit is elsewhere (the load "
+		    "generator, the link or the peer)", (int)cpu, busy);
 }
 
 int

@@ -78,7 +78,7 @@ cpus(json_t *m, const json_t *d)
 {
 	static const char *const f[] = { "user", "nice", "system", "interrupt", "softirq", "idle",
 	    "iowait", "steal" };
-	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1;
+	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101;
 	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0;
 	size_t k;
 
@@ -102,6 +102,8 @@ cpus(json_t *m, const json_t *d)
 			min = busy;
 		if (soft > softmax)
 			softmax = soft, softcpu = n;
+		if (soft < softmin)
+			softmin = soft;
 		idle += busy < BUSY_IDLE;
 		sat += busy >= BUSY_SATURATED;
 	}
@@ -113,6 +115,8 @@ cpus(json_t *m, const json_t *d)
 	put(m, min, "cpu.busy_min");
 	put(m, softmax, "cpu.soft_max");
 	put(m, softcpu, "cpu.soft_max_cpu");
+	put(m, softmin, "cpu.soft_min");
+	put(m, softmax - softmin, "cpu.soft_spread");
 	put(m, idle, "cpu.idle_cpus");
 	put(m, sat, "cpu.saturated_cpus");
 }

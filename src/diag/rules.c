@@ -114,17 +114,20 @@ diag_expand_entity(const char *text, const char *each, const char *entity)
 		const char *val = NULL;
 		size_t skip = 0;
 
-		if (*p == '{' && each != NULL && entity != NULL) {
-			if (strncmp(p, "{if}", 4) == 0 && strcmp(each, "if") == 0)
-				val = entity, skip = 4;
-			else if (strncmp(p, "{drv}", 5) == 0 && strcmp(each, "if") == 0)
-				val = has_unit ? drv : NULL, skip = 5;
-			else if (strncmp(p, "{unit}", 6) == 0 && strcmp(each, "if") == 0)
-				val = has_unit ? unit : NULL, skip = 6;
-			else if (strncmp(p, "{proto}", 7) == 0 && strcmp(each, "proto") == 0)
-				val = entity, skip = 7;
-			else if (strncmp(p, "{cpu}", 5) == 0 && strcmp(each, "cpu") == 0)
-				val = entity, skip = 5;
+		if (*p == '{') {
+			bool is_if = each != NULL && entity != NULL && strcmp(each, "if") == 0;
+			bool is = each != NULL && entity != NULL;
+
+			if (strncmp(p, "{if}", 4) == 0)
+				val = is_if ? entity : NULL, skip = 4;
+			else if (strncmp(p, "{drv}", 5) == 0)
+				val = is_if && has_unit ? drv : NULL, skip = 5;
+			else if (strncmp(p, "{unit}", 6) == 0)
+				val = is_if && has_unit ? unit : NULL, skip = 6;
+			else if (strncmp(p, "{proto}", 7) == 0)
+				val = is && strcmp(each, "proto") == 0 ? entity : NULL, skip = 7;
+			else if (strncmp(p, "{cpu}", 5) == 0)
+				val = is && strcmp(each, "cpu") == 0 ? entity : NULL, skip = 5;
 			if (skip > 0 && val == NULL) {
 				strbuf_free(&sb);
 				return NULL;
@@ -214,13 +217,17 @@ char *
 diag_format_value(double v)
 {
 	char *s;
+	size_t n;
 
 	if (v != v)
 		return xstrdup("?");
-	if (v >= 100 || v <= -100 || v == (double)(long long)v)
+	if (v >= 100 || v <= -100)
 		xasprintf(&s, "%.0f", v);
-	else
+	else {
 		xasprintf(&s, "%.1f", v);
+		if ((n = strlen(s)) > 2 && strcmp(s + n - 2, ".0") == 0)
+			s[n - 2] = '\0';
+	}
 	return s;
 }
 

@@ -38,6 +38,8 @@ struct creader {
 	size_t	 lineno;
 	enum cmode mode;
 	bool	 last;		/* this line is the last one and has no newline */
+	char	 orig[80];	/* the line as read, for messages */
+	bool	 block;		/* a sysctl whose value starts on the next line (vm.phys_segs) */
 	char	*cause;
 };
 
@@ -60,8 +62,8 @@ setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
 static int
 bad(struct creader *r, const char *what, const char *line)
 {
-	util_cause(&r->cause, "%s:%zu: %s: '%.60s'", r->path, r->lineno,
-	    r->last ? "last line cut short" : what, line);
+	util_cause(&r->cause, "%s:%zu: %s: '%s'", r->path, r->lineno,
+	    r->last ? "last line cut short" : what, r->last ? r->orig : line);
 	return -1;
 }
 
@@ -96,7 +98,7 @@ cp_times(struct creader *r, const char *value)
 	size_t n = words(copy, w, nitems(w)), i;
 	uint64_t v;
 
-	for (i = 0; i + 5 <= n; i++)
+	for (i = 0; i < n - n % 5; i++)
 		if (number(w[i], &v))
 			setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
 	free(copy);
@@ -152,6 +154,7 @@ sysctl_line(struct creader *r, char *line)
 	if (memchr(line, '.', (size_t)(colon - line)) == NULL)
 		return 0;
 	*colon = '\0';
+	r->block = *util_trim(colon + 1) == '\0';
 	sysctl_value(r, line, util_trim(colon + 1));
 	return 1;
 }
@@ -313,10 +316,11 @@ one_line(struct creader *r, char *line)
 	if (l > 0 && line[l - 1] == '\r')
 		line[--l] = '\0';
 	if (l == 0 || strspn(line, " \t") == l) {
-		if (r->mode != C_NETISR && r->mode != C_NETISR_WS)
+		if (r->mode != C_NETISR && r->mode != C_NETISR_WS && r->mode != C_PF)
 			r->mode = C_NONE;
 		return 0;
 	}
+	os_strlcpy(r->orig, line, sizeof r->orig);
 	if (head_line(r, line))
 		return 0;
 	if (mbuf_text(line)) {
@@ -342,9 +346,9 @@ one_line(struct creader *r, char *line)
 		r->mode = C_SYSCTL;
 		return 0;
 	}
-	/* the rest of a multi-line sysctl value (kern.version, topology_spec XML...) */
+	/* the rest of a multi-line sysctl value (topology_spec XML, kern.conftxt, vm.phys_segs) */
 	if (r->mode == C_SYSCTL && !r->last && (isspace((unsigned char)line[0]) ||
-	    line[0] == '<' || strchr(line, ' ') != NULL))
+	    line[0] == '<' || strchr(line, '\t') != NULL || r->block))
 		return 0;
 	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -m, "
 	    "pfctl -si or pfctl -sm output)", line);

@@ -1,0 +1,100 @@
+#!/bin/sh
+# ntune diagnose from pasted FreeBSD/OPNsense captures: findings, knobs, exit status, JSON, bad input.
+. "$(dirname "$0")/lib.sh"
+
+D="$FIXTURES/diagnose"
+R="$SHARED_FIXTURES/real"
+
+test_expect_success 'a clean OPNsense capture gives no finding, exit 0, and says it is since boot' '
+	ntune diagnose --from "$D/opnsense-clean.txt" >out &&
+	grep -q "counters since boot (one capture)" out &&
+	grep -q "^no bottleneck found: nothing saturated: the busiest CPU (1) is 15% busy" out &&
+	! grep -q "^1\. " out
+'
+test_expect_success 'netisr queue drops are named with the net.isr queue limits' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-netisr-drops.txt" >out &&
+	grep -q "^1\. netisr-queue-drops (certain)" out &&
+	grep -q "netisr queues dropped 48211 packets" out &&
+	grep -q "knobs: net.isr.defaultqlimit, net.isr.maxqlimit, net.isr.maxthreads" out
+'
+test_expect_success 'one queue taking all interrupts is named with net.isr and RSS knobs' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-one-queue.txt" >out &&
+	grep -q "^1\. one-queue on ix0 (likely)" out &&
+	grep -q "one queue of ix0 takes 100% of its 4 queues" out &&
+	grep -q "knobs: net.isr.dispatch, net.isr.maxthreads, net.inet.rss.enabled" out
+'
+test_expect_success 'ring misses in mac_stats are named with the iflib ring knobs of that NIC' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-ring-miss.txt" >out &&
+	grep -q "^1\. ring-overrun on ix0 (certain)" out &&
+	grep -q "ix0 missed 4412309 packets" out &&
+	grep -q "knobs: dev.ix.0.iflib.override_nrxds, dev.ix.0.iflib.rx_budget" out
+'
+test_expect_success 'every knob a finding names is one explain knows' '
+	for k in net.isr.defaultqlimit net.isr.maxqlimit net.isr.maxthreads net.isr.dispatch \
+	    net.inet.rss.enabled dev.ix.0.iflib.override_nrxds dev.ix.0.iflib.rx_budget; do
+		ntune explain "$k" >/dev/null || { echo "explain does not know $k"; return 1; }
+	done
+'
+test_expect_success 'two captures and --interval give rates: CPU 0 at interrupt, netisr drops per second' '
+	test_expect_code 1 ntune diagnose --before "$D/opnsense-before.txt" --after "$D/opnsense-after.txt" \
+	    --interval 10 >out &&
+	grep -q "over 10.0 s (rates per second)" out &&
+	grep -q "netisr queues dropped 512 packets" out &&
+	grep -q "CPU 0 is 99.2% busy (93.7% interrupt) while 3 CPU(s) idle" out &&
+	! grep -q "since boot" out
+'
+test_expect_success SHARED_FIXTURES 'a real netstat -Q with 84% of the work on CPU 3 is named' '
+	cat "$R/netstat-Q_freebsd14.3_4cpu_pppoe.txt" "$R/vmstat-i_freebsd14.3_4cpu_igc-4rxq.txt" >real.txt &&
+	test_expect_code 1 ntune diagnose --from real.txt >out &&
+	grep -q "^1\. netisr-one-cpu (likely)" out &&
+	grep -q "84.3% of the netisr work runs on one CPU" out &&
+	! grep -q "one-queue" out
+'
+test_expect_success '--json follows the documented schema' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-ring-miss.txt" --json >d.json &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("d.json"))
+	assert d["schema"] == "ntune-diagnosis" and d["version"] == 1, d
+	assert d["since_boot"] is True and d["os"] == "freebsd" and d["headroom"] is None
+	f = d["findings"][0]
+	assert f["kind"] == "ring-overrun" and f["entity"] == "ix0" and f["certainty"] == "certain", f
+	assert [k["name"] for k in f["knobs"]] == ["dev.ix.0.iflib.override_nrxds", "dev.ix.0.iflib.rx_budget"]
+	assert {"metric": "nic.ix0.rx_missed", "value": 4412309} in f["evidence"], f["evidence"]
+	assert f["rule"].split("/")[-1].startswith("freebsd.rules:"), f["rule"]
+	assert d["metrics"]["nic.ix0.mac_stats.rx_missed_packets"] == 4412309
+	PY
+'
+test_expect_success 'the finding comes from the rules data: a changed rule changes the output' '
+	cp -r "$SRCDIR/share" share &&
+	sed -i "s/^when:      nic.{if}.rx_missed >= 1$/when:      nic.{if}.rx_missed >= 99999999/" \
+	    share/knobs/diagnose/freebsd.rules &&
+	NTUNE_SHARE="$TRASH/share" ntune diagnose --from "$D/opnsense-ring-miss.txt" >out &&
+	! grep -q ring-overrun out
+'
+test_expect_success 'a capture cut short fails with file:line, exit 2, nothing on stdout' '
+	test_expect_code 2 ntune diagnose --from "$D/cut-vmstat.txt" >out 2>err &&
+	grep -q "cut-vmstat.txt:12: last line cut short: .irq133: ix0:rxq3" err &&
+	test ! -s out
+'
+test_expect_success SHARED_FIXTURES 'a real sysctl excerpt cut mid-name fails with its last line' '
+	test_expect_code 2 ntune diagnose --from "$R/sysctl-dev.ix.0_pfsense_partial.txt" 2>err &&
+	grep -q "sysctl-dev.ix.0_pfsense_partial.txt:37: last line cut short: .dev\.." err
+'
+test_expect_success 'an unrecognized line fails with file:line' '
+	printf "hw.ncpu: 4\nhello world\n" >bad.txt &&
+	test_expect_code 2 ntune diagnose --from bad.txt 2>err &&
+	grep -q "bad.txt:2: unrecognized line" err
+'
+test_expect_success 'a netstat -Q workstream row with a missing column is refused' '
+	printf "Configuration:\nWorkstreams:\nWSID CPU   Name     Len WMark   Disp\x27d  HDisp\x27d   QDrops   Queued  Handled\n   0   0   ip  0 0 1 0 0 0\n" >q.txt &&
+	test_expect_code 2 ntune diagnose --from q.txt 2>err &&
+	grep -q "q.txt:4: netstat -Q workstream row needs 10 columns" err
+'
+test_expect_success 'usage errors exit 2' '
+	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
+	grep -q "go together" err &&
+	test_expect_code 2 ntune diagnose --from a --after b --before c --interval 1 2>err &&
+	test_expect_code 2 ntune diagnose -d 0 2>err
+'
+test_done

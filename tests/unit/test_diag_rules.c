@@ -1,0 +1,205 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag/diag.h"
+#include "diag/diag_impl.h"
+#include "share_kb.h"
+#include "util/util.h"
+
+static struct diag_rules *
+shipped(void)
+{
+	struct diag_rules *rs;
+	char *cause = NULL;
+
+	if (diag_rules_load(NULL, &rs, &cause) != 0)
+		fail_msg("%s", cause);
+	return rs;
+}
+
+static void
+test_diag_rules_every_shipped_knob_is_in_the_knowledge_base(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct kb *kb = share_kb();
+	char **names;
+	size_t n, i;
+
+	(void)state;
+	assert_true(rs->n >= 15);
+	n = diag_rules_knobs(rs, "ix0", &names);
+	assert_true(n >= 20);
+	for (i = 0; i < n; i++) {
+		if (kb_find(kb, names[i], NULL) == NULL)
+			fail_msg("a rule names '%s', which the knowledge base does not know", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	kb_free(kb);
+	diag_rules_free(rs);
+}
+
+static char *
+parse_error(const char *text)
+{
+	struct diag_rules *rs = diag_rules_new();
+	char *cause = NULL;
+
+	assert_int_equal(diag_rules_parse(rs, "t.rules", text, strlen(text), &cause), -1);
+	assert_non_null(cause);
+	diag_rules_free(rs);
+	return cause;
+}
+
+static void
+test_diag_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
+{
+	char *e;
+
+	(void)state;
+	e = parse_error("\nfinding: x\nwhen: a >= 1\ncertainty: likely\nsummary: s\nknob: k\n");
+	assert_non_null(strstr(e, "t.rules:2: rule needs when, certainty, summary, knob and source"));
+	free(e);
+	e = parse_error("finding: x\nwhen: a >= one\ncertainty: likely\nsummary: s\nknob: k\n"
+	    "source: s\n");
+	assert_non_null(strstr(e, "t.rules:1: rule has a bad 'when'"));
+	free(e);
+	e = parse_error("finding: x\nwhen: if.{if}.rx_pps >= 1\ncertainty: likely\nsummary: s\n"
+	    "knob: k\nsource: s\n");
+	assert_non_null(strstr(e, "placeholder its 'each' does not give"));
+	free(e);
+	e = parse_error("finding: x\ncertainty: sure\n");
+	assert_non_null(strstr(e, "t.rules:2: bad certainty 'sure'"));
+	free(e);
+}
+
+/* Counters of a Linux DUT: CPU 0 in softirq, CPU 1 idle, the backlog dropping. */
+static void
+sample(struct os_counters *a, struct os_counters *b, uint64_t dropped)
+{
+	os_counters_set(a, "cpu.0.softirq", 0, false);
+	os_counters_set(a, "cpu.0.idle", 0, false);
+	os_counters_set(a, "cpu.1.softirq", 0, false);
+	os_counters_set(a, "cpu.1.idle", 0, false);
+	os_counters_set(a, "softnet.cpu0.dropped", 1000, false);
+	os_counters_set(a, "if.dut0.ipackets", 0, false);
+	os_counters_set(b, "cpu.0.softirq", 180, false);
+	os_counters_set(b, "cpu.0.idle", 20, false);
+	os_counters_set(b, "cpu.1.softirq", 2, false);
+	os_counters_set(b, "cpu.1.idle", 198, false);
+	os_counters_set(b, "softnet.cpu0.dropped", 1000 + dropped, false);
+	os_counters_set(b, "if.dut0.ipackets", 3000000, false);
+	os_counters_set(b, "if.dut0.rps", 0, true);
+	os_counters_set(b, "if.dut0.rxqueues", 1, true);
+}
+
+static struct diag_result *
+evaluate(uint64_t dropped, const char *netns)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct diag_result *d;
+	char *cause = NULL;
+
+	sample(&a, &b, dropped);
+	if (diag_evaluate(rs, &a, &b, 2.0, "linux", netns, &d, &cause) != 0)
+		fail_msg("%s", cause);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+	return d;
+}
+
+static void
+test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
+{
+	struct diag_result *d = evaluate(600, "lab-dut");
+
+	(void)state;
+	assert_int_equal(d->nfindings, 2);
+	assert_string_equal(d->findings[0].kind, "backlog-drops");
+	assert_string_equal(d->findings[0].knobs[0].name, "net.core.netdev_max_backlog");
+	assert_true(d->findings[0].knobs[0].host);
+	assert_non_null(strstr(d->findings[0].summary, "(300/s in /proc/net/softnet_stat)"));
+	assert_string_equal(d->findings[1].kind, "work-not-spread");
+	assert_string_equal(d->findings[1].entity, "dut0");
+	assert_string_equal(d->findings[1].knobs[0].name, "if.dut0.rps_cpus");
+	assert_non_null(strstr(d->findings[1].summary, "CPU 0 spends 90% in softirq/irq"));
+	assert_int_equal(diag_knob_rank(d, "net.core.netdev_max_backlog"), 0);
+	assert_int_equal(diag_knob_rank(d, "if.dut0.rps_cpus"), 1);
+	assert_int_equal(diag_knob_rank(d, "if.dut1.rps_cpus"), -1);
+	assert_null(d->headroom);
+	assert_non_null(strstr(d->notes[0], "inside network namespace 'lab-dut'"));
+	diag_result_free(d);
+}
+
+static void
+test_diag_json_round_trip_keeps_findings_knobs_and_evidence(void **state)
+{
+	struct diag_result *d = evaluate(600, ""), *e;
+	json_t *j = diag_to_json(d), *k;
+	char *cause = NULL;
+
+	(void)state;
+	if (diag_from_json(j, &e, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(e->nfindings, d->nfindings);
+	assert_string_equal(e->findings[1].knobs[0].name, "if.dut0.rps_cpus");
+	assert_int_equal(e->findings[0].certainty, DIAG_CERTAIN);
+	assert_int_equal(e->findings[1].nevidence, d->findings[1].nevidence);
+	assert_int_equal(diag_knob_rank(e, "if.dut0.rps_cpus"), 1);
+	k = json_deep_copy(j);
+	json_object_set_new(k, "version", json_integer(2));
+	{
+		struct diag_result *x = NULL;
+
+		assert_int_equal(diag_from_json(k, &x, &cause), -1);
+	}
+	assert_non_null(strstr(cause, "unsupported diagnosis version"));
+	free(cause);
+	json_decref(k);
+	json_decref(j);
+	diag_result_free(e);
+	diag_result_free(d);
+}
+
+static void
+test_diag_evaluate_without_drops_or_load_reports_headroom(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct diag_result *d;
+
+	(void)state;
+	os_counters_set(&a, "cpu.0.idle", 0, false);
+	os_counters_set(&a, "cpu.0.system", 0, false);
+	os_counters_set(&b, "cpu.0.idle", 190, false);
+	os_counters_set(&b, "cpu.0.system", 10, false);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 0);
+	assert_non_null(strstr(d->headroom, "nothing saturated: the busiest CPU (0) is 5% busy"));
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
+		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
+		cmocka_unit_test(test_diag_evaluate_names_backlog_drops_first_then_rps),
+		cmocka_unit_test(test_diag_json_round_trip_keeps_findings_knobs_and_evidence),
+		cmocka_unit_test(test_diag_evaluate_without_drops_or_load_reports_headroom),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
