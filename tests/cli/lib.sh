@@ -18,7 +18,7 @@ trap 'exit 130' INT TERM
 ntune() { "$NTUNE" "$@"; }
 
 # Prerequisites, as in git's test-lib: a test may name them (comma-separated) before its title.
-# Each is a word whose check is test_prereq_NAME; a lazy prerequisite can be set with test_set_prereq.
+# Each is a word whose check is test_prereq_NAME; test_set_prereq/test_unset_prereq fix one's answer.
 test_prereq_ROOT() { [ "$(id -u)" = 0 ]; }
 test_prereq_IP() { command -v ip >/dev/null 2>&1; }
 test_prereq_IPERF3() { command -v iperf3 >/dev/null 2>&1; }
@@ -26,36 +26,51 @@ test_prereq_MINISTAT() { command -v ministat >/dev/null 2>&1; }
 test_prereq_MANDOC() { command -v mandoc >/dev/null 2>&1; }
 test_prereq_TMUX() { command -v tmux >/dev/null 2>&1; }
 test_prereq_SETSID() { command -v setsid >/dev/null 2>&1; }
+test_prereq_SCRIPT() { command -v script >/dev/null 2>&1; }
+test_prereq_CHROMIUM() { command -v chromium >/dev/null 2>&1; }
 test_prereq_SHARED_FIXTURES() { [ -d "$SHARED_FIXTURES/real" ]; }
+# Fixtures that may be absent from a trimmed source tree.
+test_prereq_SEED_FIXTURES() { [ -d "$FIXTURES/os/seed000-dec750" ]; }
+test_prereq_REAL_FIXTURES() { [ -d "$FIXTURES/os/real" ]; }
+# Speed assertions hold only for a build without sanitizers (meson passes NTUNE_SANITIZE).
+test_prereq_NOT_SANITIZED() { [ "${NTUNE_SANITIZE:-none}" = none ]; }
 test_set_prereq() { eval "test_prereq_$1() { :; }"; }
 test_unset_prereq() { eval "test_prereq_$1() { false; }"; }
 # test_have_prereq A,B: true when every named prerequisite holds; names the first missing one in $test_missing_prereq.
 test_have_prereq() {
 	test_missing_prereq=
 	_ifs=$IFS; IFS=,
-	for _p in $1; do
-		IFS=$_ifs
+	set -- $1
+	IFS=$_ifs
+	for _p; do
 		if ! command -v "test_prereq_$_p" >/dev/null 2>&1 || ! "test_prereq_$_p"; then
 			test_missing_prereq=$_p
 			return 1
 		fi
 	done
-	IFS=$_ifs
 	return 0
 }
 
-# test_expect_success [PREREQ,...] 'name' 'commands': the commands (run with && between checks) must succeed.
+# test_expect_success [PREREQ,...] 'name' 'commands': the commands, joined by &&, must succeed.
+# A body whose &&-chain is broken (a check whose failure would be ignored) fails as a bug in the test,
+# as git's chain lint does: with the chain intact, "(exit 117) && body" runs nothing and returns 117.
 test_expect_success() {
-	if [ $# = 3 ]; then
-		if ! test_have_prereq "$1"; then
-			test_skip "$2" "missing $test_missing_prereq"
-			return 0
-		fi
-		shift
-	fi
+	_prereq=
+	if [ $# = 3 ]; then _prereq=$1; shift; fi
 	[ $# = 2 ] || { echo "bug in the test script: test_expect_success takes [PREREQ] NAME BODY" >&2; exit 2; }
+	if [ -n "$_prereq" ] && ! test_have_prereq "$_prereq"; then
+		test_skip "$1" "missing $test_missing_prereq"
+		return 0
+	fi
 	test_count=$((test_count + 1))
-	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
+	_lint=$( (cd "$TRASH" && eval "(exit 117) && $2") >/dev/null 2>&1; echo $?)
+	if [ "$_lint" != 117 ]; then
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		echo "#   bug in the test script: broken &&-chain (a command whose failure is not checked)"
+		return 0
+	fi
+	if (cd "$TRASH" && test_cleanup= && { eval "$2"; test_run_cleanup $?; }) >"$TRASH/.out" 2>&1 9>&1; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -64,34 +79,68 @@ test_expect_success() {
 	fi
 }
 
+# test_say MESSAGE: a helper's diagnostic goes to the test's log (fd 9) even when the command's
+# stderr is redirected to a file, as git's test_expect_code writes to its fd 4.
+test_say() {
+	{ echo "$1" >&9; } 2>/dev/null || echo "$1" >&2
+}
+
+# test_when_finished 'cmd': inside a test body, run cmd when the test ends, passed or failed (last first);
+# a cleanup that fails fails the test, as in git.
+test_when_finished() {
+	test_cleanup="{ $1
+} || test_cleanup_failed=1
+$test_cleanup"
+}
+test_run_cleanup() {
+	test_cleanup_failed=
+	eval "$test_cleanup"
+	if [ -n "$test_cleanup_failed" ]; then
+		echo "test_when_finished: a cleanup command failed" >&2
+		return 1
+	fi
+	return "$1"
+}
+
 # test_expect_code N cmd...: true only when cmd exits with status N, so it chains with && like git's.
 test_expect_code() {
 	_want=$1; shift
-	"$@"; _rc=$?
+	_rc=0; "$@" || _rc=$?
 	if [ "$_rc" = "$_want" ]; then return 0; fi
-	echo "test_expect_code: '$*' exited $_rc, wanted $_want" >&2
+	test_say "test_expect_code: '$*' exited $_rc, wanted $_want"
 	return 1
 }
 
 # test_must_fail cmd...: true when cmd fails in an orderly way (exit 1..125), false on success or a crash/signal.
 test_must_fail() {
-	"$@"; _rc=$?
+	_rc=0; "$@" || _rc=$?
 	if [ "$_rc" = 0 ]; then
-		echo "test_must_fail: '$*' succeeded" >&2; return 1
+		test_say "test_must_fail: '$*' succeeded"; return 1
 	elif [ "$_rc" -gt 125 ]; then
-		echo "test_must_fail: '$*' died (exit $_rc)" >&2; return 1
+		test_say "test_must_fail: '$*' died (exit $_rc)"; return 1
 	fi
 	return 0
 }
 
-# Deprecated: passes whenever the exit status matches, whatever the checks inside found. Being replaced by test_expect_code.
-test_expect_failure_status() { # STATUS 'name' 'commands'
-	test_expect_success "$2" "( $3 ); rc=\$?; [ \$rc = $1 ] || { echo \"exit \$rc, wanted $1\"; false; }"
-}
-
+# test_skip 'name' 'reason': one test not run, as TAP says it ("ok N # SKIP ...").
 test_skip() {
 	test_count=$((test_count + 1)); test_skipped=$((test_skipped + 1))
-	echo "ok $test_count - # SKIP $1 ($2)"
+	echo "ok $test_count # SKIP $1 ($2)"
+}
+
+# test_require PREREQ,...: the whole file needs these (for set-up outside the tests); without one it is skipped.
+test_require() {
+	test_have_prereq "$1" || test_skip_all "missing $test_missing_prereq"
+}
+
+# test_skip_all 'reason': stop here; the tests not yet run are skipped. Exit 77 is meson's "skipped".
+test_skip_all() {
+	if [ "$test_count" = 0 ]; then
+		echo "1..0 # SKIP $1"
+		exit 77
+	fi
+	echo "# the rest is skipped: $1"
+	test_done
 }
 
 # Compares a file with a golden file; NTUNE_UPDATE_GOLDEN=1 rewrites the golden instead.
@@ -100,15 +149,18 @@ test_cmp_golden() {
 	diff -u "$GOLDEN/$1" "$2"
 }
 
-test_need_root() { test_prereq_ROOT; }
 # A name unique to this test run, for namespaces and labs.
 test_unique() { echo "nt$$$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')"; }
 
+# Exit 1 when a test failed; 77 (meson's "skipped") when every test was skipped.
 test_done() {
 	echo "1..$test_count"
 	if [ "$test_failed" -gt 0 ]; then
 		echo "# failed $test_failed of $test_count"
 		exit 1
+	fi
+	if [ "$test_count" -gt 0 ] && [ "$test_skipped" = "$test_count" ]; then
+		exit 77
 	fi
 	exit 0
 }

@@ -10,9 +10,8 @@ fx="$FIXTURES/stat"
 while IFS='	' read -r name args; do
 	case $name in ''|'#'*) continue ;; esac
 	test_expect_success "ntune stat $args: same output and status as ministat ($name)" "
-		rc=0
-		(cd '$fx' && eval \"\\\"\\\$NTUNE\\\" stat $args\") >out 2>err </dev/null || rc=\$?
-		{ echo \$rc; head -n 1 err | sed 's/^ntune stat: //'; } >rc
+		{ (cd '$fx' && eval \"\\\"\\\$NTUNE\\\" stat $args\") >out 2>err </dev/null; echo \$? >rc; } &&
+		head -n 1 err | sed 's/^ntune stat: //' >>rc &&
 		diff -u '$GOLDEN/stat/$name.out' out &&
 		diff -u '$GOLDEN/stat/$name.rc' rc
 	"

@@ -50,11 +50,11 @@ test_expect_success 'a summary and its data set give the same comparison' '
 	diff -u files sums
 '
 
-test_expect_failure_status 2 'a malformed --summary is a usage error naming it' '
-	ntune stat --summary 5:abc:1 2>err; rc=$?; grep -q "summary .5:abc:1." err; exit $rc
+test_expect_success 'a malformed --summary is a usage error naming it' '
+	test_expect_code 2 ntune stat --summary 5:abc:1 2>err && grep -q "summary .5:abc:1." err
 '
-test_expect_failure_status 2 '--summary with N below 2 is refused' 'ntune stat --summary 1:5:1'
-test_expect_failure_status 2 '--summary with a negative stddev is refused' 'ntune stat --summary 5:5:-1'
+test_expect_success '--summary with N below 2 is refused' 'test_expect_code 2 ntune stat --summary 1:5:1'
+test_expect_success '--summary with a negative stddev is refused' 'test_expect_code 2 ntune stat --summary 5:5:-1'
 
 test_expect_success '-c takes any level in (0,100) with exact quantiles' '
 	(cd "$fx" && ntune stat -A -c 96 base.txt faster.txt) >out &&
@@ -70,7 +70,7 @@ test_expect_success '-c 96 lies between the 95 and 98 intervals' '
 	awk "NR == 1 { a = \$1 } NR == 2 { b = \$1 } NR == 3 { c = \$1 } END { exit !(a < b && b < c) }" hw
 '
 
-test_expect_failure_status 2 '-c 100 is refused as ministat does' 'ntune stat -c 100 "$fx/base.txt"'
+test_expect_success '-c 100 is refused as ministat does' 'test_expect_code 2 ntune stat -c 100 "$fx/base.txt"'
 
 test_expect_success '--welch prints Welch-Satterthwaite df and its interval' '
 	(cd "$fx" && ntune stat -A --welch base.txt faster.txt) >out &&
@@ -92,11 +92,11 @@ test_expect_success '--mann-whitney uses the normal approximation for large samp
 	grep -q "^${tab}1 in \[0, 1\]\$" out
 '
 
-test_expect_failure_status 2 '--mann-whitney refuses a set given by its summary' '
-	ntune stat --mann-whitney "$fx/base.txt" --summary 5:1:1 2>err; rc=$?; grep -q "summary" err; exit $rc
+test_expect_success '--mann-whitney refuses a set given by its summary' '
+	test_expect_code 2 ntune stat --mann-whitney "$fx/base.txt" --summary 5:1:1 2>err && grep -q "summary" err
 '
-test_expect_failure_status 2 '--welch and --mann-whitney exclude each other' \
-	'ntune stat --welch --mann-whitney "$fx/base.txt"'
+test_expect_success '--welch and --mann-whitney exclude each other' \
+	'test_expect_code 2 ntune stat --welch --mann-whitney "$fx/base.txt"'
 
 test_expect_success '-p adds the p-value and changes nothing else' '
 	(cd "$fx" && ntune stat base.txt faster.txt same.txt) >plain &&
@@ -125,47 +125,42 @@ test_expect_success '--json gives null for what a summary cannot know' '
 '
 
 # Input ministat would take silently; ntune names the file and line.
-test_expect_failure_status 2 'NaN in the data is an error naming file and line' '
-	printf "1\n2\nnan\n4\n" >d && ntune stat d 2>err >out; rc=$?
-	grep -q "^ntune stat: d:3: not a finite number .nan.\$" err && test ! -s out; exit $rc
+test_expect_success 'NaN in the data is an error naming file and line' '
+	printf "1\n2\nnan\n4\n" >d && test_expect_code 2 ntune stat d 2>err >out && grep -q "^ntune stat: d:3: not a finite number .nan.\$" err && test ! -s out
 '
-test_expect_failure_status 2 'infinity in the data is an error' '
-	printf "1\n2\n3\n-Infinity\n" >d && ntune stat d 2>err; rc=$?; grep -q "d:4: not a finite" err; exit $rc
+test_expect_success 'infinity in the data is an error' '
+	printf "1\n2\n3\n-Infinity\n" >d && test_expect_code 2 ntune stat d 2>err && grep -q "d:4: not a finite" err
 '
-test_expect_failure_status 2 'an overflowing number is an error' '
-	printf "1\n2\n3\n1e400\n" >d && ntune stat d 2>err; rc=$?; grep -q "d:4: number out of range .1e400." err; exit $rc
+test_expect_success 'an overflowing number is an error' '
+	printf "1\n2\n3\n1e400\n" >d && test_expect_code 2 ntune stat d 2>err && grep -q "d:4: number out of range .1e400." err
 '
-test_expect_failure_status 2 'binary data is an error naming the line' '
-	printf "1\n2\n3\n\000\001\002\n" >d && ntune stat d 2>err; rc=$?; grep -q "d:4: binary data" err; exit $rc
+test_expect_success 'binary data is an error naming the line' '
+	printf "1\n2\n3\n\000\001\002\n" >d && test_expect_code 2 ntune stat d 2>err && grep -q "d:4: binary data" err
 '
-test_expect_failure_status 2 'a line over 1 MiB is an error' '
+test_expect_success 'a line over 1 MiB is an error' '
 	{ printf "1\n2\n3\n"; awk "BEGIN { for (i = 0; i < 300000; i++) printf \"5 6 \"; print \"\" }"; } >d &&
-	ntune stat d 2>err; rc=$?; grep -q "d:4: line longer than 1 MiB" err; exit $rc
+	test_expect_code 2 ntune stat d 2>err && grep -q "d:4: line longer than 1 MiB" err
 '
-test_expect_failure_status 2 'garbage bytes get ministat'"'"'s message with file and line' '
-	printf "1\n2\n\377\376\n" >d && ntune stat d 2>err; rc=$?; grep -q "Invalid data on line 3 in d" err; exit $rc
+test_expect_success 'garbage bytes get ministat'"'"'s message with file and line' '
+	printf "1\n2\n\377\376\n" >d && test_expect_code 2 ntune stat d 2>err && grep -q "Invalid data on line 3 in d" err
 '
-test_expect_failure_status 2 'a plot 1 column wide is refused instead of crashing, with nothing on stdout' '
-	ntune stat -w 1 "$fx/base.txt" >out 2>err; rc=$?; test ! -s out && grep -q "1 column" err; exit $rc
+test_expect_success 'a plot 1 column wide is refused instead of crashing, with nothing on stdout' '
+	test_expect_code 2 ntune stat -w 1 "$fx/base.txt" >out 2>err && test ! -s out && grep -q "1 column" err
 '
 test_expect_success 'a 1-column plot of constant data is ministat'"'"'s "no plot" line' '
 	ntune stat -w 1 "$fx/const.txt" >out && grep -q "^\[no plot, span is zero width\]\$" out
 '
-test_expect_failure_status 2 'an unknown long option is a usage error' 'ntune stat --frobnicate "$fx/base.txt"'
+test_expect_success 'an unknown long option is a usage error' 'test_expect_code 2 ntune stat --frobnicate "$fx/base.txt"'
 
 # Like ministat: on a terminal the plot is $COLUMNS wide, else the window width - 2.
-if command -v script >/dev/null 2>&1; then
-	test_expect_success 'on a terminal the plot width follows COLUMNS' '
-		COLUMNS=90 script -qc "\"\$NTUNE\" stat $fx/base.txt" /dev/null >out &&
-		grep -q "^+-\{90\}+" out
-	'
-	test_expect_success 'on a terminal without COLUMNS the plot is the window width - 2' '
-		(unset COLUMNS; script -qc "stty cols 70; \"\$NTUNE\" stat $fx/base.txt" /dev/null) >out &&
-		grep -q "^+-\{68\}+" out
-	'
-else
-	test_skip 'terminal widths' 'script(1) is not installed'
-fi
+test_expect_success SCRIPT 'on a terminal the plot width follows COLUMNS' '
+	COLUMNS=90 script -qc "\"\$NTUNE\" stat $fx/base.txt" /dev/null >out &&
+	grep -q "^+-\{90\}+" out
+'
+test_expect_success SCRIPT 'on a terminal without COLUMNS the plot is the window width - 2' '
+	(unset COLUMNS; script -qc "stty cols 70; \"\$NTUNE\" stat $fx/base.txt" /dev/null) >out &&
+	grep -q "^+-\{68\}+" out
+'
 
 test_expect_success '--help describes the options' '
 	ntune stat --help >out && grep -q -- "--mann-whitney" out && grep -q -- "--summary" out

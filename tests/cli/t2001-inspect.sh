@@ -60,19 +60,18 @@ test_expect_success 'inspect --from a snapshot of FreeBSD text round-trips' '
 	diff -u a.txt b.txt
 '
 test_expect_success 'a dump cut short: the rest is printed, the cut is named, exit 1' '
-	ntune inspect --from "$OS/real/vmstat-i_freebsd13-14_8cpu_igb-em_partial.txt" >out 2>err
-	test $? = 1 &&
+	test_expect_code 1 ntune inspect --from "$OS/real/vmstat-i_freebsd13-14_8cpu_igb-em_partial.txt" >out 2>err &&
 	grep -q "igb0:rxq3" out &&
 	grep -q "vmstat-i_freebsd13-14_8cpu_igb-em_partial.txt:27: vmstat -i line cut short" err
 '
 test_expect_success 'a loader.conf given to inspect is named as a profile, exit 1' '
-	ntune inspect --from "$OS/real/loader.conf.local_netbenches_atom-c2758_ix-82599.txt" >out 2>err
-	test $? = 1 && grep -q "a loader.conf/sysctl.conf profile" err
+	test_expect_code 1 ntune inspect --from "$OS/real/loader.conf.local_netbenches_atom-c2758_ix-82599.txt" >out 2>err &&
+	grep -q "a loader.conf/sysctl.conf profile" err
 '
 test_expect_success 'a /proc file missing: the rest is printed, what is missing is named, exit 1' '
 	cp -R "$OS/linux-vm" tree && rm tree/proc/interrupts &&
-	NTUNE_ROOT=$PWD/tree ntune inspect >out 2>err
-	test $? = 1 &&
+	test_expect_code 1 env NTUNE_ROOT="$PWD/tree" "$NTUNE" inspect >out 2>err &&
+
 	grep -q "^  eth0$" out && grep -q "virtio_net" out &&
 	grep -q "NIC .eth0.: cannot read its queue interrupts (./proc/interrupts.): No such file or directory" err
 '
@@ -80,20 +79,17 @@ test_expect_success 'a captured tree reads like the live machine it came from' '
 	NTUNE_ROOT="$OS/linux-vm" ntune inspect >out &&
 	grep -q "0     rx    38 " out && grep -q "virtio2-input.0" out
 '
-test_expect_failure_status 2 'a missing --from file is an input error naming the file' '
-	ntune inspect --from /nonexistent/dump.txt 2>err; rc=$?
-	grep -q "/nonexistent/dump.txt" err; exit $rc
+test_expect_success 'a missing --from file is an input error naming the file' '
+	test_expect_code 2 ntune inspect --from /nonexistent/dump.txt 2>err && grep -q "/nonexistent/dump.txt" err
 '
-test_expect_failure_status 2 'a broken JSON snapshot is refused with file and line' '
+test_expect_success 'a broken JSON snapshot is refused with file and line' '
 	printf "{\n\"schema\": \"ntune-inspect\",\n\"version\": 1,\n x\n" >bad.json &&
-	ntune inspect --from bad.json 2>err; rc=$?
-	grep -q "bad.json:4: invalid JSON" err; exit $rc
+	test_expect_code 2 ntune inspect --from bad.json 2>err && grep -q "bad.json:4: invalid JSON" err
 '
-test_expect_failure_status 2 'snapshot to an unwritable place exits 2 and leaves nothing' '
-	ntune snapshot -o /nonexistent/dir/s.json 2>err; rc=$?
-	grep -q "/nonexistent/dir" err && ! test -e /nonexistent/dir/s.json; exit $rc
+test_expect_success 'snapshot to an unwritable place exits 2 and leaves nothing' '
+	test_expect_code 2 ntune snapshot -o /nonexistent/dir/s.json 2>err && grep -q "/nonexistent/dir" err && ! test -e /nonexistent/dir/s.json
 '
-test_expect_failure_status 2 'inspect refuses stray arguments' '
-	ntune inspect extra 2>/dev/null
+test_expect_success 'inspect refuses stray arguments' '
+	test_expect_code 2 ntune inspect extra 2>/dev/null
 '
 test_done

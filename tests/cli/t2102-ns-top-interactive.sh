@@ -2,10 +2,7 @@
 # ntune top's ncurses screen driven through tmux: keys q, i, s, c.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v tmux >/dev/null || ! command -v ip >/dev/null; then
-	test_skip 'interactive top' 'needs root, tmux and ip(8)'
-	test_done
-fi
+test_require ROOT,IP,TMUX
 ns=$(test_unique)
 S="$ns-top"
 test_at_exit "tmux kill-session -t $S 2>/dev/null; ip netns del $ns 2>/dev/null"
@@ -45,7 +42,8 @@ test_expect_success 'i picks one interface at a time, then all again' '
 '
 test_expect_success 'q quits' '
 	tmux send-keys -t "$S" q &&
-	i=0; while tmux has-session -t "$S" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done;
+	i=0 && while tmux has-session -t "$S" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done &&
+
 	! tmux has-session -t "$S" 2>/dev/null
 '
 test_done

@@ -3,14 +3,7 @@
 # reported as such ("-"), not as an error.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v ip >/dev/null; then
-	test_skip 'inspect in a namespace' 'needs root and ip(8)'
-	test_expect_success 'host-global net.core knobs are named as set outside the namespace' '
-	ip netns exec "$ns" "$NTUNE" inspect >out &&
-	grep -A3 "^  host-global, set outside this network namespace:" out | grep -q "net.core.netdev_budget"
-'
-test_done
-fi
+test_require ROOT,IP
 ns=$(test_unique)
 test_at_exit "ip netns del $ns 2>/dev/null"
 ip netns add "$ns" &&

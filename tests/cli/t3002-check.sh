@@ -8,10 +8,9 @@ test_expect_success 'seed 000 is clean for OPNsense (it is an OPNsense block)' '
 	grep -q "13 settings for opnsense: 0 errors" err &&
 	! grep -q ": error:" out
 '
-test_expect_failure_status 1 'seed 000 on stock FreeBSD: rss.enabled is an OPNsense kernel knob' '
-	ntune check --os freebsd "$PROFILES/seed-000-opnsense-dec750.conf" >out 2>/dev/null; rc=$?
-	grep -q "seed-000-opnsense-dec750.conf:12: error: .net.inet.rss.enabled. exists only on opnsense kernels" out &&
-	grep -q ":11: warning: .net.inet.rss.bits. exists only in kernels built with options RSS" out; exit $rc
+test_expect_success 'seed 000 on stock FreeBSD: rss.enabled is an OPNsense kernel knob' '
+	test_expect_code 1 ntune check --os freebsd "$PROFILES/seed-000-opnsense-dec750.conf" >out 2>/dev/null && grep -q "seed-000-opnsense-dec750.conf:12: error: .net.inet.rss.enabled. exists only on opnsense kernels" out &&
+	grep -q ":11: warning: .net.inet.rss.bits. exists only in kernels built with options RSS" out
 '
 test_expect_success 'every shipped profile passes check without errors' '
 	for f in "$PROFILES"/*.conf; do
@@ -24,29 +23,26 @@ test_expect_success 'seed 001 is flagged obsolete with its iflib replacements' '
 	grep -q "warning: .kern.random.sys.harvest.ethernet. was removed in 11.0; use kern.random.harvest.mask" out &&
 	grep -q "warning: kern.ipc.maxsockbuf=524288 lowers the limit below the default value 2097152" out
 '
-test_expect_failure_status 1 'typos, bad values and duplicates are errors with file:line' '
-	cat >p.conf <<-\EOF2
+test_expect_success 'typos, bad values and duplicates are errors with file:line' '
+	cat >p.conf <<-\EOF2 &&
 	net.isr.maxthread=4
 	net.isr.dispatch=defered
 	net.isr.bindthreads=1
 	net.isr.bindthreads=0
 	EOF2
-	ntune check p.conf >out 2>/dev/null; rc=$?
-	cat out
+	test_expect_code 1 ntune check p.conf >out 2>/dev/null && cat out &&
 	grep -q "^p.conf:1: error: unknown knob .net.isr.maxthread. (did you mean net.isr.maxthreads?)$" out &&
 	grep -q "^p.conf:2: error: net.isr.dispatch: .defered. is not one of: direct, hybrid, deferred$" out &&
-	grep -q "^p.conf:4: error: .net.isr.bindthreads. set again to .0. (line 3 set .1.)" out; exit $rc
+	grep -q "^p.conf:4: error: .net.isr.bindthreads. set again to .0. (line 3 set .1.)" out
 '
-test_expect_failure_status 1 'a runtime sysctl in loader.conf is a placement error' '
+test_expect_success 'a runtime sysctl in loader.conf is a placement error' '
 	mkdir -p boot && printf "net.inet.ip.redirect=0\nnet.isr.maxthreads=-1\n" >boot/loader.conf.local &&
-	ntune check boot/loader.conf.local >out 2>/dev/null; rc=$?
-	grep -q "loader.conf.local:1: error: .net.inet.ip.redirect. is a runtime sysctl; in loader.conf it is ignored" out &&
-	! grep -q ":2: error" out; exit $rc
+	test_expect_code 1 ntune check boot/loader.conf.local >out 2>/dev/null && grep -q "loader.conf.local:1: error: .net.inet.ip.redirect. is a runtime sysctl; in loader.conf it is ignored" out &&
+	! grep -q ":2: error" out
 '
-test_expect_failure_status 1 'a loader tunable in sysctl.conf is a placement error' '
+test_expect_success 'a loader tunable in sysctl.conf is a placement error' '
 	printf "net.isr.maxthreads=-1\n" >sysctl.conf &&
-	ntune check sysctl.conf >out 2>/dev/null; rc=$?
-	grep -q "sysctl.conf:1: error: .net.isr.maxthreads. is a boot-time tunable" out; exit $rc
+	test_expect_code 1 ntune check sysctl.conf >out 2>/dev/null && grep -q "sysctl.conf:1: error: .net.isr.maxthreads. is a boot-time tunable" out
 '
 test_expect_success 'an OPNsense config.xml is read and linted' '
 	ntune export "$PROFILES/seed-000-opnsense-dec750.conf" --format opnsense >config.xml &&
@@ -60,9 +56,8 @@ test_expect_success 'check --from config.xml warns where OPNsense already sets a
 	grep -q "m.conf:1: warning: config.xml:[0-9]* sets .net.isr.maxthreads. to .-1." out &&
 	grep -q "for opnsense" err
 '
-test_expect_success 'a pasted item list of driver knobs is checked against the snapshot hardware' '
-	S="$SRCDIR/tests/fixtures/os/seed000-dec750"
-	test -d "$S" || exit 0
+test_expect_success SEED_FIXTURES 'a pasted item list of driver knobs is checked against the snapshot hardware' '
+	S="$FIXTURES/os/seed000-dec750" &&
 	ntune check $(for f in "$S"/*.txt; do printf -- "--from %s " "$f"; done) \
 	    "$FIXTURES/kb/opnsense-i226-gist-items.xml" >out 2>err && cat out err &&
 	grep -q "11 settings for opnsense 13.2-RELEASE-p7: 0 errors" err &&
@@ -75,19 +70,18 @@ test_expect_success 'only the <sysctl> items of a config.xml are tunables, "defa
 '
 test_expect_success 'check --json gives counts and diagnostics' '
 	printf "net.isr.maxthread=4\nhw.ibrs_disable=1\n" >j.conf &&
-	{ ntune check --json j.conf >out.json; test $? = 1; } &&
+	test_expect_code 1 ntune check --json j.conf >out.json &&
 	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"errors\"]==1 and d[\"notes\"]==1; x=d[\"diagnostics\"][0]; assert (x[\"line\"],x[\"severity\"],x[\"rule\"],x[\"knob\"])==(1,\"error\",\"unknown-knob\",\"net.isr.maxthread\")"
 '
 test_expect_success 'on this Linux machine check compares with the live values and sysctl.d files' '
 	mkdir -p root/etc/sysctl.d &&
 	printf "net.ipv4.ip_forward = 0\n" >root/etc/sysctl.d/99-other.conf &&
 	printf "net.ipv4.ip_forward=1\n" >l.conf &&
-	ntune check --os linux --root "$TRASH/root" l.conf >out 2>&1; cat out
+	ntune check --os linux --root "$TRASH/root" l.conf >out 2>&1 && cat out &&
 	grep -q "99-other.conf:1 sets .net.ipv4.ip_forward. to .0.; sysctl --system re-applies it" out
 '
-test_expect_success 'the real netbenches loader.conf.local and sysctl.conf files have no errors' '
-	R="$SRCDIR/tests/fixtures/os/real"
-	test -d "$R" || exit 0
+test_expect_success REAL_FIXTURES 'the real netbenches loader.conf.local and sysctl.conf files have no errors' '
+	R="$FIXTURES/os/real" &&
 	mkdir -p nb1/boot nb2/boot nb1/etc &&
 	cp "$R/loader.conf.local_netbenches_atom-c2758_ix-82599.txt" nb1/boot/loader.conf.local &&
 	cp "$R/loader.conf.local_netbenches_ryzen7-8845hs_ixl-x710.txt" nb2/boot/loader.conf.local &&
@@ -98,10 +92,9 @@ test_expect_success 'the real netbenches loader.conf.local and sysctl.conf files
 	grep -q "loader variable, not a tunable" o1 &&
 	grep -q "hw.ix.rx_process_limit. was removed in 12.0; use dev.ix.N.iflib.rx_budget" o1
 '
-test_expect_failure_status 2 'a profile that does not parse exits 2 naming file and line' '
-	printf "a=1\nfoo=\"bar\n" >bad.conf && ntune check bad.conf 2>err; rc=$?
-	grep -q "^ntune: bad.conf:2: unterminated quote in value of .foo.$" err; exit $rc
+test_expect_success 'a profile that does not parse exits 2 naming file and line' '
+	printf "a=1\nfoo=\"bar\n" >bad.conf && test_expect_code 2 ntune check bad.conf 2>err && grep -q "^ntune: bad.conf:2: unterminated quote in value of .foo.$" err
 '
-test_expect_failure_status 2 'a missing profile exits 2' 'ntune check nonexistent.conf 2>/dev/null'
-test_expect_failure_status 2 'a bad --os exits 2' 'ntune check --os plan9 l.conf 2>/dev/null'
+test_expect_success 'a missing profile exits 2' 'test_expect_code 2 ntune check nonexistent.conf 2>/dev/null'
+test_expect_success 'a bad --os exits 2' 'test_expect_code 2 ntune check --os plan9 l.conf 2>/dev/null'
 test_done

@@ -13,12 +13,12 @@ test_expect_success 'snapshot records sysctl.d and sysctl.conf files of the mach
 '
 test_expect_success 'check --from the snapshot warns about the conflicting boot file' '
 	printf "net.core.netdev_max_backlog=5000\n" >p.conf &&
-	ntune check p.conf --from snap.json >out 2>&1; cat out;
+	ntune check p.conf --from snap.json >out 2>&1 && cat out &&
 	grep -q "p.conf:1: warning: .*99-local.conf" out
 '
 test_expect_success 'the same value in a boot file is not a conflict' '
 	printf "net.core.netdev_max_backlog=1000\n" >same.conf &&
-	ntune check same.conf --from snap.json >out 2>&1; cat out;
+	ntune check same.conf --from snap.json >out 2>&1 && cat out &&
 	! grep -q "99-local.conf" out
 '
 test_done

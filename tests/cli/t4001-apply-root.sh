@@ -48,15 +48,15 @@ test_expect_success 'history --json and history ID show the journal' '
 	ntune history "$id" >e.json &&
 	python3 -c "import json; e=json.load(open(\"e.json\")); assert e[\"changes\"][0][\"name\"]==\"net.isr.maxthreads\" and e[\"files\"][0][\"old\"]==\"kern.hz=100\\n\""
 '
-test_expect_failure_status 1 'nothing left to revert exits 1' 'ntune revert 2>/dev/null'
-test_expect_failure_status 1 'confirm without a pending change exits 1' 'ntune confirm 2>/dev/null'
-test_expect_failure_status 2 'apply without a profile prints usage' 'ntune apply 2>/dev/null'
-test_expect_failure_status 2 'apply of a broken profile exits 2 and names the line' '
-	printf "a=\n" >bad.conf; ntune apply bad.conf 2>err; rc=$?; grep -q "bad.conf:1: no value for .a." err; exit $rc
+test_expect_success 'nothing left to revert exits 1' 'test_expect_code 1 ntune revert 2>/dev/null'
+test_expect_success 'confirm without a pending change exits 1' 'test_expect_code 1 ntune confirm 2>/dev/null'
+test_expect_success 'apply without a profile prints usage' 'test_expect_code 2 ntune apply 2>/dev/null'
+test_expect_success 'apply of a broken profile exits 2 and names the line' '
+	printf "a=\n" >bad.conf && test_expect_code 2 ntune apply bad.conf 2>err && grep -q "bad.conf:1: no value for .a." err
 '
-test_expect_failure_status 2 'a bad --confirm exits 2' 'ntune apply --confirm 0 l.conf 2>/dev/null'
-test_expect_failure_status 1 'an unreadable knob stops apply before anything is planned' '
-	printf "net.ipv4.ip_forward=1\nnet.ipv4.no_such=1\n" >u.conf
-	ntune apply --dry-run u.conf 2>err; rc=$?; grep -q "u.conf:2: cannot read .net.ipv4.no_such." err; exit $rc
+test_expect_success 'a bad --confirm exits 2' 'test_expect_code 2 ntune apply --confirm 0 l.conf 2>/dev/null'
+test_expect_success 'an unreadable knob stops apply before anything is planned' '
+	printf "net.ipv4.ip_forward=1\nnet.ipv4.no_such=1\n" >u.conf &&
+	test_expect_code 1 ntune apply --dry-run u.conf 2>err && grep -q "u.conf:2: cannot read .net.ipv4.no_such." err
 '
 test_done

@@ -2,12 +2,9 @@
 # ntune apply/verify/diff/revert of real net.* sysctls and if.* settings inside a namespace this test makes.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v ip >/dev/null; then
-	test_skip 'apply in a network namespace' 'needs root and ip'
-	test_done
-fi
+test_require ROOT,IP
 NS=$(test_unique)
-ip netns add "$NS" || { test_skip 'apply in a network namespace' 'ip netns add failed'; test_done; }
+ip netns add "$NS" || test_skip_all 'ip netns add failed'
 test_at_exit "ip netns del $NS 2>/dev/null"
 ip -n "$NS" link add v0 type veth peer name v1 && ip -n "$NS" link set v0 up
 export NTUNE_STATE_DIR="$TRASH/state"
@@ -47,28 +44,28 @@ test_expect_success 'apply --netns sets net.* and if.* inside the namespace, not
 test_expect_success 'verify --netns finds the system matching the profile' '
 	ntune verify --netns "$NS" p.conf 2>err && grep -q "0 of 4 settings differ" err
 '
-test_expect_failure_status 1 'verify lists each differing knob with wanted and actual values' '
-	ntune verify --netns "$NS" orig.conf >out 2>err; rc=$?; cat out
+test_expect_success 'verify lists each differing knob with wanted and actual values' '
+	test_expect_code 1 ntune verify --netns "$NS" orig.conf >out 2>err && cat out &&
 	grep -q "^orig.conf:2: net.ipv4.ip_default_ttl: wanted $TTL0, actual 77$" out &&
-	grep -q "4 of 4 settings differ" err; exit $rc
+	grep -q "4 of 4 settings differ" err
 '
 test_expect_success 'verify --json reports each knob' '
-	{ ntune verify --netns "$NS" --json orig.conf >v.json; test $? = 1; } &&
+	test_expect_code 1 ntune verify --netns "$NS" --json orig.conf >v.json &&
 	python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"differ\"]==4; k=d[\"knobs\"][1]; assert (k[\"wanted\"],k[\"actual\"],k[\"match\"])==(\"$TTL0\",\"77\",False)"
 '
-test_expect_failure_status 1 'diff of the profile against the namespace state shows nothing but the changes' '
-	inns "$NTUNE" diff orig.conf current >out 2>err; rc=$?; cat out
-	grep -q "^net.ipv4.ip_default_ttl  *$TTL0  |  77$" out && grep -q "4 of 4 knobs differ" err; exit $rc
+test_expect_success 'diff of the profile against the namespace state shows nothing but the changes' '
+	test_expect_code 1 inns "$NTUNE" diff orig.conf current >out 2>err && cat out &&
+	grep -q "^net.ipv4.ip_default_ttl  *$TTL0  |  77$" out && grep -q "4 of 4 knobs differ" err
 '
 test_expect_success 'revert restores every value exactly' '
 	ntune revert >out && grep -q "^reverted " out && original &&
 	ntune verify --netns "$NS" orig.conf 2>/dev/null
 '
-test_expect_failure_status 1 'a failing write restores the ones written before it and names the knob' '
-	printf "if.v0.txqueuelen=99\nnet.ipv4.ip_forward=1\nnet.ipv4.ip_default_ttl=999\n" >bad.conf
-	ntune apply --netns "$NS" --no-persist bad.conf 2>err; rc=$?; cat err
+test_expect_success 'a failing write restores the ones written before it and names the knob' '
+	printf "if.v0.txqueuelen=99\nnet.ipv4.ip_forward=1\nnet.ipv4.ip_default_ttl=999\n" >bad.conf &&
+	test_expect_code 1 ntune apply --netns "$NS" --no-persist bad.conf 2>err && cat err &&
 	grep -q "cannot set .net.ipv4.ip_default_ttl. to .999.: .* (restored 2 written before it)" err &&
-	original && ntune history | grep -q " failed " ; exit $rc
+	original && ntune history | grep -q " failed "
 '
 test_expect_success 'inside a namespace apply persists to sysctl.d under --root and revert restores it' '
 	inns "$NTUNE" apply --root "$TRASH/root" p.conf >out && cat out &&
@@ -77,11 +74,11 @@ test_expect_success 'inside a namespace apply persists to sysctl.d under --root 
 	grep -q "^not persisted (runtime only): if.v0.txqueuelen if.v0.rps_cpus$" out &&
 	inns "$NTUNE" revert >/dev/null && original && test ! -e root/etc/sysctl.d/90-ntune.conf
 '
-test_expect_failure_status 1 'a profile with lint errors is refused before anything changes' '
-	printf "net.ipv4.ip_default_ttl=55\nnet.ipv4.ip_forwrd=1\n" >typo.conf
-	ntune apply --netns "$NS" --no-persist typo.conf 2>err; rc=$?; cat err
+test_expect_success 'a profile with lint errors is refused before anything changes' '
+	printf "net.ipv4.ip_default_ttl=55\nnet.ipv4.ip_forwrd=1\n" >typo.conf &&
+	test_expect_code 1 ntune apply --netns "$NS" --no-persist typo.conf 2>err && cat err &&
 	grep -q "^typo.conf:2: error: unknown knob .net.ipv4.ip_forwrd. (did you mean net.ipv4.ip_forward?)" err &&
-	grep -q "has errors (see .ntune check.); nothing changed" err && original; exit $rc
+	grep -q "has errors (see .ntune check.); nothing changed" err && original
 '
 test_expect_success 'revert of a change to a namespace that is gone restores the rest and closes the entry' '
 	NS2="${NS}b" && ip netns add "$NS2" &&
@@ -105,23 +102,25 @@ test_expect_success 'ethtool features by name and the NAPI thread apply as one s
 	ntune revert >/dev/null && test "$(feat generic-receive-offload)" = "$g0" &&
 	test "$(feat rx-gro-list)" = "$l0" && test "$(inns cat /sys/class/net/v0/threaded)" = "$t0"
 '
-test_expect_failure_status 1 'a NAPI thread on a veth without NAPI is refused with the reason, nothing changed' '
-	printf "if.v0.txqueuelen=77\nif.v0.napi_threaded=1\n" >nonapi.conf
-	ntune apply --netns "$NS" --no-persist nonapi.conf 2>err; rc=$?; cat err
+test_expect_success 'a NAPI thread on a veth without NAPI is refused with the reason, nothing changed' '
+	printf "if.v0.txqueuelen=77\nif.v0.napi_threaded=1\n" >nonapi.conf &&
+	test_expect_code 1 ntune apply --netns "$NS" --no-persist nonapi.conf 2>err && cat err &&
 	grep -q "cannot set .if.v0.napi_threaded. to .1.: .*(restored 1 written before it)" err &&
-	original; exit $rc
+	original
 '
-test_expect_failure_status 1 'a value over the device maximum is refused, the knob named once' '
-	printf "if.v0.txqueuelen=77\nif.v0.channels.rx=999\n" >chan.conf
-	ntune apply --netns "$NS" --no-persist chan.conf 2>err; rc=$?; cat err
+test_expect_success 'a value over the device maximum is refused, the knob named once' '
+	printf "if.v0.txqueuelen=77\nif.v0.channels.rx=999\n" >chan.conf &&
+	test_expect_code 1 ntune apply --netns "$NS" --no-persist chan.conf 2>err && cat err &&
 	grep -q "cannot set .if.v0.channels.rx. to 999: maximum is [0-9]* (restored 1 written before it)" err &&
 	test "$(grep -o "cannot set" err | wc -l)" = 1 &&
-	original; exit $rc
+	original
 '
-test_expect_failure_status 1 'a concurrent apply is refused with a clear message' '
-	mkdir -p "$NTUNE_STATE_DIR" && flock "$NTUNE_STATE_DIR/lock" sleep 5 &
-	sleep 0.5
-	ntune apply --netns "$NS" --no-persist p.conf 2>err; rc=$?; wait; cat err
-	grep -q "another ntune apply or revert is running" err && original; exit $rc
+test_expect_success 'a concurrent apply is refused with a clear message' '
+	mkdir -p "$NTUNE_STATE_DIR" && { flock "$NTUNE_STATE_DIR/lock" sleep 5 & } &&
+	sleep 0.5 &&
+	test_expect_code 1 ntune apply --netns "$NS" --no-persist p.conf 2>err && cat err &&
+	grep -q "another ntune apply or revert is running" err && original &&
+	wait
+
 '
 test_done

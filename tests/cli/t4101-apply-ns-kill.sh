@@ -2,12 +2,9 @@
 # apply killed by SIGKILL after 0..N writes: `ntune revert` restores the exact previous state.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v ip >/dev/null; then
-	test_skip 'revert after SIGKILL' 'needs root and ip'
-	test_done
-fi
+test_require ROOT,IP
 NS=$(test_unique)
-ip netns add "$NS" || { test_skip 'revert after SIGKILL' 'ip netns add failed'; test_done; }
+ip netns add "$NS" || test_skip_all 'ip netns add failed'
 test_at_exit "ip netns del $NS 2>/dev/null"
 ip -n "$NS" link add v0 type veth peer name v1
 export NTUNE_STATE_DIR="$TRASH/state"
@@ -29,8 +26,7 @@ EOF2
 
 for n in 1 2 3 4 5; do
 	test_expect_success "apply killed after $n of 5 writes leaves an applying entry that revert undoes" "
-		NTUNE_TEST_KILL_AFTER=$n \"\$NTUNE\" apply --netns $NS --root \"\$TRASH/root\" p.conf >/dev/null 2>&1
-		rc=\$?; test \$rc = 137 || { echo \"apply exited \$rc, wanted death by SIGKILL\"; exit 1; }
+		test_expect_code 137 env NTUNE_TEST_KILL_AFTER=$n \"\$NTUNE\" apply --netns $NS --root \"\$TRASH/root\" p.conf >/dev/null 2>&1 &&
 		state >after && ! cmp -s before after &&
 		ntune history | tail -1 | grep -q ' applying ' &&
 		ntune revert >/dev/null && state >after && cmp before after &&
@@ -38,20 +34,20 @@ for n in 1 2 3 4 5; do
 	"
 done
 test_expect_success 'SIGTERM or a hang-up in the middle waits until every write is done' '
-	NTUNE_TEST_PAUSE_AFTER=2 "$NTUNE" apply --netns "$NS" --no-persist p.conf >/dev/null 2>&1 &
-	pid=$!; i=0
+	{ NTUNE_TEST_PAUSE_AFTER=2 "$NTUNE" apply --netns "$NS" --no-persist p.conf >/dev/null 2>&1 & } &&
+	pid=$! && i=0 &&
 	while ! grep -qs "\"applying\"" "$NTUNE_STATE_DIR"/journal/*.json && [ $i -lt 100 ]; do
 		sleep 0.05; i=$((i + 1))
-	done
-	kill -TERM $pid; kill -HUP $pid; wait $pid; rc=$?
-	test $rc = 143 || test $rc = 129 || { echo "apply exited $rc"; exit 1; }
+	done &&
+	kill -TERM $pid && kill -HUP $pid &&
+	{ wait $pid; rc=$?; test $rc = 143 || test $rc = 129 || { echo "apply exited $rc"; false; }; } &&
 	test "$(inns cat /proc/sys/net/ipv4/ip_default_ttl)" = 99 &&
 	test "$(inns cat /sys/class/net/v0/tx_queue_len)" = 2222 &&
 	ntune history | tail -1 | grep -q " applied " &&
 	ntune revert >/dev/null && state >after && cmp before after
 '
 test_expect_success 'a journal entry exists before the first write (killed after 0 writes is a no-op revert)' '
-	NTUNE_TEST_KILL_AFTER=0 ntune apply --netns "$NS" p.conf >/dev/null 2>&1
+	test_expect_code 137 env NTUNE_TEST_KILL_AFTER=0 "$NTUNE" apply --netns "$NS" p.conf >/dev/null 2>&1 &&
 	state >after && cmp before after &&
 	ntune history | tail -1 | grep -q " applying " &&
 	ntune revert >/dev/null && state >after && cmp before after

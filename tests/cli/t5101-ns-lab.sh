@@ -2,10 +2,7 @@
 # ntune lab up/down/status/exec: namespaces, veths, modes, cleanup, refusals.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root; then
-	test_skip 'lab tests' 'need root'
-	test_done
-fi
+test_require ROOT
 p=$(test_unique)
 NTUNE_LAB_DIR="$TRASH/labstate"
 export NTUNE_LAB_DIR
@@ -50,14 +47,14 @@ test_expect_success 'status lists every interface with counters' '
 	grep -q "\"mode\": \"route\"" s.json && grep -q "\"rx_packets\"" s.json
 '
 test_expect_success 'up refuses a prefix that is already up' '
-	ntune lab up --prefix "$p" 2>err; [ $? = 2 ] && grep -q "already up" err
+	test_expect_code 2 ntune lab up --prefix "$p" 2>err && grep -q "already up" err
 '
 test_expect_success 'exec runs a command inside a role namespace with its own /sys' '
 	test "$(ntune lab exec --prefix "$p" dut -- cat /proc/sys/net/ipv4/ip_forward)" = 1 &&
 	ntune lab exec --prefix "$p" sink -- ls /sys/class/net >out && grep -q "^sink0$" out && ! grep -q "^dut0$" out
 '
 test_expect_success 'exec passes on the exit status of the command' '
-	ntune lab exec --prefix "$p" gen -- sh -c "exit 7"; [ $? = 7 ]
+	test_expect_code 7 ntune lab exec --prefix "$p" gen -- sh -c "exit 7"
 '
 test_expect_success 'IPv4 test frames cross the route lab' 'traffic'
 test_expect_success 'IPv6 test frames cross the route lab' 'traffic --ipv6 --size 128'
@@ -89,8 +86,8 @@ test_expect_success 'down after a crash finds the namespaces by prefix' '
 '
 test_expect_success 'a prefix used by a namespace that is not ntune'"'"'s is refused and left alone' '
 	ip netns add "$p-dut" &&
-	{ ntune lab up --prefix "$p" 2>err; [ $? = 2 ]; } && grep -q "was not made by ntune" err &&
-	{ ntune lab down --prefix "$p" 2>err; [ $? = 2 ]; } && grep -q "not made by ntune" err &&
+	test_expect_code 2 ntune lab up --prefix "$p" 2>err && grep -q "was not made by ntune" err &&
+	test_expect_code 2 ntune lab down --prefix "$p" 2>err && grep -q "not made by ntune" err &&
 	test -e "/run/netns/$p-dut" && ! test -e "/run/netns/$p-gen" &&
 	ip netns del "$p-dut"
 '
@@ -101,7 +98,7 @@ test_expect_success 'gen refuses a namespace that is only named like a lab' '
 '
 test_expect_success 'a failure half way rolls back: nothing is left' '
 	mkdir -p bin && ln -sf "$(command -v ip)" bin/ip &&
-	{ PATH="$TRASH/bin" "$NTUNE" lab up --prefix "$p" --mode nat 2>err; [ $? = 2 ]; } &&
+	test_expect_code 2 env PATH="$TRASH/bin" "$NTUNE" lab up --prefix "$p" --mode nat 2>err &&
 	grep -q "nftables NAT is not available" err &&
 	test -z "$(leftovers)"
 '

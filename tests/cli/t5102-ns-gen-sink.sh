@@ -2,10 +2,7 @@
 # ntune gen and ntune sink in a lab: no options needed inside it, counts, loss, latency, RPS.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root; then
-	test_skip 'gen/sink tests' 'need root'
-	test_done
-fi
+test_require ROOT
 p=$(test_unique)
 NTUNE_LAB_DIR="$TRASH/labstate"
 export NTUNE_LAB_DIR
@@ -15,8 +12,6 @@ wait_ready() {
 	while ! grep -q "receiving on" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1"
-asan=0
-[ "${NTUNE_SANITIZE:-none}" != none ] && asan=1
 
 dut1_tx() { ip netns exec "$p-dut" cat /sys/class/net/dut1/statistics/tx_packets; }
 jnum() { sed -n "s/^  \"$1\": \\([0-9.e+-]*\\),*\$/\\1/p" "$2" | head -1; }
@@ -33,7 +28,7 @@ test_expect_success 'gen needs no options under ntune lab exec gen' '
 	grep -q "(64-byte frames, 1 flow, 1 thread, tx_ring" out
 '
 test_expect_success 'gen refuses to run in the DUT namespace without --iface' '
-	ip netns exec "$p-dut" "$NTUNE" gen --duration 1 2>err; [ $? = 2 ] &&
+	test_expect_code 2 ip netns exec "$p-dut" "$NTUNE" gen --duration 1 2>err &&
 	grep -q "run gen in .$p-gen." err
 '
 test_expect_success 'gen --json has the documented keys' '
@@ -48,8 +43,9 @@ test_expect_success 'gen --count smaller than --threads sends exactly that many'
 	grep -q "^sent 3 packets" out
 '
 test_expect_success 'sink counts every frame, per flow, without loss or reordering' '
-	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json 2>s.err &
-	spid=$!; wait_ready s.err
+	rm -f s.err &&
+	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json 2>s.err & } &&
+	spid=$! && wait_ready s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 40000 --rate 40000 --flows 4 --quiet >/dev/null &&
 	wait $spid &&
 	test "$(jnum packets s.json)" = 40000 && test "$(jnum lost s.json)" = 0 &&
@@ -58,8 +54,9 @@ test_expect_success 'sink counts every frame, per flow, without loss or reorderi
 	grep -q "\"p99\":" s.json
 '
 test_expect_success 'sink with --method sendmmsg traffic sees the same frames' '
-	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --count 5000 --duration 20 --json --quiet >s.json 2>s.err &
-	spid=$!; wait_ready s.err
+	rm -f s.err &&
+	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --count 5000 --duration 20 --json --quiet >s.json 2>s.err & } &&
+	spid=$! && wait_ready s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 5000 --rate 50000 --method sendmmsg --quiet >out &&
 	wait $spid && grep -q sendmmsg out && test "$(jnum packets s.json)" = 5000
 '
@@ -67,37 +64,37 @@ test_expect_success 'sink detects loss from the sequence numbers' '
 	ip netns exec "$p-dut" nft -f - <<-EOF &&
 	table ip lossy { chain c { type filter hook forward priority 0; numgen inc mod 10 == 0 drop; }; }
 	EOF
-	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err &
-	spid=$!; wait_ready s.err
-	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 10000 --rate 20000 --quiet >/dev/null
-	wait $spid; ip netns exec "$p-dut" nft delete table ip lossy &&
-	got=$(jnum packets s.json); lost=$(jnum lost s.json); echo "received $got, lost $lost"
+	test_when_finished "ip netns exec $p-dut nft delete table ip lossy" &&
+	rm -f s.err &&
+	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err & } &&
+	spid=$! && wait_ready s.err &&
+	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 10000 --rate 20000 --quiet >/dev/null &&
+	wait $spid &&
+	got=$(jnum packets s.json) && lost=$(jnum lost s.json) && echo "received $got, lost $lost" &&
 	test "$got" -le 9000 && test "$got" -ge 8000 &&
 	test $((lost * 1000 / (got + lost))) -ge 95 && test $((lost * 1000 / (got + lost))) -le 105
 '
 test_expect_success 'sink --values writes one pps a line that ministat reads' '
-	rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --duration 3.5 --values v.txt --quiet >/dev/null 2>s.err &
-	spid=$!; wait_ready s.err
+	rm -f s.err &&
+	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --duration 3.5 --values v.txt --quiet >/dev/null 2>s.err & } &&
+	spid=$! && wait_ready s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --rate 10000 --quiet >/dev/null &&
 	wait $spid && test "$(wc -l <v.txt)" -ge 2 && ! grep -qv "^[0-9][0-9]*$" v.txt &&
 	{ ! command -v ministat >/dev/null || ministat -n v.txt >/dev/null; }
 '
 test_expect_success 'a sink that sees nothing says so and exits 1' '
-	ip netns exec "$p-sink" "$NTUNE" sink --duration 1 --quiet >/dev/null 2>err; [ $? = 1 ] &&
+	test_expect_code 1 ip netns exec "$p-sink" "$NTUNE" sink --duration 1 --quiet >/dev/null 2>err &&
 	grep -q "no test frames arrived on .sink0." err
 '
-if [ $asan = 0 ]; then
-	test_expect_success 'sink keeps up with gen at full speed (within 1% of the DUT forwarded count)' '
-		rm -f s.err; timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err &
-		spid=$!; wait_ready s.err; a=$(dut1_tx)
-		timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --threads 2 --quiet >/dev/null &&
-		wait $spid; b=$(dut1_tx); got=$(jnum packets s.json); fwd=$((b - a))
-		echo "forwarded $fwd, sink $got"
-		test "$got" -gt 0 && test $((got * 100)) -ge $((fwd * 99))
-	'
-else
-	test_skip 'sink keeps up with gen at full speed' 'ASan build'
-fi
+test_expect_success NOT_SANITIZED 'sink keeps up with gen at full speed (within 1% of the DUT forwarded count)' '
+	rm -f s.err &&
+	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err & } &&
+	spid=$! && wait_ready s.err && a=$(dut1_tx) &&
+	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --threads 2 --quiet >/dev/null &&
+	wait $spid && b=$(dut1_tx) && got=$(jnum packets s.json) && fwd=$((b - a)) &&
+	echo "forwarded $fwd, sink $got" &&
+	test "$got" -gt 0 && test $((got * 100)) -ge $((fwd * 99))
+'
 test_expect_success 'gen keeps sending when RPS on dut0 fills the backlog' '
 	ip netns exec "$p-dut" sh -c "echo 2 > /sys/class/net/dut0/queues/rx-0/rps_cpus; echo 2 > /sys/class/net/dut0/queues/rx-1/rps_cpus" &&
 	a=$(dut1_tx) &&

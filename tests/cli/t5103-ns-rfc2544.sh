@@ -2,10 +2,7 @@
 # ntune lab rfc2544 in a lab: a table for 64 and 1518 bytes, JSON, and the results directory.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root; then
-	test_skip 'rfc2544 tests' 'need root'
-	test_done
-fi
+test_require ROOT
 p=$(test_unique)
 NTUNE_LAB_DIR="$TRASH/labstate"
 export NTUNE_LAB_DIR
@@ -60,7 +57,7 @@ test_expect_success 'rfc2544 --ipv6 measures IPv6 frames' '
 '
 test_expect_success 'rfc2544 says so when the DUT does not forward' '
 	ip netns exec "$p-dut" sh -c "echo 0 > /proc/sys/net/ipv4/ip_forward" &&
-	{ timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64 --duration 0.3 --quiet >/dev/null 2>err; [ $? = 1 ]; } &&
+	test_expect_code 1 timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --sizes 64 --duration 0.3 --quiet >/dev/null 2>err &&
 	grep -q "the sink saw none of the" err
 '
 test_done

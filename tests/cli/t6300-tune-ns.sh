@@ -2,13 +2,10 @@
 # ntune tune in a lab: candidates benched against the best so far, kept only when proven better.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v ip >/dev/null; then
-	test_skip 'ntune tune in a lab' 'needs root and ip'
-	test_done
-fi
+test_require ROOT,IP
 P=$(test_unique)
 export NTUNE_STATE_DIR="$TRASH/state"
-ntune lab up --prefix "$P" >/dev/null 2>&1 || { test_skip 'ntune tune in a lab' 'lab up failed'; test_done; }
+ntune lab up --prefix "$P" >/dev/null 2>&1 || test_skip_all 'lab up failed'
 test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1"
 
 knobs() { ip netns exec "$P-dut" sh -c 'cat /sys/class/net/dut0/queues/rx-0/rps_cpus /sys/class/net/dut1/queues/rx-0/rps_cpus; tc qdisc show dev dut1 | head -1'; }
@@ -22,12 +19,15 @@ BUDGET=0.5; [ "${NTUNE_SANITIZE:-none}" = none ] || BUDGET=1
 TUNE="timeout 300 $NTUNE tune --lab --prefix $P --duration 0.5 --runs 2 --max-runs 3 --warmup 0"
 
 test_expect_success 'tune tries candidates within its budget and restores the settings' '
-	$TUNE --budget $BUDGET -o t1 >out 2>err; rc=$?; cat out; [ $rc = 0 ] &&
-	grep -q "candidate changes for $P-dut" err &&
-	grep -q "note: net.core.netdev_budget left out: .*host-global" err &&
-	grep -q "^ntune tune: step 1/" err &&
-	grep -q "^best profile: t1/best.conf" out &&
-	restored || { echo "exit $rc; stderr:"; tail -8 err; ntune history; false; }
+	{
+		$TUNE --budget $BUDGET -o t1 >out 2>err && cat out &&
+		grep -q "candidate changes for $P-dut" err &&
+		grep -q "note: net.core.netdev_budget left out: .*host-global" err &&
+		grep -q "^ntune tune: step 1/" err &&
+		grep -q "^best profile: t1/best.conf" out &&
+		restored ||
+		{ echo "stderr:"; tail -8 err; ntune history; false; }
+	}
 '
 test_expect_success 'summary.json holds the path; no kept change is worse or unproven' '
 	python3 - <<-\PY
@@ -56,13 +56,13 @@ test_expect_success 'the report shows the tuner path' '
 	grep -q "if.dut0.napi_thread_cpus=" t1/report.html
 '
 test_expect_success 'SIGINT during a tune restores the settings, results marked incomplete' '
-	$TUNE --budget 2 -o t2 >/dev/null 2>err &
-	pid=$!
-	i=0; while [ $i -lt 150 ] && ! grep -q "ntune tune: run 2/" err; do sleep 0.1; i=$((i+1)); done
-	sleep 0.3; kill -INT $pid; wait $pid; rc=$?; cat err | tail -5; [ $rc = 130 ] &&
+	{ $TUNE --budget 2 -o t2 >/dev/null 2>err & } &&
+	pid=$! && i=0 &&
+	while [ $i -lt 150 ] && ! grep -q "ntune tune: run 2/" err; do sleep 0.1; i=$((i+1)); done &&
+	sleep 0.3 && kill -INT $pid && test_expect_code 130 wait $pid && tail -5 err &&
 	grep -q "\"stopped\": \"interrupted\"" t2/meta.json && test -f t2/summary.json && restored
 '
-test_expect_failure_status 2 'an unknown --goal is refused' '
-	ntune tune --goal jitter 2>err; rc=$?; grep -q "goal is pps, throughput or latency, not .jitter." err; exit $rc
+test_expect_success 'an unknown --goal is refused' '
+	test_expect_code 2 ntune tune --goal jitter 2>err && grep -q "goal is pps, throughput or latency, not .jitter." err
 '
 test_done

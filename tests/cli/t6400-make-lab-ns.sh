@@ -2,16 +2,13 @@
 # scripts/make-lab.sh (`sudo make lab`), shortened: every stage runs, the lab is torn down.
 . "$(dirname "$0")/lib.sh"
 
-if ! test_need_root || ! command -v ip >/dev/null; then
-	test_skip 'make lab' 'needs root and ip'
-	test_done
-fi
+test_require ROOT,IP
 export NTUNE_STATE_DIR="$TRASH/state"
 
 test_expect_success 'make-lab.sh inspects, advises, benches, tunes, reports and tears down' '
-	LAB_OUT="$TRASH/res" LAB_BUDGET=0.3 LAB_DURATION=0.5 LAB_RUNS=2 LAB_MAX_RUNS=2 \
-		timeout 300 "$SRCDIR/scripts/make-lab.sh" >out 2>err; rc=$?
-	cat out; tail -5 err; [ $rc = 0 ] &&
+	{ LAB_OUT="$TRASH/res" LAB_BUDGET=0.3 LAB_DURATION=0.5 LAB_RUNS=2 LAB_MAX_RUNS=2 \
+		timeout 300 "$SRCDIR/scripts/make-lab.sh" >out 2>err || { cat out; tail -5 err; false; }; } &&
+	cat out && tail -5 err &&
 	grep -q "^==> 2/6 inspecting the DUT" err &&
 	grep -q "if.dut0.rps_cpus=" res/advice.conf &&
 	grep -Eq "^advice vs defaults: .*(forwards|no difference proven)" out &&
@@ -22,9 +19,9 @@ test_expect_success 'make-lab.sh inspects, advises, benches, tunes, reports and 
 	! ip netns list | grep -q "^$P-"
 '
 test_expect_success 'make-lab.sh tears the lab down when a stage fails' '
-	LAB_OUT="$TRASH/res2" LAB_LOAD="exit 3" LAB_DURATION=0.5 LAB_RUNS=2 LAB_MAX_RUNS=2 \
-		timeout 120 "$SRCDIR/scripts/make-lab.sh" >out 2>err; rc=$?
-	tail -3 err; [ $rc = 1 ] && grep -q "make lab: ntune bench failed" err &&
+	test_expect_code 1 env LAB_OUT="$TRASH/res2" LAB_LOAD="exit 3" LAB_DURATION=0.5 LAB_RUNS=2 LAB_MAX_RUNS=2 \
+		timeout 120 "$SRCDIR/scripts/make-lab.sh" >out 2>err &&
+	tail -3 err && grep -q "make lab: ntune bench failed" err &&
 	P=$(sed -n "s/^==> 1\/6 building the lab .\(lab[0-9]*\).*/\1/p" err) && test -n "$P" &&
 	! ip netns list | grep -q "^$P-"
 '
