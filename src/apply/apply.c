@@ -94,8 +94,10 @@ op_wants(const struct kb_entry *e, const char *cur, bool *wants, char **cause)
 }
 
 /*
- * Test hooks: NTUNE_TEST_KILL_AFTER=N dies by SIGKILL after N runtime writes,
- * NTUNE_TEST_PAUSE_AFTER=N sleeps a second there (to deliver signals mid-apply).
+ * Test hooks: NTUNE_TEST_KILL_AFTER=N dies by SIGKILL after N runtime writes
+ * (0: right after the journal is written), NTUNE_TEST_PAUSE_AFTER=N sleeps a
+ * second there (to deliver signals mid-apply), NTUNE_TEST_FAIL_WRITE=N makes the
+ * Nth runtime write fail without writing (see set_one).
  */
 static void
 test_hook(int written)
@@ -109,6 +111,19 @@ test_hook(int written)
 	s = getenv("NTUNE_TEST_PAUSE_AFTER");
 	if (s != NULL && *s != '\0' && atoi(s) == written)
 		sleep(1);
+}
+
+/* One runtime write of c, the nth of this apply. */
+static int
+set_one(struct apply_access *acc, const struct apply_change *c, size_t nth, char **cause)
+{
+	const char *s = getenv("NTUNE_TEST_FAIL_WRITE");
+
+	if (s != NULL && *s != '\0' && strtoull(s, NULL, 10) == nth) {
+		util_cause(cause, "write %zu failed on purpose (NTUNE_TEST_FAIL_WRITE)", nth);
+		return -1;
+	}
+	return apply_access_set_in(acc, c->in_netns, c->name, c->want, cause);
 }
 
 static json_t *
@@ -353,7 +368,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 
 		if (c->action != APPLY_SET)
 			continue;
-		if (apply_access_set_in(acc, c->in_netns, c->name, c->want, &why) == -1) {
+		if (set_one(acc, c, written + 1, &why) == -1) {
 			int bad = rollback(acc, kb, r, i, &failed);
 			const char *w = why != NULL ? why : "failed";
 			char *named = NULL, *what = NULL;
