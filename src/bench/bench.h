@@ -313,6 +313,8 @@ struct bench_tune {
 	size_t	nkept;
 	struct bench_verdict final;	/* best against the starting settings; na = 0 if not run */
 	bool	have_final;
+	bool	final_apart;		/* bench_tune_run leaves the final bench to the caller */
+	char	final_lab[48];		/* the fresh lab the final bench ran in, "" = the tuned one */
 	const char *stopped;		/* "done", "budget", "interrupted", "error" */
 };
 
@@ -327,6 +329,11 @@ struct bench_tune {
 /* The rule: keep a change only when the bench stopped decided and it forwards more. */
 bool	bench_tune_keep(enum bench_stop, const struct bench_verdict *);
 int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
+/*
+ * The final bench: the best profile against the starting settings in ctx's
+ * lab (a fresh one when the caller made it so: t->final_lab), into t->final.
+ */
+int	bench_tune_final(struct bench_ctx *, struct bench_tune *, char **cause);
 json_t	*bench_tune_summary(const struct bench_tune *);
 /*
  * The profile of the kept steps, in order, a later value of a knob replacing

@@ -668,6 +668,37 @@ bench_tune_keep(enum bench_stop stop, const struct bench_verdict *v)
 }
 
 int
+bench_tune_final(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	struct bench_profile pr[2];
+	enum bench_stop stop;
+	char *why = NULL;
+	int rc = -1;
+
+	say(c, "final: the best profile against the settings at the start%s%s", c->lab != NULL &&
+	    t->final_lab[0] != '\0' ? " in the fresh lab " : "", t->final_lab);
+	memset(pr, 0, sizeof pr);
+	if (make_profile(c, &pr[0], "start", xstrdup(""), cause) == -1 ||
+	    make_profile(c, &pr[1], "best", bench_tune_profile(t, NULL), cause) == -1)
+		goto out;
+	c->step = (int)t->nsteps + 1;
+	if (bench_ab(c, pr, 2, &t->final, &stop, &why) == -1) {
+		*cause = why;
+		if (bench_interrupted)
+			t->stopped = "interrupted";
+		goto out;
+	}
+	t->have_final = t->final.na > 0;
+	rc = 0;
+out:
+	bench_profile_free(&pr[0]);
+	bench_profile_free(&pr[1]);
+	if (write_outputs(c, t, rc == 0 ? cause : NULL) == -1 && rc == 0)
+		rc = -1;
+	return rc;
+}
+
+int
 bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 {
 	struct bench_candidate *cand = NULL;
@@ -766,28 +797,8 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	}
 	if (i == ncand)
 		t->stopped = "done";
-	if (t->nkept > 0) {
-		say(c, "final: the best profile against the settings at the start");
-		memset(pr, 0, sizeof pr);
-		if (make_profile(c, &pr[0], "start", xstrdup(""), cause) == -1 ||
-		    make_profile(c, &pr[1], "best", bench_tune_profile(t, NULL), cause) == -1) {
-			bench_profile_free(&pr[0]);
-			bench_profile_free(&pr[1]);
-			goto out;
-		}
-		c->step = (int)t->nsteps + 1;
-		if (bench_ab(c, pr, 2, &t->final, &stop, &why) == -1) {
-			*cause = why;
-			if (bench_interrupted)
-				t->stopped = "interrupted";
-			bench_profile_free(&pr[0]);
-			bench_profile_free(&pr[1]);
-			goto out;
-		}
-		t->have_final = t->final.na > 0;
-		bench_profile_free(&pr[0]);
-		bench_profile_free(&pr[1]);
-	}
+	if (t->nkept > 0 && !t->final_apart && bench_tune_final(c, t, cause) == -1)
+		goto out;
 	rc = 0;
 out:
 	free(cand);
@@ -823,6 +834,8 @@ bench_tune_summary(const struct bench_tune *t)
 	json_object_set_new(o, "gain_proven", json_boolean(t->have_final &&
 	    bench_tune_keep(BENCH_DECIDED, &t->final)));
 	json_object_set_new(o, "kept", json_integer((json_int_t)t->nkept));
+	json_object_set_new(o, "final_lab", t->have_final && t->final_lab[0] != '\0' ?
+	    json_string(t->final_lab) : json_null());
 	json_object_set_new(o, "stopped", json_string(t->stopped != NULL ? t->stopped : "error"));
 	if (t->have_final) {
 		char *text = bench_verdict_text(&t->final);

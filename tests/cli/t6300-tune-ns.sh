@@ -35,6 +35,12 @@ test_expect_success 'summary.json holds the path; no kept change is worse or unp
 	s = json.load(open("t1/summary.json"))
 	assert s["steps"], s
 	assert s["kept"] == sum(1 for x in s["steps"] if x["kept"])
+	# A gain is only reported as re-measured in a fresh lab (not the tuned one).
+	assert "final_lab" in s, s
+	if s["kept"] == 0:
+	    assert s["final_lab"] is None, s
+	if s["final_lab"]:
+	    assert s["final_lab"] != "'"$P"'" and s["final_lab"].startswith("'"$P"'"[:20]), s
 	for x in s["steps"]:
 	    assert "change" in x and "verdict" in x and "kept" in x, x
 	    if x["kept"]:
