@@ -25,12 +25,13 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "os/os.h"
+#include "util/run.h"
 #include "util/util.h"
 
 struct apply_access {
 	struct os_ctx *os;	/* local backend, NULL = fallback */
 	bool	os_tried;
-	pid_t	child;		/* server inside the netns, or -1 */
+	struct util_child server;	/* the helper inside the netns (pid 0: none) */
 	int	fd;		/* socket to it */
 	char	*netns;
 };
@@ -180,16 +181,6 @@ if_paths(const char *name, char ***paths, size_t *n, char **cause)
 	return 0;
 }
 
-static void
-paths_free(char **paths, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
-
 /* The /proc/sys file of sysctl name, or NULL after "no such tunable" when there is none. */
 static char *
 existing_proc_path(const char *name, char **cause)
@@ -215,7 +206,7 @@ fallback_get(const char *name, char **value, char **cause)
 		if (if_paths(name, &paths, &n, cause) == -1)
 			return -1;
 		rc = read_all(paths[0], value, cause);
-		paths_free(paths, n);
+		util_strv_free(paths, n);
 		return rc;
 	}
 	if ((path = existing_proc_path(name, cause)) == NULL)
@@ -237,7 +228,7 @@ fallback_set(const char *name, const char *value, char **cause)
 			return -1;
 		for (i = 0; i < n && rc == 0; i++)
 			rc = write_str(paths[i], value, cause);
-		paths_free(paths, n);
+		util_strv_free(paths, n);
 		return rc;
 	}
 	if ((path = existing_proc_path(name, cause)) == NULL)
@@ -377,44 +368,55 @@ serve(struct apply_access *a, int fd)
 	}
 }
 
+struct server_start {
+	const char *netns;
+	int	fd[2];
+};
+
+/* The child: enters the namespace, says whether it could, then serves until EOF. */
+static int
+server_main(void *arg)
+{
+	struct server_start *s = arg;
+	struct apply_access inner;
+	char *why = NULL, status;
+	int ready;
+
+	close(s->fd[0]);
+	memset(&inner, 0, sizeof inner);
+	ready = enter_netns(s->netns, &why);
+	status = ready == 0 ? 0 : 1;
+	if (xfer(s->fd[1], &status, 1, true) == -1 || send_str(s->fd[1], why) == -1)
+		return 1;
+	if (ready == 0)
+		serve(&inner, s->fd[1]);
+	return 0;
+}
+
 struct apply_access *
 apply_access_open(const char *netns, char **cause)
 {
 	struct apply_access *a = xcalloc(1, sizeof *a);
-	int sv[2], ready;
+	struct server_start s = { .netns = netns };
 	char *why = NULL, status;
 
-	a->child = -1;
 	a->fd = -1;
 	if (netns == NULL || *netns == '\0')
 		return a;
 	a->netns = xstrdup(netns);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s.fd) == -1) {
 		util_cause(cause, "socketpair: %s", strerror(errno));
 		goto fail;
 	}
-	if ((a->child = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
+	a->server.fn = server_main;
+	a->server.arg = &s;
+	if (util_child_start(&a->server, cause) == -1) {
+		close(s.fd[0]);
+		close(s.fd[1]);
 		goto fail;
 	}
-	if (a->child == 0) {
-		struct apply_access inner;
-
-		close(sv[0]);
-		memset(&inner, 0, sizeof inner);
-		inner.child = -1;
-		ready = enter_netns(netns, &why);
-		status = ready == 0 ? 0 : 1;
-		if (xfer(sv[1], &status, 1, true) == -1 || send_str(sv[1], why) == -1)
-			_exit(1);
-		if (ready == 0)
-			serve(&inner, sv[1]);
-		_exit(0);
-	}
-	close(sv[1]);
-	a->fd = sv[0];
+	close(s.fd[1]);
+	a->fd = s.fd[0];
 	if (xfer(a->fd, &status, 1, false) == -1 || (why = recv_str(a->fd)) == NULL) {
 		util_cause(cause, "cannot start the helper in namespace '%s'", netns);
 		goto fail;
@@ -459,7 +461,7 @@ int
 apply_access_get(struct apply_access *a, const struct kb *kb, const char *name, char **value,
     char **cause)
 {
-	if (a->child > 0 && apply_in_netns(kb, name))
+	if (a->server.pid > 0 && apply_in_netns(kb, name))
 		return remote(a, 'G', name, "", value, cause);
 	return local_get(a, name, value, cause);
 }
@@ -468,7 +470,7 @@ int
 apply_access_set_in(struct apply_access *a, bool in_netns, const char *name, const char *value,
     char **cause)
 {
-	if (a->child > 0 && in_netns)
+	if (a->server.pid > 0 && in_netns)
 		return remote(a, 'S', name, value, NULL, cause);
 	return local_set(a, name, value, cause);
 }
@@ -477,7 +479,7 @@ int
 apply_access_set(struct apply_access *a, const struct kb *kb, const char *name, const char *value,
     char **cause)
 {
-	if (a->child > 0 && apply_in_netns(kb, name))
+	if (a->server.pid > 0 && apply_in_netns(kb, name))
 		return remote(a, 'S', name, value, NULL, cause);
 	return local_set(a, name, value, cause);
 }
@@ -501,15 +503,12 @@ apply_access_kind(struct apply_access *a, const char *name, enum os_tunable_kind
 void
 apply_access_close(struct apply_access *a)
 {
-	int status;
-
 	if (a == NULL)
 		return;
 	if (a->fd != -1)
 		close(a->fd);
-	if (a->child > 0)
-		while (waitpid(a->child, &status, 0) == -1 && errno == EINTR)
-			;
+	if (a->server.pid > 0)
+		util_child_finish(&a->server, NULL);
 	if (a->os != NULL && os_close != NULL)
 		os_close(a->os);
 	free(a->netns);

@@ -19,25 +19,8 @@
 
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
+#include "util/run.h"
 #include "util/util.h"
-
-static char **
-strv_add(char **v, size_t *n, const char *s)
-{
-	v = xreallocarray(v, *n + 1, sizeof *v);
-	v[(*n)++] = xstrdup(s);
-	return v;
-}
-
-static void
-strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 const char *
 apply_action_name(enum apply_action a)
@@ -58,20 +41,10 @@ apply_result_free(struct apply_result *r)
 		free(r->changes[i].want);
 	}
 	free(r->changes);
-	strv_free(r->persisted, r->npersisted);
-	strv_free(r->reboot, r->nreboot);
-	strv_free(r->not_persisted, r->nnot_persisted);
+	util_strv_free(r->persisted, r->npersisted);
+	util_strv_free(r->reboot, r->nreboot);
+	util_strv_free(r->not_persisted, r->nnot_persisted);
 	memset(r, 0, sizeof *r);
-}
-
-static void
-iso_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* Does the => / =< condition ask for a write given the current value? */
@@ -131,10 +104,10 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
     const struct apply_result *r, const struct apply_file *files, size_t nfiles)
 {
 	json_t *doc, *arr, *c;
-	char when[32], *old;
+	char when[UTIL_UTC_LEN], *old;
 	size_t i, len;
 
-	iso_now(when, sizeof when);
+	util_utc(0, false, when);
 	doc = json_object();
 	json_object_set_new(doc, "schema", json_integer(1));
 	json_object_set_new(doc, "id", json_string(id));
@@ -223,9 +196,9 @@ restore_files(json_t *files, char **cause)
 static void
 set_state(json_t *doc, const char *state, const char *error)
 {
-	char when[32];
+	char when[UTIL_UTC_LEN];
 
-	iso_now(when, sizeof when);
+	util_utc(0, false, when);
 	json_object_set_new(doc, "state", json_string(state));
 	json_object_set_new(doc, "updated", json_string(when));
 	if (error != NULL)
@@ -281,7 +254,7 @@ plan(const struct kb *kb, const struct kb_profile *p, const char *os, const stru
 		if (boot) {
 			c->action = APPLY_BOOT_ONLY;
 			if (cur == NULL || !kb_value_equal(k, cur, e->value))
-				r->reboot = strv_add(r->reboot, &r->nreboot, e->name);
+				r->reboot = util_strv_add(r->reboot, &r->nreboot, e->name);
 		} else if (!wants)
 			c->action = APPLY_SKIP_OP;
 		else if (kb_value_equal(k, cur, e->value))
@@ -342,7 +315,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 	    &files, &nfiles, &r->not_persisted, &r->nnot_persisted, cause) == -1)
 		goto out;
 	for (i = 0; i < nfiles; i++)
-		r->persisted = strv_add(r->persisted, &r->npersisted, files[i].path);
+		r->persisted = util_strv_add(r->persisted, &r->npersisted, files[i].path);
 	if (o->dry_run) {
 		rc = 0;
 		goto out;
@@ -639,14 +612,47 @@ apply_deadman_wait(const char *state_dir, const char *id, char **cause)
  * The dead-man process: systemd-run when systemd runs the machine (it outlives
  * any login session), else a double-forked, setsid()ed process of our own.
  */
+struct deadman {
+	const char *state_dir;
+	const char *id;
+	int	pipe[2];
+};
+
+static int
+deadman_main(void *arg)
+{
+	struct deadman *d = arg;
+
+	return apply_deadman_wait(d->state_dir, d->id, NULL) == 0 ? 0 : 1;
+}
+
+/* The middle of the double fork: starts the dead-man, sends its pid up, exits. */
+static int
+deadman_detach(void *arg)
+{
+	struct deadman *d = arg;
+	struct util_child c = { .fn = deadman_main, .arg = d, .dir = "/", .null_stdio = true,
+	    .close_fds = true };
+	pid_t child = -1;
+	ssize_t n;
+
+	close(d->pipe[0]);
+	signal(SIGHUP, SIG_IGN);
+	if (util_child_start(&c, NULL) == 0)
+		child = c.pid;
+	n = write(d->pipe[1], &child, sizeof child);
+	return child == -1 || n != sizeof child;
+}
+
 int
 apply_deadman_start(const char *state_dir, const char *id, const char *self_exe, int *pidp,
     char **cause)
 {
 	const char *how = getenv("NTUNE_DEADMAN");
 	char exe[4096], unit[80], setenv_arg[4200];
-	pid_t pid, child;
-	int status, fd, pfd[2];
+	struct deadman d = { .state_dir = state_dir, .id = id };
+	struct util_child c;
+	pid_t child;
 	ssize_t n;
 
 	*pidp = 0;
@@ -657,70 +663,32 @@ apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,
 	}
 	if ((how != NULL ? strcmp(how, "systemd") == 0 : access("/run/systemd/system", F_OK) == 0) &&
 	    access("/usr/bin/systemd-run", X_OK) == 0 && *self_exe != '\0') {
+		const char *const argv[] = { "/usr/bin/systemd-run", "--quiet", "--collect",
+		    "--unit", unit, "--setenv", setenv_arg, self_exe, "revert", "--deadman", id, NULL };
+
 		snprintf(unit, sizeof unit, "ntune-deadman-%s", id);
 		snprintf(setenv_arg, sizeof setenv_arg, "NTUNE_STATE_DIR=%s", state_dir);
-		if ((pid = fork()) == -1) {
-			util_cause(cause, "fork: %s", strerror(errno));
-			return -1;
-		}
-		if (pid == 0) {
-			sigset_t none;
-
-			sigemptyset(&none);
-			sigprocmask(SIG_SETMASK, &none, NULL);
-			execl("/usr/bin/systemd-run", "systemd-run", "--quiet", "--collect",
-			    "--unit", unit, "--setenv", setenv_arg, self_exe, "revert", "--deadman",
-			    id, (char *)NULL);
-			_exit(127);
-		}
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		c = (struct util_child){ .argv = argv, .reset_signals = true };
+		if (util_child_run(&c, NULL) == 0)
 			return 0;
 		/* Fall back to our own process. */
 	}
-	if (pipe(pfd) == -1) {
+	if (pipe(d.pipe) == -1) {
 		util_cause(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
+	/* apply blocks signals while it writes; the dead-man starts afresh, in its own session. */
+	c = (struct util_child){ .fn = deadman_detach, .arg = &d, .new_session = true,
+	    .reset_signals = true };
+	if (util_child_start(&c, cause) == -1) {
+		close(d.pipe[0]);
+		close(d.pipe[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		sigset_t none;
-
-		close(pfd[0]);
-		setsid();
-		/* apply blocks signals while it writes; the dead-man starts afresh. */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_IGN);
-		if ((child = fork()) != 0) {
-			n = write(pfd[1], &child, sizeof child);
-			_exit(child == -1 || n != sizeof child);
-		}
-		close(pfd[1]);
-		if (chdir("/") == -1)
-			_exit(1);
-		if ((fd = open("/dev/null", O_RDWR)) != -1) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		for (fd = 3; fd < 1024; fd++)
-			close(fd);
-		_exit(apply_deadman_wait(state_dir, id, NULL) == 0 ? 0 : 1);
-	}
-	close(pfd[1]);
-	n = read(pfd[0], &child, sizeof child);
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
+	close(d.pipe[1]);
+	n = read(d.pipe[0], &child, sizeof child);
+	close(d.pipe[0]);
+	util_child_finish(&c, NULL);
 	if (n != sizeof child || child <= 0) {
 		util_cause(cause, "the dead-man process did not start");
 		return -1;

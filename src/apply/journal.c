@@ -218,13 +218,10 @@ ids_free(char **ids, size_t n)
 int
 apply_new_id(const char *state_dir, char *id, size_t len, char **cause)
 {
-	char stamp[32], *path;
-	struct tm tm;
-	time_t now = time(NULL);
+	char stamp[UTIL_UTC_LEN], *path;
 	int i;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	util_utc(0, true, stamp);
 	for (i = 1; i < 10000; i++) {
 		snprintf(id, len, "%s-%04d", stamp, i);
 		path = apply_journal_path(state_dir, id);

@@ -86,14 +86,6 @@ apply_files_free(struct apply_file *f, size_t n)
 	free(f);
 }
 
-static char **
-strv_add(char **v, size_t *n, const char *s)
-{
-	v = xreallocarray(v, *n + 1, sizeof *v);
-	v[(*n)++] = xstrdup(s);
-	return v;
-}
-
 /* The text inside ntune's block of text, or NULL. */
 static char *
 block_of(const char *text)
@@ -175,26 +167,26 @@ apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n
 			    (netns != NULL && ch[i].in_netns) ||
 			    (k != NULL && k->placement != KB_PLACE_SYSCTL &&
 			    k->placement != KB_PLACE_BOTH)) {
-				*not_persisted = strv_add(*not_persisted, nnot, ch[i].name);
+				*not_persisted = util_strv_add(*not_persisted, nnot, ch[i].name);
 				continue;
 			}
-			sn = strv_add(sn, &ns, ch[i].name);
-			sv = strv_add(sv, &nsv, ch[i].want);
+			sn = util_strv_add(sn, &ns, ch[i].name);
+			sv = util_strv_add(sv, &nsv, ch[i].want);
 			continue;
 		}
 		if (util_startswith(ch[i].name, "if.") || (k != NULL &&
 		    k->placement == KB_PLACE_IFCONFIG)) {
-			*not_persisted = strv_add(*not_persisted, nnot, ch[i].name);
+			*not_persisted = util_strv_add(*not_persisted, nnot, ch[i].name);
 			continue;
 		}
 		to_loader = os_platform_parse(os) == OS_PLATFORM_OPNSENSE || ch[i].action == APPLY_BOOT_ONLY ||
 		    (k != NULL && k->placement == KB_PLACE_LOADER);
 		if (to_loader) {
-			ln = strv_add(ln, &nl, ch[i].name);
-			lv = strv_add(lv, &nlv, ch[i].want);
+			ln = util_strv_add(ln, &nl, ch[i].name);
+			lv = util_strv_add(lv, &nlv, ch[i].want);
 		} else {
-			sn = strv_add(sn, &ns, ch[i].name);
-			sv = strv_add(sv, &nsv, ch[i].want);
+			sn = util_strv_add(sn, &ns, ch[i].name);
+			sv = util_strv_add(sv, &nsv, ch[i].want);
 		}
 	}
 	if (!bsd) {
@@ -209,18 +201,10 @@ apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n
 			rc = add_file(files, nfiles, root, "/etc/sysctl.conf.local", sn, sv, ns,
 			    "%s=%s\n", cause);
 	}
-	for (i = 0; i < nl; i++) {
-		free(ln[i]);
-		free(lv[i]);
-	}
-	for (i = 0; i < ns; i++) {
-		free(sn[i]);
-		free(sv[i]);
-	}
-	free(ln);
-	free(lv);
-	free(sn);
-	free(sv);
+	util_strv_free(ln, nl);
+	util_strv_free(lv, nlv);
+	util_strv_free(sn, ns);
+	util_strv_free(sv, nsv);
 	if (rc == -1) {
 		apply_files_free(*files, *nfiles);
 		*files = NULL;

@@ -441,3 +441,33 @@ util_netns_enter(const char *name, char **cause)
 	close(fd);
 	return 0;
 }
+
+char **
+util_strv_add(char **v, size_t *n, const char *s)
+{
+	v = xreallocarray(v, *n + 1, sizeof *v);
+	v[(*n)++] = xstrdup(s);
+	return v;
+}
+
+void
+util_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+char *
+util_utc(time_t t, bool compact, char buf[UTIL_UTC_LEN])
+{
+	struct tm tm;
+
+	if (t == 0)
+		t = time(NULL);
+	gmtime_r(&t, &tm);
+	strftime(buf, UTIL_UTC_LEN, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}

@@ -4,7 +4,9 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -46,6 +48,17 @@ int	 util_read_line(const char *path, char *buf, size_t len, char **cause);
 
 /* A non-negative number with an optional k, M or G suffix ("10k", "1.5M"); -1 if invalid. */
 int	 util_parse_scaled(const char *s, double *out);
+
+/* A string vector: v[0..*n) of malloc'd copies; util_strv_add returns the grown array. */
+char	**util_strv_add(char **v, size_t *n, const char *s);
+void	 util_strv_free(char **v, size_t n);
+
+/*
+ * UTC time t (0: now) as ISO 8601 "2026-12-04T14:11:02Z", or with compact
+ * "20261204T141102Z" for names that sort by time. Returns buf.
+ */
+#define UTIL_UTC_LEN	24
+char	*util_utc(time_t t, bool compact, char buf[UTIL_UTC_LEN]);
 
 /* String helpers. */
 char	*util_trim(char *);			/* trims white space in place */

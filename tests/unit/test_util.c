@@ -1,3 +1,6 @@
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -5,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/run.h"
 #include "util/util.h"
 
 static void
@@ -76,6 +81,94 @@ test_strbuf_grows(void **state)
 	free(s);
 }
 
+static void
+test_util_child_run_gives_the_exit_status_as_a_shell_does(void **state)
+{
+	const char *const exit3[] = { "sh", "-c", "exit 3", NULL };
+	const char *const killed[] = { "sh", "-c", "kill -KILL $$", NULL };
+	const char *const missing[] = { "/nonexistent/ntune-no-such-program", NULL };
+	struct util_child c = { .argv = exit3 };
+
+	(void)state;
+	assert_int_equal(util_child_run(&c, NULL), 3);
+	c.argv = killed;
+	assert_int_equal(util_child_run(&c, NULL), 128 + SIGKILL);
+	c.argv = missing;
+	assert_int_equal(util_child_run(&c, NULL), 127);
+}
+
+static int
+fd_is_dev_null(int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat("/dev/null", &b) == 0 && a.st_rdev == b.st_rdev &&
+	    a.st_ino == b.st_ino;
+}
+
+/* In the child: 0 when every asked-for property holds, else the number of the first that does not. */
+static int
+child_checks(void *arg)
+{
+	int fd = *(int *)arg;
+	char dir[PATH_MAX];
+
+	if (!fd_is_dev_null(0) || !fd_is_dev_null(1) || !fd_is_dev_null(2))
+		return 1;
+	if (fcntl(fd, F_GETFD) != -1)
+		return 2;
+	if (getsid(0) != getpid())
+		return 3;
+	if (getcwd(dir, sizeof dir) == NULL || strcmp(dir, "/") != 0)
+		return 4;
+	return 42;
+}
+
+static void
+test_util_child_runs_a_function_with_the_asked_for_setup(void **state)
+{
+	int fds[2];
+	struct util_child c = { .fn = child_checks, .arg = &fds[0], .null_stdio = true,
+	    .close_fds = true, .new_session = true, .dir = "/" };
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(util_child_run(&c, NULL), 42);
+	/* Without the setup the same checks fail at the first. */
+	c = (struct util_child){ .fn = child_checks, .arg = &fds[0] };
+	assert_int_not_equal(util_child_run(&c, NULL), 42);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void
+test_util_strv_add_copies_and_grows(void **state)
+{
+	char **v = NULL, buf[8];
+	size_t n = 0, i;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		snprintf(buf, sizeof buf, "s%zu", i);
+		v = util_strv_add(v, &n, buf);
+	}
+	assert_int_equal(n, 100);
+	assert_string_equal(v[0], "s0");
+	assert_string_equal(v[99], "s99");
+	util_strv_free(v, n);
+}
+
+static void
+test_util_utc_formats_iso_and_compact(void **state)
+{
+	char buf[UTIL_UTC_LEN];
+
+	(void)state;
+	assert_string_equal(util_utc(1796998262, false, buf), "2026-12-11T14:11:02Z");
+	assert_string_equal(util_utc(1796998262, true, buf), "20261211T141102Z");
+	assert_int_equal(strlen(util_utc(0, false, buf)), 20);
+}
+
 int
 main(void)
 {
@@ -85,6 +178,10 @@ main(void)
 		cmocka_unit_test(test_util_write_file_atomic_replaces_content),
 		cmocka_unit_test(test_util_read_file_names_missing_file),
 		cmocka_unit_test(test_strbuf_grows),
+		cmocka_unit_test(test_util_child_run_gives_the_exit_status_as_a_shell_does),
+		cmocka_unit_test(test_util_child_runs_a_function_with_the_asked_for_setup),
+		cmocka_unit_test(test_util_strv_add_copies_and_grows),
+		cmocka_unit_test(test_util_utc_formats_iso_and_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
