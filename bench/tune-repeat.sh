@@ -15,6 +15,8 @@ BUDGET=${2:-3}
 [ $# -gt 0 ] && shift
 OUT=${OUT:-$(mktemp -d /tmp/ntune-tune-repeat.XXXXXX)}
 mkdir -p "$OUT" || exit 1
+# A journal of its own: other ntune runs on the machine hold the default one's lock.
+export NTUNE_STATE_DIR=${NTUNE_STATE_DIR:-$OUT/state}
 [ "$(id -u)" = 0 ] || { echo "bench/tune-repeat.sh: needs root (network namespaces)" >&2; exit 2; }
 [ -x "$NTUNE" ] || { echo "bench/tune-repeat.sh: no $NTUNE (run make)" >&2; exit 2; }
 trap 'exit 130' INT TERM

@@ -176,6 +176,7 @@ struct bench_lab {
 	bool	latency;	/* also run `ntune sink --json` in the sink for latency */
 	double	rate;		/* gen: --rate PPS (0 = as fast as it can) */
 	int	mtu;		/* the lab's MTU (from its state; 1500 when unset) */
+	bool	zero_ok;	/* nothing forwarded while the load sent is a value (0), not a failed run */
 	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
 };
 

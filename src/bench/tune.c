@@ -21,6 +21,7 @@ enum gen_kind {
 	GEN_NCPU,	/* the CPU count (queues) */
 	GEN_ENUM,	/* the values of arg that the knowledge base lists */
 	GEN_BUNDLE,	/* arg: "name=value name=value ...", applied together in that order */
+	GEN_FIX,	/* arg "FROM:TO": only a knob at FROM, set to TO (a known trap) */
 };
 
 struct gen {
@@ -44,6 +45,9 @@ struct gen {
  * CPU 0), and the unpinned ones come after them.
  */
 static const struct gen gens[] = {
+	{ "net.ipv4.conf.dut0.rp_filter", GEN_FIX, "1:2",
+	  "loose instead of strict reverse-path filtering on dut0: strict drops every packet "
+	  "whose return route leaves by another port (asymmetric routing)" },
 	{ "fraglist GRO in a NAPI thread on dut0 pinned to CPU %c", GEN_BUNDLE,
 	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1 "
 	  "if.dut0.napi_thread_cpus=%c",
@@ -267,6 +271,18 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 				add_one(c, n, k, g, cur, k->values[i], ncpu, notes, nnotes);
 			free(fs);
 		}
+		break;
+	case GEN_FIX:
+		fs = xstrdup(g->arg);
+		if ((f = strchr(fs, ':')) != NULL) {
+			*f++ = '\0';
+			if (kb_value_equal(k, cur, fs))
+				add_one(c, n, k, g, cur, f, ncpu, notes, nnotes);
+			else
+				note(notes, nnotes, "%s left out: it is '%s', not the trap '%s'", g->name,
+				    cur, fs);
+		}
+		free(fs);
 		break;
 	case GEN_BUNDLE:
 		break;

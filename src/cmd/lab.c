@@ -49,6 +49,7 @@ lab_cmd_up(int argc, char **argv)
 		{ "queues", required_argument, NULL, 'q' },
 		{ "prefix", required_argument, NULL, 'p' },
 		{ "mtu", required_argument, NULL, 'M' },
+		{ "impair", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab_config c;
@@ -77,6 +78,11 @@ lab_cmd_up(int argc, char **argv)
 			if (parse_int(optarg, 68, 65535, &c.mtu) == -1)
 				return cmd_usage_error(&cmd_lab, "invalid --mtu '%s' (68..65535)", optarg);
 			break;
+		case 'I':
+			if (lab_impair_parse(optarg, &c.impair) == -1 || c.impair == LAB_IMPAIR_NONE)
+				return cmd_usage_error(&cmd_lab, "unknown impairment '%s' (rp-filter or "
+				    "napi-on-sender)", optarg);
+			break;
 		default:
 			cmd_usage(&cmd_lab, 0);
 			return 2;
@@ -87,8 +93,10 @@ lab_cmd_up(int argc, char **argv)
 	t0 = util_now();
 	if (lab_up(&c, &cause) == -1)
 		return fail("up", cause);
-	fprintf(stderr, "lab '%s' up: %s mode, %d queue%s, %s-gen -> %s-dut -> %s-sink (%.2f s)\n",
+	fprintf(stderr, "lab '%s' up: %s mode, %d queue%s%s%s, %s-gen -> %s-dut -> %s-sink (%.2f s)\n",
 	    c.prefix, lab_mode_name(c.mode), c.queues, c.queues == 1 ? "" : "s",
+	    c.impair != LAB_IMPAIR_NONE ? ", impaired: " : "",
+	    c.impair != LAB_IMPAIR_NONE ? lab_impair_name(c.impair) : "",
 	    c.prefix, c.prefix, c.prefix, util_now() - t0);
 	return 0;
 }
@@ -188,8 +196,10 @@ print_status(const struct lab_status *st)
 		any = any || st->ns_exists[r];
 	printf("lab %s: %s", st->config.prefix, any ? "up" : "not up");
 	if (any && st->state_file)
-		printf(" (%s mode, %d queue%s%s)", lab_mode_name(st->config.mode), st->config.queues,
-		    st->config.queues == 1 ? "" : "s", "");
+		printf(" (%s mode, %d queue%s%s%s)", lab_mode_name(st->config.mode), st->config.queues,
+		    st->config.queues == 1 ? "" : "s", st->config.impair != LAB_IMPAIR_NONE ?
+		    ", impaired: " : "", st->config.impair != LAB_IMPAIR_NONE ?
+		    lab_impair_name(st->config.impair) : "");
 	putchar('\n');
 	if (!any)
 		return;
@@ -242,9 +252,9 @@ status_json(const struct lab_status *st)
 		json_object_set_new(nss, lab_role_name((enum lab_role)r),
 		    json_pack("{s:s, s:o}", "netns", ns, "interfaces", ifs));
 	}
-	o = json_pack("{s:s, s:b, s:s, s:i, s:i, s:o}", "prefix", st->config.prefix, "up", any,
+	o = json_pack("{s:s, s:b, s:s, s:i, s:i, s:s, s:o}", "prefix", st->config.prefix, "up", any,
 	    "mode", lab_mode_name(st->config.mode), "queues", st->config.queues,
-	    "mtu", st->config.mtu, "namespaces", nss);
+	    "mtu", st->config.mtu, "impair", lab_impair_name(st->config.impair), "namespaces", nss);
 	return o;
 }
 
@@ -352,6 +362,7 @@ const struct ntune_cmd cmd_lab = {
 	"lab",
 	"build a gen -> dut -> sink router lab in network namespaces",
 	"lab up [--mode route|nat|bridge] [--queues N] [--prefix NAME] [--mtu N]\n"
+	"    [--impair rp-filter|napi-on-sender]\n"
 	"lab down [--prefix NAME | --all]\n"
 	"lab status [--prefix NAME] [--json]\n"
 	"lab exec [--prefix NAME] ROLE -- CMD [ARGS]\n"

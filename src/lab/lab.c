@@ -21,12 +21,14 @@
 #include <jansson.h>
 
 #include "lab/lab.h"
+#include "os/os.h"
 #include "util/util.h"
 
 #define LAB_MAC_PREFIX	"02:4e:54:"
 
 static const char *const role_names[LAB_NROLES] = { "gen", "dut", "sink" };
 static const char *const mode_names[] = { "route", "nat", "bridge" };
+static const char *const impair_names[] = { "none", "rp-filter", "napi-on-sender" };
 
 void
 lab_config_init(struct lab_config *c)
@@ -56,6 +58,26 @@ const char *
 lab_mode_name(enum lab_mode m)
 {
 	return (size_t)m < nitems(mode_names) ? mode_names[m] : "?";
+}
+
+int
+lab_impair_parse(const char *s, enum lab_impair *m)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(impair_names); i++) {
+		if (strcmp(s, impair_names[i]) == 0) {
+			*m = (enum lab_impair)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+lab_impair_name(enum lab_impair m)
+{
+	return (size_t)m < nitems(impair_names) ? impair_names[m] : "?";
 }
 
 int
@@ -148,9 +170,9 @@ state_write(const struct lab_config *c, char **cause)
 	if (mkdir_p(state_dir(), cause) == -1)
 		return -1;
 	state_path(c->prefix, path, sizeof(path));
-	o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:[s,s,s]}", "schema", 1, "prefix", c->prefix,
-	    "mode", lab_mode_name(c->mode), "queues", c->queues, "mtu", c->mtu, "namespaces",
-	    role_names[0], role_names[1], role_names[2]);
+	o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:[s,s,s]}", "schema", 1, "prefix", c->prefix,
+	    "mode", lab_mode_name(c->mode), "queues", c->queues, "mtu", c->mtu, "impair",
+	    lab_impair_name(c->impair), "namespaces", role_names[0], role_names[1], role_names[2]);
 	text = json_dumps(o, JSON_INDENT(2));
 	json_decref(o);
 	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
@@ -164,7 +186,7 @@ lab_read_config(const char *prefix, struct lab_config *c, char **cause)
 	char path[512];
 	json_error_t jerr;
 	json_t *o;
-	const char *mode = "route";
+	const char *mode = "route", *impair = "none";
 	int queues = 1, mtu = 0;
 
 	state_path(prefix, path, sizeof(path));
@@ -177,8 +199,9 @@ lab_read_config(const char *prefix, struct lab_config *c, char **cause)
 	}
 	lab_config_init(c);
 	snprintf(c->prefix, sizeof(c->prefix), "%s", prefix);
-	if (json_unpack_ex(o, &jerr, 0, "{s?s, s?i, s?i}", "mode", &mode, "queues", &queues,
-	    "mtu", &mtu) == -1 || lab_mode_parse(mode, &c->mode) == -1) {
+	if (json_unpack_ex(o, &jerr, 0, "{s?s, s?i, s?i, s?s}", "mode", &mode, "queues", &queues,
+	    "mtu", &mtu, "impair", &impair) == -1 || lab_mode_parse(mode, &c->mode) == -1 ||
+	    lab_impair_parse(impair, &c->impair) == -1) {
 		util_cause(cause, "%s: bad lab state file", path);
 		json_decref(o);
 		return -1;
@@ -488,6 +511,68 @@ delete_namespaces(const char *prefix, const bool which[LAB_NROLES], char **cause
 	return rc;
 }
 
+static int
+pin_napi_cpu0(void *arg)
+{
+	struct os_ctx *os;
+	int rc;
+
+	(void)arg;
+	if ((os = os_open_live("", NULL)) == NULL || os->ops->tunable_set == NULL)
+		return 1;
+	rc = os->ops->tunable_set(os, "if." LAB_DUT_IN_IF ".napi_thread_cpus", "0", NULL) == 0 ? 0 : 1;
+	os_close(os);
+	return rc;
+}
+
+/*
+ * The planted misconfigurations (bench/tune-planted.sh asks tune to find them):
+ * rp-filter: strict reverse-path filtering on dut0 while the route back to the
+ * generator leaves by dut1, as on a router with asymmetric routing: every
+ * packet is dropped (IPReversePathFilter). napi-on-sender: dut0's receive
+ * path in a NAPI thread pinned to CPU 0, where the lab's generator runs.
+ */
+static int
+impair(const struct lab_config *c, const char *dutns, char **cause)
+{
+	static const char *const rpf[] = { "net/ipv4/conf/all/rp_filter",
+	    "net/ipv4/conf/" LAB_DUT_IN_IF "/rp_filter", NULL };
+	struct sysctl_job job = { rpf, "1\n" };
+	char *gro[] = { "ethtool", "-K", LAB_DUT_IN_IF, "gro", "on", "rx-gro-list", "on", NULL };
+	char *thr[] = { "sh", "-c", "echo 1 >/sys/class/net/" LAB_DUT_IN_IF "/threaded", NULL };
+
+	switch (c->impair) {
+	case LAB_IMPAIR_NONE:
+		return 0;
+	case LAB_IMPAIR_RP_FILTER:
+		if (c->mode == LAB_BRIDGE) {
+			util_cause(cause, "--impair rp-filter needs a routing DUT (route or nat mode)");
+			return -1;
+		}
+		if (run_ip_batch(dutns, "route add " LAB_GEN_IP4 "/32 via " LAB_SINK_IP4 "\n",
+		    cause) == -1)
+			return -1;
+		if (lab_netns_run(dutns, write_sysctls, &job, cause) != 0) {
+			if (cause != NULL && *cause == NULL)
+				util_cause(cause, "cannot turn on rp_filter in '%s'", dutns);
+			return -1;
+		}
+		return 0;
+	case LAB_IMPAIR_NAPI_SENDER:
+		if (run(dutns, gro, NULL, cause) == -1 || lab_netns_exec(dutns, thr, cause) != 0)
+			goto napi_fail;
+		if (lab_netns_run(dutns, pin_napi_cpu0, NULL, cause) != 0)
+			goto napi_fail;
+		return 0;
+	}
+	return 0;
+napi_fail:
+	if (cause != NULL && *cause == NULL)
+		util_cause(cause, "cannot put dut0's NAPI thread on CPU 0 in '%s' (needs Linux >= 6.9)",
+		    dutns);
+	return -1;
+}
+
 int
 lab_up(const struct lab_config *c, char **cause)
 {
@@ -602,6 +687,8 @@ lab_up(const struct lab_config *c, char **cause)
 		if (run(ns[LAB_GEN], argv, NULL, cause) == -1)
 			goto fail;
 	}
+	if (impair(c, ns[LAB_DUT], cause) == -1)
+		goto fail;
 	strbuf_free(&b);
 	return 0;
 

@@ -13,6 +13,12 @@
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_mode { LAB_ROUTE, LAB_NAT, LAB_BRIDGE };
+/* A misconfiguration planted in the DUT at `lab up --impair NAME` (route mode). */
+enum lab_impair {
+	LAB_IMPAIR_NONE,
+	LAB_IMPAIR_RP_FILTER,	/* "rp-filter": strict reverse-path filter, asymmetric return route */
+	LAB_IMPAIR_NAPI_SENDER,	/* "napi-on-sender": dut0's NAPI thread pinned to CPU 0, the sender's */
+};
 
 #define LAB_PREFIX_DEFAULT	"ntune"
 #define LAB_PREFIX_MAX		32
@@ -43,6 +49,7 @@ struct lab_config {
 	enum lab_mode	mode;
 	int		queues;		/* veth rx/tx queues per device, >= 1 */
 	int		mtu;		/* 0: kernel default */
+	enum lab_impair	impair;
 };
 
 /* Fills defaults: prefix "ntune", route, 1 queue, default MTU. */
@@ -50,6 +57,8 @@ void	 lab_config_init(struct lab_config *);
 /* Names: "route" "nat" "bridge"; "gen" "dut" "sink". -1 when unknown. */
 int	 lab_mode_parse(const char *, enum lab_mode *);
 const char *lab_mode_name(enum lab_mode);
+int	 lab_impair_parse(const char *, enum lab_impair *);
+const char *lab_impair_name(enum lab_impair);
 int	 lab_role_parse(const char *, enum lab_role *);
 const char *lab_role_name(enum lab_role);
 /* A prefix is 1..32 of [A-Za-z0-9_] and '-' (not first); -1 + cause if not. */

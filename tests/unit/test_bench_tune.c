@@ -152,6 +152,30 @@ test_bench_tune_bundle_drops_what_is_in_force(void **state)
 	free_notes(notes, nnotes);
 }
 
+/* A known trap (strict rp_filter) is the first candidate where it is set, and nowhere else. */
+static void
+test_bench_tune_trap_only_where_set(void **state)
+{
+	static const char *const strict[] = { "net.ipv4.conf.dut0.rp_filter=1", NULL };
+	static const char *const off[] = { "net.ipv4.conf.dut0.rp_filter=0", NULL };
+	struct bench_candidate *c;
+	char **notes;
+	size_t n, nnotes;
+
+	(void)state;
+	candidates(strict, &c, &n, &notes, &nnotes);
+	assert_true(n >= 1);
+	assert_string_equal(c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
+	assert_string_equal(c[0].was, "1");
+	free(c);
+	free_notes(notes, nnotes);
+	candidates(off, &c, &n, &notes, &nnotes);
+	assert_null(find(c, n, "net.ipv4.conf.dut0.rp_filter=2"));
+	assert_true(noted(notes, nnotes, "rp_filter left out: it is '0', not the trap '1'"));
+	free(c);
+	free_notes(notes, nnotes);
+}
+
 static struct bench_candidate
 cand(const char *a, const char *av, const char *b, const char *bv)
 {
@@ -304,6 +328,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_tune_bundles_come_whole_pinned_and_first),
 		cmocka_unit_test(test_bench_tune_bundle_drops_what_is_in_force),
+		cmocka_unit_test(test_bench_tune_trap_only_where_set),
 		cmocka_unit_test(test_bench_tune_profile_orders_and_overrides),
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
