@@ -1,7 +1,6 @@
 /*
- * Reading and writing tunables for apply/revert/verify: through the platform
- * layer's tunable_get/set when this build has it, else a small /proc/sys and
- * /sys/class/net fallback. Names that belong to a network namespace are served
+ * Reading and writing tunables for apply/revert/verify, through the platform
+ * layer's tunable_get/set (the one writer of tunables). Names that belong to a network namespace are served
  * by a child process that entered it (setns + own mount namespace + fresh /sys,
  * as `ip netns exec` does), so the caller's own namespaces never change and
  * threads are not a concern.
@@ -9,12 +8,9 @@
 #include <sys/types.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +25,8 @@
 #include "util/util.h"
 
 struct apply_access {
-	struct os_ctx *os;	/* local backend, NULL = fallback */
+	struct os_ctx *os;	/* this machine's platform layer (opened on first use) */
+	char	*os_why;	/* why it could not be opened */
 	bool	os_tried;
 	struct util_child server;	/* the helper inside the netns (pid 0: none) */
 	int	fd;		/* socket to it */
@@ -51,228 +48,45 @@ apply_in_netns(const struct kb *kb, const char *name)
 	return util_startswith(name, "net.");
 }
 
-/* /proc/sys path of a sysctl name (levels '.', a '/' inside a level stands for '.'). */
-static char *
-proc_path(const char *name)
-{
-	char *path, *p;
-
-	xasprintf(&path, "/proc/sys/%s", name);
-	for (p = path + 10; *p != '\0'; p++) {
-		if (*p == '.')
-			*p = '/';
-		else if (*p == '/')
-			*p = '.';
-	}
-	return path;
-}
-
-static int
-read_all(const char *path, char **value, char **cause)
-{
-	char *data, *p;
-	size_t len;
-
-	if (util_read_file(path, &data, &len, cause) == -1)
-		return -1;
-	for (p = data; *p != '\0'; p++) {
-		if (*p == '\t' || *p == '\n')
-			*p = ' ';
-	}
-	*value = xstrdup(util_trim(data));
-	free(data);
-	return 0;
-}
-
-static int
-write_str(const char *path, const char *value, char **cause)
-{
-	int fd;
-	ssize_t n;
-	size_t len = strlen(value);
-
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
-		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	n = write(fd, value, len);
-	if (n != (ssize_t)len) {
-		util_cause(cause, "cannot write '%s' to '%s': %s", value, path,
-		    n == -1 ? strerror(errno) : "short write");
-		close(fd);
-		return -1;
-	}
-	if (close(fd) == -1) {
-		util_cause(cause, "cannot write '%s' to '%s': %s", value, path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* if.<ifname>.<setting> for the sysfs settings the fallback knows. */
-static int
-if_split(const char *name, char *ifname, size_t len, const char **setting)
-{
-	static const char *const settings[] = {
-		"rps_cpus", "xps_cpus", "rps_flow_cnt", "mtu", "txqueuelen",
-	};
-	const char *rest = name + 3;
-	size_t i, sl, nl;
-
-	nl = strlen(rest);
-	for (i = 0; i < nitems(settings); i++) {
-		sl = strlen(settings[i]);
-		if (nl > sl + 1 && strcmp(rest + nl - sl, settings[i]) == 0 && rest[nl - sl - 1] == '.') {
-			if (nl - sl - 1 >= len)
-				return -1;
-			memcpy(ifname, rest, nl - sl - 1);
-			ifname[nl - sl - 1] = '\0';
-			*setting = settings[i];
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* The sysfs files behind an if.* setting: every rx (or tx) queue for the masks. */
-static int
-if_paths(const char *name, char ***paths, size_t *n, char **cause)
-{
-	char ifname[64], *dir, *q, *sub;
-	const char *setting;
-	size_t i;
-
-	*paths = NULL;
-	*n = 0;
-	if (if_split(name, ifname, sizeof ifname, &setting) == -1 || strchr(ifname, '/') != NULL) {
-		util_cause(cause, "'%s' is not supported by this build's platform layer", name);
-		return -1;
-	}
-	if (strcmp(setting, "mtu") == 0 || strcmp(setting, "txqueuelen") == 0) {
-		*paths = xcalloc(1, sizeof **paths);
-		xasprintf(&(*paths)[0], "/sys/class/net/%s/%s", ifname,
-		    setting[0] == 'm' ? "mtu" : "tx_queue_len");
-		*n = 1;
-		return 0;
-	}
-	/* "if.eth0.rx-3.rps_cpus": one queue; "if.eth0.rps_cpus": all of them. */
-	if ((q = strrchr(ifname, '.')) != NULL && (util_startswith(q + 1, "rx-") ||
-	    util_startswith(q + 1, "tx-"))) {
-		*q = '\0';
-		*paths = xcalloc(1, sizeof **paths);
-		xasprintf(&(*paths)[0], "/sys/class/net/%s/queues/%s/%s", ifname, q + 1, setting);
-		*n = 1;
-		return 0;
-	}
-	sub = strcmp(setting, "xps_cpus") == 0 ? "tx" : "rx";
-	for (i = 0; i < 4096; i++) {
-		xasprintf(&dir, "/sys/class/net/%s/queues/%s-%zu/%s", ifname, sub, i, setting);
-		if (access(dir, F_OK) != 0) {
-			free(dir);
-			break;
-		}
-		*paths = xreallocarray(*paths, *n + 1, sizeof **paths);
-		(*paths)[(*n)++] = dir;
-	}
-	if (*n == 0) {
-		util_cause(cause, "no interface '%s' (or no %s queues)", ifname, sub);
-		return -1;
-	}
-	return 0;
-}
-
-/* The /proc/sys file of sysctl name, or NULL after "no such tunable" when there is none. */
-static char *
-existing_proc_path(const char *name, char **cause)
-{
-	char *path = proc_path(name);
-
-	if (access(path, F_OK) != 0) {
-		util_cause(cause, "no such tunable '%s' here", name);
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-static int
-fallback_get(const char *name, char **value, char **cause)
-{
-	char **paths, *path;
-	size_t n;
-	int rc;
-
-	if (util_startswith(name, "if.")) {
-		if (if_paths(name, &paths, &n, cause) == -1)
-			return -1;
-		rc = read_all(paths[0], value, cause);
-		util_strv_free(paths, n);
-		return rc;
-	}
-	if ((path = existing_proc_path(name, cause)) == NULL)
-		return -1;
-	rc = read_all(path, value, cause);
-	free(path);
-	return rc;
-}
-
-static int
-fallback_set(const char *name, const char *value, char **cause)
-{
-	char **paths, *path;
-	size_t n, i;
-	int rc = 0;
-
-	if (util_startswith(name, "if.")) {
-		if (if_paths(name, &paths, &n, cause) == -1)
-			return -1;
-		for (i = 0; i < n && rc == 0; i++)
-			rc = write_str(paths[i], value, cause);
-		util_strv_free(paths, n);
-		return rc;
-	}
-	if ((path = existing_proc_path(name, cause)) == NULL)
-		return -1;
-	rc = write_str(path, value, cause);
-	free(path);
-	return rc;
-}
-
-#pragma weak os_open_live
-#pragma weak os_close
-
+/* This machine's platform layer, opened on first use; NULL + cause when there is none. */
 static struct os_ctx *
-local_os(struct apply_access *a)
+local_os(struct apply_access *a, char **cause)
 {
-	char *cause = NULL;
-
 	if (!a->os_tried) {
 		a->os_tried = true;
-		if (os_open_live != NULL && getenv("NTUNE_APPLY_FALLBACK") == NULL)
-			a->os = os_open_live("", &cause);
-		free(cause);
+		a->os = os_open_live("", &a->os_why);
 	}
+	if (a->os == NULL)
+		util_cause(cause, "%s", a->os_why != NULL ? a->os_why : "no platform layer");
 	return a->os;
 }
 
 static int
 local_get(struct apply_access *a, const char *name, char **value, char **cause)
 {
-	struct os_ctx *os = local_os(a);
+	struct os_ctx *os;
 
-	if (os != NULL && os->ops->tunable_get != NULL)
-		return os->ops->tunable_get(os, name, value, cause);
-	return fallback_get(name, value, cause);
+	if ((os = local_os(a, cause)) == NULL)
+		return -1;
+	if (os->ops->tunable_get == NULL) {
+		util_cause(cause, "reading tunables is unsupported on '%s'", os->ops->name);
+		return -1;
+	}
+	return os->ops->tunable_get(os, name, value, cause);
 }
 
 static int
 local_set(struct apply_access *a, const char *name, const char *value, char **cause)
 {
-	struct os_ctx *os = local_os(a);
+	struct os_ctx *os;
 
-	if (os != NULL && os->ops->tunable_set != NULL)
-		return os->ops->tunable_set(os, name, value, cause);
-	return fallback_set(name, value, cause);
+	if ((os = local_os(a, cause)) == NULL)
+		return -1;
+	if (os->ops->tunable_set == NULL) {
+		util_cause(cause, "setting tunables is unsupported on '%s'", os->ops->name);
+		return -1;
+	}
+	return os->ops->tunable_set(os, name, value, cause);
 }
 
 /* Messages: op byte, then length-prefixed strings. */
@@ -487,7 +301,7 @@ apply_access_set(struct apply_access *a, const struct kb *kb, const char *name, 
 int
 apply_access_kind(struct apply_access *a, const char *name, enum os_tunable_kind *kind)
 {
-	struct os_ctx *os = local_os(a);
+	struct os_ctx *os = local_os(a, NULL);
 	char *cause = NULL;
 
 	*kind = OS_TUNABLE_NONE;
@@ -509,8 +323,9 @@ apply_access_close(struct apply_access *a)
 		close(a->fd);
 	if (a->server.pid > 0)
 		util_child_finish(&a->server, NULL);
-	if (a->os != NULL && os_close != NULL)
+	if (a->os != NULL)
 		os_close(a->os);
+	free(a->os_why);
 	free(a->netns);
 	free(a);
 }
