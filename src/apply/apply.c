@@ -1,15 +1,11 @@
 /*
- * apply / revert / confirm. The order is what makes it safe: read every current
- * value, write the journal (fsync + rename), only then change anything; on the
- * first failed write restore what was written. Revert writes every journalled
- * old value back, so it is exact even when apply died half-way.
+ * apply. The order is what makes it safe: read every current value, write the
+ * journal (fsync + rename), only then change anything; on the first failed write
+ * restore what was written. Revert (revert.c) writes every journalled old value
+ * back, so it is exact even when apply died half-way.
  */
 #include <sys/types.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +15,6 @@
 
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
-#include "util/run.h"
 #include "util/util.h"
 
 const char *
@@ -151,8 +146,9 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
 	return doc;
 }
 
-static int
-write_file(const char *path, const char *text, char **cause)
+/* Writes a boot file, making its directory first. */
+int
+apply_write_file(const char *path, const char *text, char **cause)
 {
 	char *dir = xstrdup(path), *slash;
 	int rc = 0;
@@ -165,44 +161,6 @@ write_file(const char *path, const char *text, char **cause)
 	if (rc == 0)
 		rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
 	return rc;
-}
-
-/* Restores files from the journal's "files" (old text, or removal when there was none). */
-static int
-restore_files(json_t *files, char **cause)
-{
-	json_t *f;
-	size_t i;
-	const char *path, *old;
-	int rc = 0;
-
-	json_array_foreach(files, i, f) {
-		path = json_string_value(json_object_get(f, "path"));
-		old = json_string_value(json_object_get(f, "old"));
-		if (path == NULL)
-			continue;
-		if (old != NULL) {
-			if (write_file(path, old, rc == 0 ? cause : NULL) == -1)
-				rc = -1;
-		} else if (unlink(path) == -1 && errno != ENOENT) {
-			if (rc == 0)
-				util_cause(cause, "cannot remove '%s': %s", path, strerror(errno));
-			rc = -1;
-		}
-	}
-	return rc;
-}
-
-static void
-set_state(json_t *doc, const char *state, const char *error)
-{
-	char when[UTIL_UTC_LEN];
-
-	util_utc(0, false, when);
-	json_object_set_new(doc, "state", json_string(state));
-	json_object_set_new(doc, "updated", json_string(when));
-	if (error != NULL)
-		json_object_set_new(doc, "error", json_string(error));
 }
 
 /* Resolves the profile into changes: one per name (the last entry wins). */
@@ -359,7 +317,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 				util_cause(cause, "%s; restoring failed for %d (first: %s), run "
 				    "`ntune revert %s`", what, bad, failed, r->id);
 			free(what);
-			set_state(doc, bad == 0 ? "failed" : "applying", why);
+			apply_set_state(doc, bad == 0 ? "failed" : "applying", why);
 			apply_journal_write(state, r->id, doc, NULL);
 			goto out;
 		}
@@ -367,16 +325,16 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 		test_hook((int)written);
 	}
 	for (i = 0; i < nfiles; i++) {
-		if (write_file(files[i].path, files[i].text, &why) == -1) {
+		if (apply_write_file(files[i].path, files[i].text, &why) == -1) {
 			rollback(acc, kb, r, r->nchanges, &failed);
-			restore_files(json_object_get(doc, "files"), NULL);
+			apply_restore_files(json_object_get(doc, "files"), NULL);
 			util_cause(cause, "cannot persist: %s (runtime changes restored)", why);
-			set_state(doc, "failed", why);
+			apply_set_state(doc, "failed", why);
 			apply_journal_write(state, r->id, doc, NULL);
 			goto out;
 		}
 	}
-	set_state(doc, "applied", NULL);
+	apply_set_state(doc, "applied", NULL);
 	if (o->confirm_secs > 0) {
 		json_object_set_new(doc, "confirm_deadline",
 		    json_integer((json_int_t)time(NULL) + o->confirm_secs));
@@ -405,294 +363,4 @@ out:
 	apply_access_close(acc);
 	apply_unlock(lock);
 	return rc;
-}
-
-static bool
-revertable(json_t *doc)
-{
-	const char *s = json_string_value(json_object_get(doc, "state"));
-
-	return s != NULL && (strcmp(s, "applied") == 0 || strcmp(s, "applying") == 0);
-}
-
-static bool
-pending(json_t *doc)
-{
-	return revertable(doc) && json_integer_value(json_object_get(doc, "confirm_deadline")) > 0 &&
-	    !json_is_true(json_object_get(doc, "confirmed"));
-}
-
-static bool
-netns_exists(const char *name)
-{
-	char path[300];
-
-	if (strchr(name, '/') != NULL)
-		return true;	/* let apply_access_open refuse it */
-	snprintf(path, sizeof path, "/run/netns/%s", name);
-	return access(path, F_OK) == 0;
-}
-
-/* Reverts holding the lock. */
-static int
-revert_locked(const char *state, const char *id, const char *why_state, char **cause)
-{
-	json_t *doc, *changes, *c;
-	struct apply_access *acc;
-	const char *netns, *name, *old, *action;
-	char *why = NULL, *first = NULL;
-	size_t i;
-	int bad = 0;
-	bool gone = false, in_ns;
-
-	if ((doc = apply_journal_load(state, id, cause)) == NULL)
-		return -1;
-	if (!revertable(doc)) {
-		util_cause(cause, "entry '%s' is %s, nothing to revert", id,
-		    json_string_value(json_object_get(doc, "state")));
-		json_decref(doc);
-		return -1;
-	}
-	netns = json_string_value(json_object_get(doc, "netns"));
-	if (netns != NULL && !netns_exists(netns)) {
-		/* The namespace is gone, and its settings with it: restore the host's part. */
-		gone = true;
-		netns = NULL;
-	}
-	if ((acc = apply_access_open(netns, cause)) == NULL) {
-		json_decref(doc);
-		return -1;
-	}
-	changes = json_object_get(doc, "changes");
-	/* Last written first, like an undo stack. */
-	for (i = json_array_size(changes); i > 0; i--) {
-		c = json_array_get(changes, i - 1);
-		name = json_string_value(json_object_get(c, "name"));
-		old = json_string_value(json_object_get(c, "old"));
-		action = json_string_value(json_object_get(c, "action"));
-		in_ns = json_is_true(json_object_get(c, "netns"));
-		if (name == NULL || old == NULL || action == NULL || strcmp(action, "set") != 0 ||
-		    (gone && in_ns))
-			continue;
-		if (apply_access_set_in(acc, in_ns, name, old, &why) == -1) {
-			if (first == NULL)
-				xasprintf(&first, "cannot restore '%s' to '%s': %s", name, old, why);
-			free(why);
-			why = NULL;
-			bad++;
-		}
-	}
-	apply_access_close(acc);
-	if (restore_files(json_object_get(doc, "files"), bad == 0 ? &why : NULL) == -1) {
-		if (first == NULL)
-			first = why;
-		else
-			free(why);
-		why = NULL;
-		bad++;
-	}
-	if (bad > 0) {
-		util_cause(cause, "%s%s", first, bad > 1 ? " (and more)" : "");
-		free(first);
-		json_decref(doc);
-		return -1;
-	}
-	set_state(doc, "reverted", NULL);
-	json_object_set_new(doc, "reverted_by", json_string(why_state));
-	if (gone)
-		json_object_set_new(doc, "note", json_string("the network namespace was gone: only "
-		    "host settings were restored"));
-	if (apply_journal_write(state, id, doc, cause) == -1) {
-		json_decref(doc);
-		return -1;
-	}
-	json_decref(doc);
-	return 0;
-}
-
-int
-apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
-{
-	const char *state = apply_state_dir(state_dir);
-	char found[APPLY_ID_MAX];
-	int lock, rc;
-
-	if ((lock = apply_lock(state, false, cause)) == -1)
-		return -1;
-	if (id == NULL) {
-		if (apply_find_latest(state, revertable, found, sizeof found, cause) == -1) {
-			if (cause != NULL && *cause == NULL)
-				util_cause(cause, "nothing to revert in '%s/journal'", state);
-			apply_unlock(lock);
-			return -1;
-		}
-		id = found;
-	}
-	rc = revert_locked(state, id, "user", cause);
-	if (rc == 0 && done_id != NULL)
-		snprintf(done_id, len, "%s", id);
-	apply_unlock(lock);
-	return rc;
-}
-
-int
-apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
-{
-	const char *state = apply_state_dir(state_dir);
-	char found[APPLY_ID_MAX];
-	json_t *doc;
-	int lock, rc;
-
-	if ((lock = apply_lock(state, true, cause)) == -1)
-		return -1;
-	if (id == NULL) {
-		if (apply_find_latest(state, pending, found, sizeof found, cause) == -1) {
-			if (cause != NULL && *cause == NULL)
-				util_cause(cause, "no change is waiting for confirmation");
-			apply_unlock(lock);
-			return -1;
-		}
-		id = found;
-	}
-	if ((doc = apply_journal_load(state, id, cause)) == NULL) {
-		apply_unlock(lock);
-		return -1;
-	}
-	if (!pending(doc)) {
-		util_cause(cause, "entry '%s' is not waiting for confirmation (%s)", id,
-		    json_string_value(json_object_get(doc, "state")));
-		json_decref(doc);
-		apply_unlock(lock);
-		return -1;
-	}
-	json_object_set_new(doc, "confirmed", json_true());
-	rc = apply_journal_write(state, id, doc, cause);
-	json_decref(doc);
-	if (rc == 0 && done_id != NULL)
-		snprintf(done_id, len, "%s", id);
-	apply_unlock(lock);
-	return rc;
-}
-
-int
-apply_deadman_wait(const char *state_dir, const char *id, char **cause)
-{
-	const char *state = apply_state_dir(state_dir);
-	json_t *doc;
-	long long deadline;
-	int lock, rc;
-
-	for (;;) {
-		if ((doc = apply_journal_load(state, id, cause)) == NULL)
-			return -1;
-		if (!pending(doc)) {
-			json_decref(doc);
-			return 0;	/* confirmed or reverted by hand */
-		}
-		deadline = json_integer_value(json_object_get(doc, "confirm_deadline"));
-		json_decref(doc);
-		if (time(NULL) >= deadline)
-			break;
-		sleep(1);
-	}
-	if ((lock = apply_lock(state, true, cause)) == -1)
-		return -1;
-	/* Confirmation may have arrived while we waited for the lock. */
-	if ((doc = apply_journal_load(state, id, cause)) == NULL) {
-		apply_unlock(lock);
-		return -1;
-	}
-	rc = pending(doc) ? revert_locked(state, id, "dead-man timer", cause) : 0;
-	json_decref(doc);
-	apply_unlock(lock);
-	return rc;
-}
-
-/*
- * The dead-man process: systemd-run when systemd runs the machine (it outlives
- * any login session), else a double-forked, setsid()ed process of our own.
- */
-struct deadman {
-	const char *state_dir;
-	const char *id;
-	int	pipe[2];
-};
-
-static int
-deadman_main(void *arg)
-{
-	struct deadman *d = arg;
-
-	return apply_deadman_wait(d->state_dir, d->id, NULL) == 0 ? 0 : 1;
-}
-
-/* The middle of the double fork: starts the dead-man, sends its pid up, exits. */
-static int
-deadman_detach(void *arg)
-{
-	struct deadman *d = arg;
-	struct util_child c = { .fn = deadman_main, .arg = d, .dir = "/", .null_stdio = true,
-	    .close_fds = true };
-	pid_t child = -1;
-	ssize_t n;
-
-	close(d->pipe[0]);
-	signal(SIGHUP, SIG_IGN);
-	if (util_child_start(&c, NULL) == 0)
-		child = c.pid;
-	n = write(d->pipe[1], &child, sizeof child);
-	return child == -1 || n != sizeof child;
-}
-
-int
-apply_deadman_start(const char *state_dir, const char *id, const char *self_exe, int *pidp,
-    char **cause)
-{
-	const char *how = getenv("NTUNE_DEADMAN");
-	char exe[4096], unit[80], setenv_arg[4200];
-	struct deadman d = { .state_dir = state_dir, .id = id };
-	struct util_child c;
-	pid_t child;
-	ssize_t n;
-
-	*pidp = 0;
-	if (self_exe == NULL) {
-		n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-		exe[n > 0 ? n : 0] = '\0';
-		self_exe = exe;
-	}
-	if ((how != NULL ? strcmp(how, "systemd") == 0 : access("/run/systemd/system", F_OK) == 0) &&
-	    access("/usr/bin/systemd-run", X_OK) == 0 && *self_exe != '\0') {
-		const char *const argv[] = { "/usr/bin/systemd-run", "--quiet", "--collect",
-		    "--unit", unit, "--setenv", setenv_arg, self_exe, "revert", "--deadman", id, NULL };
-
-		snprintf(unit, sizeof unit, "ntune-deadman-%s", id);
-		snprintf(setenv_arg, sizeof setenv_arg, "NTUNE_STATE_DIR=%s", state_dir);
-		c = (struct util_child){ .argv = argv, .reset_signals = true };
-		if (util_child_run(&c, NULL) == 0)
-			return 0;
-		/* Fall back to our own process. */
-	}
-	if (pipe(d.pipe) == -1) {
-		util_cause(cause, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	/* apply blocks signals while it writes; the dead-man starts afresh, in its own session. */
-	c = (struct util_child){ .fn = deadman_detach, .arg = &d, .new_session = true,
-	    .reset_signals = true };
-	if (util_child_start(&c, cause) == -1) {
-		close(d.pipe[0]);
-		close(d.pipe[1]);
-		return -1;
-	}
-	close(d.pipe[1]);
-	n = read(d.pipe[0], &child, sizeof child);
-	close(d.pipe[0]);
-	util_child_finish(&c, NULL);
-	if (n != sizeof child || child <= 0) {
-		util_cause(cause, "the dead-man process did not start");
-		return -1;
-	}
-	*pidp = (int)child;
-	return 0;
 }

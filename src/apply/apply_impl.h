@@ -26,6 +26,19 @@ int	 apply_new_id(const char *state_dir, char *id, size_t len, char **cause);
 int	 apply_find_latest(const char *state_dir, bool (*pred)(json_t *), char *id, size_t len,
 	    char **cause);
 int	 apply_mkdirs(const char *path, char **cause);
+/* Sets a journal document's state (and error), stamping "updated". */
+void	 apply_set_state(json_t *doc, const char *state, const char *error);
+/* Does the entry still hold changes (applied, or applying when apply died)? */
+bool	 apply_entry_revertable(json_t *doc);
+/* Is it waiting for confirmation under a dead-man timer? */
+bool	 apply_entry_pending(json_t *doc);
+/* Reverts entry id; the caller holds the lock. why_state goes to "reverted_by". */
+int	 apply_revert_locked(const char *state_dir, const char *id, const char *why_state,
+	    char **cause);
+
+/* Writes a boot file (making its directory); restores the journal's "files" (revert.c). */
+int	 apply_write_file(const char *path, const char *text, char **cause);
+int	 apply_restore_files(json_t *files, char **cause);
 
 /* One boot file ntune writes: the path (with root) and its whole new text. */
 struct apply_file {

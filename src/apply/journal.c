@@ -317,3 +317,15 @@ apply_history_free(struct apply_entry *e, size_t n)
 	}
 	free(e);
 }
+
+void
+apply_set_state(json_t *doc, const char *state, const char *error)
+{
+	char when[UTIL_UTC_LEN];
+
+	util_utc(0, false, when);
+	json_object_set_new(doc, "state", json_string(state));
+	json_object_set_new(doc, "updated", json_string(when));
+	if (error != NULL)
+		json_object_set_new(doc, "error", json_string(error));
+}

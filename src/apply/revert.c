@@ -1,0 +1,206 @@
+/*
+ * revert and confirm: write every journalled old value back (last written
+ * first, like an undo stack) and the boot files' old text; mark a change that
+ * waits for its dead-man timer confirmed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply/apply_impl.h"
+#include "util/util.h"
+
+/* Restores files from the journal's "files" (old text, or removal when there was none). */
+int
+apply_restore_files(json_t *files, char **cause)
+{
+	json_t *f;
+	size_t i;
+	const char *path, *old;
+	int rc = 0;
+
+	json_array_foreach(files, i, f) {
+		path = json_string_value(json_object_get(f, "path"));
+		old = json_string_value(json_object_get(f, "old"));
+		if (path == NULL)
+			continue;
+		if (old != NULL) {
+			if (apply_write_file(path, old, rc == 0 ? cause : NULL) == -1)
+				rc = -1;
+		} else if (unlink(path) == -1 && errno != ENOENT) {
+			if (rc == 0)
+				util_cause(cause, "cannot remove '%s': %s", path, strerror(errno));
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+bool
+apply_entry_revertable(json_t *doc)
+{
+	const char *s = json_string_value(json_object_get(doc, "state"));
+
+	return s != NULL && (strcmp(s, "applied") == 0 || strcmp(s, "applying") == 0);
+}
+
+bool
+apply_entry_pending(json_t *doc)
+{
+	return apply_entry_revertable(doc) && json_integer_value(json_object_get(doc, "confirm_deadline")) > 0 &&
+	    !json_is_true(json_object_get(doc, "confirmed"));
+}
+
+static bool
+netns_exists(const char *name)
+{
+	char path[300];
+
+	if (strchr(name, '/') != NULL)
+		return true;	/* let apply_access_open refuse it */
+	snprintf(path, sizeof path, "/run/netns/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+/* Reverts holding the lock. */
+int
+apply_revert_locked(const char *state, const char *id, const char *why_state, char **cause)
+{
+	json_t *doc, *changes, *c;
+	struct apply_access *acc;
+	const char *netns, *name, *old, *action;
+	char *why = NULL, *first = NULL;
+	size_t i;
+	int bad = 0;
+	bool gone = false, in_ns;
+
+	if ((doc = apply_journal_load(state, id, cause)) == NULL)
+		return -1;
+	if (!apply_entry_revertable(doc)) {
+		util_cause(cause, "entry '%s' is %s, nothing to revert", id,
+		    json_string_value(json_object_get(doc, "state")));
+		json_decref(doc);
+		return -1;
+	}
+	netns = json_string_value(json_object_get(doc, "netns"));
+	if (netns != NULL && !netns_exists(netns)) {
+		/* The namespace is gone, and its settings with it: restore the host's part. */
+		gone = true;
+		netns = NULL;
+	}
+	if ((acc = apply_access_open(netns, cause)) == NULL) {
+		json_decref(doc);
+		return -1;
+	}
+	changes = json_object_get(doc, "changes");
+	/* Last written first, like an undo stack. */
+	for (i = json_array_size(changes); i > 0; i--) {
+		c = json_array_get(changes, i - 1);
+		name = json_string_value(json_object_get(c, "name"));
+		old = json_string_value(json_object_get(c, "old"));
+		action = json_string_value(json_object_get(c, "action"));
+		in_ns = json_is_true(json_object_get(c, "netns"));
+		if (name == NULL || old == NULL || action == NULL || strcmp(action, "set") != 0 ||
+		    (gone && in_ns))
+			continue;
+		if (apply_access_set_in(acc, in_ns, name, old, &why) == -1) {
+			if (first == NULL)
+				xasprintf(&first, "cannot restore '%s' to '%s': %s", name, old, why);
+			free(why);
+			why = NULL;
+			bad++;
+		}
+	}
+	apply_access_close(acc);
+	if (apply_restore_files(json_object_get(doc, "files"), bad == 0 ? &why : NULL) == -1) {
+		if (first == NULL)
+			first = why;
+		else
+			free(why);
+		why = NULL;
+		bad++;
+	}
+	if (bad > 0) {
+		util_cause(cause, "%s%s", first, bad > 1 ? " (and more)" : "");
+		free(first);
+		json_decref(doc);
+		return -1;
+	}
+	apply_set_state(doc, "reverted", NULL);
+	json_object_set_new(doc, "reverted_by", json_string(why_state));
+	if (gone)
+		json_object_set_new(doc, "note", json_string("the network namespace was gone: only "
+		    "host settings were restored"));
+	if (apply_journal_write(state, id, doc, cause) == -1) {
+		json_decref(doc);
+		return -1;
+	}
+	json_decref(doc);
+	return 0;
+}
+
+int
+apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
+{
+	const char *state = apply_state_dir(state_dir);
+	char found[APPLY_ID_MAX];
+	int lock, rc;
+
+	if ((lock = apply_lock(state, false, cause)) == -1)
+		return -1;
+	if (id == NULL) {
+		if (apply_find_latest(state, apply_entry_revertable, found, sizeof found, cause) == -1) {
+			if (cause != NULL && *cause == NULL)
+				util_cause(cause, "nothing to revert in '%s/journal'", state);
+			apply_unlock(lock);
+			return -1;
+		}
+		id = found;
+	}
+	rc = apply_revert_locked(state, id, "user", cause);
+	if (rc == 0 && done_id != NULL)
+		snprintf(done_id, len, "%s", id);
+	apply_unlock(lock);
+	return rc;
+}
+
+int
+apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
+{
+	const char *state = apply_state_dir(state_dir);
+	char found[APPLY_ID_MAX];
+	json_t *doc;
+	int lock, rc;
+
+	if ((lock = apply_lock(state, true, cause)) == -1)
+		return -1;
+	if (id == NULL) {
+		if (apply_find_latest(state, apply_entry_pending, found, sizeof found, cause) == -1) {
+			if (cause != NULL && *cause == NULL)
+				util_cause(cause, "no change is waiting for confirmation");
+			apply_unlock(lock);
+			return -1;
+		}
+		id = found;
+	}
+	if ((doc = apply_journal_load(state, id, cause)) == NULL) {
+		apply_unlock(lock);
+		return -1;
+	}
+	if (!apply_entry_pending(doc)) {
+		util_cause(cause, "entry '%s' is not waiting for confirmation (%s)", id,
+		    json_string_value(json_object_get(doc, "state")));
+		json_decref(doc);
+		apply_unlock(lock);
+		return -1;
+	}
+	json_object_set_new(doc, "confirmed", json_true());
+	rc = apply_journal_write(state, id, doc, cause);
+	json_decref(doc);
+	if (rc == 0 && done_id != NULL)
+		snprintf(done_id, len, "%s", id);
+	apply_unlock(lock);
+	return rc;
+}
