@@ -29,6 +29,8 @@ where(const struct kb_knob *k)
 		return "per interface: ethtool(8); ntune apply sets it";
 	case KB_PLACE_SYSFS:
 		return "/sys; ntune apply sets it";
+	case KB_PLACE_READONLY:
+		return "read-only: the kernel reports it; setting it is an error";
 	default:
 		return "";
 	}
@@ -70,6 +72,8 @@ print_text(const struct kb_knob *k)
 	    k->scope == KB_SCOPE_HOST ? "host-global (invisible inside a network namespace)" : NULL);
 	field("since", k->since);
 	field("removed", k->removed);
+	field("no effect since", k->no_effect_since);
+	field("nonexistent", k->nonexistent);
 	field("replaced by", k->replaced_by);
 	for (i = 0; i < k->nrequires; i++)
 		field(i == 0 ? "requires" : "", k->requires[i]);
@@ -79,6 +83,9 @@ print_text(const struct kb_knob *k)
 	field("risk", k->risk);
 	for (i = 0; i < k->nsources; i++)
 		printf("  %-12s %s\n", i == 0 ? "sources" : "", k->sources[i]);
+	field("verified", k->verified);
+	if (k->unverified != NULL)
+		printf("  %-12s not confirmed at its source: %s\n", "unverified", k->unverified);
 }
 
 static json_t *
@@ -115,12 +122,16 @@ to_json(const struct kb_knob *k)
 	json_object_set_new(o, "scope", k->scope ? json_string(kb_scope_name(k->scope)) : json_null());
 	json_object_set_new(o, "since", opt(k->since));
 	json_object_set_new(o, "removed", opt(k->removed));
+	json_object_set_new(o, "no_effect_since", opt(k->no_effect_since));
+	json_object_set_new(o, "nonexistent", opt(k->nonexistent));
 	json_object_set_new(o, "replaced_by", opt(k->replaced_by));
 	json_object_set_new(o, "requires", strv(k->requires, k->nrequires));
 	json_object_set_new(o, "conflicts", strv(k->conflicts, k->nconflicts));
 	json_object_set_new(o, "effect", json_string(k->effect));
 	json_object_set_new(o, "risk", opt(k->risk));
 	json_object_set_new(o, "sources", strv(k->sources, k->nsources));
+	json_object_set_new(o, "verified", opt(k->verified));
+	json_object_set_new(o, "unverified", opt(k->unverified));
 	return o;
 }
 

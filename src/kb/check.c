@@ -271,6 +271,11 @@ rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k
 {
 	bool bsd = strcmp(l->os, "freebsd") == 0;
 
+	if (k->placement == KB_PLACE_READONLY) {
+		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (the kernel reports it); "
+		    "setting it fails", e->name);
+		return;
+	}
 	switch (l->target) {
 	case KB_TARGET_LOADER:
 		if (k->placement == KB_PLACE_SYSCTL)
@@ -314,6 +319,10 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	const char *ver = l->sys != NULL ? l->sys->version : NULL;
 	bool known = ver != NULL && isdigit((unsigned char)*ver);
 
+	if (k->nonexistent != NULL) {
+		diag(l, e, KB_ERROR, "nonexistent", "'%s' does nothing: %s", e->name, k->nonexistent);
+		return;
+	}
 	if (k->removed != NULL) {
 		if (known && kb_version_cmp(ver, k->removed) >= 0)
 			diag(l, e, KB_ERROR, "obsolete", "'%s' was removed in %s and has no effect on %s"
@@ -322,6 +331,11 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		else if (!known)
 			diag(l, e, KB_WARNING, "obsolete", "'%s' was removed in %s%s%s", e->name,
 			    k->removed, k->replaced_by ? "; use " : "",
+			    k->replaced_by ? shown(k->replaced_by) : "");
+	} else if (k->no_effect_since != NULL) {
+		if (!known || kb_version_cmp(ver, k->no_effect_since) >= 0)
+			diag(l, e, KB_WARNING, "obsolete", "'%s' still exists but has no effect since "
+			    "%s%s%s", e->name, k->no_effect_since, k->replaced_by ? "; use " : "",
 			    k->replaced_by ? shown(k->replaced_by) : "");
 	} else if (k->replaced_by != NULL) {
 		diag(l, e, KB_NOTE, "obsolete", "'%s' is an old name; prefer %s", e->name,
@@ -619,6 +633,9 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		rule_known(&l, e, &k);
 		if (k == NULL)
 			continue;
+		if (k->unverified != NULL)
+			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "
+			    "were not confirmed at the kernel source (%s)", e->name, k->unverified);
 		rule_placement(&l, e, k);
 		rule_version(&l, e, k);
 		rule_value(&l, e, k);

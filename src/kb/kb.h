@@ -25,6 +25,7 @@ enum kb_placement {
 	KB_PLACE_IFCONFIG,	/* FreeBSD per-interface ifconfig setting */
 	KB_PLACE_ETHTOOL,	/* Linux per-interface ethtool setting */
 	KB_PLACE_SYSFS,		/* Linux /sys attribute (RPS/XPS masks, governor...) */
+	KB_PLACE_READONLY,	/* read-only OID (CTLFLAG_RD): a value to read, never to set */
 };
 
 enum kb_type {
@@ -58,6 +59,8 @@ struct kb_knob {
 	enum kb_scope scope;
 	char	*since;		/* OS version it appeared in, or NULL */
 	char	*removed;	/* OS version it was removed in, or NULL */
+	char	*no_effect_since;	/* the OID is still there but does nothing since, or NULL */
+	char	*nonexistent;	/* why no kernel has it (a documented name that never existed), or NULL */
 	char	*replaced_by;
 	char	**requires;	/* "net.isr.maxthreads > 1", "kernel RSS" */
 	size_t	nrequires;
@@ -67,6 +70,8 @@ struct kb_knob {
 	char	*risk;
 	char	**sources;
 	size_t	nsources;
+	char	*verified;	/* where the defining line was read: "sys/net/netisr.c SYSCTL_PROC CTLFLAG_RWTUN (FreeBSD 14)" */
+	char	*unverified;	/* or why it could not be confirmed */
 	char	*file;		/* stanza location, for messages */
 	int	line;
 };

@@ -45,6 +45,10 @@ knob_free(struct kb_knob *k)
 	free(k->unit);
 	free(k->since);
 	free(k->removed);
+	free(k->no_effect_since);
+	free(k->nonexistent);
+	free(k->verified);
+	free(k->unverified);
 	free(k->replaced_by);
 	strv_free(k->requires, k->nrequires);
 	strv_free(k->conflicts, k->nconflicts);
@@ -83,7 +87,7 @@ kb_knob(const struct kb *kb, size_t i)
 }
 
 static const char *const placement_names[] = {
-	"unknown", "loader", "sysctl", "both", "ifconfig", "ethtool", "sysfs",
+	"unknown", "loader", "sysctl", "both", "ifconfig", "ethtool", "sysfs", "read-only",
 };
 static const char *const type_names[] = {
 	"string", "int", "bool", "enum", "size", "cpu-mask", "cpu-list", "int-list",
@@ -486,6 +490,16 @@ stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 		    k->name ? k->name : "?", missing);
 		return -1;
 	}
+	if (k->verified != NULL && k->unverified != NULL) {
+		util_cause(cause, "%s:%d: knob '%s' is both 'verified' and 'unverified'", file, k->line,
+		    k->name);
+		return -1;
+	}
+	if (k->removed != NULL && k->no_effect_since != NULL) {
+		util_cause(cause, "%s:%d: knob '%s' has both 'removed' and 'no-effect-since' (the OID "
+		    "is either gone or still there)", file, k->line, k->name);
+		return -1;
+	}
 	if (k->type == KB_TYPE_ENUM && k->nvalues == 0) {
 		util_cause(cause, "%s:%d: enum knob '%s' has no 'values'", file, k->line, k->name);
 		return -1;
@@ -549,6 +563,10 @@ single_field(struct kb_knob *k, const char *key)
 		{ "unit", offsetof(struct kb_knob, unit) },
 		{ "since", offsetof(struct kb_knob, since) },
 		{ "removed", offsetof(struct kb_knob, removed) },
+		{ "no-effect-since", offsetof(struct kb_knob, no_effect_since) },
+		{ "nonexistent", offsetof(struct kb_knob, nonexistent) },
+		{ "verified", offsetof(struct kb_knob, verified) },
+		{ "unverified", offsetof(struct kb_knob, unverified) },
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },

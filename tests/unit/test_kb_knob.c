@@ -82,6 +82,43 @@ test_kb_load_knows_every_knob_of_both_seeds(void **state)
 	kb_free(kb);
 }
 
+/* Every FreeBSD fact carries where it was read, or says that it was not. */
+static void
+test_kb_load_every_freebsd_knob_is_verified_or_marked(void **state)
+{
+	struct kb *kb = share_kb();
+	const struct kb_knob *k;
+	size_t i, n = 0;
+
+	(void)state;
+	for (i = 0; i < kb_count(kb); i++) {
+		k = kb_knob(kb, i);
+		if (strcmp(k->os, "freebsd") != 0)
+			continue;
+		n++;
+		if (k->verified == NULL && k->unverified == NULL)
+			fail_msg("%s:%d: '%s' has neither 'verified:' nor 'unverified:'", k->file,
+			    k->line, k->name);
+	}
+	assert_true(n >= 130);
+	kb_free(kb);
+}
+
+static void
+test_kb_load_refuses_verified_and_unverified_together(void **state)
+{
+	static const char text[] = "name: a.b\nos: freebsd\nplacement: sysctl\n"
+	    "effect: e\nsource: s\nverified: x.c SYSCTL_INT\nunverified: not read\n";
+	struct kb *kb = kb_new();
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(kb_load_text(kb, "t.knob", text, strlen(text), &cause), -1);
+	assert_non_null(strstr(cause, "both 'verified' and 'unverified'"));
+	free(cause);
+	kb_free(kb);
+}
+
 static void
 test_kb_find_matches_unit_and_interface_patterns(void **state)
 {
@@ -198,7 +235,8 @@ test_kb_value_problem_checks_types_and_ranges(void **state)
 		{ "net.isr.maxthreads", "freebsd", "4k", 0, false },
 		{ "net.inet.rss.bits", "opnsense", "3", 8, true },
 		{ "net.inet.rss.bits", "opnsense", "4", 8, true },
-		{ "net.inet.rss.bits", "opnsense", "5", 8, false },
+		{ "net.inet.rss.bits", "opnsense", "5", 8, true },	/* the kernel takes 0..7 */
+		{ "net.inet.rss.bits", "opnsense", "8", 8, false },
 		{ "kern.ipc.maxsockbuf", "freebsd", "16M", 0, true },
 		{ "kern.ipc.maxsockbuf", "freebsd", "lots", 0, false },
 		{ "hw.ibrs_disable", "freebsd", "1", 0, true },
@@ -279,6 +317,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kb_load_every_stanza_parses_and_names_a_source),
 		cmocka_unit_test(test_kb_load_knows_every_knob_of_both_seeds),
+		cmocka_unit_test(test_kb_load_every_freebsd_knob_is_verified_or_marked),
+		cmocka_unit_test(test_kb_load_refuses_verified_and_unverified_together),
 		cmocka_unit_test(test_kb_find_matches_unit_and_interface_patterns),
 		cmocka_unit_test(test_kb_name_match_handles_edges),
 		cmocka_unit_test(test_kb_suggest_finds_typos),
