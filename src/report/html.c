@@ -513,6 +513,20 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 	    ncpu * 22 + 53);
 }
 
+/* A decided verdict is better or worse for b (lower is better for latency), never just "decided". */
+static const char *
+verdict_class(json_t *c)
+{
+	json_t *dir = json_object_get(c, "direction");
+	int better = strcmp(jstr(c, "metric"), "latency_p99_us") == 0 ? -1 : 1;
+
+	if (!json_is_true(json_object_get(c, "decided")))
+		return "undecided";
+	if (!json_is_integer(dir) || json_integer_value(dir) == 0)
+		return "decided";
+	return json_integer_value(dir) == better ? "decided better" : "decided worse";
+}
+
 static void
 verdicts(struct strbuf *sb, const struct report_data *d)
 {
@@ -536,8 +550,7 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 	}
 	strbuf_adds(sb, "<ul class=\"verdict\">\n");
 	json_array_foreach(cmps, i, c) {
-		strbuf_addf(sb, "<li class=\"%s\">", json_is_true(json_object_get(c, "decided")) ?
-		    "decided" : "undecided");
+		strbuf_addf(sb, "<li class=\"%s\">", verdict_class(c));
 		esc(sb, jstr(c, "text"));
 		strbuf_adds(sb, "</li>\n");
 	}
@@ -782,7 +795,8 @@ static const char style[] =
     ".tick{font-size:12px;fill:#556270}.lab{font-size:13px;fill:#1d2733}"
     ".legend span{margin-right:14px;font-size:13px}.legend i{display:inline-block;width:12px;"
     "height:12px;margin-right:4px;vertical-align:-1px}"
-    "ul.verdict li{font-size:17px;margin:6px 0}li.decided{color:#1b5e20}li.undecided{color:#6d4c41}"
+    "ul.verdict li{font-size:17px;margin:6px 0}li.decided{color:#1d2733}li.better{color:#1b5e20}li.worse{color:#b71c1c}"
+    "li.worse::before{content:'worse: ';font-weight:600}li.undecided{color:#6d4c41}"
     ".banner{padding:10px 14px;border-radius:6px;margin:12px 0}"
     ".ok{background:#e8f5e9;border:1px solid #59a14f}.warn{background:#fff3e0;border:1px solid #f28e2b}"
     "table{border-collapse:collapse;font-size:13px;width:100%}td,th{border:1px solid #d8dee4;"

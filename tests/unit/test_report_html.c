@@ -86,6 +86,39 @@ test_report_html_draws_one_box_per_profile(void **state)
 	json_decref(d.runs);
 }
 
+/* A decided loss reads as worse (red, "worse:"), a decided gain as better; lower latency is better. */
+static void
+test_report_html_decided_worse_is_not_shown_as_a_gain(void **state)
+{
+	const char text[] =
+	    "{\"run\":1,\"block\":1,\"label\":\"a\",\"warmup\":false,\"pps\":100,\"per_second\":[100]}\n"
+	    "{\"run\":2,\"block\":1,\"label\":\"b\",\"warmup\":false,\"pps\":90,\"per_second\":[90]}\n";
+	struct report_data d;
+	char *html, *cause = NULL;
+
+	(void)state;
+	memset(&d, 0, sizeof d);
+	d.meta = json_pack("{s:s, s:b, s:s}", "kind", "bench", "complete", 1, "stopped", "decided");
+	d.runs = report_parse_runs("t", text, strlen(text), &cause);
+	d.verdict = json_pack("{s:f, s:[{s:s, s:s, s:s, s:b, s:i, s:s}, {s:s, s:s, s:s, s:b, s:i, s:s},"
+	    " {s:s, s:s, s:s, s:b, s:i, s:s}]}", "confidence", 95.0, "comparisons",
+	    "a", "a", "b", "b", "metric", "pps", "decided", 1, "direction", -1, "text", "b forwards fewer",
+	    "a", "a", "b", "c", "metric", "pps", "decided", 1, "direction", 1, "text", "c forwards more",
+	    "a", "a", "b", "d", "metric", "latency_p99_us", "decided", 1, "direction", -1, "text",
+	    "d lower latency");
+	assert_non_null(d.runs);
+	assert_non_null(d.verdict);
+	html = report_html(&d);
+	assert_non_null(strstr(html, "<li class=\"decided worse\">b forwards fewer"));
+	assert_non_null(strstr(html, "<li class=\"decided better\">c forwards more"));
+	assert_non_null(strstr(html, "<li class=\"decided better\">d lower latency"));
+	assert_non_null(strstr(html, "li.worse{color:#b71c1c}"));
+	free(html);
+	json_decref(d.meta);
+	json_decref(d.runs);
+	json_decref(d.verdict);
+}
+
 int
 main(void)
 {
@@ -94,6 +127,7 @@ main(void)
 		cmocka_unit_test(test_report_parse_runs_names_the_bad_line),
 		cmocka_unit_test(test_report_parse_runs_rejects_wrong_types),
 		cmocka_unit_test(test_report_html_draws_one_box_per_profile),
+		cmocka_unit_test(test_report_html_decided_worse_is_not_shown_as_a_gain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
