@@ -43,14 +43,16 @@ for imp in "$@"; do
 		echo "$imp: tune failed (exit $?), see $D/tune.err" >&2
 	: >"$D/unimpaired.txt"; : >"$D/impaired.txt"; : >"$D/best.txt"
 	r=1
+	# Odd rounds unimpaired first, even rounds last, so that drift does not favour either.
 	while [ $r -le "$ROUNDS" ]; do
-		measure "$U" >>"$D/unimpaired.txt"
+		[ $((r % 2)) = 1 ] && measure "$U" >>"$D/unimpaired.txt"
 		measure "$I" >>"$D/impaired.txt"
 		if grep -q '^[a-z]' "$D/tune/best.conf" 2>/dev/null; then
 			"$NTUNE" apply "$D/tune/best.conf" --netns "$I-dut" --no-persist >/dev/null 2>&1 &&
 				measure "$I" >>"$D/best.txt"
 			"$NTUNE" revert >/dev/null 2>&1
 		fi
+		[ $((r % 2)) = 0 ] && measure "$U" >>"$D/unimpaired.txt"
 		r=$((r + 1))
 	done
 	"$NTUNE" lab down --prefix "$I" >/dev/null 2>&1
