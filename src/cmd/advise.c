@@ -16,6 +16,94 @@ extern const struct ntune_cmd cmd_advise;
 static const char *const goals[] = { "forwarding", "throughput", "latency" };
 static const char *const roles[] = { "router", "firewall", "host" };
 
+/* A setting a bench or tune in the lab decided worse than what it replaced. */
+struct worse {
+	char	*name, *value, *text;
+	bool	 alone;		/* benched alone (a tune step, a one-line profile), not in a bundle */
+};
+
+static void
+worse_add(struct worse **w, size_t *n, const char *name, const char *value, const char *text,
+    bool alone)
+{
+	*w = xreallocarray(*w, *n + 1, sizeof **w);
+	(*w)[*n].name = xstrdup(name);
+	(*w)[*n].value = xstrdup(value);
+	(*w)[*n].text = xstrdup(text);
+	(*w)[(*n)++].alone = alone;
+}
+
+/*
+ * The settings DIR proved worse: a tune's steps decided worse (summary.json),
+ * a bench's profiles decided worse than the first (verdict.json + profiles/).
+ */
+static int
+measured_worse(const char *dir, struct worse **w, size_t *n, char **cause)
+{
+	char path[1024], *text;
+	json_t *doc, *x, *ch;
+	size_t i, j, len;
+
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	if ((doc = json_load_file(path, 0, NULL)) != NULL) {
+		json_array_foreach(json_object_get(doc, "steps"), i, x) {
+			double pct = json_number_value(json_object_get(x, "pct"));
+			bool lat = strcmp(json_string_value(json_object_get(doc, "metric")) ?
+			    json_string_value(json_object_get(doc, "metric")) : "", "latency_p99_us") == 0;
+			json_t *set = json_object_get(x, "changes");
+
+			if (json_is_true(json_object_get(x, "kept")) || !json_is_string(json_object_get(x,
+			    "stopped")) || strcmp(json_string_value(json_object_get(x, "stopped")),
+			    "decided") != 0 || (lat ? pct <= 0 : pct >= 0))
+				continue;
+			json_array_foreach(set, j, ch)
+				worse_add(w, n, json_string_value(json_object_get(ch, "name")),
+				    json_string_value(json_object_get(ch, "value")),
+				    json_string_value(json_object_get(x, "verdict")), json_array_size(set) == 1);
+		}
+		json_decref(doc);
+		return 0;
+	}
+	snprintf(path, sizeof path, "%s/verdict.json", dir);
+	if ((doc = json_load_file(path, 0, NULL)) == NULL) {
+		util_cause(cause, "'%s' holds neither summary.json (tune) nor verdict.json (bench)", dir);
+		return -1;
+	}
+	json_array_foreach(json_object_get(doc, "comparisons"), i, x) {
+		struct kb_profile *p;
+		int better = strcmp(json_string_value(json_object_get(x, "metric")) ?
+		    json_string_value(json_object_get(x, "metric")) : "", "latency_p99_us") == 0 ? -1 : 1;
+
+		if (!json_is_true(json_object_get(x, "decided")) ||
+		    json_integer_value(json_object_get(x, "direction")) != -better)
+			continue;
+		snprintf(path, sizeof path, "%s/profiles/%s.conf", dir,
+		    json_string_value(json_object_get(x, "b")));
+		if (util_read_file(path, &text, &len, NULL) == -1)
+			continue;
+		if ((p = kb_profile_parse(path, text, len, NULL)) != NULL) {
+			for (j = 0; j < p->nentries; j++)
+				worse_add(w, n, p->entries[j].name, p->entries[j].value,
+				    json_string_value(json_object_get(x, "text")), p->nentries == 1);
+			kb_profile_free(p);
+		}
+		free(text);
+	}
+	json_decref(doc);
+	return 0;
+}
+
+static const struct worse *
+worse_find(const struct worse *w, size_t n, const struct kb_advice *a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(w[i].name, a->name) == 0 && strcmp(w[i].value, a->value) == 0)
+			return &w[i];
+	return NULL;
+}
+
 static int
 run(int argc, char **argv)
 {
@@ -27,9 +115,13 @@ run(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "cores", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "measured", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *from[16];
+	const char *from[16], *measured = NULL;
+	struct worse *worse = NULL;
+	const struct worse *wf;
+	size_t nworse = 0;
 	enum os_platform os = OS_PLATFORM_UNKNOWN;
 	size_t nfrom = 0, na = 0, i;
 	int ch, goal = KB_GOAL_FORWARDING, role = KB_ROLE_ROUTER, cpus = 0, cores = 0;
@@ -77,6 +169,9 @@ run(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'm':
+			measured = optarg;
+			break;
 		default:
 			cmd_usage(&cmd_advise, 0);
 			return 2;
@@ -84,6 +179,11 @@ run(int argc, char **argv)
 	}
 	if (argc != optind) {
 		cmd_usage(&cmd_advise, 0);
+		return 2;
+	}
+	if (measured != NULL && measured_worse(measured, &worse, &nworse, &cause) == -1) {
+		fprintf(stderr, "ntune advise: %s\n", cause);
+		free(cause);
 		return 2;
 	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
@@ -132,6 +232,10 @@ run(int argc, char **argv)
 			json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
 			json_object_set_new(o, "reason", json_string(a[i].reason));
 			json_object_set_new(o, "source", json_string(a[i].source));
+			if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
+				json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}",
+				    "verdict", "worse", "alone", wf->alone, "text", wf->text, "results",
+				    measured));
 			json_array_append_new(arr, o);
 		}
 		json_object_set_new(doc, "advice", arr);
@@ -149,13 +253,24 @@ run(int argc, char **argv)
 		printf("# safe = fixes a clear misconfiguration; usually helps = per its source;\n"
 		    "# measure it = a candidate for `ntune bench` / `ntune tune`, not a fact.\n");
 		for (i = 0; i < na; i++) {
-			printf("\n# [%s] %s\n# source: %s\n%s=%s\n", kb_certainty_name(a[i].certainty),
-			    a[i].reason, a[i].source, a[i].name, a[i].value);
+			printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty),
+			    a[i].reason, a[i].source);
+			/* Proven worse here on its own: left out (commented); in a bundle: said. */
+			if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
+				printf("# PROVEN WORSE in %s%s: %s\n%s", measured, wf->alone ? "" :
+				    " (as part of a profile)", wf->text, wf->alone ? "# " : "");
+			printf("%s=%s\n", a[i].name, a[i].value);
 		}
 	}
 	kb_advice_free(a, na);
 	kb_target_close(ctx, &si);
 	kb_free(kb);
+	for (i = 0; i < nworse; i++) {
+		free(worse[i].name);
+		free(worse[i].value);
+		free(worse[i].text);
+	}
+	free(worse);
 	return 0;
 }
 
@@ -163,7 +278,8 @@ const struct ntune_cmd cmd_advise = {
 	"advise",
 	"propose a profile for this machine, every line with its reason",
 	"advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
-	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host] [--json]",
+	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host]\n"
+	    "      [--measured RESULTS_DIR] [--json]",
 	0,
 	run,
 };
