@@ -6,7 +6,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 MESON_OPTS ?=
 
-.PHONY: all deps check check-plain check-asan install lab fuzz clean
+.PHONY: all deps check check-plain check-asan install lab fuzz clean freebsd-check
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -40,6 +40,16 @@ install: $(BUILD)/build.ninja
 	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
 	ninja -C $(BUILD)
 	meson install -C $(BUILD) --no-rebuild $(if $(DESTDIR),--destdir $(DESTDIR))
+
+# Cross-builds for FreeBSD 13.5 amd64 (werror=true) against the root FREEBSD_SYSROOT names
+# (../shared/tools/freebsd-sysroot makes one; nothing runs on FreeBSD), then runs the CLI
+# test that checks the binary. Not part of `make check`.
+FREEBSD_CROSS_BUILD ?= ../shared/tools/freebsd-cross-build
+freebsd-check: $(BUILD)/build.ninja
+	@test -n "$(FREEBSD_SYSROOT)" || { echo "make freebsd-check: set FREEBSD_SYSROOT to a FreeBSD cross root (../shared/tools/freebsd-sysroot makes one)" >&2; exit 2; }
+	FREEBSD_SYSROOT="$(FREEBSD_SYSROOT)" $(FREEBSD_CROSS_BUILD) --werror .
+	meson setup --reconfigure $(BUILD) >/dev/null
+	FREEBSD_SYSROOT="$(FREEBSD_SYSROOT)" meson test -C $(BUILD) --print-errorlogs t0101-freebsd-cross
 
 # The main job; see README.md.
 lab: all

@@ -1,16 +1,15 @@
 /*
  * Reading and writing tunables for apply/revert/verify, through the platform
- * layer's tunable_get/set (the one writer of tunables). Names that belong to a network namespace are served
- * by a child process that entered it (setns + own mount namespace + fresh /sys,
- * as `ip netns exec` does), so the caller's own namespaces never change and
- * threads are not a concern.
+ * layer's tunable_get/set (the one writer of tunables). Names that belong to a
+ * network namespace are served by a child process that entered it
+ * (util_netns_enter_sys: setns + own mount namespace + fresh /sys, as
+ * `ip netns exec` does; Linux-only), so the caller's own namespaces never
+ * change and threads are not a concern.
  */
 #include <sys/types.h>
-#include <sys/mount.h>
 #include <sys/socket.h>
 
 #include <errno.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,25 +134,6 @@ recv_str(int fd)
 	return s;
 }
 
-static int
-enter_netns(const char *name, char **cause)
-{
-	if (util_netns_enter(name, cause) == -1)
-		return -1;
-	/* Own mount namespace with a /sys that shows this namespace's devices. */
-	if (unshare(CLONE_NEWNS) == -1 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == -1) {
-		util_cause(cause, "cannot make a mount namespace: %s", strerror(errno));
-		return -1;
-	}
-	umount2("/sys", MNT_DETACH);
-	if (mount(name, "/sys", "sysfs", 0, NULL) == -1) {
-		util_cause(cause, "cannot mount /sys in '%s': %s", name, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static void
 serve(struct apply_access *a, int fd)
 {
@@ -198,7 +178,7 @@ server_main(void *arg)
 
 	close(s->fd[0]);
 	memset(&inner, 0, sizeof inner);
-	ready = enter_netns(s->netns, &why);
+	ready = util_netns_enter_sys(s->netns, &why);
 	status = ready == 0 ? 0 : 1;
 	if (xfer(s->fd[1], &status, 1, true) == -1 || send_str(s->fd[1], why) == -1)
 		return 1;

@@ -1,6 +1,5 @@
 /* ntune gen: send UDP test frames from the lab's gen namespace (or, with --iface-any, anywhere). */
 #include <sys/types.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 #include <net/if.h>
@@ -20,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "lab/lab.h"
 #include "lab/traffic.h"
+#include "os/os.h"
 #include "util/util.h"
 
 
@@ -75,24 +75,6 @@ progress(const struct gen_second *s, void *arg)
 	fprintf(stderr, "gen %4d s  %s  retries %llu\n", s->second, rate,
 	    (unsigned long long)s->retries);
 	(void)c;
-}
-
-static int
-if_mac(const char *ifname, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int s, rc = -1;
-
-	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(s, SIOCGIFHWADDR, &ifr) == 0) {
-		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-		rc = 0;
-	}
-	close(s);
-	return rc;
 }
 
 static void
@@ -291,7 +273,7 @@ run(int argc, char **argv)
 		    dst, iface);
 		return 2;
 	}
-	if (if_mac(c.ifname, c.spec.src_mac) == -1) {
+	if (os_if_hwaddr(c.ifname, c.spec.src_mac, NULL) == -1) {
 		fprintf(stderr, "ntune gen: no interface '%s' in this network namespace\n", c.ifname);
 		return 2;
 	}

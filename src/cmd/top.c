@@ -198,7 +198,7 @@ compute(struct top *tp, const struct sample *a, const struct sample *b, struct v
 		r->oerr = d64(x->oerrors, y->oerrors) / dt;
 		r->odrop = d64(x->odrops, y->odrops) / dt;
 	}
-	qsort_r(v->ifr, v->nifr, sizeof *v->ifr, cmp_if, &tp->sort);
+	util_sort(v->ifr, v->nifr, sizeof *v->ifr, cmp_if, &tp->sort);
 	v->irq = xcalloc(tp->nq + 1, sizeof *v->irq);
 	for (i = 0; i < tp->nq; i++) {
 		const struct os_irq *x = NULL, *y = NULL;

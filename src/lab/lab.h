@@ -20,6 +20,14 @@ enum lab_impair {
 	LAB_IMPAIR_NAPI_SENDER,	/* "napi-on-sender": dut0's NAPI thread pinned to CPU 0, the sender's */
 };
 
+/*
+ * Building the lab, entering namespaces, gen and sink are Linux-only (the
+ * top-level meson.build lists the files); elsewhere src/lab/nolinux.c stands in
+ * and every such function fails with this cause.
+ */
+#define LAB_LINUX_ONLY	"the lab is Linux-only (network namespaces, veth, AF_PACKET); " \
+	"on FreeBSD measure between machines with --dut ssh://[user@]host"
+
 #define LAB_PREFIX_DEFAULT	"ntune"
 #define LAB_PREFIX_MAX		32
 #define LAB_NSNAME_MAX		(LAB_PREFIX_MAX + 8)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lab/lab.h"
+#include "os/os.h"
 #include "util/util.h"
 
 #define NETNS_RUN_DIR	"/run/netns"
@@ -264,17 +265,15 @@ stats_thread(void *arg)
 	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) != -1) {
 		for (i = 0; i < job->n; i++) {
 			struct ifreq ifr;
+			uint8_t m[6];
 
 			memset(&ifr, 0, sizeof(ifr));
 			snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", job->ifs[i].name);
 			if (ioctl(s, SIOCGIFFLAGS, &ifr) == 0)
 				job->ifs[i].up = (ifr.ifr_flags & IFF_UP) != 0;
-			if (ioctl(s, SIOCGIFHWADDR, &ifr) == 0) {
-				const unsigned char *m = (const unsigned char *)ifr.ifr_hwaddr.sa_data;
-
+			if (os_if_hwaddr(job->ifs[i].name, m, NULL) == 0)
 				snprintf(job->ifs[i].mac, sizeof(job->ifs[i].mac),
 				    "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-			}
 		}
 		close(s);
 	}

@@ -1,6 +1,5 @@
 /* Next-hop resolution with rtnetlink: a route lookup, then the neighbour table. */
 #include <sys/types.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 #include <linux/neighbour.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "lab/traffic.h"
+#include "os/os.h"
 #include "util/util.h"
 
 struct nlreq {
@@ -149,10 +149,9 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	struct neigh_ans na;
 	struct nlreq req;
 	struct rtattr *at;
-	struct ifreq ifr;
 	char name[IF_NAMESIZE], text[INET6_ADDRSTRLEN];
 	size_t alen = family == AF_INET6 ? 16 : 4;
-	int fd, s;
+	int fd;
 
 	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1) {
 		util_cause(cause, "netlink socket: %s", strerror(errno));
@@ -206,13 +205,7 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	snprintf(ifname, iflen, "%s", name);
 	if (ra.has_src && src != NULL)
 		*src = ra.src;
-	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) != -1) {
-		memset(&ifr, 0, sizeof(ifr));
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-		if (ioctl(s, SIOCGIFHWADDR, &ifr) == 0)
-			memcpy(src_mac, ifr.ifr_hwaddr.sa_data, 6);
-		close(s);
-	}
+	(void)os_if_hwaddr(name, src_mac, NULL);
 	if (!na.found) {
 		inet_ntop(family, &na.ip, text, sizeof(text));
 		util_cause(cause, "no neighbour entry for %s on '%s' (give --dst-mac)", text, name);

@@ -489,6 +489,34 @@ fb_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, char 
 	return 0;
 }
 
+int
+os_freebsd_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause)
+{
+	struct ifaddrs *ifa, *i;
+	int rc = -1;
+
+	if (getifaddrs(&ifa) != 0) {
+		util_cause(cause, "getifaddrs: %s", strerror(errno));
+		return -1;
+	}
+	for (i = ifa; i != NULL && rc == -1; i = i->ifa_next) {
+		const struct sockaddr_dl *sdl = (const struct sockaddr_dl *)(void *)i->ifa_addr;
+
+		if (sdl == NULL || sdl->sdl_family != AF_LINK || strcmp(i->ifa_name, ifname) != 0)
+			continue;
+		if (sdl->sdl_alen != 6) {
+			util_cause(cause, "interface '%s' has no Ethernet address", ifname);
+			break;
+		}
+		memcpy(mac, LLADDR(sdl), 6);
+		rc = 0;
+	}
+	if (i == NULL && rc == -1)
+		util_cause(cause, "no interface '%s'", ifname);
+	freeifaddrs(ifa);
+	return rc;
+}
+
 static int
 fb_irqs(struct os_ctx *ctx, struct os_irq **out, size_t *n, char **cause)
 {

@@ -2444,3 +2444,24 @@ const struct os_ops os_linux_ops = {
 	.tunable_list = linux_tunable_list,
 	.close = linux_close,
 };
+
+int
+os_linux_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause)
+{
+	struct ifreq ifr;
+	int s, rc = -1;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+		util_cause(cause, "socket: %s", strerror(errno));
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	os_strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
+	if (ioctl(s, SIOCGIFHWADDR, &ifr) == 0) {
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+		rc = 0;
+	} else
+		util_cause(cause, "cannot read the address of '%s': %s", ifname, strerror(errno));
+	close(s);
+	return rc;
+}

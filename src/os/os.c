@@ -64,6 +64,19 @@ os_backend_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 	return 0;
 }
 
+int
+os_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause)
+{
+#if defined(__linux__)
+	return os_linux_if_hwaddr(ifname, mac, cause);
+#elif defined(__FreeBSD__)
+	return os_freebsd_if_hwaddr(ifname, mac, cause);
+#else
+	util_cause(cause, "cannot read the address of '%s' on this system", ifname);
+	return -1;
+#endif
+}
+
 void
 os_close(struct os_ctx *ctx)
 {

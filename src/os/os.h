@@ -159,6 +159,11 @@ struct os_ctx *os_open_live(const char *root, char **cause);
 /* The snapshot backend over one or more files: a JSON snapshot, or FreeBSD text dumps. */
 struct os_ctx *os_open_files(const char *const *paths, size_t n, char **cause);
 void	 os_close(struct os_ctx *);
+/*
+ * The Ethernet address of interface ifname in the calling thread's network
+ * namespace, read live (SIOCGIFHWADDR on Linux, getifaddrs(3) AF_LINK on FreeBSD).
+ */
+int	 os_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
 
 void	 os_cpu_free(struct os_cpu *);
 void	 os_nics_free(struct os_nic *, size_t);

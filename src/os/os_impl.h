@@ -13,10 +13,12 @@ extern const struct os_ops os_linux_ops;
 int	 os_linux_init(struct os_ctx *, char **cause);
 /* linux_napi.c: the PIDs of ifname's NAPI threads (none when not threaded), in this netns. */
 int	 os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, char **cause);
+int	 os_linux_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
 #endif
 /* Declared everywhere: tests/shim compiles freebsd.c on Linux. */
 extern const struct os_ops os_freebsd_ops;
 int	 os_freebsd_init(struct os_ctx *, char **cause);
+int	 os_freebsd_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
 extern const struct os_ops os_snapshot_ops;
 
 /* The live backend's own counters (os.c picks; linux_counters.c, fbsd_counters.c). */

@@ -118,6 +118,7 @@ fast_strtod(const char *s, const char *e, double *out)
 	return scan_number(s, e, out) == e;
 }
 
+#if defined(MREMAP_MAYMOVE)
 #define MAP_MIN	(4UL << 20)	/* bytes; larger value arrays are mmap'd */
 
 static size_t
@@ -125,6 +126,7 @@ map_bytes(size_t cap)
 {
 	return (cap * sizeof(double) + (2UL << 20) - 1) & ~((2UL << 20) - 1);
 }
+#endif
 
 /*
  * Large arrays live in their own mappings, grown with mremap(2) and backed by

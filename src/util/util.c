@@ -3,7 +3,6 @@
 #include <libgen.h>
 #include <math.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,40 +405,39 @@ util_share_dir(void)
 	return found;
 }
 
-int
-util_netns_open(const char *name, char **cause)
+static void
+merge_sort(char *v, char *tmp, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
 {
-	char path[256];
-	int fd;
+	size_t half = n / 2, i = 0, j = half, k = 0;
 
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		util_cause(cause, "invalid namespace name '%s'", name);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT)
-			util_cause(cause, "network namespace '%s' does not exist", name);
+	if (n < 2)
+		return;
+	merge_sort(v, tmp, half, size, cmp, arg);
+	merge_sort(v + half * size, tmp, n - half, size, cmp, arg);
+	while (i < half && j < n) {
+		/* Take from the right only when strictly smaller: stable. */
+		if (cmp(v + j * size, v + i * size, arg) < 0)
+			memcpy(tmp + k++ * size, v + j++ * size, size);
 		else
-			util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
+			memcpy(tmp + k++ * size, v + i++ * size, size);
 	}
-	return fd;
+	memcpy(tmp + k * size, v + i * size, (half - i) * size);
+	k += half - i;
+	memcpy(v, tmp, k * size);
 }
 
-int
-util_netns_enter(const char *name, char **cause)
+void
+util_sort(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
 {
-	int fd;
+	char *tmp;
 
-	if ((fd = util_netns_open(name, cause)) == -1)
-		return -1;
-	if (setns(fd, CLONE_NEWNET) == -1) {
-		util_cause(cause, "cannot enter network namespace '%s': %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
+	if (n < 2 || size == 0)
+		return;
+	tmp = xreallocarray(NULL, n, size);
+	merge_sort(base, tmp, n, size, cmp, arg);
+	free(tmp);
 }
 
 char **

@@ -2,13 +2,18 @@
 #ifndef NTUNE_UTIL_H
 #define NTUNE_UTIL_H
 
+/* FreeBSD's <sys/param.h> defines nitems() too: included here, so any include order works. */
+#include <sys/param.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
+#ifndef nitems
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Allocation that aborts with a message instead of returning NULL. */
 void	*xmalloc(size_t);
@@ -69,10 +74,22 @@ const char *util_did_you_mean(const char *word, const char *const *candidates, s
 
 /*
  * A network namespace of ip-netns(8) (/run/netns/NAME): util_netns_open gives an
- * fd to setns(2) (O_CLOEXEC), util_netns_enter moves this thread into it; -1 + cause.
+ * fd to setns(2) (O_CLOEXEC), util_netns_enter moves this thread into it,
+ * util_netns_enter_sys also gives the thread's process its own mount namespace
+ * with a /sys that shows the namespace's devices (as `ip netns exec` does); -1 + cause.
+ * Linux-only: elsewhere they fail with "network namespaces are Linux-only".
  */
 int	 util_netns_open(const char *name, char **cause);
 int	 util_netns_enter(const char *name, char **cause);
+int	 util_netns_enter_sys(const char *name, char **cause);
+
+/*
+ * Sorts n elements of size bytes at base with cmp(a, b, arg), like qsort_r but
+ * portable (glibc, FreeBSD 13 and FreeBSD 14 disagree on qsort_r's argument order)
+ * and stable: equal elements keep their order.
+ */
+void	 util_sort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *, void *), void *arg);
 
 /* Monotonic time in seconds and nanoseconds. */
 double	 util_now(void);

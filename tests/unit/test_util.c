@@ -167,6 +167,43 @@ test_util_utc_formats_iso_and_compact(void **state)
 	assert_string_equal(util_utc(1796998262, false, buf), "2026-12-11T14:11:02Z");
 	assert_string_equal(util_utc(1796998262, true, buf), "20261211T141102Z");
 	assert_int_equal(strlen(util_utc(0, false, buf)), 20);
+struct pair {
+	int	key, seq;
+};
+
+static int
+cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct pair *x = a, *y = b;
+	int dir = *(const int *)arg;
+
+	return x->key == y->key ? 0 : (x->key < y->key ? -dir : dir);
+}
+
+static void
+test_util_sort_orders_by_arg_and_keeps_ties_in_order(void **state)
+{
+	struct pair v[500];
+	int i, dir;
+
+	(void)state;
+	for (dir = -1; dir <= 1; dir += 2) {
+		for (i = 0; i < 500; i++) {
+			v[i].key = (i * 7919) % 13;	/* many ties */
+			v[i].seq = i;
+		}
+		util_sort(v, 500, sizeof v[0], cmp_key, &dir);
+		for (i = 1; i < 500; i++) {
+			if (dir > 0)
+				assert_true(v[i - 1].key <= v[i].key);
+			else
+				assert_true(v[i - 1].key >= v[i].key);
+			if (v[i - 1].key == v[i].key)
+				assert_true(v[i - 1].seq < v[i].seq);
+		}
+	}
+	util_sort(v, 0, sizeof v[0], cmp_key, &dir);
+	util_sort(v, 1, sizeof v[0], cmp_key, &dir);
 }
 
 int
@@ -182,6 +219,7 @@ main(void)
 		cmocka_unit_test(test_util_child_runs_a_function_with_the_asked_for_setup),
 		cmocka_unit_test(test_util_strv_add_copies_and_grows),
 		cmocka_unit_test(test_util_utc_formats_iso_and_compact),
+		cmocka_unit_test(test_util_sort_orders_by_arg_and_keeps_ties_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
