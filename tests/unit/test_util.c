@@ -167,6 +167,8 @@ test_util_utc_formats_iso_and_compact(void **state)
 	assert_string_equal(util_utc(1796998262, false, buf), "2026-12-11T14:11:02Z");
 	assert_string_equal(util_utc(1796998262, true, buf), "20261211T141102Z");
 	assert_int_equal(strlen(util_utc(0, false, buf)), 20);
+}
+
 struct pair {
 	int	key, seq;
 };
