@@ -273,6 +273,39 @@ struct bench_candidate {
 /* Reads a knob's value in the DUT: 0 and *value (malloc'd), or -1 and *why. */
 typedef int (*bench_getter)(void *arg, const char *name, char **value, char **why);
 
+/* --- the tuner's candidate generators (cand.c, share/tune/linux.cand) ---- */
+
+enum bench_gen_kind {
+	BENCH_GEN_MASKS,	/* each single CPU (highest first, up to 4), then all CPUs */
+	BENCH_GEN_FLIP,		/* a bool to its other value */
+	BENCH_GEN_TIMES,	/* the current number times each factor of arg */
+	BENCH_GEN_SET,		/* arg */
+	BENCH_GEN_NCPU,		/* the CPU count (queues) */
+	BENCH_GEN_ENUM,		/* the values of arg that the knowledge base lists */
+	BENCH_GEN_BUNDLE,	/* arg "name=value ...", applied together; %c: one per CPU */
+	BENCH_GEN_FIX,		/* arg "FROM:TO": only a knob at FROM, set to TO (a known trap) */
+};
+
+struct bench_gen {
+	char	*name;		/* the knob; a bundle: what notes call it */
+	enum bench_gen_kind kind;
+	char	*arg;		/* NULL when the kind takes none */
+	char	*why;
+	int	 line;
+};
+
+struct bench_gens {
+	struct bench_gen *v;
+	size_t	 n;
+};
+
+/* Parses candidate stanzas ("file:line: ..." errors; at least one candidate). */
+int	bench_gens_parse(const char *file, const char *text, size_t len, struct bench_gens *,
+	    char **cause);
+/* Reads path, NULL: <share>/tune/linux.cand. */
+int	bench_gens_load(const char *path, struct bench_gens *, char **cause);
+void	bench_gens_free(struct bench_gens *);
+
 /*
  * Candidate changes for the lab's DUT, most promising first: UDP GRO
  * forwarding, RPS/XPS masks, threaded NAPI, GRO/GSO/TSO, rings and channels,
@@ -282,8 +315,9 @@ typedef int (*bench_getter)(void *arg, const char *name, char **value, char **wh
  * are not, or whose scope is host without host_knobs, are left out with a
  * line in *notes. Parts of a bundle already at their value are dropped from it.
  */
-void	bench_tune_candidates_from(const struct kb *, bench_getter get, void *arg, int ncpu,
-	    bool host_knobs, struct bench_candidate **, size_t *, char ***notes, size_t *nnotes);
+void	bench_tune_candidates_from(const struct kb *, const struct bench_gens *, bench_getter get,
+	    void *arg, int ncpu, bool host_knobs, struct bench_candidate **, size_t *,
+	    char ***notes, size_t *nnotes);
 /* The same, reading the values inside the network namespace dut_ns. */
 int	bench_tune_candidates(const struct kb *, const char *dut_ns, int ncpu, bool host_knobs,
 	    struct bench_candidate **, size_t *, char ***notes, size_t *nnotes, char **cause);

@@ -13,104 +13,6 @@
 #include "lab/lab.h"
 #include "util/util.h"
 
-enum gen_kind {
-	GEN_MASKS,	/* each single CPU (highest first, up to 4), then all CPUs */
-	GEN_FLIP,	/* a bool to its other value */
-	GEN_TIMES,	/* the current number times each factor */
-	GEN_SET,	/* a fixed value */
-	GEN_NCPU,	/* the CPU count (queues) */
-	GEN_ENUM,	/* the values of arg that the knowledge base lists */
-	GEN_BUNDLE,	/* arg: "name=value name=value ...", applied together in that order */
-	GEN_FIX,	/* arg "FROM:TO": only a knob at FROM, set to TO (a known trap) */
-};
-
-struct gen {
-	const char	*name;	/* the knob; GEN_BUNDLE: what the bundle is called in notes */
-	enum gen_kind	 kind;
-	const char	*arg;	/* GEN_TIMES: factors; GEN_SET: the value; GEN_BUNDLE: the changes */
-	const char	*why;
-};
-
-/*
- * Most promising first. In a veth lab the CPU that sends also runs the DUT's
- * receive path, so what counts is moving that work to another CPU (threaded
- * NAPI, RPS) or doing less of it per forwarded packet (GRO batches). A veth
- * feeds its NAPI, and so GRO batches and a NAPI thread, only with GRO on (and
- * the lab's gen0 has TSO off so that every frame is GRO-eligible,
- * veth_skb_is_eligible_for_gro). Where the NAPI thread runs is left to the
- * scheduler unless pinned, and in a 2-CPU lab the wake-up often puts it on
- * the generator's CPU: the same bundle then gained +150% on one start and
- * nothing on the next. So the NAPI-thread bundles come pinned, "%c" standing
- * for each CPU from the highest down (the lab's default load is pinned to
- * CPU 0), and the unpinned ones come after them.
- */
-static const struct gen gens[] = {
-	{ "net.ipv4.conf.dut0.rp_filter", GEN_FIX, "1:2",
-	  "loose instead of strict reverse-path filtering on dut0: strict drops every packet "
-	  "whose return route leaves by another port (asymmetric routing)" },
-	{ "fraglist GRO in a NAPI thread on dut0 pinned to CPU %c", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1 "
-	  "if.dut0.napi_thread_cpus=%c",
-	  "receive and forward dut0's packets in a NAPI kernel thread pinned to another CPU "
-	  "than the sender, fed by fraglist GRO (chains a flow's packets, split again on dut1 "
-	  "without copying)" },
-	{ "UDP GRO forwarding in a NAPI thread on dut0 pinned to CPU %c", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-udp-gro-forwarding=on "
-	  "if.dut0.napi_threaded=1 if.dut0.napi_thread_cpus=%c",
-	  "receive and forward dut0's packets in a NAPI kernel thread pinned to another CPU "
-	  "than the sender, fed by UDP GRO forwarding (one route lookup per batch, segmented "
-	  "again on dut1)" },
-	{ "fraglist GRO in a NAPI thread on dut0", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on if.dut0.napi_threaded=1",
-	  "receive and forward dut0's packets in a NAPI kernel thread, placed by the scheduler, "
-	  "fed by fraglist GRO" },
-	{ "if.dut0.rps_cpus", GEN_MASKS, NULL,
-	  "steer dut0's receive processing (RPS) to other CPUs than the one the packets arrive on" },
-	{ "threaded NAPI on dut0", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.napi_threaded=1",
-	  "poll dut0 in a kernel thread that can run on another CPU than the sender "
-	  "(a veth has NAPI only with GRO on)" },
-	{ "fraglist GRO on dut0", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-gro-list=on",
-	  "chain forwarded packets of a flow into fraglist GRO packets on dut0, split again "
-	  "on dut1 without copying" },
-	{ "UDP GRO forwarding on dut0", GEN_BUNDLE,
-	  "if.dut0.offload.gro=on if.dut0.offload.rx-udp-gro-forwarding=on",
-	  "merge forwarded UDP packets of a flow on dut0 (GRO + rx-udp-gro-forwarding): one route "
-	  "lookup and transmit per batch, segmented again on dut1" },
-	{ "if.dut0.napi_threaded", GEN_FLIP, NULL,
-	  "poll dut0 in a kernel thread (threaded NAPI) instead of softirq" },
-	{ "if.dut0.offload.gro", GEN_FLIP, NULL,
-	  "GRO merges packets on dut0; forwarded small packets rarely gain from it alone" },
-	{ "net.core.netdev_max_backlog", GEN_TIMES, "4 16",
-	  "a longer per-CPU backlog drops fewer packets handed over by RPS" },
-	{ "net.core.netdev_budget", GEN_TIMES, "2 4",
-	  "more packets per NET_RX softirq round" },
-	{ "net.core.netdev_budget_usecs", GEN_TIMES, "2",
-	  "a longer NET_RX softirq round" },
-	{ "net.core.dev_weight", GEN_TIMES, "2 4",
-	  "more packets per backlog poll" },
-	{ "if.dut1.xps_cpus", GEN_MASKS, NULL,
-	  "choose the CPUs that transmit on dut1 (XPS)" },
-	{ "if.dut0.channels.combined", GEN_NCPU, NULL,
-	  "one queue per CPU on dut0" },
-	{ "if.dut0.channels.rx", GEN_NCPU, NULL,
-	  "one receive queue per CPU on dut0" },
-	{ "if.dut0.ring.rx", GEN_TIMES, "2 4",
-	  "a longer receive ring on dut0 absorbs bursts" },
-	{ "if.dut0.irq_affinity", GEN_SET, "spread",
-	  "one CPU per dut0 queue interrupt" },
-	{ "if.dut1.offload.gso", GEN_FLIP, NULL,
-	  "GSO on dut1: segmentation in software on transmit" },
-	{ "if.dut1.offload.tso", GEN_FLIP, NULL,
-	  "TSO on dut1" },
-	{ "if.dut1.qdisc", GEN_ENUM, "noqueue pfifo_fast fq_codel",
-	  "the queueing discipline on dut1" },
-	{ "if.dut1.rps_cpus", GEN_MASKS, NULL,
-	  "RPS on dut1 (the return path)" },
-	{ "net.core.busy_poll", GEN_SET, "50",
-	  "busy polling of sockets (host-wide)" },
-};
 
 static void
 note(char ***notes, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -148,16 +50,16 @@ mask_value(const char *s)
 }
 
 static int
-same_value(const struct kb_knob *k, const struct gen *g, const char *a, const char *b)
+same_value(const struct kb_knob *k, const struct bench_gen *g, const char *a, const char *b)
 {
-	if (g->kind == GEN_MASKS)
+	if (g->kind == BENCH_GEN_MASKS)
 		return mask_value(a) == mask_value(b);
 	return kb_value_equal(k, a, b);
 }
 
 /* Appends a candidate unless one with the same changes is there already. */
 static void
-add(struct bench_candidate **c, size_t *n, const struct gen *g, const struct bench_change *set,
+add(struct bench_candidate **c, size_t *n, const struct bench_gen *g, const struct bench_change *set,
     size_t nset)
 {
 	struct bench_candidate cand;
@@ -191,7 +93,7 @@ add(struct bench_candidate **c, size_t *n, const struct gen *g, const struct ben
 }
 
 static void
-add_one(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const struct gen *g,
+add_one(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const struct bench_gen *g,
     const char *cur, const char *value, int ncpu, char ***notes, size_t *nnotes)
 {
 	struct bench_change ch;
@@ -212,7 +114,7 @@ add_one(struct bench_candidate **c, size_t *n, const struct kb_knob *k, const st
 }
 
 static void
-expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
+expand(const struct bench_gen *g, const struct kb_knob *k, const char *cur, int ncpu,
     struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
 {
 	char buf[128], *end, *fs, *f;
@@ -220,7 +122,7 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 	int i, singles;
 
 	switch (g->kind) {
-	case GEN_MASKS:
+	case BENCH_GEN_MASKS:
 		for (i = ncpu - 1, singles = 0; i >= 0 && singles < 4 && i < 60; i--, singles++) {
 			snprintf(buf, sizeof buf, "%llx", 1ULL << i);
 			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
@@ -230,7 +132,7 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		break;
-	case GEN_FLIP:
+	case BENCH_GEN_FLIP:
 		if (strcmp(cur, "on") == 0 || strcmp(cur, "1") == 0)
 			add_one(c, n, k, g, cur, strcmp(cur, "1") == 0 ? "0" : "off", ncpu, notes, nnotes);
 		else if (strcmp(cur, "off") == 0 || strcmp(cur, "0") == 0)
@@ -238,7 +140,7 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 		else
 			note(notes, nnotes, "%s left out: it is '%s' (fixed or unknown here)", g->name, cur);
 		break;
-	case GEN_TIMES:
+	case BENCH_GEN_TIMES:
 		v = strtoll(cur, &end, 10);
 		if (end == cur || *end != '\0' || v <= 0) {
 			note(notes, nnotes, "%s left out: current value '%s' is not a number", g->name, cur);
@@ -252,17 +154,17 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 		}
 		free(fs);
 		break;
-	case GEN_SET:
+	case BENCH_GEN_SET:
 		add_one(c, n, k, g, cur, g->arg, ncpu, notes, nnotes);
 		break;
-	case GEN_NCPU:
+	case BENCH_GEN_NCPU:
 		v = strtoll(cur, &end, 10);
 		if (end != cur && *end == '\0' && v > 0 && v < ncpu) {
 			snprintf(buf, sizeof buf, "%d", ncpu);
 			add_one(c, n, k, g, cur, buf, ncpu, notes, nnotes);
 		}
 		break;
-	case GEN_ENUM:
+	case BENCH_GEN_ENUM:
 		for (i = 0; i < (int)k->nvalues; i++) {
 			snprintf(buf, sizeof buf, " %s ", g->arg);
 			fs = NULL;
@@ -272,7 +174,7 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 			free(fs);
 		}
 		break;
-	case GEN_FIX:
+	case BENCH_GEN_FIX:
 		fs = xstrdup(g->arg);
 		if ((f = strchr(fs, ':')) != NULL) {
 			*f++ = '\0';
@@ -284,7 +186,7 @@ expand(const struct gen *g, const struct kb_knob *k, const char *cur, int ncpu,
 		}
 		free(fs);
 		break;
-	case GEN_BUNDLE:
+	case BENCH_GEN_BUNDLE:
 		break;
 	}
 }
@@ -321,7 +223,7 @@ usable(const struct kb *kb, const char *name, const char *what, bench_getter get
 
 /* A bundle: the parts not yet at their value, all or nothing. */
 static void
-expand_bundle_one(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
+expand_bundle_one(const struct kb *kb, const struct bench_gen *g, bench_getter get, void *arg, int ncpu,
     bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
 {
 	struct bench_change set[BENCH_CHANGES_MAX];
@@ -384,10 +286,10 @@ subst_cpu(const char *s, int cpu)
 
 /* A bundle whose changes say "%c": one bundle per CPU, the highest first (up to 4). */
 static void
-expand_bundle(const struct kb *kb, const struct gen *g, bench_getter get, void *arg, int ncpu,
+expand_bundle(const struct kb *kb, const struct bench_gen *g, bench_getter get, void *arg, int ncpu,
     bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
 {
-	struct gen one;
+	struct bench_gen one;
 	char *name, *args;
 	int cpu;
 
@@ -440,24 +342,27 @@ round_robin(struct bench_candidate *c, size_t n)
 }
 
 void
-bench_tune_candidates_from(const struct kb *kb, bench_getter get, void *arg, int ncpu,
-    bool host_knobs, struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes)
+bench_tune_candidates_from(const struct kb *kb, const struct bench_gens *gens, bench_getter get,
+    void *arg, int ncpu, bool host_knobs, struct bench_candidate **out, size_t *nout,
+    char ***notes, size_t *nnotes)
 {
 	const struct kb_knob *k = NULL;
+	const struct bench_gen *g;
 	char *cur;
 	size_t i;
 
 	*out = NULL;
 	*nout = 0;
-	for (i = 0; i < nitems(gens); i++) {
-		if (gens[i].kind == GEN_BUNDLE) {
-			expand_bundle(kb, &gens[i], get, arg, ncpu, host_knobs, out, nout, notes, nnotes);
+	for (i = 0; i < gens->n; i++) {
+		g = &gens->v[i];
+		if (g->kind == BENCH_GEN_BUNDLE) {
+			expand_bundle(kb, g, get, arg, ncpu, host_knobs, out, nout, notes, nnotes);
 			continue;
 		}
-		if ((cur = usable(kb, gens[i].name, gens[i].name, get, arg, host_knobs, &k, notes,
+		if ((cur = usable(kb, g->name, g->name, get, arg, host_knobs, &k, notes,
 		    nnotes)) == NULL)
 			continue;
-		expand(&gens[i], k, util_trim(cur), ncpu, out, nout, notes, nnotes);
+		expand(g, k, util_trim(cur), ncpu, out, nout, notes, nnotes);
 		free(cur);
 	}
 	round_robin(*out, *nout);
@@ -481,13 +386,20 @@ bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool ho
     struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
 {
 	struct access_arg a = { NULL, kb };
+	struct bench_gens gens;
 
 	*out = NULL;
 	*nout = 0;
-	if ((a.acc = apply_access_open(dut_ns, cause)) == NULL)
+	if (bench_gens_load(NULL, &gens, cause) == -1)
 		return -1;
-	bench_tune_candidates_from(kb, access_get, &a, ncpu, host_knobs, out, nout, notes, nnotes);
+	if ((a.acc = apply_access_open(dut_ns, cause)) == NULL) {
+		bench_gens_free(&gens);
+		return -1;
+	}
+	bench_tune_candidates_from(kb, &gens, access_get, &a, ncpu, host_knobs, out, nout, notes,
+	    nnotes);
 	apply_access_close(a.acc);
+	bench_gens_free(&gens);
 	return 0;
 }
 

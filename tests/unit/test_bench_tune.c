@@ -36,10 +36,16 @@ static void
 candidates(const char *const *values, struct bench_candidate **c, size_t *n, char ***notes,
     size_t *nnotes)
 {
+	struct bench_gens gens;
+	char *cause = NULL;
+
 	dut = values;
 	*notes = NULL;
 	*nnotes = 0;
-	bench_tune_candidates_from(kb, fake_get, NULL, 2, false, c, n, notes, nnotes);
+	if (bench_gens_load(NULL, &gens, &cause) == -1)
+		fail_msg("bench_gens_load: %s", cause);
+	bench_tune_candidates_from(kb, &gens, fake_get, NULL, 2, false, c, n, notes, nnotes);
+	bench_gens_free(&gens);
 }
 
 static void
@@ -118,6 +124,8 @@ test_bench_tune_bundles_come_whole_pinned_and_first(void **state)
 	/* Host-global knobs are left out with a note, unreadable ones too. */
 	assert_true(noted(notes, nnotes, "net.core.netdev_budget is host-global"));
 	assert_true(noted(notes, nnotes, "if.dut1.xps_cpus is not available in the DUT"));
+	/* Every knob of share/tune/linux.cand is in the knowledge base. */
+	assert_false(noted(notes, nnotes, "is not in the knowledge base"));
 	free(c);
 	free_notes(notes, nnotes);
 }
@@ -322,6 +330,46 @@ teardown(void **state)
 	return 0;
 }
 
+/* A bad candidate file is refused with its file, line and what is wrong. */
+static void
+test_bench_gens_parse_names_file_and_line(void **state)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "name: a\nkind: set\nwhy: w\n", "c.cand:1: a: kind set needs arg" },
+		{ "\nname: a\nkind: sometimes\narg: 1\nwhy: w\n", "c.cand:2: unknown kind 'sometimes'" },
+		{ "name: a\nkind: fix\narg: 1\nwhy: w\n", "needs arg: FROM:TO" },
+		{ "name: a\nkind: bundle\narg: x y\nwhy: w\n", "needs arg: name=value words" },
+		{ "name: a\nkind: times\narg: 2 x\nwhy: w\n", "factors are whole numbers" },
+		{ "name: a\nkind: flip\n", "c.cand:1: a candidate needs name, kind and why" },
+		{ "name: a\nname: b\n", "c.cand:2: key 'name' given twice" },
+		{ "name: a\ncolour: red\n", "c.cand:2: unknown key 'colour'" },
+		{ "# nothing\n", "c.cand: no candidate" },
+	};
+	static const char good[] = "name: x\nkind: flip\nwhy: a\n  b\n\n"
+	    "name: y\nkind: fix\narg: 1:2\nwhy: c\n";
+	struct bench_gens g;
+	char *cause;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nitems(bad); i++) {
+		cause = NULL;
+		assert_int_equal(bench_gens_parse("c.cand", bad[i].text, strlen(bad[i].text), &g,
+		    &cause), -1);
+		assert_non_null(cause);
+		if (strstr(cause, bad[i].msg) == NULL)
+			fail_msg("'%s': got '%s'", bad[i].text, cause);
+		free(cause);
+	}
+	cause = NULL;
+	assert_int_equal(bench_gens_parse("c.cand", good, strlen(good), &g, &cause), 0);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.v[0].why, "a b");
+	assert_int_equal(g.v[1].kind, BENCH_GEN_FIX);
+	assert_int_equal(g.v[1].line, 6);
+	bench_gens_free(&g);
+}
+
 int
 main(void)
 {
@@ -329,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_bench_tune_bundles_come_whole_pinned_and_first),
 		cmocka_unit_test(test_bench_tune_bundle_drops_what_is_in_force),
 		cmocka_unit_test(test_bench_tune_trap_only_where_set),
+		cmocka_unit_test(test_bench_gens_parse_names_file_and_line),
 		cmocka_unit_test(test_bench_tune_profile_orders_and_overrides),
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),

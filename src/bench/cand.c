@@ -1,0 +1,198 @@
+/*
+ * The tuner's candidate generators as data: share/tune/linux.cand, one stanza
+ * per generator in the format of the .knob files (see share/tune/README).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "kb/kb.h"
+#include "util/util.h"
+
+static const char *const kind_names[] = {
+	"masks", "flip", "times", "set", "ncpu", "enum", "bundle", "fix",
+};
+
+struct reader {
+	const char		*file;
+	struct bench_gens	*g;
+	struct bench_gen	 cur;
+	char			*kind;
+	char			**last;
+	int			 line;		/* of the stanza's first key */
+};
+
+static void
+gen_free(struct bench_gen *g)
+{
+	free(g->name);
+	free(g->arg);
+	free(g->why);
+	memset(g, 0, sizeof *g);
+}
+
+static int
+field(void *arg, const char *key, const char *value, int line, char **cause)
+{
+	struct reader *r = arg;
+	char **f = NULL;
+
+	if (r->line == 0)
+		r->line = line;
+	if (strcmp(key, "name") == 0)
+		f = &r->cur.name;
+	else if (strcmp(key, "kind") == 0)
+		f = &r->kind;
+	else if (strcmp(key, "arg") == 0)
+		f = &r->cur.arg;
+	else if (strcmp(key, "why") == 0)
+		f = &r->cur.why;
+	else {
+		util_cause(cause, "%s:%d: unknown key '%s' (name, kind, arg, why)", r->file, line, key);
+		return -1;
+	}
+	if (*f != NULL) {
+		util_cause(cause, "%s:%d: key '%s' given twice", r->file, line, key);
+		return -1;
+	}
+	*f = xstrdup(value);
+	r->last = f;
+	return 0;
+}
+
+static char **
+last(void *arg)
+{
+	return ((struct reader *)arg)->last;
+}
+
+/* Whether arg suits the kind: NULL when it does, else what is wrong. */
+static const char *
+arg_problem(enum bench_gen_kind kind, const char *arg)
+{
+	const char *p;
+
+	switch (kind) {
+	case BENCH_GEN_MASKS:
+	case BENCH_GEN_FLIP:
+	case BENCH_GEN_NCPU:
+		return arg != NULL ? "takes no arg" : NULL;
+	case BENCH_GEN_TIMES:
+		if (arg == NULL)
+			return "needs arg: the factors";
+		for (p = arg; *p != '\0'; p++)
+			if ((*p < '0' || *p > '9') && *p != ' ')
+				return "arg: factors are whole numbers";
+		return NULL;
+	case BENCH_GEN_SET:
+	case BENCH_GEN_ENUM:
+		return arg == NULL ? "needs arg" : NULL;
+	case BENCH_GEN_BUNDLE:
+		if (arg == NULL || strchr(arg, '=') == NULL)
+			return "needs arg: name=value words";
+		return NULL;
+	case BENCH_GEN_FIX:
+		if (arg == NULL || strchr(arg, ':') == NULL || arg[0] == ':' ||
+		    arg[strlen(arg) - 1] == ':')
+			return "needs arg: FROM:TO";
+		return NULL;
+	}
+	return "unknown kind";
+}
+
+static int
+end(void *arg, char **cause)
+{
+	struct reader *r = arg;
+	const char *why;
+	size_t k;
+	int rc = -1;
+
+	if (r->line == 0)
+		return 0;
+	if (r->cur.name == NULL || r->kind == NULL || r->cur.why == NULL) {
+		util_cause(cause, "%s:%d: a candidate needs name, kind and why", r->file, r->line);
+		goto out;
+	}
+	for (k = 0; k < nitems(kind_names); k++)
+		if (strcmp(r->kind, kind_names[k]) == 0)
+			break;
+	if (k == nitems(kind_names)) {
+		util_cause(cause, "%s:%d: unknown kind '%s' (masks, flip, times, set, ncpu, enum, "
+		    "bundle, fix)", r->file, r->line, r->kind);
+		goto out;
+	}
+	r->cur.kind = (enum bench_gen_kind)k;
+	if ((why = arg_problem(r->cur.kind, r->cur.arg)) != NULL) {
+		util_cause(cause, "%s:%d: %s: kind %s %s", r->file, r->line, r->cur.name, r->kind, why);
+		goto out;
+	}
+	r->cur.line = r->line;
+	r->g->v = xreallocarray(r->g->v, r->g->n + 1, sizeof *r->g->v);
+	r->g->v[r->g->n++] = r->cur;
+	memset(&r->cur, 0, sizeof r->cur);
+	rc = 0;
+out:
+	gen_free(&r->cur);
+	free(r->kind);
+	r->kind = NULL;
+	r->last = NULL;
+	r->line = 0;
+	return rc;
+}
+
+int
+bench_gens_parse(const char *file, const char *text, size_t len, struct bench_gens *g,
+    char **cause)
+{
+	static const struct kb_stanza_ops ops = { field, last, end };
+	struct reader r;
+
+	memset(g, 0, sizeof *g);
+	memset(&r, 0, sizeof r);
+	r.file = file;
+	r.g = g;
+	if (kb_stanzas_read(file, text, len, &ops, &r, cause) == -1 || end(&r, cause) == -1) {
+		gen_free(&r.cur);
+		free(r.kind);
+		bench_gens_free(g);
+		return -1;
+	}
+	if (g->n == 0) {
+		util_cause(cause, "%s: no candidate", file);
+		return -1;
+	}
+	return 0;
+}
+
+int
+bench_gens_load(const char *path, struct bench_gens *g, char **cause)
+{
+	char *def = NULL, *text;
+	size_t len;
+	int rc;
+
+	if (path == NULL)
+		xasprintf(&def, "%s/tune/linux.cand", util_share_dir());
+	if (util_read_file(path != NULL ? path : def, &text, &len, cause) == -1) {
+		free(def);
+		return -1;
+	}
+	rc = bench_gens_parse(path != NULL ? path : def, text, len, g, cause);
+	free(text);
+	free(def);
+	return rc;
+}
+
+void
+bench_gens_free(struct bench_gens *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		gen_free(&g->v[i]);
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
