@@ -32,6 +32,79 @@ parse_target(const char *s)
 	}
 }
 
+struct summary {
+	size_t	count[3];	/* by severity */
+	size_t	unknown;	/* settings neither the catalogue nor the knowledge base knows */
+	size_t	syntax;		/* lines not read */
+};
+
+static void
+summarize(const struct kb_diag *d, size_t nd, struct summary *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof *s);
+	for (i = 0; i < nd; i++) {
+		s->count[d[i].severity]++;
+		if (strcmp(d[i].rule, "unknown-knob") == 0)
+			s->unknown++;
+		if (strcmp(d[i].rule, "syntax") == 0)
+			s->syntax++;
+	}
+}
+
+static void
+print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
+    size_t nd, const struct summary *s)
+{
+	json_t *doc = json_object(), *arr = json_array(), *o;
+	size_t i;
+
+	json_object_set_new(doc, "schema", json_integer(2));
+	json_object_set_new(doc, "file", json_string(p->path));
+	json_object_set_new(doc, "os", json_string(os_platform_name(si->sys.platform)));
+	json_object_set_new(doc, "version", si->sys.version ? json_string(si->sys.version) :
+	    json_null());
+	json_object_set_new(doc, "lines", json_integer(p->nlines));
+	json_object_set_new(doc, "settings", json_integer((json_int_t)p->nentries));
+	json_object_set_new(doc, "errors", json_integer((json_int_t)s->count[KB_ERROR]));
+	json_object_set_new(doc, "warnings", json_integer((json_int_t)s->count[KB_WARNING]));
+	json_object_set_new(doc, "notes", json_integer((json_int_t)s->count[KB_NOTE]));
+	json_object_set_new(doc, "unknown", json_integer((json_int_t)s->unknown));
+	json_object_set_new(doc, "unreadable_lines", json_integer((json_int_t)s->syntax));
+	for (i = 0; i < nd; i++) {
+		o = json_object();
+		json_object_set_new(o, "file", json_string(d[i].file));
+		json_object_set_new(o, "line", json_integer(d[i].line));
+		json_object_set_new(o, "severity", json_string(kb_severity_name(d[i].severity)));
+		json_object_set_new(o, "rule", json_string(d[i].rule));
+		json_object_set_new(o, "knob", json_string(d[i].name));
+		json_object_set_new(o, "message", json_string(d[i].message));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "diagnostics", arr);
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(doc);
+}
+
+static void
+print_text(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
+    size_t nd, const struct summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < nd; i++)
+		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
+		    d[i].message);
+	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
+	    "%zu unknown (%d line%s)\n", p->path, p->nentries, os_platform_name(si->sys.platform),
+	    si->sys.version ? " " : "", si->sys.version ? si->sys.version : "",
+	    s->count[KB_ERROR], s->count[KB_ERROR] == 1 ? "" : "s", s->count[KB_WARNING],
+	    s->count[KB_WARNING] == 1 ? "" : "s", s->count[KB_NOTE],
+	    s->count[KB_NOTE] == 1 ? "" : "s", s->unknown, p->nlines, p->nlines == 1 ? "" : "s");
+}
+
 static int
 run(int argc, char **argv)
 {
@@ -45,7 +118,8 @@ run(int argc, char **argv)
 	};
 	const char *from[16], *root = NULL;
 	enum os_platform os = OS_PLATFORM_UNKNOWN;
-	size_t nfrom = 0, nd = 0, i, count[3] = { 0, 0, 0 };
+	size_t nfrom = 0, nd = 0;
+	struct summary sum;
 	enum kb_target target = KB_TARGET_ANY;
 	bool json = false, target_set = false;
 	struct kb_profile *p;
@@ -91,8 +165,17 @@ run(int argc, char **argv)
 		cmd_usage(&cmd_check, 0);
 		return 2;
 	}
-	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
+	if ((p = kb_profile_load_all(argv[optind], &cause)) == NULL) {
+		fprintf(stderr, "ntune check: %s\n", cause);
+		free(cause);
 		return 2;
+	}
+	if (kb_load(NULL, &kb, &cause) == -1) {
+		fprintf(stderr, "ntune check: %s\n", cause);
+		free(cause);
+		kb_profile_free(p);
+		return 2;
+	}
 	if (os == OS_PLATFORM_UNKNOWN && nfrom == 0)
 		os = kb_os_guess(kb, p);
 	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
@@ -105,46 +188,17 @@ run(int argc, char **argv)
 	if (!target_set)
 		target = kb_target_guess(p, si.sys.platform);
 	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
-	for (i = 0; i < nd; i++)
-		count[d[i].severity]++;
-	if (json) {
-		json_t *doc = json_object(), *arr = json_array(), *o;
-
-		json_object_set_new(doc, "file", json_string(p->path));
-		json_object_set_new(doc, "os", json_string(os_platform_name(si.sys.platform)));
-		json_object_set_new(doc, "settings", json_integer((json_int_t)p->nentries));
-		json_object_set_new(doc, "errors", json_integer((json_int_t)count[KB_ERROR]));
-		json_object_set_new(doc, "warnings", json_integer((json_int_t)count[KB_WARNING]));
-		json_object_set_new(doc, "notes", json_integer((json_int_t)count[KB_NOTE]));
-		for (i = 0; i < nd; i++) {
-			o = json_object();
-			json_object_set_new(o, "file", json_string(d[i].file));
-			json_object_set_new(o, "line", json_integer(d[i].line));
-			json_object_set_new(o, "severity", json_string(kb_severity_name(d[i].severity)));
-			json_object_set_new(o, "rule", json_string(d[i].rule));
-			json_object_set_new(o, "knob", json_string(d[i].name));
-			json_object_set_new(o, "message", json_string(d[i].message));
-			json_array_append_new(arr, o);
-		}
-		json_object_set_new(doc, "diagnostics", arr);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(doc);
-	} else {
-		for (i = 0; i < nd; i++)
-			printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
-			    d[i].message);
-		fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s\n",
-		    p->path, p->nentries, os_platform_name(si.sys.platform), si.sys.version ? " " : "",
-		    si.sys.version ? si.sys.version : "", count[KB_ERROR],
-		    count[KB_ERROR] == 1 ? "" : "s", count[KB_WARNING],
-		    count[KB_WARNING] == 1 ? "" : "s", count[KB_NOTE], count[KB_NOTE] == 1 ? "" : "s");
-	}
+	summarize(d, nd, &sum);
+	if (json)
+		print_json(p, &si, d, nd, &sum);
+	else
+		print_text(p, &si, d, nd, &sum);
 	kb_diags_free(d, nd);
 	kb_target_close(ctx, &si);
 	kb_profile_free(p);
 	kb_free(kb);
-	return errors > 0 ? 1 : 0;
+	/* A line that could not be read is an input error, once every other line is checked. */
+	return sum.syntax > 0 ? 2 : errors > 0 ? 1 : 0;
 }
 
 const struct ntune_cmd cmd_check = {

@@ -8,21 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kb/catalog.h"
+#include "kb/check_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
-
-struct lint {
-	const struct kb *kb;
-	const struct kb_profile *p;
-	const struct kb_system *sys;
-	enum kb_target target;
-	const char *os;		/* the KB os: "freebsd" or "linux" */
-	const char *platform;	/* os_platform_name() of the target */
-	enum os_platform pf;
-	struct kb_diag *d;
-	size_t	n;
-	int	errors;
-};
 
 const char *
 kb_severity_name(enum kb_severity s)
@@ -30,11 +19,7 @@ kb_severity_name(enum kb_severity s)
 	return s == KB_ERROR ? "error" : s == KB_WARNING ? "warning" : "note";
 }
 
-static void
-diag(struct lint *l, const struct kb_entry *e, enum kb_severity sev, const char *rule,
-    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void
+void
 diag(struct lint *l, const struct kb_entry *e, enum kb_severity sev, const char *rule,
     const char *fmt, ...)
 {
@@ -193,7 +178,7 @@ number_of(struct lint *l, const char *name, const char *v, long long *out)
 }
 
 /* A knob name for messages: dev.ix.%d.fc reads dev.ix.N.fc. */
-static const char *
+const char *
 shown(const char *name)
 {
 	static char buf[4][256];
@@ -217,53 +202,6 @@ shown(const char *name)
 	}
 	*w = '\0';
 	return buf[slot];
-}
-
-static void
-rule_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
-{
-	const struct kb_knob *k, *other;
-	const char *near;
-	char *cur = NULL;
-
-	*kp = NULL;
-	if ((k = kb_find(l->kb, e->name, l->platform)) != NULL) {
-		*kp = k;
-		return;
-	}
-	if ((other = kb_find(l->kb, e->name, NULL)) != NULL) {
-		if (other->platform != NULL && strcmp(other->os, l->os) == 0)
-			diag(l, e, KB_ERROR, "platform", "'%s' exists only on %s kernels, not %s",
-			    e->name, other->platform, l->platform);
-		else
-			diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s knob, not %s", e->name,
-			    other->os, l->os);
-		return;
-	}
-	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
-		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not in the knowledge base; only its "
-		    "existence was checked", e->name);
-		free(cur);
-		return;
-	}
-	/* loader.conf variables: modules, console, boot options, device hints. */
-	if (strcmp(l->os, "freebsd") == 0 && (strchr(e->name, '.') == NULL ||
-	    util_startswith(e->name, "hint."))) {
-		if (l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE)
-			diag(l, e, KB_ERROR, "placement", "'%s' is a loader.conf variable (module, "
-			    "console, boot option or device hint), not a sysctl", e->name);
-		else
-			diag(l, e, KB_NOTE, "unknown-knob", "'%s' is a loader variable, not a tunable; "
-			    "not checked", e->name);
-		return;
-	}
-	/* A near name is probably a typo: an error. Else ntune just cannot vouch for it. */
-	if ((near = kb_suggest(l->kb, e->name, l->platform)) != NULL)
-		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
-		    shown(near));
-	else
-		diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the knowledge "
-		    "base, not checked", e->name);
 }
 
 static void
@@ -319,18 +257,29 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	const char *ver = l->sys != NULL ? l->sys->version : NULL;
 	bool known = ver != NULL && isdigit((unsigned char)*ver);
 
+	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, e->name) :
+	    NULL;
+	char gone[160];
+
 	if (k->nonexistent != NULL) {
 		diag(l, e, KB_ERROR, "nonexistent", "'%s' does nothing: %s", e->name, k->nonexistent);
 		return;
 	}
 	if (k->removed != NULL) {
+		/* Still declared in the source: the knob exists but nothing reads it any more. */
+		if (ce != NULL && ce->source != NULL)
+			snprintf(gone, sizeof gone, "has had no effect since %s (still declared, "
+			    "CTLFLAG_%s in %.*s, but read nowhere)", k->removed, ce->flags,
+			    (int)strcspn(strchr(ce->source, ':') + 1, " "), strchr(ce->source, ':') + 1);
+		else
+			snprintf(gone, sizeof gone, "was removed in %s", k->removed);
 		if (known && kb_version_cmp(ver, k->removed) >= 0)
-			diag(l, e, KB_ERROR, "obsolete", "'%s' was removed in %s and has no effect on %s"
-			    "%s%s", e->name, k->removed, ver, k->replaced_by ? "; use " : "",
+			diag(l, e, KB_ERROR, "obsolete", "'%s' %s; no effect on %s%s%s", e->name, gone,
+			    ver, k->replaced_by ? "; use " : "",
 			    k->replaced_by ? shown(k->replaced_by) : "");
 		else if (!known)
-			diag(l, e, KB_WARNING, "obsolete", "'%s' was removed in %s%s%s", e->name,
-			    k->removed, k->replaced_by ? "; use " : "",
+			diag(l, e, KB_WARNING, "obsolete", "'%s' %s%s%s", e->name, gone,
+			    k->replaced_by ? "; use " : "",
 			    k->replaced_by ? shown(k->replaced_by) : "");
 	} else if (k->no_effect_since != NULL) {
 		if (!known || kb_version_cmp(ver, k->no_effect_since) >= 0)
@@ -628,17 +577,25 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	    OS_PLATFORM_FREEBSD;
 	l.platform = os_platform_name(l.pf);
 	l.os = os_platform_name(os_platform_family(l.pf));
+	l.cat = kb_get_catalog(kb);
+	/* What the reader said: lines it could not read, and how it read unusual ones. */
+	for (i = 0; i < p->nnotes; i++) {
+		struct kb_entry at = { .file = p->path, .line = p->notes[i].line, .name = "" };
+
+		diag(&l, &at, p->notes[i].severity, p->notes[i].severity == KB_ERROR ? "syntax" :
+		    "input", "%s", p->notes[i].message);
+	}
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
-		rule_known(&l, e, &k);
-		if (k == NULL)
+		if (!check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)
 			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "
 			    "were not confirmed at the kernel source (%s)", e->name, k->unverified);
 		rule_placement(&l, e, k);
 		rule_version(&l, e, k);
-		rule_value(&l, e, k);
+		if (!check_consumer_value(&l, e, k, NULL) && !check_catalog_values(&l, e, k))
+			rule_value(&l, e, k);
 		rule_requires(&l, e, k);
 		rule_lowers(&l, e, k);
 		rule_default(&l, e, k);

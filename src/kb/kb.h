@@ -125,6 +125,8 @@ const char *kb_placement_name(enum kb_placement);
 const char *kb_type_name(enum kb_type);
 const char *kb_scope_name(enum kb_scope);
 
+enum kb_severity { KB_NOTE = 0, KB_WARNING, KB_ERROR };
+
 /* Profiles. */
 enum kb_op {
 	KB_OP_SET = 0,		/* name=value */
@@ -141,17 +143,41 @@ struct kb_entry {
 	char	*comment;	/* trailing or preceding `#` comment text, or NULL */
 };
 
+/* What the reader said about a line: a parse error, or how an unusual line was read. */
+struct kb_input_note {
+	int	line;
+	enum kb_severity severity;	/* KB_ERROR: the line was not read */
+	char	*message;
+};
+
 struct kb_profile {
 	char	*path;
 	struct kb_entry *entries;
 	size_t	nentries;
 	bool	xml;		/* read from an OPNsense config.xml */
+	struct kb_input_note *notes;	/* in line order */
+	size_t	nnotes;
+	int	nlines;		/* lines of the input */
 };
 
-/* Reads a profile ("-" = stdin); a file starting with '<' is read as OPNsense/pfSense config.xml. */
+/*
+ * Reads a profile ("-" = stdin); a file starting with '<' is read as OPNsense/pfSense
+ * config.xml. Besides the syntax above: a UTF-8 BOM, XML comments, `sysctl -w name=value`
+ * and `sysctl name=value` lines, sysctl.d globs (net.ipv4.conf.*.rp_filter), tuned
+ * profiles ([main] include=, [sysctl]: only [sysctl] is read) and a bulleted paste
+ * (`• name: value (alt?)`) are read, each with a note. Binary input is refused.
+ * Fails on any line it cannot read; the cause lists every such line ("file:line: ...").
+ */
 struct kb_profile *kb_profile_load(const char *path, char **cause);
 /* Parses profile text; name is used in messages ("file:line: ..."). */
 struct kb_profile *kb_profile_parse(const char *name, const char *text, size_t len, char **cause);
+/*
+ * The same, but a line it cannot read becomes a KB_ERROR note and the rest is read:
+ * fails only on unreadable or binary input (for `ntune check`).
+ */
+struct kb_profile *kb_profile_load_all(const char *path, char **cause);
+struct kb_profile *kb_profile_parse_all(const char *name, const char *text, size_t len,
+	    char **cause);
 void	 kb_profile_free(struct kb_profile *);
 /* The last entry for name, or NULL. */
 const struct kb_entry *kb_profile_get(const struct kb_profile *, const char *name);
@@ -173,6 +199,11 @@ struct kb_system {
 	/* Current value of a tunable (malloc'd) or -1; NULL when no system is known. */
 	int	(*get)(void *arg, const char *name, char **value);
 	void	*arg;
+	/*
+	 * Linux, live system only: whether name exists and can be written, from the
+	 * /proc/sys mode bits (enum os_tunable_kind); -1 when it cannot tell. May be NULL.
+	 */
+	int	(*kind)(void *arg, const char *name, int *kind);
 	/* Boot files of the system that set tunables (sysctl.d, loader.conf...). */
 	struct kb_profile **others;
 	size_t	nothers;
@@ -193,7 +224,6 @@ struct kb_nic {
 	int	lro;			/* -1 unknown */
 };
 
-enum kb_severity { KB_NOTE = 0, KB_WARNING, KB_ERROR };
 
 struct kb_diag {
 	const char *file;

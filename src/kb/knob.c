@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "kb/catalog.h"
 #include "kb/kb.h"
 #include "util/util.h"
 
@@ -15,7 +17,21 @@ struct kb {
 	struct kb_knob *knobs;
 	size_t	n;
 	size_t	cap;
+	struct kb_catalog *cat;	/* share/catalog, or NULL */
 };
+
+const struct kb_catalog *
+kb_get_catalog(const struct kb *kb)
+{
+	return kb != NULL ? kb->cat : NULL;
+}
+
+void
+kb_set_catalog(struct kb *kb, struct kb_catalog *cat)
+{
+	kb_catalog_free(kb->cat);
+	kb->cat = cat;
+}
 
 struct kb *
 kb_new(void)
@@ -69,6 +85,7 @@ kb_free(struct kb *kb)
 	for (i = 0; i < kb->n; i++)
 		knob_free(&kb->knobs[i]);
 	free(kb->knobs);
+	kb_catalog_free(kb->cat);
 	free(kb);
 }
 
@@ -838,6 +855,13 @@ kb_load(const char *dir, struct kb **out, char **cause)
 		xasprintf(&path, "%s/knobs", util_share_dir());
 	rc = load_dir(kb, dir != NULL ? dir : path, 0, cause);
 	free(path);
+	/* The catalogue under the knowledge base: share/catalog, when it is there. */
+	if (rc == 0 && dir == NULL) {
+		xasprintf(&path, "%s/catalog", util_share_dir());
+		if (access(path, F_OK) == 0)
+			rc = kb_catalog_load(path, &kb->cat, cause);
+		free(path);
+	}
 	if (rc == -1) {
 		kb_free(kb);
 		*out = NULL;

@@ -4,6 +4,7 @@
  * the <sysctl><item> list of an OPNsense/pfSense config.xml.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,46 @@ kb_profile_free(struct kb_profile *p)
 		free(p->entries[i].comment);
 	}
 	free(p->entries);
+	for (i = 0; i < p->nnotes; i++)
+		free(p->notes[i].message);
+	free(p->notes);
 	free(p->path);
 	free(p);
+}
+
+static int
+notecmp(const void *x, const void *y)
+{
+	const struct kb_input_note *a = x, *b = y;
+
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Strict readers fail on any line not read, naming all of them; check keeps them as notes. */
+static struct kb_profile *
+finish(struct kb_profile *p, bool all, char **cause)
+{
+	struct strbuf sb;
+	size_t i;
+
+	if (p->nnotes > 1)
+		qsort(p->notes, p->nnotes, sizeof *p->notes, notecmp);
+	if (all)
+		return p;
+	strbuf_init(&sb);
+	for (i = 0; i < p->nnotes; i++) {
+		if (p->notes[i].severity == KB_ERROR)
+			strbuf_addf(&sb, "%s%s:%d: %s", sb.len ? "\n" : "", p->path, p->notes[i].line,
+			    p->notes[i].message);
+	}
+	if (sb.len == 0)
+		return p;
+	if (cause != NULL)
+		*cause = strbuf_detach(&sb);
+	else
+		strbuf_free(&sb);
+	kb_profile_free(p);
+	return NULL;
 }
 
 const char *
@@ -63,7 +102,8 @@ add_entry(struct kb_profile *p, int line, const char *name, enum kb_op op, const
 	struct kb_entry *e;
 
 	if (p->nentries >= PROFILE_MAX_ENTRIES) {
-		util_cause(cause, "%s:%d: too many entries", p->path, line);
+		util_cause(cause, "too many entries (more than %d)", PROFILE_MAX_ENTRIES);
+		(void)line;
 		return -1;
 	}
 	p->entries = xreallocarray(p->entries, p->nentries + 1, sizeof *p->entries);
@@ -80,7 +120,21 @@ add_entry(struct kb_profile *p, int line, const char *name, enum kb_op op, const
 static bool
 name_char(int c)
 {
-	return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '/' || c == '%';
+	/* '*' and '?': sysctl.d(5) globs (net.ipv4.conf.*.rp_filter) */
+	return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '/' || c == '%' || c == '*' ||
+	    c == '?';
+}
+
+/* Text for a message: at most 40 bytes, anything unprintable shown as '?'. */
+static const char *
+shown_text(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < len && i < 40; i++)
+		buf[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
 }
 
 /* sysctl.conf(5) on Linux: a name whose first separator is '/' uses '/' for levels. */
@@ -122,7 +176,7 @@ collapse(char *s)
 static int
 parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, char **cause)
 {
-	char *s = line, *name, *value, *q, *trail = NULL;
+	char *s = line, *name, *value, *q, *trail = NULL, buf[64];
 	size_t namelen;
 	enum kb_op op = KB_OP_SET;
 	char quote;
@@ -135,7 +189,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	while (name_char((unsigned char)*s))
 		s++;
 	if (s == name) {
-		util_cause(cause, "%s:%d: expected name=value, got '%.40s'", p->path, lineno, line);
+		util_cause(cause, "expected name=value, got '%s'", shown_text(line, buf, sizeof buf));
 		return -1;
 	}
 	namelen = s - name;
@@ -153,13 +207,13 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	} else if (*s == ':') {
 		s++;	/* `sysctl -a` output form */
 	} else if (*s == '\0') {
-		util_cause(cause, "%s:%d: expected name=value, got '%.40s'", p->path, lineno, name);
+		util_cause(cause, "expected name=value, got '%s'", shown_text(name, buf, sizeof buf));
 		return -1;
 	} else if (isspace((unsigned char)name[namelen])) {
-		util_cause(cause, "%s:%d: expected '=' after '%.*s'", p->path, lineno, (int)namelen, name);
+		util_cause(cause, "expected '=' after '%.*s'", (int)namelen, name);
 		return -1;
 	} else {
-		util_cause(cause, "%s:%d: bad character '%c' in name", p->path, lineno, *s);
+		util_cause(cause, "bad character '%s' in name", shown_text((char[]){ *s, '\0' }, buf, sizeof buf));
 		return -1;
 	}
 	name[namelen] = '\0';
@@ -170,7 +224,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 		quote = *s++;
 		value = s;
 		if ((q = strchr(s, quote)) == NULL) {
-			util_cause(cause, "%s:%d: unterminated quote in value of '%s'", p->path, lineno, name);
+			util_cause(cause, "unterminated quote in value of '%s'", name);
 			return -1;
 		}
 		*q++ = '\0';
@@ -179,7 +233,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 		if (*q == '#' || *q == ';')
 			trail = q + 1;
 		else if (*q != '\0') {
-			util_cause(cause, "%s:%d: text after the quoted value of '%s'", p->path, lineno, name);
+			util_cause(cause, "text after the quoted value of '%s'", name);
 			return -1;
 		}
 	} else {
@@ -193,7 +247,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 		}
 		util_trim(value);
 		if (*value == '\0') {
-			util_cause(cause, "%s:%d: no value for '%s'", p->path, lineno, name);
+			util_cause(cause, "no value for '%s'", name);
 			return -1;
 		}
 	}
@@ -205,13 +259,133 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	return add_entry(p, lineno, name, op, value, trail != NULL && *trail ? trail : comment, cause);
 }
 
+static void
+note(struct kb_profile *p, int line, enum kb_severity sev, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+note(struct kb_profile *p, int line, enum kb_severity sev, const char *fmt, ...)
+{
+	struct kb_input_note *n;
+	va_list ap;
+
+	p->notes = xreallocarray(p->notes, p->nnotes + 1, sizeof *p->notes);
+	n = &p->notes[p->nnotes++];
+	n->line = line;
+	n->severity = sev;
+	va_start(ap, fmt);
+	xvasprintf(&n->message, fmt, ap);
+	va_end(ap);
+}
+
+/* "sysctl -w name=value", "sysctl name=value": the setting, or NULL for another command. */
+static char *
+sysctl_command(char *c)
+{
+	if (strncmp(c, "sysctl", 6) != 0 || !isspace((unsigned char)c[6]))
+		return NULL;
+	c += 6;
+	for (;;) {
+		while (isspace((unsigned char)*c))
+			c++;
+		if (*c != '-')
+			return c;
+		while (*c != '\0' && !isspace((unsigned char)*c))
+			c++;
+	}
+}
+
+/* "• name: value (alt?) - comment" -> "name=value"; the rest goes to *rest. */
+static bool
+bullet(char *c, char **rest)
+{
+	char *s = c, *v, *end;
+
+	while (*s != '\0' && (isalnum((unsigned char)*s) || strchr("._-%/", *s) != NULL))
+		s++;
+	/* A sysctl has levels: "http://..." and "6 core, ..." are prose. */
+	if (s == c || (*s != ':' && *s != '=') || memchr(c, '.', (size_t)(s - c)) == NULL)
+		return false;
+	v = s + 1;
+	while (isspace((unsigned char)*v))
+		v++;
+	if (*v == '\0')
+		return false;
+	for (end = v; *end != '\0' && !isspace((unsigned char)*end); end++)
+		;
+	*rest = *end != '\0' ? util_trim(end + 1) : end;
+	*s = '=';
+	memmove(s + 1, v, (size_t)(end - v));
+	s[1 + (end - v)] = '\0';
+	return true;
+}
+
+struct reader {
+	char	section[32];	/* tuned: the current [section], "" before any */
+	bool	tuned;
+	char	*comment;
+};
+
+/* A tuned.conf(5) line: [section], include=, or a line outside [sysctl]. 1 when consumed. */
+static int
+tuned_line(struct kb_profile *p, struct reader *r, int lineno, char *c)
+{
+	size_t len = strlen(c);
+
+	if (c[0] == '[' && c[len - 1] == ']' && len < sizeof r->section + 2) {
+		r->tuned = true;
+		snprintf(r->section, sizeof r->section, "%.*s", (int)(len - 2), c + 1);
+		if (strcmp(r->section, "sysctl") != 0 && strcmp(r->section, "main") != 0)
+			note(p, lineno, KB_NOTE, "tuned section [%s] is not read: only [sysctl] "
+			    "holds sysctls", r->section);
+		return 1;
+	}
+	if (!r->tuned || strcmp(r->section, "sysctl") == 0)
+		return 0;
+	if (strcmp(r->section, "main") == 0 && util_startswith(c, "include"))
+		note(p, lineno, KB_WARNING, "tuned '%s': the included profile is not read; check "
+		    "its file too", c);
+	return 1;
+}
+
+static int
+read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **cause)
+{
+	char *setting, *rest = NULL;
+	const char *bul = "\xe2\x80\xa2";	/* U+2022 BULLET */
+
+	if (tuned_line(p, r, lineno, c))
+		return 0;
+	if (util_startswith(c, bul)) {
+		c = util_trim(c + strlen(bul));
+		if (!bullet(c, &rest)) {
+			note(p, lineno, KB_WARNING, "a bulleted line that is not a setting: skipped");
+			return 0;
+		}
+		note(p, lineno, KB_WARNING, "read from a bulleted paste as '%s'%s%s%s", c,
+		    *rest ? "; '" : "", rest, *rest ? "' ignored" : "");
+		return parse_line(p, lineno, c, *rest ? rest : r->comment, cause);
+	}
+	if ((setting = sysctl_command(c)) != NULL) {
+		if (strchr(setting, '=') == NULL) {
+			note(p, lineno, KB_WARNING, "a sysctl command that sets nothing: skipped");
+			return 0;
+		}
+		note(p, lineno, KB_NOTE, "read the setting of a 'sysctl' command line");
+		return parse_line(p, lineno, setting, r->comment, cause);
+	}
+	return parse_line(p, lineno, c, r->comment, cause);
+}
+
 static struct kb_profile *
-parse_text(struct kb_profile *p, const char *text, size_t len, char **cause)
+parse_text(struct kb_profile *p, const char *text, size_t len, bool all, char **cause)
 {
 	const char *s = text, *end = text + len, *nl;
-	char *line, *c, *comment = NULL;
+	char *line, *c, *why = NULL;
+	struct reader r;
 	int lineno = 0;
 
+	memset(&r, 0, sizeof r);
 	while (s < end) {
 		if ((nl = memchr(s, '\n', end - s)) == NULL)
 			nl = end;
@@ -222,24 +396,27 @@ parse_text(struct kb_profile *p, const char *text, size_t len, char **cause)
 			line[strlen(line) - 1] = '\0';
 		c = util_trim(line);
 		if (*c == '\0') {
-			free(comment);
-			comment = NULL;
+			free(r.comment);
+			r.comment = NULL;
 		} else if (*c == '#' || *c == ';') {
-			free(comment);
-			comment = xstrdup(util_trim(c + 1));
-		} else if (parse_line(p, lineno, c, comment, cause) == -1) {
-			free(line);
-			free(comment);
-			kb_profile_free(p);
-			return NULL;
+			free(r.comment);
+			r.comment = xstrdup(util_trim(c + 1));
 		} else {
-			free(comment);
-			comment = NULL;
+			if (read_line(p, &r, lineno, c, &why) == -1) {
+				note(p, lineno, KB_ERROR, "%s", why);
+				free(why);
+				why = NULL;
+			}
+			free(r.comment);
+			r.comment = NULL;
 		}
 		free(line);
+		if (p->nentries >= PROFILE_MAX_ENTRIES)
+			break;
 	}
-	free(comment);
-	return p;
+	free(r.comment);
+	p->nlines = lineno;
+	return finish(p, all, cause);
 }
 
 static char *
@@ -317,8 +494,9 @@ line_of(const char *text, const char *at)
 }
 
 static struct kb_profile *
-parse_xml(struct kb_profile *p, const char *text, size_t len, char **cause)
+parse_xml(struct kb_profile *p, const char *text, size_t len, bool all, char **cause)
 {
+	char *why = NULL;
 	const char *end = text + len, *s = text, *item, *iend, *at = NULL, *sect, *send;
 	char *name, *value, *descr;
 	const char *scope_end = end;
@@ -332,9 +510,8 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, char **cause)
 	}
 	while ((item = memmem(s, scope_end - s, "<item", 5)) != NULL) {
 		if ((iend = memmem(item, scope_end - item, "</item>", 7)) == NULL) {
-			util_cause(cause, "%s:%d: <item> without </item>", p->path, line_of(text, item));
-			kb_profile_free(p);
-			return NULL;
+			note(p, line_of(text, item), KB_ERROR, "<item> without </item>");
+			break;
 		}
 		name = xml_child(item, iend, "tunable", &at);
 		value = xml_child(item, iend, "value", &at);
@@ -342,21 +519,16 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, char **cause)
 		if (name != NULL && value != NULL && *name != '\0' && strcmp(value, "default") != 0 &&
 		    *value != '\0') {
 			collapse(value);
-			if (add_entry(p, line_of(text, item), name, KB_OP_SET, value, descr, cause) == -1) {
+			if (add_entry(p, line_of(text, item), name, KB_OP_SET, value, descr, &why) == -1) {
+				note(p, line_of(text, item), KB_ERROR, "%s", why);
+				free(why);
 				free(name);
 				free(value);
 				free(descr);
-				kb_profile_free(p);
-				return NULL;
+				break;
 			}
-		} else if (name != NULL && *name == '\0') {
-			util_cause(cause, "%s:%d: <item> with an empty <tunable>", p->path, line_of(text, item));
-			free(name);
-			free(value);
-			free(descr);
-			kb_profile_free(p);
-			return NULL;
-		}
+		} else if (name != NULL && *name == '\0')
+			note(p, line_of(text, item), KB_ERROR, "<item> with an empty <tunable>");
 		free(name);
 		free(value);
 		free(descr);
@@ -370,25 +542,71 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, char **cause)
 			scope_end = send != NULL ? send : end;
 		}
 	}
-	return p;
+	p->nlines = line_of(text, end);
+	return finish(p, all, cause);
+}
+
+/* XML comments blanked out (newlines kept, so line numbers stay). */
+static char *
+xml_uncomment(const char *text, size_t len)
+{
+	char *t = xmalloc(len + 1), *a, *b;
+
+	memcpy(t, text, len);
+	t[len] = '\0';
+	for (a = t; (a = memmem(a, len - (size_t)(a - t), "<!--", 4)) != NULL; a = b) {
+		b = memmem(a + 4, len - (size_t)(a + 4 - t), "-->", 3);
+		b = b != NULL ? b + 3 : t + len;
+		for (char *q = a; q < b; q++) {
+			if (*q != '\n')
+				*q = ' ';
+		}
+	}
+	return t;
+}
+
+static struct kb_profile *
+parse(const char *name, const char *text, size_t len, bool all, char **cause)
+{
+	struct kb_profile *p;
+	size_t i = 0;
+	char *t;
+
+	if (memchr(text, '\0', len) != NULL) {
+		util_cause(cause, "%s: a binary file (it holds NUL bytes), not a profile", name);
+		return NULL;
+	}
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {	/* UTF-8 BOM */
+		text += 3;
+		len -= 3;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->path = xstrdup(name);
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (i < len && text[i] == '<') {
+		t = xml_uncomment(text, len);
+		p = parse_xml(p, t, len, all, cause);
+		free(t);
+		return p;
+	}
+	return parse_text(p, text, len, all, cause);
 }
 
 struct kb_profile *
 kb_profile_parse(const char *name, const char *text, size_t len, char **cause)
 {
-	struct kb_profile *p = xcalloc(1, sizeof *p);
-	size_t i = 0;
-
-	p->path = xstrdup(name);
-	while (i < len && isspace((unsigned char)text[i]))
-		i++;
-	if (i < len && text[i] == '<')
-		return parse_xml(p, text, len, cause);
-	return parse_text(p, text, len, cause);
+	return parse(name, text, len, false, cause);
 }
 
 struct kb_profile *
-kb_profile_load(const char *path, char **cause)
+kb_profile_parse_all(const char *name, const char *text, size_t len, char **cause)
+{
+	return parse(name, text, len, true, cause);
+}
+
+static struct kb_profile *
+load(const char *path, bool all, char **cause)
 {
 	struct kb_profile *p;
 	char *data;
@@ -396,9 +614,21 @@ kb_profile_load(const char *path, char **cause)
 
 	if (util_read_file(path, &data, &len, cause) == -1)
 		return NULL;
-	p = kb_profile_parse(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, cause);
+	p = parse(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, all, cause);
 	free(data);
 	return p;
+}
+
+struct kb_profile *
+kb_profile_load(const char *path, char **cause)
+{
+	return load(path, false, cause);
+}
+
+struct kb_profile *
+kb_profile_load_all(const char *path, char **cause)
+{
+	return load(path, true, cause);
 }
 
 static void

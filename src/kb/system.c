@@ -35,6 +35,21 @@ get_tunable(void *arg, const char *name, char **value)
 	return 0;
 }
 
+static int
+kind_tunable(void *arg, const char *name, int *kind)
+{
+	struct os_ctx *os = arg;
+	enum os_tunable_kind k;
+	char *cause = NULL;
+
+	if (os->ops->tunable_kind == NULL || os->ops->tunable_kind(os, name, &k, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	*kind = (int)k;
+	return 0;
+}
+
 static bool
 has_tunable(struct os_ctx *os, const char *name)
 {
@@ -319,8 +334,12 @@ kb_target_open(const char *const *from, size_t n, enum os_platform os, const cha
 			kb_sysinfo_free(si);
 			os_close(ctx);
 			ctx = NULL;
-		} else
+		} else {
 			kb_system_boot_files(si, si->sys.platform, root);
+			/* Mode bits are facts only on a live /proc/sys, not in a snapshot. */
+			if (si->sys.platform == OS_PLATFORM_LINUX)
+				si->sys.kind = kind_tunable;
+		}
 	}
 	free(why);
 	if (ctx == NULL && n == 0)

@@ -1,0 +1,605 @@
+#!/usr/bin/env python3
+"""Generate share/catalog/freebsd.tsv from FreeBSD source trees.
+
+usage: gen-catalog-freebsd.py TREE... > share/catalog/freebsd.tsv
+
+Each TREE is ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE (NOTE may hold commas; it is
+the rest).  PATH is a checked-out or extracted tree holding sys/ (and, when it
+can, stand/, share/man/man5/ and etc/defaults/rc.conf or libexec/rc/rc.conf).
+List the trees oldest first: an entry's source is its newest tree.
+
+Only facts are written: names, macro, CTLFLAG/CTLTYPE flags, types, placement
+derived from the flags, and file:line.  No description string is ever copied.
+
+Placement: RDTUN (RD + TUN) -> loader; RWTUN, or RW and a TUNABLE_*_FETCH /
+getenv_* / TUNABLE_* of the same name -> both; RW -> runtime; RD -> read-only;
+a tunable fetched with no sysctl of that name -> loader.
+"""
+import os
+import re
+import sys
+
+MACRO_RE = re.compile(
+    r'\b(SYSCTL_[A-Z0-9_]+|ZFS_MODULE_(?:VIRTUAL_)?PARAM(?:_CALL)?|TUNABLE_[A-Z0-9_]+|getenv_(?:int|uint|long|ulong|quad|uquad|'
+    r'string|bool|is_true|is_false)|kern_getenv|testenv)\s*\(')
+STR_RE = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
+
+# Static macros: (parent arg, name arg, access arg, type) ; type None = from CTLTYPE.
+STATIC = {
+    'SYSCTL_NODE': (0, 2, 3, 'node'),
+    'SYSCTL_NODE_WITH_LABEL': (0, 2, 3, 'node'),
+    'SYSCTL_ROOT_NODE': (None, 1, 2, 'node'),
+    'SYSCTL_INT': (0, 2, 3, 'int'), 'SYSCTL_INT_WITH_LABEL': (0, 2, 3, 'int'),
+    'SYSCTL_UINT': (0, 2, 3, 'uint'), 'SYSCTL_LONG': (0, 2, 3, 'long'),
+    'SYSCTL_ULONG': (0, 2, 3, 'ulong'), 'SYSCTL_QUAD': (0, 2, 3, 's64'),
+    'SYSCTL_UQUAD': (0, 2, 3, 'u64'), 'SYSCTL_S8': (0, 2, 3, 's8'),
+    'SYSCTL_U8': (0, 2, 3, 'u8'), 'SYSCTL_S16': (0, 2, 3, 's16'),
+    'SYSCTL_U16': (0, 2, 3, 'u16'), 'SYSCTL_S32': (0, 2, 3, 's32'),
+    'SYSCTL_U32': (0, 2, 3, 'u32'), 'SYSCTL_S64': (0, 2, 3, 's64'),
+    'SYSCTL_U64': (0, 2, 3, 'u64'), 'SYSCTL_STRING': (0, 2, 3, 'string'),
+    'SYSCTL_CONST_STRING': (0, 2, 3, 'string'), 'SYSCTL_OPAQUE': (0, 2, 3, 'opaque'),
+    'SYSCTL_STRUCT': (0, 2, 3, 'opaque'), 'SYSCTL_PROC': (0, 2, 3, None),
+    'SYSCTL_OID': (0, 2, 3, None), 'SYSCTL_OID_WITH_LABEL': (0, 2, 3, None),
+    'SYSCTL_COUNTER_U64': (0, 2, 3, 'counter'),
+    'SYSCTL_COUNTER_U64_ARRAY': (0, 2, 3, 'opaque'),
+    'SYSCTL_TIMEVAL_SEC': (0, 2, 3, 'int'), 'SYSCTL_UMA_MAX': (0, 2, 3, 'int'),
+    'SYSCTL_UMA_CUR': (0, 2, 3, 'int'), 'SYSCTL_SBINTIME_USEC': (0, 2, 3, 's64'),
+    'SYSCTL_SBINTIME_MSEC': (0, 2, 3, 's64'),
+    'SYSCTL_VNET_PCPUSTAT': (0, 2, None, 'opaque'),
+    'VNET_PCPUSTAT_SYSINIT': None,
+}
+# SYSCTL_ADD_*: (ctx, parent, nbr, name, access, ...); ROOT_NODE: (ctx, nbr, name, access).
+ADD_TYPES = {
+    'NODE': 'node', 'NODE_WITH_LABEL': 'node', 'INT': 'int', 'UINT': 'uint',
+    'LONG': 'long', 'ULONG': 'ulong', 'QUAD': 's64', 'UQUAD': 'u64', 'S8': 's8',
+    'U8': 'u8', 'S16': 's16', 'U16': 'u16', 'S32': 's32', 'U32': 'u32', 'S64': 's64',
+    'U64': 'u64', 'STRING': 'string', 'CONST_STRING': 'string', 'OPAQUE': 'opaque',
+    'STRUCT': 'opaque', 'PROC': None, 'OID': None, 'COUNTER_U64': 'counter',
+    'COUNTER_U64_ARRAY': 'opaque', 'TIMEVAL_SEC': 'int', 'UMA_MAX': 'int',
+    'UMA_CUR': 'int', 'SBINTIME_USEC': 's64', 'SBINTIME_MSEC': 's64',
+    'INT_WITH_LABEL': 'int', 'LONG_WITH_LABEL': 'long', 'U64_WITH_LABEL': 'u64',
+}
+CTLTYPES = {
+    'INT': 'int', 'UINT': 'uint', 'LONG': 'long', 'ULONG': 'ulong', 'S64': 's64',
+    'U64': 'u64', 'QUAD': 's64', 'UQUAD': 'u64', 'STRING': 'string', 'OPAQUE': 'opaque',
+    'STRUCT': 'opaque', 'NODE': 'node', 'S8': 's8', 'U8': 'u8', 'S16': 's16',
+    'U16': 'u16', 'S32': 's32', 'U32': 'u32',
+}
+FMT_TYPES = {'"I"': 'int', '"IU"': 'uint', '"L"': 'long', '"LU"': 'ulong',
+             '"Q"': 's64', '"QU"': 'u64', '"A"': 'string', '"CU"': 'u8', '"C"': 's8',
+             '"SU"': 'u16', '"S"': 's16'}
+TUNABLE_TYPES = {'INT': 'int', 'UINT': 'uint', 'LONG': 'long', 'ULONG': 'ulong',
+                 'QUAD': 's64', 'UQUAD': 'u64', 'STR': 'string', 'BOOL': 'bool',
+                 'UINT64': 'u64', 'INT64': 's64'}
+GETENV_TYPES = {'int': 'int', 'uint': 'uint', 'long': 'long', 'ulong': 'ulong',
+                'quad': 's64', 'uquad': 'u64', 'string': 'string', 'bool': 'bool',
+                'is_true': 'bool', 'is_false': 'bool'}
+
+# loader.conf(5) name patterns: suffix as loader.conf(5) writes it, our pattern.
+LOADER_PATTERNS = [('_load', '%s_load'), ('_name', '%s_name'), ('_type', '%s_type'),
+                   ('_flags', '%s_flags'), ('_before', '%s_before'), ('_after', '%s_after'),
+                   ('_error', '%s_error')]
+
+
+# Per-device sysctls of a driver file are named after the devices the file
+# attaches (device_get_sysctl_tree of an ix device is dev.ix.N); files not listed
+# here give the generic dev.%s.%d.  Longest prefix wins.
+DRIVERS = [
+    ('sys/dev/ixgbe/if_ix.c', ['ix']), ('sys/dev/ixgbe/if_ixv.c', ['ixv']),
+    ('sys/dev/e1000/', ['em', 'igb']), ('sys/dev/ixl/if_ixl.c', ['ixl']),
+    ('sys/dev/ixl/ixl_pf', ['ixl']), ('sys/dev/ixl/if_iavf.c', ['iavf']),
+    ('sys/dev/ixl/iavf_', ['iavf']), ('sys/dev/iavf/', ['iavf']), ('sys/dev/ice/', ['ice']),
+    ('sys/dev/axgbe/', ['ax']), ('sys/dev/mlx5/mlx5_en/', ['mce']),
+    ('sys/dev/virtio/network/', ['vtnet']), ('sys/dev/vmware/vmxnet3/', ['vmx']),
+    ('sys/dev/bnxt/', ['bnxt']), ('sys/dev/igc/', ['igc']), ('sys/dev/re/', ['re']),
+    ('sys/dev/bge/', ['bge']), ('sys/dev/netmap/', ['netmap']),
+]
+
+
+def drivers_of(rel):
+    best = None
+    for prefix, names in DRIVERS:
+        if rel.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, names)
+    return best[1] if best else None
+
+
+def strip_comments(text):
+    """Blank out comments (keeping newlines) so line numbers stay right."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '/' and i + 1 < n and text[i + 1] == '*':
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            out.append(''.join('\n' if ch == '\n' else ' ' for ch in text[i:j]))
+            i = j
+        elif c == '/' and i + 1 < n and text[i + 1] == '/':
+            j = text.find('\n', i)
+            j = n if j < 0 else j
+            out.append(' ' * (j - i))
+            i = j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return ''.join(out)
+
+
+def split_args(text, start):
+    """Arguments of the call whose '(' is at start; returns (args, end) or None."""
+    depth, i, n, cur, args = 0, start, len(text), [], []
+    while i < n:
+        c = text[i]
+        if c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == '\\' else 1
+            cur.append(text[i:j + 1])
+            i = j + 1
+            continue
+        if c in '([{':
+            depth += 1
+            if depth > 1:
+                cur.append(c)
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                args.append(''.join(cur).strip())
+                return args, i
+            cur.append(c)
+        elif c == ',' and depth == 1:
+            args.append(''.join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    return None
+
+
+def literal(arg):
+    """The value of a string literal argument (adjacent literals joined), or None."""
+    parts = re.findall(r'"((?:[^"\\]|\\.)*)"', arg)
+    if not parts or re.sub(r'"(?:[^"\\]|\\.)*"', '', arg).strip():
+        return None
+    return ''.join(parts)
+
+
+def flags_of(access):
+    toks = set(re.findall(r'CTLFLAG_([A-Z0-9_]+)', access or ''))
+    ctype = re.findall(r'CTLTYPE_([A-Z0-9_]+)', access or '')
+    rd = bool(toks & {'RD', 'RDTUN', 'RW', 'RWTUN'})
+    wr = bool(toks & {'WR', 'RW', 'RWTUN'})
+    tun = bool(toks & {'TUN', 'RDTUN', 'RWTUN'})
+    return toks, (ctype[0] if ctype else None), rd, wr, tun
+
+
+class Tree:
+    def __init__(self, spec):
+        tid, rest = spec.split('=', 1)
+        parts = rest.split(',', 5)
+        if len(parts) < 6:
+            sys.exit('gen-catalog-freebsd: tree needs ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE')
+        self.id = tid
+        self.path, self.version, self.repo, self.commit, self.date, self.note = parts
+        self.nodes = {}		# symbol -> (parent symbol or None, name)
+        self.raw = []		# (kind, macro, parent, name, access, type, fmt, file, line)
+        self.entries = {}	# name -> dict
+        self.values = {}	# name -> (list of values, file:line)
+
+    def files(self):
+        top = os.path.join(self.path, 'sys')
+        for root, dirs, files in os.walk(top):
+            dirs.sort()
+            for f in sorted(files):
+                if f.endswith(('.c', '.h')):
+                    yield os.path.join(root, f)
+
+    def rel(self, path):
+        return os.path.relpath(path, self.path)
+
+    def scan(self):
+        for path in self.files():
+            rel = self.rel(path)
+            if rel in ('sys/sys/sysctl.h', 'sys/sys/kernel.h', 'sys/sys/systm.h'):
+                continue
+            try:
+                text = open(path, encoding='latin-1').read()
+            except OSError:
+                continue
+            if 'SYSCTL_' not in text and 'TUNABLE_' not in text and 'getenv' not in text and 'ZFS_MODULE' not in text \
+                    and 'testenv' not in text:
+                continue
+            self.scan_file(rel, strip_comments(text))
+        self.scan_values()
+
+    def scan_file(self, rel, text):
+        assigns = []	# (offset, var, expr)
+        for m in re.finditer(r'([A-Za-z_][\w]*(?:(?:->|\.)[A-Za-z_]\w*)*)\s*=\s*'
+                             r'(SYSCTL_ADD_NODE(?:_WITH_LABEL)?\s*\(|SYSCTL_CHILDREN\s*\(|'
+                             r'SYSCTL_STATIC_CHILDREN\s*\(|device_get_sysctl_tree\s*\(|'
+                             r'&?\s*SYSCTL_NODE_CHILDREN\s*\()', text):
+            paren = text.index('(', m.start(2))
+            r = split_args(text, paren)
+            if r is None:
+                continue
+            head = m.group(2).split('(')[0].strip().lstrip('&').strip()
+            assigns.append((m.start(), m.group(1), head, r[0]))
+        for m in MACRO_RE.finditer(text):
+            macro = m.group(1)
+            ls = text.rfind('\n', 0, m.start()) + 1
+            if text[ls:m.start()].lstrip().startswith('#'):
+                continue	# a #define of the macro itself
+            r = split_args(text, m.end() - 1)
+            if r is None:
+                continue
+            args = r[0]
+            line = text.count('\n', 0, m.start()) + 1
+            self.one(rel, line, macro, args, m.start(), assigns, text)
+
+    def one(self, rel, line, macro, args, off, assigns, text):
+        if macro.startswith('ZFS_MODULE_'):
+            # OpenZFS: SYSCTL_<type>(_vfs_<scope>, OID_AUTO, name, perm, ...), see
+            # include/os/freebsd/spl/sys/mod_os.h; ZMOD_RW is RWTUN, ZMOD_RD is RDTUN.
+            call = macro.endswith('_CALL')
+            if len(args) < (7 if call else 6):
+                return
+            perm = args[5]
+            access = {'ZMOD_RW': 'CTLFLAG_RWTUN', 'ZMOD_RD': 'CTLFLAG_RDTUN'}.get(perm, perm)
+            typ = '?' if call else ADD_TYPES.get(args[3].strip(), '?')
+            self.raw.append(('sysctl', macro, '@_vfs_' + args[0].strip(), args[2].strip(),
+                             access, typ, None, rel, line))
+            return
+        if macro.startswith('SYSCTL_ADD_'):
+            t = macro[len('SYSCTL_ADD_'):]
+            if t == 'ROOT_NODE':
+                if len(args) < 4:
+                    return
+                name = literal(args[2])
+                if name:
+                    self.raw.append(('sysctl', macro, '', name, args[3], 'node', None, rel, line))
+                return
+            if t not in ADD_TYPES or len(args) < 5:
+                return
+            name = literal(args[3])
+            parent = self.dyn_parent(args[1], off, assigns, text, 0)
+            fmt = args[8] if t in ('PROC', 'OID') and len(args) > 8 else None
+            self.raw.append(('sysctl', macro, parent, name if name else '*', args[4],
+                             ADD_TYPES[t], fmt, rel, line))
+            return
+        if macro in STATIC:
+            spec = STATIC[macro]
+            if spec is None:
+                return
+            pa, na, aa, typ = spec
+            if len(args) <= max(x for x in (pa, na, aa) if x is not None):
+                return
+            parent = args[pa] if pa is not None else ''
+            name = args[na]
+            if not re.match(r'^[A-Za-z_]\w*$', name):
+                return
+            access = args[aa] if aa is not None else 'CTLFLAG_VNET|CTLFLAG_RW'
+            fmt = args[7] if macro in ('SYSCTL_PROC', 'SYSCTL_OID') and len(args) > 7 else None
+            if typ == 'node':
+                self.nodes.setdefault(('_' if not parent else parent + '_') + name,
+                                      (parent or None, name))
+                if not parent:
+                    self.nodes['_' + name] = (None, name)
+            self.raw.append(('sysctl', macro, ('@' + parent) if parent else '', name, access,
+                             typ, fmt, rel, line))
+            return
+        name = literal(args[0]) if args else None
+        if not name or not re.match(r'^[A-Za-z_][\w.%-]*$', name):
+            return
+        if macro.startswith('TUNABLE_'):
+            t = macro[len('TUNABLE_'):].replace('_FETCH', '')
+            typ = TUNABLE_TYPES.get(t, 'string')
+        elif macro.startswith('getenv_'):
+            typ = GETENV_TYPES.get(macro[len('getenv_'):], 'string')
+        else:
+            typ = 'string'
+        self.raw.append(('tunable', macro, '', name, '', typ, None, rel, line))
+
+    def dyn_parent(self, expr, off, assigns, text, depth):
+        """A parent expression of SYSCTL_ADD_* as a dotted prefix ('?' when unknown)."""
+        expr = expr.strip().lstrip('&').strip()
+        if depth > 8:
+            return '?'
+        m = re.match(r'^SYSCTL_STATIC_CHILDREN\s*\(\s*(\w+)\s*\)$', expr)
+        if m:
+            return '@' + m.group(1)
+        m = re.match(r'^SYSCTL_NODE_CHILDREN\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)$', expr)
+        if m:
+            return '@' + m.group(1) + '_' + m.group(2)
+        m = re.match(r'^SYSCTL_CHILDREN\s*\((.*)\)$', expr, re.S)
+        if m:
+            return self.dyn_node(m.group(1), off, assigns, text, depth + 1)
+        return self.dyn_var(expr, off, assigns, text, depth, children=True)
+
+    def dyn_node(self, expr, off, assigns, text, depth):
+        expr = expr.strip()
+        if re.match(r'^device_get_sysctl_tree\s*\(', expr):
+            return 'dev.%s.%d'
+        return self.dyn_var(expr, off, assigns, text, depth, children=False)
+
+    def dyn_var(self, var, off, assigns, text, depth, children):
+        best = None
+        for a in assigns:
+            if a[0] < off and a[1] == var:
+                best = a
+        if best is None:
+            return '?'
+        aoff, _, head, args = best
+        if head == 'device_get_sysctl_tree':
+            return 'dev.%s.%d'
+        if head in ('SYSCTL_CHILDREN',):
+            return self.dyn_node(args[0] if args else '', aoff, assigns, text, depth + 1)
+        if head == 'SYSCTL_STATIC_CHILDREN':
+            return '@' + args[0].strip() if args else '?'
+        if head == 'SYSCTL_NODE_CHILDREN' and len(args) == 2:
+            return '@' + args[0].strip() + '_' + args[1].strip()
+        if head.startswith('SYSCTL_ADD_NODE') and len(args) >= 4:
+            parent = self.dyn_parent(args[1], aoff, assigns, text, depth + 1)
+            name = literal(args[3])
+            return parent + '.' + (name if name else '*')
+        return '?'
+
+    def dotted(self, sym, seen=None):
+        seen = seen or set()
+        if sym in seen:
+            return None
+        seen.add(sym)
+        if sym in self.nodes:
+            parent, name = self.nodes[sym]
+            if parent is None:
+                return name
+            p = self.dotted(parent, seen)
+            return None if p is None else p + '.' + name
+        return None
+
+    def resolve(self, parent):
+        """'@_net_inet' -> 'net.inet'; 'dev.%s.%d.@x' forms are resolved piecewise."""
+        if parent == '':
+            return ''
+        if parent.startswith('@'):
+            rest = ''
+            sym = parent[1:]
+            if '.' in sym:
+                sym, rest = sym.split('.', 1)
+                rest = '.' + rest
+            d = self.dotted(sym)
+            return (d if d is not None else '?') + rest
+        return parent
+
+    def build(self):
+        tunables = {}
+        for kind, macro, parent, name, access, typ, fmt, rel, line in self.raw:
+            if kind == 'tunable':
+                tunables.setdefault(name, (macro, typ, rel, line))
+                continue
+            prefix = self.resolve(parent)
+            if prefix.startswith('?') or '?' in prefix.split('.'):
+                continue	# parent not resolvable from the source text alone
+            fulls = [(prefix + '.' + name) if prefix else name]
+            drv = drivers_of(rel)
+            if drv and prefix.startswith('dev.%s.%d'):
+                fulls = ['dev.%s.%%d%s.%s' % (d, prefix[len('dev.%s.%d'):], name) for d in drv]
+            for full in fulls:
+                if re.match(r'^[\w.%*-]+$', full):	# not "SGE holes"
+                    self.add(full, macro, access, typ, fmt, rel, line)
+
+        for name, (macro, typ, rel, line) in tunables.items():
+            e = self.entries.get(name)
+            if e is not None and e['kind'] == 'sysctl':
+                e['fetch'] = '%s:%d' % (rel, line)
+                e['tun'] = True
+                continue
+            if e is not None:
+                continue
+            self.entries[name] = {
+                'kind': 'tunable', 'type': typ, 'rd': False, 'wr': False, 'tun': True,
+                'flags': [], 'macro': macro, 'src': '%s:%d' % (rel, line), 'fetch': None,
+            }
+        self.loader_vars()
+        self.stand_vars()
+        self.rc_vars()
+        for e in self.entries.values():
+            e['placement'] = placement(e)
+
+    def add(self, full, macro, access, typ, fmt, rel, line):
+        toks, ctype, rd, wr, tun = flags_of(access)
+        if typ is None:
+            typ = CTLTYPES.get(ctype or '', None) or FMT_TYPES.get((fmt or '').strip(), '?')
+        e = self.entries.get(full)
+        if e is not None and e['kind'] == 'sysctl' and typ == 'node':
+            return	# a leaf of one driver and a node of another: keep the leaf
+        if e is not None and e['kind'] != 'tunable' and not (e['kind'] == 'node' and
+                                                             typ != 'node'):
+            # Declared twice (per-arch copies, #ifdef variants): any TUN wins.
+            e['tun'] |= tun
+            e['wr'] |= wr
+            return
+        self.entries[full] = {
+            'kind': 'node' if typ == 'node' else 'sysctl', 'type': typ, 'rd': rd,
+            'wr': wr, 'tun': tun, 'flags': sorted(toks), 'macro': macro,
+            'src': '%s:%d' % (rel, line), 'fetch': None,
+        }
+
+    def loader_vars(self):
+        path = os.path.join(self.path, 'stand/defaults/loader.conf')
+        if os.path.exists(path):
+            for i, l in enumerate(open(path, encoding='latin-1'), 1):
+                m = re.match(r'^#?\s*([A-Za-z_][\w.]*)\s*=', l)
+                if m and m.group(1) not in self.entries:
+                    self.entries[m.group(1)] = {
+                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
+                        'tun': True, 'flags': [], 'macro': 'loader.conf',
+                        'src': 'stand/defaults/loader.conf:%d' % i, 'fetch': None}
+        for rel in ('stand/defaults/loader.conf.5', 'share/man/man5/loader.conf.5'):
+            man = os.path.join(self.path, rel)
+            if os.path.exists(man):
+                break
+        else:
+            return
+        lines = open(man, encoding='latin-1').read().split('\n')
+        for i, l in enumerate(lines, 1):
+            m = re.match(r'^\.It Va ([A-Za-z_][\w.]*)\s*$', l)
+            if m and m.group(1) not in self.entries:
+                self.entries[m.group(1)] = {
+                    'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False, 'tun': True,
+                    'flags': [], 'macro': 'loader.conf(5)',
+                    'src': '%s:%d' % (rel, i), 'fetch': None}
+        for suffix, pat in LOADER_PATTERNS:
+            for i, l in enumerate(lines, 1):
+                if re.search(r'Ar module Ns Li %s\b|\b%s\b' % (suffix, suffix), l) and \
+                        l.startswith('.It'):
+                    self.entries[pat] = {
+                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
+                        'tun': True, 'flags': [], 'macro': 'loader.conf(5)',
+                        'src': '%s:%d' % (rel, i), 'fetch': None}
+                    break
+        hints = os.path.join(self.path, 'share/man/man5/device.hints.5')
+        if os.path.exists(hints):
+            for i, l in enumerate(open(hints, encoding='latin-1'), 1):
+                if 'hint.' in l:
+                    self.entries['hint.%s.%d.*'] = {
+                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
+                        'tun': True, 'flags': [], 'macro': 'device.hints(5)',
+                        'src': 'share/man/man5/device.hints.5:%d' % i, 'fetch': None}
+                    break
+
+    def stand_vars(self):
+        """Variables the loader itself reads or sets (stand/: getenv, setenv, env_setenv)."""
+        top = os.path.join(self.path, 'stand')
+        for root, dirs, files in os.walk(top):
+            dirs.sort()
+            for f in sorted(files):
+                if not f.endswith('.c'):
+                    continue
+                path = os.path.join(root, f)
+                text = strip_comments(open(path, encoding='latin-1').read())
+                for m in re.finditer(r'\b(?:getenv|setenv|env_setenv|unsetenv)\s*\(\s*"([A-Za-z_][\w.]*)"',
+                                     text):
+                    name = m.group(1)
+                    if name in self.entries:
+                        continue
+                    self.entries[name] = {
+                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
+                        'tun': True, 'flags': [], 'macro': 'stand',
+                        'src': '%s:%d' % (self.rel(path), text.count('\n', 0, m.start()) + 1),
+                        'fetch': None}
+
+    def rc_vars(self):
+        for cand in ('libexec/rc/rc.conf', 'etc/defaults/rc.conf'):
+            path = os.path.join(self.path, cand)
+            if not os.path.exists(path):
+                continue
+            for i, l in enumerate(open(path, encoding='latin-1'), 1):
+                m = re.match(r'^#?([A-Za-z_][A-Za-z0-9_]*)=', l)
+                if m and m.group(1) not in self.entries:
+                    self.entries[m.group(1)] = {
+                        'kind': 'rcconf', 'type': 'string', 'rd': False, 'wr': False,
+                        'tun': False, 'flags': [], 'macro': 'rc.conf',
+                        'src': '%s:%d' % (cand, i), 'fetch': None}
+            break
+
+    def scan_values(self):
+        """Names a string sysctl accepts, when the source lists them as data."""
+        cc = os.path.join(self.path, 'sys/netinet/cc')
+        algos, first = [], None
+        if os.path.isdir(cc):
+            for f in sorted(os.listdir(cc)):
+                if not (f.startswith('cc_') and f.endswith('.c')):
+                    continue
+                text = open(os.path.join(cc, f), encoding='latin-1').read()
+                for m in re.finditer(r'\.name\s*=\s*"(\w+)"', text):
+                    algos.append(m.group(1))
+                    if first is None:
+                        first = 'sys/netinet/cc/%s:%d' % (f, text.count('\n', 0, m.start()) + 1)
+        if algos:
+            self.values['net.inet.tcp.cc.algorithm'] = (sorted(set(algos)), first)
+        stacks, first = [], None
+        subr = os.path.join(self.path, 'sys/netinet/tcp_subr.c')
+        if os.path.exists(subr):
+            text = open(subr, encoding='latin-1').read()
+            m = re.search(r'\.tfb_tcp_block_name\s*=\s*"(\w+)"', text)
+            if m:
+                stacks.append(m.group(1))
+                first = 'sys/netinet/tcp_subr.c:%d' % (text.count('\n', 0, m.start()) + 1)
+        sd = os.path.join(self.path, 'sys/netinet/tcp_stacks')
+        if os.path.isdir(sd):
+            for f in sorted(os.listdir(sd)):
+                if f.endswith('.c') and 'tfb_tcp_block_name' in \
+                        open(os.path.join(sd, f), encoding='latin-1').read():
+                    stacks.append(f[:-2])	# STACKNAME is the module's name
+        if stacks:
+            self.values['net.inet.tcp.functions_default'] = (sorted(set(stacks)), first)
+
+
+def placement(e):
+    if e['kind'] == 'node':
+        return 'node'
+    if e['kind'] == 'rcconf':
+        return 'rcconf'
+    if e['kind'] in ('tunable', 'loader'):
+        return 'loader'
+    if e['wr'] and e['tun']:
+        return 'both'
+    if e['wr']:
+        return 'runtime'
+    if e['tun']:
+        return 'loader'
+    if e['rd']:
+        return 'read-only'
+    return '?'
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ('-h', '--help'):
+        sys.stderr.write(__doc__)
+        return 2
+    trees = [Tree(a) for a in argv[1:]]
+    for t in trees:
+        t.scan()
+        t.build()
+    out = sys.stdout
+    out.write('# ntune FreeBSD sysctl/tunable catalogue. Generated by scripts/gen-catalog-freebsd.py;\n'
+              '# do not edit. Facts only: names, declaring macro, flags, types, file:line.\n'
+              '# columns: name kind type placement flags seen source [values]\n'
+              '# kind: sysctl node tunable loader rcconf; placement: loader both runtime read-only\n'
+              '# node rcconf ?; seen: tree ids; source: tree:file:line (newest tree holding it).\n')
+    for t in trees:
+        out.write('#tree\t%s\t%s\t%s\t%s\t%s\t%s\n' % (t.id, t.version, t.repo, t.commit, t.date,
+                                                     t.note))
+    names = sorted(set().union(*[t.entries.keys() for t in trees]))
+    for name in names:
+        seen = [t for t in trees if name in t.entries]
+        newest = seen[-1]
+        e = newest.entries[name]
+        hist = []
+        for t in seen[:-1]:
+            o = t.entries[name]
+            if o['placement'] != e['placement'] or o['type'] != e['type']:
+                hist.append('%s=%s/%s' % (t.id, o['placement'], o['type']))
+        flags = '|'.join(f for f in e['flags'] if f not in ('MPSAFE', 'NEEDGIANT')) or '-'
+        src = '%s:%s' % (newest.id, e['src'])
+        if e['fetch']:
+            src += ' fetch:%s' % e['fetch']
+        vals = ''
+        if name in newest.values:
+            v, where = newest.values[name]
+            vals = '%s@%s:%s' % (','.join(v), newest.id, where)
+        out.write('\t'.join([name, e['kind'], e['type'], e['placement'], flags,
+                             ','.join(t.id for t in seen), src, vals,
+                             ' '.join(hist)]).rstrip('\t') + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,491 @@
+/*
+ * The lint rules that rest on the catalogue (share/catalog): whether a name
+ * exists, in which version, where it goes, whether it can be written, and
+ * whether its value is one the consumer (the loader, sysctl(8), procfs) takes.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/catalog.h"
+#include "kb/check_impl.h"
+#include "kb/kb.h"
+#include "os/os.h"
+#include "util/util.h"
+
+#define SRC_SYSCTL8	"sbin/sysctl/sysctl.c"
+#define SRC_GETENV	"sys/kern/kern_environment.c getenv_quad"
+#define SRC_PROCFS	"kernel/sysctl.c proc_get_long"
+
+static const struct kb_cat_entry *
+cat_find(struct lint *l, const char *name)
+{
+	return l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) : NULL;
+}
+
+/* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0" */
+static const char *
+where(struct lint *l, const struct kb_cat_entry *ce)
+{
+	static char buf[2][320];
+	static int slot;
+	const struct kb_cat_tree *t = kb_catalog_entry_tree(l->cat, ce);
+	const char *src = strchr(ce->source, ':');
+	size_t len;
+
+	slot = !slot;
+	src = src != NULL ? src + 1 : ce->source;
+	len = strcspn(src, " ");
+	snprintf(buf[slot], sizeof buf[slot], "%.*s, %s %s", (int)len, src,
+	    strcmp(ce->os, "linux") == 0 ? "Linux" : "FreeBSD", t != NULL ? t->version : "?");
+	return buf[slot];
+}
+
+/* The flags as a reader of the source knows them: "CTLFLAG_RDTUN". */
+static const char *
+flagword(const struct kb_cat_entry *ce)
+{
+	static char buf[64];
+
+	if (strcmp(ce->os, "linux") == 0) {
+		snprintf(buf, sizeof buf, "mode %s", ce->flags);
+		return buf;
+	}
+	if (strstr(ce->flags, "RDTUN") != NULL)
+		return "CTLFLAG_RDTUN";
+	if (strstr(ce->flags, "RWTUN") != NULL)
+		return "CTLFLAG_RWTUN";
+	if (ce->placement == KB_PLACE_BOTH)
+		return "CTLFLAG_RW and a tunable fetch";
+	if (ce->placement == KB_PLACE_LOADER && ce->kind == KB_CAT_TUNABLE)
+		return "a kernel environment fetch, no sysctl";
+	if (ce->placement == KB_PLACE_LOADER)
+		return "CTLFLAG_RD and a tunable fetch";
+	if (ce->readonly)
+		return "CTLFLAG_RD";
+	return "CTLFLAG_RW, no tunable";
+}
+
+static bool
+int_type(const char *t)
+{
+	static const char *const ints[] = {
+		"int", "uint", "long", "ulong", "s8", "u8", "s16", "u16", "s32", "u32", "s64",
+		"u64", "bool",
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(ints); i++) {
+		if (strcmp(t, ints[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* An integer as strtoq(s, &end, 0) reads it; the loader also takes one K/M/G/T suffix. */
+static bool
+c_integer(const char *s, bool suffix)
+{
+	char *end;
+
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	(void)strtoll(s, &end, 0);
+	if (end == s)
+		return false;
+	if (*end == '\0')
+		return true;
+	return suffix && strchr("kKmMgGtT", *end) != NULL && end[1] == '\0';
+}
+
+static bool
+int_list(const char *s)
+{
+	char buf[256], *tok, *save;
+
+	snprintf(buf, sizeof buf, "%s", s);
+	for (tok = strtok_r(buf, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+		if (!c_integer(tok, false))
+			return false;
+	}
+	return true;
+}
+
+/* What the knob keeps when the loader ignores the value. */
+static void
+kept(const struct kb_knob *k, const char *name, char *buf, size_t len)
+{
+	if (k != NULL && k->def != NULL && k->type == KB_TYPE_BOOL)
+		snprintf(buf, len, "%s stays %s (%s)", name, strcmp(k->def, "0") == 0 ? "off" : "on",
+		    k->def);
+	else if (k != NULL && k->def != NULL)
+		snprintf(buf, len, "%s keeps its default %s", name, k->def);
+	else
+		snprintf(buf, len, "%s keeps its default", name);
+}
+
+int
+check_consumer_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
+    const struct kb_cat_entry *ce)
+{
+	bool linux = strcmp(l->os, "linux") == 0, loader, isint, list = false;
+	enum kb_placement place;
+	char what[200];
+
+	if (e->op != KB_OP_SET)
+		return 0;	/* tuned's =>, =<: rule_value wants a number */
+	if (ce == NULL)
+		ce = cat_find(l, e->name);
+	if (k != NULL) {
+		if (k->placement != KB_PLACE_LOADER && k->placement != KB_PLACE_SYSCTL &&
+		    k->placement != KB_PLACE_BOTH)
+			return 0;	/* ntune's own if.* / cpu.* settings */
+		isint = k->type == KB_TYPE_INT || k->type == KB_TYPE_BOOL || k->type == KB_TYPE_SIZE;
+		list = k->type == KB_TYPE_INTLIST;
+		place = k->placement;
+	} else if (ce != NULL) {
+		isint = int_type(ce->type);
+		list = strcmp(ce->type, "int-list") == 0;
+		place = ce->placement;
+	} else
+		return 0;
+	if (linux) {
+		if ((isint && !c_integer(e->value, false)) || (list && !int_list(e->value))) {
+			diag(l, e, KB_ERROR, "value", "the kernel refuses '%s' for %s: procfs takes "
+			    "plain integers, no K/M/G suffix and no words like on/yes (%s); writing "
+			    "it fails with EINVAL", e->value, e->name, SRC_PROCFS);
+			return 1;
+		}
+		return 0;
+	}
+	if (!isint)
+		return 0;
+	loader = l->target == KB_TARGET_LOADER || (place == KB_PLACE_LOADER &&
+	    l->target != KB_TARGET_SYSCTL && l->target != KB_TARGET_PFSENSE);
+	if (c_integer(e->value, false))
+		return 0;
+	if (loader && c_integer(e->value, true))
+		return 2;	/* "1M": the loader scales it; a range in plain numbers says nothing */
+	if (loader) {
+		kept(k, e->name, what, sizeof what);
+		diag(l, e, KB_ERROR, "value", "the loader ignores '%s' (not a number, %s): %s",
+		    e->value, SRC_GETENV, what);
+	} else if (c_integer(e->value, true)) {
+		diag(l, e, KB_ERROR, "value", "sysctl(8) refuses '%s' for %s: no K/M/G suffix at "
+		    "runtime (%s; the loader takes one); the setting fails", e->value, e->name,
+		    SRC_SYSCTL8);
+	} else {
+		diag(l, e, KB_ERROR, "value", "sysctl(8) refuses '%s' for %s: it needs an integer "
+		    "(%s); the setting fails", e->value, e->name, SRC_SYSCTL8);
+	}
+	return 1;
+}
+
+static void
+version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const struct kb_cat_tree *t = NULL, *newest = NULL;
+	const char *ver = l->sys != NULL ? l->sys->version : NULL;
+	char seen[128] = "";
+	size_t i;
+	int in;
+
+	if ((in = kb_catalog_in_version(l->cat, ce, ver, &t)) == 1)
+		return;
+	for (i = 0; i < kb_catalog_ntrees(l->cat); i++) {
+		const struct kb_cat_tree *x = kb_catalog_tree(l->cat, i);
+
+		if (strcmp(x->os, ce->os) != 0)
+			continue;
+		newest = x;
+		if (ce->seen & (1u << i))
+			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s",
+			    *seen ? ", " : "", x->version);
+	}
+	if (in == 0)
+		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
+		    "(%s@%.10s); it was in %s (%s)", e->name, strcmp(ce->os, "linux") == 0 ?
+		    "Linux" : "FreeBSD", t->version, t->repo, t->commit, seen, where(l, ce));
+	else if (newest != NULL && (ce->seen & (1u << (newest - kb_catalog_tree(l->cat, 0)))) == 0)
+		diag(l, e, KB_NOTE, "version", "'%s' is not in the newest source the catalogue read "
+		    "(%s %s); seen in %s (%s)", e->name, strcmp(ce->os, "linux") == 0 ? "Linux" :
+		    "FreeBSD", newest->version, seen, where(l, ce));
+}
+
+static bool
+in_values(const struct kb_cat_entry *ce, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < ce->nvalues; i++) {
+		if (strcmp(ce->values[i], v) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Values the source lists as data (cc modules); 1 when reported. */
+static int
+values_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const struct kb_cat_entry *stacks;
+	char list[256] = "";
+	size_t i;
+
+	if (ce->nvalues == 0 || in_values(ce, e->value))
+		return 0;
+	for (i = 0; i < ce->nvalues; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+		    ce->values[i]);
+	stacks = cat_find(l, "net.inet.tcp.functions_default");
+	if (strcmp(ce->name, "net.inet.tcp.cc.algorithm") == 0 && stacks != NULL &&
+	    in_values(stacks, e->value))
+		diag(l, e, KB_ERROR, "value", "'%s' is a TCP stack, not a congestion-control module "
+		    "(the modules in sys/netinet/cc are: %s); use net.inet.tcp.functions_default=%s "
+		    "with the tcp_%s module loaded (%s)", e->value, list, e->value, e->value,
+		    stacks->values_source != NULL ? stacks->values_source : stacks->source);
+	else
+		diag(l, e, KB_ERROR, "value", "%s: '%s' is not one of the values the source "
+		    "provides: %s (%s)", e->name, e->value, list,
+		    ce->values_source != NULL ? ce->values_source : ce->source);
+	return 1;
+}
+
+int
+check_catalog_values(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	const struct kb_cat_entry *ce = cat_find(l, e->name);
+
+	if (ce == NULL)
+		return 0;
+	if (k != NULL && k->removed == NULL && k->since == NULL)
+		version_rule(l, e, ce);
+	return values_rule(l, e, ce);
+}
+
+static void
+placement_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	bool sysctl = l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE;
+
+	if (ce->readonly) {
+		if (l->target == KB_TARGET_LOADER)
+			diag(l, e, KB_WARNING, "placement", "'%s' is a read-only sysctl (%s, %s) and "
+			    "the source fetches no tunable of that name: in loader.conf it has no "
+			    "effect", e->name, flagword(ce), where(l, ce));
+		else
+			diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (%s, %s): setting it "
+			    "fails", e->name, flagword(ce), where(l, ce));
+		return;
+	}
+	if (ce->placement == KB_PLACE_SYSCTL && l->target == KB_TARGET_LOADER)
+		diag(l, e, KB_WARNING, "placement", "'%s' is a runtime sysctl (%s, %s): in "
+		    "loader.conf it has no effect, put it in /etc/sysctl.conf", e->name, flagword(ce),
+		    where(l, ce));
+	else if (ce->placement == KB_PLACE_LOADER && sysctl)
+		diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable (%s, %s): in %s it "
+		    "has no effect, put it in /boot/loader.conf%s", e->name, flagword(ce),
+		    where(l, ce), l->target == KB_TARGET_PFSENSE ? "System Tunables" : "sysctl.conf",
+		    l->target == KB_TARGET_PFSENSE ? ".local" : "");
+	else if (ce->placement == KB_PLACE_LOADER && l->target == KB_TARGET_OPNSENSE)
+		diag(l, e, KB_NOTE, "placement", "'%s' is a boot-time tunable (%s, %s): OPNsense "
+		    "writes it to /boot/loader.conf, it takes effect after a reboot", e->name,
+		    flagword(ce), where(l, ce));
+}
+
+/* A name the catalogue knows and the knowledge base does not. */
+static void
+catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	bool sysctl = l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE;
+
+	switch (ce->kind) {
+	case KB_CAT_NODE:
+		diag(l, e, sysctl ? KB_ERROR : KB_WARNING, "node", "'%s' is a sysctl node (%s), not "
+		    "a value: setting it %s", e->name, where(l, ce), sysctl ? "fails" :
+		    "has no effect");
+		return;
+	case KB_CAT_RCCONF:
+		diag(l, e, KB_WARNING, "rc-conf", "'%s' is an rc.conf variable (%s): %s; put it in "
+		    "/etc/rc.conf", e->name, where(l, ce), l->target == KB_TARGET_LOADER ?
+		    "the loader ignores it" : sysctl ? "sysctl(8) does not know it" :
+		    "neither the loader nor sysctl(8) reads it");
+		return;
+	case KB_CAT_LOADER:
+		if (sysctl)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a loader.conf variable (%s), not a "
+			    "sysctl", e->name, where(l, ce));
+		return;
+	case KB_CAT_TUNABLE:
+		if (sysctl)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable (%s, %s): "
+			    "sysctl cannot set it, put it in /boot/loader.conf", e->name, flagword(ce),
+			    where(l, ce));
+		break;
+	case KB_CAT_SYSCTL:
+	case KB_CAT_DOC:
+		placement_rule(l, e, ce);
+		break;
+	}
+	version_rule(l, e, ce);
+	if (!check_consumer_value(l, e, NULL, ce))
+		values_rule(l, e, ce);
+}
+
+/* KB knob names within typo distance: edit distance <= 2 and the same parent node. */
+static const char *
+near_kb(struct lint *l, const char *name)
+{
+	const struct kb_knob *k;
+	const char *dot = strrchr(name, '.'), *best = NULL;
+	size_t i, plen, d, bestd = 3;
+
+	if (dot == NULL || strlen(name) > 200)
+		return NULL;
+	plen = (size_t)(dot - name) + 1;
+	for (i = 0; i < kb_count(l->kb); i++) {
+		k = kb_knob(l->kb, i);
+		if (strcmp(k->os, l->os) != 0 || strncmp(k->name, name, plen) != 0 ||
+		    strchr(k->name + plen, '.') != NULL)
+			continue;
+		if ((d = util_edit_distance(k->name + plen, name + plen)) < bestd && d > 0) {
+			best = k->name;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+static void
+unknown(struct lint *l, const struct kb_entry *e)
+{
+	const char *near = l->cat != NULL ? kb_catalog_suggest(l->cat, l->os, e->name) : NULL;
+	const struct kb_cat_entry *m;
+	char mod[160];
+
+	if (near == NULL)
+		near = near_kb(l, e->name);
+	if (near != NULL) {
+		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
+		    shown(near));
+		return;
+	}
+	if (l->cat == NULL && strcmp(l->os, "freebsd") == 0 && (strchr(e->name, '.') == NULL ||
+	    util_startswith(e->name, "hint."))) {
+		/* No catalogue to tell: modules, console, boot options, device hints. */
+		if (l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE)
+			diag(l, e, KB_ERROR, "placement", "'%s' is a loader.conf variable (module, "
+			    "console, boot option or device hint), not a sysctl", e->name);
+		else
+			diag(l, e, KB_NOTE, "unknown-knob", "'%s' is a loader variable, not a tunable; "
+			    "not checked", e->name);
+		return;
+	}
+	if (strcmp(l->os, "freebsd") == 0 && strchr(e->name, '.') == NULL) {
+		snprintf(mod, sizeof mod, "%s_load", e->name);
+		m = cat_find(l, mod);
+		if (m != NULL && m->kind == KB_CAT_LOADER && strcmp(m->name, mod) == 0) {
+			diag(l, e, KB_WARNING, "unknown-knob", "'%s' is not a loader variable; the "
+			    "loader ignores it (to load the module: %s=\"YES\")", e->name, mod);
+			return;
+		}
+		diag(l, e, KB_WARNING, "unknown-knob", "'%s' is no loader variable, tunable or "
+		    "rc.conf variable the catalogue knows: nothing may read it", e->name);
+		return;
+	}
+	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
+	    "knowledge base, not checked", e->name);
+}
+
+/* Linux: what /proc/sys says (mode bits, not a read). -1 when not known. */
+static int
+live_kind(struct lint *l, const char *name)
+{
+	int kind;
+
+	if (strcmp(l->os, "linux") != 0 || l->sys == NULL || l->sys->kind == NULL ||
+	    util_startswith(name, "if.") || util_startswith(name, "cpu.") ||
+	    strpbrk(name, "*?[") != NULL)
+		return -1;
+	if (l->sys->kind(l->sys->arg, name, &kind) == -1)
+		return -1;
+	return kind;
+}
+
+static int
+linux_live(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
+    const struct kb_cat_entry *ce)
+{
+	int kind = live_kind(l, e->name);
+
+	if (kind == OS_TUNABLE_READONLY) {
+		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only on this kernel (its /proc/sys "
+		    "file has no write permission): setting it fails", e->name);
+		return 0;
+	}
+	if (kind == OS_TUNABLE_NONE && (ce != NULL || k != NULL)) {
+		diag(l, e, KB_WARNING, "absent", "'%s' is documented (%s) but not present on this "
+		    "kernel (a module not loaded or an option not built): setting it fails",
+		    e->name, ce != NULL ? where(l, ce) : k->sources[0]);
+		return k != NULL;
+	}
+	if (kind == OS_TUNABLE_RUNTIME && ce == NULL && k == NULL) {
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not in the catalogue or the knowledge "
+		    "base; it exists and is writable on this kernel", e->name);
+		return 0;
+	}
+	return -1;	/* nothing said: the other rules decide */
+}
+
+int
+check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
+{
+	const struct kb_knob *k, *other;
+	const struct kb_cat_entry *ce, *oce = NULL;
+	char *cur = NULL;
+	int r;
+
+	*kp = NULL;
+	k = kb_find(l->kb, e->name, l->platform);
+	ce = cat_find(l, e->name);
+	if ((r = linux_live(l, e, k, ce)) != -1) {
+		*kp = r == 1 ? k : NULL;
+		return r;
+	}
+	if (k != NULL) {
+		*kp = k;
+		return 1;
+	}
+	if (ce == NULL && l->cat != NULL)
+		oce = kb_catalog_find(l->cat, strcmp(l->os, "linux") == 0 ? "freebsd" : "linux",
+		    e->name);
+	if (ce == NULL && (other = kb_find(l->kb, e->name, NULL)) != NULL) {
+		if (other->platform != NULL && strcmp(other->os, l->os) == 0)
+			diag(l, e, KB_ERROR, "platform", "'%s' exists only on %s kernels, not %s",
+			    e->name, other->platform, l->platform);
+		else
+			diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s knob, not %s", e->name,
+			    other->os, l->os);
+		return 0;
+	}
+	if (ce != NULL) {
+		catalog_rules(l, e, ce);
+		return 0;
+	}
+	if (oce != NULL && oce->kind != KB_CAT_RCCONF && oce->kind != KB_CAT_LOADER) {
+		diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s sysctl (%s), not %s", e->name,
+		    oce->os, where(l, oce), l->os);
+		return 0;
+	}
+	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not in the catalogue or the knowledge "
+		    "base; only its existence on the system was checked", e->name);
+		free(cur);
+		return 0;
+	}
+	unknown(l, e);
+	return 0;
+}

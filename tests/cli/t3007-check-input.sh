@@ -1,0 +1,86 @@
+#!/bin/sh
+# ntune check reads files as people really have and paste them, and every line is checked.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'a sysctl.d glob name does not hide the rest of the file' '
+	mkdir -p etc/sysctl.d &&
+	{ printf "net.ipv4.conf.*.send_redirects = 0\n-net.ipv4.conf.all.accept_redirects = 0\n"
+	  for k in tcp_fin_timeout tcp_keepalive_time tcp_keepalive_intvl tcp_keepalive_probes \
+	      tcp_syn_retries tcp_synack_retries tcp_max_syn_backlog tcp_syncookies tcp_sack tcp_dsack \
+	      tcp_timestamps tcp_window_scaling tcp_tw_reuse tcp_rfc1337 tcp_mtu_probing tcp_ecn \
+	      tcp_fastopen tcp_no_metrics_save tcp_slow_start_after_idle tcp_retries2 tcp_orphan_retries \
+	      tcp_max_orphans tcp_notsent_lowat icmp_echo_ignore_broadcasts ip_default_ttl; do
+		printf "net.ipv4.%s = 1\n" $k; done; } >etc/sysctl.d/90-r.conf &&
+	ntune check --os linux --json etc/sysctl.d/90-r.conf >out.json &&
+	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"settings\"]==27 and d[\"unknown\"]==0 and d[\"unreadable_lines\"]==0, d"
+'
+test_expect_success 'sysctl -w and sysctl name=value lines are read, each with a note, all of them' '
+	printf "sysctl -w net.inet.tcp.syncookies=1\nsysctl net.inet.ip.redirect=0\nsysctl -q -w kern.ipc.somaxconn=4096\n" >cmds.sh &&
+	ntune check --os freebsd cmds.sh >out 2>err &&
+	grep -q "cmds.sh:1: note: read the setting of a .sysctl. command line" out &&
+	grep -q "cmds.sh:3: note: read the setting of a .sysctl. command line" out &&
+	grep -q "3 settings for freebsd: 0 errors" err
+'
+test_expect_success 'values as the consumer parses them: loader, sysctl(8), procfs' '
+	mkdir -p boot &&
+	printf "net.isr.bindthreads=on\nkern.ipc.nmbclusters=1M\n" >boot/loader.conf &&
+	test_expect_code 1 ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
+	grep -q "loader.conf:1: error: the loader ignores .on. (not a number, sys/kern/kern_environment.c getenv_quad): net.isr.bindthreads stays off (0)" out &&
+	! grep -q "loader.conf:2: error" out &&
+	printf "kern.ipc.maxsockbuf=16M\nnet.inet.tcp.syncookies=yes\n" >sysctl.conf &&
+	test_expect_code 1 ntune check --os freebsd sysctl.conf >out 2>/dev/null &&
+	grep -q "sysctl.conf:1: error: sysctl(8) refuses .16M. for kern.ipc.maxsockbuf: no K/M/G suffix at runtime" out &&
+	grep -q "sysctl.conf:2: error: sysctl(8) refuses .yes. for net.inet.tcp.syncookies: it needs an integer" out &&
+	printf "net.core.rmem_max=128M\n" >l.conf &&
+	test_expect_code 1 ntune check --os linux l.conf >out 2>/dev/null &&
+	grep -q "l.conf:1: error: the kernel refuses .128M. for net.core.rmem_max: procfs takes plain integers" out
+'
+test_expect_success 'OPNsense: net.inet.rss.enabled=yes leaves RSS off' '
+	printf "<sysctl><item><tunable>net.inet.rss.enabled</tunable><value>yes</value></item></sysctl>\n" >config.xml &&
+	test_expect_code 1 ntune check config.xml >out 2>/dev/null &&
+	grep -q "config.xml:1: error: the loader ignores .yes. .*net.inet.rss.enabled stays off" out
+'
+test_expect_success 'a UTF-8 BOM is not a bad line; XML comments are not items' '
+	printf "\357\273\277net.inet.ip.redirect=0\n" >bom.conf &&
+	ntune check --os freebsd bom.conf >out 2>err &&
+	grep -q "1 settings for freebsd: 0 errors" err &&
+	printf "<opnsense><sysctl>\n<!-- <item><tunable>kern.bogus</tunable><value>1</value></item> -->\n<item><tunable>net.inet.ip.redirect</tunable><value>0</value></item>\n</sysctl></opnsense>\n" >c2.xml &&
+	ntune check c2.xml >out 2>err &&
+	grep -q "1 settings for opnsense" err && ! grep -q bogus out
+'
+test_expect_success 'a tuned profile: [sysctl] read, other sections and include= said' '
+	printf "[main]\ninclude=throughput-performance\n[cpu]\ngovernor=performance\n[sysctl]\nnet.core.busy_read=50\n" >tuned.conf &&
+	ntune check --os linux tuned.conf >out 2>err &&
+	cat out err &&
+	grep -q "tuned.conf:2: warning: tuned .include=throughput-performance.: the included profile is not read" out &&
+	grep -q "tuned.conf:3: note: tuned section \[cpu\] is not read" out &&
+	grep -q "1 settings for linux" err
+'
+test_expect_success 'seed 001 bulleted paste: each setting read with a warning' '
+	sed -n "1,16p" "$SRCDIR/../shared/seeds/001_e378af0bc9019e8d.txt" >paste.txt 2>/dev/null ||
+	    printf "\342\200\242 hw.ix.rxd: 2048 (4096?)\n\342\200\242 net.inet.tcp.tso=0\n" >paste.txt
+	test -s paste.txt &&
+	ntune check --os freebsd paste.txt >out 2>err &&
+	cat out err &&
+	grep -q "warning: read from a bulleted paste as .hw.ix.rxd=2048.; .(4096?)" out &&
+	grep -q "warning: read from a bulleted paste as .net.inet.tcp.tso=0." out
+'
+test_expect_success 'every unreadable line is reported with file:line and the rest is still checked' '
+	printf "net.inet.ip.redirect=0\nthis is not a setting\nkern.ipc.somaxconn 1024\nnet.isr.maxthread=4\n" >bad.conf &&
+	test_expect_code 2 ntune check --os freebsd bad.conf >out 2>err &&
+	grep -q "^bad.conf:2: error: expected" out &&
+	grep -q "^bad.conf:3: error: expected .=. after .kern.ipc.somaxconn." out &&
+	grep -q "^bad.conf:4: error: unknown knob .net.isr.maxthread. (did you mean net.isr.maxthreads?)" out
+'
+test_expect_success 'binary input is refused without dumping its bytes' '
+	printf "net.inet.ip.redirect=0\n\000\001\002\033[2J\n" >bin.conf &&
+	test_expect_code 2 ntune check bin.conf >out 2>err &&
+	grep -q "bin.conf: a binary file (it holds NUL bytes), not a profile" err &&
+	! grep -q "$(printf "\033")" out err
+'
+test_expect_success 'check --json gives lines, settings, counts and unknown' '
+	printf "net.inet.ip.redirect=0\nfoo.bar.baz=1\n" >j.conf &&
+	ntune check --os freebsd --json j.conf >out.json &&
+	python3 -c "import json; d=json.load(open(\"out.json\")); assert (d[\"schema\"],d[\"lines\"],d[\"settings\"],d[\"unknown\"],d[\"errors\"])==(2,2,2,1,0), d"
+'
+test_done
