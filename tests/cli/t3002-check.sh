@@ -98,7 +98,8 @@ test_expect_success REAL_FIXTURES 'the real netbenches files: errors only for wh
 	grep -q ":13: error: .dev.ix.1.iflib.simple_tx. is a boot-time tunable" o3
 '
 test_expect_success 'a profile that does not parse exits 2 naming file and line' '
-	printf "a=1\nfoo=\"bar\n" >bad.conf && test_expect_code 2 ntune check bad.conf 2>err && grep -q "^ntune: bad.conf:2: unterminated quote in value of .foo.$" err
+	printf "a=1\nfoo=\"bar\n" >bad.conf && test_expect_code 2 ntune check bad.conf >out 2>err &&
+	grep -q "^bad.conf:2: error: unterminated quote in value of .foo.$" out
 '
 test_expect_success 'a missing profile exits 2' 'test_expect_code 2 ntune check nonexistent.conf 2>/dev/null'
 test_expect_success 'a bad --os exits 2' 'test_expect_code 2 ntune check --os plan9 l.conf 2>/dev/null'
