@@ -214,6 +214,7 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	d->since_boot = before == NULL;
 	d->interval_s = before != NULL ? secs : 0;
 	d->metrics = diag_metrics(rs, before, after, secs, os);
+	json_object_set_new(d->metrics, "netns", json_real(d->netns[0] != '\0'));
 	if (kb_load(NULL, &kb, NULL) != 0)
 		kb = NULL;
 	for (i = 0; i < rs->n; i++)

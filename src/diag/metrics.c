@@ -140,6 +140,29 @@ parts(const char *key, char *buf, size_t len, char *p[4])
 	return n;
 }
 
+/* The CPU that processed most packets in softirq, and its share of them. */
+static void
+softnet_top(json_t *m, double total)
+{
+	const char *key;
+	json_t *v;
+	double best = -1;
+	int cpu = -1;
+	char buf[160], *p[4];
+
+	if (total <= 0)
+		return;
+	json_object_foreach(m, key, v) {
+		if (strncmp(key, "softnet.cpu", 11) == 0 && parts(key, buf, sizeof buf, p) == 3 &&
+		    strcmp(p[2], "processed") == 0 && json_number_value(v) > best) {
+			best = json_number_value(v);
+			cpu = atoi(p[1] + 3);
+		}
+	}
+	put(m, cpu, "softnet.top_cpu");
+	put(m, 100 * best / total, "softnet.top_share");
+}
+
 static void
 softnet_totals(json_t *m)
 {
@@ -162,6 +185,7 @@ softnet_totals(json_t *m)
 	}
 	for (i = 0; any && i < nitems(sn); i++)
 		put(m, s[i], "softnet.%s", sn[i]);
+	softnet_top(m, s[0]);
 }
 
 static void

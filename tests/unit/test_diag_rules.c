@@ -89,12 +89,14 @@ sample(struct os_counters *a, struct os_counters *b, uint64_t dropped)
 	os_counters_set(a, "cpu.1.idle", 0, false);
 	os_counters_set(a, "softnet.cpu0.dropped", 1000, false);
 	os_counters_set(a, "if.dut0.ipackets", 0, false);
+	os_counters_set(a, "if.dut0.idrops", 0, false);
 	os_counters_set(b, "cpu.0.softirq", 180, false);
 	os_counters_set(b, "cpu.0.idle", 20, false);
 	os_counters_set(b, "cpu.1.softirq", 2, false);
 	os_counters_set(b, "cpu.1.idle", 198, false);
 	os_counters_set(b, "softnet.cpu0.dropped", 1000 + dropped, false);
 	os_counters_set(b, "if.dut0.ipackets", 3000000, false);
+	os_counters_set(b, "if.dut0.idrops", dropped, false);
 	os_counters_set(b, "if.dut0.rps", 0, true);
 	os_counters_set(b, "if.dut0.rxqueues", 1, true);
 }
@@ -126,7 +128,7 @@ test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 	assert_string_equal(d->findings[0].kind, "backlog-drops");
 	assert_string_equal(d->findings[0].knobs[0].name, "net.core.netdev_max_backlog");
 	assert_true(d->findings[0].knobs[0].host);
-	assert_non_null(strstr(d->findings[0].summary, "(300/s in /proc/net/softnet_stat)"));
+	assert_non_null(strstr(d->findings[0].summary, "(300/s on dut0; 300/s host-wide"));
 	assert_string_equal(d->findings[1].kind, "work-not-spread");
 	assert_string_equal(d->findings[1].entity, "dut0");
 	assert_string_equal(d->findings[1].knobs[0].name, "if.dut0.rps_cpus");
@@ -137,6 +139,28 @@ test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 	assert_null(d->headroom);
 	assert_non_null(strstr(d->notes[0], "inside network namespace 'lab-dut'"));
 	diag_result_free(d);
+}
+
+static void
+test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct diag_result *d;
+
+	(void)state;
+	sample(&a, &b, 600);
+	os_counters_set(&b, "if.dut0.idrops", 0, false);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 1);
+	assert_string_equal(d->findings[0].kind, "work-not-spread");
+	diag_result_free(d);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	assert_string_equal(d->findings[0].kind, "backlog-drops");
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
 }
 
 static void
@@ -197,6 +221,7 @@ main(void)
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
 		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
 		cmocka_unit_test(test_diag_evaluate_names_backlog_drops_first_then_rps),
+		cmocka_unit_test(test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count),
 		cmocka_unit_test(test_diag_json_round_trip_keeps_findings_knobs_and_evidence),
 		cmocka_unit_test(test_diag_evaluate_without_drops_or_load_reports_headroom),
 	};
