@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "diag/diag.h"
 #include "kb/kb.h"
 #include "kb/system.h"
 #include "util/util.h"
@@ -116,6 +117,7 @@ run(int argc, char **argv)
 		{ "cores", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "measured", required_argument, NULL, 'm' },
+		{ "diagnosis", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *from[16], *measured = NULL;
@@ -131,10 +133,19 @@ run(int argc, char **argv)
 	struct kb_advice *a;
 	struct os_ctx *ctx;
 	char *cause = NULL;
+	struct diag_result *diag = NULL;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:j", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'D':
+			diag_result_free(diag);
+			if (diag_load(optarg, &diag, &cause) != 0) {
+				fprintf(stderr, "ntune advise: %s\n", cause);
+				free(cause);
+				return 2;
+			}
+			break;
 		case 'f':
 			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), optarg) == -1)
 				return 2;
@@ -184,17 +195,20 @@ run(int argc, char **argv)
 	if (measured != NULL && measured_worse(measured, &worse, &nworse, &cause) == -1) {
 		fprintf(stderr, "ntune advise: %s\n", cause);
 		free(cause);
+		diag_result_free(diag);
 		return 2;
 	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
+		diag_result_free(diag);
 		return 2;
 	}
 	if (kb_target_open(from, nfrom, os, NULL, &ctx, &si, &cause) == -1) {
 		fprintf(stderr, "ntune advise: %s\n", cause);
 		free(cause);
 		kb_free(kb);
+		diag_result_free(diag);
 		return 2;
 	}
 	/* --cpus/--cores describe a machine ntune cannot see (planning a box). */
@@ -211,8 +225,11 @@ run(int argc, char **argv)
 		free(cause);
 		kb_target_close(ctx, &si);
 		kb_free(kb);
+		diag_result_free(diag);
 		return 2;
 	}
+	if (diag != NULL)
+		diag_order_advice(diag, a, na);
 	if (json) {
 		json_t *doc = json_object(), *arr = json_array(), *o;
 
@@ -252,6 +269,9 @@ run(int argc, char **argv)
 		    goals[goal], roles[role]);
 		printf("# safe = fixes a clear misconfiguration; usually helps = per its source;\n"
 		    "# measure it = a candidate for `ntune bench` / `ntune tune`, not a fact.\n");
+		for (i = 0; diag != NULL && i < diag->nfindings; i++)
+			printf("# observed (%s): %s\n", diag_certainty_name(diag->findings[i].certainty),
+			    diag->findings[i].summary);
 		for (i = 0; i < na; i++) {
 			printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty),
 			    a[i].reason, a[i].source);
@@ -263,6 +283,7 @@ run(int argc, char **argv)
 		}
 	}
 	kb_advice_free(a, na);
+	diag_result_free(diag);
 	kb_target_close(ctx, &si);
 	kb_free(kb);
 	for (i = 0; i < nworse; i++) {
@@ -279,7 +300,7 @@ const struct ntune_cmd cmd_advise = {
 	"propose a profile for this machine, every line with its reason",
 	"advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
 	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host]\n"
-	    "      [--measured RESULTS_DIR] [--json]",
+	    "      [--measured RESULTS_DIR] [--diagnosis FILE] [--json]",
 	0,
 	run,
 };

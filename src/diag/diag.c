@@ -79,8 +79,7 @@ host_knob(const struct kb *kb, const char *name, const char *os)
 }
 
 static void
-add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity,
-    const struct kb *kb)
+add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity)
 {
 	struct diag_finding *f;
 	char *x;
@@ -110,13 +109,12 @@ add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity
 	f->knobs = xcalloc(r->nknobs, sizeof *f->knobs);
 	for (i = 0; i < r->nknobs; i++) {
 		f->knobs[i].name = diag_expand_entity(r->knobs[i], r->each, entity);
-		f->knobs[i].host = host_knob(kb, f->knobs[i].name, d->os);
 	}
 	f->nknobs = r->nknobs;
 }
 
 static void
-apply_rule(struct diag_result *d, const struct diag_rule *r, const struct kb *kb)
+apply_rule(struct diag_result *d, const struct diag_rule *r)
 {
 	char **ents = NULL, *when;
 	size_t n, i;
@@ -125,14 +123,14 @@ apply_rule(struct diag_result *d, const struct diag_rule *r, const struct kb *kb
 		return;
 	if (r->each == NULL) {
 		if (diag_condition(r->when, d->metrics) == 1)
-			add_finding(d, r, NULL, kb);
+			add_finding(d, r, NULL);
 		return;
 	}
 	n = diag_entities(d->metrics, r->each, &ents);
 	for (i = 0; i < n; i++) {
 		if ((when = diag_expand_entity(r->when, r->each, ents[i])) != NULL &&
 		    diag_condition(when, d->metrics) == 1)
-			add_finding(d, r, ents[i], kb);
+			add_finding(d, r, ents[i]);
 		free(when);
 		free(ents[i]);
 	}
@@ -202,7 +200,7 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 {
 	struct diag_result *d;
 	struct kb *kb = NULL;
-	size_t i;
+	size_t i, j;
 
 	if (before != NULL && secs <= 0) {
 		util_cause(cause, "the interval between the two samples must be positive");
@@ -215,11 +213,16 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	d->interval_s = before != NULL ? secs : 0;
 	d->metrics = diag_metrics(rs, before, after, secs, os);
 	json_object_set_new(d->metrics, "netns", json_real(d->netns[0] != '\0'));
-	if (kb_load(NULL, &kb, NULL) != 0)
-		kb = NULL;
 	for (i = 0; i < rs->n; i++)
-		apply_rule(d, &rs->r[i], kb);
-	kb_free(kb);
+		apply_rule(d, &rs->r[i]);
+	/* host-wide knobs, from the knowledge base when it loads (only needed with findings) */
+	if (d->nfindings > 0 && kb_load(NULL, &kb, NULL) == 0) {
+		for (i = 0; i < d->nfindings; i++)
+			for (j = 0; j < d->findings[i].nknobs; j++)
+				d->findings[i].knobs[j].host = host_knob(kb, d->findings[i].knobs[j].name,
+				    d->os);
+		kb_free(kb);
+	}
 	if (d->nfindings > 1)
 		qsort(d->findings, d->nfindings, sizeof *d->findings, cmp_certainty);
 	notes(d);
@@ -273,11 +276,11 @@ diag_run(struct os_ctx *ctx, double secs, struct diag_result **out, char **cause
 		return -1;
 	os = live_os(ctx, netns, sizeof netns);
 	t0 = util_now();
-	if (os_counters_collect(ctx, &a, cause) != 0)
+	if (os_counters_collect(ctx, &a, false, cause) != 0)
 		goto out;
 	sleep_for(secs);
 	t1 = util_now();
-	if (os_counters_collect(ctx, &b, cause) != 0)
+	if (os_counters_collect(ctx, &b, true, cause) != 0)
 		goto out;
 	rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause);
 out:
@@ -302,7 +305,7 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 			free(data);
 			if ((ctx = os_open_files(&paths[i], 1, cause)) == NULL)
 				return -1;
-			rc = os_counters_collect(ctx, c, cause);
+			rc = os_counters_collect(ctx, c, true, cause);
 			os_close(ctx);
 		} else {
 			rc = os_counters_text(data, len, paths[i], c, cause);
@@ -362,4 +365,28 @@ diag_knob_rank(const struct diag_result *d, const char *knob)
 			if (strcmp(d->findings[i].knobs[j].name, knob) == 0)
 				return (int)i;
 	return -1;
+}
+
+void
+diag_order_advice(const struct diag_result *d, struct kb_advice *a, size_t n)
+{
+	struct kb_advice *out = xcalloc(n + 1, sizeof *out);
+	size_t i, k = 0, f;
+	char *r;
+
+	for (f = 0; f < d->nfindings; f++)
+		for (i = 0; i < n; i++) {
+			if (a[i].name == NULL || diag_knob_rank(d, a[i].name) != (int)f)
+				continue;
+			xasprintf(&r, "%s; observed: %s", a[i].reason, d->findings[f].summary);
+			free(a[i].reason);
+			a[i].reason = r;
+			out[k++] = a[i];
+			a[i].name = NULL;
+		}
+	for (i = 0; i < n; i++)
+		if (a[i].name != NULL)
+			out[k++] = a[i];
+	memcpy(a, out, n * sizeof *a);
+	free(out);
 }

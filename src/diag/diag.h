@@ -104,6 +104,12 @@ int	 diag_load(const char *path, struct diag_result **, char **cause);
 void	 diag_keep_entities(struct diag_result *, const char *const *names, size_t n);
 /* Position of the first finding naming knob (0 = the most certain), -1 if none does. */
 int	 diag_knob_rank(const struct diag_result *, const char *knob);
+/*
+ * Puts the advice whose knob a finding names first, in finding order (stable otherwise),
+ * and adds to each such reason what was observed ("; observed: <summary>").
+ */
+struct kb_advice;
+void	 diag_order_advice(const struct diag_result *, struct kb_advice *, size_t);
 void	 diag_result_free(struct diag_result *);
 /* A metric value as the output shows it ("1523456", "42.5"); malloc'd. */
 char	*diag_format_value(double);

@@ -48,6 +48,8 @@ get(const json_t *m, const char *fmt, ...)
 	return j != NULL && json_is_number(j) ? json_number_value(j) : -1;
 }
 
+static size_t parts(const char *, char *, size_t, char *[4]);
+
 /* Raw counters: deltas (before given) or totals; rates when secs > 0. */
 static void
 raw(json_t *m, json_t *d, const struct os_counters *before, const struct os_counters *after,
@@ -71,6 +73,47 @@ raw(json_t *m, json_t *d, const struct os_counters *before, const struct os_coun
 		json_object_set_new(d, x->name, json_real(delta));
 		json_object_set_new(m, x->name, json_real(secs > 0 ? delta / secs : delta));
 	}
+}
+
+/*
+ * Queue interrupts by name: queue.X.Q.irq (a gauge) says which irqn.N is queue Q of X.
+ * The per-number counters are dropped from the metrics afterwards (they only serve this).
+ */
+static void
+map_queues(json_t *m, json_t *d)
+{
+	const char *key;
+	json_t *v, *x, *todo = json_array();
+	char buf[160], *p[4], name[192];
+	size_t k, i;
+	void *tmp;
+	int irq;
+	double secs = json_number_value(json_object_get(m, "interval"));
+
+	json_object_foreach(m, key, v)
+		if (strncmp(key, "queue.", 6) == 0)
+			json_array_append_new(todo, json_string(key));
+	json_array_foreach(todo, i, v) {
+		if (parts(json_string_value(v), buf, sizeof buf, p) != 4 || strcmp(p[3], "irq") != 0)
+			continue;
+		irq = (int)json_number_value(json_object_get(m, json_string_value(v)));
+		snprintf(name, sizeof name, "irqn.%d", irq);
+		if ((x = json_object_get(d, name)) == NULL)
+			continue;
+		put(d, json_number_value(x), "irq.%s.%s", p[1], p[2]);
+		put(m, secs > 0 ? json_number_value(x) / secs : json_number_value(x), "irq.%s.%s",
+		    p[1], p[2]);
+		for (k = 0; k < 4096; k++) {
+			snprintf(name, sizeof name, "irqn.%d.cpu%zu", irq, k);
+			if ((x = json_object_get(d, name)) == NULL)
+				break;
+			put(d, json_number_value(x), "irq.%s.%s.cpu%zu", p[1], p[2], k);
+		}
+	}
+	json_decref(todo);
+	json_object_foreach_safe(m, tmp, key, v)
+		if (strncmp(key, "irqn.", 5) == 0)
+			json_object_del(m, key);
 }
 
 static void
@@ -379,6 +422,7 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 		secs = 0;
 	json_object_set_new(m, "interval", json_real(secs));
 	raw(m, d, before, after, secs);
+	map_queues(m, d);
 	cpus(m, d);
 	softnet_totals(m);
 	netisr_totals(m);

@@ -126,39 +126,46 @@ mask_set(const char *m)
 	return false;
 }
 
-static const struct os_irq *
-queue_irq(const struct os_irq *irqs, size_t nirq, int irq)
+/* Every interrupt's count, by number ("irqn.38", per CPU "irqn.38.cpu1"): cheap, each sample. */
+static void
+irq_counters(struct os_ctx *ctx, struct os_counters *c)
 {
-	char want[16];
-	size_t k;
+	struct os_irq *irqs;
+	size_t nirq, i, k;
+	const char *nm;
+	int num;
 
-	snprintf(want, sizeof want, "%d", irq);
-	for (k = 0; k < nirq; k++)
-		if (strcmp(irqs[k].name, want) == 0 || (strncmp(irqs[k].name, "irq", 3) == 0 &&
-		    atoi(irqs[k].name + 3) == irq))
-			return &irqs[k];
-	return NULL;
+	if (ctx->ops->irqs == NULL || ctx->ops->irqs(ctx, &irqs, &nirq, NULL) != 0)
+		return;
+	for (i = 0; i < nirq; i++) {
+		nm = irqs[i].name;
+		if (strncmp(nm, "irq", 3) == 0)
+			nm += 3;
+		if (*nm < '0' || *nm > '9')
+			continue;
+		num = atoi(nm);
+		setf(c, irqs[i].total, false, "irqn.%d", num);
+		for (k = 0; irqs[i].per_cpu != NULL && k < irqs[i].ncpu; k++)
+			setf(c, irqs[i].per_cpu[k], false, "irqn.%d.cpu%zu", num, k);
+	}
+	os_irqs_free(irqs, nirq);
 }
 
-/* Queue counts, RPS state and the interrupts of each queue (with their CPUs when known). */
+/* Queue counts, RPS state and which interrupt each queue has (gauges; once is enough). */
 static void
 nic_counters(struct os_ctx *ctx, struct os_counters *c)
 {
 	struct os_nic *nics;
-	struct os_irq *irqs = NULL;
-	size_t n, nirq = 0, i, j, k;
+	size_t n, i, j;
 
 	if (ctx->ops->nics == NULL || ctx->ops->nics(ctx, &nics, &n, NULL) != 0)
 		return;
-	if (ctx->ops->irqs != NULL && ctx->ops->irqs(ctx, &irqs, &nirq, NULL) != 0)
-		irqs = NULL, nirq = 0;
 	for (i = 0; i < n; i++) {
 		const struct os_nic *nic = &nics[i];
 		uint64_t rxq = 0, rps = 0, rps_known = 0;
 
 		for (j = 0; j < nic->nqueues; j++) {
 			const struct os_queue *q = &nic->queues[j];
-			const struct os_irq *x;
 
 			if (strcmp(q->kind, "tx") != 0) {
 				rxq++;
@@ -167,27 +174,25 @@ nic_counters(struct os_ctx *ctx, struct os_counters *c)
 					rps |= mask_set(q->rps_cpus);
 				}
 			}
-			if (q->irq < 0 || (x = queue_irq(irqs, nirq, q->irq)) == NULL)
-				continue;
-			setf(c, x->total, false, "irq.%s.%s%d", nic->name, q->kind, q->index);
-			for (k = 0; x->per_cpu != NULL && k < x->ncpu; k++)
-				setf(c, x->per_cpu[k], false, "irq.%s.%s%d.cpu%zu", nic->name, q->kind,
-				    q->index, k);
+			if (q->irq >= 0)
+				setf(c, (uint64_t)q->irq, true, "queue.%s.%s%d.irq", nic->name, q->kind,
+				    q->index);
 		}
 		if (rxq > 0)
 			setf(c, rxq, true, "if.%s.rxqueues", nic->name);
 		if (rps_known)
 			setf(c, rps, true, "if.%s.rps", nic->name);
 	}
-	os_irqs_free(irqs, nirq);
 	os_nics_free(nics, n);
 }
 
 int
-os_counters_collect(struct os_ctx *ctx, struct os_counters *c, char **cause)
+os_counters_collect(struct os_ctx *ctx, struct os_counters *c, bool topology, char **cause)
 {
 	if (cpu_counters(ctx, c, cause) != 0 || if_counters(ctx, c, cause) != 0)
 		return -1;
-	nic_counters(ctx, c);
+	irq_counters(ctx, c);
+	if (topology)
+		nic_counters(ctx, c);
 	return os_backend_counters(ctx, c, cause);
 }

@@ -192,11 +192,13 @@ void	 os_counters_set(struct os_counters *, const char *name, uint64_t value, bo
 const struct os_counter *os_counters_get(const struct os_counters *, const char *name);
 void	 os_counters_free(struct os_counters *);
 /*
- * Everything the backend of ctx can count: CPU times, interface counters, queue
- * interrupts, and on a live Linux or FreeBSD system the backend's own counters
- * (softnet, conntrack, qdiscs, NIC drop statistics; netisr, mbufs, pf).
+ * Everything the backend of ctx can count: CPU times, interface counters, every
+ * interrupt by number (irqn.N, irqn.N.cpuM), and on a live Linux or FreeBSD system
+ * the backend's own counters (softnet, conntrack, qdiscs; netisr, mbufs, pf). With
+ * topology, also the gauges that need the NIC list (the costly part: once per
+ * diagnosis is enough): if.X.rxqueues, if.X.rps, queue.X.Q.irq (the queue's IRQ number).
  */
-int	 os_counters_collect(struct os_ctx *, struct os_counters *, char **cause);
+int	 os_counters_collect(struct os_ctx *, struct os_counters *, bool topology, char **cause);
 /*
  * Pasted FreeBSD/OPNsense text: sysctl (kern.cp_times, dev.X.N.mac_stats.*, iflib
  * queue counters...), vmstat -i, netstat -Q, netstat -m, pfctl -si and pfctl -sm,

@@ -91,6 +91,21 @@ test_expect_success 'a netstat -Q workstream row with a missing column is refuse
 	test_expect_code 2 ntune diagnose --from q.txt 2>err &&
 	grep -q "q.txt:4: netstat -Q workstream row needs 10 columns" err
 '
+test_expect_success 'advise --diagnosis puts the advice on what was observed first and says why' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-netisr-drops.txt" --json >d.json &&
+	ntune advise --cpus 4 --os opnsense >plain &&
+	ntune advise --cpus 4 --os opnsense --diagnosis d.json >ordered &&
+	test "$(grep -m1 "^[a-z].*=" plain)" != "net.isr.maxthreads=4" &&
+	test "$(grep -m1 "^[a-z].*=" ordered)" = "net.isr.maxthreads=4" &&
+	grep -q "^# observed (certain): netisr queues dropped 48211 packets" ordered &&
+	grep -q "stuck on one core; observed: netisr queues dropped 48211" ordered &&
+	test "$(grep -c "=" plain)" = "$(grep -c "=" ordered)"
+'
+test_expect_success 'advise --diagnosis refuses a file that is not a diagnosis' '
+	echo "{\"schema\": \"ntune-inspect\"}" >not.json &&
+	test_expect_code 2 ntune advise --cpus 4 --diagnosis not.json 2>err &&
+	grep -q "not.json: not an ntune diagnosis" err
+'
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
 	grep -q "go together" err &&
