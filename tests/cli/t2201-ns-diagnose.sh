@@ -44,9 +44,43 @@ test_prereq_QUIET() {
 test_expect_success ROOT,IP 'a lab comes up for the diagnosis' '
 	ntune lab up --prefix "$P" 2>/dev/null
 '
+# light: 2000 pkt/s for 4 s; the exit status of diagnose (expected 0), its output in out.
+light() {
+	load --flows 64 --rate 2000; diag >out; rc=$?; wait; cat out
+	return $rc
+}
+# backlog: RPS on dut0 to CPU 1 and a host backlog of 8 packets, restored whatever happens.
+backlog() {
+	ntune lab exec --prefix "$P" dut -- sh -c "echo 2 >/sys/class/net/dut0/queues/rx-0/rps_cpus" ||
+	    return 1
+	echo 8 >/proc/sys/net/core/netdev_max_backlog
+	expect_finding "backlog-drops on dut0" "net.core.netdev_max_backlog (host-wide)" --flows 64
+	rc=$?
+	echo "$BACKLOG" >/proc/sys/net/core/netdev_max_backlog
+	ntune lab exec --prefix "$P" dut -- sh -c "echo 0 >/sys/class/net/dut0/queues/rx-0/rps_cpus"
+	return $rc
+}
+# shaper: a 50 Mbit/s tbf as dut1's root qdisc, removed afterwards.
+shaper() {
+	ip netns exec "$P-dut" tc qdisc replace dev dut1 root tbf rate 50mbit burst 32kbit latency 20ms ||
+	    return 1
+	expect_finding "shaper-limit on dut1" "if.dut1.qdisc" --flows 64; rc=$?
+	ip netns exec "$P-dut" tc qdisc del dev dut1 root
+	return $rc
+}
+# conntrack: NAT mode, the host's nf_conntrack_max at 64 (restored), 1024 flows.
+conntrack() {
+	[ -n "$CTMAX" ] && ntune lab up --prefix "$P" --mode nat 2>/dev/null || return 1
+	echo 64 >/proc/sys/net/netfilter/nf_conntrack_max
+	expect_finding "conntrack-full" "net.netfilter.nf_conntrack_max (host-wide)" --flows 1024
+	rc=$?
+	echo "$CTMAX" >/proc/sys/net/netfilter/nf_conntrack_max
+	ntune lab down --prefix "$P" 2>/dev/null
+	return $rc
+}
+
 test_expect_success ROOT,IP 'a light load on a clean lab: no finding, exit 0, the headroom said' '
-	load --flows 64 --rate 2000 && diag >out; rc=$?; wait; cat out &&
-	test $rc = 0 && grep -q "^no bottleneck found: " out &&
+	light && grep -q "^no bottleneck found: " out &&
 	grep -q "inside network namespace .$P-dut.: CPU times and softnet_stat are the host" out
 '
 test_expect_success ROOT,IP,QUIET 'the default lab under load: work on one CPU, if.dut0.rps_cpus named' '
@@ -54,27 +88,14 @@ test_expect_success ROOT,IP,QUIET 'the default lab under load: work on one CPU, 
 	grep -q "dut0 receives [0-9]* pkt/s on one queue with RPS off" out
 '
 test_expect_success ROOT,IP 'RPS on and a tiny host backlog: backlog drops, net.core.netdev_max_backlog named' '
-	ntune lab exec --prefix "$P" dut -- sh -c "echo 2 >/sys/class/net/dut0/queues/rx-0/rps_cpus" &&
-	echo 8 >/proc/sys/net/core/netdev_max_backlog &&
-	expect_finding "backlog-drops on dut0" "net.core.netdev_max_backlog (host-wide)" --flows 64; rc=$?
-	echo $BACKLOG >/proc/sys/net/core/netdev_max_backlog &&
-	ntune lab exec --prefix "$P" dut -- sh -c "echo 0 >/sys/class/net/dut0/queues/rx-0/rps_cpus" &&
-	test $rc = 0 && test "$(cat /proc/sys/net/core/netdev_max_backlog)" = "$BACKLOG"
+	backlog && test "$(cat /proc/sys/net/core/netdev_max_backlog)" = "$BACKLOG"
 '
 test_expect_success ROOT,IP 'a shaping qdisc on the egress: overlimits, if.dut1.qdisc named' '
-	ip netns exec "$P-dut" tc qdisc replace dev dut1 root tbf rate 50mbit burst 32kbit latency 20ms &&
-	expect_finding "shaper-limit on dut1" "if.dut1.qdisc" --flows 64; rc=$?
-	ip netns exec "$P-dut" tc qdisc del dev dut1 root && test $rc = 0 &&
-	grep -q "a shaping qdisc on dut1 holds the rate: [0-9]* overlimits/s" out
+	shaper && grep -q "a shaping qdisc on dut1 holds the rate: [0-9]* overlimits/s" out
 '
 test_expect_success ROOT,IP 'the lab goes down' 'ntune lab down --prefix "$P" 2>/dev/null'
 test_expect_success ROOT,IP 'NAT mode with a tiny conntrack table: table full, nf_conntrack_max named' '
-	test -n "$CTMAX" && ntune lab up --prefix "$P" --mode nat 2>/dev/null &&
-	echo 64 >/proc/sys/net/netfilter/nf_conntrack_max &&
-	expect_finding "conntrack-full" "net.netfilter.nf_conntrack_max (host-wide)" --flows 1024; rc=$?
-	echo $CTMAX >/proc/sys/net/netfilter/nf_conntrack_max &&
-	test $rc = 0 && grep -q "the conntrack table is full (64 of 64 entries)" out &&
-	test "$(cat /proc/sys/net/netfilter/nf_conntrack_max)" = "$CTMAX" &&
-	ntune lab down --prefix "$P" 2>/dev/null
+	conntrack && grep -q "the conntrack table is full (64 of 64 entries)" out &&
+	test "$(cat /proc/sys/net/netfilter/nf_conntrack_max)" = "$CTMAX"
 '
 test_done
