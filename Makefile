@@ -6,7 +6,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 MESON_OPTS ?=
 
-.PHONY: all deps check check-plain check-asan install lab fuzz clean freebsd-check
+.PHONY: all deps check check-plain check-asan install lab fuzz clean freebsd-check deb deb-check port-plist port-distinfo
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -50,6 +50,21 @@ freebsd-check: $(BUILD)/build.ninja
 	FREEBSD_SYSROOT="$(FREEBSD_SYSROOT)" $(FREEBSD_CROSS_BUILD) --werror .
 	meson setup --reconfigure $(BUILD) >/dev/null
 	FREEBSD_SYSROOT="$(FREEBSD_SYSROOT)" meson test -C $(BUILD) --print-errorlogs t0101-freebsd-cross
+
+# The Debian package (../ntune_VERSION_ARCH.deb), and its long test (build, lintian, dpkg -x, run).
+deb:
+	dpkg-buildpackage -us -uc -b
+deb-check: $(BUILD)/build.ninja
+	meson setup --reconfigure $(BUILD) >/dev/null
+	NTUNE_TEST_LONG=1 meson test -C $(BUILD) --print-errorlogs t0103-deb-package
+
+# The FreeBSD port: pkg-plist from what `meson install` installs (t0102 checks it), and a
+# distfile (git archive of HEAD) with the port's distinfo, until releases are published.
+PORT = packaging/freebsd/net-mgmt/ntune
+port-plist: all
+	scripts/port-plist.sh $(BUILD) > $(PORT)/pkg-plist
+port-distinfo:
+	scripts/port-distinfo.sh $(PORT)
 
 # The main job; see README.md.
 lab: all

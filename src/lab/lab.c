@@ -167,8 +167,16 @@ run(const char *ns, char *const argv[], const char *input, char **cause)
 	close(in[0]);
 	close(errp[1]);
 	if (input != NULL) {
+		size_t off = 0, len = strlen(input);
+		ssize_t w;
+
+		/* Short writes are resumed; a failed one shows as the command's error below. */
 		signal(SIGPIPE, SIG_IGN);
-		(void)write(in[1], input, strlen(input));
+		while (off < len && ((w = write(in[1], input + off, len - off)) > 0 ||
+		    (w == -1 && errno == EINTR))) {
+			if (w > 0)
+				off += (size_t)w;
+		}
 	}
 	close(in[1]);
 	strbuf_init(&err);

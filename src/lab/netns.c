@@ -143,7 +143,8 @@ lab_netns_exec(const char *name, char *const argv[], char **cause)
 		if (enter_for_exec(fd) == 0)
 			execvp(argv[0], argv);
 		err = errno;
-		(void)write(pfd[1], &err, sizeof(err));
+		if (write(pfd[1], &err, sizeof(err)) != (ssize_t)sizeof(err))
+			err = 0;	/* the parent sees only exit 127 */
 		_exit(127);
 	}
 	close(fd);

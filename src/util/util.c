@@ -391,14 +391,24 @@ util_share_dir(void)
 		return env;
 	if (found[0] != '\0')
 		return found;
-	/* Running from a build directory of the source tree: use its share/. */
+	/*
+	 * Running from a build directory of the source tree: its share/. Installed
+	 * as PREFIX/sbin/ntune: PREFIX/share/ntune, so that an unpacked package
+	 * (dpkg -x, pkg -r) finds its own knowledge base. /proc/self/exe is Linux's;
+	 * on FreeBSD (no procfs by default) the build-time datadir is used.
+	 */
 	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		static const char *const rel[] = { "../share", "../share/ntune" };
+		size_t i;
+
 		exe[n] = '\0';
 		dir = dirname(exe);
-		snprintf(found, sizeof found, "%s/../share/knobs", dir);
-		if (stat(found, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(found, sizeof found, "%s/../share", dir);
-			return found;
+		for (i = 0; i < nitems(rel); i++) {
+			snprintf(found, sizeof found, "%s/%s/knobs", dir, rel[i]);
+			if (stat(found, &st) == 0 && S_ISDIR(st.st_mode)) {
+				snprintf(found, sizeof found, "%s/%s", dir, rel[i]);
+				return found;
+			}
 		}
 	}
 	snprintf(found, sizeof found, "%s", NTUNE_DATADIR);

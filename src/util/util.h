@@ -97,7 +97,8 @@ uint64_t util_now_ns(void);
 
 /*
  * Directory of ntune's data files (knobs/, profiles/): $NTUNE_SHARE, else the
- * source tree's share/ when running from a build directory, else the installed datadir.
+ * source tree's share/ when running from a build directory, else share/ntune next
+ * to the binary's bin directory (an unpacked package), else the build-time datadir.
  */
 const char *util_share_dir(void);
 

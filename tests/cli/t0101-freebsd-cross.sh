@@ -25,7 +25,7 @@ test_expect_success FREEBSD_SYSROOT 'ntune and every unit test cross-build for F
 	cross_setup &&
 	python3 -c "import json, sys; o = {x[\"name\"]: x[\"value\"] for x in json.load(open(sys.argv[1]))}; sys.exit(0 if o[\"werror\"] is True else 1)" \
 		"$TRASH/bsd/meson-info/intro-buildoptions.json" &&
-	ninja -C "$TRASH/bsd" >build.log 2>&1 || { grep -E "error|warning|FAILED" build.log | head -20; false; }
+	{ ninja -C "$TRASH/bsd" >build.log 2>&1 || { grep -E "error|warning|FAILED" build.log | head -20; false; }; }
 '
 test_expect_success FREEBSD_SYSROOT 'the ntune binary is a FreeBSD amd64 executable' '
 	file -b "$TRASH/bsd/ntune" >file.out &&
