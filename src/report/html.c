@@ -1,4 +1,4 @@
-/* The HTML page: inline SVG box plots, time series, heat map; no scripts. */
+/* The HTML page: box plots, time series, heat map (drawn with svg.c), tables; no scripts. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,40 +8,8 @@
 #include <jansson.h>
 
 #include "report/report.h"
+#include "report/svg.h"
 #include "util/util.h"
-
-#define W	960	/* width of every figure, in SVG units */
-
-static const char *const palette[] = {
-	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-};
-
-static void
-esc(struct strbuf *sb, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_adds(sb, "&#39;");
-			break;
-		default:
-			strbuf_addc(sb, *s);
-		}
-	}
-}
 
 static const char *
 jstr(json_t *o, const char *key)
@@ -189,102 +157,9 @@ color_of(const struct labels *l, const char *name)
 
 	for (i = 0; i < l->n; i++) {
 		if (strcmp(l->name[i], name) == 0)
-			return palette[i % nitems(palette)];
+			return report_palette(i);
 	}
 	return "#777777";
-}
-
-/* Round axis bounds and a tick step (1, 2 or 5 times a power of ten). */
-static double
-nice_step(double lo, double hi, int ticks)
-{
-	double raw = (hi - lo) / ticks, p, f;
-
-	if (!(raw > 0))
-		return 1;
-	p = pow(10, floor(log10(raw)));
-	f = raw / p;
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
-}
-
-struct axis {
-	double	lo, hi, step;
-	double	x0, x1;		/* pixel range */
-};
-
-static void
-axis_fit(struct axis *a, double lo, double hi, double x0, double x1, int ticks)
-{
-	if (!isfinite(lo) || !isfinite(hi)) {
-		lo = 0;
-		hi = 1;
-	}
-	if (hi <= lo) {
-		double pad = fabs(lo) > 0 ? fabs(lo) * 0.05 : 1;
-
-		lo -= pad;
-		hi += pad;
-	}
-	a->step = nice_step(lo, hi, ticks);
-	a->lo = floor(lo / a->step) * a->step;
-	a->hi = ceil(hi / a->step) * a->step;
-	a->x0 = x0;
-	a->x1 = x1;
-}
-
-/* The number of tick intervals, bounded (a degenerate axis gets none). */
-static int
-axis_ticks(const struct axis *a)
-{
-	double n = (a->hi - a->lo) / a->step;
-
-	if (!isfinite(n) || n < 0 || n > 40 || !isfinite(a->lo))
-		return -1;
-	return (int)(n + 0.5);
-}
-
-static double
-axis_map(const struct axis *a, double v)
-{
-	return a->x0 + (v - a->lo) / (a->hi - a->lo) * (a->x1 - a->x0);
-}
-
-static void
-tick_label(char *buf, size_t len, double v)
-{
-	if (fabs(v) >= 1e6)
-		snprintf(buf, len, "%gM", v / 1e6);
-	else if (fabs(v) >= 1e3)
-		snprintf(buf, len, "%gk", v / 1e3);
-	else
-		snprintf(buf, len, "%g", v);
-}
-
-/* Opens a figure of height h; bg: on the light grey background the charts with axes use. */
-static void
-svg_open(struct strbuf *sb, int h, const char *label, bool bg)
-{
-	strbuf_addf(sb, "<svg class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-	    "role=\"img\" aria-label=\"%s\">\n", W, h, W, h, label);
-	if (bg)
-		strbuf_addf(sb, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\"/>\n", W, h);
-}
-
-/* Horizontal grid lines at the ticks of a vertical axis, labelled at the left. */
-static void
-y_grid(struct strbuf *sb, const struct axis *ay)
-{
-	char t[32];
-	double y;
-	int k;
-
-	for (k = 0; k <= axis_ticks(ay); k++) {
-		y = ay->lo + k * ay->step;
-		tick_label(t, sizeof t, y);
-		strbuf_addf(sb, "<line x1=\"80\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-		    "<text x=\"74\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-		    axis_map(ay, y), W - 20, axis_map(ay, y), axis_map(ay, y) + 4, t);
-	}
 }
 
 static void
@@ -308,20 +183,20 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		return;
 	}
 	h = (int)rows * 44 + 50;
-	axis_fit(&ax, lo, hi, 180, W - 20, 6);
-	svg_open(sb, h, "box plots of forwarded packets per second", true);
-	for (k = 0; k <= axis_ticks(&ax); k++) {
+	report_axis_fit(&ax, lo, hi, 180, REPORT_W - 20, 6);
+	report_svg_open(sb, h, "box plots of forwarded packets per second", true);
+	for (k = 0; k <= report_axis_ticks(&ax); k++) {
 		x = ax.lo + k * ax.step;
-		tick_label(t, sizeof t, x);
+		report_tick_label(t, sizeof t, x);
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
 		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
-		    axis_map(&ax, x), axis_map(&ax, x), h - 30, axis_map(&ax, x), h - 14, t);
+		    report_axis_map(&ax, x), report_axis_map(&ax, x), h - 30, report_axis_map(&ax, x), h - 14, t);
 	}
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-	    W - 20, h - 2, strcmp(l->key, "latency_p99_us") == 0 ? "p99 latency, µs" : key_unit(l->key));
+	    REPORT_W - 20, h - 2, strcmp(l->key, "latency_p99_us") == 0 ? "p99 latency, µs" : key_unit(l->key));
 	y = 20;
 	for (i = 0; i < l->n; i++) {
-		const char *c = palette[i % nitems(palette)];
+		const char *c = report_palette(i);
 		double *v = l->val[i];
 		size_t n = l->nval[i];
 
@@ -336,24 +211,24 @@ box_plots(struct strbuf *sb, const struct labels *l)
 		mean /= (double)n;
 		fmt_rate(a, sizeof a, mean, key_unit(l->key));
 		strbuf_adds(sb, "<g><title>");
-		esc(sb, l->name[i]);
+		report_esc(sb, l->name[i]);
 		strbuf_addf(sb, ": %zu runs, mean %s, median %.0f, min %.0f, max %.0f</title>\n",
 		    n, a, med, v[0], v[n - 1]);
 		strbuf_addf(sb, "<text x=\"170\" y=\"%.1f\" text-anchor=\"end\" class=\"lab\">", y + 16);
-		esc(sb, l->name[i]);
+		report_esc(sb, l->name[i]);
 		strbuf_addf(sb, " (%zu)</text>\n", n);
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-		    axis_map(&ax, v[0]), y + 12, axis_map(&ax, v[n - 1]), y + 12, c);
+		    report_axis_map(&ax, v[0]), y + 12, report_axis_map(&ax, v[n - 1]), y + 12, c);
 		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" fill=\"%s\" "
-		    "fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"2\"/>\n", axis_map(&ax, q1), y,
-		    fmax(axis_map(&ax, q3) - axis_map(&ax, q1), 1), c, c);
+		    "fill-opacity=\"0.35\" stroke=\"%s\" stroke-width=\"2\"/>\n", report_axis_map(&ax, q1), y,
+		    fmax(report_axis_map(&ax, q3) - report_axis_map(&ax, q1), 1), c, c);
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"3\"/>\n",
-		    axis_map(&ax, med), y, axis_map(&ax, med), y + 24);
+		    report_axis_map(&ax, med), y, report_axis_map(&ax, med), y + 24);
 		for (j = 0; j < n; j++)
 			strbuf_addf(sb, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"0.5\"/>\n",
-			    axis_map(&ax, v[j]), y + 4 + (double)(j % 5) * 4, c);
+			    report_axis_map(&ax, v[j]), y + 4 + (double)(j % 5) * 4, c);
 		strbuf_addf(sb, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"#ffffff\" stroke=\"#222222\"/>\n",
-		    axis_map(&ax, mean), y + 7);
+		    report_axis_map(&ax, mean), y + 7);
 		strbuf_adds(sb, "</g>\n");
 		y += 44;
 	}
@@ -388,14 +263,14 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 		strbuf_adds(sb, "<p>No per-second samples.</p>\n");
 		return;
 	}
-	axis_fit(&ax, 0, (double)maxsec, 80, W - 20, 8);
-	axis_fit(&ay, 0, hi, h - 30, 10, 5);
-	svg_open(sb, h, "forwarded packets per second during each run", true);
-	y_grid(sb, &ay);
-	for (k = 0; k <= axis_ticks(&ax); k++) {
+	report_axis_fit(&ax, 0, (double)maxsec, 80, REPORT_W - 20, 8);
+	report_axis_fit(&ay, 0, hi, h - 30, 10, 5);
+	report_svg_open(sb, h, "forwarded packets per second during each run", true);
+	report_y_grid(sb, &ay);
+	for (k = 0; k <= report_axis_ticks(&ax); k++) {
 		x = ax.lo + k * ax.step;
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%gs</text>\n",
-		    axis_map(&ax, x), h - 12, x);
+		    report_axis_map(&ax, x), h - 12, x);
 	}
 	json_array_foreach(d->runs, i, r) {
 		ps = json_object_get(r, "per_second");
@@ -409,12 +284,12 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 			if (!isfinite(v))
 				v = 0;
 			/* A sample covers second j..j+1: a step, visible even for one sample. */
-			strbuf_addf(sb, "%.1f,%.1f %.1f,%.1f ", axis_map(&ax, (double)j), axis_map(&ay, v),
-			    axis_map(&ax, (double)j + 1), axis_map(&ay, v));
+			strbuf_addf(sb, "%.1f,%.1f %.1f,%.1f ", report_axis_map(&ax, (double)j), report_axis_map(&ay, v),
+			    report_axis_map(&ax, (double)j + 1), report_axis_map(&ay, v));
 		}
 		strbuf_adds(sb, "\"><title>run ");
 		strbuf_addf(sb, "%.0f ", jnum(r, "run"));
-		esc(sb, jstr(r, "label"));
+		report_esc(sb, jstr(r, "label"));
 		strbuf_adds(sb, "</title></polyline>\n");
 	}
 	strbuf_adds(sb, "</svg>\n");
@@ -427,30 +302,11 @@ legend(struct strbuf *sb, const struct labels *l)
 
 	strbuf_adds(sb, "<p class=\"legend\">");
 	for (i = 0; i < l->n; i++) {
-		strbuf_addf(sb, "<span><i style=\"background:%s\"></i>", palette[i % nitems(palette)]);
-		esc(sb, l->name[i]);
+		strbuf_addf(sb, "<span><i style=\"background:%s\"></i>", report_palette(i));
+		report_esc(sb, l->name[i]);
 		strbuf_adds(sb, "</span> ");
 	}
 	strbuf_adds(sb, "</p>\n");
-}
-
-/* White (idle) through yellow to dark red (100% busy). */
-static void
-heat_color(char *buf, size_t len, double pct)
-{
-	double f = fmin(fmax(pct / 100.0, 0), 1);
-	int r, g, b;
-
-	if (f < 0.5) {
-		r = 255;
-		g = 255 - (int)(f * 2 * 40);
-		b = 255 - (int)(f * 2 * 200);
-	} else {
-		r = 255 - (int)((f - 0.5) * 2 * 100);
-		g = 215 - (int)((f - 0.5) * 2 * 200);
-		b = 55 - (int)((f - 0.5) * 2 * 55);
-	}
-	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
 }
 
 static void
@@ -474,8 +330,8 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 	if (ncpu > 256)
 		ncpu = 256;
 	h = (int)ncpu * 22 + 60;
-	cw = (double)(W - 100) / (double)nruns;
-	svg_open(sb, h, "per-CPU load during each run", false);
+	cw = (double)(REPORT_W - 100) / (double)nruns;
+	report_svg_open(sb, h, "per-CPU load during each run", false);
 	for (c = 0; c < ncpu; c++)
 		strbuf_addf(sb, "<text x=\"74\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">CPU %zu</text>\n",
 		    c * 22 + 25, c);
@@ -484,13 +340,13 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 		for (c = 0; c < ncpu; c++) {
 			busy = json_is_array(cb) ? json_number_value(json_array_get(cb, c)) : NAN;
 			if (isfinite(busy))
-				heat_color(col, sizeof col, busy);
+				report_heat_color(col, sizeof col, busy);
 			else
 				snprintf(col, sizeof col, "#e8e8e8");
 			strbuf_addf(sb, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
 			    "<title>run %.0f ", 80 + cw * (double)i, c * 22 + 10, fmax(cw - 1, 0.5), col,
 			    jnum(r, "run"));
-			esc(sb, jstr(r, "label"));
+			report_esc(sb, jstr(r, "label"));
 			if (isfinite(busy))
 				strbuf_addf(sb, ", CPU %zu %.0f%% busy</title></rect>\n", c, busy);
 			else
@@ -502,9 +358,9 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 	}
 	strbuf_addf(sb, "<text x=\"80\" y=\"%zu\" class=\"tick\">run 1</text>"
 	    "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">run %zu</text>\n",
-	    ncpu * 22 + 38, W - 20, ncpu * 22 + 38, nruns);
+	    ncpu * 22 + 38, REPORT_W - 20, ncpu * 22 + 38, nruns);
 	for (c = 0; c <= 10; c++) {
-		heat_color(col, sizeof col, (double)c * 10);
+		report_heat_color(col, sizeof col, (double)c * 10);
 		strbuf_addf(sb, "<rect x=\"%zu\" y=\"%zu\" width=\"20\" height=\"10\" fill=\"%s\"/>", 300 + c * 20,
 		    ncpu * 22 + 44, col);
 	}
@@ -551,7 +407,7 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 	strbuf_adds(sb, "<ul class=\"verdict\">\n");
 	json_array_foreach(cmps, i, c) {
 		strbuf_addf(sb, "<li class=\"%s\">", verdict_class(c));
-		esc(sb, jstr(c, "text"));
+		report_esc(sb, jstr(c, "text"));
 		strbuf_adds(sb, "</li>\n");
 	}
 	strbuf_adds(sb, "</ul>\n");
@@ -616,25 +472,25 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 		hi = fmax(hi, best);
 		lo = fmin(lo, best);
 	}
-	axis_fit(&ay, isfinite(lo) ? lo * 0.9 : 0, hi, h - 30, 10, 4);
-	svg_open(sb, h, "the tuner's path", true);
-	y_grid(sb, &ay);
+	report_axis_fit(&ay, isfinite(lo) ? lo * 0.9 : 0, hi, h - 30, 10, 4);
+	report_svg_open(sb, h, "the tuner's path", true);
+	report_y_grid(sb, &ay);
 	json_array_foreach(steps, i, s) {
-		double cx = 80 + ((double)i + 0.5) * (double)(W - 100) / (double)n;
-		double bw = fmin(40, (double)(W - 100) / (double)n / 3);
+		double cx = 80 + ((double)i + 0.5) * (double)(REPORT_W - 100) / (double)n;
+		double bw = fmin(40, (double)(REPORT_W - 100) / (double)n / 3);
 		const char *res = step_result(s);
 
 		v = jnum(s, "mean_best");
-		y0 = axis_map(&ay, ay.lo);
+		y0 = report_axis_map(&ay, ay.lo);
 		if (isfinite(v))
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#9aa5b1\"/>\n",
-			    cx - bw, axis_map(&ay, v), bw, fmax(y0 - axis_map(&ay, v), 0));
+			    cx - bw, report_axis_map(&ay, v), bw, fmax(y0 - report_axis_map(&ay, v), 0));
 		v = jnum(s, "mean_try");
 		if (isfinite(v)) {
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-			    "<title>", cx, axis_map(&ay, v), bw, fmax(y0 - axis_map(&ay, v), 0),
+			    "<title>", cx, report_axis_map(&ay, v), bw, fmax(y0 - report_axis_map(&ay, v), 0),
 			    strcmp(res, "kept") == 0 ? "#59a14f" : "#e15759");
-			esc(sb, jstr(s, "change"));
+			report_esc(sb, jstr(s, "change"));
 			strbuf_addf(sb, ": %s</title></rect>\n", res);
 		}
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%zu %s</text>\n",
@@ -648,12 +504,12 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 		const char *res = step_result(s);
 
 		strbuf_addf(sb, "<tr class=\"%s\"><td>%zu</td><td><code>", res, i + 1);
-		esc(sb, jstr(s, "change"));
+		report_esc(sb, jstr(s, "change"));
 		strbuf_addf(sb, "</code></td><td>%s</td><td>", res);
-		esc(sb, jstr(s, "verdict"));
+		report_esc(sb, jstr(s, "verdict"));
 		if (*jstr(s, "note") != '\0') {
 			strbuf_adds(sb, " <i>");
-			esc(sb, jstr(s, "note"));
+			report_esc(sb, jstr(s, "note"));
 			strbuf_adds(sb, "</i>");
 		}
 		strbuf_adds(sb, "</td></tr>\n");
@@ -710,7 +566,7 @@ irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
 	strbuf_adds(sb, "<table><tr><th>interrupts/s</th>");
 	for (k = 0; k < l->n; k++) {
 		strbuf_adds(sb, "<th>");
-		esc(sb, l->name[k]);
+		report_esc(sb, l->name[k]);
 		strbuf_adds(sb, "</th>");
 	}
 	strbuf_adds(sb, "</tr>\n");
@@ -727,7 +583,7 @@ irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
 			cnt[k]++;
 		}
 		strbuf_adds(sb, "<tr><td><code>");
-		esc(sb, names[top[i]]);
+		report_esc(sb, names[top[i]]);
 		strbuf_adds(sb, "</code></td>");
 		for (k = 0; k < l->n; k++) {
 			if (cnt[k] > 0)
@@ -757,12 +613,12 @@ runs_table(struct strbuf *sb, const struct report_data *d)
 		fmt_rate(a, sizeof a, jnum(r, "pps"), "pps");
 		fmt_rate(b, sizeof b, jnum(r, "bps"), "bit/s");
 		strbuf_addf(sb, "<tr><td>%.0f</td><td>%.0f</td><td>", jnum(r, "run"), jnum(r, "block"));
-		esc(sb, jstr(r, "label"));
+		report_esc(sb, jstr(r, "label"));
 		strbuf_addf(sb, "</td><td>%s</td><td>%s</td><td>%.0f</td><td>%.1f</td><td>", a, b,
 		    jnum(r, "drops"), jnum(r, "duration_s"));
 		if (json_is_true(json_object_get(r, "warmup")))
 			strbuf_adds(sb, "warm-up, discarded ");
-		esc(sb, jstr(r, "error"));
+		report_esc(sb, jstr(r, "error"));
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table>\n");
@@ -819,27 +675,27 @@ report_html(const struct report_data *d)
 	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
 	    "<link rel=\"icon\" href=\"data:,\">\n<title>ntune ");
-	esc(&sb, kind);
+	report_esc(&sb, kind);
 	strbuf_adds(&sb, " report</title>\n<style>");
 	strbuf_adds(&sb, style);
 	strbuf_adds(&sb, "</style>\n</head>\n<body>\n<h1>ntune ");
-	esc(&sb, kind);
+	report_esc(&sb, kind);
 	strbuf_adds(&sb, " report</h1>\n<p class=\"meta\"><code>");
-	esc(&sb, jstr(d->meta, "command"));
+	report_esc(&sb, jstr(d->meta, "command"));
 	strbuf_adds(&sb, "</code><br>started ");
-	esc(&sb, jstr(d->meta, "started"));
+	report_esc(&sb, jstr(d->meta, "started"));
 	strbuf_adds(&sb, ", finished ");
-	esc(&sb, *jstr(d->meta, "finished") ? jstr(d->meta, "finished") : "(not finished)");
+	report_esc(&sb, *jstr(d->meta, "finished") ? jstr(d->meta, "finished") : "(not finished)");
 	strbuf_adds(&sb, ", ntune ");
-	esc(&sb, jstr(d->meta, "ntune_version"));
+	report_esc(&sb, jstr(d->meta, "ntune_version"));
 	strbuf_adds(&sb, "</p>\n");
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s; stopped: <b>", complete ? "ok" : "warn",
 	    complete ? "Complete" : "Incomplete: partial results");
-	esc(&sb, jstr(d->meta, "stopped"));
+	report_esc(&sb, jstr(d->meta, "stopped"));
 	strbuf_adds(&sb, "</b>");
 	if (*jstr(d->meta, "note") != '\0') {
 		strbuf_adds(&sb, " — ");
-		esc(&sb, jstr(d->meta, "note"));
+		report_esc(&sb, jstr(d->meta, "note"));
 	}
 	strbuf_adds(&sb, "</div>\n");
 
@@ -872,14 +728,14 @@ report_html(const struct report_data *d)
 	strbuf_adds(&sb, "<h2>The exact profiles</h2>\n");
 	if (d->best != NULL) {
 		strbuf_adds(&sb, "<h3>best.conf</h3>\n<pre>");
-		esc(&sb, d->best);
+		report_esc(&sb, d->best);
 		strbuf_adds(&sb, "</pre>\n");
 	}
 	for (i = 0; i < d->nprofiles; i++) {
 		strbuf_adds(&sb, "<h3>");
-		esc(&sb, d->profiles[i].label);
+		report_esc(&sb, d->profiles[i].label);
 		strbuf_adds(&sb, "</h3>\n<pre>");
-		esc(&sb, d->profiles[i].text[0] != '\0' ? d->profiles[i].text :
+		report_esc(&sb, d->profiles[i].text[0] != '\0' ? d->profiles[i].text :
 		    "# (empty: the settings as they were)\n");
 		strbuf_adds(&sb, "</pre>\n");
 	}

@@ -27,6 +27,14 @@ int	 xvasprintf(char **, const char *, va_list);
 /*
  * Library functions report failure by returning -1 or NULL and, when cause is
  * not NULL, storing a malloc'd message in *cause (the caller frees it).
+ *
+ * Who names what: a cause says what went wrong with the object the function was
+ * given, in that object's terms ("cannot open '/proc/sys/x': Permission denied",
+ * "maximum is 2"); the caller, which knows why it asked, adds the knob, file or
+ * line in front ("p.conf:3: cannot set 'if.eth0.channels.rx' to '999': maximum
+ * is 2"). So no subject is named twice, and a caller never parses a cause: a
+ * decision that depends on the kind of failure uses a return value or errno, not
+ * the text.
  */
 void	 util_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
