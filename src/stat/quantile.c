@@ -125,12 +125,28 @@ stat_conf_is_ministat(double conf)
 	return 0;
 }
 
-/* Continued fraction for I_x(a,b) (modified Lentz). */
+/* One step of the modified Lentz method with coefficient aa; returns the factor for h. */
+static double
+lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1.0 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
+/* Continued fraction for I_x(a,b) (modified Lentz): an even and an odd step per m. */
 static double
 betacf(double a, double b, double x)
 {
 	const double tiny = 1e-300;
-	double c, d, h, del, aa;
+	double c, d, h, del;
 	int m, m2;
 
 	c = 1.0;
@@ -141,24 +157,8 @@ betacf(double a, double b, double x)
 	h = d;
 	for (m = 1; m <= 100000; m++) {
 		m2 = 2 * m;
-		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((a - 1.0 + m2) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < 1e-16)
 			break;

@@ -10,6 +10,7 @@
 #define NTUNE_STAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct json_t;
@@ -51,6 +52,12 @@ int	 stat_summarize(double *v, size_t n, struct stat_summary *);
 /* A summary from N:MEAN:STDDEV (has_order = 0). */
 void	 stat_summary_given(struct stat_summary *, size_t n, double mean, double stddev);
 
+/*
+ * An unsigned key that orders doubles as the numbers order (-0.0 gets the key of
+ * 0.0, so they stay in input order), and the double of a key.
+ */
+uint64_t stat_dkey(double);
+double	 stat_dunkey(uint64_t);
 /* Sorts ascending: stable, -0.0 and 0.0 compare equal (as qsort + ministat's dbl_cmp). */
 void	 stat_sort(double *v, size_t n);
 /* The k-th smallest value (0-based) of v, which is reordered. */

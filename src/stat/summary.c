@@ -11,9 +11,8 @@
 #define RADIX_SIZE	(1 << RADIX_BITS)
 #define RADIX_PASSES	6	/* 6 * 11 >= 64 */
 
-/* An unsigned key that orders doubles; -0.0 gets the key of 0.0 so they stay in input order. */
-static inline uint64_t
-dkey(double d)
+uint64_t
+stat_dkey(double d)
 {
 	uint64_t u;
 
@@ -21,6 +20,16 @@ dkey(double d)
 		d = 0;
 	memcpy(&u, &d, sizeof u);
 	return (u & 0x8000000000000000ULL) ? ~u : u | 0x8000000000000000ULL;
+}
+
+double
+stat_dunkey(uint64_t k)
+{
+	double d;
+
+	k = (k & 0x8000000000000000ULL) ? k & ~0x8000000000000000ULL : ~k;
+	memcpy(&d, &k, sizeof d);
+	return d;
 }
 
 static void
@@ -51,7 +60,7 @@ stat_sort(double *v, size_t n)
 	}
 	count = xcalloc(RADIX_PASSES, sizeof *count);
 	for (i = 0; i < n; i++) {
-		uint64_t k = dkey(v[i]);
+		uint64_t k = stat_dkey(v[i]);
 
 		for (pass = 0; pass < RADIX_PASSES; pass++)
 			count[pass][(k >> (pass * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
@@ -62,7 +71,7 @@ stat_sort(double *v, size_t n)
 	for (pass = 0; pass < RADIX_PASSES; pass++) {
 		shift = pass * RADIX_BITS;
 		/* A digit that is the same for every value needs no pass. */
-		if (count[pass][(dkey(v[0]) >> shift) & (RADIX_SIZE - 1)] == n)
+		if (count[pass][(stat_dkey(v[0]) >> shift) & (RADIX_SIZE - 1)] == n)
 			continue;
 		for (sum = 0, i = 0; i < RADIX_SIZE; i++) {
 			c = count[pass][i];
@@ -70,7 +79,7 @@ stat_sort(double *v, size_t n)
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[pass][(dkey(src[i]) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+			dst[count[pass][(stat_dkey(src[i]) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;

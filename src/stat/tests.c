@@ -138,28 +138,6 @@ mw_dist(size_t m, size_t n)
 	return p;
 }
 
-/* An unsigned key that orders doubles, and back. */
-static uint64_t
-dkey(double d)
-{
-	uint64_t u;
-
-	if (d == 0)
-		d = 0;
-	memcpy(&u, &d, sizeof u);
-	return (u & 0x8000000000000000ULL) ? ~u : u | 0x8000000000000000ULL;
-}
-
-static double
-dunkey(uint64_t k)
-{
-	double d;
-
-	k = (k & 0x8000000000000000ULL) ? k & ~0x8000000000000000ULL : ~k;
-	memcpy(&d, &k, sizeof d);
-	return d;
-}
-
 /* How many of the differences b[j] - a[i] are <= t (both sorted). */
 static uint64_t
 count_diffs(const double *a, size_t na, const double *b, size_t nb, double t)
@@ -182,16 +160,16 @@ count_diffs(const double *a, size_t na, const double *b, size_t nb, double t)
 static double
 kth_diff(const double *a, size_t na, const double *b, size_t nb, uint64_t k)
 {
-	uint64_t lo = dkey(b[0] - a[na - 1]), hi = dkey(b[nb - 1] - a[0]), mid;
+	uint64_t lo = stat_dkey(b[0] - a[na - 1]), hi = stat_dkey(b[nb - 1] - a[0]), mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (count_diffs(a, na, b, nb, dunkey(mid)) >= k)
+		if (count_diffs(a, na, b, nb, stat_dunkey(mid)) >= k)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return dunkey(lo) + 0.0;	/* -0 and 0 count alike; say 0 */
+	return stat_dunkey(lo) + 0.0;	/* -0 and 0 count alike; say 0 */
 }
 
 static double
