@@ -12,6 +12,7 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "tmpdir.h"
 
 static char state[] = "/tmp/ntune-journal-XXXXXX";
 
@@ -19,21 +20,15 @@ static int
 setup(void **st)
 {
 	(void)st;
-	if (mkdtemp(state) == NULL)
-		fail_msg("mkdtemp");
+	tmpdir_make(state);
 	return 0;
 }
 
 static int
 teardown(void **st)
 {
-	char *cmd;
-
 	(void)st;
-	xasprintf(&cmd, "rm -rf '%s'", state);
-	if (system(cmd) != 0)
-		print_message("cannot remove %s\n", state);
-	free(cmd);
+	tmpdir_remove(state);
 	return 0;
 }
 

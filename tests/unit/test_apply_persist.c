@@ -13,6 +13,7 @@
 #include "util/util.h"
 
 #include "share_kb.h"
+#include "tmpdir.h"
 
 static struct kb *kb;
 static char root[] = "/tmp/ntune-persist-XXXXXX";
@@ -22,22 +23,16 @@ setup(void **state)
 {
 	(void)state;
 	kb = share_kb();
-	if (mkdtemp(root) == NULL)
-		fail_msg("mkdtemp");
+	tmpdir_make(root);
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char *cmd;
-
 	(void)state;
 	kb_free(kb);
-	xasprintf(&cmd, "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		print_message("cannot remove %s\n", root);
-	free(cmd);
+	tmpdir_remove(root);
 	return 0;
 }
 

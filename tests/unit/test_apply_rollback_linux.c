@@ -21,6 +21,7 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "tmpdir.h"
 
 static char state[] = "/tmp/ntune-rollback-XXXXXX";
 static bool own_netns;
@@ -36,8 +37,7 @@ static int
 setup(void **st)
 {
 	(void)st;
-	if (mkdtemp(state) == NULL)
-		fail_msg("mkdtemp");
+	tmpdir_make(state);
 	own_netns = unshare(CLONE_NEWNET) == 0;
 	return 0;
 }
@@ -45,13 +45,8 @@ setup(void **st)
 static int
 teardown(void **st)
 {
-	char *cmd;
-
 	(void)st;
-	xasprintf(&cmd, "rm -rf '%s'", state);
-	if (system(cmd) != 0)
-		print_message("cannot remove %s\n", state);
-	free(cmd);
+	tmpdir_remove(state);
 	return 0;
 }
 
