@@ -37,6 +37,7 @@ STATIC = {
     'SYSCTL_U16': (0, 2, 3, 'u16'), 'SYSCTL_S32': (0, 2, 3, 's32'),
     'SYSCTL_U32': (0, 2, 3, 'u32'), 'SYSCTL_S64': (0, 2, 3, 's64'),
     'SYSCTL_U64': (0, 2, 3, 'u64'), 'SYSCTL_STRING': (0, 2, 3, 'string'),
+    'SYSCTL_BOOL': (0, 2, 3, 'bool'),
     'SYSCTL_CONST_STRING': (0, 2, 3, 'string'), 'SYSCTL_OPAQUE': (0, 2, 3, 'opaque'),
     'SYSCTL_STRUCT': (0, 2, 3, 'opaque'), 'SYSCTL_PROC': (0, 2, 3, None),
     'SYSCTL_OID': (0, 2, 3, None), 'SYSCTL_OID_WITH_LABEL': (0, 2, 3, None),
@@ -53,7 +54,7 @@ ADD_TYPES = {
     'NODE': 'node', 'NODE_WITH_LABEL': 'node', 'INT': 'int', 'UINT': 'uint',
     'LONG': 'long', 'ULONG': 'ulong', 'QUAD': 's64', 'UQUAD': 'u64', 'S8': 's8',
     'U8': 'u8', 'S16': 's16', 'U16': 'u16', 'S32': 's32', 'U32': 'u32', 'S64': 's64',
-    'U64': 'u64', 'STRING': 'string', 'CONST_STRING': 'string', 'OPAQUE': 'opaque',
+    'U64': 'u64', 'BOOL': 'bool', 'STRING': 'string', 'CONST_STRING': 'string', 'OPAQUE': 'opaque',
     'STRUCT': 'opaque', 'PROC': None, 'OID': None, 'COUNTER_U64': 'counter',
     'COUNTER_U64_ARRAY': 'opaque', 'TIMEVAL_SEC': 'int', 'UMA_MAX': 'int',
     'UMA_CUR': 'int', 'SBINTIME_USEC': 's64', 'SBINTIME_MSEC': 's64',
@@ -213,7 +214,7 @@ class Tree:
                 text = open(path, encoding='latin-1').read()
             except OSError:
                 continue
-            if 'SYSCTL_' not in text and 'TUNABLE_' not in text and 'getenv' not in text and 'ZFS_MODULE' not in text \
+            if 'SYSCTL_' not in text and 'TUNABLE_' not in text and 'getenv' not in text and 'ZFS_MODULE' not in text and 'G_LABEL_INIT' not in text \
                     and 'testenv' not in text:
                 continue
             self.scan_file(rel, strip_comments(text))
@@ -242,6 +243,28 @@ class Tree:
             args = r[0]
             line = text.count('\n', 0, m.start()) + 1
             self.one(rel, line, macro, args, m.start(), assigns, text)
+        self.special(rel, text)
+
+    def special(self, rel, text):
+        """Names the macros above cannot see: made by other macros or by snprintf."""
+        # sys/geom/label/g_label.h: G_LABEL_INIT(kind, ...) declares
+        # SYSCTL_INT(_kern_geom_label_##kind, OID_AUTO, enable, CTLFLAG_RWTUN, ...).
+        for m in re.finditer(r'\bG_LABEL_INIT\s*\(\s*(\w+)\s*,', text):
+            if text[text.rfind('\n', 0, m.start()) + 1:m.start()].lstrip().startswith('#'):
+                continue
+            line = text.count('\n', 0, m.start()) + 1
+            self.raw.append(('sysctl', 'G_LABEL_INIT', 'kern.geom.label.' + m.group(1), 'enable',
+                             'CTLFLAG_RWTUN', 'int', None, rel, line))
+        # A tunable name built with snprintf ("kern.vt.color.%d.rgb") in a file that
+        # fetches tunables: a pattern of the loader.
+        if 'TUNABLE_' in text or 'getenv' in text:
+            for m in re.finditer(r'"((?:hw|kern|dev|net|vm|vfs|debug|machdep|security|compat)'
+                                 r'\.[\w.%]*%[du][\w.%]*)"', text):
+                name = m.group(1).replace('%u', '%d')
+                if re.match(r'^[\w.%]+$', name) and '%%' not in name:
+                    line = text.count('\n', 0, m.start()) + 1
+                    self.raw.append(('tunable', 'snprintf', '', name, '', 'string', None, rel,
+                                     line))
 
     def one(self, rel, line, macro, args, off, assigns, text):
         if macro.startswith('ZFS_MODULE_'):
@@ -281,6 +304,14 @@ class Tree:
             if len(args) <= max(x for x in (pa, na, aa) if x is not None):
                 return
             parent = args[pa] if pa is not None else ''
+            if rel.endswith('imgact_elf.c') and ('__ELF_WORD_SIZE' in parent or
+                                                 parent in ('ASLR_NODE_OID', 'ELF_NODE_OID')):
+                # sys/kern/imgact_elf.c is built twice, for kern.elf32 and kern.elf64.
+                sub = '.aslr' if parent == 'ASLR_NODE_OID' or 'aslr' in parent else ''
+                for bits in ('32', '64'):
+                    self.raw.append(('sysctl', macro, 'kern.elf' + bits + sub, args[na],
+                                     args[aa], typ, None, rel, line))
+                return
             name = args[na]
             if not re.match(r'^[A-Za-z_]\w*$', name):
                 return
@@ -480,10 +511,12 @@ class Tree:
         for root, dirs, files in os.walk(top):
             dirs.sort()
             for f in sorted(files):
-                if not f.endswith('.c'):
+                if not f.endswith(('.c', '.lua')):
                     continue
                 path = os.path.join(root, f)
-                text = strip_comments(open(path, encoding='latin-1').read())
+                text = open(path, encoding='latin-1').read()
+                if f.endswith('.c'):
+                    text = strip_comments(text)
                 for m in re.finditer(r'\b(?:getenv|setenv|env_setenv|unsetenv)\s*\(\s*"([A-Za-z_][\w.]*)"',
                                      text):
                     name = m.group(1)

@@ -208,17 +208,18 @@ static void
 rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	bool bsd = strcmp(l->os, "freebsd") == 0;
+	const char *ref = check_cat_ref(l, e->name);
 
 	if (k->placement == KB_PLACE_READONLY) {
-		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (the kernel reports it); "
-		    "setting it fails", e->name);
+		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (the kernel reports it%s); "
+		    "setting it fails", e->name, ref);
 		return;
 	}
 	switch (l->target) {
 	case KB_TARGET_LOADER:
 		if (k->placement == KB_PLACE_SYSCTL)
-			diag(l, e, KB_ERROR, "placement", "'%s' is a runtime sysctl; in loader.conf it "
-			    "is ignored, put it in /etc/sysctl.conf", e->name);
+			diag(l, e, KB_ERROR, "placement", "'%s' is a runtime sysctl%s; in loader.conf "
+			    "it is ignored, put it in /etc/sysctl.conf", e->name, ref);
 		else if (k->placement == KB_PLACE_IFCONFIG || k->placement == KB_PLACE_ETHTOOL ||
 		    k->placement == KB_PLACE_SYSFS)
 			diag(l, e, KB_ERROR, "placement", "'%s' is an interface setting (%s), not a "
@@ -226,8 +227,8 @@ rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k
 		break;
 	case KB_TARGET_SYSCTL:
 		if (k->placement == KB_PLACE_LOADER)
-			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable; in %s it has "
-			    "no effect, put it in /boot/loader.conf%s", e->name,
+			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable%s; in %s it has "
+			    "no effect, put it in /boot/loader.conf%s", e->name, ref,
 			    bsd ? "sysctl.conf" : "a sysctl file", bsd ? ".local" : "");
 		else if (k->placement == KB_PLACE_IFCONFIG || k->placement == KB_PLACE_ETHTOOL ||
 		    k->placement == KB_PLACE_SYSFS)
@@ -237,14 +238,14 @@ rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k
 		break;
 	case KB_TARGET_OPNSENSE:
 		if (k->placement == KB_PLACE_LOADER)
-			diag(l, e, KB_NOTE, "placement", "'%s' is a boot-time tunable: OPNsense writes "
-			    "it to /boot/loader.conf, it takes effect after a reboot", e->name);
+			diag(l, e, KB_NOTE, "placement", "'%s' is a boot-time tunable%s: OPNsense "
+			    "writes it to /boot/loader.conf, it takes effect after a reboot", e->name, ref);
 		break;
 	case KB_TARGET_PFSENSE:
 		if (k->placement == KB_PLACE_LOADER)
-			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable; pfSense System "
-			    "Tunables sets it at runtime without effect, put it in "
-			    "/boot/loader.conf.local", e->name);
+			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable%s; pfSense "
+			    "System Tunables sets it at runtime without effect, put it in "
+			    "/boot/loader.conf.local", e->name, ref);
 		break;
 	case KB_TARGET_ANY:
 		break;

@@ -68,6 +68,26 @@ flagword(const struct kb_cat_entry *ce)
 	return "CTLFLAG_RW, no tunable";
 }
 
+const char *
+check_cat_ref(struct lint *l, const char *name)
+{
+	static char buf[400];
+	const struct kb_cat_entry *ce = cat_find(l, name);
+	const struct kb_knob *k;
+	const char *base;
+
+	if (ce != NULL && ce->kind != KB_CAT_DOC) {
+		snprintf(buf, sizeof buf, " (%s, %s)", flagword(ce), where(l, ce));
+		return buf;
+	}
+	/* Not in the catalogue (a knob older than its trees): the stanza that says so. */
+	if ((k = kb_find(l->kb, name, l->platform)) == NULL || k->file == NULL)
+		return "";
+	base = strrchr(k->file, '/') != NULL ? strrchr(k->file, '/') + 1 : k->file;
+	snprintf(buf, sizeof buf, " (knowledge base, %s:%d)", base, k->line);
+	return buf;
+}
+
 static bool
 int_type(const char *t)
 {
@@ -359,6 +379,34 @@ near_kb(struct lint *l, const char *name)
 	return best;
 }
 
+/*
+ * True when name is near's sibling rather than a typo of it: the same name with
+ * rx for tx, send for recv, min for max (hw.igb.tx_process_limit, not a typo of
+ * hw.igb.rx_process_limit).
+ */
+static bool
+sibling(const char *name, const char *near)
+{
+	static const char *const pairs[][2] = {
+		{ "rx", "tx" }, { "tx", "rx" }, { "min", "max" }, { "max", "min" },
+		{ "send", "recv" }, { "recv", "send" }, { "in", "out" }, { "out", "in" },
+	};
+	char buf[256];
+	const char *p;
+	size_t i, len;
+
+	for (i = 0; i < nitems(pairs); i++) {
+		len = strlen(pairs[i][0]);
+		for (p = strstr(name, pairs[i][0]); p != NULL; p = strstr(p + 1, pairs[i][0])) {
+			snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - name), name, pairs[i][1],
+			    p + len);
+			if (strcmp(buf, near) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -366,9 +414,9 @@ unknown(struct lint *l, const struct kb_entry *e)
 	const struct kb_cat_entry *m;
 	char mod[160];
 
-	if (near == NULL)
+	if (near == NULL || sibling(e->name, near))
 		near = near_kb(l, e->name);
-	if (near != NULL) {
+	if (near != NULL && !sibling(e->name, near)) {
 		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
 		    shown(near));
 		return;

@@ -36,6 +36,8 @@ int	 check_known(struct lint *, const struct kb_entry *, const struct kb_knob **
  */
 int	 check_consumer_value(struct lint *, const struct kb_entry *, const struct kb_knob *,
 	    const struct kb_cat_entry *);
+/* " (CTLFLAG_RDTUN, sys/net/netisr.c:171, FreeBSD 14.0)": the catalogue entry, or "". */
+const char *check_cat_ref(struct lint *, const char *name);
 /*
  * Catalogue facts for a knob of the knowledge base: existence in the version,
  * values the source lists (cc modules). 1 when a value was reported.

@@ -74,7 +74,7 @@ test_catalog_every_entry_names_its_tree_file_and_line(void **state)
 		assert_true(strstr(e->source, ".c:") || strstr(e->source, ".h:") ||
 		    strstr(e->source, ".rst:") || strstr(e->source, "loader.conf") ||
 		    strstr(e->source, "rc.conf:") ||
-		    strstr(e->source, ".5:"));
+		    strstr(e->source, ".5:") || strstr(e->source, ".lua:"));
 		if (strcmp(e->os, "linux") == 0)
 			nlinux++;
 		else
