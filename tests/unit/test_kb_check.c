@@ -193,12 +193,12 @@ test_check_placement_in_loader_and_sysctl_files(void **state)
 	(void)state;
 	r = lint("loader.conf", "net.inet.ip.redirect=0\nnet.isr.maxthreads=-1\n", &s,
 	    KB_TARGET_LOADER);
-	assert_true(has(&r, 1, KB_ERROR, "placement", "runtime sysctl; in loader.conf it is ignored"));
+	assert_true(has(&r, 1, KB_ERROR, "placement", "; in loader.conf it is ignored"));
 	assert_int_equal(r.errors, 1);
 	done(&r);
 	r = lint("sysctl.conf", "net.isr.maxthreads=-1\nnet.inet.ip.redirect=0\n", &s,
 	    KB_TARGET_SYSCTL);
-	assert_true(has(&r, 1, KB_ERROR, "placement", "boot-time tunable; in sysctl.conf it has no "
+	assert_true(has(&r, 1, KB_ERROR, "placement", "; in sysctl.conf it has no "
 	    "effect"));
 	assert_int_equal(r.errors, 1);
 	done(&r);
