@@ -9,6 +9,10 @@
  *   /proc/net/stat/arp_cache, ndisc_cache   table_fulls (net/core/neighbour.c neigh_stat_seq_show)
  *   root qdisc of every interface through rtnetlink RTM_GETQDISC: drops, overlimits,
  *   requeues, backlog (TCA_STATS, struct tc_stats in linux/pkt_sched.h)
+ *   the driver's drop and miss counters of `ethtool -S` (ETHTOOL_GSSET_INFO, ETHTOOL_GSTRINGS,
+ *   ETHTOOL_GSTATS of linux/ethtool.h) as nic.<if>.<name>; only names that say miss, drop,
+ *   discard, fifo, no_buf, no_dma or out_of_buffer (share/knobs/diagnose/nic-counters.rules
+ *   maps them to one name)
  * Inside a network namespace softnet_stat and CPU times are the host's.
  */
 #include <errno.h>
@@ -20,7 +24,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <linux/ethtool.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
@@ -208,13 +215,94 @@ qdiscs(struct os_counters *c)
 	close(fd);
 }
 
+static bool
+drop_name(const char *n)
+{
+	static const char *const marks[] = { "miss", "drop", "discard", "fifo", "no_buf", "nobuf",
+	    "no_dma", "out_of_buffer" };
+	size_t i;
+
+	for (i = 0; i < nitems(marks); i++)
+		if (strstr(n, marks[i]) != NULL)
+			return true;
+	return false;
+}
+
+static int
+ethtool(int fd, const char *ifname, void *data)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifname);
+	ifr.ifr_data = data;
+	return ioctl(fd, SIOCETHTOOL, &ifr);
+}
+
+/* One interface's ethtool -S drop counters. */
+static void
+nic_stats(struct os_counters *c, int fd, const char *ifname)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t	len;
+	} info;
+	struct ethtool_gstrings *names;
+	struct ethtool_stats *vals;
+	uint32_t n, i;
+	char name[ETH_GSTRING_LEN + 1];
+
+	memset(&info, 0, sizeof info);
+	info.hdr.cmd = ETHTOOL_GSSET_INFO;
+	info.hdr.sset_mask = 1ULL << ETH_SS_STATS;
+	if (ethtool(fd, ifname, &info) != 0 || info.hdr.sset_mask == 0 ||
+	    (n = info.len) == 0 || n > 65536)
+		return;
+	names = xcalloc(1, sizeof *names + (size_t)n * ETH_GSTRING_LEN);
+	vals = xcalloc(1, sizeof *vals + (size_t)n * sizeof(uint64_t));
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = ETH_SS_STATS;
+	names->len = n;
+	vals->cmd = ETHTOOL_GSTATS;
+	vals->n_stats = n;
+	if (ethtool(fd, ifname, names) == 0 && ethtool(fd, ifname, vals) == 0) {
+		for (i = 0; i < n && i < names->len && i < vals->n_stats; i++) {
+			memcpy(name, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+			name[ETH_GSTRING_LEN] = '\0';
+			if (drop_name(name) && strchr(name, ' ') == NULL)
+				setf(c, vals->data[i], false, "nic.%s.%s", ifname, name);
+		}
+	}
+	free(names);
+	free(vals);
+}
+
+static void
+nics_stats(struct os_counters *c)
+{
+	struct if_nameindex *ifs, *p;
+	int fd;
+
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return;
+	if ((ifs = if_nameindex()) != NULL) {
+		for (p = ifs; p->if_index != 0; p++)
+			if (strcmp(p->if_name, "lo") != 0)
+				nic_stats(c, fd, p->if_name);
+		if_freenameindex(ifs);
+	}
+	close(fd);
+}
+
 int
 os_linux_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
 	(void)cause;
 	softnet(ctx, c);
 	conntrack(ctx, c);
-	if (ctx->root[0] == '\0')
+	if (ctx->root[0] == '\0') {
 		qdiscs(c);
+		nics_stats(c);
+	}
 	return 0;
 }

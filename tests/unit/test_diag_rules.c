@@ -164,6 +164,30 @@ test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count(void **sta
 }
 
 static void
+test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct diag_result *d;
+
+	(void)state;
+	os_counters_set(&a, "nic.eth0.rx_missed_errors", 100, false);
+	os_counters_set(&b, "nic.eth0.rx_missed_errors", 2100, false);
+	os_counters_set(&a, "if.eth0.ipackets", 0, false);
+	os_counters_set(&b, "if.eth0.ipackets", 198000, false);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 1);
+	assert_string_equal(d->findings[0].kind, "ring-overrun");
+	assert_string_equal(d->findings[0].knobs[0].name, "if.eth0.ring.rx");
+	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1000 packets/s on its receive "
+	    "ring (1% of what arrives)"));
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+}
+
+static void
 test_diag_json_round_trip_keeps_findings_knobs_and_evidence(void **state)
 {
 	struct diag_result *d = evaluate(600, ""), *e;
@@ -222,6 +246,7 @@ main(void)
 		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
 		cmocka_unit_test(test_diag_evaluate_names_backlog_drops_first_then_rps),
 		cmocka_unit_test(test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count),
+		cmocka_unit_test(test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun),
 		cmocka_unit_test(test_diag_json_round_trip_keeps_findings_knobs_and_evidence),
 		cmocka_unit_test(test_diag_evaluate_without_drops_or_load_reports_headroom),
 	};
