@@ -82,6 +82,31 @@ revert_one(struct bench_ctx *c, char **cause)
 	return 0;
 }
 
+static int one_run(struct bench_ctx *, struct bench_profile *, int, bool, char **);
+
+/*
+ * A measured run of profile k; the first one of profiles[0] (the baseline) also keeps
+ * the DUT's diagnosis under that load in DIR/diagnosis.json (`ntune diagnose --json`).
+ */
+static int
+diagnose_baseline(struct bench_ctx *c, size_t k, int block, struct bench_profile *p, char **cause)
+{
+	char *path = NULL;
+	int rc;
+
+	if (!c->diagnosed && k == 0 && c->dir != NULL) {
+		xasprintf(&path, "%s/diagnosis.json", c->dir);
+		c->lab->diagnose_to = path;
+	}
+	rc = one_run(c, &p[k], block, false, cause);
+	if (path != NULL) {
+		c->diagnosed = true;
+		c->lab->diagnose_to = NULL;
+		free(path);
+	}
+	return rc;
+}
+
 /* One run of profile p: apply, measure, revert, record. */
 static int
 one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, char **cause)
@@ -213,7 +238,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 	for (block = 1; block <= c->seq.max_runs; block++) {
 		bench_block_order(n, (size_t)block - 1, c->seed, order);
 		for (i = 0; i < n; i++) {
-			if (one_run(c, &p[order[i]], block, false, cause) == -1) {
+			if (diagnose_baseline(c, order[i], block, p, cause) == -1) {
 				c->failed_profile = (int)order[i];
 				goto fail;
 			}

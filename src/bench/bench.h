@@ -178,6 +178,8 @@ struct bench_lab {
 	int	mtu;		/* the lab's MTU (from its state; 1500 when unset) */
 	bool	zero_ok;	/* nothing forwarded while the load sent is a value (0), not a failed run */
 	struct os_ctx *os;	/* per-CPU times and interrupts (host-wide) */
+	/* When set, `ntune diagnose --json` runs in the DUT during the measurement, into this file. */
+	const char *diagnose_to;
 };
 
 /*
@@ -230,6 +232,7 @@ struct bench_ctx {
 	int	failed_profile;		/* after -1: the profile whose apply or run failed, or -1 */
 	double	busy_before;		/* % CPU busy before the first run (other work), -1 unknown */
 	char	journal[64];		/* the journal entry in force while a profile is applied */
+	bool	diagnosed;		/* DIR/diagnosis.json written (first measured run of profiles[0]) */
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;
 };

@@ -447,6 +447,28 @@ describe_exit(char *buf, size_t len, int status)
 		snprintf(buf, len, "status %d", status);
 }
 
+/* `ntune diagnose --json` in the DUT over most of the measured window, into l->diagnose_to. */
+static pid_t
+diagnose(struct bench_lab *l, double duration)
+{
+	char secs[32], *argv[7];
+	pid_t pid;
+	int fd;
+
+	if ((fd = open(l->diagnose_to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
+		return -1;
+	snprintf(secs, sizeof secs, "%.2f", duration > 2.5 ? 2.0 : duration * 0.8);
+	argv[0] = (char *)l->self;
+	argv[1] = "diagnose";
+	argv[2] = "--json";
+	argv[3] = "-d";
+	argv[4] = secs;
+	argv[5] = NULL;
+	pid = spawn(l->dut_ns, argv, fd, NULL);
+	close(fd);
+	return pid;
+}
+
 int
 bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, char **cause)
 {
@@ -457,7 +479,7 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	struct os_irq *ir0 = NULL, *ir1 = NULL;
 	size_t nct0 = 0, nct1 = 0, nir0 = 0, nir1 = 0, nsec, k;
 	struct sample s0, prev, cur, s1;
-	pid_t load = -1, server = -1, sink = -1;
+	pid_t load = -1, server = -1, sink = -1, diag = -1;
 	int sinkfd = -1, outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
 	char tmpl[] = "/tmp/ntune-load.XXXXXX";
 	double t0, total, startup;
@@ -574,6 +596,8 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	have_irq = irq_snapshot(l, &ir0, &nir0) == 0;
 	if (sample(l, &s0, cause) == -1)
 		goto out;
+	if (l->diagnose_to != NULL)
+		diag = diagnose(l, duration);
 	prev = s0;
 	nsec = (size_t)ceil(duration - 1e-9);
 	for (k = 1; k <= nsec; k++) {
@@ -593,6 +617,10 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 			break;
 	}
 	s1 = prev;
+	if (diag > 0) {
+		waitpid(diag, NULL, 0);
+		diag = -1;
+	}
 	if (have_cpu && cpu_snapshot(l, &ct1, &nct1) == 0)
 		cpu_busy(r, ct0, nct0, ct1, nct1);
 	if (have_irq && irq_snapshot(l, &ir1, &nir1) == 0)
@@ -638,6 +666,7 @@ interrupted:
 out:
 	stop(load);
 	stop(server);
+	stop(diag);
 	stop(sink);
 	if (sinkfd != -1)
 		close(sinkfd);

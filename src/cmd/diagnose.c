@@ -88,7 +88,8 @@ live(double secs, char **ifs, size_t nifs, bool json)
 		free(cause);
 		return 2;
 	}
-	fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
+	if (!json)
+		fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
 	if (diag_run(ctx, secs, &d, &cause) != 0) {
 		fprintf(stderr, "ntune diagnose: %s\n", cause);
 		free(cause);

@@ -420,6 +420,42 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 		    jnum(d->verdict, "confidence"));
 }
 
+/* The baseline's diagnosis (DIR/diagnosis.json): each finding with its knobs, or the headroom. */
+static void
+diagnosis(struct strbuf *sb, const struct report_data *d)
+{
+	json_t *fs = json_object_get(d->diagnosis, "findings"), *f, *k;
+	size_t i, j;
+
+	if (json_array_size(fs) == 0) {
+		strbuf_adds(sb, "<p>No bottleneck found: ");
+		esc(sb, jstr(d->diagnosis, "headroom"));
+		strbuf_adds(sb, "</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "<ul class=\"diagnosis\">\n");
+	json_array_foreach(fs, i, f) {
+		strbuf_adds(sb, "<li><b>");
+		esc(sb, jstr(f, "kind"));
+		if (*jstr(f, "entity") != '\0') {
+			strbuf_adds(sb, " on ");
+			esc(sb, jstr(f, "entity"));
+		}
+		strbuf_adds(sb, "</b> (");
+		esc(sb, jstr(f, "certainty"));
+		strbuf_adds(sb, "): ");
+		esc(sb, jstr(f, "summary"));
+		strbuf_adds(sb, "; knobs:");
+		json_array_foreach(json_object_get(f, "knobs"), j, k) {
+			strbuf_adds(sb, j > 0 ? ", <code>" : " <code>");
+			esc(sb, jstr(k, "name"));
+			strbuf_adds(sb, "</code>");
+		}
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+}
+
 static const char *metric_key(const struct report_data *);
 
 /* A tuner step's result: kept, rejected, or skipped (already in the best profile, not run). */
@@ -706,6 +742,10 @@ report_html(const struct report_data *d)
 	if (d->verdict != NULL || d->summary == NULL) {
 		strbuf_adds(&sb, "<h2>Verdict</h2>\n");
 		verdicts(&sb, d);
+	}
+	if (d->diagnosis != NULL) {
+		strbuf_adds(&sb, "<h2>Diagnosis of the baseline under load</h2>\n");
+		diagnosis(&sb, d);
 	}
 	if (strcmp(l.key, "latency_p99_us") == 0)
 		strbuf_adds(&sb, "<h2>p99 latency at the sink, per profile</h2>\n");

@@ -189,6 +189,15 @@ report_load(const char *dir, struct report_data *d, char **cause)
 	d->summary = json_is_null(j) ? NULL : j;
 	if (json_is_null(j))
 		json_decref(j);
+	/* The baseline's diagnosis is a bonus: one that cannot be read is left out. */
+	xasprintf(&path, "%s/diagnosis.json", dir);
+	d->diagnosis = json_load_file(path, 0, NULL);
+	free(path);
+	if (d->diagnosis != NULL && (!json_is_object(d->diagnosis) ||
+	    !json_is_array(json_object_get(d->diagnosis, "findings")))) {
+		json_decref(d->diagnosis);
+		d->diagnosis = NULL;
+	}
 	xasprintf(&path, "%s/best.conf", dir);
 	if (access(path, F_OK) == 0 && util_read_file(path, &d->best, &len, cause) == -1) {
 		free(path);
@@ -213,6 +222,7 @@ report_data_free(struct report_data *d)
 	json_decref(d->runs);
 	json_decref(d->verdict);
 	json_decref(d->summary);
+	json_decref(d->diagnosis);
 	free(d->best);
 	for (i = 0; i < d->nprofiles; i++) {
 		free(d->profiles[i].label);

@@ -17,6 +17,7 @@ struct report_data {
 	json_t	*runs;		/* array of runs.jsonl objects */
 	json_t	*verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */
+	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
 	char	*best;		/* best.conf or NULL */
 	struct report_profile *profiles;
 	size_t	nprofiles;

@@ -106,6 +106,16 @@ test_expect_success 'advise --diagnosis refuses a file that is not a diagnosis' 
 	test_expect_code 2 ntune advise --cpus 4 --diagnosis not.json 2>err &&
 	grep -q "not.json: not an ntune diagnosis" err
 '
+test_expect_success 'report shows the baseline diagnosis a bench kept in its results' '
+	cp -r "$FIXTURES/bench/synthetic-ab" ab && rm -f ab/report.html &&
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-ring-miss.txt" --json >ab/diagnosis.json &&
+	ntune report ab >/dev/null &&
+	grep -q "<h2>Diagnosis of the baseline under load</h2>" ab/report.html &&
+	grep -q "<li><b>ring-overrun on ix0</b> (certain): ix0 missed 4412309 packets" ab/report.html &&
+	grep -q "<code>dev.ix.0.iflib.override_nrxds</code>" ab/report.html &&
+	echo "not json" >ab/diagnosis.json && ntune report ab >/dev/null &&
+	! grep -q "Diagnosis of the baseline" ab/report.html
+'
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
 	grep -q "go together" err &&

@@ -93,6 +93,17 @@ test_expect_success ROOT,IP 'RPS on and a tiny host backlog: backlog drops, net.
 test_expect_success ROOT,IP 'a shaping qdisc on the egress: overlimits, if.dut1.qdisc named' '
 	shaper && grep -q "a shaping qdisc on dut1 holds the rate: [0-9]* overlimits/s" out
 '
+test_expect_success ROOT,IP 'bench keeps the diagnosis of the baseline under load in its results' '
+	printf "# as it is\n" >a.conf && printf "if.dut0.rps_cpus=2\n" >b.conf &&
+	NTUNE_STATE_DIR="$TRASH/state" timeout 120 "$NTUNE" bench --prefix "$P" --duration 3 --warmup 0 \
+	    --runs 2 --max-runs 2 -o r a.conf b.conf >/dev/null 2>&1 &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("r/diagnosis.json"))
+	assert d["schema"] == "ntune-diagnosis" and d["netns"].endswith("-dut"), d
+	assert d["metrics"]["if.dut0.rx_pps"] > 0 and d["interval_s"] > 1, d["metrics"]
+	PY
+'
 test_expect_success ROOT,IP 'the lab goes down' 'ntune lab down --prefix "$P" 2>/dev/null'
 test_expect_success ROOT,IP 'NAT mode with a tiny conntrack table: table full, nf_conntrack_max named' '
 	conntrack && grep -q "the conntrack table is full (64 of 64 entries)" out &&
