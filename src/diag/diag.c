@@ -200,6 +200,7 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 {
 	struct diag_result *d;
 	struct kb *kb = NULL;
+	char *kbdir;
 	size_t i, j;
 
 	if (before != NULL && secs <= 0) {
@@ -215,14 +216,19 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	json_object_set_new(d->metrics, "netns", json_real(d->netns[0] != '\0'));
 	for (i = 0; i < rs->n; i++)
 		apply_rule(d, &rs->r[i]);
-	/* host-wide knobs, from the knowledge base when it loads (only needed with findings) */
-	if (d->nfindings > 0 && kb_load(NULL, &kb, NULL) == 0) {
+	/*
+	 * Host-wide knobs: Linux only, from the Linux knobs of the knowledge base (without
+	 * the catalogue: a diagnosis must stay cheap), only when there are findings.
+	 */
+	xasprintf(&kbdir, "%s/knobs/linux", util_share_dir());
+	if (d->nfindings > 0 && strcmp(os, "linux") == 0 && kb_load(kbdir, &kb, NULL) == 0) {
 		for (i = 0; i < d->nfindings; i++)
 			for (j = 0; j < d->findings[i].nknobs; j++)
 				d->findings[i].knobs[j].host = host_knob(kb, d->findings[i].knobs[j].name,
 				    d->os);
 		kb_free(kb);
 	}
+	free(kbdir);
 	if (d->nfindings > 1)
 		qsort(d->findings, d->nfindings, sizeof *d->findings, cmp_certainty);
 	notes(d);
