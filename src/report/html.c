@@ -429,26 +429,26 @@ diagnosis(struct strbuf *sb, const struct report_data *d)
 
 	if (json_array_size(fs) == 0) {
 		strbuf_adds(sb, "<p>No bottleneck found: ");
-		esc(sb, jstr(d->diagnosis, "headroom"));
+		report_esc(sb, jstr(d->diagnosis, "headroom"));
 		strbuf_adds(sb, "</p>\n");
 		return;
 	}
 	strbuf_adds(sb, "<ul class=\"diagnosis\">\n");
 	json_array_foreach(fs, i, f) {
 		strbuf_adds(sb, "<li><b>");
-		esc(sb, jstr(f, "kind"));
+		report_esc(sb, jstr(f, "kind"));
 		if (*jstr(f, "entity") != '\0') {
 			strbuf_adds(sb, " on ");
-			esc(sb, jstr(f, "entity"));
+			report_esc(sb, jstr(f, "entity"));
 		}
 		strbuf_adds(sb, "</b> (");
-		esc(sb, jstr(f, "certainty"));
+		report_esc(sb, jstr(f, "certainty"));
 		strbuf_adds(sb, "): ");
-		esc(sb, jstr(f, "summary"));
+		report_esc(sb, jstr(f, "summary"));
 		strbuf_adds(sb, "; knobs:");
 		json_array_foreach(json_object_get(f, "knobs"), j, k) {
 			strbuf_adds(sb, j > 0 ? ", <code>" : " <code>");
-			esc(sb, jstr(k, "name"));
+			report_esc(sb, jstr(k, "name"));
 			strbuf_adds(sb, "</code>");
 		}
 		strbuf_adds(sb, "</li>\n");
