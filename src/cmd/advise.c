@@ -105,6 +105,144 @@ worse_find(const struct worse *w, size_t n, const struct kb_advice *a)
 	return NULL;
 }
 
+/* "4 -> 5", "0 (the default) -> 5", "unknown -> 5". */
+static void
+print_change(const struct kb_advice *a)
+{
+	printf("# now: %s%s → %s\n", a->current != NULL ? a->current : "unknown",
+	    a->current_is_default ? " (the default; the system did not say)" : "", a->value);
+}
+
+/* The changes, each with its reason, source and current value; then what is already so. */
+static void
+print_text(const struct kb_advice *a, size_t na, const struct worse *worse, size_t nworse,
+    const char *measured)
+{
+	const struct worse *wf;
+	size_t i, nalready = 0;
+
+	for (i = 0; i < na; i++) {
+		if (a[i].already) {
+			nalready++;
+			continue;
+		}
+		printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty), a[i].reason,
+		    a[i].source);
+		print_change(&a[i]);
+		/* Proven worse here on its own: left out (commented); in a bundle: said. */
+		if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
+			printf("# PROVEN WORSE in %s%s: %s\n%s", measured, wf->alone ? "" :
+			    " (as part of a profile)", wf->text, wf->alone ? "# " : "");
+		printf("%s=%s\n", a[i].name, a[i].value);
+	}
+	if (nalready == 0)
+		return;
+	printf("\n# Already in effect, nothing to change (%zu):\n", nalready);
+	for (i = 0; i < na; i++) {
+		if (a[i].already)
+			printf("#   %s=%s (now %s%s)\n", a[i].name, a[i].value, a[i].current,
+			    a[i].current_is_default ? ", the default" : "");
+	}
+}
+
+/* The advice for name, or NULL. */
+static const struct kb_advice *
+advice_for(const struct kb_advice *a, size_t na, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < na; i++) {
+		if (strcmp(a[i].name, name) == 0)
+			return &a[i];
+	}
+	return NULL;
+}
+
+/* Where a knob's facts come from, for a comparison line. */
+static const char *
+knob_source(const struct kb *kb, const char *name, enum os_platform pf)
+{
+	const struct kb_knob *k = kb_find(kb, name, os_platform_name(pf));
+
+	if (k == NULL)
+		return "not in ntune's knowledge base";
+	if (k->verified != NULL)
+		return k->verified;
+	return k->nsources > 0 ? k->sources[0] : "";
+}
+
+/*
+ * For each setting of a profile (a seed's own tunables): the same value as the advice,
+ * a different one with the advice's reason and source, or why ntune proposes nothing
+ * (from the lint: removed, a default, unknown...).
+ */
+static json_t *
+compare(const struct kb *kb, const struct kb_system *sys, const struct kb_profile *p,
+    const struct kb_advice *a, size_t na)
+{
+	json_t *arr = json_array(), *o;
+	const struct kb_advice *x;
+	const struct kb_knob *k;
+	struct kb_diag *d;
+	size_t nd, i, j;
+	const char *verdict, *why, *src;
+
+	kb_check(kb, p, sys, KB_TARGET_ANY, &d, &nd);
+	for (i = 0; i < p->nentries; i++) {
+		const struct kb_entry *e = &p->entries[i];
+
+		k = kb_find(kb, e->name, os_platform_name(sys->platform));
+		why = NULL;
+		src = knob_source(kb, e->name, sys->platform);
+		if ((x = advice_for(a, na, e->name)) != NULL) {
+			verdict = k != NULL && kb_same_effect(k, sys, e->name, e->value, x->value) ?
+			    "same" : "different";
+			why = x->reason;
+			src = x->source;
+		} else {
+			verdict = "not proposed";
+			for (j = 0; j < nd && why == NULL; j++) {
+				if (d[j].line == e->line && d[j].severity >= KB_WARNING)
+					why = d[j].message;
+			}
+			for (j = 0; j < nd && why == NULL; j++) {
+				if (d[j].line == e->line)
+					why = d[j].message;
+			}
+			if (why == NULL)
+				why = "no rule of ntune derives a value for it on this system; keep "
+				    "it only if `ntune bench` proves it";
+		}
+		o = json_pack("{s:s, s:s, s:o, s:s, s:s, s:s}", "name", e->name, "profile_value",
+		    e->value, "advice_value", x != NULL ? json_string(x->value) : json_null(),
+		    "verdict", verdict, "reason", why, "source", src);
+		json_array_append_new(arr, o);
+	}
+	kb_diags_free(d, nd);
+	return arr;
+}
+
+static void
+print_compare(json_t *arr, const char *path)
+{
+	json_t *o;
+	size_t i;
+
+	printf("\n# Compared with %s (%zu settings):\n", path, json_array_size(arr));
+	json_array_foreach(arr, i, o) {
+		const char *v = json_string_value(json_object_get(o, "verdict"));
+
+		printf("#   %s=%s: %s", json_string_value(json_object_get(o, "name")),
+		    json_string_value(json_object_get(o, "profile_value")), v);
+		if (strcmp(v, "different") == 0)
+			printf(", ntune proposes %s",
+			    json_string_value(json_object_get(o, "advice_value")));
+		printf("\n#     why: %s\n#     source: %s\n",
+		    json_string_value(json_object_get(o, "reason")),
+		    json_string_value(json_object_get(o, "source")));
+	}
+}
+
 static int
 run(int argc, char **argv)
 {
@@ -118,9 +256,13 @@ run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "measured", required_argument, NULL, 'm' },
 		{ "diagnosis", required_argument, NULL, 'D' },
+		{ "compare", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *from[16], *measured = NULL;
+	const char *from[16], *measured = NULL, *compare_path = NULL;
+	struct kb_profile *cp = NULL;
+	struct diag_result *diag = NULL;
+	json_t *cmp = NULL;
 	struct worse *worse = NULL;
 	const struct worse *wf;
 	size_t nworse = 0;
@@ -133,19 +275,10 @@ run(int argc, char **argv)
 	struct kb_advice *a;
 	struct os_ctx *ctx;
 	char *cause = NULL;
-	struct diag_result *diag = NULL;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:j", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:jP:", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'D':
-			diag_result_free(diag);
-			if (diag_load(optarg, &diag, &cause) != 0) {
-				fprintf(stderr, "ntune advise: %s\n", cause);
-				free(cause);
-				return 2;
-			}
-			break;
 		case 'f':
 			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), optarg) == -1)
 				return 2;
@@ -180,8 +313,19 @@ run(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'D':
+			diag_result_free(diag);
+			if (diag_load(optarg, &diag, &cause) != 0) {
+				fprintf(stderr, "ntune advise: %s\n", cause);
+				free(cause);
+				return 2;
+			}
+			break;
 		case 'm':
 			measured = optarg;
+			break;
+		case 'P':
+			compare_path = optarg;
 			break;
 		default:
 			cmd_usage(&cmd_advise, 0);
@@ -198,15 +342,23 @@ run(int argc, char **argv)
 		diag_result_free(diag);
 		return 2;
 	}
+	if (compare_path != NULL && (cp = kb_profile_load(compare_path, &cause)) == NULL) {
+		fprintf(stderr, "ntune advise: %s\n", cause);
+		free(cause);
+		diag_result_free(diag);
+		return 2;
+	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
+		kb_profile_free(cp);
 		diag_result_free(diag);
 		return 2;
 	}
 	if (kb_target_open(from, nfrom, os, NULL, &ctx, &si, &cause) == -1) {
 		fprintf(stderr, "ntune advise: %s\n", cause);
 		free(cause);
+		kb_profile_free(cp);
 		kb_free(kb);
 		diag_result_free(diag);
 		return 2;
@@ -224,12 +376,15 @@ run(int argc, char **argv)
 		fprintf(stderr, "ntune advise: %s (use --from SNAPSHOT or --cpus N)\n", cause);
 		free(cause);
 		kb_target_close(ctx, &si);
+		kb_profile_free(cp);
 		kb_free(kb);
 		diag_result_free(diag);
 		return 2;
 	}
 	if (diag != NULL)
 		diag_order_advice(diag, a, na);
+	if (cp != NULL)
+		cmp = compare(kb, &si.sys, cp, a, na);
 	if (json) {
 		json_t *doc = json_object(), *arr = json_array(), *o;
 
@@ -249,6 +404,11 @@ run(int argc, char **argv)
 			json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
 			json_object_set_new(o, "reason", json_string(a[i].reason));
 			json_object_set_new(o, "source", json_string(a[i].source));
+			json_object_set_new(o, "current", a[i].current ? json_string(a[i].current) :
+			    json_null());
+			json_object_set_new(o, "current_from", a[i].current == NULL ? json_null() :
+			    json_string(a[i].current_is_default ? "default" : "system"));
+			json_object_set_new(o, "already_set", json_boolean(a[i].already));
 			if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
 				json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}",
 				    "verdict", "worse", "alone", wf->alone, "text", wf->text, "results",
@@ -256,6 +416,8 @@ run(int argc, char **argv)
 			json_array_append_new(arr, o);
 		}
 		json_object_set_new(doc, "advice", arr);
+		if (cmp != NULL)
+			json_object_set_new(doc, "compare", json_incref(cmp));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
@@ -272,16 +434,12 @@ run(int argc, char **argv)
 		for (i = 0; diag != NULL && i < diag->nfindings; i++)
 			printf("# observed (%s): %s\n", diag_certainty_name(diag->findings[i].certainty),
 			    diag->findings[i].summary);
-		for (i = 0; i < na; i++) {
-			printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty),
-			    a[i].reason, a[i].source);
-			/* Proven worse here on its own: left out (commented); in a bundle: said. */
-			if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
-				printf("# PROVEN WORSE in %s%s: %s\n%s", measured, wf->alone ? "" :
-				    " (as part of a profile)", wf->text, wf->alone ? "# " : "");
-			printf("%s=%s\n", a[i].name, a[i].value);
-		}
+		print_text(a, na, worse, nworse, measured);
+		if (cmp != NULL)
+			print_compare(cmp, cp->path);
 	}
+	json_decref(cmp);
+	kb_profile_free(cp);
 	kb_advice_free(a, na);
 	diag_result_free(diag);
 	kb_target_close(ctx, &si);
@@ -300,7 +458,7 @@ const struct ntune_cmd cmd_advise = {
 	"propose a profile for this machine, every line with its reason",
 	"advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
 	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host]\n"
-	    "      [--measured RESULTS_DIR] [--diagnosis FILE] [--json]",
+	    "      [--measured RESULTS_DIR] [--diagnosis FILE] [--compare PROFILE] [--json]",
 	0,
 	run,
 };

@@ -151,6 +151,10 @@ render(json_t *doc)
 	if (json_is_object(sys)) {
 		printf("  %-12s %s %s%s%s%s\n", "os", dash(js(sys, "os")), js(sys, "version"),
 		    js(sys, "distro")[0] ? " (" : "", js(sys, "distro"), js(sys, "distro")[0] ? ")" : "");
+		if (js(sys, "platform")[0] != '\0')
+			printf("  %-12s %s%s%s%s\n", "platform", js(sys, "platform"),
+			    js(sys, "platform_evidence")[0] ? " (" : "", js(sys, "platform_evidence"),
+			    js(sys, "platform_evidence")[0] ? ")" : "");
 		printf("  %-12s %s\n", "hostname", dash(js(sys, "hostname")));
 		if (js(sys, "netns")[0] != '\0')
 			printf("  %-12s %s\n", "netns", js(sys, "netns"));

@@ -37,16 +37,79 @@ static void
 advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
     const char *fmt_value, const char *reason, ...) __attribute__((format(printf, 6, 7)));
 
+/* fls(3): the position of the highest bit set, 0 for 0. */
+static int
+fls_int(int n)
+{
+	int b = 0;
+
+	while (n > 0) {
+		n >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/*
+ * net.inet.rss.bits: the kernel's own rule with RSS on, fls(ncpu - 1) + 1 (at least two
+ * buckets per CPU), capped at RSS_MAXBITS 7 (sys/net/rss_config.c rss_init).
+ */
+int
+kb_rss_bits(int ncpu)
+{
+	int b = ncpu > 1 ? fls_int(ncpu - 1) + 1 : 1;
+
+	return b > 7 ? 7 : b;
+}
+
+/* Whether the current value already has the effect of the proposed one. */
+bool
+kb_same_effect(const struct kb_knob *k, const struct kb_system *sys, const char *name,
+    const char *cur, const char *want)
+{
+	long long c, w;
+
+	if (kb_value_equal(k, cur, want))
+		return true;
+	if (kb_parse_number(cur, &c) == -1 || kb_parse_number(want, &w) == -1)
+		return false;
+	/* -1 = "all CPUs" for net.isr.maxthreads and friends. */
+	if (k->range != NULL && util_startswith(k->range, "-1..ncpu") && sys->ncpu > 0 &&
+	    ((c == -1 && w == sys->ncpu) || (w == -1 && c == sys->ncpu)))
+		return true;
+	/* rss.bits 0 = the kernel's automatic value. */
+	if (strcmp(name, "net.inet.rss.bits") == 0 && c == 0 && w == kb_rss_bits(sys->ncpu))
+		return true;
+	return false;
+}
+
+/* The value now: the system's, else the knob's default (said so), else unknown. */
+static void
+current_of(struct advisor *ad, const struct kb_knob *k, struct kb_advice *x)
+{
+	char *v = NULL;
+
+	if (ad->sys->get != NULL && ad->sys->get(ad->sys->arg, x->name, &v) == 0) {
+		x->current = v;
+		return;
+	}
+	if (k->def != NULL && strcmp(k->def, "auto") != 0) {
+		x->current = xstrdup(k->def);
+		x->current_is_default = true;
+	}
+}
+
 /* Adds name=value unless the KB does not know the knob for this OS (then the rule is moot). */
 static void
 advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
     const char *value, const char *reason, ...)
 {
+	const struct kb_knob *k;
 	struct kb_advice *x;
 	va_list ap;
 	size_t i;
 
-	if (kb_find(ad->kb, name, ad->os) == NULL)
+	if ((k = kb_find(ad->kb, name, ad->os)) == NULL || k->placement == KB_PLACE_READONLY)
 		return;
 	for (i = 0; i < ad->n; i++) {
 		if (strcmp(ad->a[i].name, name) == 0)
@@ -58,9 +121,13 @@ advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *so
 	x->value = xstrdup(value);
 	x->certainty = c;
 	x->source = xstrdup(source);
+	x->current = NULL;
+	x->current_is_default = false;
 	va_start(ap, reason);
 	xvasprintf(&x->reason, reason, ap);
 	va_end(ap);
+	current_of(ad, k, x);
+	x->already = x->current != NULL && kb_same_effect(k, ad->sys, name, x->current, value);
 }
 
 void
@@ -73,6 +140,7 @@ kb_advice_free(struct kb_advice *a, size_t n)
 		free(a[i].value);
 		free(a[i].reason);
 		free(a[i].source);
+		free(a[i].current);
 	}
 	free(a);
 }
@@ -146,6 +214,42 @@ iflib_driver(const char *drv)
 	return false;
 }
 
+/* The state a NIC reported for the advice just added on name, when the tunables do not say. */
+static void
+nic_state(struct advisor *ad, const char *name, int on, const char *want)
+{
+	struct kb_advice *x = ad->n > 0 ? &ad->a[ad->n - 1] : NULL;
+
+	if (x == NULL || strcmp(x->name, name) != 0 || (x->current != NULL &&
+	    !x->current_is_default) || on < 0)
+		return;
+	free(x->current);
+	x->current = xstrdup(on ? "on" : "off");
+	x->current_is_default = false;
+	x->already = strcmp(x->current, want) == 0;
+}
+
+/* LRO and TSO of one FreeBSD NIC for a router or firewall. */
+static void
+advise_bsd_offload(struct advisor *ad, const struct kb_nic *nic)
+{
+	char name[128];
+
+	if (ad->role == KB_ROLE_HOST || util_startswith(nic->name, "lo"))
+		return;
+	snprintf(name, sizeof name, "if.%s.offload.lro", nic->name);
+	advise(ad, KB_SAFE, name, "ifconfig(8) -lro; OPNsense Interfaces > Settings (hardware LRO "
+	    "off by default)", "off", "LRO merges TCP segments %s receives; a %s must forward "
+	    "them as they came, so LRO belongs off", nic->name, ad->role == KB_ROLE_FIREWALL ?
+	    "firewall" : "router");
+	nic_state(ad, name, nic->lro, "off");
+	snprintf(name, sizeof name, "if.%s.offload.tso", nic->name);
+	advise(ad, KB_USUALLY, name, "ifconfig(8) -tso; OPNsense Interfaces > Settings (hardware "
+	    "TSO off by default); em(4) hw.em.unsupported_tso", "off", "TSO only serves TCP the "
+	    "box itself sends; forwarded packets never use it and drivers have had TSO errata");
+	nic_state(ad, name, nic->tso, "off");
+}
+
 static void
 advise_bsd(struct advisor *ad)
 {
@@ -190,10 +294,16 @@ advise_bsd(struct advisor *ad)
 		}
 		if (strcmp(drv, "ix") == 0) {
 			snprintf(name, sizeof name, "dev.ix.%d.enable_aim", unit);
-			advise(ad, KB_MEASURE, name, "ix(4); seed 001", "1",
-			    "adaptive interrupt moderation on %s: fewer interrupts at high load, "
-			    "more latency", nic->name);
+			if (ad->goal == KB_GOAL_LATENCY)
+				advise(ad, KB_MEASURE, name, "ix(4)", "0", "for latency no adaptive "
+				    "interrupt moderation on %s: every packet interrupts at once",
+				    nic->name);
+			else
+				advise(ad, KB_MEASURE, name, "ix(4); seed 001", "1",
+				    "adaptive interrupt moderation on %s: fewer interrupts at high "
+				    "load, more latency", nic->name);
 		}
+		advise_bsd_offload(ad, nic);
 	}
 	if (maxring > 256)
 		advise(ad, KB_USUALLY, "net.isr.defaultqlimit", "netisr(9); seed 000",
@@ -314,6 +424,7 @@ self_check(struct advisor *ad)
 			free(ad->a[i].value);
 			free(ad->a[i].reason);
 			free(ad->a[i].source);
+			free(ad->a[i].current);
 			continue;
 		}
 		ad->a[w++] = ad->a[i];
@@ -344,6 +455,7 @@ advise_data(struct advisor *ad, const char *dir, const char *file, char **cause)
 	c.goal = ad->goal;
 	c.role = ad->role;
 	c.log2ncpu = log2floor(ad->sys->ncpu);
+	c.rssbits = kb_rss_bits(ad->sys->ncpu);
 	c.cpumask = mask;
 	for (i = 0; i < rs->n; i++) {
 		if (kb_rule_eval(&rs->r[i], &c, &name, &value, &reason) != 1)

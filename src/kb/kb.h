@@ -222,6 +222,7 @@ struct kb_nic {
 	int	flow_control;		/* 1 on, 0 off, -1 unknown */
 	int	adaptive_rx;		/* -1 unknown */
 	int	lro;			/* -1 unknown */
+	int	tso;			/* -1 unknown */
 };
 
 
@@ -266,12 +267,20 @@ struct kb_advice {
 	enum kb_certainty certainty;
 	char	*reason;
 	char	*source;
+	char	*current;	/* the value now (system, else the knob's default), or NULL unknown */
+	bool	 current_is_default;	/* current is the KB default: the system did not say */
+	bool	 already;	/* current already has the proposed effect: nothing to change */
 };
 
 /* Proposes settings for sys; every value derives from its topology. */
 int	 kb_advise(const struct kb *, const struct kb_system *, enum kb_goal, enum kb_role,
 	    struct kb_advice **, size_t *, char **cause);
 void	 kb_advice_free(struct kb_advice *, size_t);
+/* Whether value cur already has the effect of want (-1 = all CPUs, rss.bits 0 = auto...). */
+bool	 kb_same_effect(const struct kb_knob *, const struct kb_system *, const char *name,
+	    const char *cur, const char *want);
+/* The kernel's automatic net.inet.rss.bits with RSS on: fls(ncpu - 1) + 1, at most 7. */
+int	 kb_rss_bits(int ncpu);
 const char *kb_certainty_name(enum kb_certainty);
 
 #endif

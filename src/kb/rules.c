@@ -15,7 +15,9 @@
 static const char *const certainties[] = { "safe", "usually helps", "measure it" };
 static const char *const roles[] = { "router", "firewall", "host" };
 static const char *const goals[] = { "forwarding", "throughput", "latency" };
-static const char *const placeholders[] = { "ncpu", "ncores", "log2ncpu", "cpumask", "role" };
+static const char *const placeholders[] = {
+	"ncpu", "ncores", "log2ncpu", "cpumask", "role", "rssbits", "goal",
+};
 
 static void
 rule_free(struct kb_rule *r)
@@ -215,8 +217,14 @@ expand(const char *text, const struct kb_rule_ctx *c, bool *bad)
 			case 3:
 				strbuf_adds(&sb, c->cpumask);
 				break;
-			default:
+			case 4:
 				strbuf_adds(&sb, roles[c->role]);
+				break;
+			case 5:
+				strbuf_addf(&sb, "%d", c->rssbits);
+				break;
+			default:
+				strbuf_adds(&sb, goals[c->goal]);
 			}
 		}
 		p = close;

@@ -27,6 +27,7 @@ struct kb_rule_ctx {
 	enum kb_goal goal;
 	enum kb_role role;
 	int	log2ncpu;
+	int	rssbits;	/* kb_rss_bits(ncpu) */
 	const char *cpumask;	/* hex mask of all CPUs */
 };
 

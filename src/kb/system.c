@@ -80,8 +80,9 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 		free(why);
 		return -1;
 	}
-	if ((si->sys.platform = os_platform_parse(s.os)) == OS_PLATFORM_UNKNOWN ||
-	    si->sys.platform == OS_PLATFORM_FREEBSD)
+	if ((si->sys.platform = os_platform_parse(s.platform)) == OS_PLATFORM_UNKNOWN &&
+	    ((si->sys.platform = os_platform_parse(s.os)) == OS_PLATFORM_UNKNOWN ||
+	    si->sys.platform == OS_PLATFORM_FREEBSD))
 		si->sys.platform = os_platform_in_text(s.distro) != OS_PLATFORM_UNKNOWN ?
 		    os_platform_in_text(s.distro) : OS_PLATFORM_FREEBSD;
 	si->version = xstrdup(s.version);
@@ -122,6 +123,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 			k->flow_control = -1;
 			k->adaptive_rx = nics[i].adaptive_rx;
 			k->lro = nics[i].lro;
+			k->tso = nics[i].tso;
 		}
 		si->nnics = nn;
 		if (os_nics_free != NULL)

@@ -1720,6 +1720,57 @@ collect_nic_names(struct fbsd_text *t, struct names *ns)
 		qsort(ns->v, ns->n, sizeof *ns->v, cmp_names);
 }
 
+/* "stable/23.7" (OPNsense's release branches carry a minor number; FreeBSD's stable/14 none). */
+static bool
+opnsense_branch(const char *version, char *branch, size_t len)
+{
+	const char *p = strstr(version, "stable/");
+	size_t n;
+
+	if (p == NULL || !isdigit((unsigned char)p[7]))
+		return false;
+	n = 7 + strspn(p + 7, "0123456789");
+	if (p[n] != '.' || !isdigit((unsigned char)p[n + 1]))
+		return false;
+	n += 1 + strspn(p + n + 1, "0123456789");
+	snprintf(branch, len, "%.*s", (int)n, p);
+	return true;
+}
+
+/*
+ * Which FreeBSD distribution the sysctls prove, and why. Only evidence sets it: a dump
+ * that says nothing leaves the platform unknown for other inputs (or --os) to decide.
+ */
+static void
+platform_evidence(struct fbsd_text *t, struct os_system *sys)
+{
+	const char *v = sysctl(t, "kern.version");
+	enum os_platform p = OS_PLATFORM_UNKNOWN;
+	char branch[32];
+
+	if (v != NULL && (p = os_platform_in_text(v)) != OS_PLATFORM_UNKNOWN)
+		snprintf(sys->platform_why, sizeof sys->platform_why, "kern.version names %s",
+		    os_platform_label(p));
+	else if (sysctl(t, "net.inet.rss.enabled") != NULL) {
+		p = OS_PLATFORM_OPNSENSE;
+		snprintf(sys->platform_why, sizeof sys->platform_why, "net.inet.rss.enabled exists "
+		    "(only OPNsense kernels define it: opnsense/src sys/net/rss_config.c)");
+	} else if (v != NULL && opnsense_branch(v, branch, sizeof branch)) {
+		p = OS_PLATFORM_OPNSENSE;
+		snprintf(sys->platform_why, sizeof sys->platform_why, "kern.version is built from "
+		    "%s, an OPNsense release branch (FreeBSD's are stable/NN)", branch);
+	} else if (v != NULL && strstr(v, "RELENG_2_") != NULL) {
+		p = OS_PLATFORM_PFSENSE;
+		snprintf(sys->platform_why, sizeof sys->platform_why, "kern.version is built from "
+		    "a pfSense RELENG_2_* branch");
+	}
+	if (p == OS_PLATFORM_UNKNOWN)
+		return;
+	os_strlcpy(sys->platform, os_platform_name(p), sizeof sys->platform);
+	if (sys->distro[0] == '\0')
+		os_strlcpy(sys->distro, os_platform_label(p), sizeof sys->distro);
+}
+
 json_t *
 fbsd_text_doc(struct fbsd_text *t)
 {
@@ -1744,8 +1795,7 @@ fbsd_text_doc(struct fbsd_text *t)
 		os_strlcpy(sys.version, t->os_release, sizeof sys.version);
 	if ((s = sysctl(t, "kern.hostname")) != NULL)
 		os_strlcpy(sys.hostname, s, sizeof sys.hostname);
-	if ((s = sysctl(t, "kern.version")) != NULL && os_platform_in_text(s) != OS_PLATFORM_UNKNOWN)
-		os_strlcpy(sys.distro, os_platform_label(os_platform_in_text(s)), sizeof sys.distro);
+	platform_evidence(t, &sys);
 	if (t->nlnics > 0 || t->nlirqs > 0) {
 		if (t->npci > 0 || json_object_size(t->sysctls) > 0 || t->nirq > 0)
 			error(t, "the files mix Linux and FreeBSD output; the NICs come from both");

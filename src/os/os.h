@@ -28,6 +28,8 @@ struct os_system {
 	char	distro[OS_TEXT_MAX];	/* "Debian GNU/Linux 12", "OPNsense 24.1" or "" */
 	char	hostname[OS_TEXT_MAX];
 	char	netns[OS_NAME_MAX];	/* Linux: name of the network namespace we run in, "" for the host's */
+	char	platform[OS_NAME_MAX];	/* os_platform_name() when evidence names it, else "" */
+	char	platform_why[OS_TEXT_MAX];	/* the evidence: "net.inet.rss.enabled exists (OPNsense kernels only)" */
 };
 
 struct os_cpu {

@@ -81,8 +81,14 @@ os_json_u64(json_t *o, const char *key)
 json_t *
 os_json_system(const struct os_system *s)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "os", s->os, "version", s->version,
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "os", s->os, "version", s->version,
 	    "distro", s->distro, "hostname", s->hostname, "netns", s->netns);
+
+	/* Only what evidence shows: "unknown" and null otherwise. */
+	json_object_set_new(o, "platform", json_string(s->platform[0] ? s->platform : "unknown"));
+	json_object_set_new(o, "platform_evidence", s->platform_why[0] ?
+	    json_string(s->platform_why) : json_null());
+	return o;
 }
 
 int
@@ -96,6 +102,10 @@ os_json_to_system(json_t *o, struct os_system *s)
 	os_json_str(o, "distro", s->distro, sizeof s->distro);
 	os_json_str(o, "hostname", s->hostname, sizeof s->hostname);
 	os_json_str(o, "netns", s->netns, sizeof s->netns);
+	os_json_str(o, "platform", s->platform, sizeof s->platform);
+	if (strcmp(s->platform, "unknown") == 0)
+		s->platform[0] = '\0';
+	os_json_str(o, "platform_evidence", s->platform_why, sizeof s->platform_why);
 	return 0;
 }
 

@@ -4,13 +4,14 @@
 SEED0="$SRCDIR/tests/fixtures/os/seed000-dec750"
 from_seed0() { for f in "$SEED0"/*.txt; do printf -- "--from %s " "$f"; done; }
 
-test_expect_success SEED_FIXTURES 'for seed 000 (4 cores, 8 threads, OPNsense) advise proposes rss.bits=3 and SMT interrupts' '
+test_expect_success SEED_FIXTURES 'for seed 000 (4 cores, 8 threads, OPNsense) advise proposes the kernel rule rss.bits=4 (was 3) and SMT interrupts' '
 	ntune advise $(from_seed0) >adv.conf &&
 	grep -q "^# ntune advise for opnsense .*8 CPUs (4 cores, SMT on)" adv.conf &&
-	grep -q "^net.inet.rss.bits=3$" adv.conf &&
+	grep -q "^net.inet.rss.bits=4$" adv.conf &&
+	grep -B1 "^net.inet.rss.bits=4$" adv.conf | grep -q "^# now: 3 → 4$" &&
 	grep -q "^net.isr.maxthreads=8$" adv.conf &&
 	grep -q "^machdep.hyperthreading_intr_allowed=1$" adv.conf &&
-	grep -B2 "^machdep.hyperthreading_intr_allowed=1$" adv.conf | grep -q "^# \[measure it\] .*-12.1%"
+	grep -B3 "^machdep.hyperthreading_intr_allowed=1$" adv.conf | grep -q "^# \[measure it\] .*-12.1%"
 '
 test_expect_success SEED_FIXTURES 'the advice for seed 000 passes check against the same snapshot' '
 	ntune check $(from_seed0) adv.conf >out 2>err && cat out err
@@ -18,9 +19,10 @@ test_expect_success SEED_FIXTURES 'the advice for seed 000 passes check against 
 '
 test_expect_success 'a bigger or smaller CPU gets different values, not a pasted constant' '
 	ntune advise --os opnsense --cpus 16 --cores 8 >a16.conf &&
-	grep -q "^net.inet.rss.bits=4$" a16.conf && grep -q "^net.isr.maxthreads=16$" a16.conf &&
+	grep -q "^#   net.inet.rss.bits=5 (now 0, the default)$" a16.conf && grep -q "^net.isr.maxthreads=16$" a16.conf &&
 	ntune advise --os opnsense --cpus 2 >a2.conf &&
-	grep -q "^net.inet.rss.bits=1$" a2.conf && grep -q "^net.isr.maxthreads=2$" a2.conf &&
+	grep -q "^#   net.inet.rss.bits=2 (now 0, the default)$" a2.conf &&
+	grep -q "^net.isr.maxthreads=2$" a2.conf &&
 	! grep -q hyperthreading a2.conf
 '
 test_expect_success 'every advice line has a certainty, a reason and a source' '
@@ -38,7 +40,7 @@ test_expect_success 'advise for this machine passes check on this machine' '
 '
 test_expect_success 'advise --json lists name, value, certainty, reason, source' '
 	ntune advise --json --os opnsense --cpus 8 --cores 4 >a.json &&
-	python3 -c "import json; d=json.load(open(\"a.json\")); assert d[\"cpus\"]==8 and d[\"smt\"] is True; a={x[\"name\"]:x for x in d[\"advice\"]}; assert a[\"net.inet.rss.bits\"][\"value\"]==\"3\"; assert a[\"machdep.hyperthreading_intr_allowed\"][\"certainty\"]==\"measure it\"; assert all(x[\"reason\"] and x[\"source\"] for x in d[\"advice\"])"
+	python3 -c "import json; d=json.load(open(\"a.json\")); assert d[\"cpus\"]==8 and d[\"smt\"] is True; a={x[\"name\"]:x for x in d[\"advice\"]}; assert a[\"net.inet.rss.bits\"][\"value\"]==\"4\"; assert a[\"machdep.hyperthreading_intr_allowed\"][\"certainty\"]==\"measure it\"; assert all(x[\"reason\"] and x[\"source\"] for x in d[\"advice\"])"
 '
 test_expect_success 'goals and roles change the advice' '
 	ntune advise --os linux --cpus 4 --goal latency --role host >lat.conf &&
@@ -47,7 +49,7 @@ test_expect_success 'goals and roles change the advice' '
 test_expect_success 'advise --from an OPNsense config.xml advises for OPNsense' '
 	ntune export "$SRCDIR/share/profiles/opnsense-router.conf" --format opnsense >config.xml &&
 	ntune advise --from config.xml --cpus 4 --cores 4 >x.conf &&
-	grep -q "^# ntune advise for opnsense" x.conf && grep -q "^net.inet.rss.bits=2$" x.conf
+	grep -q "^# ntune advise for opnsense" x.conf && grep -q "^#   net.inet.rss.bits=3 (now 0, the default)$" x.conf
 '
 test_expect_success 'without a CPU count advise says how to give one' '
 	test_expect_code 2 ntune advise --from config.xml 2>err && grep -q "CPU count is unknown" err

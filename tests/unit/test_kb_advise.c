@@ -118,13 +118,14 @@ done(struct advice *ad)
 }
 
 static void
-test_advise_seed_000_machine_gets_rss_bits_3_and_smt_candidate(void **state)
+test_advise_seed_000_machine_gets_the_kernels_rss_bits_4_and_smt_candidate(void **state)
 {
 	struct kb_system s = machine("opnsense", 8, 4);
 	struct advice ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
 
 	(void)state;
-	expect(&ad, "net.inet.rss.bits", "3", KB_USUALLY);
+	/* rss_init with RSS on: fls(8 - 1) + 1 = 4 (seed 000 set 3: 8 buckets for 8 CPUs). */
+	expect(&ad, "net.inet.rss.bits", "4", KB_USUALLY);
 	expect(&ad, "net.inet.rss.enabled", "1", KB_USUALLY);
 	expect(&ad, "net.isr.maxthreads", "8", KB_USUALLY);
 	expect(&ad, "net.isr.bindthreads", "1", KB_USUALLY);
@@ -142,7 +143,7 @@ test_advise_values_follow_the_cpu_count(void **state)
 	struct advice ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
 
 	(void)state;
-	expect(&ad, "net.inet.rss.bits", "4", KB_USUALLY);
+	expect(&ad, "net.inet.rss.bits", "5", KB_USUALLY);
 	expect(&ad, "net.isr.maxthreads", "16", KB_USUALLY);
 	/* No SMT: nothing to allow. */
 	assert_null(find(&ad, "machdep.hyperthreading_intr_allowed"));
@@ -150,8 +151,19 @@ test_advise_values_follow_the_cpu_count(void **state)
 	done(&ad);
 	s = machine("opnsense", 2, 2);
 	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
-	expect(&ad, "net.inet.rss.bits", "1", KB_USUALLY);
+	expect(&ad, "net.inet.rss.bits", "2", KB_USUALLY);
 	expect(&ad, "net.isr.maxthreads", "2", KB_USUALLY);
+	passes_check(&ad, &s);
+	done(&ad);
+	/* 6 CPUs (seed 001): 4 bits = 16 buckets, not log2 = 2 (4 buckets for 6 CPUs). */
+	s = machine("opnsense", 6, 6);
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	expect(&ad, "net.inet.rss.bits", "4", KB_USUALLY);
+	done(&ad);
+	/* 256 CPUs: the kernel caps at RSS_MAXBITS 7. */
+	s = machine("opnsense", 256, 128);
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	expect(&ad, "net.inet.rss.bits", "7", KB_USUALLY);
 	passes_check(&ad, &s);
 	done(&ad);
 	s = machine("freebsd", 1, 1);
@@ -175,7 +187,7 @@ test_advise_plain_freebsd_without_rss_kernel_skips_rss(void **state)
 	done(&ad);
 	s.rss_kernel = 1;
 	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
-	expect(&ad, "net.inet.rss.bits", "3", KB_USUALLY);
+	expect(&ad, "net.inet.rss.bits", "4", KB_USUALLY);
 	assert_null(find(&ad, "net.inet.rss.enabled"));	/* OPNsense only */
 	passes_check(&ad, &s);
 	done(&ad);
@@ -324,7 +336,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_advise_seed_000_machine_gets_rss_bits_3_and_smt_candidate),
+		cmocka_unit_test(test_advise_seed_000_machine_gets_the_kernels_rss_bits_4_and_smt_candidate),
 		cmocka_unit_test(test_advise_values_follow_the_cpu_count),
 		cmocka_unit_test(test_advise_plain_freebsd_without_rss_kernel_skips_rss),
 		cmocka_unit_test(test_advise_iflib_nic_queues_rings_and_flow_control),
