@@ -1,0 +1,98 @@
+#!/bin/sh
+# ntune advise/inspect on real-shaped FreeBSD/OPNsense output: the platform from evidence,
+# current values beside proposals, the kernel's RSS rule, goals and roles, a seed compared.
+. "$(dirname "$0")/lib.sh"
+SEED0="$SRCDIR/tests/fixtures/os/seed000-dec750"
+SEED1="$SRCDIR/tests/fixtures/os/seed001-xeon-ix"
+
+# OPNsense 23.7 prints kern.version without the word OPNsense; the seed 000 excerpt with that line.
+dec750() { sed "s/^kern.version: .*/kern.version: FreeBSD 13.2-RELEASE-p7 stable\/23.7-n254871-5b3f2a1a9e7 SMP/" "$SEED0/sysctl-a.txt"; }
+
+test_expect_success 'an OPNsense 23.7 dump is OPNsense because net.inet.rss.enabled exists, and inspect says why' '
+	dec750 >dec750.txt &&
+	! grep -q OPNsense dec750.txt &&
+	ntune inspect --from dec750.txt >out &&
+	grep -q "^  platform     opnsense (net.inet.rss.enabled exists (only OPNsense kernels define it" out &&
+	ntune inspect --json --from dec750.txt >out.json &&
+	python3 -c "import json; s=json.load(open(\"out.json\"))[\"system\"]; assert s[\"platform\"]==\"opnsense\", s; assert \"rss.enabled\" in s[\"platform_evidence\"]"
+'
+test_expect_success 'the stable/23.7 branch alone names OPNsense; a dump that says nothing leaves the platform unknown' '
+	grep -v "^net.inet.rss" dec750.txt >branch.txt &&
+	ntune inspect --from branch.txt >out &&
+	grep -q "^  platform     opnsense (kern.version is built from stable/23.7, an OPNsense release branch" out &&
+	sed "s/^kern.version: .*/kern.version: FreeBSD 14.1-RELEASE GENERIC/" branch.txt >plain.txt &&
+	ntune inspect --json --from plain.txt >plain.json &&
+	python3 -c "import json; s=json.load(open(\"plain.json\"))[\"system\"]; assert s[\"platform\"]==\"unknown\" and s[\"platform_evidence\"] is None, s"
+'
+test_expect_success 'the DEC750: check accepts net.inet.rss.enabled, advise turns RSS on with bits at least the kernel auto value' '
+	printf "net.inet.rss.enabled=1\nnet.inet.rss.bits=4\n" >rss.conf &&
+	ntune check --from dec750.txt rss.conf >out &&
+	! grep -q "error" out &&
+	ntune advise --from dec750.txt >adv.conf &&
+	grep -q "^# ntune advise for opnsense " adv.conf &&
+	grep -B1 "^net.inet.rss.enabled=1$" adv.conf | grep -q "^# now: 0 → 1$" &&
+	bits=$(sed -n "s/^net.inet.rss.bits=//p" adv.conf) &&
+	test "$bits" -ge 4 && test "$bits" -le 7 &&
+	grep -B1 "^net.inet.rss.bits=$bits$" adv.conf | grep -q "^# now: 3 → $bits$"
+'
+test_expect_success 'what is already set is not proposed again but listed as already in effect' '
+	grep -q "^#   net.inet.ip.forwarding=1 (now 1)$" adv.conf &&
+	! grep -q "^net.inet.ip.forwarding=" adv.conf &&
+	test "$(grep -c "^# now: " adv.conf)" = "$(grep -c "^[a-z].*=" adv.conf)"
+'
+test_expect_success 'RSS bits follow the kernel rule for 6 and 256 CPUs, not one bucket per CPU' '
+	sed "s/^hw.ncpu: 8/hw.ncpu: 6/; s/^kern.smp.cpus: 8/kern.smp.cpus: 6/; s/^kern.smp.cores: 4/kern.smp.cores: 6/; s/^kern.smp.threads_per_core: 2/kern.smp.threads_per_core: 1/; /^kern.sched.topology_spec/,/^<\/groups>/d" dec750.txt >six.txt &&
+	ntune advise --from six.txt >six.conf &&
+	grep -q "^net.inet.rss.bits=4$" six.conf &&
+	grep -B1 "^net.inet.rss.bits=4$" six.conf | grep -q "^# now: 3 → 4$" &&
+	ntune advise --os opnsense --cpus 256 --cores 128 --json >big.json &&
+	python3 -c "import json; a={x[\"name\"]:x for x in json.load(open(\"big.json\"))[\"advice\"]}; b=a[\"net.inet.rss.bits\"]; assert b[\"value\"]==\"7\" and b[\"already_set\"] and b[\"current\"]==\"0\", b"
+'
+test_expect_success 'LRO and TSO are advised off per NIC for a router, with the state ifconfig showed' '
+	sed "0,/options=8800b8<VLAN_MTU/s//options=8805bb<RXCSUM,TXCSUM,TSO4,LRO,VLAN_MTU/" "$SEED0/ifconfig-a.txt" >ifc.txt &&
+	grep -q "^	options=.*LRO" ifc.txt &&
+	ntune advise --from dec750.txt --from ifc.txt >off.conf &&
+	lro=ax0 &&
+	grep -B1 "^if.$lro.offload.lro=off$" off.conf | grep -q "^# now: on → off$" &&
+	grep -q "^if.$lro.offload.tso=off$" off.conf &&
+	grep -q "^#   if.ax1.offload.lro=off (now off)$" off.conf &&
+	ntune advise --from dec750.txt --from ifc.txt --role host >host.conf &&
+	! grep -q "offload" host.conf
+'
+test_expect_success '--goal latency keeps dispatch direct and --role firewall sizes pf, each with its reason' '
+	ntune advise --from dec750.txt >fwd.conf &&
+	grep -q "^net.isr.dispatch=deferred$" fwd.conf &&
+	ntune advise --from dec750.txt --goal latency >lat.conf &&
+	! grep -q "^net.isr.dispatch=" lat.conf &&
+	grep -q "^#   net.isr.dispatch=direct (now direct)$" lat.conf &&
+	grep -B3 "^net.iflib.min_tx_latency=1$" lat.conf | grep -q "for latency" &&
+	ntune advise --from dec750.txt --role firewall >fw.conf &&
+	grep -B3 "^net.pf.states_hashsize=524288$" fw.conf | grep -q "stateful firewall" &&
+	! grep -q states_hashsize fwd.conf
+'
+test_expect_success 'seed 000 box: each of the seed tunables is the same, or different with reason and source' '
+	ntune advise --from dec750.txt --compare "$SRCDIR/share/profiles/seed-000-opnsense-dec750.conf" --json >c0.json &&
+	python3 - "$SRCDIR/share/profiles/seed-000-opnsense-dec750.conf" <<-\PY
+	import json, sys
+	names = [l.split("=")[0] for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+	c = {x["name"]: x for x in json.load(open("c0.json"))["compare"]}
+	assert sorted(c) == sorted(names), (sorted(c), names)
+	for x in c.values():
+	    assert x["verdict"] in ("same", "different", "not proposed"), x
+	    assert x["reason"] and x["source"], x
+	assert c["net.inet.rss.bits"]["verdict"] == "different" and c["net.inet.rss.bits"]["advice_value"] == "4"
+	assert c["net.isr.maxthreads"]["verdict"] == "same", c["net.isr.maxthreads"]
+	assert c["net.inet.rss.enabled"]["verdict"] == "same"
+	PY
+'
+test_expect_success 'seed 001 box (6 cores, no SMT, ix X540): each seed tunable is accounted for, with the removed ones named' '
+	ntune advise --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" --cpus 6 --cores 6 \
+	    --compare "$SRCDIR/share/profiles/seed-001-freebsd-ix.conf" >c1.txt &&
+	grep -q "^# ntune advise for freebsd .*: 6 CPUs (6 cores, SMT off)" c1.txt &&
+	n=$(grep -c "^[a-z]" "$SRCDIR/share/profiles/seed-001-freebsd-ix.conf") &&
+	test "$(grep -c "^#   [a-z].*=.*: \(same\|different\|not proposed\)" c1.txt)" = "$n" &&
+	test "$(grep -c "^#     why: " c1.txt)" = "$n" && test "$(grep -c "^#     source: ." c1.txt)" = "$n" &&
+	grep -A1 "^#   kern.random.sys.harvest.ethernet=1: not proposed$" c1.txt | grep -q "was removed in 11.0" &&
+	grep -q "^#   dev.ix.0.fc=3: different, ntune proposes 0$" c1.txt
+'
+test_done
