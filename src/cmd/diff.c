@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "os/fbsd_text.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -52,6 +53,19 @@ cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether text holds FreeBSD command output (pciconf, vmstat -i, ifconfig...) ntune reads. */
+static bool
+is_dump(const char *data, size_t len, const char *path)
+{
+	struct fbsd_text *t = fbsd_text_new();
+	bool yes;
+
+	fbsd_text_add(t, data, len, path);
+	yes = *fbsd_text_kinds(t) != '\0';
+	fbsd_text_free(t);
+	return yes;
+}
+
 static int
 side_open(struct side *s, const char *arg, char **cause)
 {
@@ -75,8 +89,8 @@ side_open(struct side *s, const char *arg, char **cause)
 		return s->os != NULL ? 0 : -1;
 	}
 	s->p = kb_profile_parse(arg, data, len, cause);
-	if (s->p == NULL) {
-		/* Not a profile: perhaps a FreeBSD text dump the snapshot backend reads. */
+	if (s->p == NULL && is_dump(data, len, arg)) {
+		/* Not a profile but FreeBSD command output the snapshot backend reads. */
 		char *why = NULL;
 
 		if ((s->os = os_open_files(paths, 1, &why)) != NULL) {
@@ -85,6 +99,7 @@ side_open(struct side *s, const char *arg, char **cause)
 		}
 		free(why);
 	}
+	/* Anything else keeps the profile's parse error (file:line): never an empty system. */
 	free(data);
 	return s->p != NULL || s->os != NULL ? 0 : -1;
 }
