@@ -6,8 +6,17 @@
 P=$(test_unique)
 NTUNE_LAB_DIR="$TRASH/labstate"
 export NTUNE_LAB_DIR
+# Host-wide sysctls are changed and restored below: two runs of this file at once (plain and
+# ASan suites) would restore each other's test values, so the second waits for the first.
+exec 7>/tmp/ntune-t2201-host-sysctl.lock
+flock -w 600 7 || { echo "ntune t2201: another run holds the host-sysctl lock" >&2; exit 1; }
 BACKLOG=$(cat /proc/sys/net/core/netdev_max_backlog)
 CTMAX=$(cat /proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null || echo)
+# The test values (8, 64) found here are a run's leftover (one without this lock): the backlog
+# goes back to the kernel's default (1000, Documentation/admin-guide/sysctl/net.rst); the
+# conntrack case is not run, since its default depends on the memory.
+[ "$BACKLOG" -le 8 ] && BACKLOG=1000
+[ -n "$CTMAX" ] && [ "$CTMAX" -le 64 ] && CTMAX=
 test_at_exit "echo $BACKLOG >/proc/sys/net/core/netdev_max_backlog"
 [ -n "$CTMAX" ] && test_at_exit "echo $CTMAX >/proc/sys/net/netfilter/nf_conntrack_max"
 test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1"
