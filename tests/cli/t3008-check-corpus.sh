@@ -1,0 +1,88 @@
+#!/bin/sh
+# ntune check on a corpus of real files from public repositories (tests/fixtures/corpus,
+# each with its repository, path and commit in its header): at least 30 FreeBSD and 20
+# Linux files. The names check does not know and every error are reviewed in goldens: most
+# unknown names are gone from the kernels read (FreeBSD 11's hw.igb.*, Linux's
+# tcp_tw_recycle, ip_conntrack_*) or typos; a new unknown or a new error turns this red.
+. "$(dirname "$0")/lib.sh"
+C="$FIXTURES/corpus"
+
+check_all() { # OS DIR: one `ntune check --json` document per line into $1.jsonl
+	for f in $(find "$C/$2" -type f | sort); do
+		ntune check --os "$1" --json "$f" >one.json 2>/dev/null
+		rc=$?
+		[ $rc -le 1 ] || { echo "$f: exit $rc"; return 1; }
+		python3 -c "import json,sys; print(json.dumps(json.load(open(\"one.json\"))))" >>"$1.jsonl" || return 1
+	done
+}
+
+test_expect_success 'every corpus file names its source repository, path and commit' '
+	bad=0 &&
+	for f in $(find "$C" -type f); do
+		sed -n 1,3p "$f" | grep -q "source: github.com/[^ ]* [^ ]* @ [0-9a-f]\{40\}" ||
+		    { echo "$f: no source header"; bad=1; }
+	done &&
+	test $bad = 0 &&
+	test "$(find "$C/freebsd" -type f | wc -l)" -ge 30 &&
+	test "$(find "$C/linux" -type f | wc -l)" -ge 20
+'
+test_expect_success 'the whole corpus is read: no crash, no unreadable line' '
+	check_all freebsd freebsd && check_all linux linux &&
+	python3 -c "
+import json
+for os in (\"freebsd\", \"linux\"):
+    for l in open(os + \".jsonl\"):
+        d = json.loads(l)
+        assert d[\"unreadable_lines\"] == 0, d[\"file\"]
+"
+'
+test_expect_success 'under 6% of the settings are unknown, and each one is reviewed' '
+	python3 -c "
+import json
+for os in (\"freebsd\", \"linux\"):
+    docs = [json.loads(l) for l in open(os + \".jsonl\")]
+    n = sum(d[\"settings\"] for d in docs)
+    u = sum(d[\"unknown\"] for d in docs)
+    print(\"%s: %d files, %d settings, %d unknown (%.2f%%)\" % (os, len(docs), n, u, 100.0 * u / n))
+    assert u * 100 < 6 * n, os
+" >figures && cat figures &&
+	python3 -c "
+import json, sys
+base = sys.argv[1] + \"/\"
+for o in (\"freebsd\", \"linux\"):
+    for l in open(o + \".jsonl\"):
+        d = json.loads(l)
+        for x in d[\"diagnostics\"]:
+            if x[\"rule\"] == \"unknown-knob\":
+                print(\"%s:%d: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"knob\"]))
+" "$C" | sort >unknown.txt &&
+	test_cmp_golden t3008-corpus-unknown.txt unknown.txt
+'
+test_expect_success 'no unknown knob is an error except a typo within distance 2; errors are reviewed' '
+	python3 -c "
+import json, sys
+base = sys.argv[1] + \"/\"
+for o in (\"freebsd\", \"linux\"):
+    for l in open(o + \".jsonl\"):
+        d = json.loads(l)
+        for x in d[\"diagnostics\"]:
+            if x[\"severity\"] != \"error\":
+                continue
+            assert x[\"rule\"] != \"unknown-knob\" or \"did you mean\" in x[\"message\"], x
+            if x[\"rule\"] == \"read-only\" and \"on this kernel\" in x[\"message\"]:
+                continue	# mode bits of the machine running the test
+            print(\"%s:%d: %s: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"rule\"], x[\"knob\"]))
+" "$C" | sort >errors.txt &&
+	test_cmp_golden t3008-corpus-errors.txt errors.txt
+'
+test_expect_success 'every catalogue-based placement statement names its source line' '
+	python3 -c "
+import json, re
+for o in (\"freebsd\",):
+    for l in open(o + \".jsonl\"):
+        for x in json.loads(l)[\"diagnostics\"]:
+            if x[\"rule\"] in (\"placement\", \"rc-conf\", \"node\", \"version\"):
+                assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob):[0-9]+\", x[\"message\"]), x
+"
+'
+test_done
