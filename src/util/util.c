@@ -385,7 +385,6 @@ util_share_dir(void)
 	const char *env = getenv("NTUNE_SHARE");
 	struct stat st;
 	char exe[PATH_MAX], *dir;
-	ssize_t n;
 
 	if (env != NULL && *env != '\0')
 		return env;
@@ -394,14 +393,12 @@ util_share_dir(void)
 	/*
 	 * Running from a build directory of the source tree: its share/. Installed
 	 * as PREFIX/sbin/ntune: PREFIX/share/ntune, so that an unpacked package
-	 * (dpkg -x, pkg -r) finds its own knowledge base. /proc/self/exe is Linux's;
-	 * on FreeBSD (no procfs by default) the build-time datadir is used.
+	 * (dpkg -x, pkg -r) finds its own knowledge base.
 	 */
-	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+	if (util_self_exe(exe, sizeof exe) == 0) {
 		static const char *const rel[] = { "../share", "../share/ntune" };
 		size_t i;
 
-		exe[n] = '\0';
 		dir = dirname(exe);
 		for (i = 0; i < nitems(rel); i++) {
 			snprintf(found, sizeof found, "%s/%s/knobs", dir, rel[i]);

@@ -104,6 +104,12 @@ double	 util_now(void);
 uint64_t util_now_ns(void);
 
 /*
+ * The absolute path of the running executable into buf; -1 when unknown.
+ * Per system: src/util/self_linux.c (/proc/self/exe), self_freebsd.c (kern.proc.pathname).
+ */
+int	 util_self_exe(char *buf, size_t len);
+
+/*
  * Directory of ntune's data files (knobs/, profiles/): $NTUNE_SHARE, else the
  * source tree's share/ when running from a build directory, else share/ntune next
  * to the binary's bin directory (an unpacked package), else the build-time datadir.

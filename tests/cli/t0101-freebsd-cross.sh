@@ -45,7 +45,8 @@ for e in json.load(open(sys.argv[1])):
 		"$TRASH/bsd/compile_commands.json" "$SRCDIR" | sort -u >compiled &&
 	grep -qx "src/lab/nolinux.c" compiled && grep -qx "src/cmd/nolinux.c" compiled &&
 	grep -qx "src/util/nolinux.c" compiled && grep -qx "src/os/freebsd.c" compiled &&
-	! grep -E "^src/(lab/(lab|netns|nl|gen|sink)|cmd/(lab|gen|sink)|os/linux|util/netns)\.c$" compiled &&
+	grep -qx "src/util/self_freebsd.c" compiled &&
+	! grep -E "^src/(lab/(lab|netns|nl|gen|sink)|cmd/(lab|gen|sink)|os/linux[a-z_]*|util/netns)\.c$" compiled &&
 	! grep -E "^tests/(shim|nolinux)/|_linux\.c$" compiled
 '
 test_done
