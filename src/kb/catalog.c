@@ -386,7 +386,8 @@ index_catalog(struct kb_catalog *c)
 
 	if (c->sorted)
 		return;
-	qsort(c->e, c->n, sizeof *c->e, entcmp);
+	if (c->n > 1)
+		qsort(c->e, c->n, sizeof *c->e, entcmp);
 	free(c->pat);
 	c->pat = NULL;
 	c->npat = 0;
@@ -494,7 +495,7 @@ kb_catalog_find(const struct kb_catalog *cc, const char *os, const char *name)
 	const struct kb_cat_entry *best = NULL, *e;
 	size_t i;
 
-	if (c == NULL || name == NULL)
+	if (c == NULL || name == NULL || c->n == 0)
 		return NULL;
 	index_catalog(c);
 	memset(&key, 0, sizeof key);
