@@ -6,8 +6,8 @@ set -eu
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
 netsniff-ng hyperfine procps kmod pci.ids python3 util-linux
-debhelper lintian dpkg-dev lld file binutils"
-CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid"
+debhelper lintian dpkg-dev lld file binutils openssh-client openssh-server"
+CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid ssh ssh-keygen"
 LIBS="cmocka jansson ncursesw"
 
 check() {

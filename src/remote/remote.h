@@ -1,0 +1,101 @@
+/*
+ * Other hosts reached over OpenSSH: a DUT, a generator and a sink given as
+ * ssh://[user@]host[:port] (or "local"). Every command line sent is a list of
+ * words, each single-quoted for POSIX sh (OPNsense has no bash); longer
+ * scripts go over ssh's standard input to `sh`. Connections are shared
+ * (ControlMaster) through sockets in a private directory.
+ */
+#ifndef NTUNE_REMOTE_H
+#define NTUNE_REMOTE_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How every host is reached: one per bench (the hosts point at it). */
+struct remote_ssh {
+	const char *config;		/* ssh -F FILE, or NULL for ssh's own */
+	bool	accept_new;		/* StrictHostKeyChecking=accept-new instead of yes */
+	int	connect_timeout;	/* seconds; 0: 10 */
+	char	ctl_dir[64];		/* ControlPath directory (mode 0700), "" before init */
+};
+
+struct remote_host {
+	bool	local;			/* "local": commands run here, no ssh */
+	char	user[64];		/* "" = ssh's default */
+	char	host[256];
+	int	port;			/* 0 = ssh's default */
+	char	url[400];		/* as the user gave it */
+	const struct remote_ssh *ssh;
+};
+
+struct remote_result {
+	int	status;			/* exit status; 255: ssh itself failed; 128+N: signal N */
+	bool	timed_out;
+	char	*out, *err;		/* NUL-terminated, never NULL after remote_run */
+};
+
+/*
+ * "local", or ssh://[user@]host[:port]: user [A-Za-z0-9._-], host a name or
+ * address ([A-Za-z0-9.-_:], IPv6 in brackets), not starting with '-'. -1 + cause.
+ */
+int	remote_parse(const char *url, struct remote_host *, char **cause);
+/* A word for POSIX sh: 'text' with each ' written as '\'' (malloc'd). */
+char	*remote_quote(const char *word);
+/* The words quoted and joined by spaces (malloc'd): a command line for sh -c. */
+char	*remote_command(char *const argv[]);
+/* An interface name that is safe and valid everywhere: [A-Za-z0-9._-]{1,15}, not '-' first. */
+bool	remote_ifname_valid(const char *);
+
+/* Makes the private control-socket directory under $TMPDIR or /tmp. */
+int	remote_ssh_init(struct remote_ssh *, char **cause);
+/* Closes a host's shared connection (ssh -O exit), quietly. */
+void	remote_host_disconnect(const struct remote_host *);
+/* Removes the control directory (after every host is disconnected). */
+void	remote_ssh_done(struct remote_ssh *);
+
+/*
+ * The argv that runs command (a sh command line, see remote_command) on the
+ * host: ssh with BatchMode, bounded ConnectTimeout/ServerAlive*, host keys
+ * checked, the shared connection; locally /bin/sh -c. NULL-terminated,
+ * free with remote_argv_free.
+ */
+char	**remote_argv(const struct remote_host *, const char *command);
+void	remote_argv_free(char **);
+
+/*
+ * Runs argv (words, quoted here) on the host with input (or nothing) on its
+ * standard input; waits at most timeout seconds (then kills ssh and sets
+ * timed_out). Returns 0 once the command ran whatever its status, -1 + cause
+ * when it could not be started.
+ */
+int	remote_run(const struct remote_host *, char *const argv[], const char *input, double timeout,
+	    struct remote_result *, char **cause);
+/* The same with a POSIX sh script on standard input (`sh -s` there, args as $1...). */
+int	remote_sh(const struct remote_host *, const char *script, char *const args[], double timeout,
+	    struct remote_result *, char **cause);
+void	remote_result_free(struct remote_result *);
+/* The last non-empty line of the result's stderr (or stdout), for messages; static storage. */
+const char *remote_result_why(const struct remote_result *);
+
+/*
+ * A background command: its stdout and stderr are pipes (*out, *err,
+ * non-blocking), in a process group of its own. remote_child_wait reads both
+ * into buffers until the child exits or the deadline passes (then kills it).
+ */
+struct remote_child {
+	pid_t	pid;
+	int	out, err;
+	char	*obuf, *ebuf;
+	size_t	olen, elen;
+};
+int	remote_start(const struct remote_host *, char *const argv[], struct remote_child *, char **cause);
+/* Reads what is there without blocking longer than secs; 1 when the child has exited. */
+int	remote_child_poll(struct remote_child *, double secs, int *status);
+/* Waits until the child exits (killing it at deadline, a util_now() time); its status. */
+int	remote_child_wait(struct remote_child *, double deadline, bool *timed_out);
+void	remote_child_kill(struct remote_child *);
+void	remote_child_free(struct remote_child *);
+
+#endif

@@ -1,0 +1,567 @@
+/* OpenSSH as the transport: URL parsing, sh quoting, running commands with time limits. */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "remote/remote.h"
+#include "util/util.h"
+
+static bool
+chars_ok(const char *s, const char *extra)
+{
+	for (; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && strchr(extra, *s) == NULL)
+			return false;
+	}
+	return true;
+}
+
+int
+remote_parse(const char *url, struct remote_host *h, char **cause)
+{
+	const char *p, *at, *end, *colon;
+	char port[8];
+	long n;
+
+	memset(h, 0, sizeof *h);
+	if (strlen(url) >= sizeof h->url) {
+		util_cause(cause, "host '%.40s...' is too long", url);
+		return -1;
+	}
+	snprintf(h->url, sizeof h->url, "%s", url);
+	if (strcmp(url, "local") == 0) {
+		h->local = true;
+		snprintf(h->host, sizeof h->host, "localhost");
+		return 0;
+	}
+	if (strncmp(url, "ssh://", 6) != 0)
+		goto bad;
+	p = url + 6;
+	if ((at = strchr(p, '@')) != NULL) {
+		if (at == p || (size_t)(at - p) >= sizeof h->user)
+			goto bad;
+		memcpy(h->user, p, (size_t)(at - p));
+		if (!chars_ok(h->user, "._-") || h->user[0] == '-')
+			goto bad;
+		p = at + 1;
+	}
+	if (*p == '[') {
+		if ((end = strchr(p, ']')) == NULL)
+			goto bad;
+		colon = end[1] == ':' ? end + 1 : NULL;
+		if (end[1] != '\0' && colon == NULL)
+			goto bad;
+		p++;
+	} else {
+		colon = strrchr(p, ':');
+		end = colon != NULL ? colon : p + strlen(p);
+	}
+	if (end == p || (size_t)(end - p) >= sizeof h->host)
+		goto bad;
+	memcpy(h->host, p, (size_t)(end - p));
+	if (!chars_ok(h->host, ".-_:") || h->host[0] == '-')
+		goto bad;
+	if (colon != NULL) {
+		if (strlen(colon + 1) == 0 || strlen(colon + 1) >= sizeof port ||
+		    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+			goto bad;
+		n = strtol(colon + 1, NULL, 10);
+		if (n < 1 || n > 65535)
+			goto bad;
+		h->port = (int)n;
+	}
+	return 0;
+bad:
+	util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port] or local; names and "
+	    "addresses only)", url);
+	memset(h, 0, sizeof *h);
+	return -1;
+}
+
+char *
+remote_quote(const char *w)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addc(&sb, '\'');
+	for (; *w != '\0'; w++) {
+		if (*w == '\'')
+			strbuf_adds(&sb, "'\\''");
+		else
+			strbuf_addc(&sb, *w);
+	}
+	strbuf_addc(&sb, '\'');
+	return strbuf_detach(&sb);
+}
+
+char *
+remote_command(char *const argv[])
+{
+	struct strbuf sb;
+	char *q;
+	size_t i;
+
+	strbuf_init(&sb);
+	for (i = 0; argv[i] != NULL; i++) {
+		q = remote_quote(argv[i]);
+		strbuf_addf(&sb, "%s%s", i > 0 ? " " : "", q);
+		free(q);
+	}
+	strbuf_addc(&sb, '\0');
+	sb.len--;
+	return strbuf_detach(&sb);
+}
+
+bool
+remote_ifname_valid(const char *s)
+{
+	return s[0] != '\0' && s[0] != '-' && strlen(s) <= 15 && chars_ok(s, "._-");
+}
+
+int
+remote_ssh_init(struct remote_ssh *s, char **cause)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	/* A unix socket path is short (104 bytes on FreeBSD): keep the directory near the root. */
+	if (tmp == NULL || *tmp == '\0' || strlen(tmp) > 24)
+		tmp = "/tmp";
+	snprintf(s->ctl_dir, sizeof s->ctl_dir, "%s/ntune-ssh.XXXXXX", tmp);
+	if (mkdtemp(s->ctl_dir) == NULL) {
+		util_cause(cause, "cannot create a directory in %s: %s", tmp, strerror(errno));
+		s->ctl_dir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+void
+remote_ssh_done(struct remote_ssh *s)
+{
+	if (s->ctl_dir[0] != '\0')
+		rmdir(s->ctl_dir);
+	s->ctl_dir[0] = '\0';
+}
+
+static void
+add(char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 2, sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+	(*v)[*n] = NULL;
+}
+
+static void
+addf(char ***v, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+addf(char ***v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	xvasprintf(&s, fmt, ap);
+	va_end(ap);
+	add(v, n, s);
+	free(s);
+}
+
+/* ssh and its options up to and including the host (control: "" or the -O command). */
+static void
+ssh_words(const struct remote_host *h, const char *control, char ***v, size_t *n)
+{
+	const struct remote_ssh *s = h->ssh;
+
+	add(v, n, "ssh");
+	if (s != NULL && s->config != NULL) {
+		add(v, n, "-F");
+		add(v, n, s->config);
+	}
+	add(v, n, "-o");
+	add(v, n, "BatchMode=yes");
+	add(v, n, "-o");
+	addf(v, n, "ConnectTimeout=%d", s != NULL && s->connect_timeout > 0 ? s->connect_timeout : 10);
+	add(v, n, "-o");
+	add(v, n, "ServerAliveInterval=5");
+	add(v, n, "-o");
+	add(v, n, "ServerAliveCountMax=3");
+	add(v, n, "-o");
+	addf(v, n, "StrictHostKeyChecking=%s", s != NULL && s->accept_new ? "accept-new" : "yes");
+	if (s != NULL && s->ctl_dir[0] != '\0') {
+		add(v, n, "-o");
+		add(v, n, "ControlMaster=auto");
+		add(v, n, "-o");
+		addf(v, n, "ControlPath=%s/%%C", s->ctl_dir);
+		add(v, n, "-o");
+		add(v, n, "ControlPersist=300");
+	}
+	if (*control != '\0') {
+		add(v, n, "-O");
+		add(v, n, control);
+	} else
+		add(v, n, "-T");
+	if (h->port > 0) {
+		add(v, n, "-p");
+		addf(v, n, "%d", h->port);
+	}
+	if (h->user[0] != '\0') {
+		add(v, n, "-l");
+		add(v, n, h->user);
+	}
+	add(v, n, "--");
+	add(v, n, h->host);
+}
+
+char **
+remote_argv(const struct remote_host *h, const char *command)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	if (h->local) {
+		add(&v, &n, "/bin/sh");
+		add(&v, &n, "-c");
+		add(&v, &n, command);
+		return v;
+	}
+	ssh_words(h, "", &v, &n);
+	add(&v, &n, command);
+	return v;
+}
+
+void
+remote_argv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+static pid_t
+spawn(char **argv, int in, int out, int err, char **cause)
+{
+	pid_t pid;
+	int nul;
+
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		util_cause(cause, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* A group of its own: a Ctrl-C at the terminal is ours to handle, not ssh's. */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (in == -1 && (nul = open("/dev/null", O_RDONLY)) != -1)
+			in = nul;
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(err, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+void
+remote_host_disconnect(const struct remote_host *h)
+{
+	char **v = NULL;
+	size_t n = 0;
+	pid_t pid;
+	int nul, status;
+
+	if (h->local || h->ssh == NULL || h->ssh->ctl_dir[0] == '\0')
+		return;
+	ssh_words(h, "exit", &v, &n);
+	if ((nul = open("/dev/null", O_RDWR)) != -1) {
+		if ((pid = spawn(v, nul, nul, nul, NULL)) > 0)
+			while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+				;
+		close(nul);
+	}
+	remote_argv_free(v);
+}
+
+int
+remote_start(const struct remote_host *h, char *const argv[], struct remote_child *c, char **cause)
+{
+	char *cmd, **v;
+	int o[2], e[2];
+
+	memset(c, 0, sizeof *c);
+	c->pid = -1;
+	c->out = c->err = -1;
+	if (pipe(o) == -1 || pipe(e) == -1) {
+		util_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	cmd = remote_command(argv);
+	v = remote_argv(h, cmd);
+	free(cmd);
+	c->pid = spawn(v, -1, o[1], e[1], cause);
+	remote_argv_free(v);
+	close(o[1]);
+	close(e[1]);
+	fcntl(o[0], F_SETFD, FD_CLOEXEC);
+	fcntl(e[0], F_SETFD, FD_CLOEXEC);
+	fcntl(o[0], F_SETFL, O_NONBLOCK);
+	fcntl(e[0], F_SETFL, O_NONBLOCK);
+	c->out = o[0];
+	c->err = e[0];
+	c->obuf = xstrdup("");
+	c->ebuf = xstrdup("");
+	if (c->pid == -1) {
+		remote_child_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+drain(int *fd, char **buf, size_t *len)
+{
+	char tmp[8192];
+	ssize_t r;
+
+	while (*fd != -1) {
+		r = read(*fd, tmp, sizeof tmp);
+		if (r > 0) {
+			*buf = xreallocarray(*buf, *len + (size_t)r + 1, 1);
+			memcpy(*buf + *len, tmp, (size_t)r);
+			*len += (size_t)r;
+			(*buf)[*len] = '\0';
+			continue;
+		}
+		if (r == -1 && (errno == EAGAIN || errno == EINTR))
+			return;
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+int
+remote_child_poll(struct remote_child *c, double secs, int *status)
+{
+	struct pollfd p[2];
+	int np = 0, st;
+
+	if (c->out != -1)
+		p[np++] = (struct pollfd){ c->out, POLLIN, 0 };
+	if (c->err != -1)
+		p[np++] = (struct pollfd){ c->err, POLLIN, 0 };
+	if (np > 0)
+		poll(p, (nfds_t)np, (int)(secs * 1000));
+	else
+		usleep((useconds_t)(secs * 1e6));
+	drain(&c->out, &c->obuf, &c->olen);
+	drain(&c->err, &c->ebuf, &c->elen);
+	if (c->pid > 0 && waitpid(c->pid, &st, WNOHANG) == c->pid) {
+		c->pid = -1;
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		/* What it wrote last; a background ssh master may keep the pipes open, so no more. */
+		drain(&c->out, &c->obuf, &c->olen);
+		drain(&c->err, &c->ebuf, &c->elen);
+		return 1;
+	}
+	return c->pid > 0 ? 0 : 1;
+}
+
+void
+remote_child_kill(struct remote_child *c)
+{
+	double until;
+	int st;
+
+	if (c->pid <= 0)
+		return;
+	kill(-c->pid, SIGTERM);
+	until = util_now() + 2;
+	while (waitpid(c->pid, &st, WNOHANG) == 0) {
+		if (util_now() > until) {
+			kill(-c->pid, SIGKILL);
+			waitpid(c->pid, &st, 0);
+			break;
+		}
+		usleep(20000);
+	}
+	c->pid = -1;
+}
+
+int
+remote_child_wait(struct remote_child *c, double deadline, bool *timed_out)
+{
+	int status = 255;
+
+	*timed_out = false;
+	while (remote_child_poll(c, 0.1, &status) == 0) {
+		if (util_now() > deadline) {
+			remote_child_kill(c);
+			*timed_out = true;
+			return 255;
+		}
+	}
+	return status;
+}
+
+void
+remote_child_free(struct remote_child *c)
+{
+	remote_child_kill(c);
+	if (c->out != -1)
+		close(c->out);
+	if (c->err != -1)
+		close(c->err);
+	free(c->obuf);
+	free(c->ebuf);
+	memset(c, 0, sizeof *c);
+	c->pid = -1;
+	c->out = c->err = -1;
+}
+
+static int
+run_words(const struct remote_host *h, const char *cmd, const char *input, double timeout,
+    struct remote_result *r, char **cause)
+{
+	struct remote_child c;
+	char **v;
+	size_t off = 0, len = input != NULL ? strlen(input) : 0;
+	int o[2], e[2], in[2], status = 255;
+	double deadline = util_now() + timeout;
+	ssize_t w;
+
+	memset(r, 0, sizeof *r);
+	memset(&c, 0, sizeof c);
+	if (pipe(o) == -1 || pipe(e) == -1 || pipe(in) == -1) {
+		util_cause(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	v = remote_argv(h, cmd);
+	c.pid = spawn(v, in[0], o[1], e[1], cause);
+	remote_argv_free(v);
+	close(in[0]);
+	close(o[1]);
+	close(e[1]);
+	c.out = o[0];
+	c.err = e[0];
+	fcntl(o[0], F_SETFL, O_NONBLOCK);
+	fcntl(e[0], F_SETFL, O_NONBLOCK);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	c.obuf = xstrdup("");
+	c.ebuf = xstrdup("");
+	if (c.pid == -1) {
+		close(in[1]);
+		remote_child_free(&c);
+		return -1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	while (in[1] != -1) {
+		w = off < len ? write(in[1], input + off, len - off) : 0;
+		if (w > 0)
+			off += (size_t)w;
+		if (off >= len || (w == -1 && errno != EAGAIN && errno != EINTR)) {
+			close(in[1]);
+			in[1] = -1;
+			break;
+		}
+		if (remote_child_poll(&c, 0.02, &status) == 1 || util_now() > deadline) {
+			close(in[1]);
+			in[1] = -1;
+		}
+	}
+	if (c.pid > 0)
+		status = remote_child_wait(&c, deadline, &r->timed_out);
+	r->status = r->timed_out ? 255 : status;
+	r->out = c.obuf;
+	r->err = c.ebuf;
+	c.obuf = c.ebuf = NULL;
+	remote_child_free(&c);
+	return 0;
+}
+
+int
+remote_run(const struct remote_host *h, char *const argv[], const char *input, double timeout,
+    struct remote_result *r, char **cause)
+{
+	char *cmd = remote_command(argv);
+	int rc;
+
+	rc = run_words(h, cmd, input, timeout, r, cause);
+	free(cmd);
+	return rc;
+}
+
+int
+remote_sh(const struct remote_host *h, const char *script, char *const args[], double timeout,
+    struct remote_result *r, char **cause)
+{
+	struct strbuf sb;
+	char *q;
+	size_t i;
+	int rc;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "sh -s --");
+	for (i = 0; args != NULL && args[i] != NULL; i++) {
+		q = remote_quote(args[i]);
+		strbuf_addf(&sb, " %s", q);
+		free(q);
+	}
+	strbuf_addc(&sb, '\0');
+	rc = run_words(h, sb.buf, script, timeout, r, cause);
+	strbuf_free(&sb);
+	return rc;
+}
+
+void
+remote_result_free(struct remote_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+const char *
+remote_result_why(const struct remote_result *r)
+{
+	static char line[300];
+	const char *src, *p, *start = NULL, *end = NULL;
+
+	if (r->timed_out)
+		return "no answer in time";
+	src = r->err != NULL && *r->err != '\0' ? r->err : r->out != NULL ? r->out : "";
+	for (p = src; *p != '\0'; ) {
+		const char *eol = strchr(p, '\n');
+
+		if (eol == NULL)
+			eol = p + strlen(p);
+		if (eol > p && strspn(p, " \t\r") < (size_t)(eol - p)) {
+			start = p;
+			end = eol;
+		}
+		p = *eol == '\0' ? eol : eol + 1;
+	}
+	if (start == NULL)
+		snprintf(line, sizeof line, "exit status %d", r->status);
+	else
+		snprintf(line, sizeof line, "%.*s", (int)(end - start), start);
+	return line;
+}

@@ -1,0 +1,213 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "remote/remote.h"
+
+static const char *const nasty[] = {
+	"plain", "two words", "it's", "'", "''", "a;touch /tmp/x", "$(id)", "`id`", "\"dq\"",
+	"back\\slash", "new\nline", "tab\there", "*", "~root", "-n", "$HOME", "!x", "a'b'c", "",
+};
+
+static void
+test_remote_quote_escapes_single_quote(void **state)
+{
+	char *q;
+
+	(void)state;
+	q = remote_quote("it's");
+	assert_string_equal(q, "'it'\\''s'");
+	free(q);
+	q = remote_quote("");
+	assert_string_equal(q, "''");
+	free(q);
+	q = remote_quote("$(id); `id`");
+	assert_string_equal(q, "'$(id); `id`'");
+	free(q);
+}
+
+/* Every word survives /bin/sh unchanged: printf gets exactly the original bytes back. */
+static void
+test_remote_command_round_trips_through_sh(void **state)
+{
+	char *argv[4], *cmd, buf[256];
+	size_t i, n;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < sizeof nasty / sizeof nasty[0]; i++) {
+		argv[0] = "printf";
+		argv[1] = "%s|";
+		argv[2] = (char *)nasty[i];
+		argv[3] = NULL;
+		cmd = remote_command(argv);
+		f = popen(cmd, "r");
+		assert_non_null(f);
+		n = fread(buf, 1, sizeof buf - 1, f);
+		buf[n] = '\0';
+		assert_int_equal(pclose(f), 0);
+		assert_int_equal(n, strlen(nasty[i]) + 1);
+		assert_memory_equal(buf, nasty[i], strlen(nasty[i]));
+		free(cmd);
+	}
+}
+
+static void
+test_remote_parse_accepts_user_host_port(void **state)
+{
+	struct remote_host h;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_parse("ssh://root@router.lan:2222", &h, &cause), 0);
+	assert_string_equal(h.user, "root");
+	assert_string_equal(h.host, "router.lan");
+	assert_int_equal(h.port, 2222);
+	assert_int_equal(remote_parse("ssh://[2001:2::1]:22", &h, &cause), 0);
+	assert_string_equal(h.host, "2001:2::1");
+	assert_int_equal(h.port, 22);
+	assert_int_equal(remote_parse("ssh://dut", &h, &cause), 0);
+	assert_string_equal(h.host, "dut");
+	assert_string_equal(h.user, "");
+	assert_int_equal(remote_parse("local", &h, &cause), 0);
+	assert_true(h.local);
+}
+
+static void
+test_remote_parse_rejects_shell_and_option_text(void **state)
+{
+	static const char *const bad[] = {
+		"ssh://root@dut;reboot", "ssh://root@$(reboot)", "ssh://-oProxyCommand=x",
+		"ssh://root@dut rm", "ssh://ro'ot@dut", "ssh://root@dut:22x", "ssh://root@dut:0",
+		"ssh://", "root@dut", "ssh://root@dut\nx", "ssh://@dut", "ssh://-l@dut",
+	};
+	struct remote_host h;
+	char *cause;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		assert_int_equal(remote_parse(bad[i], &h, &cause), -1);
+		assert_non_null(strstr(cause, "invalid host"));
+		free(cause);
+	}
+}
+
+static void
+test_remote_ifname_valid_refuses_shell_text(void **state)
+{
+	(void)state;
+	assert_true(remote_ifname_valid("ix0"));
+	assert_true(remote_ifname_valid("vlan.100"));
+	assert_false(remote_ifname_valid("ix0;reboot"));
+	assert_false(remote_ifname_valid("$(id)"));
+	assert_false(remote_ifname_valid("-x"));
+	assert_false(remote_ifname_valid("a b"));
+	assert_false(remote_ifname_valid("averyveryverylongname"));
+}
+
+/* "local" runs through /bin/sh with the words quoted: a ; in an argument is data. */
+static void
+test_remote_run_local_passes_words_literally(void **state)
+{
+	struct remote_host h;
+	struct remote_result r;
+	char *argv[] = { "printf", "%s", "a;echo INJECTED", NULL }, *cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_parse("local", &h, &cause), 0);
+	assert_int_equal(remote_run(&h, argv, NULL, 10, &r, &cause), 0);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "a;echo INJECTED");
+	remote_result_free(&r);
+}
+
+static void
+test_remote_sh_reads_script_and_args(void **state)
+{
+	struct remote_host h;
+	struct remote_result r;
+	char *args[] = { "x y", "$(id)", NULL }, *cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_parse("local", &h, &cause), 0);
+	assert_int_equal(remote_sh(&h, "printf '%s|' \"$1\" \"$2\"; exit 3\n", args, 10, &r, &cause), 0);
+	assert_int_equal(r.status, 3);
+	assert_string_equal(r.out, "x y|$(id)|");
+	remote_result_free(&r);
+}
+
+static void
+test_remote_run_times_out(void **state)
+{
+	struct remote_host h;
+	struct remote_result r;
+	char *argv[] = { "sleep", "5", NULL }, *cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_parse("local", &h, &cause), 0);
+	assert_int_equal(remote_run(&h, argv, NULL, 0.3, &r, &cause), 0);
+	assert_true(r.timed_out);
+	assert_string_equal(remote_result_why(&r), "no answer in time");
+	remote_result_free(&r);
+}
+
+static void
+test_remote_argv_checks_host_keys_and_batch_mode(void **state)
+{
+	struct remote_ssh s = { .config = "/etc/x.conf", .connect_timeout = 7 };
+	struct remote_host h;
+	char **v, *cause = NULL, *joined;
+	size_t i, len = 0;
+
+	(void)state;
+	snprintf(s.ctl_dir, sizeof s.ctl_dir, "/tmp/ntune-ssh.abc");
+	assert_int_equal(remote_parse("ssh://root@dut:2222", &h, &cause), 0);
+	h.ssh = &s;
+	v = remote_argv(&h, "uname -a");
+	for (i = 0; v[i] != NULL; i++)
+		len += strlen(v[i]) + 1;
+	joined = calloc(1, len + 1);
+	for (i = 0; v[i] != NULL; i++) {
+		strcat(joined, v[i]);
+		strcat(joined, " ");
+	}
+	assert_string_equal(joined, "ssh -F /etc/x.conf -o BatchMode=yes -o ConnectTimeout=7 "
+	    "-o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o StrictHostKeyChecking=yes "
+	    "-o ControlMaster=auto -o ControlPath=/tmp/ntune-ssh.abc/%C -o ControlPersist=300 -T "
+	    "-p 2222 -l root -- dut uname -a ");
+	free(joined);
+	remote_argv_free(v);
+	s.accept_new = true;
+	v = remote_argv(&h, "true");
+	for (i = 0; v[i] != NULL && strcmp(v[i], "StrictHostKeyChecking=accept-new") != 0; i++)
+		;
+	assert_non_null(v[i]);
+	remote_argv_free(v);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_remote_quote_escapes_single_quote),
+		cmocka_unit_test(test_remote_command_round_trips_through_sh),
+		cmocka_unit_test(test_remote_parse_accepts_user_host_port),
+		cmocka_unit_test(test_remote_parse_rejects_shell_and_option_text),
+		cmocka_unit_test(test_remote_ifname_valid_refuses_shell_text),
+		cmocka_unit_test(test_remote_run_local_passes_words_literally),
+		cmocka_unit_test(test_remote_sh_reads_script_and_args),
+		cmocka_unit_test(test_remote_run_times_out),
+		cmocka_unit_test(test_remote_argv_checks_host_keys_and_batch_mode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
