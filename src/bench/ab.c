@@ -46,6 +46,8 @@ apply_one(struct bench_ctx *c, struct bench_profile *p, char **cause)
 	char *why = NULL;
 
 	c->journal[0] = '\0';
+	if (c->runner != NULL)
+		return c->runner->apply(c->runner->arg, p, c->journal, sizeof c->journal, cause);
 	if (p->prof == NULL || p->prof->nentries == 0)
 		return 0;
 	memset(&o, 0, sizeof o);
@@ -72,6 +74,12 @@ revert_one(struct bench_ctx *c, char **cause)
 
 	if (c->journal[0] == '\0')
 		return 0;
+	if (c->runner != NULL) {
+		if (c->runner->restore(c->runner->arg, c->journal, cause) == -1)
+			return -1;
+		c->journal[0] = '\0';
+		return 0;
+	}
 	if (apply_revert(c->state_dir, c->journal, done, sizeof done, &why) == -1) {
 		util_cause(cause, "cannot restore the settings of journal entry %s: %s "
 		    "(run `ntune revert %s`)", c->journal, why, c->journal);
@@ -123,7 +131,10 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	snprintf(r.label, sizeof r.label, "%s", p->label);
 	if (apply_one(c, p, cause) == -1)
 		return -1;
-	rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
+	if (c->runner != NULL)
+		rc = c->runner->measure(c->runner->arg, warmup ? c->warmup : c->duration, &r, &why);
+	else
+		rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
 	r.value = c->latency ? r.lat_p99 : c->bits ? r.bps : r.pps;
 	if (revert_one(c, &rcause) == -1) {
 		if (rc == -1) {
@@ -222,7 +233,8 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 	    c->seq.max_runs, c->duration, total, alpha, c->seq.confidence * 100,
 	    bench_seq_looks(&c->seq) * c->seq.ncomparisons);
 	if (c->step <= 1)
-		c->busy_before = busy = bench_lab_idle_busy(c->lab, 0.5);
+		c->busy_before = busy = c->runner != NULL ? c->runner->idle_busy(c->runner->arg, 0.5) :
+		    bench_lab_idle_busy(c->lab, 0.5);
 	if (c->step <= 1 && busy > 25)
 		say(c, "warning: the CPUs are %.0f%% busy before any load of ours: other work will "
 		    "add noise (the interleaved blocks keep it from biasing the verdict)", busy);

@@ -127,6 +127,7 @@ struct bench_run {
 	size_t	nirq;
 	char	started[32];		/* ISO 8601 UTC */
 	double	duration_s;
+	json_t	*extra;			/* more keys for runs.jsonl (a remote DUT's counters), or NULL */
 };
 
 void	bench_run_free(struct bench_run *);
@@ -214,8 +215,22 @@ struct bench_profile {
 	size_t	nvalues;
 };
 
+/*
+ * How a run is done when not in the lab (bench_ctx.runner NULL): apply a
+ * profile (journal receives the id to restore, "" when nothing was changed),
+ * restore it, measure one run, the CPUs' business before any load.
+ */
+struct bench_runner {
+	void	*arg;
+	int	(*apply)(void *arg, const struct bench_profile *, char *journal, size_t len, char **cause);
+	int	(*restore)(void *arg, const char *journal, char **cause);
+	int	(*measure)(void *arg, double duration, struct bench_run *, char **cause);
+	double	(*idle_busy)(void *arg, double secs);
+};
+
 struct bench_ctx {
 	struct bench_lab *lab;
+	const struct bench_runner *runner;	/* NULL: the lab */
 	const struct kb *kb;
 	const char *state_dir;		/* NULL: apply's default */
 	const char *dir;		/* results directory, or NULL */
@@ -249,6 +264,43 @@ struct bench_ctx {
 int	bench_ab(struct bench_ctx *, struct bench_profile *, size_t n, struct bench_verdict *verdicts,
 	    enum bench_stop *stop, char **cause);
 void	bench_profile_free(struct bench_profile *);
+
+/* --- a real DUT, generator and sink reached over ssh (remote.c) ---------- */
+
+#include "remote/remote.h"
+
+struct bench_remote {
+	/* set by the caller */
+	struct remote_host dut, gen, sink;
+	struct remote_ssh ssh;
+	const char *ntune;		/* the ntune command on every host */
+	const char *dut_in, *dut_out;	/* the DUT's interfaces facing gen and sink */
+	const char *gen_if, *sink_if;	/* the generator's and the sink's data interfaces */
+	const char *dst;		/* the sink's data address (gen --dst) */
+	const char *gen_args, *sink_args;	/* more words for ntune gen / sink, or NULL */
+	struct bench_lab *lab;		/* frame size, flows, threads, rate, settle */
+	const char *dir;		/* results directory, or NULL */
+	int	confirm_secs;		/* apply --confirm on the DUT: reverts itself after this */
+	void	(*progress)(void *arg, const char *msg);
+	void	*progress_arg;
+	/* found */
+	struct remote_facts dut_facts, gen_facts, sink_facts;
+	char	boot_id[128];		/* the DUT's current boot */
+	int	ncpu;			/* the DUT's CPUs */
+	int	run;
+	json_t	*boots;			/* [{boot_id, why, before_run, recovery_s}] */
+};
+
+/*
+ * Reaches the three hosts (ssh, shared connections), reads who they are and
+ * the DUT's counters on dut_in/dut_out. -1 + cause
+ * when a host cannot be reached or lacks ntune.
+ */
+int	bench_remote_open(struct bench_remote *, char **cause);
+/* Creates DIR/dut/ (snapshots) and writes DIR/hosts.json (b->dir set). */
+int	bench_remote_open_dir(struct bench_remote *, char **cause);
+void	bench_remote_close(struct bench_remote *);
+void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
 
 /* --- the tuner (tune.c) -------------------------------------------------- */
 

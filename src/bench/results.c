@@ -22,6 +22,9 @@ bench_run_free(struct bench_run *r)
 	free(r->cpu_busy);
 	free(r->irq_names);
 	free(r->irq_rates);
+	if (r->extra != NULL)
+		json_decref(r->extra);
+	r->extra = NULL;
 	r->per_second = r->cpu_busy = r->irq_rates = NULL;
 	r->irq_names = NULL;
 	r->nsec = r->ncpu = r->nirq = 0;
@@ -66,6 +69,8 @@ bench_run_json(const struct bench_run *r)
 		    "p99", r->lat_p99));
 	json_object_set_new(o, "started", json_string(r->started));
 	json_object_set_new(o, "duration_s", json_real(r->duration_s));
+	if (r->extra != NULL)
+		json_object_update_missing(o, r->extra);
 	return o;
 }
 

@@ -1,10 +1,13 @@
 /* ntune bench: interleaved, randomized A/B of profiles under load, with a verdict. */
+#include <arpa/inet.h>
+
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,7 +28,7 @@ progress(void *arg, const char *msg)
 
 /* Every knob of the profile must be known and its value valid, before anything is touched. */
 static int
-check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu)
+check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu, const char *os)
 {
 	const struct kb_entry *e;
 	const struct kb_knob *k;
@@ -36,14 +39,14 @@ check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu)
 
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
-		if ((k = kb_find(kb, e->name, "linux")) == NULL) {
-			near = kb_suggest(kb, e->name, "linux");
+		if ((k = kb_find(kb, e->name, os)) == NULL) {
+			near = kb_suggest(kb, e->name, os);
 			if (near != NULL)
 				fprintf(stderr, "ntune: %s:%d: unknown knob '%s' (did you mean %s?)\n",
 				    p->path, e->line, e->name, near);
 			else
-				fprintf(stderr, "ntune: %s:%d: unknown knob '%s'\n", p->path, e->line,
-				    e->name);
+				fprintf(stderr, "ntune: %s:%d: unknown knob '%s' for %s\n", p->path, e->line,
+				    e->name, os);
 			bad = 1;
 			continue;
 		}
@@ -126,6 +129,145 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 	return doc;
 }
 
+enum {
+	OPT_DUT = 256, OPT_GEN, OPT_SINK, OPT_DUT_IN, OPT_DUT_OUT, OPT_GEN_IF, OPT_SINK_IF, OPT_DST,
+	OPT_NTUNE, OPT_SSH_CONFIG, OPT_ACCEPT_NEW, OPT_PLAN, OPT_GEN_ARGS, OPT_SINK_ARGS,
+};
+
+/* --dut and friends: what they say, before anything is reached. */
+struct remote_opts {
+	const char *dut, *gen, *sink, *ntune, *ssh_config;
+	bool	accept_new, plan;
+};
+
+/* 1 if ch was a remote option, -1 after printing why its value is invalid. */
+static int
+remote_option(int ch, const char *arg, struct remote_opts *o, struct bench_remote *b)
+{
+	switch (ch) {
+	case OPT_DUT: o->dut = arg; return 1;
+	case OPT_GEN: o->gen = arg; return 1;
+	case OPT_SINK: o->sink = arg; return 1;
+	case OPT_NTUNE: b->ntune = arg; return 1;
+	case OPT_SSH_CONFIG: b->ssh.config = arg; return 1;
+	case OPT_ACCEPT_NEW: b->ssh.accept_new = true; return 1;
+	case OPT_PLAN: o->plan = true; return 1;
+	case OPT_GEN_ARGS: b->gen_args = arg; return 1;
+	case OPT_SINK_ARGS: b->sink_args = arg; return 1;
+	case OPT_DST: b->dst = arg; return 1;
+	case OPT_DUT_IN: b->dut_in = arg; break;
+	case OPT_DUT_OUT: b->dut_out = arg; break;
+	case OPT_GEN_IF: b->gen_if = arg; break;
+	case OPT_SINK_IF: b->sink_if = arg; break;
+	default: return 0;
+	}
+	if (!remote_ifname_valid(arg)) {
+		fprintf(stderr, "ntune bench: invalid interface name '%s' ([A-Za-z0-9._-], at most 15)\n", arg);
+		return -1;
+	}
+	return 1;
+}
+
+/* Checks what --dut and friends name; fills the hosts. -1 after printing why. */
+static int
+remote_check(const struct remote_opts *o, struct bench_remote *b, const struct bench_lab *lab,
+    const struct bench_ctx *c)
+{
+	struct remote_host *h[] = { &b->dut, &b->gen, &b->sink };
+	const char *url[] = { o->dut, o->gen != NULL ? o->gen : "local",
+	    o->sink != NULL ? o->sink : "local" };
+	unsigned char addr[16];
+	char *cause = NULL;
+	size_t i;
+
+	for (i = 0; i < nitems(h); i++) {
+		if (remote_parse(url[i], h[i], &cause) == -1) {
+			fprintf(stderr, "ntune bench: %s\n", cause);
+			free(cause);
+			return -1;
+		}
+	}
+	if (b->dut.local) {
+		fprintf(stderr, "ntune bench: --dut is ssh://[user@]host[:port]; for this machine use the lab\n");
+		return -1;
+	}
+	if (inet_pton(strchr(b->dst, ':') != NULL ? AF_INET6 : AF_INET, b->dst, addr) != 1) {
+		fprintf(stderr, "ntune bench: invalid --dst '%s' (an IPv4 or IPv6 address)\n", b->dst);
+		return -1;
+	}
+	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0') {
+		fprintf(stderr, "ntune bench: invalid --ntune\n");
+		return -1;
+	}
+	if (lab->load != BENCH_LOAD_GEN || c->latency) {
+		fprintf(stderr, "ntune bench: with --dut the load is ntune gen and the metric pps or bps "
+		    "(latency needs gen and sink on one clock)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The knobs of the profiles that only take effect at boot (loader.conf). */
+static size_t
+boot_knobs(const struct kb *kb, const struct bench_profile *p, size_t n, const char **first)
+{
+	const struct kb_knob *k;
+	size_t i, j, count = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < p[i].prof->nentries; j++) {
+			k = kb_find(kb, p[i].prof->entries[j].name, NULL);
+			if (k != NULL && k->placement == KB_PLACE_LOADER) {
+				if (count++ == 0)
+					*first = k->name;
+			}
+		}
+	}
+	return count;
+}
+
+/* --plan: the runs, the reboots and the DUT time at most, before anything starts. */
+static void
+print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct bench_lab *lab,
+    const struct bench_profile *p, size_t n, const struct kb *kb)
+{
+	const char *first = NULL;
+	size_t nboot = boot_knobs(kb, p, n, &first);
+	int warm = c->warmup > 0 ? (int)n : 0, most = c->seq.max_runs * (int)n + warm;
+	double per = lab->settle + c->duration + 6, secs;
+
+	printf("plan: %zu profiles on %s; generator %s, sink %s\n", n, o->dut,
+	    o->gen != NULL ? o->gen : "local", o->sink != NULL ? o->sink : "local");
+	printf("  warm-up runs: %d of %.1f s (discarded)\n", warm, c->warmup);
+	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
+	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
+	printf("  each run: apply --confirm and verify on the DUT, %.1f s settle + %.1f s measured, "
+	    "DUT counters and snapshot idle before and after (about %.0f s)\n", lab->settle,
+	    c->duration, per);
+	if (nboot > 0)
+		printf("  reboots: boot-time knob %s differs: not supported yet, the bench would refuse\n",
+		    first);
+	else
+		printf("  reboots: 0 (no boot-time knob in the profiles)\n");
+	secs = most * per + warm * (c->warmup - c->duration);
+	printf("  DUT time: at most %d runs, about %.0f min %02.0f s\n", most, floor(secs / 60),
+	    fmod(secs, 60));
+	printf("nothing was started\n");
+}
+
+/* The knowledge base's name for the DUT's OS. */
+static const char *
+dut_os(const struct remote_facts *f)
+{
+	if (strcmp(f->os, "Linux") == 0)
+		return "linux";
+	if (strcasecmp(f->platform, "opnsense") == 0)
+		return "opnsense";
+	if (strcasecmp(f->platform, "pfsense") == 0)
+		return "pfsense";
+	return "freebsd";
+}
+
 static int
 run(int argc, char **argv)
 {
@@ -147,11 +289,30 @@ run(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'M' },
 		{ "rate", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "dut", required_argument, NULL, OPT_DUT },
+		{ "gen", required_argument, NULL, OPT_GEN },
+		{ "sink", required_argument, NULL, OPT_SINK },
+		{ "dut-in", required_argument, NULL, OPT_DUT_IN },
+		{ "dut-out", required_argument, NULL, OPT_DUT_OUT },
+		{ "gen-if", required_argument, NULL, OPT_GEN_IF },
+		{ "sink-if", required_argument, NULL, OPT_SINK_IF },
+		{ "dst", required_argument, NULL, OPT_DST },
+		{ "ntune", required_argument, NULL, OPT_NTUNE },
+		{ "ssh-config", required_argument, NULL, OPT_SSH_CONFIG },
+		{ "ssh-accept-new", no_argument, NULL, OPT_ACCEPT_NEW },
+		{ "plan", no_argument, NULL, OPT_PLAN },
+		{ "gen-args", required_argument, NULL, OPT_GEN_ARGS },
+		{ "sink-args", required_argument, NULL, OPT_SINK_ARGS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_lab lab;
 	struct bench_ctx c;
+	struct remote_opts ro = { 0 };
+	struct bench_remote rb = { .ntune = "ntune", .dut_in = LAB_DUT_IN_IF, .dut_out = LAB_DUT_OUT_IF,
+	    .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF, .dst = LAB_SINK_IP4 };
+	struct bench_runner runner;
+	bool opened = false;
 	struct bench_profile *profs = NULL;
 	struct bench_verdict *v = NULL;
 	struct kb *kb = NULL;
@@ -215,6 +376,10 @@ run(int argc, char **argv)
 			rc = 0;
 			goto out;
 		default:
+			if ((r = remote_option(ch, optarg, &ro, &rb)) == 1)
+				break;
+			if (r == -1)
+				goto usage;
 			if ((r = cmd_measure_option(&cmd_bench, ch, optarg, &m, &lab, &c)) == 1)
 				break;
 			if (r == 0)
@@ -239,6 +404,12 @@ run(int argc, char **argv)
 		fprintf(stderr, "ntune bench: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
 		goto usage;
 	}
+	if (ro.dut == NULL && (ro.gen != NULL || ro.sink != NULL || ro.plan)) {
+		fprintf(stderr, "ntune bench: --gen, --sink and --plan go with --dut ssh://...\n");
+		goto usage;
+	}
+	if (ro.dut != NULL && remote_check(&ro, &rb, &lab, &c) == -1)
+		goto usage;
 	if (kb_load(NULL, &kb, &cause) == -1) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
@@ -256,7 +427,8 @@ run(int argc, char **argv)
 			goto out;
 		}
 		profs[i].text = text;
-		if (check_profile(kb, profs[i].prof, (int)sysconf(_SC_NPROCESSORS_ONLN)) == -1) {
+		if (ro.dut == NULL &&
+		    check_profile(kb, profs[i].prof, (int)sysconf(_SC_NPROCESSORS_ONLN), "linux") == -1) {
 			rc = 2;
 			goto out;
 		}
@@ -270,7 +442,46 @@ run(int argc, char **argv)
 		memcpy(used[i], profs[i].label, BENCH_LABEL_MAX);
 	}
 	cmd_measure_setup(&m, &lab, &c);
-	if (bench_lab_open(&lab, prefix, &cause) == -1) {
+	c.seq.confidence = conf / 100;
+	if (ro.plan) {
+		print_plan(&ro, &c, &lab, profs, (size_t)nprof, kb);
+		rc = 0;
+		goto out;
+	}
+	if (ro.dut != NULL) {
+		const char *first = NULL;
+
+		if (boot_knobs(kb, profs, (size_t)nprof, &first) > 0) {
+			fprintf(stderr, "ntune bench: '%s' takes effect at boot only: benching boot-time "
+			    "knobs on a remote DUT (reboots) is not supported yet\n", first);
+			rc = 2;
+			goto out;
+		}
+		if (dir == NULL) {
+			cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
+			dir = dirbuf;
+		}
+		rb.lab = &lab;
+		rb.confirm_secs = (int)(300 + 3 * (lab.settle + c.duration + c.warmup));
+		rb.progress = progress;
+		opened = true;
+		if (bench_remote_open(&rb, &cause) == -1) {
+			fprintf(stderr, "ntune: %s\n", cause);
+			free(cause);
+			rc = 2;
+			goto out;
+		}
+		fprintf(stderr, "ntune bench: DUT %s: %s; %s; boot %s\n", rb.dut.url,
+		    rb.dut_facts.uname, rb.dut_facts.version, rb.boot_id);
+		for (i = 0; i < nprof; i++) {
+			if (check_profile(kb, profs[i].prof, rb.ncpu, dut_os(&rb.dut_facts)) == -1) {
+				rc = 2;
+				goto out;
+			}
+		}
+		bench_remote_runner(&rb, &runner);
+		c.runner = &runner;
+	} else if (bench_lab_open(&lab, prefix, &cause) == -1) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
 		rc = 2;
@@ -280,7 +491,8 @@ run(int argc, char **argv)
 		cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
 		dir = dirbuf;
 	}
-	if (bench_results_create(dir, "bench", argc, orig, &cause) == -1) {
+	if (bench_results_create(dir, "bench", argc, orig, &cause) == -1 ||
+	    (ro.dut != NULL && (rb.dir = dir, bench_remote_open_dir(&rb, &cause)) == -1)) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
 		rc = 2;
@@ -299,8 +511,8 @@ run(int argc, char **argv)
 	c.seq.confidence = conf / 100;
 	c.progress = progress;
 	v = xcalloc((size_t)nprof, sizeof *v);
-	fprintf(stderr, "ntune bench: results in %s; seed %llu; lab '%s'\n", dir,
-	    (unsigned long long)c.seed, prefix);
+	fprintf(stderr, "ntune bench: results in %s; seed %llu; %s '%s'\n", dir,
+	    (unsigned long long)c.seed, ro.dut != NULL ? "DUT" : "lab", ro.dut != NULL ? ro.dut : prefix);
 	bench_interrupted = 0;
 	bench_signals_install();
 	ok = bench_ab(&c, profs, (size_t)nprof, v, &stop, &cause) == 0;
@@ -343,6 +555,8 @@ run(int argc, char **argv)
 usage:
 	rc = 2;
 out:
+	if (opened)
+		bench_remote_close(&rb);
 	bench_lab_close(&lab);
 	for (i = 0; i < nprof && profs != NULL; i++)
 		bench_profile_free(&profs[i]);
@@ -359,7 +573,10 @@ const struct ntune_cmd cmd_bench = {
 	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
 	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
 	"      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency]\n"
-	"      [--no-host-knobs] [-o DIR] [--json]",
+	"      [--no-host-knobs] [-o DIR] [--json]\n"
+	"      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
+	"       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
+	"       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]]",
 	0,
 	run,
 };

@@ -304,7 +304,7 @@ remote_host_disconnect(const struct remote_host *h)
 int
 remote_start(const struct remote_host *h, char *const argv[], struct remote_child *c, char **cause)
 {
-	char *cmd, **v;
+	char *cmd, *q, **v;
 	int o[2], e[2];
 
 	memset(c, 0, sizeof *c);
@@ -314,9 +314,12 @@ remote_start(const struct remote_host *h, char *const argv[], struct remote_chil
 		util_cause(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	cmd = remote_command(argv);
+	q = remote_command(argv);
+	xasprintf(&cmd, "echo ntune-pid $$ >&2; exec %s", q);
+	free(q);
 	v = remote_argv(h, cmd);
 	free(cmd);
+	c->host = h;
 	c->pid = spawn(v, -1, o[1], e[1], cause);
 	remote_argv_free(v);
 	close(o[1]);
@@ -358,6 +361,22 @@ drain(int *fd, char **buf, size_t *len)
 	}
 }
 
+/* The first line the wrapper writes, "ntune-pid N", is ours: taken out of the output. */
+static void
+take_pid(struct remote_child *c)
+{
+	char *nl;
+
+	if (c->rpid != 0 || c->host == NULL || strncmp(c->ebuf, "ntune-pid ", 10) != 0 ||
+	    (nl = strchr(c->ebuf, '\n')) == NULL)
+		return;
+	c->rpid = strtol(c->ebuf + 10, NULL, 10);
+	if (c->rpid <= 0)
+		c->rpid = -1;
+	c->elen -= (size_t)(nl + 1 - c->ebuf);
+	memmove(c->ebuf, nl + 1, c->elen + 1);
+}
+
 int
 remote_child_poll(struct remote_child *c, double secs, int *status)
 {
@@ -374,6 +393,7 @@ remote_child_poll(struct remote_child *c, double secs, int *status)
 		usleep((useconds_t)(secs * 1e6));
 	drain(&c->out, &c->obuf, &c->olen);
 	drain(&c->err, &c->ebuf, &c->elen);
+	take_pid(c);
 	if (c->pid > 0 && waitpid(c->pid, &st, WNOHANG) == c->pid) {
 		c->pid = -1;
 		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -393,6 +413,15 @@ remote_child_kill(struct remote_child *c)
 
 	if (c->pid <= 0)
 		return;
+	if (c->host != NULL && c->rpid > 0) {
+		struct remote_result r;
+		char pid[24], *argv[] = { "kill", pid, NULL };
+
+		snprintf(pid, sizeof pid, "%ld", c->rpid);
+		if (remote_run(c->host, argv, NULL, 15, &r, NULL) == 0)
+			remote_result_free(&r);
+		c->rpid = -1;
+	}
 	kill(-c->pid, SIGTERM);
 	until = util_now() + 2;
 	while (waitpid(c->pid, &st, WNOHANG) == 0) {

@@ -1,0 +1,578 @@
+/*
+ * The runner for a real DUT reached over ssh: the profile is applied there with
+ * `ntune apply --confirm` (it reverts itself if we vanish) and read back with
+ * `ntune verify`; a run starts `ntune sink` on the sink host and `ntune gen` on
+ * the generator host, and the DUT is only talked to idle, before and after.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "bench/bench.h"
+#include "kb/kb.h"
+#include "remote/remote.h"
+#include "util/util.h"
+
+#define SINK_READY_S	15	/* the longest wait for the sink to listen */
+#define LATE_FRAMES_S	"1"	/* the sink stops this long after the last frame */
+
+static void
+say(struct bench_remote *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct bench_remote *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (b->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	b->progress(b->progress_arg, msg);
+	free(msg);
+}
+
+static json_t *
+facts_json(const struct remote_host *h, const struct remote_facts *f)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "url", h->url, "os", f->os, "platform",
+	    f->platform, "uname", f->uname, "ntune_version", f->version, "boot_id", f->boot_id);
+}
+
+/* hosts.json: who is who, their identities, each boot of the DUT as the bench saw it. */
+static int
+write_hosts(struct bench_remote *b, char **cause)
+{
+	json_t *doc;
+	int rc;
+
+	if (b->dir == NULL)
+		return 0;
+	doc = json_pack("{s:i, s:o, s:o, s:o, s:O, s:{s:s, s:s, s:s, s:s, s:s}}", "schema", 1,
+	    "dut", facts_json(&b->dut, &b->dut_facts), "gen", facts_json(&b->gen, &b->gen_facts),
+	    "sink", facts_json(&b->sink, &b->sink_facts), "boots", b->boots,
+	    "path", "dut_in", b->dut_in, "dut_out", b->dut_out, "gen_if", b->gen_if, "sink_if",
+	    b->sink_if, "dst", b->dst);
+	rc = bench_results_write_json(b->dir, "hosts.json", doc, cause);
+	json_decref(doc);
+	if (rc == 0 && b->dut_facts.conftxt != NULL && *b->dut_facts.conftxt != '\0')
+		rc = bench_results_write_text(b->dir, "dut-conftxt.txt", b->dut_facts.conftxt, cause);
+	return rc;
+}
+
+static void
+note_boot(struct bench_remote *b, const char *why, double recovery_s)
+{
+	json_t *o = json_pack("{s:s, s:s, s:i}", "boot_id", b->boot_id, "why", why, "before_run",
+	    b->run + 1);
+
+	if (recovery_s >= 0)
+		json_object_set_new(o, "recovery_s", json_real(recovery_s));
+	json_array_append_new(b->boots, o);
+}
+
+int
+bench_remote_open(struct bench_remote *b, char **cause)
+{
+	struct remote_counters c;
+	struct remote_host *hosts[] = { &b->dut, &b->gen, &b->sink };
+	struct remote_facts *facts[] = { &b->dut_facts, &b->gen_facts, &b->sink_facts };
+	size_t i;
+
+	b->boots = json_array();
+	if (remote_ssh_init(&b->ssh, cause) == -1)
+		return -1;
+	for (i = 0; i < nitems(hosts); i++) {
+		hosts[i]->ssh = &b->ssh;
+		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
+			return -1;
+		if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || !hosts[i]->local)) {
+			util_cause(cause, "no '%s' on %s (give --ntune PATH)", b->ntune, hosts[i]->url);
+			return -1;
+		}
+	}
+	snprintf(b->boot_id, sizeof b->boot_id, "%s", b->dut_facts.boot_id);
+	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c, cause) == -1)
+		return -1;
+	b->ncpu = (int)c.ncpu;
+	remote_counters_free(&c);
+	note_boot(b, "found", -1);
+	return 0;
+}
+
+int
+bench_remote_open_dir(struct bench_remote *b, char **cause)
+{
+	char *d;
+
+	xasprintf(&d, "%s/dut", b->dir);
+	if (mkdir(d, 0755) == -1 && errno != EEXIST) {
+		util_cause(cause, "cannot create '%s': %s", d, strerror(errno));
+		free(d);
+		return -1;
+	}
+	free(d);
+	return write_hosts(b, cause);
+}
+
+void
+bench_remote_close(struct bench_remote *b)
+{
+	remote_host_disconnect(&b->dut);
+	remote_host_disconnect(&b->gen);
+	remote_host_disconnect(&b->sink);
+	remote_ssh_done(&b->ssh);
+	remote_facts_free(&b->dut_facts);
+	remote_facts_free(&b->gen_facts);
+	remote_facts_free(&b->sink_facts);
+	if (b->boots != NULL)
+		json_decref(b->boots);
+	b->boots = NULL;
+}
+
+/* Runs `ntune WORDS...` on the DUT with input on its standard input. */
+static int
+dut_ntune(struct bench_remote *b, const char *const words[], const char *input, double timeout,
+    struct remote_result *r, char **cause)
+{
+	char *argv[16];
+	size_t i;
+
+	argv[0] = (char *)b->ntune;
+	for (i = 0; words[i] != NULL && i + 2 < nitems(argv); i++)
+		argv[i + 1] = (char *)words[i];
+	argv[i + 1] = NULL;
+	return remote_run(&b->dut, argv, input, timeout, r, cause);
+}
+
+/* The knobs `ntune verify --json` found different, as "name wants W, has A; ...". */
+static char *
+differences(const char *out)
+{
+	json_t *doc, *k;
+	json_error_t jerr;
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
+	if ((doc = json_loads(out, 0, &jerr)) != NULL) {
+		json_array_foreach(json_object_get(doc, "knobs"), i, k) {
+			if (json_is_true(json_object_get(k, "match")))
+				continue;
+			strbuf_addf(&sb, "%s%s wants %s, has %s", sb.len > 0 ? "; " : "",
+			    json_string_value(json_object_get(k, "name")),
+			    json_string_value(json_object_get(k, "wanted")),
+			    json_is_string(json_object_get(k, "actual")) ?
+			    json_string_value(json_object_get(k, "actual")) : "(unreadable)");
+		}
+		json_decref(doc);
+	}
+	if (sb.len == 0)
+		strbuf_adds(&sb, "ntune verify failed");
+	strbuf_addc(&sb, '\0');
+	return strbuf_detach(&sb);
+}
+
+static int
+r_restore(void *arg, const char *journal, char **cause)
+{
+	struct bench_remote *b = arg;
+	struct remote_result r;
+	const char *w[] = { "revert", journal, NULL };
+
+	if (dut_ntune(b, w, NULL, 60, &r, cause) == -1)
+		return -1;
+	if (r.status != 0) {
+		util_cause(cause, "cannot restore the DUT's settings (journal entry %s on %s): %s "
+		    "(it reverts itself when its --confirm time runs out; or run `ntune revert %s` there)",
+		    journal, b->dut.url, remote_result_why(&r), journal);
+		remote_result_free(&r);
+		return -1;
+	}
+	remote_result_free(&r);
+	return 0;
+}
+
+/* Reads the profile back from the live DUT: 0 when every knob has its value. */
+static int
+verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
+{
+	struct remote_result r;
+	const char *w[] = { "verify", "-", "--json", NULL };
+	char *diff;
+
+	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
+		return -1;
+	if (r.status != 0) {
+		diff = differences(r.out);
+		util_cause(cause, "the DUT's settings differ from '%s' after applying it, not measured: %s",
+		    p->label, r.status == 1 ? diff : remote_result_why(&r));
+		free(diff);
+		remote_result_free(&r);
+		return -1;
+	}
+	remote_result_free(&r);
+	return 0;
+}
+
+static int
+r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
+{
+	struct bench_remote *b = arg;
+	struct remote_result r;
+	char secs[16];
+	const char *w[] = { "apply", "-", "--confirm", secs, "--no-persist", "--json", NULL };
+	json_t *doc;
+	json_error_t jerr;
+	const char *id;
+
+	journal[0] = '\0';
+	if (p->prof == NULL || p->prof->nentries == 0)
+		return 0;
+	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
+	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
+		return -1;
+	doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
+	id = json_string_value(json_object_get(doc, "id"));
+	if (r.status != 0 || id == NULL) {
+		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
+		    remote_result_why(&r));
+		json_decref(doc);
+		remote_result_free(&r);
+		return -1;
+	}
+	snprintf(journal, len, "%s", id);
+	json_decref(doc);
+	remote_result_free(&r);
+	if (verify(b, p, cause) == -1) {
+		char *why = NULL;
+
+		if (r_restore(b, journal, &why) == -1) {
+			char *both;
+
+			xasprintf(&both, "%s; %s", *cause, why);
+			free(*cause);
+			free(why);
+			*cause = both;
+		}
+		journal[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* `ntune snapshot` of the DUT into DIR/dut/run-N-WHEN.json (idle). */
+static void
+snapshot(struct bench_remote *b, int run, const char *when)
+{
+	struct remote_result r;
+	const char *w[] = { "snapshot", NULL };
+	char *path, *why = NULL;
+
+	if (b->dir == NULL || dut_ntune(b, w, NULL, 60, &r, &why) == -1) {
+		free(why);
+		return;
+	}
+	xasprintf(&path, "%s/dut/run-%d-%s.json", b->dir, run, when);
+	if (r.status == 0 && util_write_file_atomic(path, r.out, strlen(r.out), 0644, &why) == -1)
+		free(why);
+	free(path);
+	remote_result_free(&r);
+}
+
+static double
+cpu_mean_busy(const struct remote_counters *a, const struct remote_counters *z, double *per,
+    size_t nper)
+{
+	uint64_t dt, db;
+	double sum = 0;
+	size_t i, n = a->ncpu < z->ncpu ? a->ncpu : z->ncpu;
+
+	for (i = 0; i < n; i++) {
+		dt = z->cpu[i].total - a->cpu[i].total;
+		db = z->cpu[i].busy - a->cpu[i].busy;
+		if (per != NULL && i < nper)
+			per[i] = dt > 0 ? 100.0 * (double)db / (double)dt : 0;
+		sum += dt > 0 ? 100.0 * (double)db / (double)dt : 0;
+	}
+	return n > 0 ? sum / (double)n : -1;
+}
+
+static double
+r_idle_busy(void *arg, double secs)
+{
+	struct bench_remote *b = arg;
+	struct remote_counters a, z;
+	double busy = -1;
+	char *why = NULL;
+
+	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &a, &why) == -1) {
+		free(why);
+		return -1;
+	}
+	usleep((useconds_t)(secs * 1e6));
+	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &z, &why) == 0) {
+		busy = cpu_mean_busy(&a, &z, NULL, 0);
+		remote_counters_free(&z);
+	} else
+		free(why);
+	remote_counters_free(&a);
+	return busy;
+}
+
+static void
+add_words(char **argv, size_t *n, size_t max, char *copy)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && *n + 1 < max;
+	    tok = strtok_r(NULL, " \t", &save))
+		argv[(*n)++] = tok;
+	argv[*n] = NULL;
+}
+
+static int
+start_sink(struct bench_remote *b, double total, struct remote_child *sink, char **cause)
+{
+	char secs[32], *argv[40], *extra = xstrdup(b->sink_args != NULL ? b->sink_args : "");
+	size_t n = 0;
+	double until;
+	int status, rc;
+
+	snprintf(secs, sizeof secs, "%.0f", ceil(total + 30));
+	argv[n++] = (char *)b->ntune;
+	argv[n++] = "sink";
+	argv[n++] = "--iface";
+	argv[n++] = (char *)b->sink_if;
+	argv[n++] = "--json";
+	argv[n++] = "--quiet";
+	argv[n++] = "--idle";
+	argv[n++] = LATE_FRAMES_S;
+	argv[n++] = "--duration";
+	argv[n++] = secs;
+	argv[n] = NULL;
+	add_words(argv, &n, nitems(argv), extra);
+	rc = remote_start(&b->sink, argv, sink, cause);
+	free(extra);
+	if (rc == -1)
+		return -1;
+	until = util_now() + SINK_READY_S;
+	while (strstr(sink->ebuf, "sink: receiving on") == NULL) {
+		if (remote_child_poll(sink, 0.1, &status) == 1 || util_now() > until || bench_interrupted) {
+			if (!bench_interrupted)
+				util_cause(cause, "ntune sink on %s did not start: %s", b->sink.url,
+				    *sink->ebuf != '\0' ? util_trim(sink->ebuf) : "no answer in time");
+			remote_child_free(sink);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+start_gen(struct bench_remote *b, double total, struct remote_child *gen, char **cause)
+{
+	char secs[32], size[16], flows[16], threads[16], rate[32], *argv[48];
+	char *extra = xstrdup(b->gen_args != NULL ? b->gen_args : "");
+	const struct bench_lab *l = b->lab;
+	size_t n = 0;
+	int rc;
+
+	snprintf(secs, sizeof secs, "%.3f", total);
+	argv[n++] = (char *)b->ntune;
+	argv[n++] = "gen";
+	argv[n++] = "--iface";
+	argv[n++] = (char *)b->gen_if;
+	argv[n++] = "--iface-any";
+	argv[n++] = "--dst";
+	argv[n++] = (char *)b->dst;
+	argv[n++] = "--duration";
+	argv[n++] = secs;
+	argv[n++] = "--json";
+	argv[n++] = "--quiet";
+	if (l->size > 0) {
+		snprintf(size, sizeof size, "%d", l->size);
+		argv[n++] = "--size";
+		argv[n++] = size;
+	}
+	if (l->flows > 0) {
+		snprintf(flows, sizeof flows, "%d", l->flows);
+		argv[n++] = "--flows";
+		argv[n++] = flows;
+	}
+	if (l->threads > 0) {
+		snprintf(threads, sizeof threads, "%d", l->threads);
+		argv[n++] = "--threads";
+		argv[n++] = threads;
+	}
+	if (l->rate > 0) {
+		snprintf(rate, sizeof rate, "%.0f", l->rate);
+		argv[n++] = "--rate";
+		argv[n++] = rate;
+	}
+	argv[n] = NULL;
+	add_words(argv, &n, nitems(argv), extra);
+	rc = remote_start(&b->gen, argv, gen, cause);
+	free(extra);
+	return rc;
+}
+
+static void
+iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Fills the run from the sink's and the generator's documents and the DUT's counters. */
+static void
+fill_run(struct bench_run *r, json_t *gj, json_t *sj, const struct remote_counters *c0,
+    const struct remote_counters *c1)
+{
+	json_t *ps, *v;
+	size_t i;
+
+	r->packets = (uint64_t)json_integer_value(json_object_get(sj, "packets"));
+	r->bytes = (uint64_t)json_integer_value(json_object_get(sj, "bytes"));
+	r->pps = json_number_value(json_object_get(sj, "pps"));
+	r->bps = json_number_value(json_object_get(sj, "bps"));
+	r->duration_s = json_number_value(json_object_get(sj, "duration_s"));
+	r->sent = (uint64_t)json_integer_value(json_object_get(gj, "packets"));
+	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
+	ps = json_object_get(sj, "per_second");
+	json_array_foreach(ps, i, v) {
+		r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
+		r->per_second[r->nsec++] = json_number_value(v);
+	}
+	r->ncpu = c0->ncpu < c1->ncpu ? c0->ncpu : c1->ncpu;
+	r->cpu_busy = xcalloc(r->ncpu > 0 ? r->ncpu : 1, sizeof *r->cpu_busy);
+	cpu_mean_busy(c0, c1, r->cpu_busy, r->ncpu);
+	r->extra = json_pack("{s:{s:s, s:I, s:I, s:I, s:I}, s:{s:f, s:I}}", "dut", "boot_id",
+	    c1->boot_id, "in_packets", (json_int_t)(c1->in_rx - c0->in_rx), "in_drops",
+	    (json_int_t)(c1->in_drop - c0->in_drop), "out_packets",
+	    (json_int_t)(c1->out_tx - c0->out_tx), "out_drops",
+	    (json_int_t)(c1->out_drop - c0->out_drop), "gen", "pps",
+	    json_number_value(json_object_get(gj, "pps")), "packets", (json_int_t)r->sent);
+}
+
+static void
+fail(struct bench_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+fail(struct bench_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+	r->ok = false;
+}
+
+/* Waits for the generator to end, never talking to the DUT; -1 on a signal. */
+static int
+wait_gen(struct remote_child *gen, double deadline, int *status)
+{
+	while (remote_child_poll(gen, 0.1, status) == 0) {
+		if (bench_interrupted)
+			return -1;
+		if (util_now() > deadline) {
+			remote_child_kill(gen);
+			*status = 255;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int
+r_measure(void *arg, double duration, struct bench_run *r, char **cause)
+{
+	struct bench_remote *b = arg;
+	struct remote_counters c0, c1;
+	struct remote_child sink, gen;
+	json_t *gj = NULL, *sj = NULL;
+	json_error_t jerr;
+	double total = b->lab->settle + duration;
+	int gs = 0, ss = 0, rc = -1;
+	bool late;
+
+	r->ok = true;
+	iso_now(r->started, sizeof r->started);
+	memset(&c1, 0, sizeof c1);
+	snapshot(b, r->run, "before");
+	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c0, cause) == -1)
+		return -1;
+	if (strcmp(c0.boot_id, b->boot_id) != 0) {
+		util_cause(cause, "the DUT rebooted on its own (boot id %s, was %s)", c0.boot_id, b->boot_id);
+		goto out;
+	}
+	if (start_sink(b, total, &sink, cause) == -1)
+		goto interrupted_or_out;
+	if (start_gen(b, total, &gen, cause) == -1) {
+		remote_child_free(&sink);
+		goto out;
+	}
+	if (wait_gen(&gen, util_now() + total + 30, &gs) == -1) {
+		remote_child_free(&gen);
+		remote_child_free(&sink);
+		goto interrupted_or_out;
+	}
+	ss = gs == 0 ? remote_child_wait(&sink, util_now() + 15, &late) : 255;
+	if (gs == 0 && (gj = json_loads(gen.obuf, 0, &jerr)) == NULL)
+		gs = 255;
+	if (gs != 0)
+		fail(r, "ntune gen on %s failed: %s", b->gen.url, *gen.ebuf != '\0' ?
+		    util_trim(gen.ebuf) : "no answer in time");
+	else if ((sj = json_loads(sink.obuf, 0, &jerr)) == NULL)
+		fail(r, "ntune sink on %s failed (exit %d): %s", b->sink.url, ss, util_trim(sink.ebuf));
+	remote_child_free(&gen);
+	remote_child_free(&sink);
+	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c1, cause) == -1)
+		goto out;
+	snapshot(b, r->run, "after");
+	if (r->ok) {
+		fill_run(r, gj, sj, &c0, &c1);
+		if (r->packets == 0)
+			fail(r, "zero packets: %llu sent from %s, none reached %s (is the DUT forwarding?)",
+			    (unsigned long long)r->sent, b->gen.url, b->sink.url);
+	}
+	if (strcmp(c1.boot_id, b->boot_id) != 0)
+		fail(r, "the DUT rebooted during the run (boot id %s, was %s)", c1.boot_id, b->boot_id);
+	rc = 0;
+	goto out;
+interrupted_or_out:
+	if (bench_interrupted)
+		util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
+out:
+	json_decref(gj);
+	json_decref(sj);
+	remote_counters_free(&c0);
+	remote_counters_free(&c1);
+	return rc;
+}
+
+void
+bench_remote_runner(struct bench_remote *b, struct bench_runner *r)
+{
+	memset(r, 0, sizeof *r);
+	r->arg = b;
+	r->apply = r_apply;
+	r->restore = r_restore;
+	r->measure = r_measure;
+	r->idle_busy = r_idle_busy;
+	(void)say;
+}

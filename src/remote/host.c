@@ -1,0 +1,198 @@
+/*
+ * What ntune reads from another host, by POSIX sh scripts sent over ssh's
+ * standard input (nothing to install; OPNsense has no bash): its boot id, its
+ * identity, and idle counters of the DUT before and after a trial.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/remote.h"
+#include "util/util.h"
+
+/*
+ * The boot id: Linux's /proc/sys/kernel/random/boot_id, FreeBSD's
+ * kern.boottime. NTUNE_TEST_BOOT_ID names a file that stands for it, for the
+ * test rig whose "hosts" are network namespaces of one machine (test only).
+ */
+static const char boot_id_sh[] =
+    "if [ -n \"${NTUNE_TEST_BOOT_ID:-}\" ]; then cat \"$NTUNE_TEST_BOOT_ID\"\n"
+    "elif [ -r /proc/sys/kernel/random/boot_id ]; then cat /proc/sys/kernel/random/boot_id\n"
+    "else sysctl -n kern.boottime; fi\n";
+
+static void
+first_line(const char *s, char *buf, size_t len)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+int
+remote_boot_id(const struct remote_host *h, double timeout, char *buf, size_t len, char **cause)
+{
+	struct remote_result r;
+
+	buf[0] = '\0';
+	if (remote_sh(h, boot_id_sh, NULL, timeout, &r, cause) == -1)
+		return -1;
+	if (r.status != 0 || *r.out == '\0') {
+		util_cause(cause, "cannot read the boot id of %s: %s", h->url, remote_result_why(&r));
+		remote_result_free(&r);
+		return -1;
+	}
+	first_line(r.out, buf, len);
+	remote_result_free(&r);
+	return 0;
+}
+
+/* $1 = the ntune command there. Lines "key value". */
+static const char facts_sh[] =
+    "printf 'os %s\\n' \"$(uname -s)\"\n"
+    "printf 'uname %s\\n' \"$(uname -a)\"\n"
+    "printf 'ntune %s\\n' \"$(\"$1\" --version 2>/dev/null || echo none)\"\n"
+    "if [ -n \"${NTUNE_TEST_BOOT_ID:-}\" ]; then printf 'boot_id %s\\n' \"$(cat \"$NTUNE_TEST_BOOT_ID\")\"\n"
+    "elif [ -r /proc/sys/kernel/random/boot_id ]; then printf 'boot_id %s\\n' \"$(cat /proc/sys/kernel/random/boot_id)\"\n"
+    "else printf 'boot_id %s\\n' \"$(sysctl -n kern.boottime)\"; fi\n"
+    "if [ -r /etc/platform ]; then printf 'platform %s\\n' \"$(head -n 1 /etc/platform)\"; fi\n"
+    "c=$(sysctl -n kern.conftxt 2>/dev/null) && printf '%s\\n' \"$c\" | sed 's/^/conftxt /'\n"
+    "exit 0\n";
+
+static void
+take(const char *line, const char *key, char *dst, size_t len)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n) == 0 && line[n] == ' ')
+		first_line(line + n + 1, dst, len);
+}
+
+int
+remote_facts(const struct remote_host *h, const char *ntune, struct remote_facts *f, char **cause)
+{
+	struct remote_result r;
+	struct strbuf conf;
+	char *args[] = { (char *)ntune, NULL };
+	const char *p;
+
+	memset(f, 0, sizeof *f);
+	if (remote_sh(h, facts_sh, args, 30, &r, cause) == -1)
+		return -1;
+	if (r.status != 0 || strncmp(r.out, "os ", 3) != 0) {
+		util_cause(cause, "cannot reach %s: %s", h->url, remote_result_why(&r));
+		remote_result_free(&r);
+		return -1;
+	}
+	strbuf_init(&conf);
+	for (p = r.out; *p != '\0'; p += strcspn(p, "\n"), p += *p == '\n') {
+		take(p, "os", f->os, sizeof f->os);
+		take(p, "uname", f->uname, sizeof f->uname);
+		take(p, "ntune", f->version, sizeof f->version);
+		take(p, "boot_id", f->boot_id, sizeof f->boot_id);
+		take(p, "platform", f->platform, sizeof f->platform);
+		if (strncmp(p, "conftxt ", 8) == 0) {
+			strbuf_add(&conf, p + 8, strcspn(p + 8, "\n"));
+			strbuf_addc(&conf, '\n');
+		}
+	}
+	strbuf_addc(&conf, '\0');
+	f->conftxt = strbuf_detach(&conf);
+	remote_result_free(&r);
+	return 0;
+}
+
+void
+remote_facts_free(struct remote_facts *f)
+{
+	free(f->conftxt);
+	f->conftxt = NULL;
+}
+
+/*
+ * $1 $2 = the DUT's in and out interfaces. Lines: "boot ID", "if NAME rx_packets
+ * rx_drops tx_packets tx_drops", "cpu busy total" per CPU (ticks). Linux from
+ * /sys and /proc/stat; FreeBSD from netstat -ibnd and kern.cp_times
+ * (user nice sys intr idle per CPU) [FreeBSD branch: not run here].
+ */
+static const char counters_sh[] =
+    "if [ -n \"${NTUNE_TEST_BOOT_ID:-}\" ]; then echo \"boot $(cat \"$NTUNE_TEST_BOOT_ID\")\"\n"
+    "elif [ -r /proc/sys/kernel/random/boot_id ]; then echo \"boot $(cat /proc/sys/kernel/random/boot_id)\"\n"
+    "else echo \"boot $(sysctl -n kern.boottime)\"; fi\n"
+    "for i in \"$1\" \"$2\"; do\n"
+    "  d=/sys/class/net/$i/statistics\n"
+    "  if [ -d \"$d\" ]; then\n"
+    "    echo \"if $i $(cat $d/rx_packets) $(cat $d/rx_dropped) $(cat $d/tx_packets) $(cat $d/tx_dropped)\"\n"
+    "  elif command -v netstat >/dev/null 2>&1; then\n"
+    "    netstat -ibnd -I \"$i\" | awk -v i=\"$i\" '$1==i && $3 ~ /Link/ "
+    "{ print \"if\", i, $5, $7, $9, $13; exit }'\n"
+    "  fi\n"
+    "done\n"
+    "if [ -r /proc/stat ]; then\n"
+    "  awk '/^cpu[0-9]/ { t=0; for (k=2;k<=NF;k++) t+=$k; print \"cpu\", t-$5-$6, t }' /proc/stat\n"
+    "else\n"
+    "  sysctl -n kern.cp_times | awk '{ for (k=1;k+4<=NF;k+=5) "
+    "{ t=$k+$(k+1)+$(k+2)+$(k+3)+$(k+4); print \"cpu\", t-$(k+4), t } }'\n"
+    "fi\n";
+
+int
+remote_counters(const struct remote_host *h, const char *in, const char *out,
+    struct remote_counters *c, char **cause)
+{
+	struct remote_result r;
+	char *args[] = { (char *)in, (char *)out, NULL }, name[64];
+	uint64_t v[4], busy, total;
+	const char *p;
+	int ok_in = 0, ok_out = 0;
+
+	memset(c, 0, sizeof *c);
+	if (remote_sh(h, counters_sh, args, 30, &r, cause) == -1)
+		return -1;
+	if (r.status != 0) {
+		util_cause(cause, "cannot read the counters of %s: %s", h->url, remote_result_why(&r));
+		remote_result_free(&r);
+		return -1;
+	}
+	for (p = r.out; *p != '\0'; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncmp(p, "boot ", 5) == 0)
+			first_line(p + 5, c->boot_id, sizeof c->boot_id);
+		else if (sscanf(p, "if %63s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &v[0],
+		    &v[1], &v[2], &v[3]) == 5) {
+			if (strcmp(name, in) == 0 && !ok_in) {
+				c->in_rx = v[0];
+				c->in_drop = v[1];
+				ok_in = 1;
+			}
+			if (strcmp(name, out) == 0 && !ok_out) {
+				c->out_tx = v[2];
+				c->out_drop = v[3];
+				ok_out = 1;
+			}
+		} else if (sscanf(p, "cpu %" SCNu64 " %" SCNu64, &busy, &total) == 2) {
+			c->cpu = xreallocarray(c->cpu, c->ncpu + 1, sizeof *c->cpu);
+			c->cpu[c->ncpu].busy = busy;
+			c->cpu[c->ncpu].total = total;
+			c->ncpu++;
+		}
+	}
+	remote_result_free(&r);
+	if (!ok_in || !ok_out) {
+		util_cause(cause, "%s has no interface '%s'", h->url, !ok_in ? in : out);
+		free(c->cpu);
+		c->cpu = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void
+remote_counters_free(struct remote_counters *c)
+{
+	free(c->cpu);
+	c->cpu = NULL;
+	c->ncpu = 0;
+}

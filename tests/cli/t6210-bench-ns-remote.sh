@@ -1,0 +1,148 @@
+#!/bin/sh
+# ntune bench --dut ssh://...: a DUT, a generator and a sink that are separate "hosts" (network
+# namespaces, each with its own real OpenSSH server, keys made here), the controller in a fourth
+# namespace reaching them only over ssh (scripts/ssh-rig.sh).
+. "$(dirname "$0")/lib.sh"
+
+test_prereq_SSHD() { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; }
+if ! test_have_prereq ROOT,IP,SSHD; then
+	test_skip 'ntune bench against a DUT over ssh' "missing $test_missing_prereq"
+	test_done
+fi
+N=$(test_unique)
+RIG=$TRASH/rig
+mkdir -p "$RIG"
+test_at_exit "sh \"$SRCDIR/scripts/ssh-rig.sh\" down \"$RIG\" $N >/dev/null 2>&1"
+if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >rig.log 2>&1; then
+	cat rig.log >&2
+	test_skip 'ntune bench against a DUT over ssh' 'the ssh rig did not come up'
+	test_done
+fi
+ctl() { ip netns exec "$N-ctl" "$@"; }
+gen_running() {
+	for p in $(ip netns pids "$N-gen"); do tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline"; echo; done |
+		grep -q "ntune gen --iface gen0"
+}
+rps() { ip netns exec "$N-dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus; }
+ORIG=$(rps)
+printf '# the settings as they are\n' >"$TRASH/a.conf"
+printf 'if.dut0.rps_cpus=2\n' >"$TRASH/b.conf"
+# Restored: the knob reads as before and no journal entry is left applied on the DUT.
+restored() {
+	test "$(rps)" = "$ORIG" || { echo "rps_cpus on the DUT is $(rps), was $ORIG"; return 1; }
+	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) "
+}
+HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
+BENCH="timeout 300 $NTUNE bench $HOSTS --duration 1 --warmup 0.5"
+
+test_expect_success 'bench --dut compares two profiles on the DUT over ssh and restores its settings' '
+	ctl $BENCH a.conf b.conf --runs 3 --max-runs 3 -o r1 >out 2>err &&
+	cat out &&
+	grep -Eq "(forwards .* (more|fewer) packets than a|no difference proven between b and a)" out &&
+	grep -q "^stopped: \(decided\|max-runs\) after 3 runs each" out &&
+	grep -q "DUT ssh://dut: Linux .*; ntune [0-9.]*; boot [0-9a-f-]*" err &&
+	restored
+'
+test_expect_success 'each run holds the sink'\''s count, the generator'\''s, and the DUT'\''s idle counters' '
+	python3 - "$RIG" <<-\PY
+	import json, sys
+	boot = open(sys.argv[1] + "/dut/boot_id").read().strip()
+	runs = [json.loads(l) for l in open("r1/runs.jsonl")]
+	assert len(runs) == 8, len(runs)
+	for r in runs:
+	    assert r["ok"] and r["pps"] > 0 and r["packets"] > 0, r
+	    # loss is what the generator sent minus what the sink counted
+	    assert r["sent"] == r["gen"]["packets"] and r["drops"] == r["sent"] - r["packets"], r
+	    assert r["dut"]["boot_id"] == boot, r
+	    # the DUT forwarded what reached the sink (nothing else crosses dut1)
+	    assert r["dut"]["out_packets"] >= r["packets"] and r["dut"]["in_packets"] >= r["packets"], r
+	    assert len(r["cpu_busy"]) >= 1
+	PY
+'
+test_expect_success 'the results name every host: uname, ntune version, boot id; snapshots around each run' '
+	python3 - "$RIG" <<-\PY
+	import json, os, sys
+	h = json.load(open("r1/hosts.json"))
+	for role in ("dut", "gen", "sink"):
+	    assert h[role]["url"] == "ssh://" + role and h[role]["os"] == "Linux", h[role]
+	    assert h[role]["ntune_version"].startswith("ntune "), h[role]
+	    assert h[role]["boot_id"] == open(sys.argv[1] + "/" + role + "/boot_id").read().strip()
+	assert h["boots"][0]["why"] == "found" and h["path"]["dut_in"] == "dut0"
+	for n in range(1, 9):
+	    for when in ("before", "after"):
+	        s = json.load(open("r1/dut/run-%d-%s.json" % (n, when)))
+	        assert s["schema"] == "ntune-inspect", s.keys()
+	PY
+'
+test_expect_success 'the DUT applied each profile with a dead-man timer and reverted it after the run' '
+	NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history >hist &&
+	test $(grep -c " reverted " hist) = 4 &&
+	python3 -c "
+import glob, json
+for f in glob.glob(\"$RIG/dut/state/journal/*.json\"):
+    d = json.load(open(f))
+    assert d[\"confirm_deadline\"] > 0 and d[\"state\"] == \"reverted\", d
+"
+'
+test_expect_success '--plan prints the runs and the DUT time and contacts nobody' '
+	$NTUNE bench a.conf b.conf --dut ssh://nowhere.invalid --plan --runs 3 --max-runs 6 --duration 10 >plan &&
+	cat plan &&
+	grep -q "^plan: 2 profiles on ssh://nowhere.invalid; generator local, sink local" plan &&
+	grep -q "measured runs: 6 to 12" plan &&
+	grep -q "reboots: 0" plan &&
+	grep -q "DUT time: at most 14 runs" plan &&
+	grep -q "^nothing was started" plan
+'
+# Shell injection: host names, interface names, the ntune path and load arguments never reach a
+# shell unquoted; each is refused or arrives as one literal word.
+test_expect_success 'a host, an interface or an address with shell text is refused before any connection' '
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut "ssh://root@dut;touch $TRASH/pwned" 2>e1 &&
+	grep -q "invalid host" e1 &&
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut "ssh://\$(touch $TRASH/pwned)" 2>e2 &&
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut ssh://dut --dut-in "dut0;touch$TRASH/pwned" 2>e3 &&
+	grep -q "invalid interface name" e3 &&
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut ssh://dut --dst "198.19.0.2
+touch $TRASH/pwned" 2>e4 &&
+	grep -q "invalid --dst" e4 &&
+	test ! -e pwned
+'
+test_expect_success 'a profile value with shell text is refused by the knowledge base, nothing applied' '
+	printf "if.dut0.rps_cpus=2;touch %s/pwned\n" "$TRASH" >bad.conf &&
+	printf "if.dut0.rps_cpus=\$(touch %s/pwned)\n" "$TRASH" >bad2.conf &&
+	test_expect_code 2 ctl $BENCH a.conf bad.conf -o r2 2>e5 &&
+	grep -q "bad.conf:1: if.dut0.rps_cpus" e5 &&
+	test_expect_code 2 ctl $BENCH a.conf bad2.conf -o r3 2>e6 &&
+	grep -q "bad2.conf:1: if.dut0.rps_cpus" e6 &&
+	test ! -e pwned && test ! -e r2 && restored
+'
+test_expect_success 'the ntune path and load arguments arrive as literal words on the hosts' '
+	test_expect_code 2 ctl $BENCH a.conf b.conf --ntune "ntune;touch $TRASH/pwned" -o r4 2>e7 &&
+	grep -q "no .ntune;touch .*pwned. on ssh://dut" e7 &&
+	test_expect_code 1 ctl $BENCH a.conf b.conf --runs 2 --max-runs 2 --warmup 0 \
+		--gen-args "--size \$(touch\${IFS}$TRASH/pwned)" -o r5 2>e8 &&
+	grep -q "ntune gen on ssh://gen failed: .*invalid --size .\$(touch" e8 &&
+	test ! -e pwned && restored
+'
+test_expect_success 'an unknown DUT host key is refused; --ssh-accept-new takes it' '
+	sed "s|$RIG/known_hosts|$TRASH/kh|" "$RIG/ssh_config" >cfg &&
+	grep -v "^198.19.254.2 " "$RIG/known_hosts" >kh &&
+	test_expect_code 2 ctl $NTUNE bench a.conf b.conf --dut ssh://dut --gen ssh://gen --sink ssh://sink \
+		--ssh-config "$TRASH/cfg" -o r6 2>e9 &&
+	grep -q "Host key verification failed" e9 && test ! -e r6 &&
+	ctl timeout 120 $NTUNE bench a.conf b.conf --dut ssh://dut --gen ssh://gen --sink ssh://sink \
+		--ssh-config "$TRASH/cfg" --ssh-accept-new --duration 0.5 --warmup 0 --runs 2 --max-runs 2 -o r7 >/dev/null 2>e10 &&
+	grep -q "^198.19.254.2 " kh && restored
+'
+test_expect_success 'Ctrl-C during a trial: the DUT settings are restored, the partial results kept' '
+	ctl $NTUNE bench a.conf b.conf $HOSTS --duration 20 --warmup 0 --runs 2 --max-runs 2 -o r8 >/dev/null 2>e11 &
+	pid=$! &&
+	i=0 && until gen_running; do i=$((i + 1)); test $i -lt 300 || break; sleep 0.1; done &&
+	test $i -lt 300 &&
+	kill -INT $pid &&
+	{ wait $pid; test $? = 130; } &&
+	grep -q "settings restored; partial results kept in r8" e11 &&
+	python3 -c "import json; m=json.load(open(\"r8/meta.json\")); assert m[\"complete\"] is False and m[\"stopped\"] == \"interrupted\", m" &&
+	restored &&
+	sleep 1 && ! gen_running
+'
+test_done
