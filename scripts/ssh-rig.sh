@@ -118,7 +118,7 @@ reboot_dut() {
 	[ -s "$DIR/dut/sshd.pid" ] && kill "$(cat "$DIR/dut/sshd.pid")" 2>/dev/null || :
 	# Every session of the DUT goes with it, as on a real reboot.
 	for p in $(ip netns pids "$NAME-dut" 2>/dev/null); do kill -9 "$p" 2>/dev/null || :; done
-	ip netns del "$NAME-dut"
+	ip netns del "$NAME-dut" 2>/dev/null || :
 	echo "$(date +%s) down" >>"$DIR/dut/reboots"
 	sleep "${RIG_DOWN_S:-2}"
 	[ -e "$DIR/dut/never-back" ] && return 0

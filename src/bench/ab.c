@@ -161,8 +161,16 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 		return -1;
 	}
 	if (!warmup) {
-		p->values = xreallocarray(p->values, p->nvalues + 1, sizeof *p->values);
-		p->values[p->nvalues++] = r.value;
+		if (c->per_boot && r.boot[0] != '\0' && p->nvalues > 0 && strcmp(p->boot, r.boot) == 0) {
+			p->values[p->nvalues - 1] = (p->values[p->nvalues - 1] * p->in_boot + r.value) /
+			    (p->in_boot + 1);
+			p->in_boot++;
+		} else {
+			p->values = xreallocarray(p->values, p->nvalues + 1, sizeof *p->values);
+			p->values[p->nvalues++] = r.value;
+			snprintf(p->boot, sizeof p->boot, "%s", r.boot);
+			p->in_boot = 1;
+		}
 	}
 	{
 		struct strbuf sb;

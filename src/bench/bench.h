@@ -128,6 +128,7 @@ struct bench_run {
 	char	started[32];		/* ISO 8601 UTC */
 	double	duration_s;
 	json_t	*extra;			/* more keys for runs.jsonl (a remote DUT's counters), or NULL */
+	char	boot[128];		/* the DUT's boot id during the run (remote), else "" */
 };
 
 void	bench_run_free(struct bench_run *);
@@ -211,8 +212,10 @@ struct bench_profile {
 	char	label[BENCH_LABEL_MAX];
 	char	*text;			/* the exact profile text (written to profiles/) */
 	struct kb_profile *prof;	/* parsed; no entries = the settings as they are */
-	double	*values;		/* pps of the measured runs */
+	double	*values;		/* pps of the measured runs (per_boot: of the boots) */
 	size_t	nvalues;
+	char	boot[128];		/* per_boot: the boot of values[nvalues - 1] */
+	int	in_boot;		/* per_boot: runs averaged into values[nvalues - 1] */
 };
 
 /*
@@ -231,6 +234,12 @@ struct bench_runner {
 struct bench_ctx {
 	struct bench_lab *lab;
 	const struct bench_runner *runner;	/* NULL: the lab */
+	/*
+	 * One boot = one sample: the runs of a profile measured in the same boot
+	 * of the DUT (bench_run.boot) are averaged into one value, so the tests
+	 * count boots, not runs that share a boot (remote DUT with reboots).
+	 */
+	bool	per_boot;
 	const struct kb *kb;
 	const char *state_dir;		/* NULL: apply's default */
 	const char *dir;		/* results directory, or NULL */
@@ -281,6 +290,17 @@ struct bench_remote {
 	struct bench_lab *lab;		/* frame size, flows, threads, rate, settle */
 	const char *dir;		/* results directory, or NULL */
 	int	confirm_secs;		/* apply --confirm on the DUT: reverts itself after this */
+	/*
+	 * Reboot mode (profiles with boot-time knobs, or --reboot): a profile is
+	 * applied persistently (apply --root dut_root) and the DUT rebooted, once
+	 * per switch of profile; the original settings come back with a last
+	 * reboot in bench_remote_finish.
+	 */
+	bool	reboot;
+	const char *dut_root;		/* apply --root on the DUT, or NULL */
+	const char *reboot_cmd;		/* sh command on the DUT; NULL: shutdown -r now */
+	double	reboot_timeout;		/* s from the reboot command to a forwarding DUT */
+	double	reboot_settle;		/* s after the data path probe passed */
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;
 	/* found */
@@ -288,7 +308,11 @@ struct bench_remote {
 	char	boot_id[128];		/* the DUT's current boot */
 	int	ncpu;			/* the DUT's CPUs */
 	int	run;
-	json_t	*boots;			/* [{boot_id, why, before_run, recovery_s}] */
+	json_t	*boots;			/* [{boot_id, why, before_run, recovery_s, came_back}] */
+	int	nreboots;
+	char	cur_label[BENCH_LABEL_MAX];	/* reboot mode: the profile in force, "" none yet */
+	char	cur_journal[64];	/* reboot mode: its journal entry on the DUT, "" none */
+	char	pending[256];		/* reboot mode: why the next run cannot be measured */
 };
 
 /*
@@ -299,6 +323,11 @@ struct bench_remote {
 int	bench_remote_open(struct bench_remote *, char **cause);
 /* Creates DIR/dut/ (snapshots) and writes DIR/hosts.json (b->dir set). */
 int	bench_remote_open_dir(struct bench_remote *, char **cause);
+/*
+ * Reboot mode: takes the last profile out and reboots, so that the DUT runs
+ * its original settings again (also after Ctrl-C). 0 or -1 + cause.
+ */
+int	bench_remote_finish(struct bench_remote *, char **cause);
 void	bench_remote_close(struct bench_remote *);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
 

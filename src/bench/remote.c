@@ -225,51 +225,6 @@ verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
 	return 0;
 }
 
-static int
-r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
-{
-	struct bench_remote *b = arg;
-	struct remote_result r;
-	char secs[16];
-	const char *w[] = { "apply", "-", "--confirm", secs, "--no-persist", "--json", NULL };
-	json_t *doc;
-	json_error_t jerr;
-	const char *id;
-
-	journal[0] = '\0';
-	if (p->prof == NULL || p->prof->nentries == 0)
-		return 0;
-	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
-	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
-		return -1;
-	doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
-	id = json_string_value(json_object_get(doc, "id"));
-	if (r.status != 0 || id == NULL) {
-		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
-		    remote_result_why(&r));
-		json_decref(doc);
-		remote_result_free(&r);
-		return -1;
-	}
-	snprintf(journal, len, "%s", id);
-	json_decref(doc);
-	remote_result_free(&r);
-	if (verify(b, p, cause) == -1) {
-		char *why = NULL;
-
-		if (r_restore(b, journal, &why) == -1) {
-			char *both;
-
-			xasprintf(&both, "%s; %s", *cause, why);
-			free(*cause);
-			free(why);
-			*cause = both;
-		}
-		journal[0] = '\0';
-		return -1;
-	}
-	return 0;
-}
 
 /* `ntune snapshot` of the DUT into DIR/dut/run-N-WHEN.json (idle). */
 static void
@@ -380,7 +335,8 @@ start_sink(struct bench_remote *b, double total, struct remote_child *sink, char
 }
 
 static int
-start_gen(struct bench_remote *b, double total, struct remote_child *gen, char **cause)
+start_gen(struct bench_remote *b, double total, double rate_pps, struct remote_child *gen,
+    char **cause)
 {
 	char secs[32], size[16], flows[16], threads[16], rate[32], *argv[48];
 	char *extra = xstrdup(b->gen_args != NULL ? b->gen_args : "");
@@ -415,8 +371,8 @@ start_gen(struct bench_remote *b, double total, struct remote_child *gen, char *
 		argv[n++] = "--threads";
 		argv[n++] = threads;
 	}
-	if (l->rate > 0) {
-		snprintf(rate, sizeof rate, "%.0f", l->rate);
+	if (rate_pps > 0 || l->rate > 0) {
+		snprintf(rate, sizeof rate, "%.0f", rate_pps > 0 ? rate_pps : l->rate);
 		argv[n++] = "--rate";
 		argv[n++] = rate;
 	}
@@ -498,6 +454,280 @@ wait_gen(struct remote_child *gen, double deadline, int *status)
 	return 0;
 }
 
+/*
+ * The data path forwards again: a low-rate probe (1000 pps for 1 s) from the
+ * generator through the DUT reaches the sink without loss. 0 when it did.
+ */
+static int
+probe(struct bench_remote *b)
+{
+	struct remote_child sink, gen;
+	json_t *gj = NULL, *sj = NULL;
+	json_error_t jerr;
+	int gs = 255, rc = -1;
+	bool late;
+	char *why = NULL;
+	json_int_t sent, got;
+
+	if (start_sink(b, 1, &sink, &why) == -1) {
+		free(why);
+		return -1;
+	}
+	if (start_gen(b, 1, 1000, &gen, &why) == -1) {
+		free(why);
+		remote_child_free(&sink);
+		return -1;
+	}
+	if (wait_gen(&gen, util_now() + 30, &gs) == 0 && gs == 0 &&
+	    remote_child_wait(&sink, util_now() + 15, &late) >= 0 &&
+	    (gj = json_loads(gen.obuf, 0, &jerr)) != NULL &&
+	    (sj = json_loads(sink.obuf, 0, &jerr)) != NULL) {
+		sent = json_integer_value(json_object_get(gj, "packets"));
+		got = json_integer_value(json_object_get(sj, "packets"));
+		rc = sent > 0 && got == sent ? 0 : -1;
+	}
+	json_decref(gj);
+	json_decref(sj);
+	remote_child_free(&gen);
+	remote_child_free(&sink);
+	return rc;
+}
+
+/* Sleeps up to secs; false when a signal arrived and waits are interruptible. */
+static bool
+nap(double secs, bool interruptible)
+{
+	double until = util_now() + secs;
+
+	while (util_now() < until) {
+		if (interruptible && bench_interrupted)
+			return false;
+		usleep(50000);
+	}
+	return true;
+}
+
+/*
+ * The reboot protocol: reboot, wait until ssh drops, until it answers with a
+ * new boot id, until the data path forwards (probe), then settle; every wait
+ * within reboot_timeout. Records the boot (and how long recovery took) in
+ * boots. -1 + cause when the DUT did not come back (or on a signal).
+ */
+static int
+reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **cause)
+{
+	struct remote_result r;
+	char old[128], id[128], *err = NULL, *argv[] = { "/bin/sh", "-c", NULL, NULL };
+	double t0 = util_now(), deadline = t0 + b->reboot_timeout;
+	const char *phase = "drop its ssh";
+	json_t *o;
+	int rc = -1;
+
+	snprintf(old, sizeof old, "%s", b->boot_id);
+	say(b, "rebooting the DUT (%s)", why);
+	argv[2] = (char *)(b->reboot_cmd != NULL ? b->reboot_cmd : "shutdown -r now");
+	if (remote_run(&b->dut, argv, NULL, 30, &r, cause) == -1)
+		return -1;
+	if (r.status != 0 && r.status != 255) {
+		util_cause(cause, "the DUT's reboot command failed: %s", remote_result_why(&r));
+		remote_result_free(&r);
+		return -1;
+	}
+	remote_result_free(&r);
+	b->nreboots++;
+	/* The shared connection dies with the DUT: never reuse it. */
+	remote_host_disconnect(&b->dut);
+	for (;;) {
+		if (interruptible && bench_interrupted)
+			goto interrupted;
+		if (util_now() > deadline)
+			goto gone;
+		if (remote_boot_id(&b->dut, 15, id, sizeof id, &err) == -1) {
+			free(err);
+			err = NULL;
+			break;
+		}
+		if (strcmp(id, old) != 0)
+			break;
+		nap(1, interruptible);
+	}
+	phase = "answer with a new boot id";
+	for (;;) {
+		if (interruptible && bench_interrupted)
+			goto interrupted;
+		if (util_now() > deadline)
+			goto gone;
+		if (remote_boot_id(&b->dut, 15, id, sizeof id, &err) == 0 && strcmp(id, old) != 0)
+			break;
+		free(err);
+		err = NULL;
+		nap(1, interruptible);
+	}
+	snprintf(b->boot_id, sizeof b->boot_id, "%s", id);
+	phase = "forward the probe (1000 pps, no loss)";
+	while (probe(b) != 0) {
+		if (interruptible && bench_interrupted)
+			goto interrupted;
+		if (util_now() > deadline)
+			goto gone;
+		nap(1, interruptible);
+	}
+	if (!nap(b->reboot_settle, interruptible))
+		goto interrupted;
+	rc = 0;
+	say(b, "the DUT is back after %.1f s (boot %s)", util_now() - t0, b->boot_id);
+	goto record;
+gone:
+	util_cause(cause, "the DUT did not %s within %.0f s of its reboot (%s)", phase, b->reboot_timeout,
+	    why);
+	goto record;
+interrupted:
+	util_cause(cause, "interrupted by signal %d while waiting for the DUT to %s", (int)bench_interrupted,
+	    phase);
+record:
+	o = json_pack("{s:s, s:s, s:i, s:f, s:b}", "boot_id", rc == 0 ? b->boot_id : "", "why", why,
+	    "before_run", b->run + 1, "recovery_s", util_now() - t0, "came_back", rc == 0);
+	if (rc == -1)
+		json_object_set_new(o, "error", json_string(*cause));
+	json_array_append_new(b->boots, o);
+	if (b->dir != NULL)
+		write_hosts(b, NULL);
+	return rc;
+}
+
+/* Reboot mode: puts profile p (NULL: none) in force through a reboot. */
+static int
+switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interruptible, char **cause)
+{
+	struct remote_result r;
+	const char *w[8] = { "apply", "-", "--json", NULL };
+	char why[BENCH_LABEL_MAX + 32];
+	json_t *doc;
+	json_error_t jerr;
+	const char *id;
+
+	if (b->cur_journal[0] != '\0') {
+		if (r_restore(b, b->cur_journal, cause) == -1)
+			return -1;
+		b->cur_journal[0] = '\0';
+	}
+	b->cur_label[0] = '\0';
+	if (p != NULL && p->prof != NULL && p->prof->nentries > 0) {
+		if (b->dut_root != NULL) {
+			w[3] = "--root";
+			w[4] = b->dut_root;
+			w[5] = NULL;
+		}
+		if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
+			return -1;
+		doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
+		if ((id = json_string_value(json_object_get(doc, "id"))) == NULL) {
+			util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
+			    remote_result_why(&r));
+			json_decref(doc);
+			remote_result_free(&r);
+			return -1;
+		}
+		snprintf(b->cur_journal, sizeof b->cur_journal, "%s", id);
+		json_decref(doc);
+		remote_result_free(&r);
+	}
+	snprintf(why, sizeof why, p != NULL ? "switch to %s" : "restore the original settings",
+	    p != NULL ? p->label : "");
+	if (reboot_wait(b, why, interruptible, cause) == -1)
+		return -1;
+	if (p != NULL)
+		snprintf(b->cur_label, sizeof b->cur_label, "%s", p->label);
+	return 0;
+}
+
+int
+bench_remote_finish(struct bench_remote *b, char **cause)
+{
+	if (!b->reboot || (b->cur_journal[0] == '\0' && b->nreboots == 0))
+		return 0;
+	return switch_boot(b, NULL, false, cause);
+}
+
+static int	apply_runtime(struct bench_remote *, const struct bench_profile *, char *, size_t,
+		    char **);
+
+static int
+r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
+{
+	struct bench_remote *b = arg;
+	char *why = NULL;
+
+	journal[0] = '\0';
+	if (b->reboot) {
+		/* The boot found runs the original settings: a profile without any is in force. */
+		if (b->nreboots == 0 && b->cur_journal[0] == '\0' && (p->prof == NULL ||
+		    p->prof->nentries == 0))
+			snprintf(b->cur_label, sizeof b->cur_label, "%s", p->label);
+		if (strcmp(b->cur_label, p->label) == 0 && b->pending[0] == '\0')
+			return verify(b, p, cause);
+		if (switch_boot(b, p, true, &why) == -1) {
+			if (bench_interrupted) {
+				*cause = why;
+				return -1;
+			}
+			/* The run is recorded as failed, with why. */
+			snprintf(b->pending, sizeof b->pending, "%s", why);
+			free(why);
+			return 0;
+		}
+		/* Verify after the boot: a setting the DUT changed on its way up is refused. */
+		return verify(b, p, cause);
+	}
+	return apply_runtime(b, p, journal, len, cause);
+}
+
+static int
+apply_runtime(struct bench_remote *b, const struct bench_profile *p, char *journal, size_t len,
+    char **cause)
+{
+	struct remote_result r;
+	char secs[16];
+	const char *w[] = { "apply", "-", "--confirm", secs, "--no-persist", "--json", NULL };
+	json_t *doc;
+	json_error_t jerr;
+	const char *id;
+
+	journal[0] = '\0';
+	if (p->prof == NULL || p->prof->nentries == 0)
+		return 0;
+	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
+	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
+		return -1;
+	doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
+	id = json_string_value(json_object_get(doc, "id"));
+	if (r.status != 0 || id == NULL) {
+		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
+		    remote_result_why(&r));
+		json_decref(doc);
+		remote_result_free(&r);
+		return -1;
+	}
+	snprintf(journal, len, "%s", id);
+	json_decref(doc);
+	remote_result_free(&r);
+	if (verify(b, p, cause) == -1) {
+		char *why = NULL;
+
+		if (r_restore(b, journal, &why) == -1) {
+			char *both;
+
+			xasprintf(&both, "%s; %s", *cause, why);
+			free(*cause);
+			free(why);
+			*cause = both;
+		}
+		journal[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
 static int
 r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 {
@@ -512,6 +742,12 @@ r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 
 	r->ok = true;
 	iso_now(r->started, sizeof r->started);
+	b->run = r->run;
+	snprintf(r->boot, sizeof r->boot, "%s", b->boot_id);
+	if (b->pending[0] != '\0') {
+		fail(r, "%s", b->pending);
+		return 0;
+	}
 	memset(&c1, 0, sizeof c1);
 	snapshot(b, r->run, "before");
 	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c0, cause) == -1)
@@ -522,7 +758,7 @@ r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 	}
 	if (start_sink(b, total, &sink, cause) == -1)
 		goto interrupted_or_out;
-	if (start_gen(b, total, &gen, cause) == -1) {
+	if (start_gen(b, total, 0, &gen, cause) == -1) {
 		remote_child_free(&sink);
 		goto out;
 	}

@@ -132,6 +132,7 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 enum {
 	OPT_DUT = 256, OPT_GEN, OPT_SINK, OPT_DUT_IN, OPT_DUT_OUT, OPT_GEN_IF, OPT_SINK_IF, OPT_DST,
 	OPT_NTUNE, OPT_SSH_CONFIG, OPT_ACCEPT_NEW, OPT_PLAN, OPT_GEN_ARGS, OPT_SINK_ARGS,
+	OPT_REBOOT, OPT_DUT_ROOT, OPT_REBOOT_CMD, OPT_REBOOT_TIMEOUT, OPT_REBOOT_SETTLE,
 };
 
 /* --dut and friends: what they say, before anything is reached. */
@@ -155,6 +156,15 @@ remote_option(int ch, const char *arg, struct remote_opts *o, struct bench_remot
 	case OPT_GEN_ARGS: b->gen_args = arg; return 1;
 	case OPT_SINK_ARGS: b->sink_args = arg; return 1;
 	case OPT_DST: b->dst = arg; return 1;
+	case OPT_REBOOT: b->reboot = true; return 1;
+	case OPT_DUT_ROOT: b->dut_root = arg; return 1;
+	case OPT_REBOOT_CMD: b->reboot_cmd = arg; return 1;
+	case OPT_REBOOT_TIMEOUT:
+		return cmd_parse_num(&cmd_bench, "--reboot-timeout", arg, 5, 86400, &b->reboot_timeout) == -1 ?
+		    -1 : 1;
+	case OPT_REBOOT_SETTLE:
+		return cmd_parse_num(&cmd_bench, "--reboot-settle", arg, 0, 3600, &b->reboot_settle) == -1 ?
+		    -1 : 1;
 	case OPT_DUT_IN: b->dut_in = arg; break;
 	case OPT_DUT_OUT: b->dut_out = arg; break;
 	case OPT_GEN_IF: b->gen_if = arg; break;
@@ -227,9 +237,36 @@ boot_knobs(const struct kb *kb, const struct bench_profile *p, size_t n, const c
 }
 
 /* --plan: the runs, the reboots and the DUT time at most, before anything starts. */
+/* The switches of profile in the planned run order (warm-up block included), the first run counted. */
+static int
+plan_switches(const struct bench_ctx *c, const struct bench_profile *p, size_t n)
+{
+	size_t order[32], i, last = (size_t)-1;
+	int block, count = 0;
+
+	if (c->warmup > 0) {
+		bench_block_order(n, 0, c->seed ^ 0x5741524d55ULL, order);
+		for (i = 0; i < n; i++, count++)
+			last = order[i];
+	}
+	/* The boot found runs the original settings: a first profile without any needs no reboot. */
+	bench_block_order(n, 0, c->warmup > 0 ? c->seed ^ 0x5741524d55ULL : c->seed, order);
+	if (p[order[0]].prof->nentries == 0)
+		count--;
+	for (block = 1; block <= c->seq.max_runs; block++) {
+		bench_block_order(n, (size_t)block - 1, c->seed, order);
+		for (i = 0; i < n; i++) {
+			if (order[i] != last)
+				count++;
+			last = order[i];
+		}
+	}
+	return count;
+}
+
 static void
 print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct bench_lab *lab,
-    const struct bench_profile *p, size_t n, const struct kb *kb)
+    const struct bench_profile *p, size_t n, const struct kb *kb, const struct bench_remote *b)
 {
 	const char *first = NULL;
 	size_t nboot = boot_knobs(kb, p, n, &first);
@@ -241,15 +278,22 @@ print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct 
 	printf("  warm-up runs: %d of %.1f s (discarded)\n", warm, c->warmup);
 	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
 	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
-	printf("  each run: apply --confirm and verify on the DUT, %.1f s settle + %.1f s measured, "
-	    "DUT counters and snapshot idle before and after (about %.0f s)\n", lab->settle,
-	    c->duration, per);
-	if (nboot > 0)
-		printf("  reboots: boot-time knob %s differs: not supported yet, the bench would refuse\n",
-		    first);
-	else
-		printf("  reboots: 0 (no boot-time knob in the profiles)\n");
+	printf("  each run: %s and verify on the DUT, %.1f s settle + %.1f s measured, "
+	    "DUT counters and snapshot idle before and after (about %.0f s)\n",
+	    b->reboot || nboot > 0 ? "apply persistently and reboot when the profile changes" :
+	    "apply --confirm", lab->settle, c->duration, per);
 	secs = most * per + warm * (c->warmup - c->duration);
+	if (nboot > 0 || b->reboot) {
+		int switches = plan_switches(c, p, n);
+
+		printf("  reboots: at most %d, one per switch of profile and one to restore (%s); "
+		    "each boot is one sample\n", switches + 1,
+		    nboot > 0 ? "boot-time knob in the profiles" : "--reboot");
+		printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), "
+		    "%.0f s settle\n", b->reboot_timeout, b->reboot_settle);
+		secs += (switches + 1) * (b->reboot_timeout / 4 + b->reboot_settle);
+	} else
+		printf("  reboots: 0 (no boot-time knob in the profiles)\n");
 	printf("  DUT time: at most %d runs, about %.0f min %02.0f s\n", most, floor(secs / 60),
 	    fmod(secs, 60));
 	printf("nothing was started\n");
@@ -303,6 +347,11 @@ run(int argc, char **argv)
 		{ "plan", no_argument, NULL, OPT_PLAN },
 		{ "gen-args", required_argument, NULL, OPT_GEN_ARGS },
 		{ "sink-args", required_argument, NULL, OPT_SINK_ARGS },
+		{ "reboot", no_argument, NULL, OPT_REBOOT },
+		{ "dut-root", required_argument, NULL, OPT_DUT_ROOT },
+		{ "reboot-cmd", required_argument, NULL, OPT_REBOOT_CMD },
+		{ "reboot-timeout", required_argument, NULL, OPT_REBOOT_TIMEOUT },
+		{ "reboot-settle", required_argument, NULL, OPT_REBOOT_SETTLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -310,7 +359,8 @@ run(int argc, char **argv)
 	struct bench_ctx c;
 	struct remote_opts ro = { 0 };
 	struct bench_remote rb = { .ntune = "ntune", .dut_in = LAB_DUT_IN_IF, .dut_out = LAB_DUT_OUT_IF,
-	    .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF, .dst = LAB_SINK_IP4 };
+	    .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF, .dst = LAB_SINK_IP4, .reboot_timeout = 600,
+	    .reboot_settle = 5 };
 	struct bench_runner runner;
 	bool opened = false;
 	struct bench_profile *profs = NULL;
@@ -444,19 +494,19 @@ run(int argc, char **argv)
 	cmd_measure_setup(&m, &lab, &c);
 	c.seq.confidence = conf / 100;
 	if (ro.plan) {
-		print_plan(&ro, &c, &lab, profs, (size_t)nprof, kb);
+		print_plan(&ro, &c, &lab, profs, (size_t)nprof, kb, &rb);
 		rc = 0;
 		goto out;
 	}
 	if (ro.dut != NULL) {
 		const char *first = NULL;
 
-		if (boot_knobs(kb, profs, (size_t)nprof, &first) > 0) {
-			fprintf(stderr, "ntune bench: '%s' takes effect at boot only: benching boot-time "
-			    "knobs on a remote DUT (reboots) is not supported yet\n", first);
-			rc = 2;
-			goto out;
+		if (boot_knobs(kb, profs, (size_t)nprof, &first) > 0 && !rb.reboot) {
+			fprintf(stderr, "ntune bench: '%s' takes effect at boot: the DUT is rebooted for "
+			    "every switch of profile\n", first);
+			rb.reboot = true;
 		}
+		c.per_boot = rb.reboot;
 		if (dir == NULL) {
 			cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
 			dir = dirbuf;
@@ -516,12 +566,28 @@ run(int argc, char **argv)
 	bench_interrupted = 0;
 	bench_signals_install();
 	ok = bench_ab(&c, profs, (size_t)nprof, v, &stop, &cause) == 0;
+	if (ro.dut != NULL && rb.reboot) {
+		char *why = NULL;
+
+		if (bench_remote_finish(&rb, &why) == -1) {
+			fprintf(stderr, "ntune bench: %s\n", why);
+			if (ok) {
+				ok = 0;
+				cause = why;
+			} else
+				free(why);
+		}
+	}
 	bench_signals_restore();
 	if (ok)
 		stopped = bench_stop_name(stop);
 	else
 		stopped = bench_interrupted ? "interrupted" : "error";
 	doc = verdict_doc(&c, v, (size_t)nprof - 1, stopped);
+	if (ro.dut != NULL && rb.reboot)
+		json_object_set_new(doc, "reboots", json_pack("{s:i, s:s}", "count", rb.nreboots, "note",
+		    "one boot is one sample: the runs of a profile in one boot are averaged into one "
+		    "value, n counts boots"));
 	if (bench_results_write_json(dir, "verdict.json", doc, NULL) == -1)
 		fprintf(stderr, "ntune bench: cannot write %s/verdict.json\n", dir);
 	bench_results_finish(dir, ok, stopped, ok ? NULL : cause, NULL);
@@ -540,6 +606,9 @@ run(int argc, char **argv)
 			printf("stopped: %s after %d runs each (%s)\n", stopped, c.blocks,
 			    stop == BENCH_DECIDED ? "every comparison decided" :
 			    "--max-runs reached with something undecided");
+		if (ro.dut != NULL && rb.reboot)
+			printf("reboots: %d (one boot is one sample: runs of a profile in one boot are "
+			    "averaged)\n", rb.nreboots);
 		printf("results: %s\n", dir);
 	}
 	json_decref(doc);
@@ -576,7 +645,8 @@ const struct ntune_cmd cmd_bench = {
 	"      [--no-host-knobs] [-o DIR] [--json]\n"
 	"      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	"       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
-	"       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]]",
+	"       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
+	"       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
 	0,
 	run,
 };
