@@ -644,8 +644,24 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 int
 bench_remote_finish(struct bench_remote *b, char **cause)
 {
+	double deadline = util_now() + b->reboot_timeout;
+	char id[128], *why = NULL;
+
 	if (!b->reboot || (b->cur_journal[0] == '\0' && b->nreboots == 0))
 		return 0;
+	/* Stopped in the middle of a reboot: the DUT must answer before it can be restored. */
+	while (remote_boot_id(&b->dut, 15, id, sizeof id, &why) == -1) {
+		if (util_now() > deadline) {
+			util_cause(cause, "cannot restore the DUT's settings: %s (journal entry %s there)",
+			    why, b->cur_journal[0] != '\0' ? b->cur_journal : "none");
+			free(why);
+			return -1;
+		}
+		free(why);
+		why = NULL;
+		nap(1, false);
+	}
+	snprintf(b->boot_id, sizeof b->boot_id, "%s", id);
 	return switch_boot(b, NULL, false, cause);
 }
 

@@ -134,12 +134,11 @@ test_expect_success 'an unknown DUT host key is refused; --ssh-accept-new takes 
 	grep -q "^198.19.254.2 " kh && restored
 '
 test_expect_success 'Ctrl-C during a trial: the DUT settings are restored, the partial results kept' '
-	ip netns exec "$N-ctl" $NTUNE bench a.conf b.conf $HOSTS --duration 20 --warmup 0 --runs 2 --max-runs 2 -o r8 >/dev/null 2>e11 &
-	pid=$! &&
-	i=0 && until gen_running; do i=$((i + 1)); test $i -lt 300 || break; sleep 0.1; done &&
-	test $i -lt 300 &&
-	kill -INT $pid &&
-	{ wait $pid; test $? = 130; } &&
+	{ ip netns exec "$N-ctl" $NTUNE bench a.conf b.conf $HOSTS --duration 20 --warmup 0 --runs 2 --max-runs 2 -o r8 >/dev/null 2>e11 & } &&
+	pid=$! && i=0 &&
+	while [ $i -lt 300 ] && ! gen_running; do sleep 0.1; i=$((i + 1)); done &&
+	gen_running &&
+	kill -INT $pid && test_expect_code 130 wait $pid &&
 	grep -q "settings restored; partial results kept in r8" e11 &&
 	python3 -c "import json; m=json.load(open(\"r8/meta.json\")); assert m[\"complete\"] is False and m[\"stopped\"] == \"interrupted\", m" &&
 	restored &&

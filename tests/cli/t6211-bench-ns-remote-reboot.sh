@@ -70,6 +70,16 @@ test_expect_success 'a DUT that comes back with a setting changed is not measure
 	sh "$SRCDIR/scripts/ssh-rig.sh" reboot-now "$RIG" $N >/dev/null 2>&1 &&
 	restored
 '
+test_expect_success 'Ctrl-C during a reboot wait: the DUT is brought back to its original settings' '
+	{ ip netns exec $N-ctl $BENCH --reboot-timeout 90 a.conf b.conf --runs 2 --max-runs 2 -o r4 >/dev/null 2>err4 & } &&
+	pid=$! && i=0 &&
+	while [ $i -lt 600 ] && ! grep -q "rebooting the DUT (switch to b)" err4; do sleep 0.1; i=$((i + 1)); done &&
+	kill -INT $pid && test_expect_code 130 wait $pid && cat err4 &&
+	grep -q "interrupted by signal 2 while waiting for the DUT to" err4 &&
+	grep -q "rebooting the DUT (restore the original settings)" err4 &&
+	grep -q "\"stopped\": \"interrupted\"" r4/meta.json &&
+	restored
+'
 test_expect_success 'a DUT that never comes back fails the run with how long it was waited for' '
 	touch "$RIG/dut/never-back" &&
 	test_expect_code 1 ip netns exec $N-ctl $BENCH --reboot-timeout 15 a.conf b.conf --runs 2 --max-runs 2 -o r3 >out3 2>err3 &&
