@@ -36,6 +36,11 @@ dut_links() {
 	ip -n "$NAME-dut" neigh replace 198.18.0.1 lladdr 02:4e:54:12:00:01 dev dut0 nud permanent
 	ip -n "$NAME-dut" neigh replace 198.19.0.2 lladdr 02:4e:54:13:00:02 dev dut1 nud permanent
 	ip netns exec "$NAME-dut" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+	# As `ntune lab up` does: the DUT's ports segment in software, the tester's port does not segment.
+	for i in dut0 dut1; do
+		ip netns exec "$NAME-dut" ethtool -K "$i" tx-udp-segmentation off tx-gso-list off 2>/dev/null || :
+	done
+	ip netns exec "$NAME-gen" ethtool -K gen0 tso off 2>/dev/null || :
 	# The peers' ends come back down with a new link: configure them again.
 	ip -n "$NAME-gen" addr replace 198.18.0.1/24 dev gen0
 	ip -n "$NAME-gen" link set gen0 up

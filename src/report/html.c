@@ -636,6 +636,45 @@ irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
 	free(sum);
 }
 
+/* bench --dut: who the hosts were, and every boot of the DUT with its recovery time. */
+static void
+hosts_table(struct strbuf *sb, const struct report_data *d)
+{
+	static const char *const roles[] = { "dut", "gen", "sink" };
+	json_t *h, *b;
+	size_t i;
+
+	strbuf_adds(sb, "<table><tr><th>host</th><th>reached at</th><th>uname</th><th>ntune</th>"
+	    "<th>boot id</th></tr>\n");
+	for (i = 0; i < 3; i++) {
+		if ((h = json_object_get(d->hosts, roles[i])) == NULL)
+			continue;
+		strbuf_addf(sb, "<tr><td>%s</td><td>", roles[i]);
+		report_esc(sb, jstr(h, "url"));
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, jstr(h, "uname"));
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, jstr(h, "ntune_version"));
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, jstr(h, "boot_id"));
+		strbuf_adds(sb, "</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n<h3>Boots of the DUT</h3>\n<table><tr><th>before run</th>"
+	    "<th>why</th><th>boot id</th><th>recovery</th><th>came back</th></tr>\n");
+	json_array_foreach(json_object_get(d->hosts, "boots"), i, b) {
+		strbuf_addf(sb, "<tr><td>%.0f</td><td>", jnum(b, "before_run"));
+		report_esc(sb, jstr(b, "why"));
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, jstr(b, "boot_id"));
+		if (json_is_number(json_object_get(b, "recovery_s")))
+			strbuf_addf(sb, "</td><td>%.1f s</td><td>%s</td></tr>\n", jnum(b, "recovery_s"),
+			    json_is_true(json_object_get(b, "came_back")) ? "yes" : "no");
+		else
+			strbuf_adds(sb, "</td><td></td><td>(found)</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+}
+
 static void
 runs_table(struct strbuf *sb, const struct report_data *d)
 {
@@ -654,6 +693,11 @@ runs_table(struct strbuf *sb, const struct report_data *d)
 		    jnum(r, "drops"), jnum(r, "duration_s"));
 		if (json_is_true(json_object_get(r, "warmup")))
 			strbuf_adds(sb, "warm-up, discarded ");
+		if (*jstr(json_object_get(r, "dut"), "boot_id") != '\0') {
+			strbuf_adds(sb, "DUT boot ");
+			report_esc(sb, jstr(json_object_get(r, "dut"), "boot_id"));
+			strbuf_adds(sb, " ");
+		}
 		report_esc(sb, jstr(r, "error"));
 		strbuf_adds(sb, "</td></tr>\n");
 	}
@@ -763,6 +807,10 @@ report_html(const struct report_data *d)
 	heat_map(&sb, d, &l);
 	strbuf_adds(&sb, "<h2>Interrupt rates (mean per profile)</h2>\n");
 	irq_table(&sb, d, &l);
+	if (d->hosts != NULL) {
+		strbuf_adds(&sb, "<h2>Hosts</h2>\n");
+		hosts_table(&sb, d);
+	}
 	strbuf_adds(&sb, "<h2>Runs</h2>\n");
 	runs_table(&sb, d);
 	strbuf_adds(&sb, "<h2>The exact profiles</h2>\n");

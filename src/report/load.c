@@ -198,6 +198,11 @@ report_load(const char *dir, struct report_data *d, char **cause)
 		json_decref(d->diagnosis);
 		d->diagnosis = NULL;
 	}
+	if ((j = load_json(dir, "hosts.json", 0, cause)) == NULL)
+		goto fail;
+	d->hosts = json_is_object(j) ? j : NULL;
+	if (!json_is_object(j))
+		json_decref(j);
 	xasprintf(&path, "%s/best.conf", dir);
 	if (access(path, F_OK) == 0 && util_read_file(path, &d->best, &len, cause) == -1) {
 		free(path);
@@ -223,6 +228,7 @@ report_data_free(struct report_data *d)
 	json_decref(d->verdict);
 	json_decref(d->summary);
 	json_decref(d->diagnosis);
+	json_decref(d->hosts);
 	free(d->best);
 	for (i = 0; i < d->nprofiles; i++) {
 		free(d->profiles[i].label);

@@ -18,6 +18,7 @@ struct report_data {
 	json_t	*verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */
 	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
+	json_t	*hosts;		/* hosts.json (bench --dut) or NULL */
 	char	*best;		/* best.conf or NULL */
 	struct report_profile *profiles;
 	size_t	nprofiles;

@@ -61,6 +61,12 @@ test_expect_success 'every run names its boot; a profile'\''s runs in one boot c
 	assert c["n_a"] == 2 and c["n_b"] == 2, c
 	PY
 '
+test_expect_success 'report shows the hosts, every boot of the DUT with its recovery time, and each run'\''s boot' '
+	"$NTUNE" report r1 >/dev/null &&
+	grep -q "<h2>Hosts</h2>" r1/report.html &&
+	grep -q "<td>restore the original settings</td><td>[0-9a-f-]*</td><td>[0-9.]* s</td><td>yes</td>" r1/report.html &&
+	test $(grep -c "DUT boot [0-9a-f-]" r1/report.html) = 6
+'
 test_expect_success 'a DUT that comes back with a setting changed is not measured; the knob is named' '
 	echo "net.core.somaxconn = 999" >"$RIG/dut/after-boot.conf" &&
 	test_expect_code 1 ip netns exec $N-ctl $BENCH --reboot-timeout 90 a.conf b.conf --runs 2 --max-runs 2 -o r2 >out2 2>err2 &&
