@@ -1,5 +1,9 @@
 /* ntune bench: interleaved, randomized A/B of profiles under load, with a verdict. */
+#include <sys/types.h>
+#include <sys/socket.h>
+
 #include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <getopt.h>
 #include <math.h>
