@@ -88,7 +88,8 @@ render_nic(json_t *nic)
 	printf("    %-12s %s, NUMA node %s\n", "bus", dash(js(nic, "bus")),
 	    jnum(nic, "numa_node", a, sizeof a));
 	printf("    %-12s %s, mtu %s, %s, mac %s\n", "link", json_is_true(json_object_get(nic, "up")) ?
-	    "up" : "down", jnum(nic, "mtu", b, sizeof b), sp, dash(js(nic, "mac")));
+	    "up" : json_is_false(json_object_get(nic, "up")) ? "down" : "unknown",
+	    jnum(nic, "mtu", b, sizeof b), sp, dash(js(nic, "mac")));
 	printf("    %-12s rx %s, tx %s, combined %s (max rx %s, tx %s, combined %s)\n", "queues",
 	    jnum(ch, "rx", a, sizeof a), jnum(ch, "tx", b, sizeof b), jnum(ch, "combined", c, sizeof c),
 	    jnum(ch, "max_rx", d, sizeof d), jnum(ch, "max_tx", e, sizeof e),

@@ -1521,6 +1521,19 @@ queue_irq_index(const char *d)
 	return -1;
 }
 
+/* Whether ifconfig output for ifname was given. */
+static bool
+in_ifconfig(struct fbsd_text *t, const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < t->nifs; i++) {
+		if (strcmp(t->ifs[i].name, ifname) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void
 build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 {
@@ -1532,6 +1545,8 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 
 	os_nic_init(nic);
 	os_strlcpy(nic->name, name, sizeof nic->name);
+	/* Without ifconfig output the link state is unknown, not down. */
+	nic->up = in_ifconfig(t, name) ? OS_OFF : OS_UNKNOWN;
 	split_driver(name, drv, sizeof drv, &unit);
 	os_strlcpy(nic->driver, (s = dev_str(t, drv, unit, "%driver")) != NULL ? s : drv,
 	    sizeof nic->driver);
@@ -1590,7 +1605,7 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 		if (f->mac[0] != '\0')
 			os_strlcpy(nic->mac, f->mac, sizeof nic->mac);
 		nic->mtu = f->mtu;
-		nic->up = f->up;
+		nic->up = f->up ? OS_ON : OS_OFF;
 		nic->speed_mbps = f->speed;
 		if (f->options[0] != '\0') {
 			nic->tso = has_option(f->options, "TSO4") || has_option(f->options, "TSO6");
@@ -1867,11 +1882,14 @@ fbsd_text_doc(struct fbsd_text *t)
 	for (i = 0; i < ns.n; i++) {
 		struct os_nic nic;
 
+		json_t *o;
+
 		if (i < n_bsd)
 			build_nic(t, ns.v[i], &nic);
 		else
 			build_linux_nic(t, ns.v[i], &nic);
-		json_array_append_new(a, os_json_nic(&nic));
+		o = os_json_nic(&nic);
+		json_array_append_new(a, o);
 		free(nic.queues);
 	}
 	free(ns.v);

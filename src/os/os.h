@@ -67,7 +67,7 @@ struct os_nic {
 	char	mac[24];
 	long	speed_mbps;		/* -1 unknown */
 	int	mtu;
-	bool	up;
+	int	up;			/* enum os_tristate: link up, down, unknown */
 	int	numa_node;		/* -1 unknown */
 	int	rx_queues, tx_queues, combined_queues;		/* current, -1 unknown */
 	int	max_rx_queues, max_tx_queues, max_combined_queues;

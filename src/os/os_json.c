@@ -167,10 +167,11 @@ os_json_nic(const struct os_nic *n)
 	json_t *o, *ql;
 	size_t i;
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:b, s:o}",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
 	    "name", n->name, "driver", n->driver, "driver_version", n->driver_version,
 	    "firmware", n->firmware, "bus", n->bus, "pci_id", n->pci_id, "pci_name", n->pci_name,
-	    "mac", n->mac, "speed_mbps", jint(n->speed_mbps), "mtu", jint(n->mtu), "up", n->up,
+	    "mac", n->mac, "speed_mbps", jint(n->speed_mbps), "mtu", jint(n->mtu), "up",
+	    n->up == OS_UNKNOWN ? json_null() : json_boolean(n->up == OS_ON),
 	    "numa_node", jint(n->numa_node));
 	json_object_set_new(o, "channels", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
 	    "rx", jint(n->rx_queues), "tx", jint(n->tx_queues), "combined", jint(n->combined_queues),
@@ -217,7 +218,8 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 	os_json_str(o, "mac", n->mac, sizeof n->mac);
 	n->speed_mbps = getint(o, "speed_mbps");
 	n->mtu = (int)getint(o, "mtu");
-	n->up = json_is_true(json_object_get(o, "up"));
+	n->up = json_is_true(json_object_get(o, "up")) ? OS_ON :
+	    json_is_false(json_object_get(o, "up")) ? OS_OFF : OS_UNKNOWN;
 	n->numa_node = (int)getint(o, "numa_node");
 	ch = json_object_get(o, "channels");
 	n->rx_queues = (int)getint(ch, "rx");

@@ -95,4 +95,11 @@ test_expect_success 'seed 001 box (6 cores, no SMT, ix X540): each seed tunable 
 	grep -A1 "^#   kern.random.sys.harvest.ethernet=1: not proposed$" c1.txt | grep -q "was removed in 11.0" &&
 	grep -q "^#   dev.ix.0.fc=3: different, ntune proposes 0$" c1.txt
 '
+test_expect_success 'without ifconfig output the link state is unknown (null in JSON), never down' '
+	ntune inspect --from dec750.txt >l.txt &&
+	grep -q "^    link         unknown, " l.txt && ! grep -q "^    link         down" l.txt &&
+	ntune inspect --json --from dec750.txt >l.json &&
+	python3 -c "import json; n=json.load(open(\"l.json\"))[\"nics\"]; assert n and all(x[\"up\"] is None for x in n), n" &&
+	ntune inspect --from dec750.txt --from "$SEED0/ifconfig-a.txt" | grep -q "^    link         up, mtu 1500"
+'
 test_done
