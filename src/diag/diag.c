@@ -254,18 +254,19 @@ static const char *
 live_os(struct os_ctx *ctx, char *netns, size_t len)
 {
 	struct os_system s;
+	enum os_platform p;
 
 	netns[0] = '\0';
 	if (ctx->ops->system == NULL || ctx->ops->system(ctx, &s, NULL) != 0)
 		return strcmp(ctx->ops->name, "linux") == 0 ? "linux" : "freebsd";
 	snprintf(netns, len, "%s", s.netns);
-	if (strcmp(s.os, "Linux") == 0)
-		return "linux";
-	if (strcmp(s.os, "OPNsense") == 0)
-		return "opnsense";
-	if (strcmp(s.os, "pfSense") == 0)
-		return "pfsense";
-	return "freebsd";
+	/* The platform the evidence names (os_platform.h), else the OS, else FreeBSD. */
+	if ((p = os_platform_parse(s.platform)) == OS_PLATFORM_UNKNOWN &&
+	    (p = os_platform_parse(s.os)) == OS_PLATFORM_UNKNOWN)
+		p = OS_PLATFORM_FREEBSD;
+	if (p == OS_PLATFORM_FREEBSD && os_platform_in_text(s.distro) != OS_PLATFORM_UNKNOWN)
+		p = os_platform_in_text(s.distro);
+	return os_platform_name(p);
 }
 
 int

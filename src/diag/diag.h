@@ -79,7 +79,7 @@ size_t	 diag_rules_knobs(const struct diag_rules *, const char *example, char **
 
 /*
  * Evaluates the rules. before NULL: after holds counters since boot. os: "linux",
- * "freebsd", "opnsense"... (which rules apply); netns: "" or the namespace's name.
+ * an os_platform_name() (which rules apply); netns: "" or the namespace's name.
  */
 int	 diag_evaluate(const struct diag_rules *, const struct os_counters *before,
 	    const struct os_counters *after, double secs, const char *os, const char *netns,
@@ -91,7 +91,7 @@ int	 diag_run(struct os_ctx *, double secs, struct diag_result **, char **cause)
 int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *, char **cause);
 /*
  * Diagnoses captures: after only (counters since boot, nb == 0), or before and after
- * taken secs apart. os: the platform the rules are chosen for ("freebsd", "opnsense"...).
+ * taken secs apart. os: the platform the rules are chosen for (an os_platform_name()).
  */
 int	 diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
 	    double secs, const char *os, struct diag_result **, char **cause);
