@@ -421,6 +421,8 @@ export_ansible(struct ctx *c)
 		e = &c->p->entries[i];
 		if (kb_profile_get(c->p, e->name) != e)
 			continue;
+		if (e->op != KB_OP_SET)
+			cannot_compare(c, e, "ansible", "    #");
 		if (boot_only(c, e->name)) {
 			for (r = e->name, w = re; *r != '\0' && w < re + sizeof re - 3; r++) {
 				if (*r == '.')

@@ -102,4 +102,10 @@ test_expect_success 'without ifconfig output the link state is unknown (null in 
 	python3 -c "import json; n=json.load(open(\"l.json\"))[\"nics\"]; assert n and all(x[\"up\"] is None for x in n), n" &&
 	ntune inspect --from dec750.txt --from "$SEED0/ifconfig-a.txt" | grep -q "^    link         up, mtu 1500"
 '
+test_expect_success 'a knob still declared but read nowhere is "no effect since", not "removed"' '
+	printf "hw.em.rx_process_limit=-1\nhw.ix.rx_process_limit=-1\n" >lim.conf &&
+	ntune check --os freebsd lim.conf >lim.out &&
+	grep -q ":1: warning: .hw.em.rx_process_limit. has had no effect since 12.0 (still declared" lim.out &&
+	grep -q ":2: warning: .hw.ix.rx_process_limit. was removed in 12.0" lim.out
+'
 test_done
