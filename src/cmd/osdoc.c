@@ -125,6 +125,39 @@ load_kb(void)
 	return kb;
 }
 
+/*
+ * A FreeBSD driver-wide knob (hw.ix.*, hw.em.*...) for a NIC driver the box does not
+ * have. hw.em.* also serves igb ports (one e1000 driver), hw.cxgbe.* the cxl ports.
+ */
+static bool
+other_driver(const char *name, json_t *nics)
+{
+	static const char *const drivers[][3] = {
+		{ "ix", "ix", "ix" }, { "ixl", "ixl", "ixl" }, { "em", "em", "igb" },
+		{ "igb", "igb", "em" }, { "igc", "igc", "igc" }, { "ice", "ice", "ice" },
+		{ "cxgbe", "cxl", "cc" }, { "vtnet", "vtnet", "vtnet" }, { "ax", "ax", "ax" },
+	};
+	json_t *n;
+	size_t i, j;
+	const char *d;
+
+	if (strncmp(name, "hw.", 3) != 0)
+		return false;
+	for (i = 0; i < nitems(drivers); i++) {
+		size_t len = strlen(drivers[i][0]);
+
+		if (strncmp(name + 3, drivers[i][0], len) != 0 || name[3 + len] != '.')
+			continue;
+		json_array_foreach(nics, j, n) {
+			d = js(n, "driver");
+			if (strcmp(d, drivers[i][1]) == 0 || strcmp(d, drivers[i][2]) == 0)
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
 /* The knobs whose values inspect shows: the knowledge base's for this OS, else a built-in list. */
 static void
 tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *kb)
@@ -134,7 +167,8 @@ tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *k
 	for (i = 0; i < kb_count(kb); i++) {
 		const struct kb_knob *k = kb_knob(kb, i);
 
-		if (k->os != NULL && strcmp(k->os, os) == 0)
+		/* Only the knobs of the NICs this box has. */
+		if (k->os != NULL && strcmp(k->os, os) == 0 && !other_driver(k->name, nics))
 			expand(ns, k->name, nics);
 	}
 	if (kb == NULL) {

@@ -108,4 +108,9 @@ test_expect_success 'a knob still declared but read nowhere is "no effect since"
 	grep -q ":1: warning: .hw.em.rx_process_limit. has had no effect since 12.0 (still declared" lim.out &&
 	grep -q ":2: warning: .hw.ix.rx_process_limit. was removed in 12.0" lim.out
 '
+test_expect_success 'inspect lists only the driver knobs of the NICs the box has (ax here, no hw.ix or hw.em)' '
+	ntune inspect --from dec750.txt >nics.txt &&
+	grep -q "dev.ax.0.iflib.override_nrxqs" nics.txt &&
+	! grep -q "hw\.ix\.\|hw\.em\.\|hw\.ixl\.\|hw\.cxgbe\." nics.txt
+'
 test_done
