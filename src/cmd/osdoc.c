@@ -95,7 +95,13 @@ expand(struct names *ns, const char *pat, json_t *nics)
 
 		if (name == NULL)
 			continue;
-		if (p[1] == 's') {
+		if (strncmp(p, "%s.%d", 5) == 0) {
+			/* dev.%s.%d.iflib.*: the driver and unit of every NIC (dev.ax.0.iflib.*). */
+			unit_of(name, drv, sizeof drv, &unit);
+			if (unit < 0)
+				continue;
+			snprintf(buf, sizeof buf, "%.*s%s.%d%s", (int)(p - pat), pat, drv, unit, p + 5);
+		} else if (p[1] == 's') {
 			snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - pat), pat, name, p + 2);
 		} else {
 			unit_of(name, drv, sizeof drv, &unit);
