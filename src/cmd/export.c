@@ -324,7 +324,7 @@ export_xml(struct ctx *c, enum fmt f)
 	printf("</sysctl>\n");
 }
 
-/* A single-quoted shell word (a ' becomes '\''). */
+/* A single-quoted shell word (a ' becomes '\''), valid until the next call. */
 static const char *
 sh_quote(const char *s)
 {
@@ -355,8 +355,9 @@ sh_compare(struct ctx *c, const struct kb_entry *e)
 	    e->op == KB_OP_RAISE ? "raise" : "lower");
 	printf("if cur=$(sysctl -n %s); then ", sh_quote(e->name));
 	printf("[ \"$cur\" %s %s ] && ", e->op == KB_OP_RAISE ? "-lt" : "-gt", sh_quote(e->value));
-	printf("try sysctl %s%s; else try false %s; fi\n", c->bsd ? "" : "-w ", sh_quote(set.buf),
-	    sh_quote(e->name));
+	/* One sh_quote() a statement: it returns its own buffer. */
+	printf("try sysctl %s%s; ", c->bsd ? "" : "-w ", sh_quote(set.buf));
+	printf("else fail %s; fi\n", sh_quote(e->name));
 	strbuf_free(&set);
 }
 

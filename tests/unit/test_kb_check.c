@@ -297,7 +297,7 @@ static void
 test_check_read_only_oid_is_an_error_and_unverified_knob_a_note(void **state)
 {
 	struct kb_system s = sys_of("freebsd");
-	struct result r = lint("p", "net.isr.numthreads=4\nvm.pmap.pti=0\n", &s, KB_TARGET_ANY);
+	struct result r = lint("p", "net.isr.numthreads=4\nhw.usb.no_pf=1\n", &s, KB_TARGET_ANY);
 
 	(void)state;
 	assert_true(has(&r, 1, KB_ERROR, "read-only", "is read-only"));
