@@ -14,6 +14,7 @@
 #include "lab/lab.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
+#include "remote/remote.h"
 #include "util/util.h"
 
 
@@ -551,6 +552,18 @@ cmd_lab_rfc2544(int argc, char **argv)
 		if (c.sizes[i] < min) {
 			fprintf(stderr, "ntune lab rfc2544: frame size %d is too small for %s "
 			    "(minimum %d)\n", c.sizes[i], c.ipv6 ? "IPv6" : "IPv4", min);
+			strbuf_free(&cmdline);
+			return 2;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		const char *url = i == 0 ? c.gen_host : c.sink_host;
+		struct remote_host h;
+
+		if (url != NULL && (remote_parse(url, &h, &cause) == -1 || h.local)) {
+			fprintf(stderr, "ntune lab rfc2544: %s\n", cause != NULL ? cause :
+			    "a host is ssh://[user@]host[:port]");
+			free(cause);
 			strbuf_free(&cmdline);
 			return 2;
 		}

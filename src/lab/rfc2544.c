@@ -18,6 +18,7 @@
 
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
+#include "remote/remote.h"
 #include "util/util.h"
 
 #define SINK_READY_S	10	/* the longest wait for the sink's socket */
@@ -126,6 +127,7 @@ rfc2544_result_free(struct rfc2544_result *r)
 struct argv {
 	char	**v;
 	int	  n, cap;
+	int	  remote_at;	/* > 0: words from here on run on another host (see arg_seal) */
 };
 
 static void
@@ -171,32 +173,55 @@ arg_free(struct argv *a)
 	free(a->v);
 }
 
-/* ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host */
+/*
+ * ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host; the
+ * URL is checked by remote_parse, so no option or shell text gets through.
+ */
 static int
 arg_ssh(struct argv *a, const char *url, char **cause)
 {
-	char *h, *colon;
+	struct remote_host h;
+	char dest[400];
 
-	if (strncmp(url, "ssh://", 6) != 0 || url[6] == '\0') {
+	if (remote_parse(url, &h, cause) == -1)
+		return -1;
+	if (h.local) {
 		util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", url);
 		return -1;
 	}
-	h = xstrdup(url + 6);
-	if ((colon = strrchr(h, ':')) != NULL && strchr(colon, ']') == NULL) {
-		*colon = '\0';
-		arg_add(a, "ssh");
-		arg_add(a, "-o");
-		arg_add(a, "BatchMode=yes");
+	arg_add(a, "ssh");
+	arg_add(a, "-o");
+	arg_add(a, "BatchMode=yes");
+	if (h.port > 0) {
 		arg_add(a, "-p");
-		arg_add(a, colon + 1);
-	} else {
-		arg_add(a, "ssh");
-		arg_add(a, "-o");
-		arg_add(a, "BatchMode=yes");
+		arg_addf(a, "%.0f", h.port);
 	}
-	arg_add(a, h);
-	free(h);
+	snprintf(dest, sizeof(dest), "%s%s%s", h.user, h.user[0] != '\0' ? "@" : "", h.host);
+	arg_add(a, dest);
+	a->remote_at = a->n;
 	return 0;
+}
+
+/*
+ * ssh hands the remote shell its words joined by spaces: make the words from
+ * remote_at on one command line, each word single-quoted, so a space, ';' or
+ * '$(...)' in an argument reaches the remote ntune literally.
+ */
+static void
+arg_seal(struct argv *a)
+{
+	char *line;
+	int i;
+
+	if (a->remote_at <= 0 || a->remote_at >= a->n)
+		return;
+	line = remote_command(a->v + a->remote_at);
+	for (i = a->remote_at; i < a->n; i++)
+		free(a->v[i]);
+	a->n = a->remote_at;
+	a->v[a->n++] = line;
+	a->v[a->n] = NULL;
+	a->remote_at = 0;
 }
 
 /* The command that runs `ntune ROLE` where that role lives. */
@@ -421,6 +446,8 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 	}
 	arg_split(&ga, c->gen_args);
 
+	arg_seal(&sa);
+	arg_seal(&ga);
 	if (child_start(&sink, sa.v, cause) == -1)
 		goto out;
 	if (wait_ready(&sink) == -1) {

@@ -29,8 +29,9 @@ test_expect_success 'rfc2544 --json has throughput, latency and frame loss per s
 	grep -q "\"size\": 128" r.json && grep -q "\"throughput_pps\":" r.json &&
 	grep -q "\"frame_loss\":" r.json && grep -q "\"p99\":" r.json
 '
-# A stand-in for ssh(1): drops ssh's options and the host, runs the remote command
-# in the lab namespace its role names; so the --host path runs as it would remotely.
+# A stand-in for ssh(1): drops ssh's options and the host and, like ssh and sshd, joins
+# the remaining words with spaces and hands that line to sh, in the lab namespace its
+# role (second word) names; so the --host path runs as it would remotely, quoting included.
 mkdir -p "$TRASH/bin"
 cat >"$TRASH/bin/ssh" <<EOF
 #!/bin/sh
@@ -39,16 +40,30 @@ while [ \$# -gt 0 ]; do
 	case \$1 in -o|-p) shift 2 ;; *) break ;; esac
 done
 shift
-exec ip netns exec "$p-\$2" "\$@"
+line=\$*
+role=\$(eval "set -- \$line"; echo "\$2")
+exec ip netns exec "$p-\$role" sh -c "\$line"
 EOF
 chmod +x "$TRASH/bin/ssh"
-test_expect_success 'rfc2544 --host runs gen and sink over ssh' '
+Q="'"
+test_expect_success 'rfc2544 --host runs gen and sink over ssh, each word quoted for the remote shell' '
 	PATH="$TRASH/bin:$PATH" timeout 120 "$NTUNE" lab rfc2544 --host ssh://tester@dut.example:2222 \
 	    --ntune "$NTUNE" --gen-args "--iface gen0 --iface-any" --sink-args "--iface sink0" \
 	    --sizes 64 --duration 0.3 --steps 1 --loads 100,50 --quiet >out &&
 	grep -Eq "^ +64 +[1-9][0-9]* +[1-9][0-9]* " out &&
-	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE gen .*--iface gen0 --iface-any" "$TRASH/ssh.log" &&
-	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example $NTUNE sink .*--iface sink0" "$TRASH/ssh.log"
+	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example ${Q}$NTUNE${Q} ${Q}gen${Q} .*${Q}--iface${Q} ${Q}gen0${Q} ${Q}--iface-any${Q}" "$TRASH/ssh.log" &&
+	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example ${Q}$NTUNE${Q} ${Q}sink${Q} .*${Q}--iface${Q} ${Q}sink0${Q}" "$TRASH/ssh.log"
+'
+test_expect_success 'rfc2544 --host passes shell text in arguments literally, never to the remote shell' '
+	test_must_fail env PATH="$TRASH/bin:$PATH" timeout 60 "$NTUNE" lab rfc2544 --host ssh://tester@dut.example \
+	    --ntune "$NTUNE" --gen-args "--iface gen0;touch\${IFS}$TRASH/pwned1 \$(touch\${IFS}$TRASH/pwned2)" \
+	    --sink-args "--iface sink0" --sizes 64 --duration 0.3 --steps 0 --loads 100 --quiet >out 2>err &&
+	! test -e "$TRASH/pwned1" && ! test -e "$TRASH/pwned2"
+'
+test_expect_success 'rfc2544 --host refuses a host that would be an ssh option' '
+	test_expect_code 2 "$NTUNE" lab rfc2544 --host "ssh://-oProxyCommand=touch${IFS}$TRASH/pwned3" \
+	    --sizes 64 --duration 0.3 --quiet >out 2>err &&
+	! test -e "$TRASH/pwned3" && grep -q "host" err
 '
 test_expect_success 'rfc2544 --ipv6 measures IPv6 frames' '
 	timeout 60 "$NTUNE" lab rfc2544 --prefix "$p" --ipv6 --sizes 128 --duration 0.3 --steps 0 \
