@@ -96,7 +96,9 @@ remote_facts(const struct remote_host *h, const char *ntune, struct remote_facts
 		take(p, "boot_id", f->boot_id, sizeof f->boot_id);
 		take(p, "platform", f->platform, sizeof f->platform);
 		if (strncmp(p, "conftxt ", 8) == 0) {
-			strbuf_add(&conf, p + 8, strcspn(p + 8, "\n"));
+			const char *v = p + 8, *nl = strchr(v, '\n');
+
+			strbuf_add(&conf, v, nl != NULL ? (size_t)(nl - v) : strlen(v));
 			strbuf_addc(&conf, '\n');
 		}
 	}

@@ -38,7 +38,7 @@ remote_parse(const char *url, struct remote_host *h, char **cause)
 		util_cause(cause, "host '%.40s...' is too long", url);
 		return -1;
 	}
-	snprintf(h->url, sizeof h->url, "%s", url);
+	memcpy(h->url, url, strlen(url) + 1);	/* fits: checked above */
 	if (strcmp(url, "local") == 0) {
 		h->local = true;
 		snprintf(h->host, sizeof h->host, "localhost");
