@@ -20,7 +20,7 @@ struct kb_catalog {
 	struct kb_cat_tree trees[CAT_MAX_TREES];
 	size_t	ntrees;
 	struct kb_cat_entry *e;
-	size_t	n;
+	size_t	n, cap;	/* cap grows by doubling: ~10,000 entries, one copy each at most */
 	bool	sorted;
 	size_t	*pat;		/* indexes of pattern entries */
 	size_t	npat;
@@ -326,7 +326,10 @@ parse_entry(struct kb_catalog *c, const char *file, int lineno, char *line, cons
 	e.os = c->trees[tree_index(c, os, f[5], strcspn(f[5], ","))].os;
 	e.file = c->files[c->nfiles - 1];
 	e.line = lineno;
-	c->e = xreallocarray(c->e, c->n + 1, sizeof *c->e);
+	if (c->n == c->cap) {
+		c->cap = c->cap != 0 ? c->cap * 2 : 1024;
+		c->e = xreallocarray(c->e, c->cap, sizeof *c->e);
+	}
 	c->e[c->n++] = e;
 	c->sorted = false;
 	return 0;
