@@ -92,6 +92,40 @@ pct_of(double conf)
 	return conf * 100;
 }
 
+static const char *
+unit_per_run(const char *unit)
+{
+	if (strcmp(unit, "latency") == 0)
+		return "µs";
+	if (strcmp(unit, "bits") == 0)
+		return "bit/s";
+	return "packets/s";
+}
+
+/*
+ * A's mean is 0 (nothing forwarded: usually a failed measurement), so a
+ * percentage or a ratio has no meaning: say the absolute difference instead.
+ */
+static char *
+verdict_text_absolute(const struct bench_verdict *v, const char *runs)
+{
+	char *s;
+	double hw = isfinite(v->diff_hw) ? v->diff_hw : 0.0;
+
+	if (v->direction != 0)
+		xasprintf(&s, "%s has %.1f ± %.1f %s %s than %s, whose mean is %.1f (no relative "
+		    "change: a zero baseline), %g%% confidence, %s (Welch p = %.2g, Mann-Whitney "
+		    "p = %.2g)", v->b, fabs(v->diff), hw, unit_per_run(v->unit),
+		    v->direction > 0 ? "more" : "fewer", v->a, v->mean_a, pct_of(v->confidence),
+		    runs, v->p_welch, v->p_mw);
+	else
+		xasprintf(&s, "no difference proven between %s and %s at %g%% confidence, %s"
+		    " (%s-%s %+.1f ± %.1f %s; no relative change: %s's mean is %.1f; Welch p = %.2g,"
+		    " Mann-Whitney p = %.2g)", v->b, v->a, pct_of(v->confidence), runs, v->b, v->a,
+		    v->diff, hw, unit_per_run(v->unit), v->a, v->mean_a, v->p_welch, v->p_mw);
+	return s;
+}
+
 char *
 bench_verdict_text(const struct bench_verdict *v)
 {
@@ -102,6 +136,8 @@ bench_verdict_text(const struct bench_verdict *v)
 		snprintf(runs, sizeof runs, "%zu runs each", v->na);
 	else
 		snprintf(runs, sizeof runs, "%zu and %zu runs", v->nb, v->na);
+	if (!isfinite(v->pct) || !isfinite(v->ratio))
+		return verdict_text_absolute(v, runs);
 	if (v->direction != 0 && strcmp(v->unit, "latency") == 0) {
 		xasprintf(&s, "%s has a %.1f%% ± %.1f%% %s p99 latency than %s (%.0f vs %.0f µs), %g%% "
 		    "confidence, %s (ratio %.3f, %.3f..%.3f; Welch p = %.2g, Mann-Whitney p = %.2g)",
@@ -138,11 +174,17 @@ bench_verdict_table(const struct bench_verdict *v)
 	    "Avg p99 us" : "Avg pps", "Stddev");
 	strbuf_addf(&sb, "x   %-20s %4zu %14.1f %14.1f\n", v->a, v->na, v->mean_a, v->sd_a);
 	strbuf_addf(&sb, "+   %-20s %4zu %14.1f %14.1f\n", v->b, v->nb, v->mean_b, v->sd_b);
-	if (isfinite(v->diff_hw))
+	if (isfinite(v->diff_hw)) {
 		strbuf_addf(&sb, "Difference at %.1f%% confidence (Welch, df %.1f)\n"
-		    "\t%.1f +/- %.1f\n\t%.2f%% +/- %.2f%%\n",
-		    pct_of(v->confidence), v->df, v->diff, v->diff_hw, v->pct, v->pct_hw);
-	strbuf_addf(&sb, "\tratio %.4f (%.4f .. %.4f)\n", v->ratio, v->ratio_lo, v->ratio_hi);
+		    "\t%.1f +/- %.1f\n", pct_of(v->confidence), v->df, v->diff, v->diff_hw);
+		if (isfinite(v->pct))
+			strbuf_addf(&sb, "\t%.2f%% +/- %.2f%%\n", v->pct, v->pct_hw);
+	}
+	if (isfinite(v->ratio))
+		strbuf_addf(&sb, "\tratio %.4f (%.4f .. %.4f)\n", v->ratio, v->ratio_lo,
+		    v->ratio_hi);
+	else
+		strbuf_addf(&sb, "\tno ratio: the mean of %s is 0\n", v->a);
 	strbuf_addf(&sb, "\tWelch p = %.4g, Mann-Whitney U = %.1f, p = %.4g\n", v->p_welch,
 	    v->u, v->p_mw);
 	strbuf_addf(&sb, "\tdecision level %.4g (corrected for repeated looks): %s\n",

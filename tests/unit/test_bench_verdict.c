@@ -60,6 +60,37 @@ test_bench_verdict_no_difference_when_overlapping(void **state)
 	free(text);
 }
 
+/* A zero baseline (nothing forwarded) has no percentage and no ratio: say the absolute change. */
+static void
+test_bench_verdict_zero_baseline_says_absolute_change(void **state)
+{
+	const double a[] = { 0, 0, 0, 0, 0 }, b[] = { 120, 122, 118, 121, 119 };
+	const double c[] = { 0, 1, 0, 0, 1 };
+	struct bench_verdict v;
+	char *text, *table;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	assert_int_equal(v.direction, 1);
+	text = bench_verdict_text(&v);
+	table = bench_verdict_table(&v);
+	assert_null(strstr(text, "inf"));
+	assert_null(strstr(text, "nan"));
+	assert_null(strstr(table, "inf"));
+	assert_null(strstr(table, "nan"));
+	assert_non_null(strstr(text, "B has 120.0 ± "));
+	assert_non_null(strstr(text, " packets/s more than A, whose mean is 0.0"));
+	assert_non_null(strstr(table, "no ratio: the mean of A is 0"));
+	free(text);
+	free(table);
+	assert_int_equal(bench_verdict_compute("A", a, 5, "C", c, 5, 0.95, 0.05, &v, NULL), 0);
+	text = bench_verdict_text(&v);
+	assert_null(strstr(text, "nan"));
+	assert_non_null(strstr(text, "no difference proven between C and A"));
+	assert_non_null(strstr(text, "A's mean is 0.0"));
+	free(text);
+}
+
 /* Significant at a single look but not at the level corrected for 6 looks. */
 static void
 test_bench_verdict_uses_the_corrected_level(void **state)
@@ -129,6 +160,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_verdict_text_says_how_much_more),
 		cmocka_unit_test(test_bench_verdict_text_says_fewer_when_worse),
+		cmocka_unit_test(test_bench_verdict_zero_baseline_says_absolute_change),
 		cmocka_unit_test(test_bench_verdict_no_difference_when_overlapping),
 		cmocka_unit_test(test_bench_verdict_uses_the_corrected_level),
 		cmocka_unit_test(test_bench_verdict_text_for_latency_says_lower),
