@@ -193,8 +193,7 @@ render(json_t *doc)
 	json_array_foreach(tl, i, e)
 		if (strcmp(js(e, "kind"), "absent") != 0 && strlen(js(e, "name")) > w)
 			w = strlen(js(e, "name"));
-	printf("\nTunables (%s)\n", strcmp(js(doc, "tunables_from"), "built-in") == 0 ?
-	    "built-in list" : "knowledge base");
+	printf("\nTunables (knowledge base)\n");
 	json_array_foreach(tl, i, e) {
 		json_t *v = json_object_get(e, "value");
 
@@ -254,8 +253,10 @@ run(int argc, char **argv)
 	free(from);
 	if (ctx == NULL)
 		return 2;
-	doc = cmd_os_document(ctx, 0);
+	doc = cmd_os_document(&cmd_inspect, ctx, 0);
 	os_close(ctx);
+	if (doc == NULL)
+		return 2;
 	if (json) {
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');

@@ -17,37 +17,6 @@ js(json_t *o, const char *key)
 	return s != NULL ? s : "";
 }
 
-/* Used when the knowledge base cannot be read: every knob of the two seeds and a Linux router set. */
-static const char *const builtin_freebsd[] = {
-	"hw.ibrs_disable", "kern.ipc.maxsockbuf", "machdep.hyperthreading_intr_allowed",
-	"net.inet.rss.bits", "net.inet.rss.enabled", "net.inet.tcp.recvbuf_max",
-	"net.inet.tcp.sendbuf_inc", "net.inet.tcp.sendbuf_max", "net.inet.tcp.soreceive_stream",
-	"net.isr.bindthreads", "net.isr.defaultqlimit", "net.isr.dispatch", "net.isr.maxthreads",
-	"hw.ix.tx_process_limit", "hw.ix.rx_process_limit", "hw.ix.rxd", "hw.ix.txd",
-	"net.inet.tcp.tso", "kern.sched.slice", "hw.ix.enable_aim", "dev.ix.%d.fc",
-	"hw.ix.num_queues", "kern.random.sys.harvest.ethernet",
-	"kern.random.sys.harvest.point_to_point", "kern.random.sys.harvest.interrupt",
-	"dev.ix.%d.iflib.override_nrxqs", "dev.ix.%d.iflib.override_ntxqs",
-	"dev.ix.%d.iflib.override_nrxds", "dev.ix.%d.iflib.override_ntxds",
-	"dev.ix.%d.rx_process_limit", "dev.ix.%d.tx_process_limit",
-	"net.inet.ip.forwarding", "net.inet6.ip6.forwarding", "net.isr.numthreads",
-	"kern.ipc.nmbclusters", "net.link.ifqmaxlen",
-};
-
-static const char *const builtin_linux[] = {
-	"net.core.netdev_max_backlog", "net.core.netdev_budget", "net.core.netdev_budget_usecs",
-	"net.core.rmem_max", "net.core.wmem_max", "net.core.rmem_default", "net.core.wmem_default",
-	"net.core.somaxconn", "net.core.busy_poll", "net.core.busy_read", "net.core.rps_sock_flow_entries",
-	"net.core.default_qdisc", "net.core.dev_weight", "net.ipv4.ip_forward",
-	"net.ipv6.conf.all.forwarding", "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem",
-	"net.ipv4.tcp_congestion_control", "net.ipv4.tcp_mtu_probing", "net.ipv4.udp_rmem_min",
-	"net.netfilter.nf_conntrack_max", "net.ipv4.conf.all.rp_filter",
-	"net.ipv4.neigh.default.gc_thresh3", "cpu.governor",
-	"if.%s.rps_cpus", "if.%s.xps_cpus", "if.%s.rps_flow_cnt", "if.%s.channels.combined",
-	"if.%s.ring.rx", "if.%s.ring.tx", "if.%s.offload.gro", "if.%s.offload.lro",
-	"if.%s.offload.tso", "if.%s.coalesce.rx-usecs", "if.%s.txqueuelen", "if.%s.qdisc",
-};
-
 struct names {
 	char	**v;
 	size_t	  n;
@@ -115,17 +84,24 @@ expand(struct names *ns, const char *pat, json_t *nics)
 	}
 }
 
-/* The knowledge base, or NULL when it cannot be read or is empty (then a built-in list serves). */
+/* The knowledge base under util_share_dir()/knobs; a missing or empty one is an input error. */
 static struct kb *
-load_kb(void)
+load_kb(char **cause)
 {
 	struct kb *kb = NULL;
-	char *cause = NULL, dir[4096];
+	char *why = NULL, dir[4096];
 
 	snprintf(dir, sizeof dir, "%s/knobs", util_share_dir());
-	if (kb_load(dir, &kb, &cause) != 0 || kb_count(kb) == 0) {
+	if (kb_load(dir, &kb, &why) != 0) {
+		util_cause(cause, "cannot read the knowledge base in '%s' (set NTUNE_SHARE to the "
+		    "directory holding knobs/): %s", dir, why);
+		free(why);
+		return NULL;
+	}
+	if (kb_count(kb) == 0) {
+		util_cause(cause, "the knowledge base in '%s' holds no knobs (set NTUNE_SHARE to "
+		    "the directory holding knobs/)", dir);
 		kb_free(kb);
-		free(cause);
 		return NULL;
 	}
 	return kb;
@@ -164,7 +140,7 @@ other_driver(const char *name, json_t *nics)
 	return false;
 }
 
-/* The knobs whose values inspect shows: the knowledge base's for this OS, else a built-in list. */
+/* The knobs whose values inspect shows: the knowledge base's for this OS. */
 static void
 tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *kb)
 {
@@ -176,13 +152,6 @@ tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *k
 		/* Only the knobs of the NICs this box has. */
 		if (k->os != NULL && strcmp(k->os, os) == 0 && !other_driver(k->name, nics))
 			expand(ns, k->name, nics);
-	}
-	if (kb == NULL) {
-		const char *const *b = strcmp(os, "linux") == 0 ? builtin_linux : builtin_freebsd;
-		size_t n = strcmp(os, "linux") == 0 ? nitems(builtin_linux) : nitems(builtin_freebsd);
-
-		for (i = 0; i < n; i++)
-			expand(ns, b[i], nics);
 	}
 }
 
@@ -234,13 +203,20 @@ host_kinds(json_t *doc, const struct kb *kb)
 }
 
 json_t *
-cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
+cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_flags)
 {
 	json_t *probe, *nics, *doc, *sys;
 	struct names ns = { NULL, 0 };
-	struct kb *kb = load_kb();
+	struct kb *kb;
 	const char *os;
+	char *cause = NULL;
 	size_t i;
+
+	if ((kb = load_kb(&cause)) == NULL) {
+		fprintf(stderr, "ntune %s: %s\n", cmd->name, cause);
+		free(cause);
+		return NULL;
+	}
 
 	/* The NIC list decides how %s / %d knob patterns expand. */
 	probe = os_collect(ctx, NULL, 0, 0);
@@ -259,13 +235,18 @@ cmd_os_document(struct os_ctx *ctx, int snapshot_flags)
 		    js(inner, "source_backend")[0] != '\0' ? js(inner, "source_backend") :
 		    js(inner, "backend")));
 	}
-	if (kb != NULL && os_snapshot_doc(ctx) != NULL &&
+	/* top -P text: per-CPU load (user, nice, system, interrupt, idle %). */
+	if (os_snapshot_doc(ctx) != NULL &&
+	    json_is_array(json_object_get(os_snapshot_doc(ctx), "cpu_load")) &&
+	    json_object_get(doc, "cpu_load") == NULL)
+		json_object_set(doc, "cpu_load", json_object_get(os_snapshot_doc(ctx), "cpu_load"));
+	if (os_snapshot_doc(ctx) != NULL &&
 	    strcmp(js(os_snapshot_doc(ctx), "backend"), "freebsd-text") == 0)
 		text_kinds(doc, os, kb);
-	if (kb != NULL && strcmp(os, "linux") == 0 &&
+	if (strcmp(os, "linux") == 0 &&
 	    js(json_object_get(doc, "system"), "netns")[0] != '\0')
 		host_kinds(doc, kb);
-	json_object_set_new(doc, "tunables_from", json_string(kb != NULL ? "knowledge-base" : "built-in"));
+	json_object_set_new(doc, "tunables_from", json_string("knowledge-base"));
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);

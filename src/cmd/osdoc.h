@@ -6,14 +6,15 @@
 
 #include "os/os.h"
 
+struct ntune_cmd;
 /*
  * The inspect document (os_json.h schema) of ctx, with the current value of
- * every tunable of the knowledge base for its OS (a built-in list when the
- * knowledge base cannot be read). flags: OS_COLLECT_SNAPSHOT adds the raw data.
+ * every tunable of the knowledge base for its OS and the per-CPU load of a
+ * top -P paste. NULL after printing "ntune NAME: why" when the knowledge base
+ * is missing or empty. flags: OS_COLLECT_SNAPSHOT adds the raw data.
  */
-json_t	*cmd_os_document(struct os_ctx *ctx, int flags);
+json_t	*cmd_os_document(const struct ntune_cmd *, struct os_ctx *ctx, int flags);
 
-struct ntune_cmd;
 /*
  * Opens the --from files, else this machine (a captured /proc + /sys tree when
  * NTUNE_ROOT is set); NULL after printing "ntune NAME: why".

@@ -138,7 +138,10 @@ run(int argc, char **argv)
 		return 2;
 	/* the boot files are read under the same captured tree */
 	root = getenv("NTUNE_ROOT");
-	doc = cmd_os_document(ctx, OS_COLLECT_SNAPSHOT);
+	if ((doc = cmd_os_document(&cmd_snapshot, ctx, OS_COLLECT_SNAPSHOT)) == NULL) {
+		os_close(ctx);
+		return 2;
+	}
 	if (nfrom == 0)
 		json_object_set_new(doc, "boot_files", boot_files(ctx->ops->name, root ? root : ""));
 	os_close(ctx);

@@ -31,13 +31,38 @@ test_expect_success 'a snapshot holds the net. and vm. sysctls and the raw count
 	grep -q "\"cpu_times\":" snap.json && grep -q "\"irqs\":" snap.json &&
 	grep -q "\"if_counters\":" snap.json
 '
-test_expect_success 'the seed 000 DEC750 dumps: 8 threads, SMT on, ax queues and their CPUs' '
-	mkdir -p empty-share &&
-	NTUNE_SHARE=$PWD/empty-share ntune inspect --from "$OS/seed000-dec750/sysctl-a.txt" \
+test_expect_success 'the seed 000 DEC750 dumps: 8 threads, SMT on, ax queues and their CPUs, CPU load' '
+	ntune inspect --from "$OS/seed000-dec750/sysctl-a.txt" \
 	    --from "$OS/seed000-dec750/vmstat-i.txt" --from "$OS/seed000-dec750/ifconfig-a.txt" \
 	    --from "$OS/seed000-dec750/pciconf-lv.txt" --from "$OS/seed000-dec750/top-P.txt" \
 	    --from "$OS/seed000-dec750/cpuset-irq.txt" >out &&
 	test_cmp_golden inspect-seed000.txt out
+'
+test_expect_success 'a real top -P capture: the last snapshot per CPU, interrupt % included, in text and JSON' '
+	top="$OS/real/top-P_freebsd14.3_4cpu_3snapshots.txt" &&
+	ntune inspect --from "$top" >out &&
+	grep -A5 "^CPU load (top -P)$" out >load &&
+	test "$(grep -c "^  CPU [0-9]" load)" = 4 &&
+	grep -q "^  CPU 0 *0.4% user *0.0% nice *1.6% system *0.0% interrupt *98.0% idle$" load &&
+	grep -q "^  CPU 3 *0.0% user *0.0% nice *0.4% system *0.0% interrupt *99.6% idle$" load &&
+	ntune inspect --json --from "$top" >load.json &&
+	python3 -c "import json; l=json.load(open(\"load.json\"))[\"cpu_load\"]; assert len(l)==4 and l[0]==dict(user=0.4,nice=0.0,system=1.6,interrupt=0.0,idle=98.0), l"
+'
+test_expect_success 'seed 000 evidence (top -P after tuning): interrupt load on all 8 CPUs, and a snapshot keeps it' '
+	ntune inspect --json --from "$OS/seed000-dec750/top-P.txt" >s0.json &&
+	python3 -c "import json; l=json.load(open(\"s0.json\"))[\"cpu_load\"]; assert [c[\"interrupt\"] for c in l]==[67.5,43.9,21.2,29.0,53.3,87.8,54.1,73.7], l" &&
+	ntune snapshot --from "$OS/seed000-dec750/top-P.txt" -o s0snap.json &&
+	ntune inspect --from s0snap.json >s0.txt &&
+	grep -q "^  CPU 5 *5.9% user *0.0% nice *3.9% system *87.8% interrupt *2.4% idle$" s0.txt
+'
+test_expect_success 'a missing or empty knowledge base is an error naming its directory, exit 2' '
+	mkdir -p empty-share/knobs &&
+	test_expect_code 2 env NTUNE_SHARE="$PWD/empty-share" "$NTUNE" inspect --from "$OS/seed000-dec750/top-P.txt" >out 2>err &&
+	grep -q "^ntune inspect: the knowledge base in .$PWD/empty-share/knobs. holds no knobs" err &&
+	! test -s out &&
+	test_expect_code 2 env NTUNE_SHARE="$PWD/no-share" "$NTUNE" snapshot -o s.json 2>err &&
+	grep -q "^ntune snapshot: cannot read the knowledge base in .$PWD/no-share/knobs." err &&
+	! test -e s.json
 '
 test_expect_success 'the seed 001 Xeon dumps: X540 by PCI id, hw.ix limits' '
 	ntune inspect --from "$OS/seed001-xeon-ix/sysctl-a.txt" \
