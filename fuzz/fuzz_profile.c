@@ -28,6 +28,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	text = xmalloc(len + 1);
 	memcpy(text, data, len);
 	text[len] = '\0';
+	/* The `sysctl -a` dump reading (ntune diff) on the same input. */
+	if ((p = kb_profile_parse_dump("fuzz.txt", text, len, &cause)) != NULL) {
+		for (i = 0; i < p->nentries; i++)
+			if (p->entries[i].name[0] == '\0' || p->entries[i].value == NULL)
+				abort();
+		kb_profile_free(p);
+	}
+	free(cause);
+	cause = NULL;
 	p = kb_profile_parse("fuzz.conf", text, len, &cause);
 	if (p == NULL) {
 		free(cause);

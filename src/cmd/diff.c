@@ -99,6 +99,16 @@ side_open(struct side *s, const char *arg, char **cause)
 		}
 		free(why);
 	}
+	if (s->p == NULL && s->os == NULL) {
+		/* Linux `sysctl -a` output: empty values are data there. */
+		struct kb_profile *d;
+
+		if ((d = kb_profile_parse_dump(arg, data, len, NULL)) != NULL) {
+			s->p = d;
+			free(*cause);
+			*cause = NULL;
+		}
+	}
 	/* Anything else keeps the profile's parse error (file:line): never an empty system. */
 	free(data);
 	return s->p != NULL || s->os != NULL ? 0 : -1;

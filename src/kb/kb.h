@@ -158,6 +158,7 @@ struct kb_profile {
 	struct kb_input_note *notes;	/* in line order */
 	size_t	nnotes;
 	int	nlines;		/* lines of the input */
+	bool	dump;		/* read as `sysctl -a` output: a value may be empty */
 };
 
 /*
@@ -171,6 +172,12 @@ struct kb_profile {
 struct kb_profile *kb_profile_load(const char *path, char **cause);
 /* Parses profile text; name is used in messages ("file:line: ..."). */
 struct kb_profile *kb_profile_parse(const char *name, const char *text, size_t len, char **cause);
+/*
+ * The same for Linux `sysctl -a` output ("name = value"), where an empty value is
+ * data (kernel.panic_sys_info = ), not a mistake.
+ */
+struct kb_profile *kb_profile_parse_dump(const char *name, const char *text, size_t len,
+	    char **cause);
 /*
  * The same, but a line it cannot read becomes a KB_ERROR note and the rest is read:
  * fails only on unreadable or binary input (for `ntune check`).

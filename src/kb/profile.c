@@ -106,6 +106,16 @@ add_entry(struct kb_profile *p, int line, const char *name, enum kb_op op, const
 		(void)line;
 		return -1;
 	}
+	if (p->dump && p->nentries > 0 && strcmp(p->entries[p->nentries - 1].name, name) == 0) {
+		/* `sysctl -a` prints each line of a multi-line value as "name = line". */
+		char *v;
+
+		e = &p->entries[p->nentries - 1];
+		xasprintf(&v, "%s%s%s", e->value, *e->value && *value ? " " : "", value);
+		free(e->value);
+		e->value = v;
+		return 0;
+	}
 	p->entries = xreallocarray(p->entries, p->nentries + 1, sizeof *p->entries);
 	e = &p->entries[p->nentries++];
 	e->file = p->path;
@@ -246,7 +256,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 			}
 		}
 		util_trim(value);
-		if (*value == '\0') {
+		if (*value == '\0' && !p->dump) {
 			util_cause(cause, "no value for '%s'", name);
 			return -1;
 		}
@@ -566,7 +576,7 @@ xml_uncomment(const char *text, size_t len)
 }
 
 static struct kb_profile *
-parse(const char *name, const char *text, size_t len, bool all, char **cause)
+parse(const char *name, const char *text, size_t len, bool all, bool dump, char **cause)
 {
 	struct kb_profile *p;
 	size_t i = 0;
@@ -582,6 +592,7 @@ parse(const char *name, const char *text, size_t len, bool all, char **cause)
 	}
 	p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(name);
+	p->dump = dump;
 	while (i < len && isspace((unsigned char)text[i]))
 		i++;
 	if (i < len && text[i] == '<') {
@@ -596,13 +607,19 @@ parse(const char *name, const char *text, size_t len, bool all, char **cause)
 struct kb_profile *
 kb_profile_parse(const char *name, const char *text, size_t len, char **cause)
 {
-	return parse(name, text, len, false, cause);
+	return parse(name, text, len, false, false, cause);
+}
+
+struct kb_profile *
+kb_profile_parse_dump(const char *name, const char *text, size_t len, char **cause)
+{
+	return parse(name, text, len, false, true, cause);
 }
 
 struct kb_profile *
 kb_profile_parse_all(const char *name, const char *text, size_t len, char **cause)
 {
-	return parse(name, text, len, true, cause);
+	return parse(name, text, len, true, false, cause);
 }
 
 static struct kb_profile *
@@ -614,7 +631,7 @@ load(const char *path, bool all, char **cause)
 
 	if (util_read_file(path, &data, &len, cause) == -1)
 		return NULL;
-	p = parse(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, all, cause);
+	p = parse(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, all, false, cause);
 	free(data);
 	return p;
 }

@@ -27,6 +27,18 @@ test_expect_success 'two FreeBSD sysctl -a dumps are compared sysctl by sysctl' 
 	! grep -q "^net.isr.maxthreads " out && grep -q "^138 of 152 knobs differ$" err
 
 '
+test_expect_success 'two Linux sysctl -a dumps: empty values are data, multi-line values are one value' '
+	A="$FIX/linux-debian12/sysctl-a.txt" &&
+	sed -e "s/^net.ipv4.ip_forward = 0/net.ipv4.ip_forward = 1/" -e "/^kernel.core_modes = socket/d" \
+	    -e "s/^kernel.panic_sys_info = $/kernel.panic_sys_info = tasks/" "$A" >b.txt &&
+	test_expect_code 1 ntune diff "$A" b.txt >out 2>err && cat out err &&
+	grep -q "^net.ipv4.ip_forward  *0  |  1$" out &&
+	grep -q "^kernel.core_modes  *file pipe socket  |  file pipe$" out &&
+	grep -q "^kernel.panic_sys_info  *  |  tasks$" out &&
+	! grep -q "^fs.pipe-keep" out && ! grep -q "^net.ipv4.ip_local_reserved_ports" out &&
+	grep -q "^3 of 9 knobs differ$" err &&
+	ntune diff "$A" "$A" >out 2>err && grep -q "^0 of 9 knobs differ$" err
+'
 test_expect_success 'a profile against the current state compares only its knobs' '
 	printf "net.ipv4.ip_forward=%s\n" "$(cat /proc/sys/net/ipv4/ip_forward)" >cur.conf &&
 	ntune diff cur.conf current 2>err && grep -q "^0 of 1 knobs differ$" err
