@@ -1,8 +1,7 @@
-/* ntune: the command table and dispatch, nothing else. */
+/* ntune: the command table and finding a command; cmd_dispatch (cmd/cmd.c) does the rest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "util/util.h"
@@ -102,13 +101,5 @@ main(int argc, char **argv)
 	}
 	if ((cmd = find(argv[1])) == NULL)
 		return 2;
-	if (argc > 2 && strcmp(argv[2], "--help") == 0) {
-		cmd_usage(cmd, 1);
-		return 0;
-	}
-	if ((cmd->flags & NTUNE_CMD_ROOT) && geteuid() != 0) {
-		fprintf(stderr, "ntune %s: must be run as root (needs CAP_NET_ADMIN)\n", cmd->name);
-		return 2;
-	}
-	return cmd->run(argc - 1, argv + 1);
+	return cmd_dispatch(cmd, argc - 1, argv + 1);
 }

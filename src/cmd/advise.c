@@ -243,22 +243,23 @@ print_compare(json_t *arr, const char *path)
 	}
 }
 
+static const struct option longopts[] = {
+	{ "from", required_argument, NULL, 'f' },
+	{ "os", required_argument, NULL, 'o' },
+	{ "goal", required_argument, NULL, 'g' },
+	{ "role", required_argument, NULL, 'r' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "cores", required_argument, NULL, 'C' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "measured", required_argument, NULL, 'm' },
+	{ "diagnosis", required_argument, NULL, 'D' },
+	{ "compare", required_argument, NULL, 'P' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "goal", required_argument, NULL, 'g' },
-		{ "role", required_argument, NULL, 'r' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "cores", required_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "measured", required_argument, NULL, 'm' },
-		{ "diagnosis", required_argument, NULL, 'D' },
-		{ "compare", required_argument, NULL, 'P' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *from[16], *measured = NULL, *compare_path = NULL;
 	struct kb_profile *cp = NULL;
 	struct diag_result *diag = NULL;
@@ -275,93 +276,69 @@ run(int argc, char **argv)
 	struct kb_advice *a;
 	struct os_ctx *ctx;
 	char *cause = NULL;
+	char *arg;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:o:g:r:c:C:jP:", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), optarg) == -1)
+			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), arg) == -1)
 				return 2;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_advise, optarg, &os) == -1)
+			if (cmd_parse_os(&cmd_advise, arg, &os) == -1)
 				return 2;
 			break;
 		case 'g':
-			if ((goal = cmd_pick(optarg, goals, nitems(goals))) == -1) {
-				fprintf(stderr, "ntune advise: bad --goal '%s' (forwarding, throughput, "
-				    "latency)\n", optarg);
-				return 2;
-			}
+			if ((goal = cmd_pick(arg, goals, nitems(goals))) == -1)
+				return cmd_error(&cmd_advise, 2, "bad --goal '%s' (forwarding, throughput, "
+				    "latency)", arg);
 			break;
 		case 'r':
-			if ((role = cmd_pick(optarg, roles, nitems(roles))) == -1) {
-				fprintf(stderr, "ntune advise: bad --role '%s' (router, firewall, host)\n",
-				    optarg);
-				return 2;
-			}
+			if ((role = cmd_pick(arg, roles, nitems(roles))) == -1)
+				return cmd_error(&cmd_advise, 2, "bad --role '%s' (router, firewall, host)",
+				    arg);
 			break;
 		case 'c':
 		case 'C':
-			if (atoi(optarg) < 1 || atoi(optarg) > 4096) {
-				fprintf(stderr, "ntune advise: bad --%s '%s'\n", ch == 'c' ? "cpus" :
-				    "cores", optarg);
-				return 2;
-			}
-			*(ch == 'c' ? &cpus : &cores) = atoi(optarg);
+			if (atoi(arg) < 1 || atoi(arg) > 4096)
+				return cmd_error(&cmd_advise, 2, "bad --%s '%s'", ch == 'c' ? "cpus" :
+				    "cores", arg);
+			*(ch == 'c' ? &cpus : &cores) = atoi(arg);
 			break;
 		case 'j':
 			json = true;
 			break;
 		case 'D':
 			diag_result_free(diag);
-			if (diag_load(optarg, &diag, &cause) != 0) {
-				fprintf(stderr, "ntune advise: %s\n", cause);
-				free(cause);
-				return 2;
-			}
+			if (diag_load(arg, &diag, &cause) != 0)
+				return cmd_fail(&cmd_advise, &cause, 2);
 			break;
 		case 'm':
-			measured = optarg;
+			measured = arg;
 			break;
 		case 'P':
-			compare_path = optarg;
+			compare_path = arg;
 			break;
-		default:
-			cmd_usage(&cmd_advise, 0);
-			return 2;
 		}
 	}
-	if (argc != optind) {
-		cmd_usage(&cmd_advise, 0);
-		return 2;
-	}
 	if (measured != NULL && measured_worse(measured, &worse, &nworse, &cause) == -1) {
-		fprintf(stderr, "ntune advise: %s\n", cause);
-		free(cause);
 		diag_result_free(diag);
-		return 2;
+		return cmd_fail(&cmd_advise, &cause, 2);
 	}
 	if (compare_path != NULL && (cp = kb_profile_load(compare_path, &cause)) == NULL) {
-		fprintf(stderr, "ntune advise: %s\n", cause);
-		free(cause);
 		diag_result_free(diag);
-		return 2;
+		return cmd_fail(&cmd_advise, &cause, 2);
 	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
 		kb_profile_free(cp);
 		diag_result_free(diag);
-		return 2;
+		return cmd_fail(&cmd_advise, &cause, 2);
 	}
 	if (kb_target_open(from, nfrom, os, NULL, &ctx, &si, &cause) == -1) {
-		fprintf(stderr, "ntune advise: %s\n", cause);
-		free(cause);
 		kb_profile_free(cp);
 		kb_free(kb);
 		diag_result_free(diag);
-		return 2;
+		return cmd_fail(&cmd_advise, &cause, 2);
 	}
 	/* --cpus/--cores describe a machine ntune cannot see (planning a box). */
 	if (cpus > 0) {
@@ -454,11 +431,13 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_advise = {
-	"advise",
-	"propose a profile for this machine, every line with its reason",
-	"advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
+	.name = "advise",
+	.summary = "propose a profile for this machine, every line with its reason",
+	.usage = "advise [--from SNAPSHOT]... [--os freebsd|opnsense|pfsense|linux] [--cpus N [--cores N]]\n"
 	    "      [--goal forwarding|throughput|latency] [--role router|firewall|host]\n"
 	    "      [--measured RESULTS_DIR] [--diagnosis FILE] [--compare PROFILE] [--json]",
-	0,
-	run,
+	.optstring = "f:o:g:r:c:C:jP:",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -166,25 +166,27 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 	json_decref(doc);
 }
 
+static const struct option longopts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "confirm", required_argument, NULL, 'c' },
+	{ "no-persist", no_argument, NULL, 'P' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "netns", required_argument, NULL, 'N' },
+	{ "os", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "force", no_argument, NULL, 'F' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "confirm", required_argument, NULL, 'c' },
-		{ "no-persist", no_argument, NULL, 'P' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "netns", required_argument, NULL, 'N' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "force", no_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct apply_opts o;
 	struct apply_result r;
 	struct kb_profile *p;
 	struct kb *kb = NULL;
 	char *cause = NULL, *end;
+	char *arg;
 	bool json = false, force = false;
 	enum os_platform pf;
 	int ch, rc;
@@ -192,32 +194,29 @@ run(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	o.persist = true;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "nc:Pr:N:o:jF", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'n':
 			o.dry_run = true;
 			break;
 		case 'c':
-			secs = strtol(optarg, &end, 10);
-			if (*end != '\0' || secs < 1 || secs > 86400) {
-				fprintf(stderr, "ntune apply: bad --confirm '%s' (seconds, 1..86400)\n",
-				    optarg);
-				return 2;
-			}
+			secs = strtol(arg, &end, 10);
+			if (*end != '\0' || secs < 1 || secs > 86400)
+				return cmd_error(&cmd_apply, 2, "bad --confirm '%s' (seconds, 1..86400)",
+				    arg);
 			o.confirm_secs = (int)secs;
 			break;
 		case 'P':
 			o.persist = false;
 			break;
 		case 'r':
-			o.root = optarg;
+			o.root = arg;
 			break;
 		case 'N':
-			o.netns = optarg;
+			o.netns = arg;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_apply, optarg, &pf) == -1)
+			if (cmd_parse_os(&cmd_apply, arg, &pf) == -1)
 				return 2;
 			o.os = os_platform_name(pf);
 			break;
@@ -227,26 +226,19 @@ run(int argc, char **argv)
 		case 'F':
 			force = true;
 			break;
-		default:
-			cmd_usage(&cmd_apply, 0);
-			return 2;
 		}
 	}
-	if (argc - optind != 1) {
-		cmd_usage(&cmd_apply, 0);
-		return 2;
-	}
-	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
+	if (cmd_load_profile(&cmd_apply, args->argv[0], &p, &kb) != 0)
 		return 2;
 	if (p->nentries == 0) {
-		fprintf(stderr, "ntune: %s: no settings\n", p->path);
+		cmd_error(&cmd_apply, 2, "%s: no settings", p->path);
 		kb_profile_free(p);
 		kb_free(kb);
 		return 2;
 	}
 	if (!force && lint(kb, p, &o) > 0) {
-		fprintf(stderr, "ntune apply: %s has errors (see `ntune check`); nothing changed, "
-		    "--force applies it anyway\n", p->path);
+		cmd_error(&cmd_apply, 1, "%s has errors (see `ntune check`); nothing changed, "
+		    "--force applies it anyway", p->path);
 		kb_profile_free(p);
 		kb_free(kb);
 		return 1;
@@ -257,10 +249,8 @@ run(int argc, char **argv)
 			print_json(&r, o.dry_run, o.confirm_secs);
 		else
 			print_text(&r, o.dry_run, o.confirm_secs);
-	} else {
-		fprintf(stderr, "ntune apply: %s\n", cause);
-		free(cause);
-	}
+	} else
+		cmd_fail(&cmd_apply, &cause, 1);
 	apply_result_free(&r);
 	kb_profile_free(p);
 	kb_free(kb);
@@ -268,10 +258,13 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_apply = {
-	"apply",
-	"apply a profile all-or-nothing, journalled, with optional auto-revert",
-	"apply PROFILE [--dry-run] [--confirm SECS] [--no-persist] [--root DIR] [--netns NAME]\n"
-	    "      [--os linux|freebsd|opnsense|pfsense] [--json]",
-	0,
-	run,
+	.name = "apply",
+	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
+	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--no-persist] [--root DIR] [--netns NAME]\n"
+	    "      [--os linux|freebsd|opnsense|pfsense] [--force] [--json]",
+	.optstring = "nc:Pr:N:o:jF",
+	.longopts = longopts,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
 };

@@ -316,49 +316,49 @@ dut_os(const struct remote_facts *f)
 	return "freebsd";
 }
 
+static const struct option longopts[] = {
+	{ "load", required_argument, NULL, 'l' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "max-runs", required_argument, NULL, 'm' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "prefix", required_argument, NULL, 'p' },
+	{ "confidence", required_argument, NULL, 'c' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "flows", required_argument, NULL, 'F' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "host", required_argument, NULL, 'H' },
+	{ "no-host-knobs", no_argument, NULL, 'N' },
+	{ "metric", required_argument, NULL, 'M' },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "dut", required_argument, NULL, OPT_DUT },
+	{ "gen", required_argument, NULL, OPT_GEN },
+	{ "sink", required_argument, NULL, OPT_SINK },
+	{ "dut-in", required_argument, NULL, OPT_DUT_IN },
+	{ "dut-out", required_argument, NULL, OPT_DUT_OUT },
+	{ "gen-if", required_argument, NULL, OPT_GEN_IF },
+	{ "sink-if", required_argument, NULL, OPT_SINK_IF },
+	{ "dst", required_argument, NULL, OPT_DST },
+	{ "ntune", required_argument, NULL, OPT_NTUNE },
+	{ "ssh-config", required_argument, NULL, OPT_SSH_CONFIG },
+	{ "ssh-accept-new", no_argument, NULL, OPT_ACCEPT_NEW },
+	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "gen-args", required_argument, NULL, OPT_GEN_ARGS },
+	{ "sink-args", required_argument, NULL, OPT_SINK_ARGS },
+	{ "reboot", no_argument, NULL, OPT_REBOOT },
+	{ "dut-root", required_argument, NULL, OPT_DUT_ROOT },
+	{ "reboot-cmd", required_argument, NULL, OPT_REBOOT_CMD },
+	{ "reboot-timeout", required_argument, NULL, OPT_REBOOT_TIMEOUT },
+	{ "reboot-settle", required_argument, NULL, OPT_REBOOT_SETTLE },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "load", required_argument, NULL, 'l' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "max-runs", required_argument, NULL, 'm' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "flows", required_argument, NULL, 'F' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "no-host-knobs", no_argument, NULL, 'N' },
-		{ "metric", required_argument, NULL, 'M' },
-		{ "rate", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "dut", required_argument, NULL, OPT_DUT },
-		{ "gen", required_argument, NULL, OPT_GEN },
-		{ "sink", required_argument, NULL, OPT_SINK },
-		{ "dut-in", required_argument, NULL, OPT_DUT_IN },
-		{ "dut-out", required_argument, NULL, OPT_DUT_OUT },
-		{ "gen-if", required_argument, NULL, OPT_GEN_IF },
-		{ "sink-if", required_argument, NULL, OPT_SINK_IF },
-		{ "dst", required_argument, NULL, OPT_DST },
-		{ "ntune", required_argument, NULL, OPT_NTUNE },
-		{ "ssh-config", required_argument, NULL, OPT_SSH_CONFIG },
-		{ "ssh-accept-new", no_argument, NULL, OPT_ACCEPT_NEW },
-		{ "plan", no_argument, NULL, OPT_PLAN },
-		{ "gen-args", required_argument, NULL, OPT_GEN_ARGS },
-		{ "sink-args", required_argument, NULL, OPT_SINK_ARGS },
-		{ "reboot", no_argument, NULL, OPT_REBOOT },
-		{ "dut-root", required_argument, NULL, OPT_DUT_ROOT },
-		{ "reboot-cmd", required_argument, NULL, OPT_REBOOT_CMD },
-		{ "reboot-timeout", required_argument, NULL, OPT_REBOOT_TIMEOUT },
-		{ "reboot-settle", required_argument, NULL, OPT_REBOOT_SETTLE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bench_lab lab;
 	struct bench_ctx c;
 	struct remote_opts ro = { 0 };
@@ -378,37 +378,33 @@ run(int argc, char **argv)
 	int ch, r, json = 0, rc = 1, nprof = 0, i, ok, no_host = 0;
 	size_t len, k;
 	json_t *doc;
-	char **orig;
+	char *arg;
 
 	memset(&lab, 0, sizeof lab);
 	memset(&c, 0, sizeof c);
-	/* getopt_long permutes argv: keep the command line as typed for meta.json. */
-	orig = xcalloc((size_t)argc + 1, sizeof *orig);
-	memcpy(orig, argv, (size_t)argc * sizeof *orig);
 	lab.load = BENCH_LOAD_GEN;
 	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'l':
-			if (bench_parse_load(optarg, &lab) == 0)
+			if (bench_parse_load(arg, &lab) == 0)
 				break;
-			if (*optarg == '\0') {
+			if (*arg == '\0') {
 				fprintf(stderr, "ntune bench: empty --load command\n");
 				goto usage;
 			} else {
 				lab.load = BENCH_LOAD_CMD;
-				lab.cmd = optarg;
+				lab.cmd = arg;
 			}
 			break;
 		case 'o':
-			dir = optarg;
+			dir = arg;
 			break;
 		case 'p':
-			prefix = optarg;
+			prefix = arg;
 			break;
 		case 'c':
-			if (cmd_parse_num(&cmd_bench, "--confidence", optarg, 50, 99.99, &conf) == -1)
+			if (cmd_parse_num(&cmd_bench, "--confidence", arg, 50, 99.99, &conf) == -1)
 				goto usage;
 			break;
 		case 'H':
@@ -422,32 +418,17 @@ run(int argc, char **argv)
 			no_host = 1;
 			break;
 		case 'M':
-			if (cmd_parse_metric(&cmd_bench, "--metric", "bps", optarg, &lab, &c) == -1)
+			if (cmd_parse_metric(&cmd_bench, "--metric", "bps", arg, &lab, &c) == -1)
 				goto usage;
 			break;
-		case 'h':
-			cmd_usage(&cmd_bench, 1);
-			rc = 0;
-			goto out;
 		default:
-			if ((r = remote_option(ch, optarg, &ro, &rb)) == 1)
+			if ((r = remote_option(ch, arg, &ro, &rb)) == 1)
 				break;
-			if (r == -1)
+			if (r == -1 || cmd_measure_option(&cmd_bench, ch, arg, &m, &lab, &c) != 1)
 				goto usage;
-			if ((r = cmd_measure_option(&cmd_bench, ch, optarg, &m, &lab, &c)) == 1)
-				break;
-			if (r == 0)
-				cmd_usage(&cmd_bench, 0);
-			goto usage;
 		}
 	}
-	nprof = argc - optind;
-	if (nprof < 2 || nprof > 32) {
-		fprintf(stderr, "ntune bench: %s\n", nprof < 2 ? "need at least two profiles" :
-		    "at most 32 profiles");
-		cmd_usage(&cmd_bench, 0);
-		goto usage;
-	}
+	nprof = args->argc;
 	if (c.latency && lab.load != BENCH_LOAD_GEN) {
 		fprintf(stderr, "ntune bench: --metric latency needs --load gen (its packets carry timestamps)\n");
 		goto usage;
@@ -464,14 +445,11 @@ run(int argc, char **argv)
 	}
 	if (ro.dut != NULL && remote_check(&ro, &rb, &lab, &c) == -1)
 		goto usage;
-	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if (kb_load(NULL, &kb, &cause) == -1)
+		return cmd_fail(&cmd_bench, &cause, 2);
 	profs = xcalloc((size_t)nprof, sizeof *profs);
 	for (i = 0; i < nprof; i++) {
-		const char *path = argv[optind + i];
+		const char *path = args->argv[i];
 
 		if (util_read_file(path, &text, &len, &cause) == -1 ||
 		    (profs[i].prof = kb_profile_parse(path, text, len, &cause)) == NULL) {
@@ -545,7 +523,7 @@ run(int argc, char **argv)
 		cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
 		dir = dirbuf;
 	}
-	if (bench_results_create(dir, "bench", argc, orig, &cause) == -1 ||
+	if (bench_results_create(dir, "bench", args->nwords, args->words, &cause) == -1 ||
 	    (ro.dut != NULL && (rb.dir = dir, bench_remote_open_dir(&rb, &cause)) == -1)) {
 		fprintf(stderr, "ntune: %s\n", cause);
 		free(cause);
@@ -635,22 +613,24 @@ out:
 		bench_profile_free(&profs[i]);
 	free(profs);
 	free(v);
-	free(orig);
 	kb_free(kb);
 	return rc;
 }
 
 const struct ntune_cmd cmd_bench = {
-	"bench",
-	"interleaved, randomized A/B of profiles under load, with a verdict",
-	"bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
-	"      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
-	"      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency]\n"
-	"      [--no-host-knobs] [-o DIR] [--json]\n"
-	"      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
-	"       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
-	"       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
-	"       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
-	0,
-	run,
+	.name = "bench",
+	.summary = "interleaved, randomized A/B of profiles under load, with a verdict",
+	.usage = "bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
+	    "      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
+	    "      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency]\n"
+	    "      [--no-host-knobs] [-o DIR] [--json]\n"
+	    "      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
+	    "       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
+	    "       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
+	    "       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
+	.optstring = "o:",
+	.longopts = longopts,
+	.min_args = 2,
+	.max_args = 32,
+	.run = run,
 };

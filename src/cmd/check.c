@@ -105,17 +105,18 @@ print_text(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 	    s->count[KB_NOTE] == 1 ? "" : "s", s->unknown, p->nlines, p->nlines == 1 ? "" : "s");
 }
 
+static const struct option longopts[] = {
+	{ "os", required_argument, NULL, 'o' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "target", required_argument, NULL, 't' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "os", required_argument, NULL, 'o' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "target", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *from[16], *root = NULL;
 	enum os_platform os = OS_PLATFORM_UNKNOWN;
 	size_t nfrom = 0, nd = 0;
@@ -128,62 +129,46 @@ run(int argc, char **argv)
 	struct kb_diag *d;
 	struct os_ctx *ctx;
 	char *cause = NULL;
+	char *arg;
 	int ch, t, errors;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:f:r:t:j", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'o':
-			if (cmd_parse_os(&cmd_check, optarg, &os) == -1)
+			if (cmd_parse_os(&cmd_check, arg, &os) == -1)
 				return 2;
 			break;
 		case 'f':
-			if (cmd_add_from(&cmd_check, from, &nfrom, nitems(from), optarg) == -1)
+			if (cmd_add_from(&cmd_check, from, &nfrom, nitems(from), arg) == -1)
 				return 2;
 			break;
 		case 'r':
-			root = optarg;
+			root = arg;
 			break;
 		case 't':
-			if ((t = parse_target(optarg)) == -1) {
-				fprintf(stderr, "ntune check: bad --target '%s' (any, loader, sysctl, "
-				    "opnsense, pfsense)\n", optarg);
-				return 2;
-			}
+			if ((t = parse_target(arg)) == -1)
+				return cmd_error(&cmd_check, 2, "bad --target '%s' (any, loader, sysctl, "
+				    "opnsense, pfsense)", arg);
 			target = (enum kb_target)t;
 			target_set = true;
 			break;
 		case 'j':
 			json = true;
 			break;
-		default:
-			cmd_usage(&cmd_check, 0);
-			return 2;
 		}
 	}
-	if (argc - optind != 1) {
-		cmd_usage(&cmd_check, 0);
-		return 2;
-	}
-	if ((p = kb_profile_load_all(argv[optind], &cause)) == NULL) {
-		fprintf(stderr, "ntune check: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if ((p = kb_profile_load_all(args->argv[0], &cause)) == NULL)
+		return cmd_fail(&cmd_check, &cause, 2);
 	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune check: %s\n", cause);
-		free(cause);
 		kb_profile_free(p);
-		return 2;
+		return cmd_fail(&cmd_check, &cause, 2);
 	}
 	if (os == OS_PLATFORM_UNKNOWN && nfrom == 0)
 		os = kb_os_guess(kb, p);
 	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
-		fprintf(stderr, "ntune check: %s\n", cause);
-		free(cause);
 		kb_profile_free(p);
 		kb_free(kb);
-		return 2;
+		return cmd_fail(&cmd_check, &cause, 2);
 	}
 	if (!target_set)
 		target = kb_target_guess(p, si.sys.platform);
@@ -202,10 +187,13 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_check = {
-	"check",
-	"lint a tunables profile against the knowledge base and the machine",
-	"check PROFILE [--os freebsd|opnsense|pfsense|linux] [--from SNAPSHOT]... [--root DIR]\n"
+	.name = "check",
+	.summary = "lint a tunables profile against the knowledge base and the machine",
+	.usage = "check PROFILE [--os freebsd|opnsense|pfsense|linux] [--from SNAPSHOT]... [--root DIR]\n"
 	    "      [--target any|loader|sysctl|opnsense|pfsense] [--json]",
-	0,
-	run,
+	.optstring = "o:f:r:t:j",
+	.longopts = longopts,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
 };

@@ -1,32 +1,218 @@
 /* Helpers shared by all subcommands. */
+#include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "util/util.h"
 
-void
-cmd_usage(const struct ntune_cmd *cmd, int to_stdout)
+#define CMD_OPT_HELP	0x10000	/* --help, added to every command's long options */
+
+/* Prints the forms of usage, the first after "usage: ntune", the others under it. */
+static void
+print_forms(FILE *f, const char *usage, bool first)
 {
-	FILE *f = to_stdout ? stdout : stderr;
 	const char *p;
 
-	fprintf(f, "usage: ntune ");
-	for (p = cmd->usage; *p != '\0'; p++) {
+	fputs(first ? "usage: ntune " : "       ntune ", f);
+	for (p = usage; *p != '\0'; p++) {
 		fputc(*p, f);
 		/* A new line starts another form; an indented one continues the previous. */
 		if (*p == '\n' && p[1] != '\0')
 			fputs(p[1] == ' ' ? "             " : "       ntune ", f);
 	}
-	if (p == cmd->usage || p[-1] != '\n')
+	if (p == usage || p[-1] != '\n')
 		fputc('\n', f);
+}
+
+void
+cmd_usage(const struct ntune_cmd *cmd, int to_stdout)
+{
+	FILE *f = to_stdout ? stdout : stderr;
+	const struct ntune_cmd *const *s;
+
+	if (cmd->subs == NULL)
+		print_forms(f, cmd->usage, true);
+	for (s = cmd->subs; s != NULL && *s != NULL; s++)
+		print_forms(f, (*s)->usage, s == cmd->subs);
 	if (to_stdout)
 		fprintf(f, "\n%s\n", cmd->summary);
+}
+
+/* The name a subcommand is given by: the last word of "lab up". */
+static const char *
+last_word(const char *name)
+{
+	const char *p = strrchr(name, ' ');
+
+	return p != NULL ? p + 1 : name;
+}
+
+static int
+dispatch_sub(const struct ntune_cmd *cmd, int argc, char **argv)
+{
+	const struct ntune_cmd *const *s;
+	char list[256] = "";
+
+	if (argc < 2) {
+		cmd_usage(cmd, 0);
+		return 2;
+	}
+	for (s = cmd->subs; *s != NULL; s++) {
+		if (strcmp(last_word((*s)->name), argv[1]) == 0)
+			return cmd_dispatch(*s, argc - 1, argv + 1);
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", s == cmd->subs ?
+		    "" : ", ", last_word((*s)->name));
+	}
+	return cmd_usage_error(cmd, "unknown subcommand '%s' (%s)", argv[1], list);
+}
+
+/* Says which option getopt_long refused: the word for a long option, else -c. */
+static int
+bad_option(const struct ntune_cmd *cmd, char **argv, bool missing)
+{
+	const char *w = argv[optind - 1];
+	char shortopt[3] = { '-', (char)optopt, '\0' };
+	int len = 2;
+
+	if (strncmp(w, "--", 2) == 0)
+		len = (int)strcspn(w, "=");
+	else
+		w = shortopt;
+	return cmd_usage_error(cmd, missing ? "option '%.*s' needs a value" : "unknown option '%.*s'",
+	    len, w);
+}
+
+/* Parses argv by the command's spec into a; 0 to run, 1 after --help, 2 after a usage error. */
+static int
+parse(const struct ntune_cmd *cmd, int argc, char **argv, struct cmd_args *a)
+{
+	const char *spec = cmd->optstring != NULL ? cmd->optstring : "";
+	struct option *lo;
+	char *optstr;
+	size_t n = 0;
+	int ch, rc = 0;
+
+	while (cmd->longopts != NULL && cmd->longopts[n].name != NULL)
+		n++;
+	lo = xcalloc(n + 2, sizeof *lo);
+	if (n > 0)
+		memcpy(lo, cmd->longopts, n * sizeof *lo);
+	lo[n] = (struct option){ "help", no_argument, NULL, CMD_OPT_HELP };
+	/* ':' first: a missing value is told apart from an unknown option. */
+	xasprintf(&optstr, "%s:%sh", *spec == '+' ? "+" : "", *spec == '+' ? spec + 1 : spec);
+	opterr = 0;
+	optind = 0;
+	while (rc == 0 && (ch = getopt_long(argc, argv, optstr, lo, NULL)) != -1) {
+		if (ch == 'h' || ch == CMD_OPT_HELP) {
+			cmd_usage(cmd, 1);
+			rc = 1;
+		} else if (ch == '?')
+			rc = bad_option(cmd, argv, false);
+		else if (ch == ':')
+			rc = bad_option(cmd, argv, true);
+		else {
+			a->opts = xreallocarray(a->opts, a->nopts + 1, sizeof *a->opts);
+			a->opts[a->nopts].ch = ch;
+			a->opts[a->nopts++].arg = optarg;
+		}
+	}
+	free(optstr);
+	free(lo);
+	if (rc != 0)
+		return rc;
+	a->argc = argc - optind;
+	a->argv = argv + optind;
+	if (a->argc > cmd->max_args && cmd->max_args >= 0)
+		return cmd_usage_error(cmd, "unexpected argument '%s'", a->argv[cmd->max_args]);
+	if (a->argc < cmd->min_args)
+		return cmd_usage_error(cmd, "needs %s%d argument%s, not %d", cmd->max_args ==
+		    cmd->min_args ? "" : "at least ", cmd->min_args, cmd->min_args == 1 ? "" : "s",
+		    a->argc);
+	return 0;
+}
+
+int
+cmd_dispatch(const struct ntune_cmd *cmd, int argc, char **argv)
+{
+	struct cmd_args a = { .cmd = cmd };
+	int rc;
+
+	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+		cmd_usage(cmd, 1);
+		return 0;
+	}
+	if (cmd->flags & NTUNE_CMD_LINUX_ONLY)
+		return cmd_error(cmd, 2, "`ntune %s` is Linux-only (network namespaces, veth, "
+		    "AF_PACKET); on FreeBSD measure between machines with --dut ssh://[user@]host",
+		    cmd->name);
+	if (cmd->subs != NULL)
+		return dispatch_sub(cmd, argc, argv);
+	/* getopt_long permutes argv: keep the command line as typed. */
+	a.nwords = argc;
+	a.words = xcalloc((size_t)argc + 1, sizeof *a.words);
+	memcpy(a.words, argv, (size_t)argc * sizeof *a.words);
+	if (cmd->flags & NTUNE_CMD_OWN_ARGS) {
+		a.argc = argc - 1;
+		a.argv = argv + 1;
+		rc = 0;
+	} else
+		rc = parse(cmd, argc, argv, &a);
+	if (rc == 0 && (cmd->flags & NTUNE_CMD_ROOT) && geteuid() != 0)
+		rc = cmd_error(cmd, 2, "must be run as root (needs CAP_NET_ADMIN)");
+	if (rc == 0)
+		rc = cmd->run(&a);
+	else if (rc == 1)
+		rc = 0;		/* --help */
+	free(a.opts);
+	free(a.words);
+	return rc;
+}
+
+int
+cmd_next(struct cmd_args *a, char **arg)
+{
+	if (a->next >= a->nopts)
+		return -1;
+	*arg = a->opts[a->next].arg;
+	return a->opts[a->next++].ch;
+}
+
+int
+cmd_fail(const struct ntune_cmd *cmd, char **cause, int status)
+{
+	fprintf(stderr, "ntune %s: %s\n", cmd->name, *cause != NULL ? *cause : "failed");
+	free(*cause);
+	*cause = NULL;
+	return status;
+}
+
+static void
+say(const struct ntune_cmd *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "ntune %s: ", cmd->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int
+cmd_error(const struct ntune_cmd *cmd, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(cmd, fmt, ap);
+	va_end(ap);
+	return status;
 }
 
 int
@@ -34,11 +220,9 @@ cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ntune %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	cmd_usage(cmd, 0);
 	return 2;
 }
@@ -52,29 +236,24 @@ cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, doubl
 
 	v = strtod(s, &end);
 	if (end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "ntune %s: invalid %s '%s' (want %g..%g)\n", cmd->name, opt, s, lo, hi);
-		return -1;
+		return cmd_error(cmd, -1, "invalid %s '%s' (want %g..%g)", opt, s, lo, hi);
 	}
 	*out = v;
 	return 0;
 }
 
 int
-cmd_load_profile(const char *path, struct kb_profile **p, struct kb **kb)
+cmd_load_profile(const struct ntune_cmd *cmd, const char *path, struct kb_profile **p,
+    struct kb **kb)
 {
 	char *cause = NULL;
 
-	if ((*p = kb_profile_load(path, &cause)) == NULL) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if ((*p = kb_profile_load(path, &cause)) == NULL)
+		return cmd_fail(cmd, &cause, 2);
 	if (kb_load(NULL, kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
 		kb_profile_free(*p);
 		*p = NULL;
-		return 2;
+		return cmd_fail(cmd, &cause, 2);
 	}
 	return 0;
 }
@@ -84,18 +263,30 @@ cmd_parse_os(const struct ntune_cmd *cmd, const char *arg, enum os_platform *out
 {
 	if ((*out = os_platform_parse(arg)) != OS_PLATFORM_UNKNOWN)
 		return 0;
-	fprintf(stderr, "ntune %s: bad --os '%s' (%s)\n", cmd->name, arg, os_platform_list());
-	return -1;
+	return cmd_error(cmd, -1, "bad --os '%s' (%s)", arg, os_platform_list());
 }
 
 int
 cmd_add_from(const struct ntune_cmd *cmd, const char **from, size_t *n, size_t max, const char *arg)
 {
 	if (*n == max) {
-		fprintf(stderr, "ntune %s: too many --from files\n", cmd->name);
-		return -1;
+		return cmd_error(cmd, -1, "too many --from files");
 	}
 	from[(*n)++] = arg;
+	return 0;
+}
+
+int
+cmd_parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
 	return 0;
 }
 
@@ -171,9 +362,7 @@ cmd_parse_metric(const struct ntune_cmd *cmd, const char *opt, const char *bits,
 	else if (strcmp(arg, "latency") == 0)
 		c->latency = lab->latency = true;
 	else {
-		fprintf(stderr, "ntune %s: %s is pps, %s or latency, not '%s'\n", cmd->name, opt, bits,
-		    arg);
-		return -1;
+		return cmd_error(cmd, -1, "%s is pps, %s or latency, not '%s'", opt, bits, arg);
 	}
 	return 0;
 }

@@ -6,28 +6,73 @@
 
 #include "os/platform.h"
 
-#define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); main checks it */
+#define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); cmd_dispatch checks it */
 #define NTUNE_CMD_HIDDEN	0x2	/* not listed by `ntune help` */
+#define NTUNE_CMD_LINUX_ONLY	0x4	/* a stand-in where the command cannot exist: cmd_dispatch says so, exit 2 */
+#define NTUNE_CMD_OWN_ARGS	0x8	/* run parses argv itself (stat: ministat's messages); only --help is handled */
 
+struct option;
+struct ntune_cmd;
+
+/* What cmd_dispatch parsed for run: the options in order, then the operands. */
+struct cmd_args {
+	const struct ntune_cmd *cmd;
+	struct cmd_opt {
+		int	 ch;
+		char	*arg;		/* NULL for an option without a value */
+	}	*opts;
+	size_t	 nopts, next;
+	int	 argc;			/* the operands (argv[0] is the first, not the command name) */
+	char	**argv;
+	int	 nwords;		/* the command line as typed, words[0] the command's name */
+	char	**words;
+};
+
+/*
+ * One subcommand, as data (tmux's cmd_entry): cmd_dispatch parses the options by
+ * .optstring/.longopts, refuses an unknown option, a missing value or an operand
+ * count outside [.min_args, .max_args] (usage, exit 2), answers -h/--help, and
+ * checks .flags before calling run. A command with .subs has no run: its first
+ * operand names one of them ("lab up"), dispatched the same way.
+ *
+ * Messages: everything a command prints to stderr starts "ntune NAME: " (NAME is
+ * the full name, "lab rfc2544"); only main, before a command is found, says "ntune: ".
+ */
 struct ntune_cmd {
 	const char *name;
 	const char *summary;	/* one line, shown by `ntune help` */
 	const char *usage;	/* shown by `ntune NAME --help` and on misuse; lines after the first are indented */
+	const char *optstring;	/* getopt_long's; "+..." stops at the first operand */
+	const struct option *longopts;
+	int	    min_args;	/* operands after the options */
+	int	    max_args;	/* -1: any number */
 	int	    flags;
-	/* argv[0] is the command name; returns the exit status (0 ok, 1 found problems, 2 usage/input error). */
-	int	  (*run)(int argc, char **argv);
+	/* Returns the exit status (0 ok, 1 found problems, 2 usage/input error). */
+	int	  (*run)(struct cmd_args *);
+	const struct ntune_cmd *const *subs;	/* NULL-terminated */
 };
 
 extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_explain,
     cmd_check, cmd_advise, cmd_apply, cmd_confirm, cmd_revert, cmd_history, cmd_diff,
     cmd_verify, cmd_export, cmd_diagnose, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
+/* Subcommands of lab in their own files. */
+extern const struct ntune_cmd cmd_lab_rfc2544;
 
+/* Runs cmd with argv (argv[0] its name): the checks of struct ntune_cmd, then run. */
+int	cmd_dispatch(const struct ntune_cmd *cmd, int argc, char **argv);
+/* The next option run should handle and its value in *arg; -1 after the last one. */
+int	cmd_next(struct cmd_args *, char **arg);
+/* Prints "ntune NAME: cause" (or "failed" without one), frees and clears *cause; returns status. */
+int	cmd_fail(const struct ntune_cmd *cmd, char **cause, int status);
+/* Prints "ntune NAME: message"; returns status. */
+int	cmd_error(const struct ntune_cmd *cmd, int status, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 /* Prints "usage: ntune <usage>" for cmd to stderr (or stdout when to_stdout). */
 void	cmd_usage(const struct ntune_cmd *cmd, int to_stdout);
 struct kb;
 struct kb_profile;
-/* Loads profile path and the knowledge base; prints "ntune: cause" and returns 2 on failure, else 0. */
-int	cmd_load_profile(const char *path, struct kb_profile **, struct kb **);
+/* Loads profile path and the knowledge base; prints "ntune NAME: cause" and returns 2 on failure, else 0. */
+int	cmd_load_profile(const struct ntune_cmd *, const char *path, struct kb_profile **, struct kb **);
 /* Parses a number in [lo, hi] for option opt; prints "ntune NAME: invalid ..." and returns -1 if not. */
 int	cmd_parse_num(const struct ntune_cmd *cmd, const char *opt, const char *s, double lo, double hi,
 	    double *out);
@@ -38,6 +83,8 @@ int	cmd_usage_error(const struct ntune_cmd *cmd, const char *fmt, ...)
 int	cmd_parse_os(const struct ntune_cmd *, const char *arg, enum os_platform *);
 /* Adds a --from file to from[max]; prints "ntune NAME: too many --from files" and returns -1 when full. */
 int	cmd_add_from(const struct ntune_cmd *, const char **from, size_t *n, size_t max, const char *arg);
+/* Parses a decimal integer in [lo, hi] into *out; -1 (nothing printed) if s is not one. */
+int	cmd_parse_int(const char *s, int lo, int hi, int *out);
 /* The index of s in names[n], or -1. */
 int	cmd_pick(const char *s, const char *const *names, size_t n);
 

@@ -9,27 +9,21 @@
 extern const struct ntune_cmd cmd_confirm;
 
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
 	char *cause = NULL, done[APPLY_ID_MAX];
 
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		cmd_usage(&cmd_confirm, 0);
-		return 2;
-	}
-	if (apply_confirm(NULL, argc == 2 ? argv[1] : NULL, done, sizeof done, &cause) == -1) {
-		fprintf(stderr, "ntune confirm: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (apply_confirm(NULL, args->argc == 1 ? args->argv[0] : NULL, done, sizeof done,
+	    &cause) == -1)
+		return cmd_fail(&cmd_confirm, &cause, 1);
 	printf("confirmed %s\n", done);
 	return 0;
 }
 
 const struct ntune_cmd cmd_confirm = {
-	"confirm",
-	"keep a change applied with --confirm",
-	"confirm [ID]",
-	0,
-	run,
+	.name = "confirm",
+	.summary = "keep a change applied with --confirm",
+	.usage = "confirm [ID]",
+	.max_args = 1,
+	.run = run,
 };

@@ -83,38 +83,33 @@ live(double secs, char **ifs, size_t nifs, bool json)
 	char *cause = NULL;
 	const char *root = getenv("NTUNE_ROOT");
 
-	if ((ctx = os_open_live(root != NULL ? root : "", &cause)) == NULL) {
-		fprintf(stderr, "ntune diagnose: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if ((ctx = os_open_live(root != NULL ? root : "", &cause)) == NULL)
+		return cmd_fail(&cmd_diagnose, &cause, 2);
 	if (!json)
 		fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
 	if (diag_run(ctx, secs, &d, &cause) != 0) {
-		fprintf(stderr, "ntune diagnose: %s\n", cause);
-		free(cause);
 		os_close(ctx);
-		return 2;
+		return cmd_fail(&cmd_diagnose, &cause, 2);
 	}
 	os_close(ctx);
 	return output(d, ifs, nifs, json);
 }
 
+static const struct option longopts[] = {
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interface", required_argument, NULL, 'i' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "before", required_argument, NULL, 'b' },
+	{ "after", required_argument, NULL, 'a' },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "os", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "interface", required_argument, NULL, 'i' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "before", required_argument, NULL, 'b' },
-		{ "after", required_argument, NULL, 'a' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *from[MAXFILES], *before[MAXFILES], *after[MAXFILES], *os = "freebsd";
 	char *ifs[MAXIFS], *cause = NULL;
 	size_t nfrom = 0, nbefore = 0, nafter = 0, nifs = 0;
@@ -122,54 +117,47 @@ run(int argc, char **argv)
 	bool json = false;
 	struct diag_result *d;
 	enum os_platform plat;
+	char *arg;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "d:i:jh", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'd':
-			if (cmd_parse_num(&cmd_diagnose, "-d", optarg, 0.1, 3600, &secs) != 0)
+			if (cmd_parse_num(&cmd_diagnose, "-d", arg, 0.1, 3600, &secs) != 0)
 				return 2;
 			break;
 		case 'i':
 			if (nifs == MAXIFS)
 				return cmd_usage_error(&cmd_diagnose, "too many -i interfaces");
-			ifs[nifs++] = optarg;
+			ifs[nifs++] = arg;
 			break;
 		case 'f':
-			if (cmd_add_from(&cmd_diagnose, from, &nfrom, MAXFILES, optarg) != 0)
+			if (cmd_add_from(&cmd_diagnose, from, &nfrom, MAXFILES, arg) != 0)
 				return 2;
 			break;
 		case 'b':
-			if (cmd_add_from(&cmd_diagnose, before, &nbefore, MAXFILES, optarg) != 0)
+			if (cmd_add_from(&cmd_diagnose, before, &nbefore, MAXFILES, arg) != 0)
 				return 2;
 			break;
 		case 'a':
-			if (cmd_add_from(&cmd_diagnose, after, &nafter, MAXFILES, optarg) != 0)
+			if (cmd_add_from(&cmd_diagnose, after, &nafter, MAXFILES, arg) != 0)
 				return 2;
 			break;
 		case 'I':
-			if (cmd_parse_num(&cmd_diagnose, "--interval", optarg, 0.001, 1e9,
+			if (cmd_parse_num(&cmd_diagnose, "--interval", arg, 0.001, 1e9,
 			    &interval) != 0)
 				return 2;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_diagnose, optarg, &plat) != 0)
+			if (cmd_parse_os(&cmd_diagnose, arg, &plat) != 0)
 				return 2;
 			os = os_platform_name(plat);
 			break;
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			cmd_usage(&cmd_diagnose, 1);
-			return 0;
-		default:
-			cmd_usage(&cmd_diagnose, 0);
-			return 2;
 		}
 	}
-	if (optind < argc)
-		return cmd_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind]);
 	if (nfrom > 0 && (nbefore > 0 || nafter > 0))
 		return cmd_usage_error(&cmd_diagnose, "--from is one capture; --before/--after are two");
 	if ((nbefore > 0) != (nafter > 0) || ((nbefore > 0) != (interval > 0)))
@@ -177,20 +165,19 @@ run(int argc, char **argv)
 	if (nfrom == 0 && nafter == 0)
 		return live(secs, ifs, nifs, json);
 	if (diag_files(before, nbefore, nfrom > 0 ? from : after, nfrom > 0 ? nfrom : nafter,
-	    interval, os, &d, &cause) != 0) {
-		fprintf(stderr, "ntune diagnose: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	    interval, os, &d, &cause) != 0)
+		return cmd_fail(&cmd_diagnose, &cause, 2);
 	return output(d, ifs, nifs, json);
 }
 
 const struct ntune_cmd cmd_diagnose = {
-	"diagnose",
-	"name the bottleneck under load, its evidence and the knobs that address it",
-	"diagnose [-d SECS] [-i IFACE]... [--json]\n"
-	"diagnose --from FILE... [--os freebsd|opnsense|pfsense|linux] [-i IFACE]... [--json]\n"
-	"diagnose --before FILE... --after FILE... --interval SECS [--os OS] [--json]",
-	0,
-	run,
+	.name = "diagnose",
+	.summary = "name the bottleneck under load, its evidence and the knobs that address it",
+	.usage = "diagnose [-d SECS] [-i IFACE]... [--json]\n"
+	    "diagnose --from FILE... [--os freebsd|opnsense|pfsense|linux] [-i IFACE]... [--json]\n"
+	    "diagnose --before FILE... --after FILE... --interval SECS [--os OS] [--json]",
+	.optstring = "d:i:j",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -144,13 +144,14 @@ side_close(struct side *s)
 		os_close(s->os);
 }
 
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct side a, b;
 	struct names ns = { NULL, 0, 0 };
 	struct kb *kb = NULL;
@@ -158,31 +159,15 @@ run(int argc, char **argv)
 	bool json = false;
 	size_t i, j, w = 4, differ = 0;
 	json_t *arr = NULL, *o;
-	int ch;
+	char *arg;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
-		if (ch == 'j')
-			json = true;
-		else {
-			cmd_usage(&cmd_diff, 0);
-			return 2;
-		}
-	}
-	if (argc - optind != 2) {
-		cmd_usage(&cmd_diff, 0);
-		return 2;
-	}
-	if (side_open(&a, argv[optind], &cause) == -1) {
-		fprintf(stderr, "ntune diff: %s\n", cause);
-		free(cause);
-		return 2;
-	}
-	if (side_open(&b, argv[optind + 1], &cause) == -1) {
-		fprintf(stderr, "ntune diff: %s\n", cause);
-		free(cause);
+	while (cmd_next(args, &arg) == 'j')
+		json = true;
+	if (side_open(&a, args->argv[0], &cause) == -1)
+		return cmd_fail(&cmd_diff, &cause, 2);
+	if (side_open(&b, args->argv[1], &cause) == -1) {
 		side_close(&a);
-		return 2;
+		return cmd_fail(&cmd_diff, &cause, 2);
 	}
 	kb_load(NULL, &kb, NULL);
 	if (a.p != NULL || b.p != NULL) {
@@ -261,9 +246,12 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_diff = {
-	"diff",
-	"compare two profiles, snapshots or the current state",
-	"diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, or `current`)",
-	0,
-	run,
+	.name = "diff",
+	.summary = "compare two profiles, snapshots or the current state",
+	.usage = "diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, or `current`)",
+	.optstring = "j",
+	.longopts = longopts,
+	.min_args = 2,
+	.max_args = 2,
+	.run = run,
 };

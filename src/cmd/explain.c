@@ -135,16 +135,18 @@ to_json(const struct kb_knob *k)
 	return o;
 }
 
+static const struct option longopts[] = {
+	{ "list", no_argument, NULL, 'l' },
+	{ "os", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "list", no_argument, NULL, 'l' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *os = NULL, *near;
+	const char *os = NULL, *near, *name;
+	char *arg;
 	enum os_platform pf;
 	const struct kb_knob *k;
 	bool list = false, json = false;
@@ -154,44 +156,38 @@ run(int argc, char **argv)
 	size_t i, found = 0;
 	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "lo:j", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'l':
 			list = true;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_explain, optarg, &pf) == -1)
+			if (cmd_parse_os(&cmd_explain, arg, &pf) == -1)
 				return 2;
 			os = os_platform_name(pf);
 			break;
 		case 'j':
 			json = true;
 			break;
-		default:
-			cmd_usage(&cmd_explain, 0);
-			return 2;
 		}
 	}
-	if ((list && argc != optind) || (!list && argc - optind != 1)) {
+	if (list != (args->argc == 0)) {
 		cmd_usage(&cmd_explain, 0);
 		return 2;
 	}
-	if (kb_load(NULL, &kb, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	name = args->argv[0];
+	if (kb_load(NULL, &kb, &cause) == -1)
+		return cmd_fail(&cmd_explain, &cause, 2);
 	arr = json_array();
 	for (i = 0; i < kb_count(kb); i++) {
 		k = kb_knob(kb, i);
 		if (!kb_knob_on(k, os))
 			continue;
-		if (!list && strcmp(k->name, argv[optind]) != 0 && !kb_name_match(k->name, argv[optind]))
+		if (!list && strcmp(k->name, name) != 0 && !kb_name_match(k->name, name))
 			continue;
 		/* A concrete name matching several patterns: only the one kb_find picks. */
-		if (!list && strcmp(k->name, argv[optind]) != 0 &&
-		    kb_find(kb, argv[optind], k->os) != k)
+		if (!list && strcmp(k->name, name) != 0 &&
+		    kb_find(kb, name, k->os) != k)
 			continue;
 		found++;
 		if (json)
@@ -212,10 +208,10 @@ run(int argc, char **argv)
 	}
 	json_decref(arr);
 	if (!list && found == 0) {
-		if ((near = kb_suggest(kb, argv[optind], os)) != NULL)
-			fprintf(stderr, "ntune: unknown knob '%s' (did you mean %s?)\n", argv[optind], near);
+		if ((near = kb_suggest(kb, name, os)) != NULL)
+			cmd_error(&cmd_explain, 2, "unknown knob '%s' (did you mean %s?)", name, near);
 		else
-			fprintf(stderr, "ntune: unknown knob '%s'\n", argv[optind]);
+			cmd_error(&cmd_explain, 2, "unknown knob '%s'", name);
 		kb_free(kb);
 		return 2;
 	}
@@ -224,10 +220,12 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_explain = {
-	"explain",
-	"describe a tunable: placement, type, default, effect, sources",
-	"explain [--os freebsd|opnsense|pfsense|linux] [--json] KNOB\n"
+	.name = "explain",
+	.summary = "describe a tunable: placement, type, default, effect, sources",
+	.usage = "explain [--os freebsd|opnsense|pfsense|linux] [--json] KNOB\n"
 	    "explain --list [--os freebsd|opnsense|pfsense|linux] [--json]",
-	0,
-	run,
+	.optstring = "lo:j",
+	.longopts = longopts,
+	.max_args = 1,
+	.run = run,
 };

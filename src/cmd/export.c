@@ -487,50 +487,44 @@ lint(struct ctx *c, enum os_platform pf, bool force)
 	return 0;
 }
 
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "os", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "os", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool force = false;
 	struct ctx c;
 	struct kb_profile *p;
 	struct kb *kb;
 	enum os_platform pf = OS_PLATFORM_UNKNOWN;
+	char *arg;
 	int ch, f = -1;
 
 	memset(&c, 0, sizeof c);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:o:F", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'F':
 			force = true;
 			break;
 		case 'f':
-			if ((f = parse_format(optarg)) == -1) {
-				fprintf(stderr, "ntune export: bad --format '%s' (loader, sysctl, opnsense, "
-				    "pfsense, sysctl.d, sh, ansible)\n", optarg);
-				return 2;
-			}
+			if ((f = parse_format(arg)) == -1)
+				return cmd_error(&cmd_export, 2, "bad --format '%s' (loader, sysctl, "
+				    "opnsense, pfsense, sysctl.d, sh, ansible)", arg);
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_export, optarg, &pf) == -1)
+			if (cmd_parse_os(&cmd_export, arg, &pf) == -1)
 				return 2;
 			break;
-		default:
-			cmd_usage(&cmd_export, 0);
-			return 2;
 		}
 	}
-	if (argc - optind != 1 || f == -1) {
-		cmd_usage(&cmd_export, 0);
-		return 2;
-	}
-	if (cmd_load_profile(argv[optind], &p, &kb) != 0)
+	if (f == -1)
+		return cmd_usage_error(&cmd_export, "--format is needed");
+	if (cmd_load_profile(&cmd_export, args->argv[0], &p, &kb) != 0)
 		return 2;
 	c.kb = kb;
 	c.p = p;
@@ -577,10 +571,13 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_export = {
-	"export",
-	"write a profile for loader.conf, sysctl.conf, OPNsense, pfSense, ansible...",
-	"export PROFILE --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
+	.name = "export",
+	.summary = "write a profile for loader.conf, sysctl.conf, OPNsense, pfSense, ansible...",
+	.usage = "export PROFILE --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
 	    "      [--os freebsd|opnsense|pfsense|linux] [--force]",
-	0,
-	run,
+	.optstring = "f:o:F",
+	.longopts = longopts,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
 };

@@ -112,31 +112,32 @@ result_json(const struct gen_config *c, const struct gen_result *r)
 	    "interface", c->ifname, "per_second", ps);
 }
 
+static const struct option opts[] = {
+	{ "iface", required_argument, NULL, 'i' },
+	{ "dst", required_argument, NULL, 'd' },
+	{ "dst-mac", required_argument, NULL, 'D' },
+	{ "src", required_argument, NULL, 's' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "flows", required_argument, NULL, 'f' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "cpus", required_argument, NULL, 'C' },
+	{ "iface-any", no_argument, NULL, 'A' },
+	{ "ipv6", no_argument, NULL, '6' },
+	{ "ipv4", no_argument, NULL, '4' },
+	{ "method", required_argument, NULL, 'm' },
+	{ "dport", required_argument, NULL, 'P' },
+	{ "batch", required_argument, NULL, 'B' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option opts[] = {
-		{ "iface", required_argument, NULL, 'i' },
-		{ "dst", required_argument, NULL, 'd' },
-		{ "dst-mac", required_argument, NULL, 'D' },
-		{ "src", required_argument, NULL, 's' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "iface-any", no_argument, NULL, 'A' },
-		{ "ipv6", no_argument, NULL, '6' },
-		{ "ipv4", no_argument, NULL, '4' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "dport", required_argument, NULL, 'P' },
-		{ "batch", required_argument, NULL, 'B' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct gen_config c;
 	struct gen_result r;
 	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL, rate[64];
@@ -147,95 +148,88 @@ run(int argc, char **argv)
 	char nh_if[IF_NAMESIZE];
 	union lab_addr nh_src;
 	double v;
+	char *arg;
 	int ch, n, rc;
 
 	gen_config_init(&c);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "i:46jq", opts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'i':
-			if (strlen(optarg) >= IF_NAMESIZE)
-				return cmd_usage_error(&cmd_gen, "invalid --iface '%s'", optarg);
-			iface = optarg;
+			if (strlen(arg) >= IF_NAMESIZE)
+				return cmd_usage_error(&cmd_gen, "invalid --iface '%s'", arg);
+			iface = arg;
 			break;
-		case 'd': dst = optarg; break;
-		case 'D': dstmac = optarg; break;
-		case 's': src = optarg; break;
+		case 'd': dst = arg; break;
+		case 'D': dstmac = arg; break;
+		case 's': src = arg; break;
 		case 'S':
-			if (util_parse_scaled(optarg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
-				return cmd_usage_error(&cmd_gen, "invalid --size '%s'", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
+				return cmd_usage_error(&cmd_gen, "invalid --size '%s'", arg);
 			c.spec.size = (int)v;
 			break;
 		case 'f':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
-				return cmd_usage_error(&cmd_gen, "invalid --flows '%s' (1..16384)", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --flows '%s' (1..16384)", arg);
 			c.spec.flows = (int)v;
 			break;
 		case 'r':
-			if (util_parse_scaled(optarg, &c.rate) == -1)
-				return cmd_usage_error(&cmd_gen, "invalid --rate '%s' (packets/s, e.g. 100k)", optarg);
+			if (util_parse_scaled(arg, &c.rate) == -1)
+				return cmd_usage_error(&cmd_gen, "invalid --rate '%s' (packets/s, e.g. 100k)", arg);
 			break;
 		case 't':
-			if (util_parse_scaled(optarg, &c.duration) == -1 || c.duration > 1e7)
-				return cmd_usage_error(&cmd_gen, "invalid --duration '%s' (seconds)", optarg);
+			if (util_parse_scaled(arg, &c.duration) == -1 || c.duration > 1e7)
+				return cmd_usage_error(&cmd_gen, "invalid --duration '%s' (seconds)", arg);
 			break;
 		case 'c':
-			if (util_parse_scaled(optarg, &v) == -1 || v != floor(v) || v < 1)
-				return cmd_usage_error(&cmd_gen, "invalid --count '%s'", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v != floor(v) || v < 1)
+				return cmd_usage_error(&cmd_gen, "invalid --count '%s'", arg);
 			c.count = (uint64_t)v;
 			break;
 		case 'T':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
-				return cmd_usage_error(&cmd_gen, "invalid --threads '%s' (1..64)", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --threads '%s' (1..64)", arg);
 			c.threads = (int)v;
 			break;
 		case 'C':
-			if (parse_cpus(optarg, c.cpus, LAB_MAX_THREADS, &n) == -1)
-				return cmd_usage_error(&cmd_gen, "invalid --cpus '%s' (e.g. 0,1 or 0-3)", optarg);
+			if (parse_cpus(arg, c.cpus, LAB_MAX_THREADS, &n) == -1)
+				return cmd_usage_error(&cmd_gen, "invalid --cpus '%s' (e.g. 0,1 or 0-3)", arg);
 			cpus_set = true;
 			break;
 		case 'A': iface_any = true; break;
 		case '6': v6 = true; break;
 		case '4': v6 = false; break;
 		case 'm':
-			if (strcmp(optarg, "ring") == 0 || strcmp(optarg, "tx_ring") == 0)
+			if (strcmp(arg, "ring") == 0 || strcmp(arg, "tx_ring") == 0)
 				c.method = GEN_RING;
-			else if (strcmp(optarg, "sendmmsg") == 0 || strcmp(optarg, "mmsg") == 0)
+			else if (strcmp(arg, "sendmmsg") == 0 || strcmp(arg, "mmsg") == 0)
 				c.method = GEN_MMSG;
-			else if (strcmp(optarg, "auto") == 0)
+			else if (strcmp(arg, "auto") == 0)
 				c.method = GEN_AUTO;
 			else
-				return cmd_usage_error(&cmd_gen, "unknown --method '%s' (auto, ring or sendmmsg)", optarg);
+				return cmd_usage_error(&cmd_gen, "unknown --method '%s' (auto, ring or sendmmsg)", arg);
 			break;
 		case 'P':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
-				return cmd_usage_error(&cmd_gen, "invalid --dport '%s'", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --dport '%s'", arg);
 			c.spec.dport = (uint16_t)v;
 			break;
 		case 'B':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
-				return cmd_usage_error(&cmd_gen, "invalid --batch '%s' (1..4096)", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
+				return cmd_usage_error(&cmd_gen, "invalid --batch '%s' (1..4096)", arg);
 			c.batch = (int)v;
 			break;
 		case 'j': json = true; break;
 		case 'q': quiet = true; break;
-		default:
-			cmd_usage(&cmd_gen, 0);
-			return 2;
 		}
 	}
-	if (optind != argc)
-		return cmd_usage_error(&cmd_gen, "unexpected argument '%s'", argv[optind]);
 	if (c.duration == 0 && c.count == 0)
 		c.duration = 10;
 	if (dst != NULL)
 		v6 = strchr(dst, ':') != NULL;
 	c.spec.family = v6 ? AF_INET6 : AF_INET;
-	if (c.spec.size < lab_frame_min(c.spec.family)) {
-		fprintf(stderr, "ntune gen: frame size %d is too small for %s (minimum %d)\n",
+	if (c.spec.size < lab_frame_min(c.spec.family))
+		return cmd_error(&cmd_gen, 2, "frame size %d is too small for %s (minimum %d)",
 		    c.spec.size, v6 ? "IPv6" : "IPv4", lab_frame_min(c.spec.family));
-		return 2;
-	}
 
 	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
 	if (!inlab && !iface_any) {
@@ -260,11 +254,8 @@ run(int argc, char **argv)
 	    nh_dst_mac, &cause);
 	/* rc 1: a route but no neighbour entry, which --dst-mac supplies. */
 	if ((rc == -1 && (dstmac == NULL || iface == NULL || src == NULL)) ||
-	    (rc == 1 && dstmac == NULL)) {
-		fprintf(stderr, "ntune gen: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	    (rc == 1 && dstmac == NULL))
+		return cmd_fail(&cmd_gen, &cause, 2);
 	free(cause);
 	cause = NULL;
 	snprintf(c.ifname, sizeof(c.ifname), "%s", iface != NULL ? iface : nh_if);
@@ -273,10 +264,8 @@ run(int argc, char **argv)
 		    dst, iface);
 		return 2;
 	}
-	if (os_if_hwaddr(c.ifname, c.spec.src_mac, NULL) == -1) {
-		fprintf(stderr, "ntune gen: no interface '%s' in this network namespace\n", c.ifname);
-		return 2;
-	}
+	if (os_if_hwaddr(c.ifname, c.spec.src_mac, NULL) == -1)
+		return cmd_error(&cmd_gen, 2, "no interface '%s' in this network namespace", c.ifname);
 	memcpy(c.spec.dst_mac, nh_dst_mac, 6);
 	if (dstmac != NULL && lab_parse_mac(dstmac, c.spec.dst_mac) == -1)
 		return cmd_usage_error(&cmd_gen, "invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)", dstmac);
@@ -296,11 +285,8 @@ run(int argc, char **argv)
 	if (!quiet)
 		c.progress = progress;
 	c.arg = &c;
-	if (gen_run(&c, &r, &cause) == -1) {
-		fprintf(stderr, "ntune gen: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (gen_run(&c, &r, &cause) == -1)
+		return cmd_fail(&cmd_gen, &cause, 1);
 	if (cause != NULL) {
 		fprintf(stderr, "ntune gen: %s\n", cause);
 		free(cause);
@@ -323,11 +309,13 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_gen = {
-	"gen",
-	"UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
-	"gen [--iface IF] [--dst ADDR] [--dst-mac MAC] [--src ADDR] [--size BYTES] [--flows N]\n"
-	"    [--rate PPS] [--duration S | --count N] [--threads N] [--cpus LIST] [--ipv6]\n"
-	"    [--method auto|ring|sendmmsg] [--batch N] [--dport PORT] [--iface-any] [--quiet] [--json]",
-	0,
-	run,
+	.name = "gen",
+	.summary = "UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
+	.usage = "gen [--iface IF] [--dst ADDR] [--dst-mac MAC] [--src ADDR] [--size BYTES] [--flows N]\n"
+	    "    [--rate PPS] [--duration S | --count N] [--threads N] [--cpus LIST] [--ipv6]\n"
+	    "    [--method auto|ring|sendmmsg] [--batch N] [--dport PORT] [--iface-any] [--quiet] [--json]",
+	.optstring = "i:46jq",
+	.longopts = opts,
+	.max_args = 0,
+	.run = run,
 };

@@ -1,4 +1,5 @@
 /* ntune history: the journalled applies, oldest first. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,43 +12,35 @@
 
 extern const struct ntune_cmd cmd_history;
 
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
 	struct apply_entry *e;
 	size_t n, i;
-	char *cause = NULL, *id = NULL;
+	char *cause = NULL;
+	const char *id = args->argc > 0 ? args->argv[0] : NULL;
+	char *arg;
 	bool json = false;
 	json_t *arr, *o, *doc;
-	int a;
 
-	for (a = 1; a < argc; a++) {
-		if (strcmp(argv[a], "--json") == 0)
-			json = true;
-		else if (argv[a][0] != '-' && id == NULL)
-			id = argv[a];
-		else {
-			cmd_usage(&cmd_history, 0);
-			return 2;
-		}
-	}
+	while (cmd_next(args, &arg) == 'j')
+		json = true;
 	if (id != NULL) {
 		/* One entry in full: the journal document itself. */
-		if ((doc = apply_journal_read(NULL, id, &cause)) == NULL) {
-			fprintf(stderr, "ntune history: %s\n", cause);
-			free(cause);
-			return 2;
-		}
+		if ((doc = apply_journal_read(NULL, id, &cause)) == NULL)
+			return cmd_fail(&cmd_history, &cause, 2);
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 		return 0;
 	}
-	if (apply_history(NULL, &e, &n, &cause) == -1) {
-		fprintf(stderr, "ntune history: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if (apply_history(NULL, &e, &n, &cause) == -1)
+		return cmd_fail(&cmd_history, &cause, 2);
 	if (json) {
 		arr = json_array();
 		for (i = 0; i < n; i++) {
@@ -93,9 +86,10 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_history = {
-	"history",
-	"list journalled applies",
-	"history [--json] [ID]",
-	0,
-	run,
+	.name = "history",
+	.summary = "list journalled applies",
+	.usage = "history [--json] [ID]",
+	.longopts = longopts,
+	.max_args = 1,
+	.run = run,
 };

@@ -210,44 +210,32 @@ render(json_t *doc)
 	    "  not in the given output:" : "  not present here:");
 }
 
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "from", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char **from = NULL;
 	size_t nfrom = 0;
 	int json = 0, ch, rc;
 	struct os_ctx *ctx;
+	char *arg;
 	json_t *doc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'j':
 			json = 1;
 			break;
 		case 'f':
 			from = xreallocarray(from, nfrom + 1, sizeof *from);
-			from[nfrom++] = optarg;
+			from[nfrom++] = arg;
 			break;
-		case 'h':
-			cmd_usage(&cmd_inspect, 1);
-			free(from);
-			return 0;
-		default:
-			cmd_usage(&cmd_inspect, 0);
-			free(from);
-			return 2;
 		}
-	}
-	if (optind != argc) {
-		free(from);
-		return cmd_usage_error(&cmd_inspect, "unexpected argument '%s'", argv[optind]);
 	}
 	ctx = cmd_os_open(&cmd_inspect, from, nfrom);
 	free(from);
@@ -269,9 +257,11 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_inspect = {
-	"inspect",
-	"report CPUs, SMT, NUMA, NICs, queues, IRQs and network tunables",
-	"inspect [--json] [--from FILE]...",
-	0,
-	run,
+	.name = "inspect",
+	.summary = "report CPUs, SMT, NUMA, NICs, queues, IRQs and network tunables",
+	.usage = "inspect [--json] [--from FILE]...",
+	.optstring = "jf:",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -2,58 +2,28 @@
  * ntune lab, gen and sink where they cannot exist: built instead of lab.c, gen.c
  * and sink.c where host_machine.system() is not 'linux' (the top-level
  * meson.build says so). The commands stay in the table, so `ntune lab` says
- * why it is missing instead of "unknown command".
+ * why it is missing instead of "unknown command": NTUNE_CMD_LINUX_ONLY makes
+ * cmd_dispatch refuse them (exit 2).
  */
-#include <stdio.h>
-
 #include "cmd/cmd.h"
 
-static int
-linux_only(const char *name)
-{
-	fprintf(stderr, "ntune %s: `ntune %s` is Linux-only (network namespaces, veth, AF_PACKET); "
-	    "on FreeBSD measure between machines with --dut ssh://[user@]host\n", name, name);
-	return 2;
-}
-
-static int
-run_lab(int argc, char **argv)
-{
-	return linux_only("lab");
-}
-
-static int
-run_gen(int argc, char **argv)
-{
-	return linux_only("gen");
-}
-
-static int
-run_sink(int argc, char **argv)
-{
-	return linux_only("sink");
-}
-
 const struct ntune_cmd cmd_lab = {
-	"lab",
-	"Linux only: a gen -> dut -> sink router lab in network namespaces",
-	"lab up|down|status|exec|rfc2544 ...   (Linux only)",
-	0,
-	run_lab,
+	.name = "lab",
+	.summary = "Linux only: a gen -> dut -> sink router lab in network namespaces",
+	.usage = "lab up|down|status|exec|rfc2544 ...   (Linux only)",
+	.flags = NTUNE_CMD_LINUX_ONLY,
 };
 
 const struct ntune_cmd cmd_gen = {
-	"gen",
-	"Linux only: UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
-	"gen ...   (Linux only)",
-	0,
-	run_gen,
+	.name = "gen",
+	.summary = "Linux only: UDP packet generator (RFC 2544 frames, multi-flow, timestamps)",
+	.usage = "gen ...   (Linux only)",
+	.flags = NTUNE_CMD_LINUX_ONLY,
 };
 
 const struct ntune_cmd cmd_sink = {
-	"sink",
-	"Linux only: count received packets: loss, reorder, duplicates, latency",
-	"sink ...   (Linux only)",
-	0,
-	run_sink,
+	.name = "sink",
+	.summary = "Linux only: count received packets: loss, reorder, duplicates, latency",
+	.usage = "sink ...   (Linux only)",
+	.flags = NTUNE_CMD_LINUX_ONLY,
 };

@@ -8,41 +8,24 @@
 #include "report/report.h"
 #include "util/util.h"
 
-static int
-run(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct report_data d;
-	char *out = NULL, *path, *html, *cause = NULL;
-	int ch, rc;
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			cmd_usage(&cmd_report, 1);
-			return 0;
-		default:
-			cmd_usage(&cmd_report, 0);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		cmd_usage(&cmd_report, 0);
-		return 2;
-	}
-	if (report_load(argv[optind], &d, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+static int
+run(struct cmd_args *args)
+{
+	struct report_data d;
+	const char *out = NULL;
+	char *arg;
+	char *path, *html, *cause = NULL;
+	int rc;
+
+	while (cmd_next(args, &arg) == 'o')
+		out = arg;
+	if (report_load(args->argv[0], &d, &cause) == -1)
+		return cmd_fail(&cmd_report, &cause, 2);
 	html = report_html(&d);
 	if (out != NULL && strcmp(out, "-") == 0) {
 		fputs(html, stdout);
@@ -51,13 +34,11 @@ run(int argc, char **argv)
 		if (out != NULL)
 			path = xstrdup(out);
 		else
-			xasprintf(&path, "%s/report.html", argv[optind]);
+			xasprintf(&path, "%s/report.html", args->argv[0]);
 		rc = util_write_file_atomic(path, html, strlen(html), 0644, &cause);
-		if (rc == -1) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-			rc = 1;
-		} else
+		if (rc == -1)
+			rc = cmd_fail(&cmd_report, &cause, 1);
+		else
 			printf("%s\n", path);
 		free(path);
 	}
@@ -67,9 +48,12 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_report = {
-	"report",
-	"self-contained HTML report of a bench/tune results directory",
-	"report DIR [-o report.html]",
-	0,
-	run,
+	.name = "report",
+	.summary = "self-contained HTML report of a bench/tune results directory",
+	.usage = "report DIR [-o report.html]",
+	.optstring = "o:",
+	.longopts = longopts,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
 };

@@ -131,22 +131,23 @@ write_values(const char *path, const struct sink_result *r)
 	return rc;
 }
 
+static const struct option opts[] = {
+	{ "iface", required_argument, NULL, 'i' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "idle", required_argument, NULL, 'I' },
+	{ "wait", required_argument, NULL, 'W' },
+	{ "values", required_argument, NULL, 'V' },
+	{ "flows", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option opts[] = {
-		{ "iface", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "idle", required_argument, NULL, 'I' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "values", required_argument, NULL, 'V' },
-		{ "flows", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sink_config c;
 	struct sink_result r;
 	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL;
@@ -154,50 +155,45 @@ run(int argc, char **argv)
 	enum lab_role role;
 	bool json = false, quiet = false, flows = false, inlab;
 	double v;
+	char *arg;
 	int ch, rc = 0;
 
 	sink_config_init(&c);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "i:jq", opts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'i':
-			if (strlen(optarg) >= IF_NAMESIZE)
-				return cmd_usage_error(&cmd_sink, "invalid --iface '%s'", optarg);
-			iface = optarg;
+			if (strlen(arg) >= IF_NAMESIZE)
+				return cmd_usage_error(&cmd_sink, "invalid --iface '%s'", arg);
+			iface = arg;
 			break;
 		case 't':
-			if (util_parse_scaled(optarg, &c.duration) == -1 || c.duration > 1e7)
-				return cmd_usage_error(&cmd_sink, "invalid --duration '%s' (seconds)", optarg);
+			if (util_parse_scaled(arg, &c.duration) == -1 || c.duration > 1e7)
+				return cmd_usage_error(&cmd_sink, "invalid --duration '%s' (seconds)", arg);
 			break;
 		case 'c':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v != floor(v))
-				return cmd_usage_error(&cmd_sink, "invalid --count '%s'", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v != floor(v))
+				return cmd_usage_error(&cmd_sink, "invalid --count '%s'", arg);
 			c.count = (uint64_t)v;
 			break;
 		case 'T':
-			if (util_parse_scaled(optarg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
-				return cmd_usage_error(&cmd_sink, "invalid --threads '%s' (1..64)", optarg);
+			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
+				return cmd_usage_error(&cmd_sink, "invalid --threads '%s' (1..64)", arg);
 			c.threads = (int)v;
 			break;
 		case 'I':
-			if (util_parse_scaled(optarg, &c.idle_stop) == -1)
-				return cmd_usage_error(&cmd_sink, "invalid --idle '%s' (seconds)", optarg);
+			if (util_parse_scaled(arg, &c.idle_stop) == -1)
+				return cmd_usage_error(&cmd_sink, "invalid --idle '%s' (seconds)", arg);
 			break;
 		case 'W':
-			if (util_parse_scaled(optarg, &c.wait_first) == -1)
-				return cmd_usage_error(&cmd_sink, "invalid --wait '%s' (seconds)", optarg);
+			if (util_parse_scaled(arg, &c.wait_first) == -1)
+				return cmd_usage_error(&cmd_sink, "invalid --wait '%s' (seconds)", arg);
 			break;
-		case 'V': values = optarg; break;
+		case 'V': values = arg; break;
 		case 'f': flows = true; break;
 		case 'j': json = true; break;
 		case 'q': quiet = true; break;
-		default:
-			cmd_usage(&cmd_sink, 0);
-			return 2;
 		}
 	}
-	if (optind != argc)
-		return cmd_usage_error(&cmd_sink, "unexpected argument '%s'", argv[optind]);
 	if (c.duration == 0 && c.count == 0 && c.idle_stop == 0)
 		c.duration = 10;
 	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
@@ -217,11 +213,8 @@ run(int argc, char **argv)
 		c.progress = progress;
 	c.on_ready = ready;
 	c.arg = &c;
-	if (sink_run(&c, &r, &cause) == -1) {
-		fprintf(stderr, "ntune sink: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (sink_run(&c, &r, &cause) == -1)
+		return cmd_fail(&cmd_sink, &cause, 1);
 	if (json) {
 		json_t *o = result_json(&c, &r, flows);
 
@@ -242,10 +235,12 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_sink = {
-	"sink",
-	"count received packets: loss, reorder, duplicates, latency",
-	"sink [--iface IF] [--duration S | --count N | --idle S] [--wait S] [--threads N]\n"
-	"    [--values FILE] [--flows] [--quiet] [--json]",
-	0,
-	run,
+	.name = "sink",
+	.summary = "count received packets: loss, reorder, duplicates, latency",
+	.usage = "sink [--iface IF] [--duration S | --count N | --idle S] [--wait S] [--threads N]\n"
+	    "    [--values FILE] [--flows] [--quiet] [--json]",
+	.optstring = "i:jq",
+	.longopts = opts,
+	.max_args = 0,
+	.run = run,
 };

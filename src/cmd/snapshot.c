@@ -92,45 +92,33 @@ boot_files(const char *backend, const char *root)
 	return files;
 }
 
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "from", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out = NULL, **from = NULL, *root;
 	size_t nfrom = 0;
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
 	json_t *doc;
+	char *arg;
 	int ch, rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:f:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'o':
-			out = optarg;
+			out = arg;
 			break;
 		case 'f':
 			from = xreallocarray(from, nfrom + 1, sizeof *from);
-			from[nfrom++] = optarg;
+			from[nfrom++] = arg;
 			break;
-		case 'h':
-			cmd_usage(&cmd_snapshot, 1);
-			free(from);
-			return 0;
-		default:
-			cmd_usage(&cmd_snapshot, 0);
-			free(from);
-			return 2;
 		}
-	}
-	if (optind != argc) {
-		free(from);
-		return cmd_usage_error(&cmd_snapshot, "unexpected argument '%s'", argv[optind]);
 	}
 	ctx = cmd_os_open(&cmd_snapshot, from, nfrom);
 	free(from);
@@ -173,9 +161,11 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_snapshot = {
-	"snapshot",
-	"save everything inspect sees, plus all network sysctls, as JSON",
-	"snapshot [-o FILE] [--from FILE]...",
-	0,
-	run,
+	.name = "snapshot",
+	.summary = "save everything inspect sees, plus all network sysctls, as JSON",
+	.usage = "snapshot [-o FILE] [--from FILE]...",
+	.optstring = "o:f:",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -366,7 +366,7 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 }
 
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
 	struct opts o;
 	struct stat_set sets[MAX_SETS], *sp[MAX_SETS];
@@ -374,7 +374,7 @@ run(int argc, char **argv)
 	char *cause = NULL;
 	int i, rc;
 
-	parse_options(argc, argv, &o);
+	parse_options(args->nwords, args->words, &o);
 	if (o.nsrc == 0)
 		add_source(&o, "-", 0);
 	if ((rc = read_all(&o, sets)) != 0)
@@ -425,10 +425,11 @@ out:
 }
 
 const struct ntune_cmd cmd_stat = {
-	"stat",
-	"ministat-compatible statistics, plus Welch, Mann-Whitney, --summary, --json",
-	"stat [-Anps] [-C column] [-c confidence] [-d delimiters] [-w width] [file ...]\n"
-	"stat [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]... [options] [file ...]\n",
-	0,
-	run,
+	.name = "stat",
+	.summary = "ministat-compatible statistics, plus Welch, Mann-Whitney, --summary, --json",
+	.usage = "stat [-Anps] [-C column] [-c confidence] [-d delimiters] [-w width] [file ...]\n"
+	    "stat [--welch | --mann-whitney] [--json] [--summary N:MEAN:STDDEV[:NAME]]... [options] [file ...]\n",
+	.max_args = -1,
+	.flags = NTUNE_CMD_OWN_ARGS,
+	.run = run,
 };

@@ -443,11 +443,8 @@ run_batch(struct top *tp, double delay, long count, int json)
 	long n;
 	double next;
 
-	if (take(tp, &prev, &cause) != 0) {
-		fprintf(stderr, "ntune top: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (take(tp, &prev, &cause) != 0)
+		return cmd_fail(&cmd_top, &cause, 1);
 	next = prev.t + delay;
 	for (n = 0; (count <= 0 || n < count) && !stop; n++) {
 		sleep_for(next - util_now());
@@ -455,10 +452,8 @@ run_batch(struct top *tp, double delay, long count, int json)
 			break;
 		next += delay;
 		if (take(tp, &cur, &cause) != 0) {
-			fprintf(stderr, "ntune top: %s\n", cause);
-			free(cause);
 			sample_free(&prev);
-			return 1;
+			return cmd_fail(&cmd_top, &cause, 1);
 		}
 		compute(tp, &prev, &cur, &v);
 		if (json) {
@@ -561,11 +556,8 @@ run_curses(struct top *tp, double delay, long count)
 	int ch, have = 0;
 	double next;
 
-	if (take(tp, &prev, &cause) != 0) {
-		fprintf(stderr, "ntune top: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (take(tp, &prev, &cause) != 0)
+		return cmd_fail(&cmd_top, &cause, 1);
 	memset(&old, 0, sizeof old);
 	if (nsaved > 0) {
 		saved = xcalloc(nsaved, sizeof *saved);
@@ -618,88 +610,67 @@ run_curses(struct top *tp, double delay, long count)
 	for (i = 0; i < nsaved; i++)
 		free(saved[i]);
 	free(saved);
-	if (cause != NULL) {
-		fprintf(stderr, "ntune top: %s\n", cause);
-		free(cause);
-		return 1;
-	}
+	if (cause != NULL)
+		return cmd_fail(&cmd_top, &cause, 1);
 	return 0;
 }
 
+static const struct option longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "interface", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "interface", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct top tp;
 	double delay = 1;
 	long count = 0;
 	int batch = 0, json = 0, ch, rc = 0;
 	char *end, *cause = NULL;
 	size_t i;
+	char *arg;
 	struct sigaction sa;
 
 	memset(&tp, 0, sizeof tp);
 	tp.percpu = 1;
 	tp.pick = -1;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "bd:n:i:jh", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'b':
 			batch = 1;
 			break;
 		case 'd':
-			delay = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(delay >= 0.05) || delay > 86400) {
-				fprintf(stderr, "ntune top: invalid interval '%s' (seconds, 0.05 or more)\n",
-				    optarg);
-				rc = 2;
+			delay = strtod(arg, &end);
+			if (end == arg || *end != '\0' || !(delay >= 0.05) || delay > 86400) {
+				rc = cmd_error(&cmd_top, 2, "invalid interval '%s' (seconds, 0.05 or more)",
+				    arg);
 				goto out;
 			}
 			break;
 		case 'n':
-			count = strtol(optarg, &end, 10);
-			if (end == optarg || *end != '\0' || count < 1) {
-				fprintf(stderr, "ntune top: invalid count '%s'\n", optarg);
-				rc = 2;
+			count = strtol(arg, &end, 10);
+			if (end == arg || *end != '\0' || count < 1) {
+				rc = cmd_error(&cmd_top, 2, "invalid count '%s'", arg);
 				goto out;
 			}
 			break;
 		case 'i':
 			tp.ifaces = xreallocarray(tp.ifaces, tp.nifaces + 1, sizeof *tp.ifaces);
-			tp.ifaces[tp.nifaces++] = xstrdup(optarg);
+			tp.ifaces[tp.nifaces++] = xstrdup(arg);
 			break;
 		case 'j':
 			json = 1;
 			batch = 1;
 			break;
-		case 'h':
-			cmd_usage(&cmd_top, 1);
-			rc = 0;
-			goto out;
-		default:
-			cmd_usage(&cmd_top, 0);
-			rc = 2;
-			goto out;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "ntune top: unexpected argument '%s'\n", argv[optind]);
-		cmd_usage(&cmd_top, 0);
-		rc = 2;
-		goto out;
-	}
 	if ((tp.ctx = os_open_live(getenv("NTUNE_ROOT"), &cause)) == NULL) {
-		fprintf(stderr, "ntune top: %s\n", cause);
-		free(cause);
-		rc = 2;
+		rc = cmd_fail(&cmd_top, &cause, 2);
 		goto out;
 	}
 	/* every -i must name an interface that exists */
@@ -745,9 +716,11 @@ out:
 }
 
 const struct ntune_cmd cmd_top = {
-	"top",
-	"per-CPU load, per-interface pps/bit/s/drops and per-queue IRQ rates",
-	"top [-b] [-d SECS] [-n COUNT] [-i IFACE]... [--json]",
-	0,
-	run,
+	.name = "top",
+	.summary = "per-CPU load, per-interface pps/bit/s/drops and per-queue IRQ rates",
+	.usage = "top [-b] [-d SECS] [-n COUNT] [-i IFACE]... [--json]",
+	.optstring = "bd:n:i:j",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -82,60 +82,56 @@ final_in_fresh_lab(struct bench_ctx *c, struct bench_tune *t, const char *prefix
 		c->lab = tuned;
 	}
 	bench_lab_close(&fresh);
-	if (lab_down(cfg.prefix, &removed, &why) == -1) {
-		fprintf(stderr, "ntune: %s\n", why);
-		free(why);
-	}
+	if (lab_down(cfg.prefix, &removed, &why) == -1)
+		cmd_fail(&cmd_tune, &why, 1);
 	return rc;
 }
 
+static const struct option longopts[] = {
+	{ "lab", no_argument, NULL, 'L' },
+	{ "host", required_argument, NULL, 'H' },
+	{ "goal", required_argument, NULL, 'g' },
+	{ "budget", required_argument, NULL, 'b' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "keep", no_argument, NULL, 'k' },
+	{ "host-knobs", no_argument, NULL, 'K' },
+	{ "prefix", required_argument, NULL, 'p' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "max-runs", required_argument, NULL, 'm' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "size", required_argument, NULL, 'S' },
+	{ "flows", required_argument, NULL, 'F' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-fresh-final", no_argument, NULL, 'N' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "lab", no_argument, NULL, 'L' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "goal", required_argument, NULL, 'g' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "host-knobs", no_argument, NULL, 'K' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "max-runs", required_argument, NULL, 'm' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "flows", required_argument, NULL, 'F' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "rate", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-fresh-final", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bench_lab lab;
 	struct bench_ctx c;
 	struct bench_tune t;
 	struct lab_config cfg;
 	struct kb *kb = NULL;
 	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL;
-	char dirbuf[96], *cause = NULL, **orig, ns[LAB_NSNAME_MAX];
+	char dirbuf[96], *cause = NULL, ns[LAB_NSNAME_MAX];
 	struct cmd_measure m = { .runs = 3, .max_runs = 6, .duration = 2, .warmup = 1, .size = 64 };
 	double budget = 5;
-	int ch, r, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
+	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
+	char *arg;
 	int same_lab_final = 0;
 
 	memset(&lab, 0, sizeof lab);
 	memset(&c, 0, sizeof c);
 	memset(&t, 0, sizeof t);
 	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	orig = xcalloc((size_t)argc + 1, sizeof *orig);
-	memcpy(orig, argv, (size_t)argc * sizeof *orig);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'L':
 			break;
@@ -144,15 +140,15 @@ run(int argc, char **argv)
 			    "the machine itself with a lab, or `ntune bench --load CMD` there\n");
 			goto usage;
 		case 'g':
-			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", optarg, &lab, &c) == -1)
+			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, &lab, &c) == -1)
 				goto usage;
 			break;
 		case 'b':
-			if (cmd_parse_num(&cmd_tune, "--budget", optarg, 0.1, 24 * 60, &budget) == -1)
+			if (cmd_parse_num(&cmd_tune, "--budget", arg, 0.1, 24 * 60, &budget) == -1)
 				goto usage;
 			break;
 		case 'o':
-			dir = optarg;
+			dir = arg;
 			break;
 		case 'k':
 			keep = 1;
@@ -164,35 +160,24 @@ run(int argc, char **argv)
 			same_lab_final = 1;
 			break;
 		case 'p':
-			prefix = optarg;
+			prefix = arg;
 			break;
 		case 'j':
 			json = 1;
 			break;
 		case 'l':
 			have_load = 1;
-			if (bench_parse_load(optarg, &lab) == -1) {
-				if (*optarg == '\0')
+			if (bench_parse_load(arg, &lab) == -1) {
+				if (*arg == '\0')
 					goto usage;
 				lab.load = BENCH_LOAD_CMD;
-				lab.cmd = optarg;
+				lab.cmd = arg;
 			}
 			break;
-		case 'h':
-			cmd_usage(&cmd_tune, 1);
-			rc = 0;
-			goto out;
 		default:
-			if ((r = cmd_measure_option(&cmd_tune, ch, optarg, &m, &lab, &c)) == 1)
-				break;
-			if (r == 0)
-				cmd_usage(&cmd_tune, 0);
-			goto usage;
+			if (cmd_measure_option(&cmd_tune, ch, arg, &m, &lab, &c) != 1)
+				goto usage;
 		}
-	}
-	if (optind != argc) {
-		cmd_usage(&cmd_tune, 0);
-		goto usage;
 	}
 	if (m.max_runs < m.runs) {
 		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
@@ -237,7 +222,7 @@ run(int argc, char **argv)
 		cmd_results_dir(dirbuf, sizeof dirbuf, "tune");
 		dir = dirbuf;
 	}
-	if (bench_results_create(dir, "tune", argc, orig, &cause) == -1)
+	if (bench_results_create(dir, "tune", args->nwords, args->words, &cause) == -1)
 		goto fail_usage;
 	c.lab = &lab;
 	c.kb = kb;
@@ -266,11 +251,9 @@ run(int argc, char **argv)
 	} else
 		print_summary(&t, dir);
 	if (!ok) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		fprintf(stderr, "ntune tune: settings restored; partial results kept in %s (marked incomplete)\n",
-		    dir);
-		free(cause);
-		cause = NULL;
+		cmd_fail(&cmd_tune, &cause, 1);
+		cmd_error(&cmd_tune, 1, "settings restored; partial results kept in %s (marked "
+		    "incomplete)", dir);
 		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
 		goto out;
 	}
@@ -298,14 +281,10 @@ run(int argc, char **argv)
 	rc = 0;
 	goto out;
 fail_usage:
-	rc = 2;
-	fprintf(stderr, "ntune: %s\n", cause);
-	free(cause);
+	rc = cmd_fail(&cmd_tune, &cause, 2);
 	goto out;
 fail:
-	fprintf(stderr, "ntune: %s\n", cause);
-	free(cause);
-	rc = 1;
+	rc = cmd_fail(&cmd_tune, &cause, 1);
 	goto out;
 usage:
 	rc = 2;
@@ -313,24 +292,23 @@ out:
 	bench_lab_close(&lab);
 	if (made_lab) {
 		cause = NULL;
-		if (lab_down(prefix, &removed, &cause) == -1) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-		}
+		if (lab_down(prefix, &removed, &cause) == -1)
+			cmd_fail(&cmd_tune, &cause, 1);
 	}
 	bench_tune_free(&t);
 	kb_free(kb);
-	free(orig);
 	return rc;
 }
 
 const struct ntune_cmd cmd_tune = {
-	"tune",
-	"auto-tuner: try knobs, keep only changes proven better",
-	"tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
-	"     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
-	"     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
-	"     [--no-fresh-final] [--json]",
-	0,
-	run,
+	.name = "tune",
+	.summary = "auto-tuner: try knobs, keep only changes proven better",
+	.usage = "tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
+	    "     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
+	    "     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
+	    "     [--no-fresh-final] [--json]",
+	.optstring = "o:",
+	.longopts = longopts,
+	.max_args = 0,
+	.run = run,
 };

@@ -26,14 +26,15 @@ satisfied(const struct kb_knob *k, const struct kb_entry *e, const char *actual)
 	return e->op == KB_OP_RAISE ? have >= want : have <= want;
 }
 
+static const struct option longopts[] = {
+	{ "netns", required_argument, NULL, 'N' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int
-run(int argc, char **argv)
+run(struct cmd_args *args)
 {
-	static const struct option longopts[] = {
-		{ "netns", required_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *netns = NULL;
 	const struct kb_entry *e;
 	struct apply_access *acc;
@@ -43,37 +44,25 @@ run(int argc, char **argv)
 	bool json = false, ok;
 	size_t i, differ = 0, checked = 0;
 	json_t *doc = NULL, *arr = NULL, *o;
+	char *arg;
 	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "N:j", longopts, NULL)) != -1) {
+	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'N':
-			netns = optarg;
+			netns = arg;
 			break;
 		case 'j':
 			json = true;
 			break;
-		default:
-			cmd_usage(&cmd_verify, 0);
-			return 2;
 		}
 	}
-	if (argc - optind != 1) {
-		cmd_usage(&cmd_verify, 0);
-		return 2;
-	}
-	if ((p = kb_profile_load(argv[optind], &cause)) == NULL) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		return 2;
-	}
+	if ((p = kb_profile_load(args->argv[0], &cause)) == NULL)
+		return cmd_fail(&cmd_verify, &cause, 2);
 	if (kb_load(NULL, &kb, &cause) == -1 || (acc = apply_access_open(netns, &cause)) == NULL) {
-		fprintf(stderr, "ntune verify: %s\n", cause);
-		free(cause);
 		kb_profile_free(p);
 		kb_free(kb);
-		return 2;
+		return cmd_fail(&cmd_verify, &cause, 2);
 	}
 	if (json)
 		arr = json_array();
@@ -127,9 +116,12 @@ run(int argc, char **argv)
 }
 
 const struct ntune_cmd cmd_verify = {
-	"verify",
-	"does the running system match a profile?",
-	"verify PROFILE [--netns NAME] [--json]",
-	0,
-	run,
+	.name = "verify",
+	.summary = "does the running system match a profile?",
+	.usage = "verify PROFILE [--netns NAME] [--json]",
+	.optstring = "N:j",
+	.longopts = longopts,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run,
 };

@@ -33,6 +33,42 @@ test_expect_success 'ntune help COMMAND shows that command' '
 	ntune help top | grep -q "^usage: ntune top"
 '
 test_expect_success 'an unknown global option exits 2' 'test_expect_code 2 ntune --frobnicate 2>/dev/null'
+
+# The argument spec of each command (src/cmd/cmd.c cmd_dispatch): one check for all.
+test_expect_success 'an unknown option of a command: exit 2, the option named, that command'"'"'s usage' '
+	test_expect_code 2 ntune advise --frobnicate >out 2>err &&
+	test ! -s out &&
+	grep -q "^ntune advise: unknown option .--frobnicate.$" err &&
+	grep -q "^usage: ntune advise " err &&
+	test_expect_code 2 ntune explain -x 2>err &&
+	grep -q "^ntune explain: unknown option .-x.$" err
+'
+test_expect_success 'an option without its value: exit 2, named, with the usage' '
+	test_expect_code 2 ntune check --os 2>err &&
+	grep -q "^ntune check: option .--os. needs a value$" err &&
+	grep -q "^usage: ntune check " err
+'
+test_expect_success 'too few or too many operands: exit 2 with the usage, nothing run' '
+	test_expect_code 2 ntune diff a.conf 2>err &&
+	grep -q "^ntune diff: needs 2 arguments, not 1$" err &&
+	grep -q "^usage: ntune diff " err &&
+	test_expect_code 2 ntune report 2>err && grep -q "^ntune report: needs 1 argument, not 0$" err &&
+	test_expect_code 2 ntune inspect extra 2>err &&
+	grep -q "^ntune inspect: unexpected argument .extra.$" err &&
+	test_expect_code 2 ntune bench only.conf 2>err &&
+	grep -q "^ntune bench: needs at least 2 arguments, not 1$" err
+'
+test_expect_success '--help and -h anywhere among the options print the usage on stdout, exit 0' '
+	ntune check --json --help >out 2>err && grep -q "^usage: ntune check" out && test ! -s err &&
+	ntune diff -h >out && grep -q "^usage: ntune diff" out
+'
+test_expect_success 'a subcommand is dispatched the same way, with its own usage' '
+	test_expect_code 2 ntune lab status --all 2>err &&
+	grep -q "^ntune lab status: unknown option .--all.$" err &&
+	grep -q "^usage: ntune lab status " err &&
+	ntune lab up --help >out && grep -q "^usage: ntune lab up " out &&
+	ntune help lab >out && grep -q "^       ntune lab rfc2544 " out
+'
 test_expect_success MANDOC 'the man page is lint-clean' '
 	mandoc -Tlint -Wwarning "$SRCDIR/man/ntune.8"
 '

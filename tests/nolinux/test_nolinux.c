@@ -31,7 +31,7 @@ run_cmd(const struct ntune_cmd *cmd, char **argv, int argc, char **err)
 	saved = dup(2);
 	assert_true(saved != -1);
 	assert_true(dup2(fileno(tmp), 2) != -1);
-	rc = cmd->run(argc, argv);
+	rc = cmd_dispatch(cmd, argc, argv);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
