@@ -17,6 +17,7 @@
 
 #include "bench/bench.h"
 #include "lab/lab.h"
+#include "lab/traffic_cli.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -401,13 +402,13 @@ sink_latency(pid_t pid, int fd, struct bench_run *r)
 	p = strchr(sb.buf, '{');
 	doc = p != NULL ? json_loads(p, JSON_DISABLE_EOF_CHECK, &jerr) : NULL;
 	strbuf_free(&sb);
-	lat = json_object_get(doc, "latency_us");
-	if (!json_is_number(json_object_get(lat, "p99"))) {
+	lat = json_object_get(doc, TRAFFIC_KEY_LATENCY);
+	if (!json_is_number(json_object_get(lat, TRAFFIC_KEY_LAT_P99))) {
 		json_decref(doc);
 		return -1;
 	}
-	r->lat_p99 = json_number_value(json_object_get(lat, "p99"));
-	r->lat_avg = json_number_value(json_object_get(lat, "avg"));
+	r->lat_p99 = json_number_value(json_object_get(lat, TRAFFIC_KEY_LAT_P99));
+	r->lat_avg = json_number_value(json_object_get(lat, TRAFFIC_KEY_LAT_AVG));
 	json_decref(doc);
 	return r->lat_p99 > 0 ? 0 : -1;
 }
@@ -500,26 +501,26 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 	case BENCH_LOAD_GEN:
 		argv[argc++] = (char *)l->self;
 		argv[argc++] = "gen";
-		argv[argc++] = "--duration";
+		argv[argc++] = "--" TRAFFIC_OPT_DURATION;
 		argv[argc++] = secs;
 		if (l->size > 0) {
 			snprintf(size, sizeof size, "%d", l->size);
-			argv[argc++] = "--size";
+			argv[argc++] = "--" TRAFFIC_OPT_SIZE;
 			argv[argc++] = size;
 		}
 		if (l->flows > 0) {
 			snprintf(flows, sizeof flows, "%d", l->flows);
-			argv[argc++] = "--flows";
+			argv[argc++] = "--" TRAFFIC_OPT_FLOWS;
 			argv[argc++] = flows;
 		}
 		if (l->threads > 0) {
 			snprintf(threads, sizeof threads, "%d", l->threads);
-			argv[argc++] = "--threads";
+			argv[argc++] = "--" TRAFFIC_OPT_THREADS;
 			argv[argc++] = threads;
 		}
 		if (l->rate > 0) {
 			snprintf(rate, sizeof rate, "%.0f", l->rate);
-			argv[argc++] = "--rate";
+			argv[argc++] = "--" TRAFFIC_OPT_RATE;
 			argv[argc++] = rate;
 		}
 		break;
@@ -569,10 +570,10 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		snprintf(sinksecs, sizeof sinksecs, "%d", (int)ceil(total + 2));
 		sargv[0] = (char *)l->self;
 		sargv[1] = "sink";
-		sargv[2] = "--duration";
+		sargv[2] = "--" TRAFFIC_OPT_DURATION;
 		sargv[3] = sinksecs;
-		sargv[4] = "--quiet";
-		sargv[5] = "--json";
+		sargv[4] = "--" TRAFFIC_OPT_QUIET;
+		sargv[5] = "--" TRAFFIC_OPT_JSON;
 		sargv[6] = NULL;
 		if ((sink = spawn(l->sink_ns, sargv, sinkfd, cause)) == -1)
 			goto out;

@@ -18,6 +18,7 @@
 
 #include "bench/bench.h"
 #include "kb/kb.h"
+#include "lab/traffic_cli.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
@@ -307,13 +308,13 @@ start_sink(struct bench_remote *b, double total, struct remote_child *sink, char
 	snprintf(secs, sizeof secs, "%.0f", ceil(total + 30));
 	argv[n++] = (char *)b->ntune;
 	argv[n++] = "sink";
-	argv[n++] = "--iface";
+	argv[n++] = "--" TRAFFIC_OPT_IFACE;
 	argv[n++] = (char *)b->sink_if;
-	argv[n++] = "--json";
-	argv[n++] = "--quiet";
-	argv[n++] = "--idle";
+	argv[n++] = "--" TRAFFIC_OPT_JSON;
+	argv[n++] = "--" TRAFFIC_OPT_QUIET;
+	argv[n++] = "--" TRAFFIC_OPT_IDLE;
 	argv[n++] = LATE_FRAMES_S;
-	argv[n++] = "--duration";
+	argv[n++] = "--" TRAFFIC_OPT_DURATION;
 	argv[n++] = secs;
 	argv[n] = NULL;
 	add_words(argv, &n, nitems(argv), extra);
@@ -322,7 +323,7 @@ start_sink(struct bench_remote *b, double total, struct remote_child *sink, char
 	if (rc == -1)
 		return -1;
 	until = util_now() + SINK_READY_S;
-	while (strstr(sink->ebuf, "sink: receiving on") == NULL) {
+	while (strstr(sink->ebuf, TRAFFIC_SINK_READY) == NULL) {
 		if (remote_child_poll(sink, 0.1, &status) == 1 || util_now() > until || bench_interrupted) {
 			if (!bench_interrupted)
 				util_cause(cause, "ntune sink on %s did not start: %s", b->sink.url,
@@ -347,33 +348,33 @@ start_gen(struct bench_remote *b, double total, double rate_pps, struct remote_c
 	snprintf(secs, sizeof secs, "%.3f", total);
 	argv[n++] = (char *)b->ntune;
 	argv[n++] = "gen";
-	argv[n++] = "--iface";
+	argv[n++] = "--" TRAFFIC_OPT_IFACE;
 	argv[n++] = (char *)b->gen_if;
-	argv[n++] = "--iface-any";
-	argv[n++] = "--dst";
+	argv[n++] = "--" TRAFFIC_OPT_IFACE_ANY;
+	argv[n++] = "--" TRAFFIC_OPT_DST;
 	argv[n++] = (char *)b->dst;
-	argv[n++] = "--duration";
+	argv[n++] = "--" TRAFFIC_OPT_DURATION;
 	argv[n++] = secs;
-	argv[n++] = "--json";
-	argv[n++] = "--quiet";
+	argv[n++] = "--" TRAFFIC_OPT_JSON;
+	argv[n++] = "--" TRAFFIC_OPT_QUIET;
 	if (l->size > 0) {
 		snprintf(size, sizeof size, "%d", l->size);
-		argv[n++] = "--size";
+		argv[n++] = "--" TRAFFIC_OPT_SIZE;
 		argv[n++] = size;
 	}
 	if (l->flows > 0) {
 		snprintf(flows, sizeof flows, "%d", l->flows);
-		argv[n++] = "--flows";
+		argv[n++] = "--" TRAFFIC_OPT_FLOWS;
 		argv[n++] = flows;
 	}
 	if (l->threads > 0) {
 		snprintf(threads, sizeof threads, "%d", l->threads);
-		argv[n++] = "--threads";
+		argv[n++] = "--" TRAFFIC_OPT_THREADS;
 		argv[n++] = threads;
 	}
 	if (rate_pps > 0 || l->rate > 0) {
 		snprintf(rate, sizeof rate, "%.0f", rate_pps > 0 ? rate_pps : l->rate);
-		argv[n++] = "--rate";
+		argv[n++] = "--" TRAFFIC_OPT_RATE;
 		argv[n++] = rate;
 	}
 	argv[n] = NULL;
@@ -401,14 +402,14 @@ fill_run(struct bench_run *r, json_t *gj, json_t *sj, const struct remote_counte
 	json_t *ps, *v;
 	size_t i;
 
-	r->packets = (uint64_t)json_integer_value(json_object_get(sj, "packets"));
-	r->bytes = (uint64_t)json_integer_value(json_object_get(sj, "bytes"));
-	r->pps = json_number_value(json_object_get(sj, "pps"));
-	r->bps = json_number_value(json_object_get(sj, "bps"));
-	r->duration_s = json_number_value(json_object_get(sj, "duration_s"));
-	r->sent = (uint64_t)json_integer_value(json_object_get(gj, "packets"));
+	r->packets = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
+	r->bytes = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_BYTES));
+	r->pps = json_number_value(json_object_get(sj, TRAFFIC_KEY_PPS));
+	r->bps = json_number_value(json_object_get(sj, TRAFFIC_KEY_BPS));
+	r->duration_s = json_number_value(json_object_get(sj, TRAFFIC_KEY_DURATION));
+	r->sent = (uint64_t)json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
 	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
-	ps = json_object_get(sj, "per_second");
+	ps = json_object_get(sj, TRAFFIC_KEY_PER_SECOND);
 	json_array_foreach(ps, i, v) {
 		r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
 		r->per_second[r->nsec++] = json_number_value(v);
@@ -421,7 +422,7 @@ fill_run(struct bench_run *r, json_t *gj, json_t *sj, const struct remote_counte
 	    (json_int_t)(c1->in_drop - c0->in_drop), "out_packets",
 	    (json_int_t)(c1->out_tx - c0->out_tx), "out_drops",
 	    (json_int_t)(c1->out_drop - c0->out_drop), "gen", "pps",
-	    json_number_value(json_object_get(gj, "pps")), "packets", (json_int_t)r->sent);
+	    json_number_value(json_object_get(gj, TRAFFIC_KEY_PPS)), "packets", (json_int_t)r->sent);
 }
 
 static void
@@ -482,8 +483,8 @@ probe(struct bench_remote *b)
 	    remote_child_wait(&sink, util_now() + 15, &late) >= 0 &&
 	    (gj = json_loads(gen.obuf, 0, &jerr)) != NULL &&
 	    (sj = json_loads(sink.obuf, 0, &jerr)) != NULL) {
-		sent = json_integer_value(json_object_get(gj, "packets"));
-		got = json_integer_value(json_object_get(sj, "packets"));
+		sent = json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
+		got = json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
 		rc = sent > 0 && got == sent ? 0 : -1;
 	}
 	json_decref(gj);

@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "lab/lab.h"
 #include "lab/traffic.h"
+#include "lab/traffic_cli.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -104,199 +105,222 @@ result_json(const struct gen_config *c, const struct gen_result *r)
 	for (i = 0; i < r->nper_second; i++)
 		json_array_append_new(ps, json_real(r->per_second[i]));
 	return json_pack("{s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:s, s:i, s:i, s:i, s:s, s:s, s:o}",
-	    "duration_s", r->duration_s, "packets", (json_int_t)r->packets,
-	    "bytes", (json_int_t)r->bytes, "pps", r->pps, "bps", r->bps,
+	    TRAFFIC_KEY_DURATION, r->duration_s, TRAFFIC_KEY_PACKETS, (json_int_t)r->packets,
+	    TRAFFIC_KEY_BYTES, (json_int_t)r->bytes, TRAFFIC_KEY_PPS, r->pps, TRAFFIC_KEY_BPS, r->bps,
 	    "retries", (json_int_t)r->retries, "errors", (json_int_t)r->errors,
 	    "method", r->method, "threads", c->threads, "size", c->spec.size,
 	    "flows", c->spec.flows, "family", c->spec.family == AF_INET6 ? "ipv6" : "ipv4",
-	    "interface", c->ifname, "per_second", ps);
+	    "interface", c->ifname, TRAFFIC_KEY_PER_SECOND, ps);
 }
 
 static const struct option opts[] = {
-	{ "iface", required_argument, NULL, 'i' },
-	{ "dst", required_argument, NULL, 'd' },
+	{ TRAFFIC_OPT_IFACE, required_argument, NULL, 'i' },
+	{ TRAFFIC_OPT_DST, required_argument, NULL, 'd' },
 	{ "dst-mac", required_argument, NULL, 'D' },
 	{ "src", required_argument, NULL, 's' },
-	{ "size", required_argument, NULL, 'S' },
-	{ "flows", required_argument, NULL, 'f' },
-	{ "rate", required_argument, NULL, 'r' },
-	{ "duration", required_argument, NULL, 't' },
+	{ TRAFFIC_OPT_SIZE, required_argument, NULL, 'S' },
+	{ TRAFFIC_OPT_FLOWS, required_argument, NULL, 'f' },
+	{ TRAFFIC_OPT_RATE, required_argument, NULL, 'r' },
+	{ TRAFFIC_OPT_DURATION, required_argument, NULL, 't' },
 	{ "count", required_argument, NULL, 'c' },
-	{ "threads", required_argument, NULL, 'T' },
+	{ TRAFFIC_OPT_THREADS, required_argument, NULL, 'T' },
 	{ "cpus", required_argument, NULL, 'C' },
-	{ "iface-any", no_argument, NULL, 'A' },
-	{ "ipv6", no_argument, NULL, '6' },
+	{ TRAFFIC_OPT_IFACE_ANY, no_argument, NULL, 'A' },
+	{ TRAFFIC_OPT_IPV6, no_argument, NULL, '6' },
 	{ "ipv4", no_argument, NULL, '4' },
 	{ "method", required_argument, NULL, 'm' },
 	{ "dport", required_argument, NULL, 'P' },
-	{ "batch", required_argument, NULL, 'B' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "quiet", no_argument, NULL, 'q' },
+	{ TRAFFIC_OPT_BATCH, required_argument, NULL, 'B' },
+	{ TRAFFIC_OPT_JSON, no_argument, NULL, 'j' },
+	{ TRAFFIC_OPT_QUIET, no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int
-run(struct cmd_args *args)
-{
-	struct gen_config c;
-	struct gen_result r;
-	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL, rate[64];
-	const char *iface = NULL, *dst = NULL, *dstmac = NULL, *src = NULL;
-	enum lab_role role;
-	bool inlab, iface_any = false, json = false, quiet = false, v6 = false, cpus_set = false;
-	uint8_t nh_src_mac[6], nh_dst_mac[6];
-	char nh_if[IF_NAMESIZE];
-	union lab_addr nh_src;
-	double v;
-	char *arg;
-	int ch, n, rc;
+/* The options that are not configuration: where to send from and to, and the output. */
+struct gen_opts {
+	const char *iface, *dst, *dstmac, *src;
+	bool	    iface_any, json, quiet, v6, cpus_set;
+};
 
-	gen_config_init(&c);
+/* Reads the options into c and o; 0, or 2 after saying why. */
+static int
+options(struct cmd_args *args, struct gen_config *c, struct gen_opts *o)
+{
+	char *arg;
+	double v;
+	int ch, n;
+
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'i':
 			if (strlen(arg) >= IF_NAMESIZE)
 				return cmd_usage_error(&cmd_gen, "invalid --iface '%s'", arg);
-			iface = arg;
+			o->iface = arg;
 			break;
-		case 'd': dst = arg; break;
-		case 'D': dstmac = arg; break;
-		case 's': src = arg; break;
+		case 'd': o->dst = arg; break;
+		case 'D': o->dstmac = arg; break;
+		case 's': o->src = arg; break;
 		case 'S':
 			if (util_parse_scaled(arg, &v) == -1 || v != floor(v) || v > LAB_FRAME_MAX)
 				return cmd_usage_error(&cmd_gen, "invalid --size '%s'", arg);
-			c.spec.size = (int)v;
+			c->spec.size = (int)v;
 			break;
 		case 'f':
 			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 16384 || v != floor(v))
 				return cmd_usage_error(&cmd_gen, "invalid --flows '%s' (1..16384)", arg);
-			c.spec.flows = (int)v;
+			c->spec.flows = (int)v;
 			break;
 		case 'r':
-			if (util_parse_scaled(arg, &c.rate) == -1)
-				return cmd_usage_error(&cmd_gen, "invalid --rate '%s' (packets/s, e.g. 100k)", arg);
+			if (util_parse_scaled(arg, &c->rate) == -1)
+				return cmd_usage_error(&cmd_gen, "invalid --rate '%s' (packets/s, e.g. "
+				    "100k)", arg);
 			break;
 		case 't':
-			if (util_parse_scaled(arg, &c.duration) == -1 || c.duration > 1e7)
+			if (util_parse_scaled(arg, &c->duration) == -1 || c->duration > 1e7)
 				return cmd_usage_error(&cmd_gen, "invalid --duration '%s' (seconds)", arg);
 			break;
 		case 'c':
 			if (util_parse_scaled(arg, &v) == -1 || v != floor(v) || v < 1)
 				return cmd_usage_error(&cmd_gen, "invalid --count '%s'", arg);
-			c.count = (uint64_t)v;
+			c->count = (uint64_t)v;
 			break;
 		case 'T':
 			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > LAB_MAX_THREADS || v != floor(v))
 				return cmd_usage_error(&cmd_gen, "invalid --threads '%s' (1..64)", arg);
-			c.threads = (int)v;
+			c->threads = (int)v;
 			break;
 		case 'C':
-			if (parse_cpus(arg, c.cpus, LAB_MAX_THREADS, &n) == -1)
+			if (parse_cpus(arg, c->cpus, LAB_MAX_THREADS, &n) == -1)
 				return cmd_usage_error(&cmd_gen, "invalid --cpus '%s' (e.g. 0,1 or 0-3)", arg);
-			cpus_set = true;
+			o->cpus_set = true;
 			break;
-		case 'A': iface_any = true; break;
-		case '6': v6 = true; break;
-		case '4': v6 = false; break;
+		case 'A': o->iface_any = true; break;
+		case '6': o->v6 = true; break;
+		case '4': o->v6 = false; break;
 		case 'm':
 			if (strcmp(arg, "ring") == 0 || strcmp(arg, "tx_ring") == 0)
-				c.method = GEN_RING;
+				c->method = GEN_RING;
 			else if (strcmp(arg, "sendmmsg") == 0 || strcmp(arg, "mmsg") == 0)
-				c.method = GEN_MMSG;
+				c->method = GEN_MMSG;
 			else if (strcmp(arg, "auto") == 0)
-				c.method = GEN_AUTO;
+				c->method = GEN_AUTO;
 			else
-				return cmd_usage_error(&cmd_gen, "unknown --method '%s' (auto, ring or sendmmsg)", arg);
+				return cmd_usage_error(&cmd_gen, "unknown --method '%s' (auto, ring "
+				    "or sendmmsg)", arg);
 			break;
 		case 'P':
 			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 65535 || v != floor(v))
 				return cmd_usage_error(&cmd_gen, "invalid --dport '%s'", arg);
-			c.spec.dport = (uint16_t)v;
+			c->spec.dport = (uint16_t)v;
 			break;
 		case 'B':
 			if (util_parse_scaled(arg, &v) == -1 || v < 1 || v > 4096 || v != floor(v))
 				return cmd_usage_error(&cmd_gen, "invalid --batch '%s' (1..4096)", arg);
-			c.batch = (int)v;
+			c->batch = (int)v;
 			break;
-		case 'j': json = true; break;
-		case 'q': quiet = true; break;
+		case 'j': o->json = true; break;
+		case 'q': o->quiet = true; break;
 		}
 	}
-	if (c.duration == 0 && c.count == 0)
-		c.duration = 10;
-	if (dst != NULL)
-		v6 = strchr(dst, ':') != NULL;
-	c.spec.family = v6 ? AF_INET6 : AF_INET;
-	if (c.spec.size < lab_frame_min(c.spec.family))
-		return cmd_error(&cmd_gen, 2, "frame size %d is too small for %s (minimum %d)",
-		    c.spec.size, v6 ? "IPv6" : "IPv4", lab_frame_min(c.spec.family));
+	return 0;
+}
 
+/*
+ * Where the frames go: refuses to flood outside a lab unless told, resolves the
+ * next hop (or takes --dst-mac) and fills in c's addresses; 0, or 2 after saying why.
+ */
+static int
+address(struct gen_config *c, struct gen_opts *o)
+{
+	char prefix[LAB_PREFIX_MAX + 1], *cause = NULL;
+	enum lab_role role;
+	bool inlab;
+	uint8_t nh_src_mac[6], nh_dst_mac[6];
+	char nh_if[IF_NAMESIZE];
+	union lab_addr nh_src;
+	int rc;
+
+	if (c->duration == 0 && c->count == 0)
+		c->duration = 10;
+	if (o->dst != NULL)
+		o->v6 = strchr(o->dst, ':') != NULL;
+	c->spec.family = o->v6 ? AF_INET6 : AF_INET;
+	if (c->spec.size < lab_frame_min(c->spec.family))
+		return cmd_error(&cmd_gen, 2, "frame size %d is too small for %s (minimum %d)",
+		    c->spec.size, o->v6 ? "IPv6" : "IPv4", lab_frame_min(c->spec.family));
 	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
-	if (!inlab && !iface_any) {
-		fprintf(stderr, "ntune gen: not inside an ntune lab namespace; refusing to flood "
-		    "(run it with 'ntune lab exec gen -- ntune gen', or give --iface-any)\n");
-		return 2;
-	}
-	if (inlab && role != LAB_GEN && iface == NULL && !iface_any) {
-		fprintf(stderr, "ntune gen: this is the lab's %s namespace; run gen in '%s-gen' "
-		    "(ntune lab exec --prefix %s gen -- ntune gen)\n", lab_role_name(role), prefix, prefix);
-		return 2;
-	}
-	if (dst == NULL) {
+	if (!inlab && !o->iface_any)
+		return cmd_error(&cmd_gen, 2, "not inside an ntune lab namespace; refusing to flood "
+		    "(run it with 'ntune lab exec gen -- ntune gen', or give --iface-any)");
+	if (inlab && role != LAB_GEN && o->iface == NULL && !o->iface_any)
+		return cmd_error(&cmd_gen, 2, "this is the lab's %s namespace; run gen in '%s-gen' "
+		    "(ntune lab exec --prefix %s gen -- ntune gen)", lab_role_name(role), prefix, prefix);
+	if (o->dst == NULL) {
 		if (!inlab)
 			return cmd_usage_error(&cmd_gen, "%s", "--dst is needed outside the lab");
-		dst = v6 ? LAB_SINK_IP6 : LAB_SINK_IP4;
+		o->dst = o->v6 ? LAB_SINK_IP6 : LAB_SINK_IP4;
 	}
-	if (inet_pton(c.spec.family, dst, &c.spec.dst) != 1)
-		return cmd_usage_error(&cmd_gen, "invalid --dst '%s'", dst);
+	if (inet_pton(c->spec.family, o->dst, &c->spec.dst) != 1)
+		return cmd_usage_error(&cmd_gen, "invalid --dst '%s'", o->dst);
 	memset(&nh_src, 0, sizeof(nh_src));
-	rc = lab_nexthop(c.spec.family, &c.spec.dst, nh_if, sizeof(nh_if), &nh_src, nh_src_mac,
+	rc = lab_nexthop(c->spec.family, &c->spec.dst, nh_if, sizeof(nh_if), &nh_src, nh_src_mac,
 	    nh_dst_mac, &cause);
 	/* rc 1: a route but no neighbour entry, which --dst-mac supplies. */
-	if ((rc == -1 && (dstmac == NULL || iface == NULL || src == NULL)) ||
-	    (rc == 1 && dstmac == NULL))
+	if ((rc == -1 && (o->dstmac == NULL || o->iface == NULL || o->src == NULL)) ||
+	    (rc == 1 && o->dstmac == NULL))
 		return cmd_fail(&cmd_gen, &cause, 2);
 	free(cause);
 	cause = NULL;
-	snprintf(c.ifname, sizeof(c.ifname), "%s", iface != NULL ? iface : nh_if);
-	if (iface != NULL && (rc == -1 || strcmp(iface, nh_if) != 0) && dstmac == NULL) {
-		fprintf(stderr, "ntune gen: the route to %s does not leave through '%s'; give --dst-mac\n",
-		    dst, iface);
-		return 2;
-	}
-	if (os_if_hwaddr(c.ifname, c.spec.src_mac, NULL) == -1)
-		return cmd_error(&cmd_gen, 2, "no interface '%s' in this network namespace", c.ifname);
-	memcpy(c.spec.dst_mac, nh_dst_mac, 6);
-	if (dstmac != NULL && lab_parse_mac(dstmac, c.spec.dst_mac) == -1)
-		return cmd_usage_error(&cmd_gen, "invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)", dstmac);
-	if (src != NULL) {
-		if (inet_pton(c.spec.family, src, &c.spec.src) != 1)
-			return cmd_usage_error(&cmd_gen, "invalid --src '%s'", src);
-	} else if (inlab && role == LAB_GEN && strcmp(c.ifname, LAB_GEN_IF) == 0)
-		inet_pton(c.spec.family, v6 ? LAB_GEN_IP6 : LAB_GEN_IP4, &c.spec.src);
+	snprintf(c->ifname, sizeof(c->ifname), "%s", o->iface != NULL ? o->iface : nh_if);
+	if (o->iface != NULL && (rc == -1 || strcmp(o->iface, nh_if) != 0) && o->dstmac == NULL)
+		return cmd_error(&cmd_gen, 2, "the route to %s does not leave through '%s'; give "
+		    "--dst-mac", o->dst, o->iface);
+	if (os_if_hwaddr(c->ifname, c->spec.src_mac, NULL) == -1)
+		return cmd_error(&cmd_gen, 2, "no interface '%s' in this network namespace", c->ifname);
+	memcpy(c->spec.dst_mac, nh_dst_mac, 6);
+	if (o->dstmac != NULL && lab_parse_mac(o->dstmac, c->spec.dst_mac) == -1)
+		return cmd_usage_error(&cmd_gen, "invalid --dst-mac '%s' (aa:bb:cc:dd:ee:ff)",
+		    o->dstmac);
+	if (o->src != NULL) {
+		if (inet_pton(c->spec.family, o->src, &c->spec.src) != 1)
+			return cmd_usage_error(&cmd_gen, "invalid --src '%s'", o->src);
+	} else if (inlab && role == LAB_GEN && strcmp(c->ifname, LAB_GEN_IF) == 0)
+		inet_pton(c->spec.family, o->v6 ? LAB_GEN_IP6 : LAB_GEN_IP4, &c->spec.src);
 	else if (rc == 0)
-		c.spec.src = nh_src;
-	if (!cpus_set)
-		default_cpus(&c);
+		c->spec.src = nh_src;
+	if (!o->cpus_set)
+		default_cpus(c);
+	return 0;
+}
 
+static int
+run(struct cmd_args *args)
+{
+	struct gen_config c;
+	struct gen_opts o = { NULL, NULL, NULL, NULL, false, false, false, false, false };
+	struct gen_result r;
+	char *cause = NULL, rate[64];
+	int rc;
+
+	gen_config_init(&c);
+	if ((rc = options(args, &c, &o)) != 0 || (rc = address(&c, &o)) != 0)
+		return rc;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	c.stop = &stop_flag;
-	if (!quiet)
+	if (!o.quiet)
 		c.progress = progress;
 	c.arg = &c;
 	if (gen_run(&c, &r, &cause) == -1)
 		return cmd_fail(&cmd_gen, &cause, 1);
-	if (cause != NULL) {
-		fprintf(stderr, "ntune gen: %s\n", cause);
-		free(cause);
-	}
-	if (json) {
-		json_t *o = result_json(&c, &r);
+	if (cause != NULL)
+		cmd_fail(&cmd_gen, &cause, 0);	/* a warning: the run went on */
+	if (o.json) {
+		json_t *doc = result_json(&c, &r);
 
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		putchar('\n');
-		json_decref(o);
+		json_decref(doc);
 	} else {
 		lab_fmt_rate(rate, sizeof(rate), r.pps, r.bps);
 		printf("sent %llu packets in %.2f s: %s (%d-byte frames, %d flow%s, %d thread%s, %s, "

@@ -17,6 +17,7 @@
 #include "cmd/cmd.h"
 #include "lab/lab.h"
 #include "lab/traffic.h"
+#include "lab/traffic_cli.h"
 #include "util/util.h"
 
 
@@ -44,7 +45,7 @@ ready(void *arg)
 {
 	const struct sink_config *c = arg;
 
-	fprintf(stderr, "sink: receiving on '%s'\n", c->ifname);
+	fprintf(stderr, TRAFFIC_SINK_READY " '%s'\n", c->ifname);
 }
 
 static json_t *
@@ -56,25 +57,28 @@ result_json(const struct sink_config *c, const struct sink_result *r, bool flows
 	for (i = 0; i < r->nper_second; i++)
 		json_array_append_new(ps, json_real(r->per_second[i]));
 	o = json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:s, s:i, s:o}",
-	    "duration_s", r->duration_s, "run_s", r->run_s, "packets", (json_int_t)r->packets,
-	    "bytes", (json_int_t)r->bytes, "pps", r->pps, "bps", r->bps,
+	    TRAFFIC_KEY_DURATION, r->duration_s, "run_s", r->run_s,
+	    TRAFFIC_KEY_PACKETS, (json_int_t)r->packets, TRAFFIC_KEY_BYTES, (json_int_t)r->bytes, TRAFFIC_KEY_PPS, r->pps, TRAFFIC_KEY_BPS, r->bps,
 	    "lost", (json_int_t)r->lost, "reordered", (json_int_t)r->reordered,
 	    "duplicates", (json_int_t)r->duplicates, "ring_drops", (json_int_t)r->ring_drops,
 	    "other_frames", (json_int_t)r->other, "interface", c->ifname,
-	    "nflows", (int)r->nflows, "per_second", ps);
+	    "nflows", (int)r->nflows, TRAFFIC_KEY_PER_SECOND, ps);
 	if (r->lat_samples > 0)
-		json_object_set_new(o, "latency_us", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
-		    "min", r->lat_min, "avg", r->lat_avg, "max", r->lat_max, "p50", r->lat_p50,
-		    "p90", r->lat_p90, "p99", r->lat_p99, "samples", (json_int_t)r->lat_samples));
+		json_object_set_new(o, TRAFFIC_KEY_LATENCY, json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, "
+		    "s:I}", TRAFFIC_KEY_LAT_MIN, r->lat_min, TRAFFIC_KEY_LAT_AVG, r->lat_avg,
+		    TRAFFIC_KEY_LAT_MAX, r->lat_max, TRAFFIC_KEY_LAT_P50, r->lat_p50,
+		    TRAFFIC_KEY_LAT_P90, r->lat_p90, TRAFFIC_KEY_LAT_P99, r->lat_p99, "samples",
+		    (json_int_t)r->lat_samples));
 	else
-		json_object_set_new(o, "latency_us", json_null());
+		json_object_set_new(o, TRAFFIC_KEY_LATENCY, json_null());
 	if (flows) {
 		fl = json_array();
 		for (i = 0; i < r->nflows; i++)
 			json_array_append_new(fl, json_pack("{s:s, s:i, s:i, s:I, s:I}",
 			    "family", r->flows[i].family == AF_INET6 ? "ipv6" : "ipv4",
 			    "sport", r->flows[i].sport, "dport", r->flows[i].dport,
-			    "packets", (json_int_t)r->flows[i].packets, "bytes", (json_int_t)r->flows[i].bytes));
+			    TRAFFIC_KEY_PACKETS, (json_int_t)r->flows[i].packets, TRAFFIC_KEY_BYTES,
+			    (json_int_t)r->flows[i].bytes));
 		json_object_set_new(o, "flows", fl);
 	}
 	return o;
@@ -132,16 +136,16 @@ write_values(const char *path, const struct sink_result *r)
 }
 
 static const struct option opts[] = {
-	{ "iface", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 't' },
+	{ TRAFFIC_OPT_IFACE, required_argument, NULL, 'i' },
+	{ TRAFFIC_OPT_DURATION, required_argument, NULL, 't' },
 	{ "count", required_argument, NULL, 'c' },
-	{ "threads", required_argument, NULL, 'T' },
-	{ "idle", required_argument, NULL, 'I' },
+	{ TRAFFIC_OPT_THREADS, required_argument, NULL, 'T' },
+	{ TRAFFIC_OPT_IDLE, required_argument, NULL, 'I' },
 	{ "wait", required_argument, NULL, 'W' },
 	{ "values", required_argument, NULL, 'V' },
-	{ "flows", no_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "quiet", no_argument, NULL, 'q' },
+	{ TRAFFIC_OPT_FLOWS, no_argument, NULL, 'f' },
+	{ TRAFFIC_OPT_JSON, no_argument, NULL, 'j' },
+	{ TRAFFIC_OPT_QUIET, no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
 

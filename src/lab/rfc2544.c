@@ -18,6 +18,7 @@
 
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
+#include "lab/traffic_cli.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
@@ -368,7 +369,7 @@ wait_ready(struct child *ch)
 		strbuf_add(&ch->ebuf, buf, (size_t)n);
 		strbuf_addc(&ch->ebuf, '\0');
 		ch->ebuf.len--;
-		if (strstr(ch->ebuf.buf, "sink: receiving on") != NULL)
+		if (strstr(ch->ebuf.buf, TRAFFIC_SINK_READY) != NULL)
 			return 0;
 	}
 	return -1;
@@ -418,30 +419,30 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 	rfc2544_now_iso(t->started, sizeof(t->started));
 	if (role_argv(c, "sink", &sa, cause) == -1 || role_argv(c, "gen", &ga, cause) == -1)
 		goto out;
-	arg_add(&sa, "--json");
-	arg_add(&sa, "--quiet");
-	arg_add(&sa, "--idle");
+	arg_add(&sa, "--" TRAFFIC_OPT_JSON);
+	arg_add(&sa, "--" TRAFFIC_OPT_QUIET);
+	arg_add(&sa, "--" TRAFFIC_OPT_IDLE);
 	arg_add(&sa, SINK_IDLE_S);
-	arg_add(&sa, "--duration");
+	arg_add(&sa, "--" TRAFFIC_OPT_DURATION);
 	arg_addf(&sa, "%.3f", c->duration + 10);
 	arg_split(&sa, c->sink_args);
-	arg_add(&ga, "--json");
-	arg_add(&ga, "--quiet");
-	arg_add(&ga, "--size");
+	arg_add(&ga, "--" TRAFFIC_OPT_JSON);
+	arg_add(&ga, "--" TRAFFIC_OPT_QUIET);
+	arg_add(&ga, "--" TRAFFIC_OPT_SIZE);
 	arg_addf(&ga, "%.0f", size);
-	arg_add(&ga, "--duration");
+	arg_add(&ga, "--" TRAFFIC_OPT_DURATION);
 	arg_addf(&ga, "%.3f", c->duration);
-	arg_add(&ga, "--threads");
+	arg_add(&ga, "--" TRAFFIC_OPT_THREADS);
 	arg_addf(&ga, "%.0f", c->threads);
 	if (rate > 0) {
-		arg_add(&ga, "--rate");
+		arg_add(&ga, "--" TRAFFIC_OPT_RATE);
 		arg_addf(&ga, "%.0f", rate);
 	}
 	if (c->ipv6)
-		arg_add(&ga, "--ipv6");
+		arg_add(&ga, "--" TRAFFIC_OPT_IPV6);
 	/* Small batches: a frame should not wait for 255 others before it leaves. */
 	if (strcmp(phase, "latency") == 0) {
-		arg_add(&ga, "--batch");
+		arg_add(&ga, "--" TRAFFIC_OPT_BATCH);
 		arg_add(&ga, "8");
 	}
 	arg_split(&ga, c->gen_args);
@@ -479,21 +480,22 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 		util_cause(cause, "ntune sink failed (exit %d): %s", src, first_line(sink.ebuf.buf));
 		goto done;
 	}
-	t->sent = (uint64_t)json_integer_value(json_object_get(gj, "packets"));
-	t->offered_pps = json_number_value(json_object_get(gj, "pps"));
-	t->received = (uint64_t)json_integer_value(json_object_get(sj, "packets"));
-	t->received_pps = json_number_value(json_object_get(sj, "pps"));
-	t->duration_s = json_number_value(json_object_get(gj, "duration_s"));
+	t->sent = (uint64_t)json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
+	t->offered_pps = json_number_value(json_object_get(gj, TRAFFIC_KEY_PPS));
+	t->received = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
+	t->received_pps = json_number_value(json_object_get(sj, TRAFFIC_KEY_PPS));
+	t->duration_s = json_number_value(json_object_get(gj, TRAFFIC_KEY_DURATION));
 	t->loss = t->sent > 0 && t->sent > t->received ?
 	    (double)(t->sent - t->received) / (double)t->sent : 0;
 	t->pass = t->received > 0 && t->loss <= c->tolerance;
-	if ((lat = json_object_get(sj, "latency_us")) != NULL && json_is_object(lat)) {
-		static const char *const keys[6] = { "min", "avg", "max", "p50", "p90", "p99" };
+	if ((lat = json_object_get(sj, TRAFFIC_KEY_LATENCY)) != NULL && json_is_object(lat)) {
+		static const char *const keys[6] = { TRAFFIC_KEY_LAT_MIN, TRAFFIC_KEY_LAT_AVG,
+		    TRAFFIC_KEY_LAT_MAX, TRAFFIC_KEY_LAT_P50, TRAFFIC_KEY_LAT_P90, TRAFFIC_KEY_LAT_P99 };
 
 		for (i = 0; i < 6; i++)
 			t->lat[i] = json_number_value(json_object_get(lat, keys[i]));
 	}
-	if ((ps = json_object_get(sj, "per_second")) != NULL && json_array_size(ps) > 0) {
+	if ((ps = json_object_get(sj, TRAFFIC_KEY_PER_SECOND)) != NULL && json_array_size(ps) > 0) {
 		t->per_second = xcalloc(json_array_size(ps), sizeof(double));
 		for (k = 0; k < json_array_size(ps); k++) {
 			double v = json_number_value(json_array_get(ps, k));
