@@ -243,6 +243,80 @@ print_compare(json_t *arr, const char *path)
 	}
 }
 
+/* The --json document: the system, the goal and role, each proposal, the comparison. */
+static json_t *
+advice_json(const struct kb_system *sys, int goal, int role, const struct kb_advice *a,
+    size_t na, const struct worse *worse, size_t nworse, const char *measured, json_t *cmp)
+{
+	json_t *doc = json_object(), *arr = json_array(), *o;
+	const struct worse *wf;
+	size_t i;
+
+	json_object_set_new(doc, "os", json_string(os_platform_name(sys->platform)));
+	json_object_set_new(doc, "version", sys->version ? json_string(sys->version) : json_null());
+	json_object_set_new(doc, "cpus", json_integer(sys->ncpu));
+	json_object_set_new(doc, "cores", json_integer(sys->ncores));
+	json_object_set_new(doc, "smt", sys->smt < 0 ? json_null() : json_boolean(sys->smt));
+	json_object_set_new(doc, "goal", json_string(goals[goal]));
+	json_object_set_new(doc, "role", json_string(roles[role]));
+	for (i = 0; i < na; i++) {
+		o = json_object();
+		json_object_set_new(o, "name", json_string(a[i].name));
+		json_object_set_new(o, "value", json_string(a[i].value));
+		json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
+		json_object_set_new(o, "reason", json_string(a[i].reason));
+		json_object_set_new(o, "source", json_string(a[i].source));
+		json_object_set_new(o, "current", a[i].current ? json_string(a[i].current) :
+		    json_null());
+		json_object_set_new(o, "current_from", a[i].current == NULL ? json_null() :
+		    json_string(a[i].current_is_default ? "default" : "system"));
+		json_object_set_new(o, "already_set", json_boolean(a[i].already));
+		if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
+			json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}",
+			    "verdict", "worse", "alone", wf->alone, "text", wf->text, "results",
+			    measured));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(doc, "advice", arr);
+	if (cmp != NULL)
+		json_object_set_new(doc, "compare", json_incref(cmp));
+	return doc;
+}
+
+/* The text output's first lines: the system, the legend, what a diagnosis observed. */
+static void
+print_header(const struct kb_system *sys, int goal, int role, const struct diag_result *diag)
+{
+	size_t i;
+
+	printf("# ntune advise for %s%s%s: %d CPUs", os_platform_name(sys->platform),
+	    sys->version ? " " : "", sys->version ? sys->version : "", sys->ncpu);
+	if (sys->ncores > 0)
+		printf(" (%d cores, SMT %s)", sys->ncores, sys->smt == 1 ? "on" :
+		    sys->smt == 0 ? "off" : "unknown");
+	printf(", %zu NIC%s, goal %s, role %s\n", sys->nnics, sys->nnics == 1 ? "" : "s",
+	    goals[goal], roles[role]);
+	printf("# safe = fixes a clear misconfiguration; usually helps = per its source;\n"
+	    "# measure it = a candidate for `ntune bench` / `ntune tune`, not a fact.\n");
+	for (i = 0; diag != NULL && i < diag->nfindings; i++)
+		printf("# observed (%s): %s\n", diag_certainty_name(diag->findings[i].certainty),
+		    diag->findings[i].summary);
+}
+
+/* --cpus/--cores describe a machine ntune cannot see (planning a box). */
+static void
+plan_cpus(struct kb_system *sys, int cpus, int cores)
+{
+	if (cpus > 0) {
+		sys->ncpu = cpus;
+		sys->ncores = cores > 0 ? cores : cpus;
+		sys->smt = sys->ncores < cpus;
+	} else if (cores > 0 && sys->ncpu > 0) {
+		sys->ncores = cores;
+		sys->smt = cores < sys->ncpu;
+	}
+}
+
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "os", required_argument, NULL, 'o' },
@@ -257,44 +331,44 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int
-run(struct cmd_args *args)
-{
-	const char *from[16], *measured = NULL, *compare_path = NULL;
-	struct kb_profile *cp = NULL;
-	struct diag_result *diag = NULL;
-	json_t *cmp = NULL;
-	struct worse *worse = NULL;
-	const struct worse *wf;
-	size_t nworse = 0;
-	enum os_platform os = OS_PLATFORM_UNKNOWN;
-	size_t nfrom = 0, na = 0, i;
-	int ch, goal = KB_GOAL_FORWARDING, role = KB_ROLE_ROUTER, cpus = 0, cores = 0;
-	bool json = false;
-	struct kb *kb;
-	struct kb_sysinfo si;
-	struct kb_advice *a;
-	struct os_ctx *ctx;
-	char *cause = NULL;
-	char *arg;
+/* What the options ask for. */
+struct advise_opts {
+	const char		*from[16], *measured, *compare;
+	size_t			 nfrom;
+	enum os_platform	 os;
+	int			 goal, role, cpus, cores;
+	bool			 json;
+	struct diag_result	*diag;		/* --diagnosis */
+};
 
+/* Reads the options into o; 0, or 2 after saying why. */
+static int
+options(struct cmd_args *args, struct advise_opts *o)
+{
+	char *cause = NULL, *arg;
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	o->os = OS_PLATFORM_UNKNOWN;
+	o->goal = KB_GOAL_FORWARDING;
+	o->role = KB_ROLE_ROUTER;
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (cmd_add_from(&cmd_advise, from, &nfrom, nitems(from), arg) == -1)
+			if (cmd_add_from(&cmd_advise, o->from, &o->nfrom, nitems(o->from), arg) == -1)
 				return 2;
 			break;
 		case 'o':
-			if (cmd_parse_os(&cmd_advise, arg, &os) == -1)
+			if (cmd_parse_os(&cmd_advise, arg, &o->os) == -1)
 				return 2;
 			break;
 		case 'g':
-			if ((goal = cmd_pick(arg, goals, nitems(goals))) == -1)
+			if ((o->goal = cmd_pick(arg, goals, nitems(goals))) == -1)
 				return cmd_error(&cmd_advise, 2, "bad --goal '%s' (forwarding, throughput, "
 				    "latency)", arg);
 			break;
 		case 'r':
-			if ((role = cmd_pick(arg, roles, nitems(roles))) == -1)
+			if ((o->role = cmd_pick(arg, roles, nitems(roles))) == -1)
 				return cmd_error(&cmd_advise, 2, "bad --role '%s' (router, firewall, host)",
 				    arg);
 			break;
@@ -303,122 +377,95 @@ run(struct cmd_args *args)
 			if (atoi(arg) < 1 || atoi(arg) > 4096)
 				return cmd_error(&cmd_advise, 2, "bad --%s '%s'", ch == 'c' ? "cpus" :
 				    "cores", arg);
-			*(ch == 'c' ? &cpus : &cores) = atoi(arg);
+			*(ch == 'c' ? &o->cpus : &o->cores) = atoi(arg);
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'D':
-			diag_result_free(diag);
-			if (diag_load(arg, &diag, &cause) != 0)
+			diag_result_free(o->diag);
+			if (diag_load(arg, &o->diag, &cause) != 0)
 				return cmd_fail(&cmd_advise, &cause, 2);
 			break;
 		case 'm':
-			measured = arg;
+			o->measured = arg;
 			break;
 		case 'P':
-			compare_path = arg;
+			o->compare = arg;
 			break;
 		}
 	}
-	if (measured != NULL && measured_worse(measured, &worse, &nworse, &cause) == -1) {
-		diag_result_free(diag);
+	return 0;
+}
+
+static int
+run(struct cmd_args *args)
+{
+	struct advise_opts o;
+	struct kb_profile *cp = NULL;
+	json_t *cmp = NULL;
+	struct worse *worse = NULL;
+	size_t nworse = 0, na = 0, i;
+	struct kb *kb;
+	struct kb_sysinfo si;
+	struct kb_advice *a;
+	struct os_ctx *ctx;
+	char *cause = NULL;
+	int rc;
+
+	if ((rc = options(args, &o)) != 0)
+		return rc;
+	if (o.measured != NULL && measured_worse(o.measured, &worse, &nworse, &cause) == -1) {
+		diag_result_free(o.diag);
 		return cmd_fail(&cmd_advise, &cause, 2);
 	}
-	if (compare_path != NULL && (cp = kb_profile_load(compare_path, &cause)) == NULL) {
-		diag_result_free(diag);
+	if (o.compare != NULL && (cp = kb_profile_load(o.compare, &cause)) == NULL) {
+		diag_result_free(o.diag);
 		return cmd_fail(&cmd_advise, &cause, 2);
 	}
 	if (kb_load(NULL, &kb, &cause) == -1) {
 		kb_profile_free(cp);
-		diag_result_free(diag);
+		diag_result_free(o.diag);
 		return cmd_fail(&cmd_advise, &cause, 2);
 	}
-	if (kb_target_open(from, nfrom, os, NULL, &ctx, &si, &cause) == -1) {
+	if (kb_target_open(o.from, o.nfrom, o.os, NULL, &ctx, &si, &cause) == -1) {
 		kb_profile_free(cp);
 		kb_free(kb);
-		diag_result_free(diag);
+		diag_result_free(o.diag);
 		return cmd_fail(&cmd_advise, &cause, 2);
 	}
-	/* --cpus/--cores describe a machine ntune cannot see (planning a box). */
-	if (cpus > 0) {
-		si.sys.ncpu = cpus;
-		si.sys.ncores = cores > 0 ? cores : cpus;
-		si.sys.smt = si.sys.ncores < cpus;
-	} else if (cores > 0 && si.sys.ncpu > 0) {
-		si.sys.ncores = cores;
-		si.sys.smt = cores < si.sys.ncpu;
-	}
-	if (kb_advise(kb, &si.sys, (enum kb_goal)goal, (enum kb_role)role, &a, &na, &cause) == -1) {
-		fprintf(stderr, "ntune advise: %s (use --from SNAPSHOT or --cpus N)\n", cause);
+	plan_cpus(&si.sys, o.cpus, o.cores);
+	if (kb_advise(kb, &si.sys, (enum kb_goal)o.goal, (enum kb_role)o.role, &a, &na,
+	    &cause) == -1) {
+		cmd_error(&cmd_advise, 2, "%s (use --from SNAPSHOT or --cpus N)", cause);
 		free(cause);
 		kb_target_close(ctx, &si);
 		kb_profile_free(cp);
 		kb_free(kb);
-		diag_result_free(diag);
+		diag_result_free(o.diag);
 		return 2;
 	}
-	if (diag != NULL)
-		diag_order_advice(diag, a, na);
+	if (o.diag != NULL)
+		diag_order_advice(o.diag, a, na);
 	if (cp != NULL)
 		cmp = compare(kb, &si.sys, cp, a, na);
-	if (json) {
-		json_t *doc = json_object(), *arr = json_array(), *o;
+	if (o.json) {
+		json_t *doc = advice_json(&si.sys, o.goal, o.role, a, na, worse, nworse, o.measured,
+		    cmp);
 
-		json_object_set_new(doc, "os", json_string(os_platform_name(si.sys.platform)));
-		json_object_set_new(doc, "version", si.sys.version ? json_string(si.sys.version) :
-		    json_null());
-		json_object_set_new(doc, "cpus", json_integer(si.sys.ncpu));
-		json_object_set_new(doc, "cores", json_integer(si.sys.ncores));
-		json_object_set_new(doc, "smt", si.sys.smt < 0 ? json_null() :
-		    json_boolean(si.sys.smt));
-		json_object_set_new(doc, "goal", json_string(goals[goal]));
-		json_object_set_new(doc, "role", json_string(roles[role]));
-		for (i = 0; i < na; i++) {
-			o = json_object();
-			json_object_set_new(o, "name", json_string(a[i].name));
-			json_object_set_new(o, "value", json_string(a[i].value));
-			json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
-			json_object_set_new(o, "reason", json_string(a[i].reason));
-			json_object_set_new(o, "source", json_string(a[i].source));
-			json_object_set_new(o, "current", a[i].current ? json_string(a[i].current) :
-			    json_null());
-			json_object_set_new(o, "current_from", a[i].current == NULL ? json_null() :
-			    json_string(a[i].current_is_default ? "default" : "system"));
-			json_object_set_new(o, "already_set", json_boolean(a[i].already));
-			if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
-				json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}",
-				    "verdict", "worse", "alone", wf->alone, "text", wf->text, "results",
-				    measured));
-			json_array_append_new(arr, o);
-		}
-		json_object_set_new(doc, "advice", arr);
-		if (cmp != NULL)
-			json_object_set_new(doc, "compare", json_incref(cmp));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {
-		printf("# ntune advise for %s%s%s: %d CPUs", os_platform_name(si.sys.platform), si.sys.version ? " " : "",
-		    si.sys.version ? si.sys.version : "", si.sys.ncpu);
-		if (si.sys.ncores > 0)
-			printf(" (%d cores, SMT %s)", si.sys.ncores, si.sys.smt == 1 ? "on" :
-			    si.sys.smt == 0 ? "off" : "unknown");
-		printf(", %zu NIC%s, goal %s, role %s\n", si.sys.nnics, si.sys.nnics == 1 ? "" : "s",
-		    goals[goal], roles[role]);
-		printf("# safe = fixes a clear misconfiguration; usually helps = per its source;\n"
-		    "# measure it = a candidate for `ntune bench` / `ntune tune`, not a fact.\n");
-		for (i = 0; diag != NULL && i < diag->nfindings; i++)
-			printf("# observed (%s): %s\n", diag_certainty_name(diag->findings[i].certainty),
-			    diag->findings[i].summary);
-		print_text(a, na, worse, nworse, measured);
+		print_header(&si.sys, o.goal, o.role, o.diag);
+		print_text(a, na, worse, nworse, o.measured);
 		if (cmp != NULL)
 			print_compare(cmp, cp->path);
 	}
 	json_decref(cmp);
 	kb_profile_free(cp);
 	kb_advice_free(a, na);
-	diag_result_free(diag);
+	diag_result_free(o.diag);
 	kb_target_close(ctx, &si);
 	kb_free(kb);
 	for (i = 0; i < nworse; i++) {

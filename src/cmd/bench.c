@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,16 +45,16 @@ check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu, const c
 		if ((k = kb_find(kb, e->name, os)) == NULL) {
 			near = kb_suggest(kb, e->name, os);
 			if (near != NULL)
-				fprintf(stderr, "ntune: %s:%d: unknown knob '%s' (did you mean %s?)\n",
+				cmd_error(&cmd_bench, 2, "%s:%d: unknown knob '%s' (did you mean %s?)",
 				    p->path, e->line, e->name, near);
 			else
-				fprintf(stderr, "ntune: %s:%d: unknown knob '%s' for %s\n", p->path, e->line,
-				    e->name, os);
+				cmd_error(&cmd_bench, 2, "%s:%d: unknown knob '%s' for %s", p->path,
+				    e->line, e->name, os);
 			bad = 1;
 			continue;
 		}
 		if ((why = kb_value_problem(k, e->value, ncpu)) != NULL) {
-			fprintf(stderr, "ntune: %s:%d: %s: %s\n", p->path, e->line, e->name, why);
+			cmd_error(&cmd_bench, 2, "%s:%d: %s: %s", p->path, e->line, e->name, why);
 			free(why);
 			bad = 1;
 		}
@@ -175,10 +174,9 @@ remote_option(int ch, const char *arg, struct remote_opts *o, struct bench_remot
 	case OPT_SINK_IF: b->sink_if = arg; break;
 	default: return 0;
 	}
-	if (!remote_ifname_valid(arg)) {
-		fprintf(stderr, "ntune bench: invalid interface name '%s' ([A-Za-z0-9._-], at most 15)\n", arg);
-		return -1;
-	}
+	if (!remote_ifname_valid(arg))
+		return cmd_error(&cmd_bench, -1, "invalid interface name '%s' ([A-Za-z0-9._-], at "
+		    "most 15)", arg);
 	return 1;
 }
 
@@ -195,29 +193,19 @@ remote_check(const struct remote_opts *o, struct bench_remote *b, const struct b
 	size_t i;
 
 	for (i = 0; i < nitems(h); i++) {
-		if (remote_parse(url[i], h[i], &cause) == -1) {
-			fprintf(stderr, "ntune bench: %s\n", cause);
-			free(cause);
-			return -1;
-		}
+		if (remote_parse(url[i], h[i], &cause) == -1)
+			return cmd_fail(&cmd_bench, &cause, -1);
 	}
-	if (b->dut.local) {
-		fprintf(stderr, "ntune bench: --dut is ssh://[user@]host[:port]; for this machine use the lab\n");
-		return -1;
-	}
-	if (inet_pton(strchr(b->dst, ':') != NULL ? AF_INET6 : AF_INET, b->dst, addr) != 1) {
-		fprintf(stderr, "ntune bench: invalid --dst '%s' (an IPv4 or IPv6 address)\n", b->dst);
-		return -1;
-	}
-	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0') {
-		fprintf(stderr, "ntune bench: invalid --ntune\n");
-		return -1;
-	}
-	if (lab->load != BENCH_LOAD_GEN || c->latency) {
-		fprintf(stderr, "ntune bench: with --dut the load is ntune gen and the metric pps or bps "
-		    "(latency needs gen and sink on one clock)\n");
-		return -1;
-	}
+	if (b->dut.local)
+		return cmd_error(&cmd_bench, -1, "--dut is ssh://[user@]host[:port]; for this machine "
+		    "use the lab");
+	if (inet_pton(strchr(b->dst, ':') != NULL ? AF_INET6 : AF_INET, b->dst, addr) != 1)
+		return cmd_error(&cmd_bench, -1, "invalid --dst '%s' (an IPv4 or IPv6 address)", b->dst);
+	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0')
+		return cmd_error(&cmd_bench, -1, "invalid --ntune");
+	if (lab->load != BENCH_LOAD_GEN || c->latency)
+		return cmd_error(&cmd_bench, -1, "with --dut the load is ntune gen and the metric pps "
+		    "or bps (latency needs gen and sink on one clock)");
 	return 0;
 }
 
@@ -307,13 +295,11 @@ print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct 
 static const char *
 dut_os(const struct remote_facts *f)
 {
-	if (strcmp(f->os, "Linux") == 0)
-		return "linux";
-	if (strcasecmp(f->platform, "opnsense") == 0)
-		return "opnsense";
-	if (strcasecmp(f->platform, "pfsense") == 0)
-		return "pfsense";
-	return "freebsd";
+	enum os_platform p = os_platform_parse(f->platform);
+
+	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
+		return os_platform_name(OS_PLATFORM_LINUX);
+	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
 }
 
 static const struct option longopts[] = {
@@ -356,228 +342,218 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int
-run(struct cmd_args *args)
-{
-	struct bench_lab lab;
-	struct bench_ctx c;
-	struct remote_opts ro = { 0 };
-	struct bench_remote rb = { .ntune = "ntune", .dut_in = LAB_DUT_IN_IF, .dut_out = LAB_DUT_OUT_IF,
-	    .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF, .dst = LAB_SINK_IP4, .reboot_timeout = 600,
-	    .reboot_settle = 5 };
-	struct bench_runner runner;
-	bool opened = false;
-	struct bench_profile *profs = NULL;
-	struct bench_verdict *v = NULL;
-	struct kb *kb = NULL;
-	enum bench_stop stop;
-	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL, *stopped;
-	char dirbuf[96], *cause = NULL, *text, used[32][BENCH_LABEL_MAX];
-	struct cmd_measure m = { .runs = 5, .max_runs = -1, .duration = 3, .warmup = 1, .size = 64 };
-	double conf = 95;
-	int ch, r, json = 0, rc = 1, nprof = 0, i, ok, no_host = 0;
-	size_t len, k;
-	json_t *doc;
-	char *arg;
+/* What bench's steps share: the options, the profiles, where the runs go. */
+struct bench_cmd {
+	struct bench_lab	 lab;
+	struct bench_ctx	 c;
+	struct remote_opts	 ro;
+	struct bench_remote	 rb;
+	struct bench_runner	 runner;
+	struct cmd_measure	 m;
+	struct bench_profile	*profs;
+	struct kb		*kb;
+	const char		*prefix, *dir;
+	char			 dirbuf[96];
+	double			 conf;
+	int			 json, nprof, no_host;
+	bool			 opened;
+};
 
-	memset(&lab, 0, sizeof lab);
-	memset(&c, 0, sizeof c);
-	lab.load = BENCH_LOAD_GEN;
-	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+static void
+bench_cmd_init(struct bench_cmd *b)
+{
+	memset(b, 0, sizeof *b);
+	b->rb = (struct bench_remote){ .ntune = "ntune", .dut_in = LAB_DUT_IN_IF,
+	    .dut_out = LAB_DUT_OUT_IF, .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF,
+	    .dst = LAB_SINK_IP4, .reboot_timeout = 600, .reboot_settle = 5 };
+	b->m = (struct cmd_measure){ .runs = 5, .max_runs = -1, .duration = 3, .warmup = 1,
+	    .size = 64 };
+	b->prefix = LAB_PREFIX_DEFAULT;
+	b->conf = 95;
+	b->lab.load = BENCH_LOAD_GEN;
+	b->c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+}
+
+/* Reads the options into b and checks they go together; 0, or 2 after saying why. */
+static int
+options(struct cmd_args *args, struct bench_cmd *b)
+{
+	char *arg;
+	int ch, r;
+
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'l':
-			if (bench_parse_load(arg, &lab) == 0)
+			if (bench_parse_load(arg, &b->lab) == 0)
 				break;
-			if (*arg == '\0') {
-				fprintf(stderr, "ntune bench: empty --load command\n");
-				goto usage;
-			} else {
-				lab.load = BENCH_LOAD_CMD;
-				lab.cmd = arg;
-			}
+			if (*arg == '\0')
+				return cmd_error(&cmd_bench, 2, "empty --load command");
+			b->lab.load = BENCH_LOAD_CMD;
+			b->lab.cmd = arg;
 			break;
 		case 'o':
-			dir = arg;
+			b->dir = arg;
 			break;
 		case 'p':
-			prefix = arg;
+			b->prefix = arg;
 			break;
 		case 'c':
-			if (cmd_parse_num(&cmd_bench, "--confidence", arg, 50, 99.99, &conf) == -1)
-				goto usage;
+			if (cmd_parse_num(&cmd_bench, "--confidence", arg, 50, 99.99, &b->conf) == -1)
+				return 2;
 			break;
 		case 'H':
-			fprintf(stderr, "ntune bench: --host is not supported yet: run ntune on the DUT "
-			    "and use `--load CMD` to drive an external generator\n");
-			goto usage;
+			return cmd_error(&cmd_bench, 2, "--host is not supported yet: run ntune on the DUT "
+			    "and use `--load CMD` to drive an external generator");
 		case 'j':
-			json = 1;
+			b->json = 1;
 			break;
 		case 'N':
-			no_host = 1;
+			b->no_host = 1;
 			break;
 		case 'M':
-			if (cmd_parse_metric(&cmd_bench, "--metric", "bps", arg, &lab, &c) == -1)
-				goto usage;
+			if (cmd_parse_metric(&cmd_bench, "--metric", "bps", arg, &b->lab, &b->c) == -1)
+				return 2;
 			break;
 		default:
-			if ((r = remote_option(ch, arg, &ro, &rb)) == 1)
+			if ((r = remote_option(ch, arg, &b->ro, &b->rb)) == 1)
 				break;
-			if (r == -1 || cmd_measure_option(&cmd_bench, ch, arg, &m, &lab, &c) != 1)
-				goto usage;
+			if (r == -1 || cmd_measure_option(&cmd_bench, ch, arg, &b->m, &b->lab, &b->c) != 1)
+				return 2;
 		}
 	}
-	nprof = args->argc;
-	if (c.latency && lab.load != BENCH_LOAD_GEN) {
-		fprintf(stderr, "ntune bench: --metric latency needs --load gen (its packets carry timestamps)\n");
-		goto usage;
-	}
-	if (m.max_runs < 0)
-		m.max_runs = m.runs * 2 > 10 ? m.runs * 2 : 10;
-	if (m.max_runs < m.runs) {
-		fprintf(stderr, "ntune bench: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
-		goto usage;
-	}
-	if (ro.dut == NULL && (ro.gen != NULL || ro.sink != NULL || ro.plan)) {
-		fprintf(stderr, "ntune bench: --gen, --sink and --plan go with --dut ssh://...\n");
-		goto usage;
-	}
-	if (ro.dut != NULL && remote_check(&ro, &rb, &lab, &c) == -1)
-		goto usage;
-	if (kb_load(NULL, &kb, &cause) == -1)
-		return cmd_fail(&cmd_bench, &cause, 2);
-	profs = xcalloc((size_t)nprof, sizeof *profs);
-	for (i = 0; i < nprof; i++) {
+	if (b->c.latency && b->lab.load != BENCH_LOAD_GEN)
+		return cmd_error(&cmd_bench, 2, "--metric latency needs --load gen (its packets carry "
+		    "timestamps)");
+	if (b->m.max_runs < 0)
+		b->m.max_runs = b->m.runs * 2 > 10 ? b->m.runs * 2 : 10;
+	if (b->m.max_runs < b->m.runs)
+		return cmd_error(&cmd_bench, 2, "--max-runs %.0f is below --runs %.0f", b->m.max_runs,
+		    b->m.runs);
+	if (b->ro.dut == NULL && (b->ro.gen != NULL || b->ro.sink != NULL || b->ro.plan))
+		return cmd_error(&cmd_bench, 2, "--gen, --sink and --plan go with --dut ssh://...");
+	if (b->ro.dut != NULL && remote_check(&b->ro, &b->rb, &b->lab, &b->c) == -1)
+		return 2;
+	return 0;
+}
+
+/* Reads, checks and labels the profiles named on the command line; 0, or 2 after saying why. */
+static int
+load_profiles(struct cmd_args *args, struct bench_cmd *b)
+{
+	char *cause = NULL, *text, used[32][BENCH_LABEL_MAX];
+	struct bench_profile *bp;
+	size_t len;
+	int i;
+
+	b->nprof = args->argc;
+	b->profs = xcalloc((size_t)b->nprof, sizeof *b->profs);
+	for (i = 0; i < b->nprof; i++) {
 		const char *path = args->argv[i];
 
+		bp = &b->profs[i];
 		if (util_read_file(path, &text, &len, &cause) == -1 ||
-		    (profs[i].prof = kb_profile_parse(path, text, len, &cause)) == NULL) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-			rc = 2;
-			goto out;
-		}
-		profs[i].text = text;
-		if (ro.dut == NULL &&
-		    check_profile(kb, profs[i].prof, (int)sysconf(_SC_NPROCESSORS_ONLN), "linux") == -1) {
-			rc = 2;
-			goto out;
-		}
-		if (no_host && drop_host_knobs(kb, &profs[i], path, &cause) == -1) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-			rc = 2;
-			goto out;
-		}
-		bench_label_from_path(path, profs[i].label, sizeof profs[i].label, used, (size_t)i);
-		memcpy(used[i], profs[i].label, BENCH_LABEL_MAX);
+		    (bp->prof = kb_profile_parse(path, text, len, &cause)) == NULL)
+			return cmd_fail(&cmd_bench, &cause, 2);
+		bp->text = text;
+		if (b->ro.dut == NULL && check_profile(b->kb, bp->prof,
+		    (int)sysconf(_SC_NPROCESSORS_ONLN), "linux") == -1)
+			return 2;
+		if (b->no_host && drop_host_knobs(b->kb, bp, path, &cause) == -1)
+			return cmd_fail(&cmd_bench, &cause, 2);
+		bench_label_from_path(path, bp->label, sizeof bp->label, used, (size_t)i);
+		memcpy(used[i], bp->label, BENCH_LABEL_MAX);
 	}
-	cmd_measure_setup(&m, &lab, &c);
-	c.seq.confidence = conf / 100;
-	if (ro.plan) {
-		print_plan(&ro, &c, &lab, profs, (size_t)nprof, kb, &rb);
-		rc = 0;
-		goto out;
-	}
-	if (ro.dut != NULL) {
-		const char *first = NULL;
+	return 0;
+}
 
-		if (boot_knobs(kb, profs, (size_t)nprof, &first) > 0 && !rb.reboot) {
-			fprintf(stderr, "ntune bench: '%s' takes effect at boot: the DUT is rebooted for "
-			    "every switch of profile\n", first);
-			rb.reboot = true;
-		}
-		c.per_boot = rb.reboot;
-		if (dir == NULL) {
-			cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
-			dir = dirbuf;
-		}
-		rb.lab = &lab;
-		rb.confirm_secs = (int)(300 + 3 * (lab.settle + c.duration + c.warmup));
-		rb.progress = progress;
-		opened = true;
-		if (bench_remote_open(&rb, &cause) == -1) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-			rc = 2;
-			goto out;
-		}
-		fprintf(stderr, "ntune bench: DUT %s: %s; %s; boot %s\n", rb.dut.url,
-		    rb.dut_facts.uname, rb.dut_facts.version, rb.boot_id);
-		for (i = 0; i < nprof; i++) {
-			if (check_profile(kb, profs[i].prof, rb.ncpu, dut_os(&rb.dut_facts)) == -1) {
-				rc = 2;
-				goto out;
-			}
-		}
-		bench_remote_runner(&rb, &runner);
-		c.runner = &runner;
-	} else if (bench_lab_open(&lab, prefix, &cause) == -1) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		rc = 2;
-		goto out;
-	}
-	if (dir == NULL) {
-		cmd_results_dir(dirbuf, sizeof dirbuf, "bench");
-		dir = dirbuf;
-	}
-	if (bench_results_create(dir, "bench", args->nwords, args->words, &cause) == -1 ||
-	    (ro.dut != NULL && (rb.dir = dir, bench_remote_open_dir(&rb, &cause)) == -1)) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		free(cause);
-		rc = 2;
-		goto out;
-	}
-	for (i = 0; i < nprof; i++) {
-		if (bench_results_profile(dir, profs[i].label, profs[i].text, &cause) == -1) {
-			fprintf(stderr, "ntune: %s\n", cause);
-			free(cause);
-			goto out;
-		}
-	}
-	c.lab = &lab;
-	c.kb = kb;
-	c.dir = dir;
-	c.seq.confidence = conf / 100;
-	c.progress = progress;
-	v = xcalloc((size_t)nprof, sizeof *v);
-	fprintf(stderr, "ntune bench: results in %s; seed %llu; %s '%s'\n", dir,
-	    (unsigned long long)c.seed, ro.dut != NULL ? "DUT" : "lab", ro.dut != NULL ? ro.dut : prefix);
-	bench_interrupted = 0;
-	bench_signals_install();
-	ok = bench_ab(&c, profs, (size_t)nprof, v, &stop, &cause) == 0;
-	if (ro.dut != NULL && rb.reboot) {
-		char *why = NULL;
+/* Reaches the DUT over ssh (and checks the profiles against it); 0, or 2 after saying why. */
+static int
+open_dut(struct bench_cmd *b)
+{
+	const char *first = NULL;
+	char *cause = NULL;
+	int i;
 
-		if (bench_remote_finish(&rb, &why) == -1) {
-			fprintf(stderr, "ntune bench: %s\n", why);
-			if (ok) {
-				ok = 0;
-				cause = why;
-			} else
-				free(why);
-		}
+	if (boot_knobs(b->kb, b->profs, (size_t)b->nprof, &first) > 0 && !b->rb.reboot) {
+		cmd_error(&cmd_bench, 0, "'%s' takes effect at boot: the DUT is rebooted for every "
+		    "switch of profile", first);
+		b->rb.reboot = true;
 	}
-	bench_signals_restore();
+	b->c.per_boot = b->rb.reboot;
+	if (b->dir == NULL) {
+		cmd_results_dir(b->dirbuf, sizeof b->dirbuf, "bench");
+		b->dir = b->dirbuf;
+	}
+	b->rb.lab = &b->lab;
+	b->rb.confirm_secs = (int)(300 + 3 * (b->lab.settle + b->c.duration + b->c.warmup));
+	b->rb.progress = progress;
+	b->opened = true;
+	if (bench_remote_open(&b->rb, &cause) == -1)
+		return cmd_fail(&cmd_bench, &cause, 2);
+	cmd_error(&cmd_bench, 0, "DUT %s: %s; %s; boot %s", b->rb.dut.url, b->rb.dut_facts.uname,
+	    b->rb.dut_facts.version, b->rb.boot_id);
+	for (i = 0; i < b->nprof; i++) {
+		if (check_profile(b->kb, b->profs[i].prof, b->rb.ncpu, dut_os(&b->rb.dut_facts)) == -1)
+			return 2;
+	}
+	bench_remote_runner(&b->rb, &b->runner);
+	b->c.runner = &b->runner;
+	return 0;
+}
+
+/* The DUT or the lab, then the results directory with the profiles; 0, or the exit status. */
+static int
+open_target(struct cmd_args *args, struct bench_cmd *b)
+{
+	char *cause = NULL;
+	int i, rc;
+
+	if (b->ro.dut != NULL) {
+		if ((rc = open_dut(b)) != 0)
+			return rc;
+	} else if (bench_lab_open(&b->lab, b->prefix, &cause) == -1)
+		return cmd_fail(&cmd_bench, &cause, 2);
+	if (b->dir == NULL) {
+		cmd_results_dir(b->dirbuf, sizeof b->dirbuf, "bench");
+		b->dir = b->dirbuf;
+	}
+	if (bench_results_create(b->dir, "bench", args->nwords, args->words, &cause) == -1 ||
+	    (b->ro.dut != NULL && (b->rb.dir = b->dir, bench_remote_open_dir(&b->rb, &cause)) == -1))
+		return cmd_fail(&cmd_bench, &cause, 2);
+	for (i = 0; i < b->nprof; i++) {
+		if (bench_results_profile(b->dir, b->profs[i].label, b->profs[i].text, &cause) == -1)
+			return cmd_fail(&cmd_bench, &cause, 1);
+	}
+	return 0;
+}
+
+/* verdict.json, the verdict on stdout and the exit status; cause is why the runs stopped early. */
+static int
+report(struct bench_cmd *b, const struct bench_verdict *v, bool ok, enum bench_stop stop,
+    char **cause)
+{
+	const char *stopped;
+	json_t *doc;
+	char *text;
+	size_t k;
+
 	if (ok)
 		stopped = bench_stop_name(stop);
 	else
 		stopped = bench_interrupted ? "interrupted" : "error";
-	doc = verdict_doc(&c, v, (size_t)nprof - 1, stopped);
-	if (ro.dut != NULL && rb.reboot)
-		json_object_set_new(doc, "reboots", json_pack("{s:i, s:s}", "count", rb.nreboots, "note",
-		    "one boot is one sample: the runs of a profile in one boot are averaged into one "
-		    "value, n counts boots"));
-	if (bench_results_write_json(dir, "verdict.json", doc, NULL) == -1)
-		fprintf(stderr, "ntune bench: cannot write %s/verdict.json\n", dir);
-	bench_results_finish(dir, ok, stopped, ok ? NULL : cause, NULL);
-	if (json) {
+	doc = verdict_doc(&b->c, v, (size_t)b->nprof - 1, stopped);
+	if (b->ro.dut != NULL && b->rb.reboot)
+		json_object_set_new(doc, "reboots", json_pack("{s:i, s:s}", "count", b->rb.nreboots,
+		    "note", "one boot is one sample: the runs of a profile in one boot are averaged "
+		    "into one value, n counts boots"));
+	if (bench_results_write_json(b->dir, "verdict.json", doc, NULL) == -1)
+		cmd_error(&cmd_bench, 1, "cannot write %s/verdict.json", b->dir);
+	bench_results_finish(b->dir, ok, stopped, ok ? NULL : *cause, NULL);
+	if (b->json) {
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 	} else {
-		for (k = 0; k + 1 < (size_t)nprof; k++) {
+		for (k = 0; k + 1 < (size_t)b->nprof; k++) {
 			if (v[k].na == 0)
 				continue;
 			text = bench_verdict_table(&v[k]);
@@ -585,35 +561,78 @@ run(struct cmd_args *args)
 			free(text);
 		}
 		if (ok)
-			printf("stopped: %s after %d runs each (%s)\n", stopped, c.blocks,
+			printf("stopped: %s after %d runs each (%s)\n", stopped, b->c.blocks,
 			    stop == BENCH_DECIDED ? "every comparison decided" :
 			    "--max-runs reached with something undecided");
-		if (ro.dut != NULL && rb.reboot)
+		if (b->ro.dut != NULL && b->rb.reboot)
 			printf("reboots: %d (one boot is one sample: runs of a profile in one boot are "
-			    "averaged)\n", rb.nreboots);
-		printf("results: %s\n", dir);
+			    "averaged)\n", b->rb.nreboots);
+		printf("results: %s\n", b->dir);
 	}
 	json_decref(doc);
-	if (!ok) {
-		fprintf(stderr, "ntune: %s\n", cause);
-		fprintf(stderr, "ntune bench: settings restored; partial results kept in %s (marked incomplete)\n",
-		    dir);
-		free(cause);
-		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
-	} else
-		rc = 0;
-	goto out;
-usage:
-	rc = 2;
+	if (ok)
+		return 0;
+	cmd_fail(&cmd_bench, cause, 1);
+	cmd_error(&cmd_bench, 1, "settings restored; partial results kept in %s (marked "
+	    "incomplete)", b->dir);
+	return bench_interrupted ? 128 + (int)bench_interrupted : 1;
+}
+
+static int
+run(struct cmd_args *args)
+{
+	struct bench_cmd b;
+	struct bench_verdict *v = NULL;
+	enum bench_stop stop;
+	char *cause = NULL, *why = NULL;
+	int rc, i;
+	bool ok;
+
+	bench_cmd_init(&b);
+	if ((rc = options(args, &b)) != 0)
+		return rc;
+	if (kb_load(NULL, &b.kb, &cause) == -1)
+		return cmd_fail(&cmd_bench, &cause, 2);
+	if ((rc = load_profiles(args, &b)) != 0)
+		goto out;
+	cmd_measure_setup(&b.m, &b.lab, &b.c);
+	b.c.seq.confidence = b.conf / 100;
+	if (b.ro.plan) {
+		print_plan(&b.ro, &b.c, &b.lab, b.profs, (size_t)b.nprof, b.kb, &b.rb);
+		goto out;
+	}
+	if ((rc = open_target(args, &b)) != 0)
+		goto out;
+	b.c.lab = &b.lab;
+	b.c.kb = b.kb;
+	b.c.dir = b.dir;
+	b.c.progress = progress;
+	v = xcalloc((size_t)b.nprof, sizeof *v);
+	cmd_error(&cmd_bench, 0, "results in %s; seed %llu; %s '%s'", b.dir,
+	    (unsigned long long)b.c.seed, b.ro.dut != NULL ? "DUT" : "lab",
+	    b.ro.dut != NULL ? b.ro.dut : b.prefix);
+	bench_interrupted = 0;
+	bench_signals_install();
+	ok = bench_ab(&b.c, b.profs, (size_t)b.nprof, v, &stop, &cause) == 0;
+	if (b.ro.dut != NULL && b.rb.reboot && bench_remote_finish(&b.rb, &why) == -1) {
+		cmd_error(&cmd_bench, 1, "%s", why);
+		if (ok) {
+			ok = false;
+			cause = why;
+		} else
+			free(why);
+	}
+	bench_signals_restore();
+	rc = report(&b, v, ok, stop, &cause);
 out:
-	if (opened)
-		bench_remote_close(&rb);
-	bench_lab_close(&lab);
-	for (i = 0; i < nprof && profs != NULL; i++)
-		bench_profile_free(&profs[i]);
-	free(profs);
+	if (b.opened)
+		bench_remote_close(&b.rb);
+	bench_lab_close(&b.lab);
+	for (i = 0; i < b.nprof && b.profs != NULL; i++)
+		bench_profile_free(&b.profs[i]);
+	free(b.profs);
 	free(v);
-	kb_free(kb);
+	kb_free(b.kb);
 	return rc;
 }
 

@@ -93,160 +93,154 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int
-run(struct cmd_args *args)
-{
-	struct rfc2544_config c;
-	struct rfc2544_result r;
-	struct strbuf cmdline;
-	char *cause = NULL, started[32], *end;
-	const char *outdir = NULL;
-	bool json = false, quiet = false, sizes_given = false;
-	char *arg;
-	double v;
-	int ch, i, rc = 0, iv;
+/* What the options ask for besides the configuration. */
+struct output {
+	const char *dir;
+	bool	    json, quiet;
+};
 
-	rfc2544_config_init(&c);
-	strbuf_init(&cmdline);
-	strbuf_adds(&cmdline, "ntune lab");
-	for (i = 0; i < args->nwords; i++) {
-		strbuf_addc(&cmdline, ' ');
-		strbuf_adds(&cmdline, args->words[i]);
-	}
+/* Reads the options into c and out; 0, or 2 after saying why. */
+static int
+options(struct cmd_args *args, struct rfc2544_config *c, struct output *out, bool *sizes_given)
+{
+	char *cause = NULL, *arg, *end;
+	double v;
+	int ch, iv;
+
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'p':
-			if (lab_prefix_valid(arg, &cause) == -1) {
-				strbuf_free(&cmdline);
+			if (lab_prefix_valid(arg, &cause) == -1)
 				return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
-			}
-			snprintf(c.prefix, sizeof(c.prefix), "%s", arg);
+			snprintf(c->prefix, sizeof(c->prefix), "%s", arg);
 			break;
 		case 's':
-			if (rfc2544_parse_sizes(arg, &c, &cause) == -1) {
-				strbuf_free(&cmdline);
+			if (rfc2544_parse_sizes(arg, c, &cause) == -1)
 				return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
-			}
-			sizes_given = true;
+			*sizes_given = true;
 			break;
 		case 'L':
-			if (rfc2544_parse_loads(arg, &c, &cause) == -1) {
-				strbuf_free(&cmdline);
+			if (rfc2544_parse_loads(arg, c, &cause) == -1)
 				return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
-			}
 			break;
 		case 't':
 		case 'l':
 			errno = 0;
 			v = strtod(arg, &end);
 			if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) || v < 0 ||
-			    (ch == 't' && (v <= 0 || v > 86400)) || (ch == 'l' && v >= 1)) {
-				strbuf_free(&cmdline);
-				return cmd_usage_error(&cmd_lab_rfc2544, ch == 't' ? "invalid --duration '%s' (seconds)" :
-				    "invalid --loss-tolerance '%s' (a fraction in [0,1), e.g. 0.001)", arg);
-			}
+			    (ch == 't' && (v <= 0 || v > 86400)) || (ch == 'l' && v >= 1))
+				return cmd_usage_error(&cmd_lab_rfc2544, ch == 't' ?
+				    "invalid --duration '%s' (seconds)" : "invalid --loss-tolerance '%s' "
+				    "(a fraction in [0,1), e.g. 0.001)", arg);
 			if (ch == 't')
-				c.duration = v;
+				c->duration = v;
 			else
-				c.tolerance = v;
+				c->tolerance = v;
 			break;
 		case 'n':
 		case 'S':
 		case 'T':
-			if (cmd_parse_int(arg, ch == 'S' ? 0 : 1, ch == 'T' ? 64 : 100, &iv) == -1) {
-				strbuf_free(&cmdline);
+			if (cmd_parse_int(arg, ch == 'S' ? 0 : 1, ch == 'T' ? 64 : 100, &iv) == -1)
 				return cmd_usage_error(&cmd_lab_rfc2544, "invalid number '%s'", arg);
-			}
 			if (ch == 'n')
-				c.trials = iv;
+				c->trials = iv;
 			else if (ch == 'S')
-				c.steps = iv;
+				c->steps = iv;
 			else
-				c.threads = iv;
+				c->threads = iv;
 			break;
-		case '6': c.ipv6 = true; break;
-		case 'H': c.gen_host = c.sink_host = arg; break;
-		case 'G': c.gen_host = arg; break;
-		case 'K': c.sink_host = arg; break;
-		case 'g': c.gen_args = arg; break;
-		case 'k': c.sink_args = arg; break;
-		case 'N': c.ntune = arg; break;
-		case 'j': json = true; break;
-		case 'o': outdir = arg; break;
-		case 'q': quiet = true; break;
+		case '6': c->ipv6 = true; break;
+		case 'H': c->gen_host = c->sink_host = arg; break;
+		case 'G': c->gen_host = arg; break;
+		case 'K': c->sink_host = arg; break;
+		case 'g': c->gen_args = arg; break;
+		case 'k': c->sink_args = arg; break;
+		case 'N': c->ntune = arg; break;
+		case 'j': out->json = true; break;
+		case 'o': out->dir = arg; break;
+		case 'q': out->quiet = true; break;
 		}
 	}
-	for (i = 0; i < c.nsizes; i++) {
-		int min = lab_frame_min(c.ipv6 ? AF_INET6 : AF_INET);
+	return 0;
+}
 
+/* Before anything is sent: frame sizes, host URLs, the lab's namespaces; 0, or 2 after saying why. */
+static int
+check(struct rfc2544_config *c, bool sizes_given)
+{
+	char *cause = NULL, ns[LAB_NSNAME_MAX];
+	int i, role, min = lab_frame_min(c->ipv6 ? AF_INET6 : AF_INET);
+	struct remote_host h;
+	const char *url;
+
+	for (i = 0; i < c->nsizes; i++) {
 		/* The default set starts at 64, too small for IPv6 with a test payload. */
-		if (c.sizes[i] < min && !sizes_given) {
-			c.sizes[i] = min;
-			continue;
-		}
-		if (c.sizes[i] < min) {
-			fprintf(stderr, "ntune lab rfc2544: frame size %d is too small for %s "
-			    "(minimum %d)\n", c.sizes[i], c.ipv6 ? "IPv6" : "IPv4", min);
-			strbuf_free(&cmdline);
-			return 2;
-		}
+		if (c->sizes[i] < min && !sizes_given)
+			c->sizes[i] = min;
+		else if (c->sizes[i] < min)
+			return cmd_error(&cmd_lab_rfc2544, 2, "frame size %d is too small for %s "
+			    "(minimum %d)", c->sizes[i], c->ipv6 ? "IPv6" : "IPv4", min);
 	}
 	for (i = 0; i < 2; i++) {
-		const char *url = i == 0 ? c.gen_host : c.sink_host;
-		struct remote_host h;
-
+		url = i == 0 ? c->gen_host : c->sink_host;
 		if (url != NULL && (remote_parse(url, &h, &cause) == -1 || h.local)) {
-			fprintf(stderr, "ntune lab rfc2544: %s\n", cause != NULL ? cause :
-			    "a host is ssh://[user@]host[:port]");
-			free(cause);
-			strbuf_free(&cmdline);
-			return 2;
-		}
-	}
-	if (c.gen_host == NULL || c.sink_host == NULL) {
-		char ns[LAB_NSNAME_MAX];
-		int role;
-
-		for (role = 0; role < LAB_NROLES; role++) {
-			if (role == LAB_DUT)
-				continue;
-			if ((role == LAB_GEN && c.gen_host != NULL) || (role == LAB_SINK && c.sink_host != NULL))
-				continue;
-			lab_netns_name(c.prefix, (enum lab_role)role, ns, sizeof(ns));
-			if (!lab_netns_exists(ns)) {
-				fprintf(stderr, "ntune lab rfc2544: lab '%s' is not up (no namespace '%s'; "
-				    "run 'ntune lab up --prefix %s')\n", c.prefix, ns, c.prefix);
-				strbuf_free(&cmdline);
-				return 2;
-			}
-		}
-		if (lab_check_privileges(&cause) == -1) {
-			strbuf_free(&cmdline);
+			if (cause == NULL)
+				cause = xstrdup("a host is ssh://[user@]host[:port]");
 			return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
 		}
+	}
+	if (c->gen_host != NULL && c->sink_host != NULL)
+		return 0;
+	for (role = 0; role < LAB_NROLES; role++) {
+		if (role == LAB_DUT)
+			continue;
+		if ((role == LAB_GEN && c->gen_host != NULL) || (role == LAB_SINK && c->sink_host != NULL))
+			continue;
+		lab_netns_name(c->prefix, (enum lab_role)role, ns, sizeof(ns));
+		if (!lab_netns_exists(ns))
+			return cmd_error(&cmd_lab_rfc2544, 2, "lab '%s' is not up (no namespace '%s'; "
+			    "run 'ntune lab up --prefix %s')", c->prefix, ns, c->prefix);
+	}
+	if (lab_check_privileges(&cause) == -1)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
+	return 0;
+}
+
+static int
+run(struct cmd_args *args)
+{
+	struct rfc2544_config c;
+	struct rfc2544_result r;
+	struct output out = { NULL, false, false };
+	struct strbuf cmdline;
+	char *cause = NULL, started[32];
+	bool sizes_given = false;
+	int i, rc;
+
+	rfc2544_config_init(&c);
+	if ((rc = options(args, &c, &out, &sizes_given)) != 0 || (rc = check(&c, sizes_given)) != 0)
+		return rc;
+	strbuf_init(&cmdline);
+	strbuf_adds(&cmdline, "ntune lab");
+	for (i = 0; i < args->nwords; i++) {
+		strbuf_addc(&cmdline, ' ');
+		strbuf_adds(&cmdline, args->words[i]);
 	}
 	signal(SIGINT, rfc_signal);
 	signal(SIGTERM, rfc_signal);
 	c.stop = &rfc_stop;
-	if (!quiet)
+	if (!out.quiet)
 		c.progress = rfc_progress;
 	rfc2544_now_iso(started, sizeof(started));
-	if (rfc2544_run(&c, &r, &cause) == -1) {
-		fprintf(stderr, "ntune lab rfc2544: %s\n", cause);
-		rc = rfc_stop ? 130 : 1;
-	}
-	if (outdir != NULL) {
-		char *why = NULL;
-
-		if (rfc2544_write_dir(outdir, &c, &r, cmdline.buf, started,
-		    rc == 0 ? "decided" : rfc_stop ? "interrupted" : "error", &why) == -1) {
-			fprintf(stderr, "ntune lab rfc2544: %s\n", why);
-			free(why);
-			rc = rc ? rc : 2;
-		}
+	if (rfc2544_run(&c, &r, &cause) == -1)
+		rc = cmd_fail(&cmd_lab_rfc2544, &cause, rfc_stop ? 130 : 1);
+	if (out.dir != NULL && rfc2544_write_dir(out.dir, &c, &r, cmdline.buf, started,
+	    rc == 0 ? "decided" : rfc_stop ? "interrupted" : "error", &cause) == -1) {
+		cmd_fail(&cmd_lab_rfc2544, &cause, 2);
+		rc = rc ? rc : 2;
 	}
 	if (rc == 0 || r.nsizes > 0) {
-		if (json) {
+		if (out.json) {
 			json_t *o = rfc2544_json(&c, &r);
 
 			json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -255,7 +249,6 @@ run(struct cmd_args *args)
 		} else
 			rfc_table(&c, &r);
 	}
-	free(cause);
 	rfc2544_result_free(&r);
 	strbuf_free(&cmdline);
 	return rc;

@@ -111,172 +111,198 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int
-run(struct cmd_args *args)
-{
-	struct bench_lab lab;
-	struct bench_ctx c;
-	struct bench_tune t;
-	struct lab_config cfg;
-	struct kb *kb = NULL;
-	const char *prefix = LAB_PREFIX_DEFAULT, *dir = NULL;
-	char dirbuf[96], *cause = NULL, ns[LAB_NSNAME_MAX];
-	struct cmd_measure m = { .runs = 3, .max_runs = 6, .duration = 2, .warmup = 1, .size = 64 };
-	double budget = 5;
-	int ch, json = 0, keep = 0, rc = 1, made_lab = 0, ok, removed, have_load = 0;
-	char *arg;
-	int same_lab_final = 0;
+/* What the options ask for besides the lab and the measurement settings. */
+struct tune_opts {
+	struct cmd_measure m;
+	const char	*prefix, *dir;
+	double		 budget;
+	int		 json, keep, same_lab_final, have_load;
+};
 
-	memset(&lab, 0, sizeof lab);
-	memset(&c, 0, sizeof c);
-	memset(&t, 0, sizeof t);
-	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+/* Reads the options into o, lab, c and t, with the defaults they imply; 0, or 2 after saying why. */
+static int
+options(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
+    struct bench_tune *t)
+{
+	char *arg;
+	int ch;
+
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'L':
 			break;
 		case 'H':
-			fprintf(stderr, "ntune tune: --host is not supported yet: run `ntune tune` on "
-			    "the machine itself with a lab, or `ntune bench --load CMD` there\n");
-			goto usage;
+			return cmd_error(&cmd_tune, 2, "--host is not supported yet: run `ntune tune` on "
+			    "the machine itself with a lab, or `ntune bench --load CMD` there");
 		case 'g':
-			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, &lab, &c) == -1)
-				goto usage;
+			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, lab, c) == -1)
+				return 2;
 			break;
 		case 'b':
-			if (cmd_parse_num(&cmd_tune, "--budget", arg, 0.1, 24 * 60, &budget) == -1)
-				goto usage;
+			if (cmd_parse_num(&cmd_tune, "--budget", arg, 0.1, 24 * 60, &o->budget) == -1)
+				return 2;
 			break;
 		case 'o':
-			dir = arg;
+			o->dir = arg;
 			break;
 		case 'k':
-			keep = 1;
+			o->keep = 1;
 			break;
 		case 'K':
-			t.host_knobs = true;
+			t->host_knobs = true;
 			break;
 		case 'N':
-			same_lab_final = 1;
+			o->same_lab_final = 1;
 			break;
 		case 'p':
-			prefix = arg;
+			o->prefix = arg;
 			break;
 		case 'j':
-			json = 1;
+			o->json = 1;
 			break;
 		case 'l':
-			have_load = 1;
-			if (bench_parse_load(arg, &lab) == -1) {
+			o->have_load = 1;
+			if (bench_parse_load(arg, lab) == -1) {
 				if (*arg == '\0')
-					goto usage;
-				lab.load = BENCH_LOAD_CMD;
-				lab.cmd = arg;
+					return 2;
+				lab->load = BENCH_LOAD_CMD;
+				lab->cmd = arg;
 			}
 			break;
 		default:
-			if (cmd_measure_option(&cmd_tune, ch, arg, &m, &lab, &c) != 1)
-				goto usage;
+			if (cmd_measure_option(&cmd_tune, ch, arg, &o->m, lab, c) != 1)
+				return 2;
 		}
 	}
-	if (m.max_runs < m.runs) {
-		fprintf(stderr, "ntune tune: --max-runs %.0f is below --runs %.0f\n", m.max_runs, m.runs);
-		goto usage;
-	}
+	if (o->m.max_runs < o->m.runs)
+		return cmd_error(&cmd_tune, 2, "--max-runs %.0f is below --runs %.0f", o->m.max_runs,
+		    o->m.runs);
 	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
-	if (c.bits && !have_load)
-		lab.load = BENCH_LOAD_IPERF3;
+	if (c->bits && !o->have_load)
+		lab->load = BENCH_LOAD_IPERF3;
 	/*
 	 * The generator pinned to CPU 0: where it runs is then no longer left to
 	 * the scheduler, and the candidates that pin the DUT's NAPI thread to
 	 * another CPU mean the same thing on every start.
 	 */
-	if (!have_load && lab.load == BENCH_LOAD_GEN)
-		lab.args = "--cpus 0";
+	if (!o->have_load && lab->load == BENCH_LOAD_GEN)
+		lab->args = "--cpus 0";
 	/* A DUT that forwards nothing at the start (a planted rp_filter) is a finding to fix. */
-	lab.zero_ok = !c.latency;
+	lab->zero_ok = !c->latency;
 	/* Latency is measured below saturation: a fixed rate unless told. */
-	if (c.latency && lab.rate == 0)
-		lab.rate = 100000;
-	if (c.latency && lab.load != BENCH_LOAD_GEN) {
-		fprintf(stderr, "ntune tune: --goal latency needs --load gen (its packets carry timestamps)\n");
-		goto usage;
+	if (c->latency && lab->rate == 0)
+		lab->rate = 100000;
+	if (c->latency && lab->load != BENCH_LOAD_GEN)
+		return cmd_error(&cmd_tune, 2, "--goal latency needs --load gen (its packets carry "
+		    "timestamps)");
+	return 0;
+}
+
+/* --keep: best.conf applied in the lab's DUT, journalled; -1 with *cause. */
+static int
+keep_best(const struct kb *kb, const struct bench_tune *t, const struct bench_lab *lab, char **cause)
+{
+	struct kb_profile *p;
+	struct apply_opts o;
+	struct apply_result res;
+
+	memset(&o, 0, sizeof o);
+	o.netns = lab->dut_ns;
+	memset(&res, 0, sizeof res);
+	if ((p = kb_profile_parse("best.conf", t->best_text, strlen(t->best_text), cause)) == NULL ||
+	    apply_profile(kb, p, &o, &res, cause) == -1) {
+		if (p != NULL)
+			kb_profile_free(p);
+		apply_result_free(&res);
+		return -1;
 	}
+	cmd_error(&cmd_tune, 0, "--keep: best.conf applied in %s (journal %s; undo with "
+	    "`ntune revert %s`)", lab->dut_ns, res.id, res.id);
+	apply_result_free(&res);
+	kb_profile_free(p);
+	return 0;
+}
+
+static int
+run(struct cmd_args *args)
+{
+	struct tune_opts o = { .m = { .runs = 3, .max_runs = 6, .duration = 2, .warmup = 1,
+	    .size = 64 }, .prefix = LAB_PREFIX_DEFAULT, .budget = 5 };
+	struct bench_lab lab;
+	struct bench_ctx c;
+	struct bench_tune t;
+	struct lab_config cfg;
+	struct kb *kb = NULL;
+	char dirbuf[96], *cause = NULL, ns[LAB_NSNAME_MAX];
+	int rc = 1, made_lab = 0, ok, removed;
+
+	memset(&lab, 0, sizeof lab);
+	memset(&c, 0, sizeof c);
+	memset(&t, 0, sizeof t);
+	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	if ((rc = options(args, &o, &lab, &c, &t)) != 0)
+		return rc;
+	rc = 1;
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
-	if (lab_prefix_valid(prefix, &cause) == -1)
+	if (lab_prefix_valid(o.prefix, &cause) == -1)
 		goto fail_usage;
-	lab_netns_name(prefix, LAB_DUT, ns, sizeof ns);
+	lab_netns_name(o.prefix, LAB_DUT, ns, sizeof ns);
 	if (!lab_netns_exists(ns)) {
 		lab_config_init(&cfg);
-		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", prefix);
-		fprintf(stderr, "ntune tune: no lab '%s': creating it (removed at the end)\n", prefix);
+		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", o.prefix);
+		fprintf(stderr, "ntune tune: no lab '%s': creating it (removed at the end)\n", o.prefix);
 		if (lab_up(&cfg, &cause) == -1)
 			goto fail;
 		made_lab = 1;
 	}
-	cmd_measure_setup(&m, &lab, &c);
-	if (bench_lab_open(&lab, prefix, &cause) == -1)
+	cmd_measure_setup(&o.m, &lab, &c);
+	if (bench_lab_open(&lab, o.prefix, &cause) == -1)
 		goto fail;
-	if (dir == NULL) {
+	if (o.dir == NULL) {
 		cmd_results_dir(dirbuf, sizeof dirbuf, "tune");
-		dir = dirbuf;
+		o.dir = dirbuf;
 	}
-	if (bench_results_create(dir, "tune", args->nwords, args->words, &cause) == -1)
+	if (bench_results_create(o.dir, "tune", args->nwords, args->words, &cause) == -1)
 		goto fail_usage;
 	c.lab = &lab;
 	c.kb = kb;
-	c.dir = dir;
+	c.dir = o.dir;
 	c.seq.confidence = 0.95;
 	c.progress = progress;
-	t.budget_s = budget * 60;
+	t.budget_s = o.budget * 60;
 	t.bits = c.bits;
 	t.latency = c.latency;
 	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", prefix, budget, dir);
+	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", o.prefix,
+	    o.budget, o.dir);
 	bench_interrupted = 0;
 	bench_signals_install();
-	t.final_apart = !same_lab_final;
+	t.final_apart = !o.same_lab_final;
 	ok = bench_tune_run(&c, &t, &cause) == 0;
 	if (ok && t.final_apart && t.nkept > 0)
-		ok = final_in_fresh_lab(&c, &t, prefix, &cause) == 0;
+		ok = final_in_fresh_lab(&c, &t, o.prefix, &cause) == 0;
 	bench_signals_restore();
-	bench_results_finish(dir, ok, t.stopped, ok ? NULL : cause, NULL);
-	if (json) {
+	bench_results_finish(o.dir, ok, t.stopped, ok ? NULL : cause, NULL);
+	if (o.json) {
 		json_t *sum = bench_tune_summary(&t);
 
 		json_dumpf(sum, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 		json_decref(sum);
 	} else
-		print_summary(&t, dir);
+		print_summary(&t, o.dir);
 	if (!ok) {
 		cmd_fail(&cmd_tune, &cause, 1);
 		cmd_error(&cmd_tune, 1, "settings restored; partial results kept in %s (marked "
-		    "incomplete)", dir);
+		    "incomplete)", o.dir);
 		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
 		goto out;
 	}
-	if (keep && t.nkept > 0 && !made_lab) {
-		struct kb_profile *p;
-		struct apply_opts o;
-		struct apply_result res;
-
-		memset(&o, 0, sizeof o);
-		o.netns = lab.dut_ns;
-		memset(&res, 0, sizeof res);
-		if ((p = kb_profile_parse("best.conf", t.best_text, strlen(t.best_text), &cause)) == NULL ||
-		    apply_profile(kb, p, &o, &res, &cause) == -1) {
-			if (p != NULL)
-				kb_profile_free(p);
-			apply_result_free(&res);
+	if (o.keep && t.nkept > 0 && !made_lab) {
+		if (keep_best(kb, &t, &lab, &cause) == -1)
 			goto fail;
-		}
-		fprintf(stderr, "ntune tune: --keep: best.conf applied in %s (journal %s; undo with "
-		    "`ntune revert %s`)\n", lab.dut_ns, res.id, res.id);
-		apply_result_free(&res);
-		kb_profile_free(p);
-	} else if (keep && made_lab)
+	} else if (o.keep && made_lab)
 		fprintf(stderr, "ntune tune: --keep has no effect on a lab this tune created\n");
 	rc = 0;
 	goto out;
@@ -285,14 +311,11 @@ fail_usage:
 	goto out;
 fail:
 	rc = cmd_fail(&cmd_tune, &cause, 1);
-	goto out;
-usage:
-	rc = 2;
 out:
 	bench_lab_close(&lab);
 	if (made_lab) {
 		cause = NULL;
-		if (lab_down(prefix, &removed, &cause) == -1)
+		if (lab_down(o.prefix, &removed, &cause) == -1)
 			cmd_fail(&cmd_tune, &cause, 1);
 	}
 	bench_tune_free(&t);

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Function length: scripts/func-lengths.sh finds functions over 120 lines, and the
+# command layer (src/cmd, src/main.c) has none.
+. "$(dirname "$0")/lib.sh"
+
+# A KNF function whose body is N lines long.
+make_func() {
+	printf 'static int\n%s(void)\n{\n' "$1"
+	i=0
+	while [ $i -lt "$2" ]; do
+		echo '	x++;'
+		i=$((i + 1))
+	done
+	printf '}\n\n'
+}
+
+test_expect_success 'the length check names a function of 121 lines and passes one of 120' '
+	mkdir -p src &&
+	{ make_func short 120 && make_func long 121; } >src/f.c &&
+	test_expect_code 1 "$SRCDIR/scripts/func-lengths.sh" src >out &&
+	grep -q "^src/f.c:[0-9]* long 121$" out &&
+	! grep -q " short " out &&
+	make_func short 120 >src/f.c &&
+	"$SRCDIR/scripts/func-lengths.sh" src >out &&
+	test ! -s out
+'
+test_expect_success 'no function of the command layer is over 120 lines' '
+	"$SRCDIR/scripts/func-lengths.sh" "$SRCDIR/src/cmd" "$SRCDIR/src/main.c"
+'
+test_done
