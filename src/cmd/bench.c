@@ -26,7 +26,7 @@ static void
 progress(void *arg, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "ntune bench: %s\n", msg);
+	cmd_error(&cmd_bench, 0, "%s", msg);
 }
 
 /* Every knob of the profile must be known and its value valid, before anything is touched. */
@@ -89,7 +89,7 @@ drop_host_knobs(const struct kb *kb, struct bench_profile *bp, const char *path,
 		if (drop) {
 			strbuf_adds(&sb, "# host-global, left out by --no-host-knobs: ");
 			dropped++;
-			fprintf(stderr, "ntune bench: %s:%d: %.*s left out (host-global)\n", path, line,
+			cmd_error(&cmd_bench, 0, "%s:%d: %.*s left out (host-global)", path, line,
 			    (int)(eol - p - (eol[-1] == '\n')), p);
 		}
 		strbuf_add(&sb, p, (size_t)(eol - p));

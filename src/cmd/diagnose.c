@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "cmd/osdoc.h"
 #include "diag/diag.h"
 #include "os/os.h"
 #include "os/platform.h"
@@ -81,10 +82,9 @@ live(double secs, char **ifs, size_t nifs, bool json)
 	struct os_ctx *ctx;
 	struct diag_result *d;
 	char *cause = NULL;
-	const char *root = getenv("NTUNE_ROOT");
 
-	if ((ctx = os_open_live(root != NULL ? root : "", &cause)) == NULL)
-		return cmd_fail(&cmd_diagnose, &cause, 2);
+	if ((ctx = cmd_os_open(&cmd_diagnose, NULL, 0)) == NULL)
+		return 2;
 	if (!json)
 		fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
 	if (diag_run(ctx, secs, &d, &cause) != 0) {

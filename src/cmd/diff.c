@@ -179,7 +179,7 @@ run(struct cmd_args *args)
 		if (a.os->ops->tunable_list == NULL || b.os->ops->tunable_list == NULL ||
 		    a.os->ops->tunable_list(a.os, "", list_cb, &ns, &cause) == -1 ||
 		    b.os->ops->tunable_list(b.os, "", list_cb, &ns, &cause) == -1) {
-			fprintf(stderr, "ntune diff: cannot list tunables: %s\n",
+			cmd_error(&cmd_diff, 0, "cannot list tunables: %s",
 			    cause ? cause : "unsupported");
 			free(cause);
 			side_close(&a);

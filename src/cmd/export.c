@@ -246,7 +246,7 @@ cannot_compare(struct ctx *c, const struct kb_entry *e, const char *format, cons
 
 	printf("%s %s%s%s (%s): %s cannot compare with the current value, it sets %s\n",
 	    comment, e->name, kb_op_text(e->op), e->value, what, format, e->value);
-	fprintf(stderr, "ntune export: %s:%d: '%s%s%s' (%s) becomes a plain set in %s\n", e->file,
+	cmd_error(&cmd_export, 0, "%s:%d: '%s%s%s' (%s) becomes a plain set in %s", e->file,
 	    e->line, e->name, kb_op_text(e->op), e->value, what, format);
 	c->plain++;
 }
@@ -264,7 +264,7 @@ export_lines(struct ctx *c, enum fmt f)
 		if (not_sysctl(e->name) || (f == F_LOADER && !boot_only(c, e->name) &&
 		    knob(c, e->name) != NULL && knob(c, e->name)->placement != KB_PLACE_BOTH) ||
 		    (f != F_LOADER && boot_only(c, e->name))) {
-			fprintf(stderr, "ntune export: %s:%d: '%s' does not belong in %s, left out\n",
+			cmd_error(&cmd_export, 0, "%s:%d: '%s' does not belong in %s, left out",
 			    e->file, e->line, e->name, format_name(f));
 			c->skipped++;
 			continue;
@@ -295,7 +295,7 @@ export_xml(struct ctx *c, enum fmt f)
 		if (kb_profile_get(c->p, e->name) != e)
 			continue;
 		if (not_sysctl(e->name)) {
-			fprintf(stderr, "ntune export: %s:%d: '%s' is not a tunable, left out\n",
+			cmd_error(&cmd_export, 0, "%s:%d: '%s' is not a tunable, left out",
 			    e->file, e->line, e->name);
 			c->skipped++;
 			continue;
@@ -452,7 +452,7 @@ export_ansible(struct ctx *c)
 			yq(cmd.buf);
 			printf("\n");
 		} else {
-			fprintf(stderr, "ntune export: %s:%d: '%s' needs `ntune apply`, left out\n",
+			cmd_error(&cmd_export, 0, "%s:%d: '%s' needs `ntune apply`, left out",
 			    e->file, e->line, e->name);
 			c->skipped++;
 		}
@@ -480,8 +480,8 @@ lint(struct ctx *c, enum os_platform pf, bool force)
 	}
 	kb_diags_free(d, n);
 	if (errors > 0 && !force) {
-		fprintf(stderr, "ntune export: %d error%s (as `ntune check` reports); nothing written, "
-		    "--force exports anyway\n", errors, errors == 1 ? "" : "s");
+		cmd_error(&cmd_export, 0, "%d error%s (as `ntune check` reports); nothing written, "
+		    "--force exports anyway", errors, errors == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;

@@ -213,8 +213,7 @@ cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_fl
 	size_t i;
 
 	if ((kb = load_kb(&cause)) == NULL) {
-		fprintf(stderr, "ntune %s: %s\n", cmd->name, cause);
-		free(cause);
+		cmd_fail(cmd, &cause, 2);
 		return NULL;
 	}
 
@@ -262,10 +261,8 @@ cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
 
 	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
 	    os_open_live(getenv("NTUNE_ROOT"), &cause);
-	if (ctx == NULL) {
-		fprintf(stderr, "ntune %s: %s\n", cmd->name, cause);
-		free(cause);
-	}
+	if (ctx == NULL)
+		cmd_fail(cmd, &cause, 2);
 	return ctx;
 }
 
@@ -276,6 +273,6 @@ cmd_os_errors(const struct ntune_cmd *cmd, json_t *doc)
 	size_t i;
 
 	json_array_foreach(errors, i, e)
-		fprintf(stderr, "ntune %s: %s\n", cmd->name, json_string_value(e));
+		cmd_error(cmd, 1, "%s", json_string_value(e));
 	return json_array_size(errors);
 }

@@ -16,8 +16,10 @@ struct ntune_cmd;
 json_t	*cmd_os_document(const struct ntune_cmd *, struct os_ctx *ctx, int flags);
 
 /*
- * Opens the --from files, else this machine (a captured /proc + /sys tree when
- * NTUNE_ROOT is set); NULL after printing "ntune NAME: why".
+ * Which system a command looks at: the --from files, else this machine (a
+ * captured /proc + /sys tree when NTUNE_ROOT is set); NULL after printing
+ * "ntune NAME: why". inspect, snapshot, top and diagnose use it; check and
+ * advise go through kb_target_open (config.xml, the profile's OS family).
  */
 struct os_ctx *cmd_os_open(const struct ntune_cmd *, const char **from, size_t nfrom);
 /* Prints each of the document's "errors" as "ntune NAME: error"; returns how many there are. */

@@ -129,7 +129,7 @@ write_values(const char *path, const struct sink_result *r)
 	rc = util_write_file_atomic(path, b.buf ? b.buf : "", b.len, 0644, &cause);
 	strbuf_free(&b);
 	if (rc == -1) {
-		fprintf(stderr, "ntune sink: %s\n", cause);
+		cmd_error(&cmd_sink, 0, "%s", cause);
 		free(cause);
 	}
 	return rc;
@@ -203,8 +203,8 @@ run(struct cmd_args *args)
 	inlab = lab_find_self(prefix, sizeof(prefix), &role, NULL) == 0;
 	if (iface == NULL) {
 		if (!inlab || role != LAB_SINK) {
-			fprintf(stderr, "ntune sink: not in an ntune lab's sink namespace; give --iface "
-			    "(or run 'ntune lab exec sink -- ntune sink')\n");
+			cmd_error(&cmd_sink, 0, "not in an ntune lab's sink namespace; give --iface "
+			    "(or run 'ntune lab exec sink -- ntune sink')");
 			return 2;
 		}
 		iface = LAB_SINK_IF;
@@ -230,8 +230,8 @@ run(struct cmd_args *args)
 	if (values != NULL && write_values(values, &r) == -1)
 		rc = 2;
 	if (r.packets == 0) {
-		fprintf(stderr, "ntune sink: no test frames arrived on '%s' in %.1f s "
-		    "(is 'ntune gen' running, and routed through the DUT?)\n", c.ifname, r.run_s);
+		cmd_error(&cmd_sink, 0, "no test frames arrived on '%s' in %.1f s "
+		    "(is 'ntune gen' running, and routed through the DUT?)", c.ifname, r.run_s);
 		rc = 1;
 	}
 	sink_result_free(&r);

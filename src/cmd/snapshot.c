@@ -139,7 +139,7 @@ run(struct cmd_args *args)
 		fputs(text, stdout);
 		putchar('\n');
 		if (fflush(stdout) != 0) {
-			fprintf(stderr, "ntune snapshot: cannot write to stdout\n");
+			cmd_error(&cmd_snapshot, 0, "cannot write to stdout");
 			rc = 2;
 		}
 	} else {
@@ -147,7 +147,7 @@ run(struct cmd_args *args)
 
 		text[len] = '\n';
 		if (util_write_file_atomic(out, text, len + 1, 0644, &cause) != 0) {
-			fprintf(stderr, "ntune snapshot: %s\n", cause);
+			cmd_error(&cmd_snapshot, 0, "%s", cause);
 			free(cause);
 			rc = 2;
 		}

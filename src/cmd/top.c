@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "cmd/osdoc.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -565,7 +566,7 @@ run_curses(struct top *tp, double delay, long count)
 			saved[i] = xstrdup(tp->ifaces[i]);
 	}
 	if (initscr() == NULL) {
-		fprintf(stderr, "ntune top: cannot start the terminal screen (use -b)\n");
+		cmd_error(&cmd_top, 0, "cannot start the terminal screen (use -b)");
 		sample_free(&prev);
 		return 1;
 	}
@@ -669,8 +670,8 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	if ((tp.ctx = os_open_live(getenv("NTUNE_ROOT"), &cause)) == NULL) {
-		rc = cmd_fail(&cmd_top, &cause, 2);
+	if ((tp.ctx = cmd_os_open(&cmd_top, NULL, 0)) == NULL) {
+		rc = 2;
 		goto out;
 	}
 	/* every -i must name an interface that exists */
@@ -680,7 +681,7 @@ run(struct cmd_args *args)
 
 		if (tp.ctx->ops->if_counters == NULL ||
 		    tp.ctx->ops->if_counters(tp.ctx, &c, &n, &cause) != 0) {
-			fprintf(stderr, "ntune top: %s\n", cause != NULL ? cause : "no interface counters");
+			cmd_error(&cmd_top, 0, "%s", cause != NULL ? cause : "no interface counters");
 			free(cause);
 			rc = 1;
 			goto out;
@@ -689,7 +690,7 @@ run(struct cmd_args *args)
 			for (k = 0; k < n && strcmp(c[k].name, tp.ifaces[i]) != 0; k++)
 				;
 			if (k == n) {
-				fprintf(stderr, "ntune top: no interface '%s'\n", tp.ifaces[i]);
+				cmd_error(&cmd_top, 0, "no interface '%s'", tp.ifaces[i]);
 				free(c);
 				rc = 2;
 				goto out;

@@ -20,7 +20,7 @@ static void
 progress(void *arg, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "ntune tune: %s\n", msg);
+	cmd_error(&cmd_tune, 0, "%s", msg);
 }
 
 static void
@@ -71,7 +71,7 @@ final_in_fresh_lab(struct bench_ctx *c, struct bench_tune *t, const char *prefix
 		lab_config_init(&cfg);
 	snprintf(cfg.prefix, sizeof cfg.prefix, "%.20s-f%ld", prefix, (long)getpid() % 1000000);
 	snprintf(t->final_lab, sizeof t->final_lab, "%s", cfg.prefix);
-	fprintf(stderr, "ntune tune: final bench in a fresh lab '%s'\n", cfg.prefix);
+	cmd_error(&cmd_tune, 0, "final bench in a fresh lab '%s'", cfg.prefix);
 	if (lab_up(&cfg, cause) == -1)
 		return -1;
 	fresh = *tuned;
@@ -251,7 +251,7 @@ run(struct cmd_args *args)
 	if (!lab_netns_exists(ns)) {
 		lab_config_init(&cfg);
 		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", o.prefix);
-		fprintf(stderr, "ntune tune: no lab '%s': creating it (removed at the end)\n", o.prefix);
+		cmd_error(&cmd_tune, 0, "no lab '%s': creating it (removed at the end)", o.prefix);
 		if (lab_up(&cfg, &cause) == -1)
 			goto fail;
 		made_lab = 1;
@@ -274,7 +274,7 @@ run(struct cmd_args *args)
 	t.bits = c.bits;
 	t.latency = c.latency;
 	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	fprintf(stderr, "ntune tune: lab '%s', budget %.1f min, results in %s\n", o.prefix,
+	cmd_error(&cmd_tune, 0, "lab '%s', budget %.1f min, results in %s", o.prefix,
 	    o.budget, o.dir);
 	bench_interrupted = 0;
 	bench_signals_install();
@@ -303,7 +303,7 @@ run(struct cmd_args *args)
 		if (keep_best(kb, &t, &lab, &cause) == -1)
 			goto fail;
 	} else if (o.keep && made_lab)
-		fprintf(stderr, "ntune tune: --keep has no effect on a lab this tune created\n");
+		cmd_error(&cmd_tune, 0, "--keep has no effect on a lab this tune created");
 	rc = 0;
 	goto out;
 fail_usage:

@@ -18,9 +18,9 @@ enum os_platform {
 	OS_PLATFORM_LINUX,
 };
 
-/* "opnsense", "OPNsense", "freebsd"... (case-insensitive); OS_PLATFORM_UNKNOWN for anything else. */
+/* opnsense, OPNsense, freebsd... (case-insensitive); OS_PLATFORM_UNKNOWN for anything else. */
 enum os_platform os_platform_parse(const char *);
-/* "freebsd", "opnsense", "pfsense", "linux"; "unknown" for OS_PLATFORM_UNKNOWN. */
+/* freebsd, opnsense, pfsense, linux; "unknown" for OS_PLATFORM_UNKNOWN. */
 const char *os_platform_name(enum os_platform);
 /* "FreeBSD", "OPNsense", "pfSense", "Linux", "unknown". */
 const char *os_platform_label(enum os_platform);
