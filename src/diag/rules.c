@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,52 +166,26 @@ term(const char *t, const json_t *metrics)
 	if (sscanf(t, "%127s %2s %lf%n", name, op, &n, &k) != 3 || t[k] != '\0' ||
 	    !metric_name_ok(name))
 		return -1;
-	if (strcmp(op, ">") != 0 && strcmp(op, ">=") != 0 && strcmp(op, "<") != 0 &&
-	    strcmp(op, "<=") != 0 && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
+	if (kb_compare(0, op, 0) == -1)
 		return -1;
 	if (metrics == NULL)
 		return 1;
 	if ((j = json_object_get(metrics, name)) == NULL || !json_is_number(j))
 		return 0;
 	v = json_number_value(j);
-	if (strcmp(op, ">") == 0)
-		return v > n;
-	if (strcmp(op, ">=") == 0)
-		return v >= n;
-	if (strcmp(op, "<") == 0)
-		return v < n;
-	if (strcmp(op, "<=") == 0)
-		return v <= n;
-	if (strcmp(op, "==") == 0)
-		return v == n;
-	return v != n;
+	return kb_compare(v, op, n);
+}
+
+static int
+metric_term(const char *t, void *metrics)
+{
+	return term(t, metrics);
 }
 
 int
 diag_condition(const char *when, const json_t *metrics)
 {
-	const char *p = when, *and;
-	char t[200];
-	size_t len;
-	int v, result = 1;
-
-	if (when == NULL)
-		return 1;
-	for (;;) {
-		and = strstr(p, " and ");
-		len = and != NULL ? (size_t)(and - p) : strlen(p);
-		if (len == 0 || len >= sizeof t)
-			return -1;
-		memcpy(t, p, len);
-		t[len] = '\0';
-		if ((v = term(util_trim(t), metrics)) == -1)
-			return -1;
-		result = result && v;
-		if (and == NULL)
-			break;
-		p = and + 5;
-	}
-	return result;
+	return kb_condition(when, metric_term, (void *)metrics);
 }
 
 char *
@@ -282,63 +257,40 @@ push_words(char ***v, size_t *n, const char *value)
 static char **
 single(struct diag_rule *r, const char *key)
 {
-	if (strcmp(key, "finding") == 0)
-		return &r->finding;
-	if (strcmp(key, "counter") == 0)
-		return &r->counter;
-	if (strcmp(key, "os") == 0)
-		return &r->os;
-	if (strcmp(key, "each") == 0)
-		return &r->each;
-	if (strcmp(key, "when") == 0)
-		return &r->when;
-	if (strcmp(key, "summary") == 0)
-		return &r->summary;
-	if (strcmp(key, "source") == 0)
-		return &r->source;
-	return NULL;
+	static const struct kb_stanza_key keys[] = {
+		{ "finding", offsetof(struct diag_rule, finding) },
+		{ "counter", offsetof(struct diag_rule, counter) },
+		{ "os", offsetof(struct diag_rule, os) },
+		{ "each", offsetof(struct diag_rule, each) },
+		{ "when", offsetof(struct diag_rule, when) },
+		{ "summary", offsetof(struct diag_rule, summary) },
+		{ "source", offsetof(struct diag_rule, source) },
+	};
+
+	return kb_stanza_slot(r, keys, nitems(keys), key);
 }
 
 static int
 rule_field(void *arg, const char *key, const char *value, int line, char **cause)
 {
 	struct reader *rd = arg;
-	char **f;
-	size_t i;
 
 	if (rd->r.line == 0)
 		rd->r.line = line;
 	rd->last = NULL;
-	if (strcmp(key, "certainty") == 0) {
-		for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
-			;
-		if (i == nitems(certainties) || rd->r.certainty >= 0) {
-			util_cause(cause, "%s:%d: bad certainty '%s' (certain, likely, possible)",
-			    rd->file, line, value);
-			return -1;
-		}
-		rd->r.certainty = (int)i;
-		return 0;
-	}
-	if (strcmp(key, "knob") == 0 || strcmp(key, "evidence") == 0 || strcmp(key, "from") == 0) {
-		if (key[0] == 'k')
-			push_words(&rd->r.knobs, &rd->r.nknobs, value);
-		else if (key[0] == 'e')
-			push_words(&rd->r.evidence, &rd->r.nevidence, value);
-		else
-			push_words(&rd->r.from, &rd->r.nfrom, value);
-		return 0;
-	}
-	if ((f = single(&rd->r, key)) == NULL) {
-		util_cause(cause, "%s:%d: unknown key '%s'", rd->file, line, key);
+	if (strcmp(key, "certainty") == 0)
+		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties), rd->file,
+		    line, key, value, cause);
+	if (strcmp(key, "knob") == 0)
+		push_words(&rd->r.knobs, &rd->r.nknobs, value);
+	else if (strcmp(key, "evidence") == 0)
+		push_words(&rd->r.evidence, &rd->r.nevidence, value);
+	else if (strcmp(key, "from") == 0)
+		push_words(&rd->r.from, &rd->r.nfrom, value);
+	else if (kb_stanza_set(single(&rd->r, key), rd->file, line, key, value, cause) == -1)
 		return -1;
-	}
-	if (*f != NULL) {
-		util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
-		return -1;
-	}
-	*f = xstrdup(value);
-	rd->last = f;
+	else
+		rd->last = single(&rd->r, key);
 	return 0;
 }
 

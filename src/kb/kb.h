@@ -98,6 +98,29 @@ struct kb_stanza_ops {
 };
 int	 kb_stanzas_read(const char *file, const char *text, size_t len, const struct kb_stanza_ops *,
 	    void *arg, char **cause);
+/*
+ * For field() callbacks: stores value in the single-valued key *slot ("file:line: unknown
+ * key" when slot is NULL, "given twice" when it is set), or the index of value in names
+ * in *choice ("bad KEY 'value' (names...)" when it is none of them or set already).
+ */
+/* A table of a stanza's single-valued keys: key -> offsetof(the record, its char * field). */
+struct kb_stanza_key {
+	const char *key;
+	size_t	 off;
+};
+/* The field of rec that key names in keys[n], NULL when none does. */
+char	**kb_stanza_slot(void *rec, const struct kb_stanza_key *keys, size_t n, const char *key);
+int	 kb_stanza_set(char **slot, const char *file, int line, const char *key, const char *value,
+	    char **cause);
+/*
+ * The conditions of rules: terms joined by " and " (a term under 200 characters),
+ * term() giving 1 true, 0 false or -1 bad; NULL is true. 1, 0, or -1 bad syntax.
+ */
+int	 kb_condition(const char *when, int (*term)(const char *, void *), void *arg);
+/* v OP n (OP: > >= < <= == !=), 1 or 0; -1 when OP is none of them. */
+int	 kb_compare(double v, const char *op, double n);
+int	 kb_stanza_choice(int *choice, const char *const *names, size_t n, const char *file,
+	    int line, const char *key, const char *value, char **cause);
 void	 kb_free(struct kb *);
 size_t	 kb_count(const struct kb *);
 const struct kb_knob *kb_knob(const struct kb *, size_t i);

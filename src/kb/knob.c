@@ -733,6 +733,56 @@ out:
 	return rc;
 }
 
+char **
+kb_stanza_slot(void *rec, const struct kb_stanza_key *keys, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(keys[i].key, key) == 0)
+			return (char **)(void *)((char *)rec + keys[i].off);
+	return NULL;
+}
+
+int
+kb_stanza_set(char **slot, const char *file, int line, const char *key, const char *value,
+    char **cause)
+{
+	if (slot == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s'", file, line, key);
+		return -1;
+	}
+	if (*slot != NULL) {
+		util_cause(cause, "%s:%d: key '%s' given twice", file, line, key);
+		return -1;
+	}
+	*slot = xstrdup(value);
+	return 0;
+}
+
+int
+kb_stanza_choice(int *choice, const char *const *names, size_t n, const char *file, int line,
+    const char *key, const char *value, char **cause)
+{
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 0; i < n && strcmp(names[i], value) != 0; i++)
+		;
+	if (i < n && *choice < 0) {
+		*choice = (int)i;
+		return 0;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		strbuf_adds(&sb, i > 0 ? ", " : "");
+		strbuf_adds(&sb, names[i]);
+	}
+	util_cause(cause, "%s:%d: bad %s '%s' (%s)", file, line, key, value, sb.buf);
+	strbuf_free(&sb);
+	return -1;
+}
+
 /* kb_load_text's reading state: the stanza so far and the key a continuation line extends. */
 struct knob_reader {
 	struct kb *kb;

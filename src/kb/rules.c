@@ -4,6 +4,7 @@
  * ("ncpu > 1 and rss") and a value and reason with {placeholders}.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,12 +128,17 @@ term(const char *t, const struct kb_rule_ctx *c)
 	    kb_parse_number(rest, &n) == -1 ||
 	    (strcmp(what, "ncpu") != 0 && strcmp(what, "ncores") != 0))
 		return -1;
-	if (strcmp(op, ">") != 0 && strcmp(op, ">=") != 0 && strcmp(op, "<") != 0 &&
-	    strcmp(op, "<=") != 0 && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
+	if (kb_compare(0, op, 0) == -1)
 		return -1;
 	if (c == NULL)
 		return 1;
 	v = strcmp(what, "ncpu") == 0 ? c->sys->ncpu : c->sys->ncores;
+	return kb_compare((double)v, op, (double)n);
+}
+
+int
+kb_compare(double v, const char *op, double n)
+{
 	if (strcmp(op, ">") == 0)
 		return v > n;
 	if (strcmp(op, ">=") == 0)
@@ -143,15 +149,16 @@ term(const char *t, const struct kb_rule_ctx *c)
 		return v <= n;
 	if (strcmp(op, "==") == 0)
 		return v == n;
-	return v != n;
+	if (strcmp(op, "!=") == 0)
+		return v != n;
+	return -1;
 }
 
-/* A condition: terms joined by " and ". 1 true, 0 false, -1 bad syntax. */
-static int
-condition(const char *when, const struct kb_rule_ctx *c)
+int
+kb_condition(const char *when, int (*term_fn)(const char *, void *), void *arg)
 {
 	const char *p = when, *and;
-	char t[160];
+	char t[200];
 	size_t len;
 	int v, result = 1;
 
@@ -164,7 +171,7 @@ condition(const char *when, const struct kb_rule_ctx *c)
 			return -1;
 		memcpy(t, p, len);
 		t[len] = '\0';
-		if ((v = term(util_trim(t), c)) == -1)
+		if ((v = term_fn(util_trim(t), arg)) == -1)
 			return -1;
 		result = result && v;
 		if (and == NULL)
@@ -172,6 +179,19 @@ condition(const char *when, const struct kb_rule_ctx *c)
 		p = and + 5;
 	}
 	return result;
+}
+
+static int
+rule_term(const char *t, void *c)
+{
+	return term(t, c);
+}
+
+/* A condition on the system; c NULL: syntax only. */
+static int
+condition(const char *when, const struct kb_rule_ctx *c)
+{
+	return kb_condition(when, rule_term, (void *)c);
 }
 
 /* Expands {placeholders}; with c NULL only checks them (returns NULL when fine). */
@@ -280,19 +300,16 @@ finish(struct kb_rules *rs, struct kb_rule *r, const char *file, char **cause)
 static char **
 field(struct kb_rule *r, const char *key)
 {
-	if (strcmp(key, "knob") == 0)
-		return &r->knob;
-	if (strcmp(key, "os") == 0)
-		return &r->os;
-	if (strcmp(key, "when") == 0)
-		return &r->when;
-	if (strcmp(key, "value") == 0)
-		return &r->value;
-	if (strcmp(key, "reason") == 0)
-		return &r->reason;
-	if (strcmp(key, "source") == 0)
-		return &r->source;
-	return NULL;
+	static const struct kb_stanza_key keys[] = {
+		{ "knob", offsetof(struct kb_rule, knob) },
+		{ "os", offsetof(struct kb_rule, os) },
+		{ "when", offsetof(struct kb_rule, when) },
+		{ "value", offsetof(struct kb_rule, value) },
+		{ "reason", offsetof(struct kb_rule, reason) },
+		{ "source", offsetof(struct kb_rule, source) },
+	};
+
+	return kb_stanza_slot(r, keys, nitems(keys), key);
 }
 
 /* kb_rules_parse's reading state: the rules so far, the one being read, the value a continuation extends. */
@@ -314,33 +331,16 @@ static int
 rule_field(void *arg, const char *key, const char *value, int line, char **cause)
 {
 	struct rule_reader *rd = arg;
-	char **f;
-	size_t i;
 
 	if (rule_empty(&rd->r))
 		rd->r.line = line;
-	if (strcmp(key, "certainty") == 0) {
-		for (i = 0; i < nitems(certainties) && strcmp(certainties[i], value) != 0; i++)
-			;
-		if (i == nitems(certainties) || rd->r.certainty >= 0) {
-			util_cause(cause, "%s:%d: bad certainty '%s' (safe, usually helps, measure "
-			    "it)", rd->file, line, value);
-			return -1;
-		}
-		rd->r.certainty = (int)i;
-		rd->last = NULL;
-		return 0;
-	}
-	if ((f = field(&rd->r, key)) == NULL) {
-		util_cause(cause, "%s:%d: unknown key '%s'", rd->file, line, key);
+	rd->last = NULL;
+	if (strcmp(key, "certainty") == 0)
+		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties), rd->file,
+		    line, key, value, cause);
+	if (kb_stanza_set(field(&rd->r, key), rd->file, line, key, value, cause) == -1)
 		return -1;
-	}
-	if (*f != NULL) {
-		util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
-		return -1;
-	}
-	*f = xstrdup(value);
-	rd->last = f;
+	rd->last = field(&rd->r, key);
 	return 0;
 }
 
