@@ -87,7 +87,7 @@ live(double secs, char **ifs, size_t nifs, bool json)
 		return 2;
 	if (!json)
 		fprintf(stderr, "diagnose: sampling for %.1f s\n", secs);
-	if (diag_run(ctx, secs, &d, &cause) != 0) {
+	if (diag_run(ctx, secs, (const char *const *)ifs, nifs, &d, &cause) != 0) {
 		os_close(ctx);
 		return cmd_fail(&cmd_diagnose, &cause, 2);
 	}
@@ -165,7 +165,7 @@ run(struct cmd_args *args)
 	if (nfrom == 0 && nafter == 0)
 		return live(secs, ifs, nifs, json);
 	if (diag_files(before, nbefore, nfrom > 0 ? from : after, nfrom > 0 ? nfrom : nafter,
-	    interval, os, &d, &cause) != 0)
+	    interval, os, (const char *const *)ifs, nifs, &d, &cause) != 0)
 		return cmd_fail(&cmd_diagnose, &cause, 2);
 	return output(d, ifs, nifs, json);
 }

@@ -113,6 +113,19 @@ add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity
 	f->nknobs = r->nknobs;
 }
 
+/* One finding of a kind on an entity: the first rule that fires gives it. */
+static bool
+found(const struct diag_result *d, const char *kind, const char *entity)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfindings; i++)
+		if (strcmp(d->findings[i].kind, kind) == 0 && strcmp(d->findings[i].entity,
+		    entity != NULL ? entity : "") == 0)
+			return true;
+	return false;
+}
+
 static void
 apply_rule(struct diag_result *d, const struct diag_rule *r)
 {
@@ -122,14 +135,14 @@ apply_rule(struct diag_result *d, const struct diag_rule *r)
 	if (r->finding == NULL || !diag_os_match(r->os, d->os))
 		return;
 	if (r->each == NULL) {
-		if (diag_condition(r->when, d->metrics) == 1)
+		if (!found(d, r->finding, NULL) && diag_condition(r->when, d->metrics) == 1)
 			add_finding(d, r, NULL);
 		return;
 	}
 	n = diag_entities(d->metrics, r->each, &ents);
 	for (i = 0; i < n; i++) {
 		if ((when = diag_expand_entity(r->when, r->each, ents[i])) != NULL &&
-		    diag_condition(when, d->metrics) == 1)
+		    !found(d, r->finding, ents[i]) && diag_condition(when, d->metrics) == 1)
 			add_finding(d, r, ents[i]);
 		free(when);
 		free(ents[i]);
@@ -270,10 +283,11 @@ live_os(struct os_ctx *ctx, char *netns, size_t len)
 }
 
 int
-diag_run(struct os_ctx *ctx, double secs, struct diag_result **out, char **cause)
+diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
+    struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
 	char netns[OS_NAME_MAX];
 	const char *os;
 	double t0, t1;
@@ -326,10 +340,11 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 
 int
 diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
-    double secs, const char *os, struct diag_result **out, char **cause)
+    double secs, const char *os, const char *const *ifs, size_t nifs, struct diag_result **out,
+    char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
 	int rc = -1;
 
 	if (diag_rules_load(NULL, &rs, cause) != 0)

@@ -84,8 +84,12 @@ size_t	 diag_rules_knobs(const struct diag_rules *, const char *example, char **
 int	 diag_evaluate(const struct diag_rules *, const struct os_counters *before,
 	    const struct os_counters *after, double secs, const char *os, const char *netns,
 	    struct diag_result **, char **cause);
-/* Live: loads the rules, samples ctx, sleeps secs, samples again, evaluates. */
-int	 diag_run(struct os_ctx *, double secs, struct diag_result **, char **cause);
+/*
+ * Live: loads the rules, samples ctx, sleeps secs, samples again, evaluates. With
+ * nifs > 0 only the counters of those interfaces are read (and the host-wide ones).
+ */
+int	 diag_run(struct os_ctx *, double secs, const char *const *ifs, size_t nifs,
+	    struct diag_result **, char **cause);
 
 /* Counters from captures: pasted FreeBSD/OPNsense text files, or one ntune snapshot (JSON). */
 int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *, char **cause);
@@ -94,7 +98,8 @@ int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *
  * taken secs apart. os: the platform the rules are chosen for (an os_platform_name()).
  */
 int	 diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
-	    double secs, const char *os, struct diag_result **, char **cause);
+	    double secs, const char *os, const char *const *ifs, size_t nifs, struct diag_result **,
+	    char **cause);
 
 json_t	*diag_to_json(const struct diag_result *);
 int	 diag_from_json(const json_t *, struct diag_result **, char **cause);

@@ -5,6 +5,9 @@
  * rules look at: CPU busy shares, per-interface packet rates, queue interrupt spread,
  * sums over CPUs, fill ratios, and NIC counters under their canonical names.
  */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +52,7 @@ get(const json_t *m, const char *fmt, ...)
 }
 
 static size_t parts(const char *, char *, size_t, char *[4]);
+static bool if_key(const char *, const char *, char *, size_t, const char **);
 
 /* Raw counters: deltas (before given) or totals; rates when secs > 0. */
 static void
@@ -84,7 +88,8 @@ map_queues(json_t *m, json_t *d)
 {
 	const char *key;
 	json_t *v, *x, *todo = json_array();
-	char buf[160], *p[4], name[192];
+	char nic[96], q[64], name[192];
+	const char *rest;
 	size_t k, i;
 	void *tmp;
 	int irq;
@@ -94,20 +99,22 @@ map_queues(json_t *m, json_t *d)
 		if (strncmp(key, "queue.", 6) == 0)
 			json_array_append_new(todo, json_string(key));
 	json_array_foreach(todo, i, v) {
-		if (parts(json_string_value(v), buf, sizeof buf, p) != 4 || strcmp(p[3], "irq") != 0)
+		if (!if_key(json_string_value(v), "queue", nic, sizeof nic, &rest) ||
+		    strchr(rest, '.') == NULL || strcmp(strchr(rest, '.'), ".irq") != 0)
 			continue;
+		snprintf(q, sizeof q, "%.*s", (int)(strchr(rest, '.') - rest), rest);
 		irq = (int)json_number_value(json_object_get(m, json_string_value(v)));
 		snprintf(name, sizeof name, "irqn.%d", irq);
 		if ((x = json_object_get(d, name)) == NULL)
 			continue;
-		put(d, json_number_value(x), "irq.%s.%s", p[1], p[2]);
+		put(d, json_number_value(x), "irq.%s.%s", nic, q);
 		put(m, secs > 0 ? json_number_value(x) / secs : json_number_value(x), "irq.%s.%s",
-		    p[1], p[2]);
+		    nic, q);
 		for (k = 0; k < 4096; k++) {
 			snprintf(name, sizeof name, "irqn.%d.cpu%zu", irq, k);
 			if ((x = json_object_get(d, name)) == NULL)
 				break;
-			put(d, json_number_value(x), "irq.%s.%s.cpu%zu", p[1], p[2], k);
+			put(d, json_number_value(x), "irq.%s.%s.cpu%zu", nic, q, k);
 		}
 	}
 	json_decref(todo);
@@ -166,7 +173,7 @@ cpus(json_t *m, const json_t *d)
 
 /*
  * Splits "a.b.c.d" into at most 4 dot-separated parts (copies into buf); the part count.
- * Interface names with dots (VLANs "eth0.100") are not told apart: a known limit.
+ * For names without dots (CPUs, netisr protocols); per-interface keys go through if_key.
  */
 static size_t
 parts(const char *key, char *buf, size_t len, char *p[4])
@@ -181,6 +188,46 @@ parts(const char *key, char *buf, size_t len, char *p[4])
 		p[n++] = t;
 	}
 	return n;
+}
+
+/* How many dot-separated parts follow the interface name in a key of family fam (0: not fixed). */
+static int
+suffix_parts(const char *fam, const char *key)
+{
+	const char *last = strrchr(key, '.');
+
+	if (strcmp(fam, "if") == 0 || strcmp(fam, "qdisc") == 0)
+		return 1;
+	if (strcmp(fam, "napi") == 0 || strcmp(fam, "queue") == 0)
+		return 2;
+	if (strcmp(fam, "irq") == 0)
+		return last != NULL && strncmp(last + 1, "cpu", 3) == 0 &&
+		    isdigit((unsigned char)last[4]) ? 2 : 1;
+	return 0;
+}
+
+/*
+ * A per-interface key "fam.IF.rest": the interface name may have dots (VLANs "eth0.10",
+ * "igb0.100"), the parts after it are counted from the end. rest: what follows "IF.".
+ */
+static bool
+if_key(const char *key, const char *fam, char *ifname, size_t len, const char **rest)
+{
+	size_t fl = strlen(fam);
+	const char *start = key + fl + 1, *p;
+	int k = suffix_parts(fam, key);
+
+	if (k == 0 || strncmp(key, fam, fl) != 0 || key[fl] != '.')
+		return false;
+	for (p = key + strlen(key); p > start && k > 0;)
+		if (*--p == '.')
+			k--;
+	if (k > 0 || p <= start || (size_t)(p - start) >= len)
+		return false;
+	memcpy(ifname, start, (size_t)(p - start));
+	ifname[p - start] = '\0';
+	*rest = p + 1;
+	return true;
 }
 
 /* The CPU that processed most packets in softirq, and its share of them. */
@@ -204,6 +251,8 @@ softnet_top(json_t *m, double total)
 	}
 	put(m, cpu, "softnet.top_cpu");
 	put(m, 100 * best / total, "softnet.top_share");
+	put(m, best, "softnet.top_processed");
+	put(m, total - best, "softnet.others_processed");
 }
 
 static void
@@ -278,6 +327,21 @@ rx_queue(const char *q)
 	    q[1] >= '0' && q[1] <= '9');
 }
 
+/* One of nic's queue interrupt keys ("irq.NIC.Q", "irq.NIC.Q.cpuN"): the queue, and the CPU or -1. */
+static bool
+irq_of(const char *key, const char *nic, char *q, size_t qlen, int *cpu)
+{
+	char name[96];
+	const char *rest, *dot;
+
+	if (!if_key(key, "irq", name, sizeof name, &rest) || strcmp(name, nic) != 0)
+		return false;
+	dot = strchr(rest, '.');
+	snprintf(q, qlen, "%.*s", (int)(dot != NULL ? dot - rest : (ptrdiff_t)strlen(rest)), rest);
+	*cpu = dot != NULL ? atoi(dot + 4) : -1;
+	return rx_queue(q);
+}
+
 /* Per NIC: queue interrupt rate, active queues, the busiest queue's share, CPUs taking them. */
 static void
 irq_spread(json_t *m, const json_t *d, const char *nic)
@@ -286,20 +350,17 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 	json_t *v;
 	double tot = 0, max = 0, percpu[256] = { 0 }, x;
 	size_t nq = 0, active = 0, cpus = 0, i;
-	char buf[160], *p[4], prefix[96];
+	char q[64];
 	bool have_cpu = false;
+	int cpu;
 
-	snprintf(prefix, sizeof prefix, "irq.%s.", nic);
 	json_object_foreach((json_t *)d, key, v) {
-		size_t n;
-
-		if (strncmp(key, prefix, strlen(prefix)) != 0 || (n = parts(key, buf, sizeof buf,
-		    p)) < 3 || n > 4 || !rx_queue(p[2]))
+		if (!irq_of(key, nic, q, sizeof q, &cpu))
 			continue;
 		x = json_number_value(v);
-		if (n == 4) {
-			if (strncmp(p[3], "cpu", 3) == 0 && (i = (size_t)atoi(p[3] + 3)) < 256)
-				percpu[i] += x, have_cpu = true;
+		if (cpu >= 0) {
+			if (cpu < 256)
+				percpu[cpu] += x, have_cpu = true;
 			continue;
 		}
 		nq++;
@@ -310,8 +371,8 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 	if (nq == 0)
 		return;
 	json_object_foreach((json_t *)d, key, v) {
-		if (strncmp(key, prefix, strlen(prefix)) == 0 && parts(key, buf, sizeof buf, p) == 3 &&
-		    rx_queue(p[2]) && tot > 0 && json_number_value(v) > 0.05 * max)
+		if (irq_of(key, nic, q, sizeof q, &cpu) && cpu < 0 && tot > 0 &&
+		    json_number_value(v) > 0.05 * max)
 			active++;
 	}
 	for (i = 0; i < 256; i++)
@@ -326,22 +387,159 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 		put(m, (double)cpus, "irq.%s.cpus_active", nic);
 }
 
+/*
+ * Per NIC with NAPI threads: the share of a CPU the busiest thread uses (napi.X.ID.usecs
+ * is a rate in microseconds per second), on how many CPUs the NAPI work ran, which CPU
+ * had most of it and its share.
+ */
+static void
+napi_spread(json_t *m, const char *nic)
+{
+	const char *key, *rest;
+	json_t *v;
+	double percpu[256] = { 0 }, tot = 0, busy = 0, top = 0, x;
+	char name[96], cpukey[192];
+	size_t i, cpus = 0;
+	int cpu, topcpu = -1;
+
+	json_object_foreach(m, key, v) {
+		if (!if_key(key, "napi", name, sizeof name, &rest) || strcmp(name, nic) != 0 ||
+		    strcmp(strchr(rest, '.'), ".usecs") != 0)
+			continue;
+		snprintf(cpukey, sizeof cpukey, "napi.%s.%.*s.cpu", nic,
+		    (int)(strchr(rest, '.') - rest), rest);
+		if ((cpu = (int)json_number_value(json_object_get(m, cpukey))) < 0 || cpu >= 256)
+			continue;
+		x = json_number_value(v);
+		percpu[cpu] += x;
+		tot += x;
+		if (x / 1e4 > busy)
+			busy = x / 1e4;
+	}
+	if (get(m, "if.%s.napi_threads", nic) < 0 && tot <= 0)
+		return;
+	for (i = 0; i < 256; i++) {
+		cpus += tot > 0 && percpu[i] > 0.05 * tot;
+		if (percpu[i] > top)
+			top = percpu[i], topcpu = (int)i;
+	}
+	put(m, busy, "if.%s.napi_busy_max", nic);
+	put(m, (double)cpus, "if.%s.napi_cpus", nic);
+	put(m, topcpu, "if.%s.napi_top_cpu", nic);
+	put(m, tot > 0 ? 100 * top / tot : 0, "if.%s.napi_top_share", nic);
+}
+
+/*
+ * Per-queue counters of a FreeBSD iflib NIC (nic.X.REST, from dev.DRV.UNIT.REST):
+ * the driver's queueN.rx_packets and queueN.irqs (ix: sys/dev/ixgbe/if_ix.c
+ * ixgbe_add_hw_stats) and iflib's txqN.r_drops, the drops of a transmit queue's
+ * mp_ring (sys/net/iflib.c iflib_add_device_sysctl_post). Gives the number of receive
+ * queues, the busiest one and its share of packets and interrupts, and the transmit
+ * drops with the queue that dropped most.
+ */
+static void
+queue_counters(json_t *m, const char *nic)
+{
+	const char *key, *rest;
+	json_t *v;
+	double pk[64] = { 0 }, irq[64] = { 0 }, drops = 0, dmax = -1, ptot = 0, itot = 0;
+	double pmax = 0, imax = 0;
+	char prefix[112], field[32];
+	unsigned q;
+	int n, nq = 0, top = -1, dtop = -1;
+
+	snprintf(prefix, sizeof prefix, "nic.%s.", nic);
+	json_object_foreach(m, key, v) {
+		if (strncmp(key, prefix, strlen(prefix)) != 0)
+			continue;
+		rest = key + strlen(prefix);
+		n = 0;
+		if (sscanf(rest, "queue%u.%31s%n", &q, field, &n) == 2 && rest[n] == '\0' &&
+		    q < 64) {
+			if (strcmp(field, "rx_packets") == 0) {
+				pk[q] = json_number_value(v);
+				nq = (int)q + 1 > nq ? (int)q + 1 : nq;
+			} else if (strcmp(field, "irqs") == 0)
+				irq[q] = json_number_value(v);
+		} else if (sscanf(rest, "iflib.txq%u.r_drops%n", &q, &n) == 1 && rest[n] == '\0') {
+			drops += json_number_value(v);
+			if (json_number_value(v) > dmax)
+				dmax = json_number_value(v), dtop = (int)q;
+		}
+	}
+	for (n = 0; n < nq; n++) {
+		ptot += pk[n];
+		itot += irq[n];
+		if (pk[n] > pmax)
+			pmax = pk[n], top = n;
+		if (irq[n] > imax)
+			imax = irq[n];
+	}
+	if (nq > 0) {
+		put(m, nq, "nic.%s.rxq_count", nic);
+		put(m, ptot, "nic.%s.rxq_packets", nic);
+		put(m, top, "nic.%s.rxq_top", nic);
+		put(m, ptot > 0 ? 100 * pmax / ptot : 0, "nic.%s.rxq_top_share", nic);
+		put(m, itot > 0 ? 100 * imax / itot : 0, "nic.%s.rxq_irq_top_share", nic);
+	}
+	if (dtop >= 0) {
+		put(m, drops, "nic.%s.txq_drops", nic);
+		put(m, dtop, "nic.%s.txq_drops_top", nic);
+	}
+}
+
+/* The sum of nic's counters whose name matches pattern ("rx_queue_*_drops"), -1 when none. */
+static double
+glob_sum(const json_t *m, const char *nic, const char *pattern)
+{
+	const char *key;
+	json_t *v;
+	char prefix[112];
+	double s = -1;
+
+	snprintf(prefix, sizeof prefix, "nic.%s.", nic);
+	json_object_foreach((json_t *)m, key, v)
+		if (strncmp(key, prefix, strlen(prefix)) == 0 &&
+		    fnmatch(pattern, key + strlen(prefix), 0) == 0)
+			s = (s < 0 ? 0 : s) + json_number_value(v);
+	return s;
+}
+
 /* Canonical NIC counters from the drivers' names ("counter:" stanzas of the rules). */
 static void
 nic_canonical(json_t *m, const struct diag_rules *rs, const char *nic, const char *os)
 {
-	size_t i, j;
+	size_t i, k, j;
 	double s, v, base;
+	bool seen;
 
 	for (i = 0; i < rs->n; i++) {
 		const struct diag_rule *r = &rs->r[i];
 
 		if (r->counter == NULL || !diag_os_match(r->os, os))
 			continue;
+		/* a canonical name is summed over all its stanzas, at its first one */
+		for (seen = false, k = 0; k < i && !seen; k++)
+			seen = rs->r[k].counter != NULL && strcmp(rs->r[k].counter, r->counter) == 0 &&
+			    diag_os_match(rs->r[k].os, os);
+		if (seen)
+			continue;
 		s = -1;
-		for (j = 0; j < r->nfrom; j++)
-			if ((v = get(m, "nic.%s.%s", nic, r->from[j])) >= 0)
-				s = (s < 0 ? 0 : s) + v;
+		for (k = i; k < rs->n; k++) {
+			const struct diag_rule *x = &rs->r[k];
+
+			if (x->counter == NULL || strcmp(x->counter, r->counter) != 0 ||
+			    !diag_os_match(x->os, os))
+				continue;
+			for (j = 0; j < x->nfrom; j++) {
+				if (strchr(x->from[j], '*') != NULL)
+					v = glob_sum(m, nic, x->from[j]);
+				else
+					v = get(m, "nic.%s.%s", nic, x->from[j]);
+				if (v >= 0)
+					s = (s < 0 ? 0 : s) + v;
+			}
+		}
 		if (s < 0)
 			continue;
 		put(m, s, "nic.%s.%s", nic, r->counter);
@@ -363,9 +561,19 @@ interfaces(json_t *m, const json_t *d, const struct diag_rules *rs, double secs,
 	for (i = 0; i < n; i++) {
 		if (secs > 0 && (v = get(d, "if.%s.ipackets", ifs[i])) >= 0)
 			put(m, v / secs, "if.%s.rx_pps", ifs[i]);
+		/*
+		 * What the CPUs other than the busiest processed, against what ifs[i]
+		 * received: under 10% means its packets were processed on that one CPU
+		 * (other namespaces' packets only add to it: it can miss, not invent).
+		 */
+		if ((v = get(m, "if.%s.rx_pps", ifs[i])) > 0 && get(m, "softnet.others_processed") >= 0)
+			put(m, 100 * get(m, "softnet.others_processed") / v, "if.%s.rx_others_pct",
+			    ifs[i]);
 		if (secs > 0 && (v = get(d, "if.%s.opackets", ifs[i])) >= 0)
 			put(m, v / secs, "if.%s.tx_pps", ifs[i]);
 		irq_spread(m, d, ifs[i]);
+		napi_spread(m, ifs[i]);
+		queue_counters(m, ifs[i]);
 		nic_canonical(m, rs, ifs[i], os);
 		free(ifs[i]);
 	}
@@ -378,33 +586,85 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static size_t
+add_entity(char ***e, size_t n, const char *name)
+{
+	size_t i;
+
+	if (strcmp(name, "lo") == 0 || strcmp(name, "lo0") == 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (strcmp((*e)[i], name) == 0)
+			return n;
+	*e = xreallocarray(*e, n + 1, sizeof **e);
+	(*e)[n] = xstrdup(name);
+	return n + 1;
+}
+
+/* The interface of a "nic.IF.counter" key: the longest known interface it starts with, else up to the first dot. */
+static void
+nic_entity(const char *key, char **known, size_t nknown, char *out, size_t len)
+{
+	size_t i, l, best = 0;
+	const char *p = key + 4;
+
+	for (i = 0; i < nknown; i++) {
+		l = strlen(known[i]);
+		if (l > best && strncmp(p, known[i], l) == 0 && p[l] == '.')
+			best = l;
+	}
+	if (best == 0)
+		best = strchr(p, '.') != NULL ? (size_t)(strchr(p, '.') - p) : 0;
+	snprintf(out, len, "%.*s", (int)best, p);
+}
+
+static size_t
+interface_entities(const json_t *metrics, char ***out)
+{
+	static const char *const fams[] = { "if", "irq", "qdisc", "napi", "queue" };
+	const char *key, *rest;
+	json_t *v;
+	char name[160], **e = NULL;
+	size_t n = 0, known, i;
+
+	json_object_foreach((json_t *)metrics, key, v)
+		for (i = 0; i < nitems(fams); i++)
+			if (if_key(key, fams[i], name, sizeof name, &rest))
+				n = add_entity(&e, n, name);
+	known = n;
+	json_object_foreach((json_t *)metrics, key, v) {
+		if (strncmp(key, "nic.", 4) != 0)
+			continue;
+		nic_entity(key, e, known, name, sizeof name);
+		if (name[0] != '\0')
+			n = add_entity(&e, n, name);
+	}
+	*out = e;
+	return n;
+}
+
 size_t
 diag_entities(const json_t *metrics, const char *each, char ***out)
 {
-	static const char *const ifp[] = { "if", "irq", "nic", "qdisc" };
 	const char *key;
 	json_t *v;
 	char buf[160], *p[4], **e = NULL;
-	size_t n = 0, np, i;
+	size_t n = 0, np;
 	bool ok;
 
-	json_object_foreach((json_t *)metrics, key, v) {
-		if ((np = parts(key, buf, sizeof buf, p)) < 3)
-			continue;
-		if (strcmp(each, "if") == 0) {
-			for (ok = false, i = 0; i < nitems(ifp); i++)
-				ok |= strcmp(p[0], ifp[i]) == 0;
-			ok = ok && strcmp(p[1], "lo") != 0 && strcmp(p[1], "lo0") != 0;
-		} else if (strcmp(each, "proto") == 0)
-			ok = strcmp(p[0], "netisr") == 0 && np >= 3;
-		else
-			ok = strcmp(p[0], "cpu") == 0 && strcmp(p[2], "busy") == 0;
-		for (i = 0; ok && i < n; i++)
-			ok = strcmp(e[i], p[1]) != 0;
-		if (!ok)
-			continue;
-		e = xreallocarray(e, n + 1, sizeof *e);
-		e[n++] = xstrdup(p[1]);
+	if (strcmp(each, "if") == 0)
+		n = interface_entities(metrics, &e);
+	else {
+		json_object_foreach((json_t *)metrics, key, v) {
+			if ((np = parts(key, buf, sizeof buf, p)) < 3)
+				continue;
+			if (strcmp(each, "proto") == 0)
+				ok = strcmp(p[0], "netisr") == 0;
+			else
+				ok = strcmp(p[0], "cpu") == 0 && strcmp(p[2], "busy") == 0;
+			if (ok)
+				n = add_entity(&e, n, p[1]);
+		}
 	}
 	if (n > 0)
 		qsort(e, n, sizeof *e, cmp_str);
@@ -425,6 +685,8 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 	map_queues(m, d);
 	cpus(m, d);
 	softnet_totals(m);
+	if (get(m, "softnet.top_cpu") >= 0 && get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")) >= 0)
+		put(m, get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")), "softnet.top_cpu_busy");
 	netisr_totals(m);
 	if (get(m, "conntrack.max") > 0 && get(m, "conntrack.count") >= 0)
 		put(m, 100 * get(m, "conntrack.count") / get(m, "conntrack.max"), "conntrack.fill_pct");

@@ -94,7 +94,8 @@ split_unit(const char *entity, char *drv, size_t dlen, const char **unit)
 
 	while (k > 0 && isdigit((unsigned char)entity[k - 1]))
 		k--;
-	if (k == 0 || k == n || k >= dlen)
+	/* a VLAN ("igb0.100") is not a device: no dev.DRV.UNIT knobs */
+	if (k == 0 || k == n || k >= dlen || strchr(entity, '.') != NULL)
 		return false;
 	memcpy(drv, entity, k);
 	drv[k] = '\0';

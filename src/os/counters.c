@@ -42,6 +42,17 @@ os_counters_get(const struct os_counters *c, const char *name)
 	return NULL;
 }
 
+bool
+os_counters_want(const struct os_counters *c, const char *ifname)
+{
+	size_t i;
+
+	for (i = 0; i < c->nonly; i++)
+		if (strcmp(c->only[i], ifname) == 0)
+			return true;
+	return c->nonly == 0;
+}
+
 void
 os_counters_free(struct os_counters *c)
 {
@@ -52,12 +63,8 @@ os_counters_free(struct os_counters *c)
 	c->n = 0;
 }
 
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
+void
+os_counters_setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
 {
 	char name[sizeof c->v[0].name];
 	va_list ap;
@@ -79,14 +86,14 @@ cpu_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 	if (ctx->ops->cpu_times(ctx, &t, &n, cause) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		setf(c, t[i].user, false, "cpu.%zu.user", i);
-		setf(c, t[i].nice, false, "cpu.%zu.nice", i);
-		setf(c, t[i].system, false, "cpu.%zu.system", i);
-		setf(c, t[i].interrupt, false, "cpu.%zu.interrupt", i);
-		setf(c, t[i].softirq, false, "cpu.%zu.softirq", i);
-		setf(c, t[i].idle, false, "cpu.%zu.idle", i);
-		setf(c, t[i].iowait, false, "cpu.%zu.iowait", i);
-		setf(c, t[i].steal, false, "cpu.%zu.steal", i);
+		os_counters_setf(c, t[i].user, false, "cpu.%zu.user", i);
+		os_counters_setf(c, t[i].nice, false, "cpu.%zu.nice", i);
+		os_counters_setf(c, t[i].system, false, "cpu.%zu.system", i);
+		os_counters_setf(c, t[i].interrupt, false, "cpu.%zu.interrupt", i);
+		os_counters_setf(c, t[i].softirq, false, "cpu.%zu.softirq", i);
+		os_counters_setf(c, t[i].idle, false, "cpu.%zu.idle", i);
+		os_counters_setf(c, t[i].iowait, false, "cpu.%zu.iowait", i);
+		os_counters_setf(c, t[i].steal, false, "cpu.%zu.steal", i);
 	}
 	free(t);
 	return 0;
@@ -103,14 +110,16 @@ if_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 	if (ctx->ops->if_counters(ctx, &f, &n, cause) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		setf(c, f[i].ipackets, false, "if.%s.ipackets", f[i].name);
-		setf(c, f[i].ibytes, false, "if.%s.ibytes", f[i].name);
-		setf(c, f[i].ierrors, false, "if.%s.ierrors", f[i].name);
-		setf(c, f[i].idrops, false, "if.%s.idrops", f[i].name);
-		setf(c, f[i].opackets, false, "if.%s.opackets", f[i].name);
-		setf(c, f[i].obytes, false, "if.%s.obytes", f[i].name);
-		setf(c, f[i].oerrors, false, "if.%s.oerrors", f[i].name);
-		setf(c, f[i].odrops, false, "if.%s.odrops", f[i].name);
+		if (!os_counters_want(c, f[i].name))
+			continue;
+		os_counters_setf(c, f[i].ipackets, false, "if.%s.ipackets", f[i].name);
+		os_counters_setf(c, f[i].ibytes, false, "if.%s.ibytes", f[i].name);
+		os_counters_setf(c, f[i].ierrors, false, "if.%s.ierrors", f[i].name);
+		os_counters_setf(c, f[i].idrops, false, "if.%s.idrops", f[i].name);
+		os_counters_setf(c, f[i].opackets, false, "if.%s.opackets", f[i].name);
+		os_counters_setf(c, f[i].obytes, false, "if.%s.obytes", f[i].name);
+		os_counters_setf(c, f[i].oerrors, false, "if.%s.oerrors", f[i].name);
+		os_counters_setf(c, f[i].odrops, false, "if.%s.odrops", f[i].name);
 	}
 	free(f);
 	return 0;
@@ -144,9 +153,9 @@ irq_counters(struct os_ctx *ctx, struct os_counters *c)
 		if (*nm < '0' || *nm > '9')
 			continue;
 		num = atoi(nm);
-		setf(c, irqs[i].total, false, "irqn.%d", num);
+		os_counters_setf(c, irqs[i].total, false, "irqn.%d", num);
 		for (k = 0; irqs[i].per_cpu != NULL && k < irqs[i].ncpu; k++)
-			setf(c, irqs[i].per_cpu[k], false, "irqn.%d.cpu%zu", num, k);
+			os_counters_setf(c, irqs[i].per_cpu[k], false, "irqn.%d.cpu%zu", num, k);
 	}
 	os_irqs_free(irqs, nirq);
 }
@@ -164,6 +173,9 @@ nic_counters(struct os_ctx *ctx, struct os_counters *c)
 		const struct os_nic *nic = &nics[i];
 		uint64_t rxq = 0, rps = 0, rps_known = 0;
 
+		if (!os_counters_want(c, nic->name))
+			continue;
+
 		for (j = 0; j < nic->nqueues; j++) {
 			const struct os_queue *q = &nic->queues[j];
 
@@ -175,15 +187,46 @@ nic_counters(struct os_ctx *ctx, struct os_counters *c)
 				}
 			}
 			if (q->irq >= 0)
-				setf(c, (uint64_t)q->irq, true, "queue.%s.%s%d.irq", nic->name, q->kind,
-				    q->index);
+				os_counters_setf(c, (uint64_t)q->irq, true, "queue.%s.%s%d.irq",
+				    nic->name, q->kind, q->index);
 		}
 		if (rxq > 0)
-			setf(c, rxq, true, "if.%s.rxqueues", nic->name);
+			os_counters_setf(c, rxq, true, "if.%s.rxqueues", nic->name);
 		if (rps_known)
-			setf(c, rps, true, "if.%s.rps", nic->name);
+			os_counters_setf(c, rps, true, "if.%s.rps", nic->name);
 	}
 	os_nics_free(nics, n);
+}
+
+int
+os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
+{
+	char buf[1024], *open, *close, *p, *save, *end;
+	unsigned long long ut = 0, st = 0;
+	int field;
+
+	os_strlcpy(buf, text, sizeof buf);
+	if ((open = strchr(buf, '(')) == NULL || (close = strrchr(buf, ')')) == NULL ||
+	    close < open || strncmp(open + 1, "napi/", 5) != 0)
+		return 0;
+	*cpu = -1;
+	for (field = 3, p = strtok_r(close + 1, " \n", &save); p != NULL && field <= 39;
+	    p = strtok_r(NULL, " \n", &save), field++) {
+		if (field == 14)
+			ut = strtoull(p, &end, 10);
+		else if (field == 15)
+			st = strtoull(p, &end, 10);
+		else if (field == 39)
+			*cpu = (int)strtol(p, &end, 10);
+		else
+			continue;
+		if (*end != '\0' || *p == '-')
+			return 0;
+	}
+	if (*cpu < 0 || field <= 39)
+		return 0;
+	*ticks = ut + st;
+	return 1;
 }
 
 int

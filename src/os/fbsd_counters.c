@@ -11,6 +11,10 @@
  *                 Handled rows (usr.bin/netstat/netisr.c netisr_print_workstream)
  *   netstat -m    "a/b/c requests for mbufs denied (mbufs/clusters/mbuf+clusters)"
  *                 (usr.bin/netstat/mbuf.c mbpr)
+ *   netstat -i    "Name Mtu Network Address Ipkts Ierrs Idrop [Ibytes] Opkts Oerrs [Obytes]
+ *                 Coll [Drop]" (-b adds the bytes, -d the drops; usr.bin/netstat/if.c intpr);
+ *                 the <Link#N> row of each interface carries its counters, a '*' after
+ *                 the name says it is down; names may have dots (vlan0.10, igb0.100)
  *   pfctl -si     "Status: ..." then indented "name  value [rate]" rows; "current entries"
  *                 under State Table, "memory" under Counters (sbin/pfctl/pfctl_parser.c
  *                 print_status); pfctl -sm: "states        hard limit    N"
@@ -18,7 +22,8 @@
  * Counter names: cpu.N.user|nice|system|interrupt|idle, irq.<nic>.<queue> (vmstat -i
  * "ix0:rxq0" gives irq.ix0.rxq0), netisr.<proto>.cpuN.qdrops|queued|handled,
  * netisr.<proto>.qlimit, ip.intr_queue_drops, mbuf.denied, mbuf.jumbo_denied,
- * pf.states, pf.states_limit, pf.memory, nic.<drv><unit>.<rest of the dev.drv.unit sysctl>.
+ * pf.states, pf.states_limit, pf.memory, nic.<drv><unit>.<rest of the dev.drv.unit sysctl>,
+ * if.<name>.ipackets|ierrors|idrops|ibytes|opackets|oerrors|obytes|odrops (netstat -i).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -30,7 +35,7 @@
 #include "os/os_impl.h"
 #include "util/util.h"
 
-enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF };
+enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF, C_NETSTAT_I };
 
 struct creader {
 	struct os_counters *c;
@@ -40,24 +45,10 @@ struct creader {
 	bool	 last;		/* this line is the last one and has no newline */
 	char	 orig[80];	/* the line as read, for messages */
 	bool	 block;		/* a sysctl whose value starts on the next line (vm.phys_segs) */
+	const char *icols[12];	/* netstat -i: the counter names of the columns after Address */
+	size_t	 nicols;
 	char	*cause;
 };
-
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-{
-	char name[sizeof c->v[0].name];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
-	va_end(ap);
-	os_counters_set(c, name, v, gauge);
-}
 
 static int
 bad(struct creader *r, const char *what, const char *line)
@@ -100,7 +91,7 @@ cp_times(struct creader *r, const char *value)
 
 	for (i = 0; i < n - n % 5; i++)
 		if (number(w[i], &v))
-			setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+			os_counters_setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
 	free(copy);
 }
 
@@ -108,13 +99,16 @@ cp_times(struct creader *r, const char *value)
 static void
 dev_sysctl(struct creader *r, const char *name, uint64_t v)
 {
-	char drv[OS_NAME_MAX];
+	char drv[OS_NAME_MAX], ifname[OS_NAME_MAX + 16];
 	int unit, k = 0;
 
 	if (sscanf(name, "dev.%63[a-z_]%*[.]%d.%n", drv, &unit, &k) < 2 || k == 0 ||
 	    name[k] == '\0' || name[k] == '%')
 		return;
-	setf(r->c, v, false, "nic.%s%d.%s", drv, unit, name + k);
+	snprintf(ifname, sizeof ifname, "%s%d", drv, unit);
+	if (!os_counters_want(r->c, ifname))
+		return;
+	os_counters_setf(r->c, v, false, "nic.%s%d.%s", drv, unit, name + k);
 }
 
 static void
@@ -162,7 +156,7 @@ sysctl_line(struct creader *r, char *line)
 static int
 vmstat_row(struct creader *r, char *line)
 {
-	char *w[16], *desc;
+	char *w[16], *desc, *colon;
 	size_t n;
 	uint64_t total, rate;
 
@@ -174,16 +168,14 @@ vmstat_row(struct creader *r, char *line)
 	if (strncmp(w[0], "irq", 3) != 0 || n < 4)
 		return 0;		/* cpuN:timer, swi..., stray: not a queue */
 	desc = w[1];
-	{
-		char *colon = strchr(desc, ':');
-
-		if (colon == NULL)
-			setf(r->c, total, false, "irq.%s", desc);
-		else {
-			*colon = '\0';
-			setf(r->c, total, false, "irq.%s.%s", desc, colon + 1);
-		}
-	}
+	if ((colon = strchr(desc, ':')) != NULL)
+		*colon = '\0';
+	if (!os_counters_want(r->c, desc))
+		return 0;
+	if (colon == NULL)
+		os_counters_setf(r->c, total, false, "irq.%s", desc);
+	else
+		os_counters_setf(r->c, total, false, "irq.%s.%s", desc, colon + 1);
 	return 0;
 }
 
@@ -209,14 +201,14 @@ netisr_line(struct creader *r, char *line)
 		for (i = 0; i < 10; i++)
 			if (i != 2 && !number(w[i], &v[i]))
 				return bad(r, "netstat -Q workstream row with a non-number", w[i]);
-		setf(r->c, v[7], false, "netisr.%s.cpu%" PRIu64 ".qdrops", w[2], v[1]);
-		setf(r->c, v[8], false, "netisr.%s.cpu%" PRIu64 ".queued", w[2], v[1]);
-		setf(r->c, v[9], false, "netisr.%s.cpu%" PRIu64 ".handled", w[2], v[1]);
+		os_counters_setf(r->c, v[7], false, "netisr.%s.cpu%" PRIu64 ".qdrops", w[2], v[1]);
+		os_counters_setf(r->c, v[8], false, "netisr.%s.cpu%" PRIu64 ".queued", w[2], v[1]);
+		os_counters_setf(r->c, v[9], false, "netisr.%s.cpu%" PRIu64 ".handled", w[2], v[1]);
 		return 0;
 	}
 	/* Protocols rows: Name Proto QLimit Policy Dispatch Flags */
 	if (n == 6 && number(w[1], &v[1]) && number(w[2], &v[2]))
-		setf(r->c, v[2], true, "netisr.%s.qlimit", w[0]);
+		os_counters_setf(r->c, v[2], true, "netisr.%s.qlimit", w[0]);
 	else if (n >= 3 && strcmp(w[0], "Thread") == 0 && number(w[2], &v[0]))
 		os_counters_set(r->c, "netisr.threads", v[0], true);
 	return 0;
@@ -290,8 +282,67 @@ pf_limit(struct creader *r, char *line)
 	return true;
 }
 
+/* "Name Mtu Network Address Ipkts ..." : the counter each later column holds. */
 static int
-head_line(struct creader *r, const char *line)
+netstat_i_head(struct creader *r, char *line)
+{
+	static const char *const map[][2] = { { "Ipkts", "ipackets" }, { "Ierrs", "ierrors" },
+	    { "Idrop", "idrops" }, { "Ibytes", "ibytes" }, { "Opkts", "opackets" },
+	    { "Oerrs", "oerrors" }, { "Obytes", "obytes" }, { "Coll", "" }, { "Time", "" },
+	    { "Drop", "odrops" } };
+	char copy[256], *w[16];
+	size_t n, i, k;
+
+	if (strncmp(line, "Name ", 5) != 0 || strstr(line, " Ipkts ") == NULL)
+		return 0;
+	os_strlcpy(copy, line, sizeof copy);
+	n = words(copy, w, nitems(w));
+	if (n < 8 || strcmp(w[1], "Mtu") != 0 || strcmp(w[3], "Address") != 0)
+		return bad(r, "netstat -i header without Name Mtu Network Address", line);
+	r->nicols = 0;
+	for (i = 4; i < n && r->nicols < nitems(r->icols); i++) {
+		for (k = 0; k < nitems(map) && strcmp(map[k][0], w[i]) != 0; k++)
+			;
+		if (k == nitems(map))
+			return bad(r, "netstat -i header with an unknown column", w[i]);
+		r->icols[r->nicols++] = map[k][1];
+	}
+	r->mode = C_NETSTAT_I;
+	return 1;
+}
+
+/* One netstat -i row: the <Link#N> row of an interface has its counters; address rows do not. */
+static int
+netstat_i_row(struct creader *r, char *line)
+{
+	char *w[24], *name;
+	size_t n, i, first;
+	uint64_t v;
+
+	n = words(line, w, nitems(w));
+	if (n < 3 || strncmp(w[2], "<Link#", 6) != 0)
+		return 0;
+	/* the Address of a link row can be empty: the counters are the last columns */
+	if (n < 3 + r->nicols)
+		return bad(r, "netstat -i row with fewer columns than its header", w[0]);
+	first = n - r->nicols;
+	name = w[0];
+	if (name[0] != '\0' && name[strlen(name) - 1] == '*')
+		name[strlen(name) - 1] = '\0';
+	for (i = 0; i < r->nicols; i++)
+		if (!number(w[first + i], &v))
+			return bad(r, "netstat -i row with a non-number (capture it without -h)",
+			    w[first + i]);
+	if (!os_counters_want(r->c, name))
+		return 0;
+	for (i = 0; i < r->nicols; i++)
+		if (r->icols[i][0] != '\0' && number(w[first + i], &v))
+			os_counters_setf(r->c, v, false, "if.%s.%s", name, r->icols[i]);
+	return 0;
+}
+
+static int
+head_line(struct creader *r, char *line)
 {
 	if (strncmp(line, "interrupt ", 10) == 0 && strstr(line, "total") != NULL) {
 		r->mode = C_VMSTAT;
@@ -305,13 +356,14 @@ head_line(struct creader *r, const char *line)
 		r->mode = C_PF;
 		return 1;
 	}
-	return 0;
+	return netstat_i_head(r, line);
 }
 
 static int
 one_line(struct creader *r, char *line)
 {
 	size_t l = strlen(line);
+	int rc;
 
 	if (l > 0 && line[l - 1] == '\r')
 		line[--l] = '\0';
@@ -321,8 +373,8 @@ one_line(struct creader *r, char *line)
 		return 0;
 	}
 	os_strlcpy(r->orig, line, sizeof r->orig);
-	if (head_line(r, line))
-		return 0;
+	if ((rc = head_line(r, line)) != 0)
+		return rc < 0 ? -1 : 0;
 	if (mbuf_text(line)) {
 		r->mode = C_MBUF;
 		return mbuf_line(r, line);
@@ -332,6 +384,8 @@ one_line(struct creader *r, char *line)
 	switch (r->mode) {
 	case C_VMSTAT:
 		return vmstat_row(r, line);
+	case C_NETSTAT_I:
+		return netstat_i_row(r, line);
 	case C_NETISR:
 	case C_NETISR_WS:
 		return netisr_line(r, line);
@@ -395,8 +449,8 @@ int
 os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
 	static const char cmd[] = "{ sysctl kern.cp_times hw.ncpu net.inet.ip.intr_queue_drops "
-	    "net.inet.ip.intr_queue_maxlen net.isr dev; vmstat -i; netstat -Q; netstat -m; "
-	    "pfctl -si; pfctl -sm; } 2>/dev/null";
+	    "net.inet.ip.intr_queue_maxlen net.isr dev; vmstat -i; netstat -Q; netstat -ibnd; "
+	    "netstat -m; pfctl -si; pfctl -sm; } 2>/dev/null";
 	struct strbuf sb;
 	char buf[8192];
 	size_t n;

@@ -13,6 +13,8 @@
  *   ETHTOOL_GSTATS of linux/ethtool.h) as nic.<if>.<name>; only names that say miss, drop,
  *   discard, fifo, no_buf, no_dma or out_of_buffer (share/knobs/diagnose/nic-counters.rules
  *   maps them to one name)
+ *   the CPU time of each interface's NAPI threads and their CPU (linux_napi.c)
+ * With a -i list (os_counters_want) only those interfaces are read.
  * Inside a network namespace softnet_stat and CPU times are the host's.
  */
 #include <errno.h>
@@ -38,22 +40,6 @@ static void
 rpath(struct os_ctx *ctx, char *buf, size_t len, const char *path)
 {
 	snprintf(buf, len, "%s%s", ctx->root, path);
-}
-
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-{
-	char name[sizeof c->v[0].name];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
-	va_end(ap);
-	os_counters_set(c, name, v, gauge);
 }
 
 static char *
@@ -85,11 +71,11 @@ softnet(struct os_ctx *ctx, struct os_counters *c)
 			continue;
 		if (n >= 13)
 			row = (int)f[12];
-		setf(c, f[0], false, "softnet.cpu%d.processed", row);
-		setf(c, f[1], false, "softnet.cpu%d.dropped", row);
-		setf(c, f[2], false, "softnet.cpu%d.squeezed", row);
+		os_counters_setf(c, f[0], false, "softnet.cpu%d.processed", row);
+		os_counters_setf(c, f[1], false, "softnet.cpu%d.dropped", row);
+		os_counters_setf(c, f[2], false, "softnet.cpu%d.squeezed", row);
 		if (n >= 10)
-			setf(c, f[9], false, "softnet.cpu%d.received_rps", row);
+			os_counters_setf(c, f[9], false, "softnet.cpu%d.received_rps", row);
 		row++;
 	}
 	free(data);
@@ -121,7 +107,7 @@ stat_table(struct os_ctx *ctx, struct os_counters *c, const char *path, const ch
 	for (i = 0; i < ncol; i++)
 		for (k = 0; k < nwant; k++)
 			if (strcmp(names[i], want[k]) == 0)
-				setf(c, sum[i], false, "%s.%s", prefix, want[k]);
+				os_counters_setf(c, sum[i], false, "%s.%s", prefix, want[k]);
 	free(data);
 }
 
@@ -156,7 +142,7 @@ qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
 	bool have = false;
 
 	if (len < 0 || tc->tcm_parent != TC_H_ROOT || if_indextoname((unsigned)tc->tcm_ifindex,
-	    ifname) == NULL)
+	    ifname) == NULL || !os_counters_want(c, ifname))
 		return;
 	for (a = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc)); RTA_OK(a, len);
 	    a = RTA_NEXT(a, len)) {
@@ -169,13 +155,14 @@ qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
 	}
 	if (!have)
 		return;
-	setf(c, st.drops, false, "qdisc.%s.drops", ifname);
-	setf(c, st.overlimits, false, "qdisc.%s.overlimits", ifname);
-	setf(c, st.packets, false, "qdisc.%s.packets", ifname);
-	setf(c, st.backlog, true, "qdisc.%s.backlog", ifname);
+	os_counters_setf(c, st.drops, false, "qdisc.%s.drops", ifname);
+	os_counters_setf(c, st.overlimits, false, "qdisc.%s.overlimits", ifname);
+	os_counters_setf(c, st.packets, false, "qdisc.%s.packets", ifname);
+	os_counters_setf(c, st.backlog, true, "qdisc.%s.backlog", ifname);
 	/* a shaper (tbf, htb, hfsc, cake with a bandwidth...) holds the rate on purpose */
-	setf(c, strcmp(kind, "tbf") == 0 || strcmp(kind, "htb") == 0 || strcmp(kind, "hfsc") == 0 ||
-	    strcmp(kind, "cbq") == 0 || strcmp(kind, "cake") == 0, true, "qdisc.%s.shaper", ifname);
+	os_counters_setf(c, strcmp(kind, "tbf") == 0 || strcmp(kind, "htb") == 0 ||
+	    strcmp(kind, "hfsc") == 0 || strcmp(kind, "cbq") == 0 || strcmp(kind, "cake") == 0,
+	    true, "qdisc.%s.shaper", ifname);
 }
 
 static void
@@ -270,7 +257,8 @@ nic_stats(struct os_counters *c, int fd, const char *ifname)
 			memcpy(name, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
 			name[ETH_GSTRING_LEN] = '\0';
 			if (drop_name(name) && strchr(name, ' ') == NULL)
-				setf(c, vals->data[i], false, "nic.%s.%s", ifname, name);
+				os_counters_setf(c, vals->data[i], false, "nic.%s.%s", ifname,
+				    name);
 		}
 	}
 	free(names);
@@ -286,9 +274,12 @@ nics_stats(struct os_counters *c)
 	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
 		return;
 	if ((ifs = if_nameindex()) != NULL) {
-		for (p = ifs; p->if_index != 0; p++)
-			if (strcmp(p->if_name, "lo") != 0)
-				nic_stats(c, fd, p->if_name);
+		for (p = ifs; p->if_index != 0; p++) {
+			if (strcmp(p->if_name, "lo") == 0 || !os_counters_want(c, p->if_name))
+				continue;
+			nic_stats(c, fd, p->if_name);
+			os_linux_napi_counters(p->if_name, c);
+		}
 		if_freenameindex(ifs);
 	}
 	close(fd);

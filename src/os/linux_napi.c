@@ -34,6 +34,8 @@
 
 #define NLBUF	8192
 
+static int napi_list(const char *, pid_t *, uint32_t *, size_t, size_t *, char **);
+
 struct nlreq {
 	struct nlmsghdr	 nh;
 	struct genlmsghdr g;
@@ -116,27 +118,41 @@ family_attr(void *arg, uint16_t type, const void *data, size_t len)
 
 struct pids {
 	pid_t	*v;
+	uint32_t *ids;		/* NULL, or the NAPI ID of each thread */
 	size_t	 n, max;
+	uint32_t id;		/* the ID of the instance being read */
 };
 
+/* An instance's ID comes before its PID (netdev_nl_napi_fill_one). */
 static void
 napi_attr(void *arg, uint16_t type, const void *data, size_t len)
 {
 	struct pids *p = arg;
 	uint32_t v;
 
-	if (type != NAPI_A_PID || len < 4 || p->n >= p->max)
+	if ((type != NAPI_A_PID && type != NAPI_A_ID) || len < 4 || p->n >= p->max)
 		return;
 	memcpy(&v, data, 4);
-	if (v > 0)
+	if (type == NAPI_A_ID)
+		p->id = v;
+	else if (v > 0) {
+		if (p->ids != NULL)
+			p->ids[p->n] = p->id;
 		p->v[p->n++] = (pid_t)v;
+	}
 }
 
 int
 os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, char **cause)
 {
+	return napi_list(ifname, pids, NULL, max, n, cause);
+}
+
+static int
+napi_list(const char *ifname, pid_t *pids, uint32_t *ids, size_t max, size_t *n, char **cause)
+{
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct pids p = { pids, 0, max };
+	struct pids p = { pids, ids, 0, max, 0 };
 	struct nlreq r;
 	uint32_t ifindex;
 	uint16_t family = 0;
@@ -221,4 +237,51 @@ os_linux_pid_set_cpus(pid_t pid, const unsigned char set[OS_MAXCPU], char **caus
 		return -1;
 	}
 	return 0;
+}
+
+/* One thread's /proc/PID/stat (os_proc_stat_napi reads it); 0 when it is gone. */
+static int
+napi_stat(pid_t pid, unsigned long long *ticks, int *cpu)
+{
+	char path[64], buf[1024];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return os_proc_stat_napi(buf, ticks, cpu);
+}
+
+/*
+ * napi.IF.ID.usecs (CPU time of the thread of NAPI instance ID, a counter),
+ * napi.IF.ID.cpu (the CPU it is on, a gauge), and if.IF.napi_threads (how many,
+ * 0 when not threaded; absent when this kernel cannot list them). The threads
+ * are found by ifindex in this network namespace (os_linux_napi_pids), not by
+ * name: every lab has a dut0.
+ */
+void
+os_linux_napi_counters(const char *ifname, struct os_counters *c)
+{
+	pid_t pids[64];
+	uint32_t ids[64];
+	size_t n, i, nthreads = 0;
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	int cpu;
+
+	if (napi_list(ifname, pids, ids, nitems(pids), &n, NULL) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!napi_stat(pids[i], &ticks, &cpu))
+			continue;
+		os_counters_setf(c, ticks * (1000000ULL / (unsigned long long)(hz > 0 ? hz : 100)),
+		    false, "napi.%s.%u.usecs", ifname, ids[i]);
+		os_counters_setf(c, (uint64_t)cpu, true, "napi.%s.%u.cpu", ifname, ids[i]);
+		nthreads++;
+	}
+	os_counters_setf(c, nthreads, true, "if.%s.napi_threads", ifname);
 }

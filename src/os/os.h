@@ -187,11 +187,16 @@ struct os_counter {
 struct os_counters {
 	struct os_counter *v;
 	size_t	n;
+	/* When nonly > 0, only these interfaces' counters are collected (diagnose -i). */
+	const char *const *only;
+	size_t	nonly;
 };
 
 /* Adds (or replaces) one counter; summing is the caller's business. */
 void	 os_counters_set(struct os_counters *, const char *name, uint64_t value, bool gauge);
 const struct os_counter *os_counters_get(const struct os_counters *, const char *name);
+/* Are ifname's counters wanted (no -i list, or ifname is in it)? */
+bool	 os_counters_want(const struct os_counters *, const char *ifname);
 void	 os_counters_free(struct os_counters *);
 /*
  * Everything the backend of ctx can count: CPU times, interface counters, every

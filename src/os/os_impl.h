@@ -14,6 +14,8 @@ int	 os_linux_init(struct os_ctx *, char **cause);
 /* linux_napi.c: the PIDs of ifname's NAPI threads (none when not threaded), in this netns. */
 int	 os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, char **cause);
 int	 os_linux_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
+/* linux_napi.c: counters of ifname's NAPI threads (napi.IF.ID.usecs, .cpu; if.IF.napi_threads). */
+void	 os_linux_napi_counters(const char *ifname, struct os_counters *);
 #endif
 /* Declared everywhere: tests/shim compiles freebsd.c on Linux. */
 extern const struct os_ops os_freebsd_ops;
@@ -27,6 +29,15 @@ int	 os_backend_counters(struct os_ctx *, struct os_counters *, char **cause);
 int	 os_linux_counters(struct os_ctx *, struct os_counters *, char **cause);
 #endif
 int	 os_fbsd_counters(struct os_ctx *, struct os_counters *, char **cause);
+/*
+ * A /proc/PID/stat line (fs/proc/array.c do_task_stat: "(comm)" is field 2, utime and
+ * stime fields 14 and 15 in clock ticks, processor field 39) of a napi/IF-ID kernel
+ * thread: 1 with its CPU time and CPU; 0 when it is not one or the line is short or bad.
+ */
+int	 os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu);
+/* os_counters_set with a printf-made name (cut to the name's size). */
+void	 os_counters_setf(struct os_counters *, uint64_t value, bool gauge, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
 
 /* CPU lists ("0-3,8") and hex masks ("ff", "00000000,000000ff"), as sets of CPUs. */
 #define OS_MAXCPU	1024

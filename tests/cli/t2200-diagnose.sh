@@ -116,6 +116,48 @@ test_expect_success 'report shows the baseline diagnosis a bench kept in its res
 	echo "not json" >ab/diagnosis.json && ntune report ab >/dev/null &&
 	! grep -q "Diagnosis of the baseline" ab/report.html
 '
+test_expect_success 'iflib queue counters: one queue taking the packets and transmit ring drops are named' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-queues.txt" >out &&
+	grep -q "^1\. txq-ring-drops on ix0 (certain)" out &&
+	grep -q "the transmit rings of ix0 dropped 20417 packets (iflib mp_ring drops; queue 2 most)" out &&
+	grep -q "knobs: dev.ix.0.iflib.override_ntxds, dev.ix.0.iflib.tx_abdicate" out &&
+	grep -q "^2\. one-queue on ix0 (likely)" out &&
+	grep -q "queue 0 of ix0 received 99.9% of the packets of its 4 receive queues (99.4% of their" out &&
+	grep -q "knobs: net.isr.dispatch, net.isr.maxthreads, net.inet.rss.enabled" out &&
+	for k in dev.ix.0.iflib.override_ntxds dev.ix.0.iflib.tx_abdicate net.link.ifqmaxlen; do
+		ntune explain "$k" >/dev/null || { echo "explain does not know $k"; return 1; }
+	done
+'
+test_expect_success 'a VLAN in netstat -i: -i ix0.100 reads only its counters, the finding keeps the dotted name' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-queues.txt" -i ix0.100 >out &&
+	grep -q "^1\. output-drops on ix0.100 (possible)" out &&
+	grep -q "ix0.100 dropped 4811 packets on output" out && ! grep -q "on ix0 " out &&
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-queues.txt" -i ix0.100 --json >v.json &&
+	python3 - <<-\PY
+	import json
+	m = json.load(open("v.json"))["metrics"]
+	assert m["if.ix0.100.odrops"] == 4811 and m["if.ix0.100.opackets"] == 388022881, m
+	assert not [k for k in m if k.startswith(("nic.ix0.", "if.ix0.i", "if.ix0.o"))], sorted(m)
+	PY
+'
+test_expect_success SHARED_FIXTURES 'a real netstat -ibnd: names with two dots stay whole, tunnel output drops named' '
+	N="$R/netstat-ibnd_freebsd14.3_igc_opnsense-like.txt" &&
+	test_expect_code 1 ntune diagnose --from "$N" >out &&
+	grep -q "^[0-9]\. output-drops on ovpnc3 (possible)" out &&
+	grep -q "ovpnc3 dropped 136704868 packets on output" out &&
+	ntune diagnose --from "$N" -i vlan0.11.1 --json >v.json &&
+	python3 - <<-\PY
+	import json
+	m = json.load(open("v.json"))["metrics"]
+	assert m["if.vlan0.11.1.ipackets"] == 6849160 and m["if.vlan0.11.1.oerrors"] == 1, m
+	assert [k for k in m if k.startswith("if.")] == [k for k in m if k.startswith("if.vlan0.11.1.")]
+	PY
+'
+test_expect_success 'a netstat -i capture cut short fails with file:line, exit 2' '
+	test_expect_code 2 ntune diagnose --from "$D/cut-netstat-i.txt" >out 2>err &&
+	grep -q "cut-netstat-i.txt:5: last line cut short: .ix0 *1500 <Link#1>" err &&
+	test ! -s out
+'
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
 	grep -q "go together" err &&

@@ -9,6 +9,7 @@
 
 #include "diag/diag.h"
 #include "diag/diag_impl.h"
+#include "os/os_impl.h"
 #include "share_kb.h"
 #include "util/util.h"
 
@@ -79,7 +80,10 @@ test_diag_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
 	free(e);
 }
 
-/* Counters of a Linux DUT: CPU 0 in softirq, CPU 1 idle, the backlog dropping. */
+/*
+ * Counters of a Linux DUT: CPU 0 in softirq processing 1.5 M packets/s, CPU 1 idle
+ * processing 5/s, dut0 receiving 1.5 M packets/s on one queue, the backlog dropping.
+ */
 static void
 sample(struct os_counters *a, struct os_counters *b, uint64_t dropped)
 {
@@ -88,6 +92,10 @@ sample(struct os_counters *a, struct os_counters *b, uint64_t dropped)
 	os_counters_set(a, "cpu.1.softirq", 0, false);
 	os_counters_set(a, "cpu.1.idle", 0, false);
 	os_counters_set(a, "softnet.cpu0.dropped", 1000, false);
+	os_counters_set(a, "softnet.cpu0.processed", 0, false);
+	os_counters_set(a, "softnet.cpu1.processed", 1000, false);
+	os_counters_set(b, "softnet.cpu0.processed", 3000000, false);
+	os_counters_set(b, "softnet.cpu1.processed", 1010, false);
 	os_counters_set(a, "if.dut0.ipackets", 0, false);
 	os_counters_set(a, "if.dut0.idrops", 0, false);
 	os_counters_set(b, "cpu.0.softirq", 180, false);
@@ -105,7 +113,7 @@ static struct diag_result *
 evaluate(uint64_t dropped, const char *netns)
 {
 	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
 	struct diag_result *d;
 	char *cause = NULL;
 
@@ -132,7 +140,9 @@ test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 	assert_string_equal(d->findings[1].kind, "work-not-spread");
 	assert_string_equal(d->findings[1].entity, "dut0");
 	assert_string_equal(d->findings[1].knobs[0].name, "if.dut0.rps_cpus");
-	assert_non_null(strstr(d->findings[1].summary, "CPU 0 spends 90% in softirq/irq"));
+	assert_int_equal(d->findings[1].certainty, DIAG_LIKELY);
+	assert_non_null(strstr(d->findings[1].summary, "CPU 0 processes 1500000 packets/s in "
+	    "softirq (100%; it is 90% busy), the other CPUs 5/s"));
 	assert_int_equal(diag_knob_rank(d, "net.core.netdev_max_backlog"), 0);
 	assert_int_equal(diag_knob_rank(d, "if.dut0.rps_cpus"), 1);
 	assert_int_equal(diag_knob_rank(d, "if.dut1.rps_cpus"), -1);
@@ -145,7 +155,7 @@ static void
 test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count(void **state)
 {
 	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
 	struct diag_result *d;
 
 	(void)state;
@@ -167,7 +177,7 @@ static void
 test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
 {
 	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
 	struct diag_result *d;
 
 	(void)state;
@@ -182,9 +192,141 @@ test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
 	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1000 packets/s on its receive "
 	    "ring (1% of what arrives)"));
 	diag_result_free(d);
+	/* per-queue names: virtio_net and veth's rx_queue_N_drops, summed over the queues */
+	os_counters_set(&a, "nic.eth0.rx_queue_0_drops", 0, false);
+	os_counters_set(&b, "nic.eth0.rx_queue_0_drops", 300, false);
+	os_counters_set(&a, "nic.eth0.rx_queue_1_drops", 0, false);
+	os_counters_set(&b, "nic.eth0.rx_queue_1_drops", 100, false);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1200 packets/s"));
+	diag_result_free(d);
 	os_counters_free(&a);
 	os_counters_free(&b);
 	diag_rules_free(rs);
+}
+
+/* Another namespace's traffic on CPU 1: where dut0's packets go cannot be told. */
+static void
+test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct diag_result *d;
+
+	(void)state;
+	sample(&a, &b, 0);
+	os_counters_set(&b, "softnet.cpu1.processed", 3001000, false);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 1);
+	assert_string_equal(d->findings[0].kind, "work-not-spread");
+	assert_int_equal(d->findings[0].certainty, DIAG_POSSIBLE);
+	assert_non_null(strstr(d->findings[0].summary, "cannot be told from inside the namespace"));
+	diag_result_free(d);
+	/* on the host the counters are ours: no claim either way, no finding */
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 0);
+	diag_result_free(d);
+	/* RPS on: the work is spread, nothing to say */
+	os_counters_set(&b, "softnet.cpu1.processed", 1010, false);
+	os_counters_set(&b, "if.dut0.rps", 1, true);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 0);
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+}
+
+/* dut0's NAPI thread (its CPU time and CPU) says where the work runs, whatever softnet_stat says. */
+static void
+test_diag_evaluate_one_cpu_from_the_napi_thread_time(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct diag_result *d;
+
+	(void)state;
+	sample(&a, &b, 0);
+	os_counters_set(&b, "softnet.cpu1.processed", 3001000, false);
+	os_counters_set(&a, "napi.dut0.8193.usecs", 0, false);
+	os_counters_set(&b, "napi.dut0.8193.usecs", 1400000, false);
+	os_counters_set(&b, "napi.dut0.8193.cpu", 1, true);
+	os_counters_set(&b, "if.dut0.napi_threads", 1, true);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	assert_int_equal(d->nfindings, 1);
+	assert_int_equal(d->findings[0].certainty, DIAG_LIKELY);
+	assert_string_equal(d->findings[0].knobs[0].name, "if.dut0.napi_thread_cpus");
+	assert_non_null(strstr(d->findings[0].summary, "dut0's NAPI thread works on CPU 1 only (70% "
+	    "of that CPU)"));
+	assert_int_equal((int)json_number_value(json_object_get(d->metrics, "if.dut0.napi_cpus")), 1);
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+}
+
+/* VLAN names have dots: "eth0.10" is one interface in metrics, findings and knobs. */
+static void
+test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
+{
+	struct diag_rules *rs = shipped();
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct diag_result *d;
+	char **ents;
+	size_t n, i;
+
+	(void)state;
+	os_counters_set(&a, "qdisc.eth0.10.overlimits", 0, false);
+	os_counters_set(&b, "qdisc.eth0.10.overlimits", 2000, false);
+	os_counters_set(&b, "qdisc.eth0.10.shaper", 1, true);
+	os_counters_set(&a, "if.eth0.10.opackets", 0, false);
+	os_counters_set(&b, "if.eth0.10.opackets", 4000, false);
+	os_counters_set(&a, "if.eth0.ipackets", 0, false);
+	os_counters_set(&b, "if.eth0.ipackets", 10, false);
+	os_counters_set(&b, "queue.eth0.10.rx0.irq", 40, true);
+	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	n = diag_entities(d->metrics, "if", &ents);
+	assert_int_equal(n, 2);
+	assert_string_equal(ents[0], "eth0");
+	assert_string_equal(ents[1], "eth0.10");
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	assert_int_equal(d->nfindings, 1);
+	assert_string_equal(d->findings[0].kind, "shaper-limit");
+	assert_string_equal(d->findings[0].entity, "eth0.10");
+	assert_string_equal(d->findings[0].knobs[0].name, "if.eth0.10.qdisc");
+	assert_non_null(strstr(d->findings[0].summary, "a shaping qdisc on eth0.10 holds the rate: "
+	    "1000 overlimits/s"));
+	diag_result_free(d);
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+}
+
+static void
+test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only(void **state)
+{
+	static const char line[] = "4958 (napi/dut0-8193) S 2 0 0 0 -1 2129984 0 0 0 0 12 830 0 "
+	    "0 20 0 1 0 123456 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0\n";
+	unsigned long long ticks = 0;
+	int cpu = -1;
+
+	(void)state;
+	assert_int_equal(os_proc_stat_napi(line, &ticks, &cpu), 1);
+	assert_int_equal(ticks, 842);
+	assert_int_equal(cpu, 1);
+	/* a ")" in the name: fields are counted after the last one */
+	assert_int_equal(os_proc_stat_napi("1 (napi/a) b-1) S 2 0 0 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 "
+	    "9 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0", &ticks, &cpu), 1);
+	assert_int_equal(ticks, 7);
+	assert_int_equal(cpu, 0);
+	assert_int_equal(os_proc_stat_napi("12 (ksoftirqd/1) S 2 0 0 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 "
+	    "9 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0", &ticks, &cpu), 0);
+	assert_int_equal(os_proc_stat_napi("4958 (napi/dut0-8193) S 2 0 0 0 -1 2129984 0 0 0 0 12",
+	    &ticks, &cpu), 0);
+	assert_int_equal(os_proc_stat_napi("4958 (napi/x-1) S 2 0 0 0 -1 0 0 0 0 0 1x 2 0 0 20 0 1 0 "
+	    "9 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0", &ticks, &cpu), 0);
 }
 
 static void
@@ -221,7 +363,7 @@ static void
 test_diag_evaluate_without_drops_or_load_reports_headroom(void **state)
 {
 	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0 }, b = { NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
 	struct diag_result *d;
 
 	(void)state;
@@ -247,6 +389,10 @@ main(void)
 		cmocka_unit_test(test_diag_evaluate_names_backlog_drops_first_then_rps),
 		cmocka_unit_test(test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count),
 		cmocka_unit_test(test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun),
+		cmocka_unit_test(test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much),
+		cmocka_unit_test(test_diag_evaluate_one_cpu_from_the_napi_thread_time),
+		cmocka_unit_test(test_diag_evaluate_keeps_vlan_names_with_dots_whole),
+		cmocka_unit_test(test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only),
 		cmocka_unit_test(test_diag_json_round_trip_keeps_findings_knobs_and_evidence),
 		cmocka_unit_test(test_diag_evaluate_without_drops_or_load_reports_headroom),
 	};
