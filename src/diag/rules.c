@@ -24,16 +24,6 @@ diag_certainty_name(enum diag_certainty c)
 }
 
 static void
-strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
 rule_free(struct diag_rule *r)
 {
 	free(r->finding);
@@ -44,9 +34,9 @@ rule_free(struct diag_rule *r)
 	free(r->summary);
 	free(r->source);
 	free(r->file);
-	strv_free(r->knobs, r->nknobs);
-	strv_free(r->evidence, r->nevidence);
-	strv_free(r->from, r->nfrom);
+	util_strv_free(r->knobs, r->nknobs);
+	util_strv_free(r->evidence, r->nevidence);
+	util_strv_free(r->from, r->nfrom);
 	memset(r, 0, sizeof *r);
 	r->certainty = -1;
 }
@@ -248,10 +238,8 @@ push_words(char ***v, size_t *n, const char *value)
 {
 	char *copy = xstrdup(value), *tok, *save;
 
-	for (tok = strtok_r(copy, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save)) {
-		*v = xreallocarray(*v, *n + 1, sizeof **v);
-		(*v)[(*n)++] = xstrdup(tok);
-	}
+	for (tok = strtok_r(copy, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save))
+		*v = util_strv_add(*v, n, tok);
 	free(copy);
 }
 
@@ -419,7 +407,7 @@ diag_rules_load(const char *dir, struct diag_rules **out, char **cause)
 		}
 		free(path);
 	}
-	strv_free(names, nnames);
+	util_strv_free(names, nnames);
 	free(d);
 	if (rc != 0) {
 		diag_rules_free(rs);
