@@ -1,0 +1,210 @@
+/*
+ * Which CPUs serve a NIC: its queue IRQs' affinity and its NAPI kernel
+ * threads' (if.<ifname>.napi_thread_cpus).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/os_impl.h"
+#include "os/linux_impl.h"
+#include "util/util.h"
+
+int
+linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, const char *name, char **value,
+    char **cause)
+{
+	struct nic_irq *q;
+	size_t n, i;
+	char path[PATH_MAX], buf[256], first[256] = "";
+	struct strbuf sb;
+	int uniform = 1;
+
+	if ((n = linux_nic_queue_irqs(ctx, ifname, &q)) == 0) {
+		free(q);
+		util_cause(cause, "'%s': interface '%s' has no queue interrupts", name, ifname);
+		return -1;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		linux_rpath(ctx, path, sizeof path, "/proc/irq/%d/smp_affinity_list", q[i].irq);
+		if (linux_readval(path, buf, sizeof buf) != 0) {
+			util_cause(cause, "cannot read '%s': '%s': %s", name, path, strerror(errno));
+			strbuf_free(&sb);
+			free(q);
+			return -1;
+		}
+		if (i == 0)
+			os_strlcpy(first, buf, sizeof first);
+		else if (strcmp(buf, first) != 0)
+			uniform = 0;
+		if (i > 0)
+			strbuf_addc(&sb, ' ');
+		strbuf_adds(&sb, buf);
+	}
+	free(q);
+	if (uniform) {
+		*value = xstrdup(first);
+		strbuf_free(&sb);
+	} else
+		*value = strbuf_detach(&sb);
+	return 0;
+}
+
+int
+linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *name, const char *value,
+    char **cause)
+{
+	struct nic_irq *q;
+	size_t n, nw, i;
+	char path[PATH_MAX], (*words)[256], buf[32];
+	unsigned char set[OS_MAXCPU];
+	int ncpu = linux_ncpu_online(ctx), rc = -1, spread;
+
+	if ((n = linux_nic_queue_irqs(ctx, ifname, &q)) == 0) {
+		free(q);
+		util_cause(cause, "'%s': interface '%s' has no queue interrupts", name, ifname);
+		return -1;
+	}
+	words = xcalloc(n + 1, sizeof *words);
+	spread = strcmp(value, "spread") == 0;
+	nw = spread ? n : linux_split_words(value, words, n + 1);
+	if (!spread && nw != 1 && nw != n) {
+		util_cause(cause, "invalid value '%s' for '%s': give one CPU list, 'spread', "
+		    "or one list per queue interrupt (%zu)", value, name, n);
+		goto out;
+	}
+	for (i = 0; !spread && i < nw; i++)
+		if (os_cpulist_parse(words[i], set, NULL) != 0) {
+			util_cause(cause, "invalid value '%s' for '%s': not a CPU list", words[i], name);
+			goto out;
+		}
+	for (i = 0; i < n; i++) {
+		const char *v;
+
+		if (spread) {
+			snprintf(buf, sizeof buf, "%zu", i % (size_t)(ncpu > 0 ? ncpu : 1));
+			v = buf;
+		} else
+			v = words[nw == 1 ? 0 : i];
+		linux_rpath(ctx, path, sizeof path, "/proc/irq/%d/smp_affinity_list", q[i].irq);
+		if (linux_writeval(path, v, cause, name) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(words);
+	free(q);
+	return rc;
+}
+
+#define NAPI_MAXTHREADS	64
+
+/* The online CPUs: what a NAPI thread may run on before anyone pins it. */
+static int
+online_cpus(unsigned char set[OS_MAXCPU], char **cause)
+{
+	char buf[256];
+
+	if (linux_readval("/sys/devices/system/cpu/online", buf, sizeof buf) != 0) {
+		util_cause(cause, "cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
+		return -1;
+	}
+	return os_cpulist_parse(buf, set, cause);
+}
+
+/*
+ * One CPU list when every thread has the same affinity (or the online CPUs
+ * when the interface has no NAPI thread), else one list per thread.
+ */
+int
+linux_napi_cpus_get(const char *ifname, const char *name, char **value, char **cause)
+{
+	unsigned char set[OS_MAXCPU], first[OS_MAXCPU];
+	pid_t pids[NAPI_MAXTHREADS];
+	char buf[256], *why = NULL;
+	struct strbuf sb;
+	size_t n, i;
+	int same = 1;
+
+	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
+		goto fail;
+	if (n == 0) {
+		if (online_cpus(set, &why) != 0)
+			goto fail;
+		os_cpulist_format(set, buf, sizeof buf);
+		*value = xstrdup(buf);
+		return 0;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (os_linux_pid_cpus(pids[i], i == 0 ? first : set, &why) != 0) {
+			strbuf_free(&sb);
+			goto fail;
+		}
+		if (i > 0 && memcmp(first, set, sizeof set) != 0)
+			same = 0;
+		os_cpulist_format(i == 0 ? first : set, buf, sizeof buf);
+		strbuf_addf(&sb, "%s%s", i > 0 ? " " : "", buf);
+	}
+	if (same) {
+		os_cpulist_format(first, buf, sizeof buf);
+		strbuf_free(&sb);
+		*value = xstrdup(buf);
+	} else
+		*value = strbuf_detach(&sb);
+	return 0;
+fail:
+	util_cause(cause, "cannot read '%s': %s", name, why);
+	free(why);
+	return -1;
+}
+
+/* Pins every NAPI thread of ifname to the CPU list value. */
+int
+linux_napi_cpus_set(const char *ifname, const char *name, const char *value, char **cause)
+{
+	unsigned char set[OS_MAXCPU], online[OS_MAXCPU];
+	pid_t pids[NAPI_MAXTHREADS];
+	char *why = NULL;
+	size_t n, i;
+	int any = 0;
+
+	if (os_cpulist_parse(value, set, NULL) != 0) {
+		util_cause(cause, "invalid value '%s' for '%s': not a CPU list (0-1,3)", value, name);
+		return -1;
+	}
+	if (online_cpus(online, &why) != 0)
+		goto fail;
+	for (i = 0; i < OS_MAXCPU; i++) {
+		if (set[i] && !online[i]) {
+			util_cause(cause, "invalid value '%s' for '%s': CPU %zu is not online", value,
+			    name, i);
+			return -1;
+		}
+		any |= set[i];
+	}
+	if (!any) {
+		util_cause(cause, "invalid value '%s' for '%s': no CPU", value, name);
+		return -1;
+	}
+	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
+		goto fail;
+	if (n == 0) {
+		/* Nothing to pin: fine when asked for what an unpinned thread gets (a restore). */
+		if (memcmp(set, online, sizeof set) == 0)
+			return 0;
+		util_cause(cause, "cannot set '%s': '%s' has no NAPI thread (napi_threaded=1 first)",
+		    name, ifname);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (os_linux_pid_set_cpus(pids[i], set, &why) != 0)
+			goto fail;
+	return 0;
+fail:
+	util_cause(cause, "cannot set '%s' to '%s': %s", name, value, why);
+	free(why);
+	return -1;
+}

@@ -1,0 +1,174 @@
+/*
+ * The root qdisc: read through rtnetlink, set with tc(8).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+
+#include "os/os_impl.h"
+#include "os/linux_impl.h"
+#include "util/util.h"
+
+int
+linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const char *name)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct tcmsg tc;
+	} req;
+	char buf[16384];
+	struct nlmsghdr *nh;
+	struct sockaddr_nl sa;
+	int fd, ifindex, done = 0, found = 0;
+	ssize_t n;
+
+	if ((ifindex = (int)if_nametoindex(ifname)) == 0) {
+		util_cause(cause, "'%s': no interface '%s'", name, ifname);
+		return -1;
+	}
+	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1) {
+		util_cause(cause, "cannot read '%s': netlink: %s", name, strerror(errno));
+		return -1;
+	}
+	memset(&req, 0, sizeof req);
+	req.nh.nlmsg_len = sizeof req;
+	req.nh.nlmsg_type = RTM_GETQDISC;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nh.nlmsg_seq = 1;
+	req.tc.tcm_family = AF_UNSPEC;
+	req.tc.tcm_ifindex = ifindex;
+	memset(&sa, 0, sizeof sa);
+	sa.nl_family = AF_NETLINK;
+	if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		util_cause(cause, "cannot read '%s': netlink: %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	while (!done) {
+		if ((n = recv(fd, buf, sizeof buf, 0)) <= 0)
+			break;
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
+			struct tcmsg *tc;
+			struct rtattr *rta;
+			int alen;
+
+			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			if (nh->nlmsg_type != RTM_NEWQDISC)
+				continue;
+			tc = NLMSG_DATA(nh);
+			if (tc->tcm_ifindex != ifindex || tc->tcm_parent != TC_H_ROOT)
+				continue;
+			alen = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
+			for (rta = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc));
+			    RTA_OK(rta, alen); rta = RTA_NEXT(rta, alen)) {
+				if (rta->rta_type == TCA_KIND && !found) {
+					size_t l = RTA_PAYLOAD(rta);
+
+					if (l >= len)
+						l = len - 1;
+					memcpy(kind, RTA_DATA(rta), l);
+					kind[l] = '\0';
+					/*
+					 * Handle 0: is the kernel's own root qdisc; setting
+					 * "default" gives it back, a named kind would not.
+					 */
+					if (tc->tcm_handle == 0)
+						snprintf(kind, len, "default");
+					found = 1;
+				}
+			}
+		}
+	}
+	close(fd);
+	if (!found) {
+		util_cause(cause, "cannot read '%s': no root qdisc reported", name);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *
+find_tc(void)
+{
+	static const char *const paths[] = { "/usr/sbin/tc", "/sbin/tc", "/usr/bin/tc", "/bin/tc" };
+	size_t i;
+
+	for (i = 0; i < nitems(paths); i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	return NULL;
+}
+
+int
+linux_qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
+{
+	char words[16][256], cur[64];
+	char *argv[24];
+	const char *tc, *p;
+	size_t n, i, k = 0;
+	pid_t pid;
+	int status, devnull, deflt;
+
+	n = linux_split_words(value, words, 16);
+	if (n == 0) {
+		util_cause(cause, "invalid value '' for '%s'", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		for (p = words[i]; *p != '\0'; p++)
+			if (!isalnum((unsigned char)*p) && strchr("_.:-/", *p) == NULL) {
+				util_cause(cause, "invalid value '%s' for '%s'", value, name);
+				return -1;
+			}
+	if ((tc = find_tc()) == NULL) {
+		util_cause(cause, "cannot set '%s': tc(8) not found (install iproute2)", name);
+		return -1;
+	}
+	/* "default": delete ours, the kernel attaches its default root qdisc again. */
+	deflt = n == 1 && strcmp(words[0], "default") == 0;
+	if (deflt) {
+		if (linux_qdisc_get(ifname, cur, sizeof cur, cause, name) != 0)
+			return -1;
+		if (strcmp(cur, "default") == 0)
+			return 0;
+	}
+	argv[k++] = (char *)tc;
+	argv[k++] = (char *)"qdisc";
+	argv[k++] = (char *)(deflt ? "del" : "replace");
+	argv[k++] = (char *)"dev";
+	argv[k++] = (char *)ifname;
+	argv[k++] = (char *)"root";
+	for (i = 0; i < n && !deflt; i++)
+		argv[k++] = words[i];
+	argv[k] = NULL;
+	if ((pid = fork()) == -1) {
+		util_cause(cause, "cannot set '%s': fork: %s", name, strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if ((devnull = open("/dev/null", O_WRONLY)) != -1)
+			dup2(devnull, STDOUT_FILENO);
+		execv(tc, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR) {
+			util_cause(cause, "cannot set '%s': waitpid: %s", name, strerror(errno));
+			return -1;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		util_cause(cause, "cannot set '%s' to '%s': tc qdisc %s failed", name, value,
+		    deflt ? "del" : "replace");
+		return -1;
+	}
+	return 0;
+}

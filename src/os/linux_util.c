@@ -1,0 +1,137 @@
+/*
+ * Small helpers shared by the Linux backend's files: paths under ctx->root,
+ * reading and writing one-value files, number and on/off parsing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/os_impl.h"
+#include "os/linux_impl.h"
+#include "util/util.h"
+
+int
+linux_live(struct os_ctx *ctx)
+{
+	return ctx->root[0] == '\0';
+}
+
+void
+linux_rpath(struct os_ctx *ctx, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", ctx->root);
+	if (n >= len)
+		n = len - 1;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Reads a small file; value without trailing white space. */
+int
+linux_readval(const char *path, char *buf, size_t len)
+{
+	int fd;
+	ssize_t n;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+long
+linux_readlong(const char *path, long def)
+{
+	char buf[64], *end;
+	long v;
+
+	if (linux_readval(path, buf, sizeof buf) != 0)
+		return def;
+	v = strtol(buf, &end, 0);
+	if (end == buf)
+		return def;
+	return v;
+}
+
+int
+linux_writeval(const char *path, const char *value, char **cause, const char *name)
+{
+	int fd;
+	size_t n = strlen(value);
+	ssize_t w;
+
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "cannot set '%s': cannot open '%s': %s", name, path, strerror(errno));
+		return -1;
+	}
+	w = write(fd, value, n);
+	if (w < 0 || (size_t)w != n) {
+		util_cause(cause, "cannot set '%s' to '%s': %s", name, value,
+		    w < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	if (close(fd) != 0) {
+		util_cause(cause, "cannot set '%s' to '%s': %s", name, value, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+linux_link_basename(const char *path, char *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	ssize_t n;
+	const char *p;
+
+	if ((n = readlink(path, tmp, sizeof tmp - 1)) < 0)
+		return NULL;
+	tmp[n] = '\0';
+	p = strrchr(tmp, '/');
+	os_strlcpy(buf, p != NULL ? p + 1 : tmp, len);
+	return buf;
+}
+
+int
+linux_parse_int(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return -1;
+	*v = strtol(s, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0' || errno != 0)
+		return -1;
+	return 0;
+}
+
+int
+linux_parse_onoff(const char *s)
+{
+	if (strcmp(s, "on") == 0 || strcmp(s, "1") == 0 || strcmp(s, "yes") == 0 ||
+	    strcmp(s, "true") == 0)
+		return 1;
+	if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0 || strcmp(s, "no") == 0 ||
+	    strcmp(s, "false") == 0)
+		return 0;
+	return -1;
+}
