@@ -5,7 +5,8 @@
 
 #include "os/fbsd_text.h"
 #include "os/os.h"
-#include "os/os_json.h"
+#include "os/collect.h"
+#include "os/snapshot.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "os/os.h"
-#include "os/os_json.h"
+#include "os/collect.h"
+#include "os/snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

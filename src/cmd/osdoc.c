@@ -6,7 +6,8 @@
 #include "cmd/cmd.h"
 #include "cmd/osdoc.h"
 #include "kb/kb.h"
-#include "os/os_json.h"
+#include "os/collect.h"
+#include "os/snapshot.h"
 #include "util/util.h"
 
 static const char *
@@ -221,7 +222,7 @@ cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_fl
 	probe = os_collect(ctx, NULL, 0, 0);
 	nics = json_object_get(probe, "nics");
 	sys = json_object_get(probe, "system");
-	os = strcmp(ctx->ops->name, "linux") == 0 ||
+	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
 	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
 	tunable_names(&ns, os, nics, kb);
 	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);

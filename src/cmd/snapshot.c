@@ -11,7 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/osdoc.h"
-#include "os/os_json.h"
+#include "os/collect.h"
 #include "util/util.h"
 
 static void
@@ -131,7 +131,7 @@ run(struct cmd_args *args)
 		return 2;
 	}
 	if (nfrom == 0)
-		json_object_set_new(doc, "boot_files", boot_files(ctx->ops->name, root ? root : ""));
+		json_object_set_new(doc, "boot_files", boot_files(os_backend_name(ctx), root ? root : ""));
 	os_close(ctx);
 	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;

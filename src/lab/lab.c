@@ -23,22 +23,6 @@
 #include "os/os.h"
 #include "util/util.h"
 
-#define LAB_MAC_PREFIX	"02:4e:54:"
-
-static const char *
-state_dir(void)
-{
-	const char *d = getenv("NTUNE_LAB_DIR");
-
-	return d != NULL && *d != '\0' ? d : LAB_STATE_DIR;
-}
-
-static void
-state_path(const char *prefix, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s.json", state_dir(), prefix);
-}
-
 static int
 mkdir_p(const char *dir, char **cause)
 {
@@ -68,9 +52,9 @@ state_write(const struct lab_config *c, char **cause)
 	json_t *o;
 	int rc;
 
-	if (mkdir_p(state_dir(), cause) == -1)
+	if (mkdir_p(lab_state_dir(), cause) == -1)
 		return -1;
-	state_path(c->prefix, path, sizeof(path));
+	lab_state_path(c->prefix, path, sizeof(path));
 	o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:[s,s,s]}", "schema", 1, "prefix", c->prefix,
 	    "mode", lab_mode_name(c->mode), "queues", c->queues, "mtu", c->mtu, "impair",
 	    lab_impair_name(c->impair), "namespaces", lab_role_name(LAB_GEN), lab_role_name(LAB_DUT),
@@ -91,7 +75,7 @@ lab_read_config(const char *prefix, struct lab_config *c, char **cause)
 	const char *mode = "route", *impair = "none";
 	int queues = 1, mtu = 0;
 
-	state_path(prefix, path, sizeof(path));
+	lab_state_path(prefix, path, sizeof(path));
 	if ((o = json_load_file(path, 0, &jerr)) == NULL) {
 		if (access(path, F_OK) == -1)
 			util_cause(cause, "lab '%s' is not up (no '%s')", prefix, path);
@@ -377,30 +361,6 @@ explain_failure(char **cause)
 	}
 }
 
-static bool
-ns_is_ours(const char *ns)
-{
-	struct lab_ifstat ifs[16];
-	int i, n;
-
-	if (lab_if_stats(ns, ifs, (int)nitems(ifs), &n, NULL) == -1)
-		return false;
-	for (i = 0; i < n; i++) {
-		if (util_startswith(ifs[i].mac, LAB_MAC_PREFIX))
-			return true;
-	}
-	return false;
-}
-
-bool
-lab_netns_is_lab(const char *prefix, const char *nsname)
-{
-	char path[512];
-
-	state_path(prefix, path, sizeof(path));
-	return access(path, F_OK) == 0 || ns_is_ours(nsname);
-}
-
 static int
 delete_namespaces(const char *prefix, const bool which[LAB_NROLES], char **cause)
 {
@@ -428,9 +388,9 @@ pin_napi_cpu0(void *arg)
 	int rc;
 
 	(void)arg;
-	if ((os = os_open_live("", NULL)) == NULL || os->ops->tunable_set == NULL)
+	if ((os = os_open_live("", NULL)) == NULL)
 		return 1;
-	rc = os->ops->tunable_set(os, "if." LAB_DUT_IN_IF ".napi_thread_cpus", "0", NULL) == 0 ? 0 : 1;
+	rc = os_tunable_set(os, "if." LAB_DUT_IN_IF ".napi_thread_cpus", "0", NULL) == 0 ? 0 : 1;
 	os_close(os);
 	return rc;
 }
@@ -505,12 +465,12 @@ lab_up(const struct lab_config *c, char **cause)
 	}
 	if (lab_check_privileges(cause) == -1)
 		return -1;
-	state_path(c->prefix, path, sizeof(path));
+	lab_state_path(c->prefix, path, sizeof(path));
 	for (r = 0; r < LAB_NROLES; r++) {
 		lab_netns_name(c->prefix, (enum lab_role)r, ns[r], sizeof(ns[r]));
 		if (!lab_netns_exists(ns[r]))
 			continue;
-		if (access(path, F_OK) == 0 || ns_is_ours(ns[r]))
+		if (lab_netns_is_lab(c->prefix, ns[r]))
 			util_cause(cause, "lab '%s' is already up (ntune lab down --prefix %s)",
 			    c->prefix, c->prefix);
 		else
@@ -622,13 +582,13 @@ lab_down(const char *prefix, int *removed, char **cause)
 		*removed = 0;
 	if (lab_prefix_valid(prefix, cause) == -1)
 		return -1;
-	state_path(prefix, path, sizeof(path));
+	lab_state_path(prefix, path, sizeof(path));
 	state = access(path, F_OK) == 0;
 	for (r = 0; r < LAB_NROLES; r++) {
 		lab_netns_name(prefix, (enum lab_role)r, ns, sizeof(ns));
 		if (!lab_netns_exists(ns))
 			continue;
-		if (!state && !ns_is_ours(ns)) {
+		if (!lab_netns_is_lab(prefix, ns)) {
 			util_cause(cause, "network namespace '%s' was not made by ntune; not removing it", ns);
 			return -1;
 		}
@@ -659,7 +619,7 @@ lab_status(const char *prefix, struct lab_status *st, char **cause)
 	memset(st, 0, sizeof(*st));
 	if (lab_prefix_valid(prefix, cause) == -1)
 		return -1;
-	state_path(prefix, path, sizeof(path));
+	lab_state_path(prefix, path, sizeof(path));
 	st->state_file = lab_read_config(prefix, &st->config, NULL) == 0;
 	if (!st->state_file) {
 		lab_config_init(&st->config);
@@ -713,7 +673,7 @@ lab_list(char ***prefixes, size_t *n, char **cause)
 
 	*prefixes = NULL;
 	*n = 0;
-	if ((d = opendir(state_dir())) != NULL) {
+	if ((d = opendir(lab_state_dir())) != NULL) {
 		while ((de = readdir(d)) != NULL) {
 			size_t len = strlen(de->d_name);
 			char name[LAB_PREFIX_MAX + 1];
@@ -742,7 +702,7 @@ lab_list(char ***prefixes, size_t *n, char **cause)
 			memcpy(name, de->d_name, plen);
 			name[plen] = '\0';
 			snprintf(nsname, sizeof(nsname), "%s", de->d_name);
-			if (ns_is_ours(nsname))
+			if (lab_netns_is_ours(nsname))
 				add_name(prefixes, n, name);
 		}
 		closedir(d);

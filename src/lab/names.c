@@ -1,13 +1,15 @@
 /*
- * The lab's names and settings: modes, roles, prefixes and namespace names.
+ * The lab's names and settings: modes, roles, prefixes, namespace names and
+ * the state file.
  * Portable (bench and tune use them on every system); building the lab is
  * Linux-only (lab.c).
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "lab/lab.h"
+#include "lab/names.h"
 #include "util/util.h"
 
 static const char *const role_names[LAB_NROLES] = { "gen", "dut", "sink" };
@@ -106,4 +108,18 @@ void
 lab_netns_name(const char *prefix, enum lab_role r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s-%s", prefix, lab_role_name(r));
+}
+
+const char *
+lab_state_dir(void)
+{
+	const char *d = getenv("NTUNE_LAB_DIR");
+
+	return d != NULL && *d != '\0' ? d : LAB_STATE_DIR;
+}
+
+void
+lab_state_path(const char *prefix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.json", lab_state_dir(), prefix);
 }

@@ -18,7 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/lab.h"
+#include "lab/names.h"
+#include "lab/netns.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -341,4 +342,28 @@ lab_check_privileges(char **cause)
 		return -1;
 	}
 	return 0;
+}
+
+bool
+lab_netns_is_ours(const char *ns)
+{
+	struct lab_ifstat ifs[16];
+	int i, n;
+
+	if (lab_if_stats(ns, ifs, (int)nitems(ifs), &n, NULL) == -1)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (util_startswith(ifs[i].mac, LAB_MAC_PREFIX))
+			return true;
+	}
+	return false;
+}
+
+bool
+lab_netns_is_lab(const char *prefix, const char *nsname)
+{
+	char path[512];
+
+	lab_state_path(prefix, path, sizeof(path));
+	return access(path, F_OK) == 0 || lab_netns_is_ours(nsname);
 }

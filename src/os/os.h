@@ -161,6 +161,24 @@ struct os_ctx *os_open_live(const char *root, char **cause);
 /* The snapshot backend over one or more files: a JSON snapshot, or FreeBSD text dumps. */
 struct os_ctx *os_open_files(const char *const *paths, size_t n, char **cause);
 void	 os_close(struct os_ctx *);
+
+/*
+ * The operations of ctx's backend (ops.c), to be called instead of ctx->ops:
+ * an operation the backend lacks fails with cause "<what> is unsupported on
+ * '<backend>'" (e.g. "setting tunables is unsupported on 'snapshot'").
+ */
+const char *os_backend_name(const struct os_ctx *);	/* "linux", "freebsd", "snapshot" */
+int	 os_system_info(struct os_ctx *, struct os_system *, char **cause);
+int	 os_cpu_info(struct os_ctx *, struct os_cpu *, char **cause);
+int	 os_nics(struct os_ctx *, struct os_nic **, size_t *, char **cause);
+int	 os_cpu_times(struct os_ctx *, struct os_cpu_times **, size_t *ncpu, char **cause);
+int	 os_if_counters(struct os_ctx *, struct os_if_counters **, size_t *, char **cause);
+int	 os_irqs(struct os_ctx *, struct os_irq **, size_t *, char **cause);
+int	 os_tunable_get(struct os_ctx *, const char *name, char **value, char **cause);
+int	 os_tunable_set(struct os_ctx *, const char *name, const char *value, char **cause);
+int	 os_tunable_kind(struct os_ctx *, const char *name, enum os_tunable_kind *, char **cause);
+int	 os_tunable_list(struct os_ctx *, const char *prefix,
+	    int (*fn)(const char *name, const char *value, void *arg), void *arg, char **cause);
 /*
  * The Ethernet address of interface ifname in the calling thread's network
  * namespace, read live (SIOCGIFHWADDR on Linux, getifaddrs(3) AF_LINK on FreeBSD).

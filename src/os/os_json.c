@@ -1,7 +1,10 @@
-/* The inspect/snapshot document: collection from any backend, struct <-> JSON. */
+/*
+ * Every conversion between the structs of os.h and their JSON form in the
+ * inspect/snapshot document, both directions: collect.c writes them, the
+ * snapshot backend and fbsd_text_doc.c read or build them.
+ */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "os/os_impl.h"
 #include "os/os_json.h"
@@ -264,213 +267,97 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 	return 0;
 }
 
-static void
-add_error(json_t *errors, const char *what, char *cause)
+json_t *
+os_json_cpu_times(const struct os_cpu_times *t, size_t n)
 {
-	char *msg;
+	json_t *a = json_array();
+	size_t i;
 
-	xasprintf(&msg, "%s: %s", what, cause != NULL ? cause : "failed");
-	json_array_append_new(errors, json_string(msg));
-	free(msg);
-	free(cause);
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		    "user", (json_int_t)t[i].user, "nice", (json_int_t)t[i].nice,
+		    "system", (json_int_t)t[i].system, "interrupt", (json_int_t)t[i].interrupt,
+		    "softirq", (json_int_t)t[i].softirq, "idle", (json_int_t)t[i].idle,
+		    "iowait", (json_int_t)t[i].iowait, "steal", (json_int_t)t[i].steal));
+	return a;
 }
 
-static void
-unsupported(json_t *errors, struct os_ctx *ctx, const char *what)
+void
+os_json_to_cpu_times(json_t *e, struct os_cpu_times *t)
 {
-	char *msg;
-
-	xasprintf(&msg, "%s: unsupported on '%s'", what, ctx->ops->name);
-	json_array_append_new(errors, json_string(msg));
-	free(msg);
-}
-
-static int
-add_sysctl(const char *name, const char *value, void *arg)
-{
-	json_object_set_new((json_t *)arg, name, json_string(value));
-	return 0;
-}
-
-static void
-collect_snapshot(struct os_ctx *ctx, json_t *doc, json_t *errors)
-{
-	static const char *const linux_prefixes[] = { "net.", "vm." };
-	static const char *const bsd_prefixes[] = { "net.", "kern.", "hw.", "dev.", "vm.",
-	    "machdep." };
-	const char *const *pre;
-	size_t npre, i, j, n;
-	char *cause = NULL;
-	json_t *a, *sysctls;
-	/* a snapshot of pasted text has what the user pasted: what is missing was not asked for */
-	int quiet = os_snapshot_doc(ctx) != NULL;
-
-	if (strcmp(ctx->ops->name, "linux") == 0) {
-		pre = linux_prefixes;
-		npre = nitems(linux_prefixes);
-	} else {
-		pre = bsd_prefixes;
-		npre = nitems(bsd_prefixes);
-	}
-	sysctls = json_object();
-	for (i = 0; ctx->ops->tunable_list != NULL && i < npre; i++)
-		if (ctx->ops->tunable_list(ctx, pre[i], add_sysctl, sysctls, &cause) != 0)
-			add_error(errors, pre[i], cause), cause = NULL;
-	json_object_set_new(doc, "sysctls", sysctls);
-
-	if (ctx->ops->cpu_times != NULL) {
-		struct os_cpu_times *t;
-
-		if (ctx->ops->cpu_times(ctx, &t, &n, &cause) == 0) {
-			a = json_array();
-			for (i = 0; i < n; i++)
-				json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-				    "user", (json_int_t)t[i].user, "nice", (json_int_t)t[i].nice,
-				    "system", (json_int_t)t[i].system, "interrupt", (json_int_t)t[i].interrupt,
-				    "softirq", (json_int_t)t[i].softirq, "idle", (json_int_t)t[i].idle,
-				    "iowait", (json_int_t)t[i].iowait, "steal", (json_int_t)t[i].steal));
-			json_object_set_new(doc, "cpu_times", a);
-			free(t);
-		} else {
-			if (!quiet)
-				add_error(errors, "per-CPU times", cause);
-			else
-				free(cause);
-			cause = NULL;
-		}
-	}
-	if (ctx->ops->if_counters != NULL) {
-		struct os_if_counters *c;
-
-		if (ctx->ops->if_counters(ctx, &c, &n, &cause) == 0) {
-			a = json_array();
-			for (i = 0; i < n; i++)
-				json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-				    "name", c[i].name, "ipackets", (json_int_t)c[i].ipackets,
-				    "ibytes", (json_int_t)c[i].ibytes, "ierrors", (json_int_t)c[i].ierrors,
-				    "idrops", (json_int_t)c[i].idrops, "opackets", (json_int_t)c[i].opackets,
-				    "obytes", (json_int_t)c[i].obytes, "oerrors", (json_int_t)c[i].oerrors,
-				    "odrops", (json_int_t)c[i].odrops));
-			json_object_set_new(doc, "if_counters", a);
-			free(c);
-		} else {
-			if (!quiet)
-				add_error(errors, "interface counters", cause);
-			else
-				free(cause);
-			cause = NULL;
-		}
-	}
-	if (ctx->ops->irqs != NULL) {
-		struct os_irq *q;
-
-		if (ctx->ops->irqs(ctx, &q, &n, &cause) == 0) {
-			a = json_array();
-			for (i = 0; i < n; i++) {
-				json_t *pc = json_array();
-
-				for (j = 0; q[i].per_cpu != NULL && j < q[i].ncpu; j++)
-					json_array_append_new(pc, json_integer((json_int_t)q[i].per_cpu[j]));
-				json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:o}", "name", q[i].name,
-				    "desc", q[i].desc, "total", (json_int_t)q[i].total,
-				    "per_cpu", q[i].per_cpu != NULL ? pc : (json_decref(pc), json_null())));
-			}
-			json_object_set_new(doc, "irqs", a);
-			os_irqs_free(q, n);
-		} else {
-			if (!quiet)
-				add_error(errors, "interrupts", cause);
-			else
-				free(cause);
-			cause = NULL;
-		}
-	}
+	t->user = os_json_u64(e, "user");
+	t->nice = os_json_u64(e, "nice");
+	t->system = os_json_u64(e, "system");
+	t->interrupt = os_json_u64(e, "interrupt");
+	t->softirq = os_json_u64(e, "softirq");
+	t->idle = os_json_u64(e, "idle");
+	t->iowait = os_json_u64(e, "iowait");
+	t->steal = os_json_u64(e, "steal");
 }
 
 json_t *
-os_collect(struct os_ctx *ctx, const char *const *tunables, size_t ntunables, int flags)
+os_json_if_counters(const struct os_if_counters *c, size_t n)
 {
-	json_t *doc, *errors, *nics, *tl;
-	struct os_system sys;
-	struct os_cpu cpu;
-	struct os_nic *nv;
-	size_t n, i;
-	char *cause = NULL, *value;
-	enum os_tunable_kind kind;
+	json_t *a = json_array();
+	size_t i;
 
-	doc = json_pack("{s:s, s:i, s:s, s:s}", "schema", OS_JSON_SCHEMA, "version", OS_JSON_VERSION,
-	    "ntune_version", NTUNE_VERSION, "backend", ctx->ops->name);
-	errors = json_array();
-	if (ctx->ops->system == NULL)
-		unsupported(errors, ctx, "system");
-	else if (ctx->ops->system(ctx, &sys, &cause) == 0)
-		json_object_set_new(doc, "system", os_json_system(&sys));
-	else
-		add_error(errors, "system", cause), cause = NULL;
-	if (ctx->ops->cpu == NULL)
-		unsupported(errors, ctx, "cpu");
-	else if (ctx->ops->cpu(ctx, &cpu, &cause) == 0) {
-		json_object_set_new(doc, "cpu", os_json_cpu(&cpu));
-		os_cpu_free(&cpu);
-	} else
-		add_error(errors, "cpu", cause), cause = NULL;
-	nics = json_array();
-	if (ctx->ops->nics == NULL)
-		unsupported(errors, ctx, "nics");
-	else if (ctx->ops->nics(ctx, &nv, &n, &cause) == 0) {
-		for (i = 0; i < n; i++) {
-			json_array_append_new(nics, os_json_nic(&nv[i]));
-			if (nv[i].unread[0] != '\0') {
-				char *what;
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		    "name", c[i].name, "ipackets", (json_int_t)c[i].ipackets,
+		    "ibytes", (json_int_t)c[i].ibytes, "ierrors", (json_int_t)c[i].ierrors,
+		    "idrops", (json_int_t)c[i].idrops, "opackets", (json_int_t)c[i].opackets,
+		    "obytes", (json_int_t)c[i].obytes, "oerrors", (json_int_t)c[i].oerrors,
+		    "odrops", (json_int_t)c[i].odrops));
+	return a;
+}
 
-				xasprintf(&what, "NIC '%s'", nv[i].name);	/* "NIC 'eth0': cannot read ..." */
-				add_error(errors, what, xstrdup(nv[i].unread));
-				free(what);
-			}
-		}
-		os_nics_free(nv, n);
-	} else
-		add_error(errors, "nics", cause), cause = NULL;
-	json_object_set_new(doc, "nics", nics);
+void
+os_json_to_if_counters(json_t *e, struct os_if_counters *c)
+{
+	os_json_str(e, "name", c->name, sizeof c->name);
+	c->ipackets = os_json_u64(e, "ipackets");
+	c->ibytes = os_json_u64(e, "ibytes");
+	c->ierrors = os_json_u64(e, "ierrors");
+	c->idrops = os_json_u64(e, "idrops");
+	c->opackets = os_json_u64(e, "opackets");
+	c->obytes = os_json_u64(e, "obytes");
+	c->oerrors = os_json_u64(e, "oerrors");
+	c->odrops = os_json_u64(e, "odrops");
+}
 
-	tl = json_array();
-	for (i = 0; i < ntunables; i++) {
-		json_t *t;
+json_t *
+os_json_irqs(const struct os_irq *q, size_t n)
+{
+	json_t *a = json_array();
+	size_t i, j;
 
-		kind = OS_TUNABLE_NONE;
-		if (ctx->ops->tunable_kind != NULL)
-			ctx->ops->tunable_kind(ctx, tunables[i], &kind, NULL);
-		t = json_pack("{s:s}", "name", tunables[i]);
-		value = NULL;
-		if (kind != OS_TUNABLE_NONE && ctx->ops->tunable_get != NULL) {
-			if (ctx->ops->tunable_get(ctx, tunables[i], &value, &cause) != 0) {
-				add_error(errors, tunables[i], cause);
-				cause = NULL;
-			}
-		}
-		json_object_set_new(t, "value", value != NULL ? json_string(value) : json_null());
-		json_object_set_new(t, "kind", json_string(os_tunable_kind_name(kind)));
-		json_array_append_new(tl, t);
-		free(value);
+	for (i = 0; i < n; i++) {
+		json_t *pc = json_array();
+
+		for (j = 0; q[i].per_cpu != NULL && j < q[i].ncpu; j++)
+			json_array_append_new(pc, json_integer((json_int_t)q[i].per_cpu[j]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:o}", "name", q[i].name,
+		    "desc", q[i].desc, "total", (json_int_t)q[i].total,
+		    "per_cpu", q[i].per_cpu != NULL ? pc : (json_decref(pc), json_null())));
 	}
-	json_object_set_new(doc, "tunables", tl);
-	if (flags & OS_COLLECT_SNAPSHOT) {
-		char when[32];
-		time_t now = time(NULL);
-		struct tm tm;
+	return a;
+}
 
-		gmtime_r(&now, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		json_object_set_new(doc, "taken", json_string(when));
-		collect_snapshot(ctx, doc, errors);
-	}
-	if (os_snapshot_errors(ctx) != NULL) {
-		json_t *e;
+void
+os_json_to_irq(json_t *e, struct os_irq *q)
+{
+	json_t *pc, *c;
+	size_t j;
 
-		json_array_foreach(os_snapshot_errors(ctx), i, e)
-			if (json_is_string(e))
-				json_array_append(errors, e);
+	os_json_str(e, "name", q->name, sizeof q->name);
+	os_json_str(e, "desc", q->desc, sizeof q->desc);
+	q->total = os_json_u64(e, "total");
+	pc = json_object_get(e, "per_cpu");
+	if (json_is_array(pc) && json_array_size(pc) > 0 && json_array_size(pc) <= OS_MAXCPU) {
+		q->ncpu = json_array_size(pc);
+		q->per_cpu = xcalloc(q->ncpu, sizeof *q->per_cpu);
+		json_array_foreach(pc, j, c)
+			q->per_cpu[j] = json_is_integer(c) && json_integer_value(c) > 0 ?
+			    (uint64_t)json_integer_value(c) : 0;
 	}
-	json_object_set_new(doc, "errors", errors);
-	return doc;
 }

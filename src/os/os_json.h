@@ -1,8 +1,8 @@
 /*
  * The inspect/snapshot JSON document (schema "ntune-inspect" version 1, described
- * in ntune(8)): everything a backend reports, collected once. `ntune inspect`
- * renders it as text or prints it; `ntune snapshot` adds the raw counters and the
- * sysctl listing; the snapshot backend reads it back.
+ * in ntune(8)): its identity and every conversion between the structs of os.h and
+ * their JSON form, both directions. collect.h collects a document, snapshot.h
+ * answers os_ops from one.
  */
 #ifndef NTUNE_OS_JSON_H
 #define NTUNE_OS_JSON_H
@@ -14,18 +14,10 @@
 #define OS_JSON_SCHEMA		"ntune-inspect"
 #define OS_JSON_VERSION		1
 
-#define OS_COLLECT_SNAPSHOT	0x1	/* add sysctls, cpu_times, if_counters, irqs */
-
-/*
- * Collects system, CPU, NICs and the named tunables. What could not be read is
- * listed in the document's "errors" array (and the rest is still collected).
- */
-json_t	*os_collect(struct os_ctx *, const char *const *tunables, size_t ntunables, int flags);
-
 const char *os_tunable_kind_name(enum os_tunable_kind);
 enum os_tunable_kind os_tunable_kind_parse(const char *);
 
-/* Conversions between the structs of os.h and their JSON form (used by the snapshot backend). */
+/* struct <-> JSON. */
 json_t	*os_json_system(const struct os_system *);
 json_t	*os_json_cpu(const struct os_cpu *);
 json_t	*os_json_nic(const struct os_nic *);
@@ -35,13 +27,12 @@ int	 os_json_to_nic(json_t *, struct os_nic *);
 /* Member key of o as a string ("" if it is not one) or a count (0 if not a positive integer). */
 void	 os_json_str(json_t *o, const char *key, char *buf, size_t len);
 uint64_t os_json_u64(json_t *o, const char *key);
-
-/* The snapshot backend's document (NULL for other backends) and its recorded errors. */
-json_t	*os_snapshot_doc(struct os_ctx *);
-json_t	*os_snapshot_errors(struct os_ctx *);
-/* The snapshot backend over a document already in memory (takes the reference). */
-struct os_ctx *os_open_doc(json_t *doc);
-/* Validates a JSON snapshot's text; a new reference, or NULL with "path:line: ..." in cause. */
-json_t	*os_snapshot_parse(const char *data, size_t len, const char *path, char **cause);
+/* The raw counters of `ntune snapshot`: n records as an array, and one record back. */
+json_t	*os_json_cpu_times(const struct os_cpu_times *, size_t n);
+void	 os_json_to_cpu_times(json_t *, struct os_cpu_times *);
+json_t	*os_json_if_counters(const struct os_if_counters *, size_t n);
+void	 os_json_to_if_counters(json_t *, struct os_if_counters *);
+json_t	*os_json_irqs(const struct os_irq *, size_t n);
+void	 os_json_to_irq(json_t *, struct os_irq *);
 
 #endif

@@ -10,6 +10,7 @@
 #include "os/fbsd_text.h"
 #include "os/os_impl.h"
 #include "os/os_json.h"
+#include "os/snapshot.h"
 #include "util/util.h"
 
 struct snap {
@@ -76,18 +77,8 @@ snap_cpu_times(struct os_ctx *ctx, struct os_cpu_times **out, size_t *n, char **
 	if (!json_is_array(a) || json_array_size(a) == 0)
 		return missing("per-CPU times", cause);
 	*out = xcalloc(json_array_size(a), sizeof **out);
-	json_array_foreach(a, i, e) {
-		struct os_cpu_times *t = &(*out)[i];
-
-		t->user = os_json_u64(e, "user");
-		t->nice = os_json_u64(e, "nice");
-		t->system = os_json_u64(e, "system");
-		t->interrupt = os_json_u64(e, "interrupt");
-		t->softirq = os_json_u64(e, "softirq");
-		t->idle = os_json_u64(e, "idle");
-		t->iowait = os_json_u64(e, "iowait");
-		t->steal = os_json_u64(e, "steal");
-	}
+	json_array_foreach(a, i, e)
+		os_json_to_cpu_times(e, &(*out)[i]);
 	*n = json_array_size(a);
 	return 0;
 }
@@ -103,19 +94,8 @@ snap_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, cha
 	if (!json_is_array(a))
 		return missing("interface counters", cause);
 	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
-	json_array_foreach(a, i, e) {
-		struct os_if_counters *c = &(*out)[i];
-
-		os_json_str(e, "name", c->name, sizeof c->name);
-		c->ipackets = os_json_u64(e, "ipackets");
-		c->ibytes = os_json_u64(e, "ibytes");
-		c->ierrors = os_json_u64(e, "ierrors");
-		c->idrops = os_json_u64(e, "idrops");
-		c->opackets = os_json_u64(e, "opackets");
-		c->obytes = os_json_u64(e, "obytes");
-		c->oerrors = os_json_u64(e, "oerrors");
-		c->odrops = os_json_u64(e, "odrops");
-	}
+	json_array_foreach(a, i, e)
+		os_json_to_if_counters(e, &(*out)[i]);
 	*n = json_array_size(a);
 	return 0;
 }
@@ -123,29 +103,16 @@ snap_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, cha
 static int
 snap_irqs(struct os_ctx *ctx, struct os_irq **out, size_t *n, char **cause)
 {
-	json_t *a = json_object_get(doc(ctx), "irqs"), *e, *pc, *c;
-	size_t i, j;
+	json_t *a = json_object_get(doc(ctx), "irqs"), *e;
+	size_t i;
 
 	*out = NULL;
 	*n = 0;
 	if (!json_is_array(a))
 		return missing("interrupt counts", cause);
 	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
-	json_array_foreach(a, i, e) {
-		struct os_irq *q = &(*out)[i];
-
-		os_json_str(e, "name", q->name, sizeof q->name);
-		os_json_str(e, "desc", q->desc, sizeof q->desc);
-		q->total = os_json_u64(e, "total");
-		pc = json_object_get(e, "per_cpu");
-		if (json_is_array(pc) && json_array_size(pc) > 0 && json_array_size(pc) <= OS_MAXCPU) {
-			q->ncpu = json_array_size(pc);
-			q->per_cpu = xcalloc(q->ncpu, sizeof *q->per_cpu);
-			json_array_foreach(pc, j, c)
-				q->per_cpu[j] = json_is_integer(c) && json_integer_value(c) > 0 ?
-				    (uint64_t)json_integer_value(c) : 0;
-		}
-	}
+	json_array_foreach(a, i, e)
+		os_json_to_irq(e, &(*out)[i]);
 	*n = json_array_size(a);
 	return 0;
 }
@@ -186,7 +153,7 @@ snap_tunable_get(struct os_ctx *ctx, const char *name, char **value, char **caus
 static int
 snap_tunable_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 {
-	util_cause(cause, "cannot set '%s': a snapshot is read-only", name);
+	util_cause(cause, "a snapshot is read-only");
 	return -1;
 }
 

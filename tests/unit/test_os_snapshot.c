@@ -11,7 +11,8 @@
 
 #include "os/os.h"
 #include "os/os_impl.h"
-#include "os/os_json.h"
+#include "os/collect.h"
+#include "os/snapshot.h"
 #include "util/util.h"
 
 static const char *const names[] = { "net.core.netdev_budget", "net.ipv4.tcp_rmem",
