@@ -67,11 +67,7 @@ local_get(struct apply_access *a, const char *name, char **value, char **cause)
 
 	if ((os = local_os(a, cause)) == NULL)
 		return -1;
-	if (os->ops->tunable_get == NULL) {
-		util_cause(cause, "reading tunables is unsupported on '%s'", os->ops->name);
-		return -1;
-	}
-	return os->ops->tunable_get(os, name, value, cause);
+	return os_tunable_get(os, name, value, cause);
 }
 
 static int
@@ -81,11 +77,7 @@ local_set(struct apply_access *a, const char *name, const char *value, char **ca
 
 	if ((os = local_os(a, cause)) == NULL)
 		return -1;
-	if (os->ops->tunable_set == NULL) {
-		util_cause(cause, "setting tunables is unsupported on '%s'", os->ops->name);
-		return -1;
-	}
-	return os->ops->tunable_set(os, name, value, cause);
+	return os_tunable_set(os, name, value, cause);
 }
 
 /* Messages: op byte, then length-prefixed strings. */
@@ -285,9 +277,9 @@ apply_access_kind(struct apply_access *a, const char *name, enum os_tunable_kind
 	char *cause = NULL;
 
 	*kind = OS_TUNABLE_NONE;
-	if (os == NULL || os->ops->tunable_kind == NULL)
+	if (os == NULL)
 		return -1;
-	if (os->ops->tunable_kind(os, name, kind, &cause) == -1) {
+	if (os_tunable_kind(os, name, kind, &cause) == -1) {
 		free(cause);
 		return -1;
 	}

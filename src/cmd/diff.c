@@ -129,7 +129,7 @@ side_get(struct side *s, const char *name)
 		xasprintf(&v, "%s%s", e->op == KB_OP_RAISE ? ">=" : "<=", e->value);
 		return v;
 	}
-	if (s->os->ops->tunable_get == NULL || s->os->ops->tunable_get(s->os, name, &v, &cause) == -1) {
+	if (os_tunable_get(s->os, name, &v, &cause) == -1) {
 		free(cause);
 		return NULL;
 	}
@@ -176,11 +176,9 @@ run(struct cmd_args *args)
 		for (i = 0; b.p != NULL && i < b.p->nentries; i++)
 			names_add(&ns, b.p->entries[i].name);
 	} else {
-		if (a.os->ops->tunable_list == NULL || b.os->ops->tunable_list == NULL ||
-		    a.os->ops->tunable_list(a.os, "", list_cb, &ns, &cause) == -1 ||
-		    b.os->ops->tunable_list(b.os, "", list_cb, &ns, &cause) == -1) {
-			cmd_error(&cmd_diff, 0, "cannot list tunables: %s",
-			    cause ? cause : "unsupported");
+		if (os_tunable_list(a.os, "", list_cb, &ns, &cause) == -1 ||
+		    os_tunable_list(b.os, "", list_cb, &ns, &cause) == -1) {
+			cmd_error(&cmd_diff, 0, "cannot list tunables: %s", cause);
 			free(cause);
 			side_close(&a);
 			side_close(&b);

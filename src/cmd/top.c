@@ -95,21 +95,15 @@ sample_free(struct sample *s)
 static int
 take(struct top *tp, struct sample *s, char **cause)
 {
-	const struct os_ops *ops = tp->ctx->ops;
-
 	memset(s, 0, sizeof *s);
 	s->t = util_now();
-	if (ops->cpu_times == NULL || ops->if_counters == NULL) {
-		util_cause(cause, "unsupported on '%s'", ops->name);
+	if (os_cpu_times(tp->ctx, &s->cpu, &s->ncpu, cause) != 0)
 		return -1;
-	}
-	if (ops->cpu_times(tp->ctx, &s->cpu, &s->ncpu, cause) != 0)
-		return -1;
-	if (ops->if_counters(tp->ctx, &s->ifc, &s->nifc, cause) != 0) {
+	if (os_if_counters(tp->ctx, &s->ifc, &s->nifc, cause) != 0) {
 		sample_free(s);
 		return -1;
 	}
-	if (ops->irqs != NULL && tp->nq > 0 && ops->irqs(tp->ctx, &s->irq, &s->nirq, NULL) != 0)
+	if (tp->nq > 0 && os_irqs(tp->ctx, &s->irq, &s->nirq, NULL) != 0)
 		s->irq = NULL, s->nirq = 0;
 	return 0;
 }
@@ -267,7 +261,7 @@ render(struct top *tp, const struct view *v, emit_fn emit, void *arg)
 
 	localtime_r(&now, &tm);
 	strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
-	emit(arg, "ntune top  %s  interval %.2f s  backend %s", ts, v->dt, tp->ctx->ops->name);
+	emit(arg, "ntune top  %s  interval %.2f s  backend %s", ts, v->dt, os_backend_name(tp->ctx));
 	if (tp->percpu) {
 		for (i = 0; i < v->ncpu; i++)
 			emit(arg, "CPU %-3zu %5.1f%% user %5.1f%% nice %5.1f%% system %5.1f%% interrupt "
@@ -343,7 +337,7 @@ render_json(struct top *tp, const struct view *v)
 		    "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null()));
 	}
 	o = json_pack("{s:s, s:f, s:s, s:o, s:o, s:o}", "time", ts, "interval_s", v->dt,
-	    "backend", tp->ctx->ops->name, "cpus", cpus, "interfaces", ifs, "irqs", irqs);
+	    "backend", os_backend_name(tp->ctx), "cpus", cpus, "interfaces", ifs, "irqs", irqs);
 	return o;
 }
 
@@ -356,10 +350,10 @@ find_queue_irqs(struct top *tp)
 	struct os_irq *irqs = NULL;
 	size_t nirq = 0, k;
 
-	if (tp->ctx->ops->nics == NULL || tp->ctx->ops->nics(tp->ctx, &nics, &n, NULL) != 0)
+	if (os_nics(tp->ctx, &nics, &n, NULL) != 0)
 		return;
-	if (tp->ctx->ops->irqs != NULL)
-		tp->ctx->ops->irqs(tp->ctx, &irqs, &nirq, NULL);
+	if (os_irqs(tp->ctx, &irqs, &nirq, NULL) != 0)
+		irqs = NULL, nirq = 0;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < nics[i].nqueues; j++) {
 			const struct os_queue *q = &nics[i].queues[j];
@@ -679,8 +673,7 @@ run(struct cmd_args *args)
 		struct os_if_counters *c;
 		size_t n, k;
 
-		if (tp.ctx->ops->if_counters == NULL ||
-		    tp.ctx->ops->if_counters(tp.ctx, &c, &n, &cause) != 0) {
+		if (os_if_counters(tp.ctx, &c, &n, &cause) != 0) {
 			cmd_error(&cmd_top, 0, "%s", cause != NULL ? cause : "no interface counters");
 			free(cause);
 			rc = 1;

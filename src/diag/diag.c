@@ -270,8 +270,8 @@ live_os(struct os_ctx *ctx, char *netns, size_t len)
 	enum os_platform p;
 
 	netns[0] = '\0';
-	if (ctx->ops->system == NULL || ctx->ops->system(ctx, &s, NULL) != 0)
-		return strcmp(ctx->ops->name, "linux") == 0 ? "linux" : "freebsd";
+	if (os_system_info(ctx, &s, NULL) != 0)
+		return strcmp(os_backend_name(ctx), "linux") == 0 ? "linux" : "freebsd";
 	snprintf(netns, len, "%s", s.netns);
 	/* The platform the evidence names (os_platform.h), else the OS, else FreeBSD. */
 	if ((p = os_platform_parse(s.platform)) == OS_PLATFORM_UNKNOWN &&

@@ -26,9 +26,7 @@ get_tunable(void *arg, const char *name, char **value)
 	struct os_ctx *os = arg;
 	char *cause = NULL;
 
-	if (os->ops->tunable_get == NULL)
-		return -1;
-	if (os->ops->tunable_get(os, name, value, &cause) == -1) {
+	if (os_tunable_get(os, name, value, &cause) == -1) {
 		free(cause);
 		return -1;
 	}
@@ -42,7 +40,7 @@ kind_tunable(void *arg, const char *name, int *kind)
 	enum os_tunable_kind k;
 	char *cause = NULL;
 
-	if (os->ops->tunable_kind == NULL || os->ops->tunable_kind(os, name, &k, &cause) == -1) {
+	if (os_tunable_kind(os, name, &k, &cause) == -1) {
 		free(cause);
 		return -1;
 	}
@@ -75,8 +73,8 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 	si->sys.smt = -1;
 	si->sys.rss_kernel = -1;
 	memset(&s, 0, sizeof s);
-	if (os->ops->system == NULL || os->ops->system(os, &s, &why) == -1) {
-		util_cause(cause, "cannot tell the system: %s", why ? why : "unsupported");
+	if (os_system_info(os, &s, &why) == -1) {
+		util_cause(cause, "cannot tell the system: %s", why);
 		free(why);
 		return -1;
 	}
@@ -88,7 +86,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 	si->version = xstrdup(s.version);
 	si->sys.version = *si->version ? si->version : NULL;
 	memset(&cpu, 0, sizeof cpu);
-	if (os->ops->cpu != NULL && os->ops->cpu(os, &cpu, &why) == 0) {
+	if (os_cpu_info(os, &cpu, &why) == 0) {
 		si->sys.ncpu = cpu.threads > 0 ? cpu.threads : 0;
 		si->sys.ncores = cpu.cores > 0 ? cpu.cores : 0;
 		si->sys.smt = cpu.smt;
@@ -97,7 +95,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 	}
 	free(why);
 	why = NULL;
-	if (si->sys.platform != OS_PLATFORM_LINUX && os->ops->tunable_get != NULL) {
+	if (si->sys.platform != OS_PLATFORM_LINUX) {
 		/* net.inet.rss exists only with options RSS; kern.ostype proves we can read sysctls. */
 		if (has_tunable(os, "net.inet.rss.bits") || has_tunable(os, "net.inet.rss.enabled"))
 			si->sys.rss_kernel = 1;
@@ -106,7 +104,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 	}
 	si->sys.get = get_tunable;
 	si->sys.arg = os;
-	if (os->ops->nics != NULL && os->ops->nics(os, &nics, &nn, &why) == 0) {
+	if (os_nics(os, &nics, &nn, &why) == 0) {
 		si->nics = xcalloc(nn ? nn : 1, sizeof *si->nics);
 		for (i = 0; i < nn; i++) {
 			struct kb_nic *k = &si->nics[i];
