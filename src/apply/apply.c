@@ -301,16 +301,11 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 			continue;
 		if (set_one(acc, c, written + 1, &why) == -1) {
 			int bad = rollback(acc, kb, r, i, &failed);
-			const char *w = why != NULL ? why : "failed";
-			char *named = NULL, *what = NULL;
+			char *what = NULL;
 
-			/* The OS layer's message often names the knob already. */
-			xasprintf(&named, "cannot set '%s'", c->name);
-			if (strncmp(w, named, strlen(named)) == 0)
-				what = xstrdup(w);
-			else
-				xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want, w);
-			free(named);
+			/* The OS layer's cause says what went wrong; the knob is ours to name. */
+			xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want,
+			    why != NULL ? why : "failed");
 			if (bad == 0)
 				util_cause(cause, "%s (restored %zu written before it)", what, written);
 			else

@@ -680,7 +680,7 @@ fb_tunable_set(struct os_ctx *ctx, const char *name, const char *value, char **c
 		return -1;
 	}
 	if ((kind & CTLFLAG_WR) == 0) {
-		util_cause(cause, "cannot set '%s': %s", name, (kind & CTLFLAG_TUN) ?
+		util_cause(cause, "%s", (kind & CTLFLAG_TUN) ?
 		    "a loader tunable (set it in /boot/loader.conf and reboot)" : "read-only");
 		return -1;
 	}
@@ -693,7 +693,7 @@ fb_tunable_set(struct os_ctx *ctx, const char *name, const char *value, char **c
 	errno = 0;
 	v = strtoll(value, &end, 0);
 	if (end == value || *end != '\0' || errno != 0) {
-		util_cause(cause, "invalid value '%s' for '%s': not an integer", value, name);
+		util_cause(cause, "not an integer");
 		return -1;
 	}
 	switch (type) {
@@ -719,11 +719,11 @@ fb_tunable_set(struct os_ctx *ctx, const char *name, const char *value, char **c
 		return 0;
 	}
 	default:
-		util_cause(cause, "cannot set '%s': unsupported sysctl type", name);
+		util_cause(cause, "unsupported sysctl type");
 		return -1;
 	}
 fail:
-	util_cause(cause, "cannot set '%s' to '%s': %s", name, value, strerror(errno));
+	util_cause(cause, "%s", strerror(errno));
 	return -1;
 }
 

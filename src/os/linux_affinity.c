@@ -64,20 +64,20 @@ linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *name,
 
 	if ((n = linux_nic_queue_irqs(ctx, ifname, &q)) == 0) {
 		free(q);
-		util_cause(cause, "'%s': interface '%s' has no queue interrupts", name, ifname);
+		util_cause(cause, "interface '%s' has no queue interrupts", ifname);
 		return -1;
 	}
 	words = xcalloc(n + 1, sizeof *words);
 	spread = strcmp(value, "spread") == 0;
 	nw = spread ? n : linux_split_words(value, words, n + 1);
 	if (!spread && nw != 1 && nw != n) {
-		util_cause(cause, "invalid value '%s' for '%s': give one CPU list, 'spread', "
-		    "or one list per queue interrupt (%zu)", value, name, n);
+		util_cause(cause, "give one CPU list, 'spread', or one list per queue interrupt (%zu)",
+		    n);
 		goto out;
 	}
 	for (i = 0; !spread && i < nw; i++)
 		if (os_cpulist_parse(words[i], set, NULL) != 0) {
-			util_cause(cause, "invalid value '%s' for '%s': not a CPU list", words[i], name);
+			util_cause(cause, "'%s' is not a CPU list", words[i]);
 			goto out;
 		}
 	for (i = 0; i < n; i++) {
@@ -89,7 +89,7 @@ linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *name,
 		} else
 			v = words[nw == 1 ? 0 : i];
 		linux_rpath(ctx, path, sizeof path, "/proc/irq/%d/smp_affinity_list", q[i].irq);
-		if (linux_writeval(path, v, cause, name) != 0)
+		if (linux_writeval(path, v, cause) != 0)
 			goto out;
 	}
 	rc = 0;
@@ -172,21 +172,20 @@ linux_napi_cpus_set(const char *ifname, const char *name, const char *value, cha
 	int any = 0;
 
 	if (os_cpulist_parse(value, set, NULL) != 0) {
-		util_cause(cause, "invalid value '%s' for '%s': not a CPU list (0-1,3)", value, name);
+		util_cause(cause, "not a CPU list (0-1,3)");
 		return -1;
 	}
 	if (online_cpus(online, &why) != 0)
 		goto fail;
 	for (i = 0; i < OS_MAXCPU; i++) {
 		if (set[i] && !online[i]) {
-			util_cause(cause, "invalid value '%s' for '%s': CPU %zu is not online", value,
-			    name, i);
+			util_cause(cause, "CPU %zu is not online", i);
 			return -1;
 		}
 		any |= set[i];
 	}
 	if (!any) {
-		util_cause(cause, "invalid value '%s' for '%s': no CPU", value, name);
+		util_cause(cause, "no CPU");
 		return -1;
 	}
 	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
@@ -195,8 +194,7 @@ linux_napi_cpus_set(const char *ifname, const char *name, const char *value, cha
 		/* Nothing to pin: fine when asked for what an unpinned thread gets (a restore). */
 		if (memcmp(set, online, sizeof set) == 0)
 			return 0;
-		util_cause(cause, "cannot set '%s': '%s' has no NAPI thread (napi_threaded=1 first)",
-		    name, ifname);
+		util_cause(cause, "'%s' has no NAPI thread (napi_threaded=1 first)", ifname);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -204,7 +202,7 @@ linux_napi_cpus_set(const char *ifname, const char *name, const char *value, cha
 			goto fail;
 	return 0;
 fail:
-	util_cause(cause, "cannot set '%s' to '%s': %s", name, value, why);
+	util_cause(cause, "%s", why);
 	free(why);
 	return -1;
 }

@@ -83,7 +83,7 @@ linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 		return -1;
 	}
 	if (!linux_if_exists(ifname)) {
-		util_cause(cause, "'%s': no interface '%s'", name, ifname);
+		util_cause(cause, "no interface '%s'", ifname);
 		return -1;
 	}
 	if (strcmp(s, "qdisc") == 0) {
@@ -175,9 +175,9 @@ static int
 ethtool_setfail(const char *name, const char *ifname, const char *value, int err, char **cause)
 {
 	if (err == EOPNOTSUPP)
-		util_cause(cause, "cannot set '%s': driver of '%s' does not support it", name, ifname);
+		util_cause(cause, "driver of '%s' does not support it", ifname);
 	else
-		util_cause(cause, "cannot set '%s' to '%s': %s", name, value, strerror(err));
+		util_cause(cause, "%s", strerror(err));
 	return -1;
 }
 
@@ -210,7 +210,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 	if (strcmp(s, "irq_affinity") == 0)
 		return linux_irq_affinity_set(ctx, ifname, name, value, cause);
 	if (!linux_live(ctx)) {
-		util_cause(cause, "cannot set '%s': a captured tree is read-only", name);
+		util_cause(cause, "a captured tree is read-only");
 		return -1;
 	}
 	if (strcmp(s, "napi_thread_cpus") == 0)
@@ -219,28 +219,26 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 		char path[PATH_MAX];
 
 		if (linux_parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX) {
-			util_cause(cause, "invalid value '%s' for '%s': not a non-negative integer",
-			    value, name);
+			util_cause(cause, "not a non-negative integer");
 			return -1;
 		}
 		if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
 			return -1;
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
-		if (linux_writeval(path, value, cause, name) != 0) {
+		if (linux_writeval(path, value, cause) != 0) {
 			/* veth and other software devices have NAPI only with GRO or XDP on. */
-			if (strcmp(attr, "threaded") == 0 && cause != NULL && *cause != NULL &&
-			    strstr(*cause, strerror(EIO)) != NULL) {
+			if (strcmp(attr, "threaded") == 0 && errno == EIO && cause != NULL) {
 				free(*cause);
 				*cause = NULL;
-				util_cause(cause, "cannot set '%s' to '%s': '%s' has no NAPI instance "
-				    "now (a veth has one only with GRO or XDP on)", name, value, ifname);
+				util_cause(cause, "'%s' has no NAPI instance now (a veth has one only "
+				    "with GRO or XDP on)", ifname);
 			}
 			return -1;
 		}
 		return 0;
 	}
 	if (!linux_if_exists(ifname)) {
-		util_cause(cause, "'%s': no interface '%s'", name, ifname);
+		util_cause(cause, "no interface '%s'", ifname);
 		return -1;
 	}
 	if (strcmp(s, "qdisc") == 0)
@@ -248,8 +246,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 	numeric = strncmp(s, "offload.", 8) != 0 && strcmp(s, "flow-control") != 0 &&
 	    strncmp(s, "coalesce.adaptive", 17) != 0;
 	if (numeric && (linux_parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX)) {
-		util_cause(cause, "invalid value '%s' for '%s': not a non-negative integer", value,
-		    name);
+		util_cause(cause, "not a non-negative integer");
 		return -1;
 	}
 	if (strcmp(s, "mtu") == 0 || strcmp(s, "txqueuelen") == 0) {
@@ -286,7 +283,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 			max = ch.max_other;
 		}
 		if ((uint32_t)v > max) {
-			util_cause(cause, "cannot set '%s' to %ld: maximum is %u", name, v, max);
+			util_cause(cause, "maximum is %u", max);
 			return -1;
 		}
 		ch.cmd = ETHTOOL_SCHANNELS;
@@ -315,7 +312,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 			max = r.rx_jumbo_max_pending;
 		}
 		if ((uint32_t)v > max) {
-			util_cause(cause, "cannot set '%s' to %ld: maximum is %u", name, v, max);
+			util_cause(cause, "maximum is %u", max);
 			return -1;
 		}
 		r.cmd = ETHTOOL_SRINGPARAM;
@@ -331,7 +328,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 		s += 9;
 		if (strncmp(s, "adaptive-", 9) == 0) {
 			if ((on = linux_parse_onoff(value)) < 0) {
-				util_cause(cause, "invalid value '%s' for '%s': use on or off", value, name);
+				util_cause(cause, "use on or off");
 				return -1;
 			}
 			if (s[9] == 'r')
@@ -362,8 +359,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 		else if ((on = linux_parse_onoff(value)) >= 0)
 			rx = tx = on;
 		else {
-			util_cause(cause, "invalid value '%s' for '%s': use on, off, rx or tx", value,
-			    name);
+			util_cause(cause, "use on, off, rx or tx");
 			return -1;
 		}
 		if (linux_ethtool(ifname, &pp, &err) != 0)
@@ -377,15 +373,15 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 	}
 	if (strncmp(s, "offload.", 8) == 0) {
 		if ((on = linux_parse_onoff(value)) < 0) {
-			util_cause(cause, "invalid value '%s' for '%s': use on or off", value, name);
+			util_cause(cause, "use on or off");
 			return -1;
 		}
 		o = linux_find_offload(s + 8);
 		if (o != NULL ? linux_offload_set(ifname, o, on, &err) != 0 :
 		    linux_feature_set(ifname, s + 8, on, &err) != 0) {
 			if (err == ENOENT) {
-				util_cause(cause, "cannot set '%s': '%s' has no feature '%s' "
-				    "(ethtool -k %s lists them)", name, ifname, s + 8, ifname);
+				util_cause(cause, "'%s' has no feature '%s' (ethtool -k %s lists them)",
+				    ifname, s + 8, ifname);
 				return -1;
 			}
 			return ethtool_setfail(name, ifname, value, err, cause);
@@ -393,8 +389,7 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 		/* A feature can be refused silently (fixed, or needs another one): check. */
 		if ((o != NULL ? linux_offload_get(ifname, o, &got, &err) :
 		    linux_feature_get(ifname, s + 8, &got, &err)) == 0 && got != on) {
-			util_cause(cause, "cannot set '%s' to '%s': the driver kept it %s", name, value,
-			    got ? "on" : "off");
+			util_cause(cause, "the driver kept it %s", got ? "on" : "off");
 			return -1;
 		}
 		return 0;

@@ -28,7 +28,7 @@ void	 linux_rpath(struct os_ctx *ctx, char *buf, size_t len, const char *fmt, ..
     __attribute__((format(printf, 4, 5)));
 int	 linux_readval(const char *path, char *buf, size_t len);
 long	 linux_readlong(const char *path, long def);
-int	 linux_writeval(const char *path, const char *value, char **cause, const char *name);
+int	 linux_writeval(const char *path, const char *value, char **cause);
 const char	*linux_link_basename(const char *path, char *buf, size_t len);
 int	 linux_parse_int(const char *s, long *v);
 int	 linux_parse_onoff(const char *s);

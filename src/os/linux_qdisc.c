@@ -126,11 +126,11 @@ linux_qdisc_set(const char *ifname, const char *value, char **cause, const char 
 	for (i = 0; i < n; i++)
 		for (p = words[i]; *p != '\0'; p++)
 			if (!isalnum((unsigned char)*p) && strchr("_.:-/", *p) == NULL) {
-				util_cause(cause, "invalid value '%s' for '%s'", value, name);
+				util_cause(cause, "invalid value: '%s' is not a qdisc word", words[i]);
 				return -1;
 			}
 	if ((tc = find_tc()) == NULL) {
-		util_cause(cause, "cannot set '%s': tc(8) not found (install iproute2)", name);
+		util_cause(cause, "tc(8) not found (install iproute2)");
 		return -1;
 	}
 	/* "default": delete ours, the kernel attaches its default root qdisc again. */
@@ -151,7 +151,7 @@ linux_qdisc_set(const char *ifname, const char *value, char **cause, const char 
 		argv[k++] = words[i];
 	argv[k] = NULL;
 	if ((pid = fork()) == -1) {
-		util_cause(cause, "cannot set '%s': fork: %s", name, strerror(errno));
+		util_cause(cause, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -162,12 +162,11 @@ linux_qdisc_set(const char *ifname, const char *value, char **cause, const char 
 	}
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR) {
-			util_cause(cause, "cannot set '%s': waitpid: %s", name, strerror(errno));
+			util_cause(cause, "waitpid: %s", strerror(errno));
 			return -1;
 		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		util_cause(cause, "cannot set '%s' to '%s': tc qdisc %s failed", name, value,
-		    deflt ? "del" : "replace");
+		util_cause(cause, "tc qdisc %s failed", deflt ? "del" : "replace");
 		return -1;
 	}
 	return 0;

@@ -153,34 +153,32 @@ linux_queue_attr_set(struct os_ctx *ctx, const char *ifname, const char *dir, in
 		return -1;
 	n = queue >= 0 ? 1 : linux_count_queues(ctx, ifname, dir);
 	if (n == 0) {
-		util_cause(cause, "'%s': interface '%s' has no %s queues in sysfs", name, ifname, dir);
+		util_cause(cause, "interface '%s' has no %s queues in sysfs", ifname, dir);
 		return -1;
 	}
 	words = xcalloc(n + 1, sizeof *words);
 	nw = linux_split_words(value, words, n + 1);
 	if (nw != 1 && nw != n) {
-		util_cause(cause, "invalid value '%s' for '%s': give one value or one per queue (%zu)",
-		    value, name, n);
+		util_cause(cause, "give one value or one per queue (%zu)", n);
 		goto out;
 	}
 	for (i = 0; i < nw; i++) {
 		if (ismask) {
 			if (os_cpumask_parse(words[i], set, NULL) != 0) {
-				util_cause(cause, "invalid value '%s' for '%s': not a hex CPU mask",
-				    words[i], name);
+				util_cause(cause, "'%s' is not a hex CPU mask", words[i]);
 				goto out;
 			}
 			os_cpumask_format(set, linux_ncpu_online(ctx), norm, sizeof norm);
 			os_strlcpy(words[i], norm, 256);
 		} else if (linux_parse_int(words[i], &v) != 0 || v < 0) {
-			util_cause(cause, "invalid value '%s' for '%s': not a count", words[i], name);
+			util_cause(cause, "'%s' is not a count", words[i]);
 			goto out;
 		}
 	}
 	for (i = 0; i < n; i++) {
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/queues/%s-%zu/%s", ifname, dir,
 		    queue >= 0 ? (size_t)queue : i, attr);
-		if (linux_writeval(path, words[nw == 1 ? 0 : i], cause, name) != 0)
+		if (linux_writeval(path, words[nw == 1 ? 0 : i], cause) != 0)
 			goto out;
 	}
 	rc = 0;

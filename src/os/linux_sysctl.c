@@ -69,11 +69,11 @@ linux_governor_set(struct os_ctx *ctx, const char *value, char **cause)
 
 	if ((n = governor_paths(ctx, &paths)) == 0) {
 		free(paths);
-		util_cause(cause, "cannot set 'cpu.governor': no CPU frequency scaling (cpufreq) here");
+		util_cause(cause, "no CPU frequency scaling (cpufreq) here");
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		if (linux_writeval(paths[i], value, cause, "cpu.governor") != 0) {
+		if (linux_writeval(paths[i], value, cause) != 0) {
 			free(paths);
 			return -1;
 		}
@@ -181,10 +181,10 @@ sysctl_set(struct os_ctx *ctx, const char *name, const char *value, char **cause
 		return -1;
 	}
 	if (!linux_live(ctx)) {
-		util_cause(cause, "cannot set '%s': a captured tree is read-only", name);
+		util_cause(cause, "a captured tree is read-only");
 		return -1;
 	}
-	return linux_writeval(path, value, cause, name);
+	return linux_writeval(path, value, cause);
 }
 
 int

@@ -66,26 +66,32 @@ linux_readlong(const char *path, long def)
 	return v;
 }
 
+/* Writes value to the file at path; -1 with errno (0 after a short write) and cause. */
 int
-linux_writeval(const char *path, const char *value, char **cause, const char *name)
+linux_writeval(const char *path, const char *value, char **cause)
 {
-	int fd;
+	int fd, err;
 	size_t n = strlen(value);
 	ssize_t w;
 
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
-		util_cause(cause, "cannot set '%s': cannot open '%s': %s", name, path, strerror(errno));
+		err = errno;
+		util_cause(cause, "cannot open '%s': %s", path, strerror(err));
+		errno = err;
 		return -1;
 	}
 	w = write(fd, value, n);
+	err = w < 0 ? errno : 0;
 	if (w < 0 || (size_t)w != n) {
-		util_cause(cause, "cannot set '%s' to '%s': %s", name, value,
-		    w < 0 ? strerror(errno) : "short write");
+		util_cause(cause, "%s", w < 0 ? strerror(err) : "short write");
 		close(fd);
+		errno = err;
 		return -1;
 	}
 	if (close(fd) != 0) {
-		util_cause(cause, "cannot set '%s' to '%s': %s", name, value, strerror(errno));
+		err = errno;
+		util_cause(cause, "%s", strerror(err));
+		errno = err;
 		return -1;
 	}
 	return 0;

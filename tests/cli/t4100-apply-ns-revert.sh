@@ -111,7 +111,7 @@ test_expect_success 'a NAPI thread on a veth without NAPI is refused with the re
 test_expect_success 'a value over the device maximum is refused, the knob named once' '
 	printf "if.v0.txqueuelen=77\nif.v0.channels.rx=999\n" >chan.conf &&
 	test_expect_code 1 ntune apply --netns "$NS" --no-persist chan.conf 2>err && cat err &&
-	grep -q "cannot set .if.v0.channels.rx. to 999: maximum is [0-9]* (restored 1 written before it)" err &&
+	grep -q "cannot set .if.v0.channels.rx. to .999.: maximum is [0-9]* (restored 1 written before it)" err &&
 	test "$(grep -o "cannot set" err | wc -l)" = 1 &&
 	original
 '
