@@ -3,7 +3,6 @@
  * sysctl.conf, /etc/sysctl.d, OPNsense/pfSense config.xml <sysctl> items, a
  * shell script, or an Ansible playbook.
  */
-#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "os/ifset.h"
 #include "util/util.h"
 
 extern const struct ntune_cmd cmd_export;
@@ -133,61 +133,33 @@ descr(struct ctx *c, const struct kb_entry *e, char *buf, size_t len)
 	return buf;
 }
 
-/* if.IF.SETTING: the interface and the setting (names may contain dots: vlans). */
-static int
-if_parts(const char *name, char *ifn, size_t len, const char **setting)
+/* A row's sh command: %i the interface, %v the value, %o the value as on/off. */
+static void
+sh_expand(struct strbuf *out, const char *tmpl, const char *ifn, const char *value)
 {
-	static const char *const settings[] = {
-		"channels.combined", "channels.rx", "channels.tx", "ring.rx", "ring.tx",
-		"coalesce.rx-usecs", "coalesce.adaptive-rx", "flow-control", "mtu", "txqueuelen",
-		"rps_cpus", "xps_cpus", "rps_flow_cnt", "irq_affinity", "qdisc", "offload.gro",
-		"offload.tso", "offload.gso", "offload.lro", "offload.rxcsum", "offload.txcsum",
-	};
-	const char *rest = name + 3;
-	size_t i, n = strlen(rest), sl;
+	bool on = strcmp(value, "on") == 0 || strcmp(value, "1") == 0;
+	const char *p;
 
-	for (i = 0; i < nitems(settings); i++) {
-		sl = strlen(settings[i]);
-		if (n > sl + 1 && strcmp(rest + n - sl, settings[i]) == 0 && rest[n - sl - 1] == '.' &&
-		    n - sl - 1 < len) {
-			memcpy(ifn, rest, n - sl - 1);
-			ifn[n - sl - 1] = '\0';
-			*setting = settings[i];
-			return 0;
-		}
+	for (p = tmpl; *p != '\0'; p++) {
+		if (p[0] == '%' && p[1] == 'i')
+			strbuf_addf(out, "%s", ifn), p++;
+		else if (p[0] == '%' && p[1] == 'v')
+			strbuf_addf(out, "%s", value), p++;
+		else if (p[0] == '%' && p[1] == 'o')
+			strbuf_addf(out, "%s", on ? "on" : "off"), p++;
+		else
+			strbuf_addf(out, "%c", *p);
 	}
-	return -1;
-}
-
-/* "eth0.rx-3": the '.' before the queue ("rx-3", "tx-0"), or NULL for a whole interface. */
-static char *
-queue_of(char *ifn)
-{
-	char *dot = strrchr(ifn, '.');
-	const char *d;
-
-	if (dot == NULL || (strncmp(dot + 1, "rx-", 3) != 0 && strncmp(dot + 1, "tx-", 3) != 0) ||
-	    dot[4] == '\0')
-		return NULL;
-	for (d = dot + 4; *d != '\0'; d++) {
-		if (!isdigit((unsigned char)*d))
-			return NULL;
-	}
-	return dot;
 }
 
 /* One shell command for an entry; false when there is none. */
 static bool
 sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
 {
-	char ifn[128], *q;
-	const char *set;
-	static const char *const ethtool_k[][2] = {
-		{ "offload.gro", "gro" }, { "offload.tso", "tso" }, { "offload.gso", "gso" },
-		{ "offload.lro", "lro" }, { "offload.rxcsum", "rx" }, { "offload.txcsum", "tx" },
-	};
-	size_t i;
-	bool on;
+	char ifn[128], dir[3];
+	const char *set, *attr;
+	const struct os_ifset *r;
+	int queue;
 
 	if (strcmp(e->name, "cpu.governor") == 0) {
 		strbuf_addf(out, "for f in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do "
@@ -198,43 +170,17 @@ sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
 		strbuf_addf(out, "sysctl %s'%s=%s'", c->bsd ? "" : "-w ", e->name, e->value);
 		return true;
 	}
-	if (if_parts(e->name, ifn, sizeof ifn, &set) == -1 || strchr(ifn, '\'') != NULL)
+	/* The os/ifset.c row says what to print (names may contain dots: vlans). */
+	if (os_if_split(e->name, ifn, sizeof ifn, &set, NULL) == -1 || strchr(ifn, '\'') != NULL ||
+	    (r = os_ifset_lookup(set)) == NULL || r->sh == NULL)
 		return false;
-	on = strcmp(e->value, "on") == 0 || strcmp(e->value, "1") == 0;
-	for (i = 0; i < nitems(ethtool_k); i++) {
-		if (strcmp(set, ethtool_k[i][0]) == 0) {
-			strbuf_addf(out, "ethtool -K '%s' %s %s", ifn, ethtool_k[i][1], on ? "on" : "off");
-			return true;
-		}
-	}
-	if ((q = strchr(set, '.')) != NULL && util_startswith(set, "channels."))
-		strbuf_addf(out, "ethtool -L '%s' %s %s", ifn, q + 1, e->value);
-	else if (util_startswith(set, "ring."))
-		strbuf_addf(out, "ethtool -G '%s' %s %s", ifn, set + 5, e->value);
-	else if (strcmp(set, "coalesce.rx-usecs") == 0)
-		strbuf_addf(out, "ethtool -C '%s' rx-usecs %s", ifn, e->value);
-	else if (strcmp(set, "coalesce.adaptive-rx") == 0)
-		strbuf_addf(out, "ethtool -C '%s' adaptive-rx %s", ifn, on ? "on" : "off");
-	else if (strcmp(set, "flow-control") == 0)
-		strbuf_addf(out, "ethtool -A '%s' rx %s tx %s", ifn, on ? "on" : "off", on ? "on" : "off");
-	else if (strcmp(set, "mtu") == 0 || strcmp(set, "txqueuelen") == 0)
-		strbuf_addf(out, "ip link set dev '%s' %s %s", ifn, set, e->value);
-	else if ((strcmp(set, "rps_cpus") == 0 || strcmp(set, "rps_flow_cnt") == 0 ||
-	    strcmp(set, "xps_cpus") == 0) && (q = queue_of(ifn)) != NULL) {
+	if (os_ifset_queue(set, dir, &queue, &attr) == 0) {
 		/* if.eth0.rx-3.rps_cpus: one queue, /sys/class/net/eth0/queues/rx-3/rps_cpus. */
-		*q = '\0';
-		strbuf_addf(out, "echo %s > /sys/class/net/'%s'/queues/%s/%s", e->value, ifn, q + 1,
-		    set);
-	} else if (strcmp(set, "rps_cpus") == 0 || strcmp(set, "rps_flow_cnt") == 0)
-		strbuf_addf(out, "for q in /sys/class/net/'%s'/queues/rx-*/%s; do echo %s > \"$q\"; "
-		    "done", ifn, set, e->value);
-	else if (strcmp(set, "xps_cpus") == 0)
-		strbuf_addf(out, "for q in /sys/class/net/'%s'/queues/tx-*/xps_cpus; do echo %s > "
-		    "\"$q\"; done", ifn, e->value);
-	else if (strcmp(set, "qdisc") == 0)
-		strbuf_addf(out, "tc qdisc replace dev '%s' root %s", ifn, e->value);
-	else
-		return false;	/* irq_affinity needs the IRQ numbers: ntune apply */
+		strbuf_addf(out, "echo %s > /sys/class/net/'%s'/queues/%.*s/%s", e->value, ifn,
+		    (int)(attr - set - 1), set, attr);
+		return true;
+	}
+	sh_expand(out, r->sh, ifn, e->value);
 	return true;
 }
 

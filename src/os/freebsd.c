@@ -562,6 +562,7 @@ find_oid(const char *name, int *mib, size_t *len, u_int *kind, char *fmt, size_t
 	return oid_fmt(mib, *len, kind, fmt, fmtlen);
 }
 
+/* The IFCAP bits of an os/ifset.c row's bsd_arg. */
 static int
 if_cap_bit(const char *what)
 {
@@ -587,6 +588,7 @@ if_tunable(const char *name, const char *set, char **value, char **cause)
 {
 	char ifname[IFNAMSIZ + 8], buf[32];
 	const char *s;
+	const struct os_ifset *r;
 	struct ifreq ifr;
 	int sock, bit, rc = -1;
 
@@ -594,8 +596,9 @@ if_tunable(const char *name, const char *set, char **value, char **cause)
 		util_cause(cause, "unknown interface setting '%s'", name);
 		return -1;
 	}
-	bit = strncmp(s, "offload.", 8) == 0 ? if_cap_bit(s + 8) : 0;
-	if (strcmp(s, "mtu") != 0 && bit == 0) {
+	r = os_ifset_find(s);
+	bit = r != NULL && r->bsd == OS_IFSET_BSD_CAP ? if_cap_bit(r->bsd_arg) : 0;
+	if ((r == NULL || r->bsd != OS_IFSET_BSD_MTU) && bit == 0) {
 		util_cause(cause, "'%s': unsupported on 'freebsd' (use ifconfig or the driver's "
 		    "dev.* sysctls)", name);
 		return -1;

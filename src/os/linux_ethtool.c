@@ -1,6 +1,6 @@
 /*
  * ethtool ioctls (SIOCETHTOOL): legacy offload flags, features by their
- * ethtool -k name, per-device NAPI attributes.
+ * ethtool -k name.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -227,22 +227,4 @@ linux_feature_set(const char *ifname, const char *fname, int on, int *err)
 	free(sf);
 	/* A positive return says some features were changed or refused: check below. */
 	return rc < 0 ? -1 : 0;
-}
-
-/* Per-device NAPI attributes in /sys/class/net/IF (kernel >= 5.12 for threaded). */
-static const char *const dev_attrs[][2] = {
-	{ "napi_threaded", "threaded" },
-	{ "gro_flush_timeout", "gro_flush_timeout" },
-	{ "napi_defer_hard_irqs", "napi_defer_hard_irqs" },
-};
-
-const char *
-linux_dev_attr(const char *setting)
-{
-	size_t i;
-
-	for (i = 0; i < nitems(dev_attrs); i++)
-		if (strcmp(dev_attrs[i][0], setting) == 0)
-			return dev_attrs[i][1];
-	return NULL;
 }

@@ -1,5 +1,6 @@
 /*
- * if.<ifname>.<setting>: reads and writes of the per-interface settings.
+ * if.<ifname>.<setting>: reads and writes of the per-interface settings, each by
+ * the Linux method its row in ifset.c names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,166 +14,239 @@
 #include "os/linux_impl.h"
 #include "util/util.h"
 
-static int
-queue_number(const char *setting, const char *dir)
+/* The ethtool struct fields the rows' lx_arg names. */
+static uint32_t *
+channel_field(struct ethtool_channels *ch, const char *arg, uint32_t *max)
 {
-	return atoi(setting + strlen(dir) + 1);
+	if (strcmp(arg, "combined") == 0)
+		return *max = ch->max_combined, &ch->combined_count;
+	if (strcmp(arg, "rx") == 0)
+		return *max = ch->max_rx, &ch->rx_count;
+	if (strcmp(arg, "tx") == 0)
+		return *max = ch->max_tx, &ch->tx_count;
+	return *max = ch->max_other, &ch->other_count;
+}
+
+static uint32_t *
+ring_field(struct ethtool_ringparam *r, const char *arg, uint32_t *max)
+{
+	if (strcmp(arg, "rx") == 0)
+		return *max = r->rx_max_pending, &r->rx_pending;
+	if (strcmp(arg, "tx") == 0)
+		return *max = r->tx_max_pending, &r->tx_pending;
+	if (strcmp(arg, "rx-mini") == 0)
+		return *max = r->rx_mini_max_pending, &r->rx_mini_pending;
+	return *max = r->rx_jumbo_max_pending, &r->rx_jumbo_pending;
+}
+
+static uint32_t *
+coalesce_field(struct ethtool_coalesce *c, const char *arg)
+{
+	if (strcmp(arg, "rx-usecs") == 0)
+		return &c->rx_coalesce_usecs;
+	if (strcmp(arg, "tx-usecs") == 0)
+		return &c->tx_coalesce_usecs;
+	if (strcmp(arg, "rx-frames") == 0)
+		return &c->rx_max_coalesced_frames;
+	if (strcmp(arg, "tx-frames") == 0)
+		return &c->tx_max_coalesced_frames;
+	if (strcmp(arg, "adaptive-rx") == 0)
+		return &c->use_adaptive_rx_coalesce;
+	return &c->use_adaptive_tx_coalesce;
+}
+
+/* The ethtool -k name of an offload setting: the row's, or what follows "offload.". */
+static const char *
+feature_name(const struct os_ifset *r, const char *setting)
+{
+	return r->lx_arg != NULL ? r->lx_arg : setting + 8;
+}
+
+/* The queue directory ("rx"), number (-1: all) and attribute of a queue setting. */
+static void
+queue_of(const struct os_ifset *r, const char *setting, char dir[3], int *queue,
+    const char **attr)
+{
+	if (os_ifset_queue(setting, dir, queue, attr) == 0)
+		return;
+	os_strlcpy(dir, r->lx_arg, 3);
+	*queue = -1;
+	*attr = r->name;
+}
+
+/* A live ethtool or ioctl setting as text: a count, on/off, or rx/tx for flow control. */
+static int
+ethtool_get(const char *ifname, const struct os_ifset *r, const char *setting, char *buf,
+    size_t len, int *err)
+{
+	uint32_t max;
+	int on;
+
+	switch (r->lx) {
+	case OS_IFSET_LX_IOCTL: {
+		struct ifreq ifr;
+		int mtu = strcmp(r->name, "mtu") == 0;
+
+		memset(&ifr, 0, sizeof ifr);
+		if (linux_ifioctl(ifname, mtu ? SIOCGIFMTU : SIOCGIFTXQLEN, &ifr, err) != 0)
+			return -1;
+		snprintf(buf, len, "%d", mtu ? ifr.ifr_mtu : ifr.ifr_qlen);
+		return 0;
+	}
+	case OS_IFSET_LX_CHANNELS: {
+		struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+
+		if (linux_ethtool(ifname, &ch, err) != 0)
+			return -1;
+		snprintf(buf, len, "%ld", (long)*channel_field(&ch, r->lx_arg, &max));
+		return 0;
+	}
+	case OS_IFSET_LX_RING: {
+		struct ethtool_ringparam rp = { .cmd = ETHTOOL_GRINGPARAM };
+
+		if (linux_ethtool(ifname, &rp, err) != 0)
+			return -1;
+		snprintf(buf, len, "%ld", (long)*ring_field(&rp, r->lx_arg, &max));
+		return 0;
+	}
+	case OS_IFSET_LX_COALESCE: {
+		struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
+		uint32_t v;
+
+		if (linux_ethtool(ifname, &c, err) != 0)
+			return -1;
+		v = *coalesce_field(&c, r->lx_arg);
+		if (r->value == OS_IFSET_ONOFF)
+			snprintf(buf, len, "%s", v != 0 ? "on" : "off");
+		else
+			snprintf(buf, len, "%ld", (long)v);
+		return 0;
+	}
+	case OS_IFSET_LX_PAUSE: {
+		struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+
+		if (linux_ethtool(ifname, &pp, err) != 0)
+			return -1;
+		snprintf(buf, len, "%s", pp.rx_pause && pp.tx_pause ? "on" : pp.rx_pause ? "rx" :
+		    pp.tx_pause ? "tx" : "off");
+		return 0;
+	}
+	default: {
+		const struct offload *o = linux_find_offload(feature_name(r, setting));
+
+		if ((o != NULL ? linux_offload_get(ifname, o, &on, err) :
+		    linux_feature_get(ifname, feature_name(r, setting), &on, err)) != 0)
+			return -1;
+		snprintf(buf, len, "%s", on ? "on" : "off");
+		return 0;
+	}
+	}
+}
+
+/* /sys/class/net/IF/<attr>: the per-device NAPI settings. */
+static int
+sysfs_get(struct os_ctx *ctx, const char *ifname, const char *attr, const char *name,
+    char **value, char **cause)
+{
+	char path[PATH_MAX], buf[64];
+
+	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+		return -1;
+	linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
+	if (linux_readval(path, buf, sizeof buf) != 0) {
+		util_cause(cause, "cannot read '%s': %s", name, errno == ENOENT ?
+		    "this kernel has no such attribute" : strerror(errno));
+		return -1;
+	}
+	*value = xstrdup(buf);
+	return 0;
+}
+
+/* What needs the live system (ioctls, ethtool, netlink) read from a captured tree. */
+static int
+captured_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, const char *name,
+    char **value, char **cause)
+{
+	char path[PATH_MAX], buf[64];
+
+	/* A captured tree has sysfs copies of mtu and tx_queue_len only. */
+	if (r->lx == OS_IFSET_LX_IOCTL) {
+		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, r->lx_arg);
+		if (linux_readval(path, buf, sizeof buf) == 0) {
+			*value = xstrdup(buf);
+			return 0;
+		}
+	}
+	util_cause(cause, "cannot read '%s': not available from a captured tree", name);
+	return -1;
 }
 
 int
 linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 {
-	char ifname[IFNAMSIZ + 8], buf[64];
-	const char *s, *attr;
-	const struct offload *o;
-	int err = 0, on;
-	long v = -1;
+	char ifname[IFNAMSIZ + 8];
+	const char *s;
+	const struct os_ifset *r;
 
-	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) != 0) {
+	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) !=
+	    0 || (r = os_ifset_lookup(s)) == NULL) {
 		util_cause(cause, "unknown interface setting '%s'", name);
 		return -1;
 	}
-	if (strcmp(s, "rps_cpus") == 0)
-		return linux_queue_attr_get(ctx, ifname, "rx", -1, "rps_cpus", name, value, cause);
-	if (strcmp(s, "rps_flow_cnt") == 0)
-		return linux_queue_attr_get(ctx, ifname, "rx", -1, "rps_flow_cnt", name, value, cause);
-	if (strcmp(s, "xps_cpus") == 0)
-		return linux_queue_attr_get(ctx, ifname, "tx", -1, "xps_cpus", name, value, cause);
-	if (strncmp(s, "rx-", 3) == 0)
-		return linux_queue_attr_get(ctx, ifname, "rx", queue_number(s, "rx"),
-		    strchr(s, '.') + 1, name, value, cause);
-	if (strncmp(s, "tx-", 3) == 0)
-		return linux_queue_attr_get(ctx, ifname, "tx", queue_number(s, "tx"),
-		    strchr(s, '.') + 1, name, value, cause);
-	if (strcmp(s, "irq_affinity") == 0)
+	return linux_ifset_get(ctx, ifname, r, s, name, value, cause);
+}
+
+int
+linux_ifset_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, const char *s,
+    const char *name, char **value, char **cause)
+{
+	char buf[64], dir[3];
+	const char *attr;
+	int err = 0, queue;
+
+	switch (r->lx) {
+	case OS_IFSET_LX_QUEUES:
+		queue_of(r, s, dir, &queue, &attr);
+		return linux_queue_attr_get(ctx, ifname, dir, queue, attr, name, value, cause);
+	case OS_IFSET_LX_IRQS:
 		return linux_irq_affinity_get(ctx, ifname, name, value, cause);
-	if (strcmp(s, "napi_thread_cpus") == 0) {
+	case OS_IFSET_LX_NAPI_THREADS:
 		if (!linux_live(ctx)) {
 			util_cause(cause, "cannot read '%s': not available from a captured tree", name);
 			return -1;
 		}
 		return linux_napi_cpus_get(ifname, name, value, cause);
+	case OS_IFSET_LX_SYSFS:
+		return sysfs_get(ctx, ifname, r->lx_arg, name, value, cause);
+	default:
+		break;
 	}
-	if ((attr = linux_dev_attr(s)) != NULL) {
-		char path[PATH_MAX];
-
-		if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
-			return -1;
-		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
-		if (linux_readval(path, buf, sizeof buf) != 0) {
-			util_cause(cause, "cannot read '%s': %s", name, errno == ENOENT ?
-			    "this kernel has no such attribute" : strerror(errno));
-			return -1;
-		}
-		*value = xstrdup(buf);
-		return 0;
-	}
-	if (!linux_live(ctx)) {
-		char path[PATH_MAX];
-
-		/* A captured tree has sysfs copies of mtu and tx_queue_len only. */
-		if (strcmp(s, "mtu") == 0 || strcmp(s, "txqueuelen") == 0) {
-			linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname,
-			    strcmp(s, "mtu") == 0 ? "mtu" : "tx_queue_len");
-			if (linux_readval(path, buf, sizeof buf) == 0) {
-				*value = xstrdup(buf);
-				return 0;
-			}
-		}
-		util_cause(cause, "cannot read '%s': not available from a captured tree", name);
-		return -1;
-	}
+	if (!linux_live(ctx))
+		return captured_get(ctx, ifname, r, name, value, cause);
 	if (!linux_if_exists(ifname)) {
 		util_cause(cause, "no interface '%s'", ifname);
 		return -1;
 	}
-	if (strcmp(s, "qdisc") == 0) {
+	if (r->lx == OS_IFSET_LX_QDISC) {
 		if (linux_qdisc_get(ifname, buf, sizeof buf, cause, name) != 0)
 			return -1;
-		*value = xstrdup(buf);
-		return 0;
-	}
-	if (strcmp(s, "mtu") == 0 || strcmp(s, "txqueuelen") == 0) {
-		struct ifreq ifr;
-
-		memset(&ifr, 0, sizeof ifr);
-		if (linux_ifioctl(ifname, strcmp(s, "mtu") == 0 ? SIOCGIFMTU : SIOCGIFTXQLEN, &ifr,
-		    &err) != 0)
-			goto fail;
-		v = strcmp(s, "mtu") == 0 ? ifr.ifr_mtu : ifr.ifr_qlen;
-	} else if (strncmp(s, "channels.", 9) == 0) {
-		struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-
-		if (linux_ethtool(ifname, &ch, &err) != 0)
-			goto fail;
-		s += 9;
-		v = strcmp(s, "combined") == 0 ? ch.combined_count : strcmp(s, "rx") == 0 ?
-		    ch.rx_count : strcmp(s, "tx") == 0 ? ch.tx_count : ch.other_count;
-	} else if (strncmp(s, "ring.", 5) == 0) {
-		struct ethtool_ringparam r = { .cmd = ETHTOOL_GRINGPARAM };
-
-		if (linux_ethtool(ifname, &r, &err) != 0)
-			goto fail;
-		s += 5;
-		v = strcmp(s, "rx") == 0 ? r.rx_pending : strcmp(s, "tx") == 0 ? r.tx_pending :
-		    strcmp(s, "rx-mini") == 0 ? r.rx_mini_pending : r.rx_jumbo_pending;
-	} else if (strncmp(s, "coalesce.", 9) == 0) {
-		struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
-
-		if (linux_ethtool(ifname, &c, &err) != 0)
-			goto fail;
-		s += 9;
-		if (strcmp(s, "rx-usecs") == 0)
-			v = c.rx_coalesce_usecs;
-		else if (strcmp(s, "tx-usecs") == 0)
-			v = c.tx_coalesce_usecs;
-		else if (strcmp(s, "rx-frames") == 0)
-			v = c.rx_max_coalesced_frames;
-		else if (strcmp(s, "tx-frames") == 0)
-			v = c.tx_max_coalesced_frames;
-		else {
-			on = strcmp(s, "adaptive-rx") == 0 ? c.use_adaptive_rx_coalesce != 0 :
-			    c.use_adaptive_tx_coalesce != 0;
-			*value = xstrdup(on ? "on" : "off");
-			return 0;
-		}
-	} else if (strcmp(s, "flow-control") == 0) {
-		struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
-
-		if (linux_ethtool(ifname, &pp, &err) != 0)
-			goto fail;
-		*value = xstrdup(pp.rx_pause && pp.tx_pause ? "on" : pp.rx_pause ? "rx" :
-		    pp.tx_pause ? "tx" : "off");
-		return 0;
-	} else if (strncmp(s, "offload.", 8) == 0) {
-		if ((o = linux_find_offload(s + 8)) != NULL ? linux_offload_get(ifname, o, &on, &err) != 0 :
-		    linux_feature_get(ifname, s + 8, &on, &err) != 0) {
-			if (err == ENOENT) {
-				util_cause(cause, "cannot read '%s': '%s' has no feature '%s' "
-				    "(ethtool -k %s lists them)", name, ifname, s + 8, ifname);
-				return -1;
-			}
-			goto fail;
-		}
-		*value = xstrdup(on ? "on" : "off");
-		return 0;
-	} else {
-		util_cause(cause, "unknown interface setting '%s'", name);
+	} else if (ethtool_get(ifname, r, s, buf, sizeof buf, &err) != 0) {
+		if (r->lx == OS_IFSET_LX_OFFLOAD && err == ENOENT)
+			util_cause(cause, "cannot read '%s': '%s' has no feature '%s' "
+			    "(ethtool -k %s lists them)", name, ifname, feature_name(r, s), ifname);
+		else if (err == EOPNOTSUPP)
+			util_cause(cause, "cannot read '%s': driver of '%s' does not support it", name,
+			    ifname);
+		else
+			util_cause(cause, "cannot read '%s': %s", name, strerror(err));
 		return -1;
 	}
-	snprintf(buf, sizeof buf, "%ld", v);
 	*value = xstrdup(buf);
 	return 0;
-fail:
-	if (err == EOPNOTSUPP)
-		util_cause(cause, "cannot read '%s': driver of '%s' does not support it", name, ifname);
-	else
-		util_cause(cause, "cannot read '%s': %s", name, strerror(err));
-	return -1;
 }
 
 static int
-ethtool_setfail(const char *name, const char *ifname, const char *value, int err, char **cause)
+ethtool_setfail(const char *ifname, int err, char **cause)
 {
 	if (err == EOPNOTSUPP)
 		util_cause(cause, "driver of '%s' does not support it", ifname);
@@ -181,219 +255,218 @@ ethtool_setfail(const char *name, const char *ifname, const char *value, int err
 	return -1;
 }
 
+/* Channels and rings: refused above the driver's maximum. */
+static int
+set_counted(const char *ifname, const struct os_ifset *r, long v, char **cause)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ethtool_ringparam rp = { .cmd = ETHTOOL_GRINGPARAM };
+	int rings = r->lx == OS_IFSET_LX_RING, err = 0;
+	void *data = rings ? (void *)&rp : (void *)&ch;
+	uint32_t max, *field;
+
+	if (linux_ethtool(ifname, data, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	field = rings ? ring_field(&rp, r->lx_arg, &max) : channel_field(&ch, r->lx_arg, &max);
+	*field = (uint32_t)v;
+	if ((uint32_t)v > max) {
+		util_cause(cause, "maximum is %u", max);
+		return -1;
+	}
+	rp.cmd = ETHTOOL_SRINGPARAM;
+	ch.cmd = ETHTOOL_SCHANNELS;
+	if (linux_ethtool(ifname, data, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	return 0;
+}
+
+static int
+set_coalesce(const char *ifname, const struct os_ifset *r, const char *value, long v,
+    char **cause)
+{
+	struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
+	int err = 0, on = 0;
+
+	if (linux_ethtool(ifname, &c, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	if (r->value == OS_IFSET_ONOFF && (on = linux_parse_onoff(value)) < 0) {
+		util_cause(cause, "use on or off");
+		return -1;
+	}
+	*coalesce_field(&c, r->lx_arg) = (uint32_t)(r->value == OS_IFSET_ONOFF ? on : v);
+	c.cmd = ETHTOOL_SCOALESCE;
+	if (linux_ethtool(ifname, &c, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	return 0;
+}
+
+static int
+set_pause(const char *ifname, const char *value, char **cause)
+{
+	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+	int rx, tx, on, err = 0;
+
+	if (strcmp(value, "rx") == 0)
+		rx = 1, tx = 0;
+	else if (strcmp(value, "tx") == 0)
+		rx = 0, tx = 1;
+	else if ((on = linux_parse_onoff(value)) >= 0)
+		rx = tx = on;
+	else {
+		util_cause(cause, "use on, off, rx or tx");
+		return -1;
+	}
+	if (linux_ethtool(ifname, &pp, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	pp.cmd = ETHTOOL_SPAUSEPARAM;
+	pp.rx_pause = (uint32_t)rx;
+	pp.tx_pause = (uint32_t)tx;
+	if (linux_ethtool(ifname, &pp, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	return 0;
+}
+
+static int
+set_offload(const char *ifname, const char *fname, const char *value, char **cause)
+{
+	const struct offload *o = linux_find_offload(fname);
+	int on, got, err = 0;
+
+	if ((on = linux_parse_onoff(value)) < 0) {
+		util_cause(cause, "use on or off");
+		return -1;
+	}
+	if (o != NULL ? linux_offload_set(ifname, o, on, &err) != 0 :
+	    linux_feature_set(ifname, fname, on, &err) != 0) {
+		if (err == ENOENT) {
+			util_cause(cause, "'%s' has no feature '%s' (ethtool -k %s lists them)",
+			    ifname, fname, ifname);
+			return -1;
+		}
+		return ethtool_setfail(ifname, err, cause);
+	}
+	/* A feature can be refused silently (fixed, or needs another one): check. */
+	if ((o != NULL ? linux_offload_get(ifname, o, &got, &err) :
+	    linux_feature_get(ifname, fname, &got, &err)) == 0 && got != on) {
+		util_cause(cause, "the driver kept it %s", got ? "on" : "off");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_ioctl(const char *ifname, const struct os_ifset *r, long v, char **cause)
+{
+	struct ifreq ifr;
+	int mtu = strcmp(r->name, "mtu") == 0, err = 0;
+
+	memset(&ifr, 0, sizeof ifr);
+	if (mtu)
+		ifr.ifr_mtu = (int)v;
+	else
+		ifr.ifr_qlen = (int)v;
+	if (linux_ifioctl(ifname, mtu ? SIOCSIFMTU : SIOCSIFTXQLEN, &ifr, &err) != 0)
+		return ethtool_setfail(ifname, err, cause);
+	return 0;
+}
+
+static int
+set_sysfs(struct os_ctx *ctx, const char *ifname, const char *attr, const char *name,
+    const char *value, char **cause)
+{
+	char path[PATH_MAX];
+	long v;
+
+	if (linux_parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX) {
+		util_cause(cause, "not a non-negative integer");
+		return -1;
+	}
+	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+		return -1;
+	linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
+	if (linux_writeval(path, value, cause) != 0) {
+		/* veth and other software devices have NAPI only with GRO or XDP on. */
+		if (strcmp(attr, "threaded") == 0 && errno == EIO && cause != NULL) {
+			free(*cause);
+			*cause = NULL;
+			util_cause(cause, "'%s' has no NAPI instance now (a veth has one only "
+			    "with GRO or XDP on)", ifname);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* What a live interface does through ioctls and ethtool. */
+static int
+set_live(const char *ifname, const struct os_ifset *r, const char *setting, const char *value,
+    char **cause)
+{
+	long v = 0;
+
+	if (r->value == OS_IFSET_COUNT && (linux_parse_int(value, &v) != 0 || v < 0 ||
+	    v > INT32_MAX)) {
+		util_cause(cause, "not a non-negative integer");
+		return -1;
+	}
+	switch (r->lx) {
+	case OS_IFSET_LX_IOCTL:
+		return set_ioctl(ifname, r, v, cause);
+	case OS_IFSET_LX_CHANNELS:
+	case OS_IFSET_LX_RING:
+		return set_counted(ifname, r, v, cause);
+	case OS_IFSET_LX_COALESCE:
+		return set_coalesce(ifname, r, value, v, cause);
+	case OS_IFSET_LX_PAUSE:
+		return set_pause(ifname, value, cause);
+	default:
+		return set_offload(ifname, feature_name(r, setting), value, cause);
+	}
+}
+
 int
 linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 {
 	char ifname[IFNAMSIZ + 8];
-	const char *s, *attr;
-	const struct offload *o;
-	int err = 0, on, got;
-	long v = 0;
-	int numeric;
+	const char *s;
+	const struct os_ifset *r;
 
-	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) != 0) {
+	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) !=
+	    0 || (r = os_ifset_lookup(s)) == NULL) {
 		util_cause(cause, "unknown interface setting '%s'", name);
 		return -1;
 	}
-	if (strcmp(s, "rps_cpus") == 0)
-		return linux_queue_attr_set(ctx, ifname, "rx", -1, "rps_cpus", name, value, 1, cause);
-	if (strcmp(s, "rps_flow_cnt") == 0)
-		return linux_queue_attr_set(ctx, ifname, "rx", -1, "rps_flow_cnt", name, value, 0, cause);
-	if (strcmp(s, "xps_cpus") == 0)
-		return linux_queue_attr_set(ctx, ifname, "tx", -1, "xps_cpus", name, value, 1, cause);
-	if (strncmp(s, "rx-", 3) == 0 || strncmp(s, "tx-", 3) == 0) {
-		attr = strchr(s, '.') + 1;
-		return linux_queue_attr_set(ctx, ifname, s[0] == 'r' ? "rx" : "tx",
-		    queue_number(s, "rx"), attr, name, value, strcmp(attr, "rps_flow_cnt") != 0,
-		    cause);
+	return linux_ifset_set(ctx, ifname, r, s, name, value, cause);
+}
+
+int
+linux_ifset_set(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, const char *s,
+    const char *name, const char *value, char **cause)
+{
+	char dir[3];
+	const char *attr;
+	int queue;
+
+	if (r->lx == OS_IFSET_LX_QUEUES) {
+		queue_of(r, s, dir, &queue, &attr);
+		return linux_queue_attr_set(ctx, ifname, dir, queue, attr, name, value,
+		    r->value == OS_IFSET_CPUMASK, cause);
 	}
-	if (strcmp(s, "irq_affinity") == 0)
+	if (r->lx == OS_IFSET_LX_IRQS)
 		return linux_irq_affinity_set(ctx, ifname, name, value, cause);
 	if (!linux_live(ctx)) {
 		util_cause(cause, "a captured tree is read-only");
 		return -1;
 	}
-	if (strcmp(s, "napi_thread_cpus") == 0)
+	if (r->lx == OS_IFSET_LX_NAPI_THREADS)
 		return linux_napi_cpus_set(ifname, name, value, cause);
-	if ((attr = linux_dev_attr(s)) != NULL) {
-		char path[PATH_MAX];
-
-		if (linux_parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX) {
-			util_cause(cause, "not a non-negative integer");
-			return -1;
-		}
-		if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
-			return -1;
-		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
-		if (linux_writeval(path, value, cause) != 0) {
-			/* veth and other software devices have NAPI only with GRO or XDP on. */
-			if (strcmp(attr, "threaded") == 0 && errno == EIO && cause != NULL) {
-				free(*cause);
-				*cause = NULL;
-				util_cause(cause, "'%s' has no NAPI instance now (a veth has one only "
-				    "with GRO or XDP on)", ifname);
-			}
-			return -1;
-		}
-		return 0;
-	}
+	if (r->lx == OS_IFSET_LX_SYSFS)
+		return set_sysfs(ctx, ifname, r->lx_arg, name, value, cause);
 	if (!linux_if_exists(ifname)) {
 		util_cause(cause, "no interface '%s'", ifname);
 		return -1;
 	}
-	if (strcmp(s, "qdisc") == 0)
+	if (r->lx == OS_IFSET_LX_QDISC)
 		return linux_qdisc_set(ifname, value, cause, name);
-	numeric = strncmp(s, "offload.", 8) != 0 && strcmp(s, "flow-control") != 0 &&
-	    strncmp(s, "coalesce.adaptive", 17) != 0;
-	if (numeric && (linux_parse_int(value, &v) != 0 || v < 0 || v > INT32_MAX)) {
-		util_cause(cause, "not a non-negative integer");
-		return -1;
-	}
-	if (strcmp(s, "mtu") == 0 || strcmp(s, "txqueuelen") == 0) {
-		struct ifreq ifr;
-		int mtu = strcmp(s, "mtu") == 0;
-
-		memset(&ifr, 0, sizeof ifr);
-		if (mtu)
-			ifr.ifr_mtu = (int)v;
-		else
-			ifr.ifr_qlen = (int)v;
-		if (linux_ifioctl(ifname, mtu ? SIOCSIFMTU : SIOCSIFTXQLEN, &ifr, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		return 0;
-	}
-	if (strncmp(s, "channels.", 9) == 0) {
-		struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-		uint32_t max;
-
-		if (linux_ethtool(ifname, &ch, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		s += 9;
-		if (strcmp(s, "combined") == 0) {
-			ch.combined_count = (uint32_t)v;
-			max = ch.max_combined;
-		} else if (strcmp(s, "rx") == 0) {
-			ch.rx_count = (uint32_t)v;
-			max = ch.max_rx;
-		} else if (strcmp(s, "tx") == 0) {
-			ch.tx_count = (uint32_t)v;
-			max = ch.max_tx;
-		} else {
-			ch.other_count = (uint32_t)v;
-			max = ch.max_other;
-		}
-		if ((uint32_t)v > max) {
-			util_cause(cause, "maximum is %u", max);
-			return -1;
-		}
-		ch.cmd = ETHTOOL_SCHANNELS;
-		if (linux_ethtool(ifname, &ch, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		return 0;
-	}
-	if (strncmp(s, "ring.", 5) == 0) {
-		struct ethtool_ringparam r = { .cmd = ETHTOOL_GRINGPARAM };
-		uint32_t max;
-
-		if (linux_ethtool(ifname, &r, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		s += 5;
-		if (strcmp(s, "rx") == 0) {
-			r.rx_pending = (uint32_t)v;
-			max = r.rx_max_pending;
-		} else if (strcmp(s, "tx") == 0) {
-			r.tx_pending = (uint32_t)v;
-			max = r.tx_max_pending;
-		} else if (strcmp(s, "rx-mini") == 0) {
-			r.rx_mini_pending = (uint32_t)v;
-			max = r.rx_mini_max_pending;
-		} else {
-			r.rx_jumbo_pending = (uint32_t)v;
-			max = r.rx_jumbo_max_pending;
-		}
-		if ((uint32_t)v > max) {
-			util_cause(cause, "maximum is %u", max);
-			return -1;
-		}
-		r.cmd = ETHTOOL_SRINGPARAM;
-		if (linux_ethtool(ifname, &r, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		return 0;
-	}
-	if (strncmp(s, "coalesce.", 9) == 0) {
-		struct ethtool_coalesce c = { .cmd = ETHTOOL_GCOALESCE };
-
-		if (linux_ethtool(ifname, &c, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		s += 9;
-		if (strncmp(s, "adaptive-", 9) == 0) {
-			if ((on = linux_parse_onoff(value)) < 0) {
-				util_cause(cause, "use on or off");
-				return -1;
-			}
-			if (s[9] == 'r')
-				c.use_adaptive_rx_coalesce = (uint32_t)on;
-			else
-				c.use_adaptive_tx_coalesce = (uint32_t)on;
-		} else if (strcmp(s, "rx-usecs") == 0)
-			c.rx_coalesce_usecs = (uint32_t)v;
-		else if (strcmp(s, "tx-usecs") == 0)
-			c.tx_coalesce_usecs = (uint32_t)v;
-		else if (strcmp(s, "rx-frames") == 0)
-			c.rx_max_coalesced_frames = (uint32_t)v;
-		else
-			c.tx_max_coalesced_frames = (uint32_t)v;
-		c.cmd = ETHTOOL_SCOALESCE;
-		if (linux_ethtool(ifname, &c, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		return 0;
-	}
-	if (strcmp(s, "flow-control") == 0) {
-		struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
-		int rx, tx;
-
-		if (strcmp(value, "rx") == 0)
-			rx = 1, tx = 0;
-		else if (strcmp(value, "tx") == 0)
-			rx = 0, tx = 1;
-		else if ((on = linux_parse_onoff(value)) >= 0)
-			rx = tx = on;
-		else {
-			util_cause(cause, "use on, off, rx or tx");
-			return -1;
-		}
-		if (linux_ethtool(ifname, &pp, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		pp.cmd = ETHTOOL_SPAUSEPARAM;
-		pp.rx_pause = (uint32_t)rx;
-		pp.tx_pause = (uint32_t)tx;
-		if (linux_ethtool(ifname, &pp, &err) != 0)
-			return ethtool_setfail(name, ifname, value, err, cause);
-		return 0;
-	}
-	if (strncmp(s, "offload.", 8) == 0) {
-		if ((on = linux_parse_onoff(value)) < 0) {
-			util_cause(cause, "use on or off");
-			return -1;
-		}
-		o = linux_find_offload(s + 8);
-		if (o != NULL ? linux_offload_set(ifname, o, on, &err) != 0 :
-		    linux_feature_set(ifname, s + 8, on, &err) != 0) {
-			if (err == ENOENT) {
-				util_cause(cause, "'%s' has no feature '%s' (ethtool -k %s lists them)",
-				    ifname, s + 8, ifname);
-				return -1;
-			}
-			return ethtool_setfail(name, ifname, value, err, cause);
-		}
-		/* A feature can be refused silently (fixed, or needs another one): check. */
-		if ((o != NULL ? linux_offload_get(ifname, o, &got, &err) :
-		    linux_feature_get(ifname, s + 8, &got, &err)) == 0 && got != on) {
-			util_cause(cause, "the driver kept it %s", got ? "on" : "off");
-			return -1;
-		}
-		return 0;
-	}
-	util_cause(cause, "unknown interface setting '%s'", name);
-	return -1;
+	return set_live(ifname, r, s, value, cause);
 }

@@ -42,7 +42,6 @@ int	 linux_offload_get(const char *ifname, const struct offload *o, int *on, int
 int	 linux_offload_set(const char *ifname, const struct offload *o, int on, int *err);
 int	 linux_feature_get(const char *ifname, const char *fname, int *on, int *err);
 int	 linux_feature_set(const char *ifname, const char *fname, int on, int *err);
-const char	*linux_dev_attr(const char *setting);
 
 /* linux_irq.c */
 size_t	 linux_nic_queue_irqs(struct os_ctx *ctx, const char *ifname, struct nic_irq **out);
@@ -72,6 +71,14 @@ int	 linux_napi_cpus_set(const char *ifname, const char *name, const char *value
 /* linux_if.c */
 int	 linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause);
 int	 linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cause);
+/*
+ * One setting of interface ifname by its row r (os/ifset.h); s is the setting as
+ * written ("rx-3.rps_cpus", "offload.rx-gro-list"), name the whole knob for messages.
+ */
+int	 linux_ifset_get(struct os_ctx *, const char *ifname, const struct os_ifset *r,
+	    const char *s, const char *name, char **value, char **cause);
+int	 linux_ifset_set(struct os_ctx *, const char *ifname, const struct os_ifset *r,
+	    const char *s, const char *name, const char *value, char **cause);
 
 /* linux_sysctl.c */
 int	 linux_governor_get(struct os_ctx *ctx, char **value, char **cause);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "os/ifset.h"
 #include "os/os.h"
 
 #ifdef __linux__
@@ -52,15 +53,6 @@ int	 os_linux_pid_cpus(pid_t, unsigned char set[OS_MAXCPU], char **cause);
 int	 os_linux_pid_set_cpus(pid_t, const unsigned char set[OS_MAXCPU], char **cause);
 #endif
 
-/*
- * Splits "if.<ifname>.<setting>" into its interface and setting. exists(ifname)
- * (may be NULL) breaks ties for interface names that contain dots. Returns 0, or -1
- * when name is not an if.* name with a known setting.
- */
-int	 os_if_split(const char *name, char *ifname, size_t len, const char **setting,
-	    int (*exists)(const char *ifname));
-/* Is setting one of the if.* settings of os.h? */
-int	 os_if_setting_valid(const char *setting);
 
 void	 os_strlcpy(char *dst, const char *src, size_t len);
 void	 os_nic_init(struct os_nic *);
