@@ -7,6 +7,10 @@
 #include "os/platform.h"
 #include "util/util.h"
 
+/*
+ * The first row of a platform gives its name and label; a later row with the
+ * same platform is an alias: parsed and found in text, never printed.
+ */
 static const struct {
 	enum os_platform p;
 	const char *name;
@@ -17,6 +21,8 @@ static const struct {
 	{ OS_PLATFORM_OPNSENSE, "opnsense", "OPNsense", OS_PLATFORM_FREEBSD },
 	{ OS_PLATFORM_PFSENSE, "pfsense", "pfSense", OS_PLATFORM_FREEBSD },
 	{ OS_PLATFORM_LINUX, "linux", "Linux", OS_PLATFORM_LINUX },
+	/* Aliases. */
+	{ OS_PLATFORM_PFSENSE, "pfsense-plus", "pfSense Plus", OS_PLATFORM_FREEBSD },
 };
 
 enum os_platform
@@ -78,7 +84,16 @@ os_platform_is_distro(enum os_platform p)
 const char *
 os_platform_list(void)
 {
-	return "freebsd, opnsense, pfsense, linux";
+	static char list[128];
+	size_t i, n = 0;
+
+	for (i = 0; i < nitems(table) && n < sizeof list; i++) {
+		if (strcmp(os_platform_name(table[i].p), table[i].name) != 0)
+			continue;	/* an alias */
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n > 0 ? ", " : "",
+		    table[i].name);
+	}
+	return list;
 }
 
 enum os_platform

@@ -27,6 +27,19 @@ test_os_platform_parse_reads_any_case_and_refuses_others(void **state)
 	assert_string_equal(os_platform_name(OS_PLATFORM_UNKNOWN), "unknown");
 }
 
+/* doc/interfaces.md, "Adding a platform alias": one row in platform.c's table. */
+static void
+test_os_platform_alias_is_parsed_but_never_printed(void **state)
+{
+	(void)state;
+	assert_int_equal(os_platform_parse("pfSense-Plus"), OS_PLATFORM_PFSENSE);
+	assert_int_equal(os_platform_in_text("Netgate pfsense-plus 23.09"), OS_PLATFORM_PFSENSE);
+	assert_string_equal(os_platform_name(OS_PLATFORM_PFSENSE), "pfsense");
+	assert_string_equal(os_platform_label(OS_PLATFORM_PFSENSE), "pfSense");
+	assert_int_equal(os_platform_family(OS_PLATFORM_PFSENSE), OS_PLATFORM_FREEBSD);
+	assert_string_equal(os_platform_list(), "freebsd, opnsense, pfsense, linux");
+}
+
 static void
 test_os_platform_family_puts_distributions_under_freebsd(void **state)
 {
@@ -77,6 +90,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_os_platform_parse_reads_any_case_and_refuses_others),
+		cmocka_unit_test(test_os_platform_alias_is_parsed_but_never_printed),
 		cmocka_unit_test(test_os_platform_family_puts_distributions_under_freebsd),
 		cmocka_unit_test(test_os_platform_in_text_finds_distribution_names),
 		cmocka_unit_test(test_os_platform_from_root_reads_the_marker_files),
