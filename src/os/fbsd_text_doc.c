@@ -150,38 +150,12 @@ in_ifconfig(struct fbsd_text *t, const char *ifname)
 	return false;
 }
 
+/* What pciconf -lv, dmesg and ifconfig say about NIC name. */
 static void
-build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
+from_outputs(struct fbsd_text *t, const char *name, struct os_nic *nic)
 {
-	char drv[OS_NAME_MAX];
-	const char *s, *p;
-	int unit, q, nq, nrxirq = 0;
 	size_t i;
-	long v;
 
-	os_nic_init(nic);
-	os_strlcpy(nic->name, name, sizeof nic->name);
-	/* Without ifconfig output the link state is unknown, not down. */
-	nic->up = in_ifconfig(t, name) ? OS_OFF : OS_UNKNOWN;
-	fbsd_text_split_driver(name, drv, sizeof drv, &unit);
-	os_strlcpy(nic->driver, (s = dev_str(t, drv, unit, "%driver")) != NULL ? s : drv,
-	    sizeof nic->driver);
-	if ((s = dev_str(t, drv, unit, "fw_version")) != NULL)
-		os_strlcpy(nic->firmware, s, sizeof nic->firmware);
-	if ((s = dev_str(t, drv, unit, "%location")) != NULL && (p = strstr(s, "dbsf=")) != NULL) {
-		size_t n = strcspn(p + 5, " ");
-
-		os_strlcpy(nic->bus, p + 5, n + 1 < sizeof nic->bus ? n + 1 : sizeof nic->bus);
-	}
-	if ((s = dev_str(t, drv, unit, "%pnpinfo")) != NULL) {
-		const char *ve = strstr(s, "vendor=0x"), *de = strstr(s, " device=0x");
-
-		if (ve != NULL && de != NULL)
-			snprintf(nic->pci_id, sizeof nic->pci_id, "%.4s:%.4s", ve + 9, de + 10);
-	}
-	if ((s = dev_str(t, drv, unit, "%desc")) != NULL)
-		os_strlcpy(nic->pci_name, s, sizeof nic->pci_name);
-	nic->numa_node = (int)dev_long(t, drv, unit, "%domain", -1);
 	for (i = 0; i < t->npci; i++) {
 		struct pcidev *d = &t->pci[i];
 
@@ -230,22 +204,15 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 			nic->txcsum = has_option(f->options, "TXCSUM");
 		}
 	}
-	/* iflib: an override of 0 means "driver default", so it only counts when set */
-	if ((v = dev_long(t, drv, unit, "iflib.override_nrxqs", 0)) > 0)
-		nic->rx_queues = (int)v;
-	if ((v = dev_long(t, drv, unit, "iflib.override_ntxqs", 0)) > 0)
-		nic->tx_queues = (int)v;
-	if ((v = dev_long(t, drv, unit, "iflib.override_nrxds", 0)) > 0)
-		nic->rx_ring = (int)v;
-	if ((v = dev_long(t, drv, unit, "iflib.override_ntxds", 0)) > 0)
-		nic->tx_ring = (int)v;
-	if (nic->rx_queues < 0 && (nq = count_iflib_queues(t, drv, unit, "rxq")) > 0) {
-		nic->rx_queues = nq;
-		nic->tx_queues = count_iflib_queues(t, drv, unit, "txq");
-	}
-	if ((v = dev_long(t, drv, unit, "enable_aim", -1)) >= 0)
-		nic->adaptive_rx = v != 0;
-	/* queues and their interrupt vectors from vmstat -i ("ix0:rxq0", "igb0:que 0") */
+}
+
+/* The queues and their interrupt vectors from vmstat -i ("ix0:rxq0", "igb0:que 0"). */
+static void
+nic_queues(struct fbsd_text *t, const char *name, struct os_nic *nic)
+{
+	int q, nq, nrxirq = 0;
+	size_t i;
+
 	for (i = 0; i < t->nirq; i++) {
 		size_t l = strlen(name);
 		const char *d = t->irq[i].desc;
@@ -284,6 +251,56 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 				}
 		}
 	}
+}
+
+static void
+build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
+{
+	char drv[OS_NAME_MAX];
+	const char *s, *p;
+	int unit, nq;
+	long v;
+
+	os_nic_init(nic);
+	os_strlcpy(nic->name, name, sizeof nic->name);
+	/* Without ifconfig output the link state is unknown, not down. */
+	nic->up = in_ifconfig(t, name) ? OS_OFF : OS_UNKNOWN;
+	fbsd_text_split_driver(name, drv, sizeof drv, &unit);
+	os_strlcpy(nic->driver, (s = dev_str(t, drv, unit, "%driver")) != NULL ? s : drv,
+	    sizeof nic->driver);
+	if ((s = dev_str(t, drv, unit, "fw_version")) != NULL)
+		os_strlcpy(nic->firmware, s, sizeof nic->firmware);
+	if ((s = dev_str(t, drv, unit, "%location")) != NULL && (p = strstr(s, "dbsf=")) != NULL) {
+		size_t n = strcspn(p + 5, " ");
+
+		os_strlcpy(nic->bus, p + 5, n + 1 < sizeof nic->bus ? n + 1 : sizeof nic->bus);
+	}
+	if ((s = dev_str(t, drv, unit, "%pnpinfo")) != NULL) {
+		const char *ve = strstr(s, "vendor=0x"), *de = strstr(s, " device=0x");
+
+		if (ve != NULL && de != NULL)
+			snprintf(nic->pci_id, sizeof nic->pci_id, "%.4s:%.4s", ve + 9, de + 10);
+	}
+	if ((s = dev_str(t, drv, unit, "%desc")) != NULL)
+		os_strlcpy(nic->pci_name, s, sizeof nic->pci_name);
+	nic->numa_node = (int)dev_long(t, drv, unit, "%domain", -1);
+	from_outputs(t, name, nic);
+	/* iflib: an override of 0 means "driver default", so it only counts when set */
+	if ((v = dev_long(t, drv, unit, "iflib.override_nrxqs", 0)) > 0)
+		nic->rx_queues = (int)v;
+	if ((v = dev_long(t, drv, unit, "iflib.override_ntxqs", 0)) > 0)
+		nic->tx_queues = (int)v;
+	if ((v = dev_long(t, drv, unit, "iflib.override_nrxds", 0)) > 0)
+		nic->rx_ring = (int)v;
+	if ((v = dev_long(t, drv, unit, "iflib.override_ntxds", 0)) > 0)
+		nic->tx_ring = (int)v;
+	if (nic->rx_queues < 0 && (nq = count_iflib_queues(t, drv, unit, "rxq")) > 0) {
+		nic->rx_queues = nq;
+		nic->tx_queues = count_iflib_queues(t, drv, unit, "txq");
+	}
+	if ((v = dev_long(t, drv, unit, "enable_aim", -1)) >= 0)
+		nic->adaptive_rx = v != 0;
+	nic_queues(t, name, nic);
 }
 
 static int
@@ -402,21 +419,12 @@ platform_evidence(struct fbsd_text *t, struct os_system *sys)
 		os_strlcpy(sys->distro, os_platform_label(p), sizeof sys->distro);
 }
 
-json_t *
-fbsd_text_doc(struct fbsd_text *t)
+/* The system: what kern.* says, and whether the files are Linux text. */
+static json_t *
+doc_system(struct fbsd_text *t)
 {
-	json_t *doc, *a;
 	struct os_system sys;
-	struct os_cpu cpu;
-	struct fbsd_topology tp;
-	struct names ns = { NULL, 0 };
 	const char *s;
-	size_t i, j, n_bsd;
-	int have_topo = 0;
-
-	doc = json_pack("{s:s, s:i, s:s, s:s, s:s}", "schema", OS_JSON_SCHEMA, "version",
-	    OS_JSON_VERSION, "ntune_version", NTUNE_VERSION, "backend", "freebsd-text",
-	    "inputs", t->kinds);
 
 	memset(&sys, 0, sizeof sys);
 	os_strlcpy(sys.os, (s = fbsd_text_value(t, "kern.ostype")) != NULL ? s : "FreeBSD", sizeof sys.os);
@@ -435,41 +443,60 @@ fbsd_text_doc(struct fbsd_text *t)
 			os_strlcpy(sys.version, "", sizeof sys.version);
 		}
 	}
-	json_object_set_new(doc, "system", os_json_system(&sys));
+	return os_json_system(&sys);
+}
+
+/* Reads the topology_spec that was given; 0 when there is one (free it). */
+static int
+doc_topology(struct fbsd_text *t, struct fbsd_topology *tp)
+{
+	const char *s;
+
+	if ((s = fbsd_text_value(t, "kern.sched.topology_spec")) == NULL &&
+	    (s = t->topology) == NULL)
+		return -1;
+	if (fbsd_topology_parse(s, tp) != 0) {
+		fbsd_text_error(t, "%s: kern.sched.topology_spec: no CPU groups could be read",
+		    t->topology_from);
+		return -1;
+	}
+	if (tp->truncated)
+		fbsd_text_error(t, "%s: kern.sched.topology_spec cut short (no closing </groups>); "
+		    "CPU groups after the cut are unknown", t->topology_from);
+	return 0;
+}
+
+/* The CPUs: sysctls first, then the topology, dmesg, top -P and /proc/interrupts. */
+static json_t *
+doc_cpu(struct fbsd_text *t)
+{
+	struct os_cpu cpu;
+	struct fbsd_topology tp;
+	const char *s;
+	int have_topo;
+	long tpc;
+	json_t *o;
 
 	memset(&cpu, 0, sizeof cpu);
 	os_strlcpy(cpu.model, (s = fbsd_text_value(t, "hw.model")) != NULL ? s : t->cpu_model,
 	    sizeof cpu.model);
-	if ((s = fbsd_text_value(t, "kern.sched.topology_spec")) != NULL ||
-	    (s = t->topology) != NULL) {
-		if (fbsd_topology_parse(s, &tp) == 0) {
-			have_topo = 1;
-			if (tp.truncated)
-				fbsd_text_error(t, "%s: kern.sched.topology_spec cut short (no closing </groups>); "
-				    "CPU groups after the cut are unknown", t->topology_from);
-		} else
-			fbsd_text_error(t, "%s: kern.sched.topology_spec: no CPU groups could be read",
-			    t->topology_from);
-	}
+	have_topo = doc_topology(t, &tp) == 0;
 	cpu.threads = (int)fbsd_text_value_long(t, "hw.ncpu", fbsd_text_value_long(t, "kern.smp.cpus",
 	    have_topo ? tp.ncpu : t->d_ncpu > 0 ? t->d_ncpu : (int)t->nload > 0 ? (int)t->nload : -1));
 	cpu.cores = (int)fbsd_text_value_long(t, "kern.smp.cores", t->d_cores);
 	if (cpu.cores < 0 && have_topo && !tp.truncated && tp.ncores > 0)
 		cpu.cores = tp.ncores;
-	{
-		long tpc = fbsd_text_value_long(t, "kern.smp.threads_per_core", t->d_threads);
-
-		if (tpc > 0)
-			cpu.smt = tpc > 1 ? OS_ON : OS_OFF;
-		else if (have_topo && tp.ncores > 0)
-			cpu.smt = tp.smt ? OS_ON : OS_OFF;
-		else if (cpu.cores > 0 && cpu.threads > 0)
-			cpu.smt = cpu.threads > cpu.cores ? OS_ON : OS_OFF;
-		else
-			cpu.smt = OS_UNKNOWN;
-		if (cpu.cores < 0 && tpc > 0 && cpu.threads > 0)
-			cpu.cores = (int)(cpu.threads / tpc);
-	}
+	tpc = fbsd_text_value_long(t, "kern.smp.threads_per_core", t->d_threads);
+	if (tpc > 0)
+		cpu.smt = tpc > 1 ? OS_ON : OS_OFF;
+	else if (have_topo && tp.ncores > 0)
+		cpu.smt = tp.smt ? OS_ON : OS_OFF;
+	else if (cpu.cores > 0 && cpu.threads > 0)
+		cpu.smt = cpu.threads > cpu.cores ? OS_ON : OS_OFF;
+	else
+		cpu.smt = OS_UNKNOWN;
+	if (cpu.cores < 0 && tpc > 0 && cpu.threads > 0)
+		cpu.cores = (int)(cpu.threads / tpc);
 	if (cpu.threads < 0 && t->lirq_ncpu > 0)
 		cpu.threads = (int)t->lirq_ncpu;
 	cpu.packages = t->d_pkgs;
@@ -479,9 +506,19 @@ fbsd_text_doc(struct fbsd_text *t)
 		cpu.cpu_core = tp.cpu_core;
 		cpu.cpu_numa = tp.cpu_node;
 	}
-	json_object_set_new(doc, "cpu", os_json_cpu(&cpu));
+	o = os_json_cpu(&cpu);
 	if (have_topo)
 		fbsd_topology_free(&tp);
+	return o;
+}
+
+/* The NICs: FreeBSD ones, then those only Linux text names. */
+static json_t *
+doc_nics(struct fbsd_text *t)
+{
+	struct names ns = { NULL, 0 };
+	size_t i, n_bsd;
+	json_t *a;
 
 	collect_nic_names(t, &ns);
 	n_bsd = ns.n;
@@ -498,19 +535,25 @@ fbsd_text_doc(struct fbsd_text *t)
 	for (i = 0; i < ns.n; i++) {
 		struct os_nic nic;
 
-		json_t *o;
-
 		if (i < n_bsd)
 			build_nic(t, ns.v[i], &nic);
 		else
 			fbsd_text_linux_nic(t, ns.v[i], &nic);
-		o = os_json_nic(&nic);
-		json_array_append_new(a, o);
+		json_array_append_new(a, os_json_nic(&nic));
 		free(nic.queues);
 	}
 	free(ns.v);
-	json_object_set_new(doc, "nics", a);
-	json_object_set_new(doc, "tunables", json_array());
+	return a;
+}
+
+/* top -P load, vmstat -i and /proc/interrupts counts, netstat -i counters. */
+static void
+doc_counters(struct fbsd_text *t, json_t *doc)
+{
+	struct os_if_counters *c;
+	struct os_irq *q;
+	json_t *a;
+	size_t i, n;
 
 	if (t->nload > 0) {
 		a = json_array();
@@ -521,38 +564,39 @@ fbsd_text_doc(struct fbsd_text *t)
 		json_object_set_new(doc, "cpu_load", a);
 	}
 	if (t->nirq > 0 || t->nlirqs > 0) {
-		a = json_array();
-		for (i = 0; i < t->nirq; i++)
-			json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:n}", "name", t->irq[i].name,
-			    "desc", t->irq[i].desc, "total", (json_int_t)t->irq[i].total, "per_cpu"));
-		for (i = 0; i < t->nlirqs; i++) {
-			json_t *pc = json_array();
-
-			for (j = 0; j < t->lirqs[i].ncpu; j++)
-				json_array_append_new(pc, json_integer((json_int_t)t->lirqs[i].per_cpu[j]));
-			json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:o}", "name",
-			    t->lirqs[i].name, "desc", t->lirqs[i].desc, "total",
-			    (json_int_t)t->lirqs[i].total, "per_cpu", pc));
+		/* vmstat -i has no per-CPU counts (null), /proc/interrupts has them. */
+		q = xcalloc(t->nirq + t->nlirqs, sizeof *q);
+		for (i = 0; i < t->nirq; i++) {
+			os_strlcpy(q[i].name, t->irq[i].name, sizeof q[i].name);
+			os_strlcpy(q[i].desc, t->irq[i].desc, sizeof q[i].desc);
+			q[i].total = t->irq[i].total;
 		}
-		json_object_set_new(doc, "irqs", a);
+		memcpy(q + t->nirq, t->lirqs, t->nlirqs * sizeof *q);
+		json_object_set_new(doc, "irqs", os_json_irqs(q, t->nirq + t->nlirqs));
+		free(q);
 	}
-	a = json_array();
-	for (i = 0; i < t->nifs; i++) {
-		struct os_if_counters *c = &t->ifs[i].c;
+	c = xcalloc(t->nifs + 1, sizeof *c);
+	for (i = n = 0; i < t->nifs; i++)
+		if (t->ifs[i].counters)
+			c[n++] = t->ifs[i].c;
+	if (n > 0)
+		json_object_set_new(doc, "if_counters", os_json_if_counters(c, n));
+	free(c);
+}
 
-		if (!t->ifs[i].counters)
-			continue;
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		    "name", c->name, "ipackets", (json_int_t)c->ipackets, "ibytes",
-		    (json_int_t)c->ibytes, "ierrors", (json_int_t)c->ierrors, "idrops",
-		    (json_int_t)c->idrops, "opackets", (json_int_t)c->opackets, "obytes",
-		    (json_int_t)c->obytes, "oerrors", (json_int_t)c->oerrors, "odrops",
-		    (json_int_t)c->odrops));
-	}
-	if (json_array_size(a) > 0)
-		json_object_set_new(doc, "if_counters", a);
-	else
-		json_decref(a);
+json_t *
+fbsd_text_doc(struct fbsd_text *t)
+{
+	json_t *doc;
+
+	doc = json_pack("{s:s, s:i, s:s, s:s, s:s}", "schema", OS_JSON_SCHEMA, "version",
+	    OS_JSON_VERSION, "ntune_version", NTUNE_VERSION, "backend", "freebsd-text",
+	    "inputs", t->kinds);
+	json_object_set_new(doc, "system", doc_system(t));
+	json_object_set_new(doc, "cpu", doc_cpu(t));
+	json_object_set_new(doc, "nics", doc_nics(t));
+	json_object_set_new(doc, "tunables", json_array());
+	doc_counters(t, doc);
 	json_object_set(doc, "sysctls", t->sysctls);
 	json_object_set(doc, "errors", t->errors);
 	return doc;
