@@ -21,6 +21,7 @@
 
 #include "lab/lab.h"
 #include "os/os.h"
+#include "util/run.h"
 #include "util/util.h"
 
 static int
@@ -98,15 +99,42 @@ lab_read_config(const char *prefix, struct lab_config *c, char **cause)
 	return 0;
 }
 
+/* The child of run(): stdin and stderr on the pipes, stdout on /dev/null, in namespace ns. */
+struct run_child {
+	const char *ns;
+	char *const *argv;
+	int	 in, err, nsfd;
+};
+
+static int
+run_exec(void *p)
+{
+	struct run_child *r = p;
+	int devnull = open("/dev/null", O_WRONLY);
+
+	dup2(r->in, 0);
+	dup2(r->err, 2);
+	if (devnull != -1)
+		dup2(devnull, 1);
+	if (r->nsfd != -1 && setns(r->nsfd, CLONE_NEWNET) == -1) {
+		dprintf(2, "cannot enter network namespace '%s': %s\n", r->ns, strerror(errno));
+		return 126;
+	}
+	execvp(r->argv[0], r->argv);
+	dprintf(2, "cannot run '%s': %s\n", r->argv[0], strerror(errno));
+	return 127;
+}
+
 /* Runs argv (inside namespace ns unless NULL) with input on stdin; stderr goes into cause. */
 static int
 run(const char *ns, char *const argv[], const char *input, char **cause)
 {
 	int in[2], errp[2], nsfd = -1, status;
+	struct run_child rc = { .ns = ns, .argv = argv };
+	struct util_child child = { .fn = run_exec, .arg = &rc };
 	struct strbuf err;
 	char buf[512];
 	ssize_t r;
-	pid_t pid;
 
 	if (ns != NULL) {
 		char path[256];
@@ -124,27 +152,14 @@ run(const char *ns, char *const argv[], const char *input, char **cause)
 		return -1;
 	}
 	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
+	rc.in = in[0];
+	rc.err = errp[1];
+	rc.nsfd = nsfd;
+	if (util_child_start(&child, cause) == -1) {
 		close(in[0]); close(in[1]); close(errp[0]); close(errp[1]);
 		if (nsfd != -1)
 			close(nsfd);
 		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
-
-		dup2(in[0], 0);
-		dup2(errp[1], 2);
-		if (devnull != -1)
-			dup2(devnull, 1);
-		if (nsfd != -1 && setns(nsfd, CLONE_NEWNET) == -1) {
-			dprintf(2, "cannot enter network namespace '%s': %s\n", ns, strerror(errno));
-			_exit(126);
-		}
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
 	}
 	if (nsfd != -1)
 		close(nsfd);
@@ -169,9 +184,7 @@ run(const char *ns, char *const argv[], const char *input, char **cause)
 			strbuf_add(&err, buf, (size_t)r);
 	}
 	close(errp[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if ((status = util_child_finish(&child, NULL)) == 0) {
 		strbuf_free(&err);
 		return 0;
 	}
@@ -443,15 +456,11 @@ napi_fail:
 	return -1;
 }
 
-int
-lab_up(const struct lab_config *c, char **cause)
+/* Refuses a bad config, missing privileges, or a prefix whose namespaces exist; names them. */
+static int
+up_check(const struct lab_config *c, char ns[LAB_NROLES][LAB_NSNAME_MAX], char **cause)
 {
-	static const char *const fwd[] = { "net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding", NULL };
-	struct sysctl_job job = { fwd, "1\n" };
-	char ns[LAB_NROLES][LAB_NSNAME_MAX], path[512];
-	bool created[LAB_NROLES] = { false, false, false };
-	struct strbuf b;
-	int r, rc;
+	int r;
 
 	if (lab_prefix_valid(c->prefix, cause) == -1)
 		return -1;
@@ -465,7 +474,6 @@ lab_up(const struct lab_config *c, char **cause)
 	}
 	if (lab_check_privileges(cause) == -1)
 		return -1;
-	lab_state_path(c->prefix, path, sizeof(path));
 	for (r = 0; r < LAB_NROLES; r++) {
 		lab_netns_name(c->prefix, (enum lab_role)r, ns[r], sizeof(ns[r]));
 		if (!lab_netns_exists(ns[r]))
@@ -478,6 +486,22 @@ lab_up(const struct lab_config *c, char **cause)
 			    "and was not made by ntune", c->prefix, ns[r]);
 		return -1;
 	}
+	return 0;
+}
+
+int
+lab_up(const struct lab_config *c, char **cause)
+{
+	static const char *const fwd[] = { "net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding", NULL };
+	struct sysctl_job job = { fwd, "1\n" };
+	char ns[LAB_NROLES][LAB_NSNAME_MAX], path[512];
+	bool created[LAB_NROLES] = { false, false, false };
+	struct strbuf b;
+	int r, rc;
+
+	if (up_check(c, ns, cause) == -1)
+		return -1;
+	lab_state_path(c->prefix, path, sizeof(path));
 	/* The state file comes first, so that `down` can clean up after a crash. */
 	if (state_write(c, cause) == -1)
 		return -1;
@@ -654,8 +678,7 @@ add_name(char ***list, size_t *n, const char *name)
 		if (strcmp((*list)[i], name) == 0)
 			return 0;
 	}
-	*list = xreallocarray(*list, *n + 1, sizeof(**list));
-	(*list)[(*n)++] = xstrdup(name);
+	*list = util_strv_add(*list, n, name);
 	return 0;
 }
 
@@ -716,9 +739,5 @@ lab_list(char ***prefixes, size_t *n, char **cause)
 void
 lab_list_free(char **list, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
+	util_strv_free(list, n);
 }

@@ -21,6 +21,7 @@
 #include "lab/names.h"
 #include "lab/netns.h"
 #include "os/os.h"
+#include "util/run.h"
 #include "util/util.h"
 
 #define NETNS_RUN_DIR	"/run/netns"
@@ -41,43 +42,40 @@ lab_netns_enter(const char *name, char **cause)
 	return util_netns_enter(name, cause);
 }
 
-static int
-wait_child(pid_t pid)
-{
-	int status;
+/* What a child in a namespace does: enter the namespace (fd), then fn(arg) or exec argv. */
+struct in_ns {
+	int	 fd;
+	int	 (*fn)(void *);
+	void	*arg;
+	char *const *argv;
+	int	 err[2];	/* exec: a pipe for the errno of a child that cannot start */
+};
 
-	while (waitpid(pid, &status, 0) == -1) {
-		if (errno != EINTR)
-			return -1;
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
+static int
+run_in_ns(void *p)
+{
+	struct in_ns *n = p;
+
+	if (setns(n->fd, CLONE_NEWNET) == -1)
+		return 255;
+	return n->fn(n->arg) & 0xff;
 }
 
 int
 lab_netns_run(const char *name, int (*fn)(void *), void *arg, char **cause)
 {
-	pid_t pid;
-	int fd, rc;
+	struct in_ns n = { .fn = fn, .arg = arg };
+	struct util_child c = { .fn = run_in_ns, .arg = &n };
+	int rc;
 
-	if ((fd = util_netns_open(name, cause)) == -1)
+	if ((n.fd = util_netns_open(name, cause)) == -1)
 		return -1;
 	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
-		close(fd);
+	rc = util_child_start(&c, cause);
+	close(n.fd);
+	if (rc == -1)
 		return -1;
-	}
-	if (pid == 0) {
-		if (setns(fd, CLONE_NEWNET) == -1)
-			_exit(255);
-		_exit(fn(arg) & 0xff);
-	}
-	close(fd);
-	rc = wait_child(pid);
+	rc = util_child_finish(&c, cause);
 	if (rc == 255) {
 		util_cause(cause, "cannot enter network namespace '%s'", name);
 		return -1;
@@ -118,46 +116,51 @@ lab_netns_execv(const char *name, char *const argv[], char **cause)
 	return -1;
 }
 
+static int
+exec_in_ns(void *p)
+{
+	struct in_ns *n = p;
+	int err;
+
+	close(n->err[0]);
+	if (enter_for_exec(n->fd) == 0)
+		execvp(n->argv[0], n->argv);
+	err = errno;
+	if (write(n->err[1], &err, sizeof(err)) != (ssize_t)sizeof(err))
+		err = 0;	/* the parent sees only exit 127 */
+	return 127;
+}
+
 int
 lab_netns_exec(const char *name, char *const argv[], char **cause)
 {
-	pid_t pid;
-	int fd, pfd[2], err = 0;
+	struct in_ns n = { .argv = argv };
+	struct util_child c = { .fn = exec_in_ns, .arg = &n };
+	int err = 0, rc;
 
-	if ((fd = util_netns_open(name, cause)) == -1)
+	if ((n.fd = util_netns_open(name, cause)) == -1)
 		return -1;
-	if (pipe2(pfd, O_CLOEXEC) == -1) {
+	if (pipe2(n.err, O_CLOEXEC) == -1) {
 		util_cause(cause, "pipe: %s", strerror(errno));
-		close(fd);
+		close(n.fd);
 		return -1;
 	}
 	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
-		close(fd);
-		close(pfd[0]);
-		close(pfd[1]);
+	rc = util_child_start(&c, cause);
+	close(n.fd);
+	close(n.err[1]);
+	if (rc == -1) {
+		close(n.err[0]);
 		return -1;
 	}
-	if (pid == 0) {
-		close(pfd[0]);
-		if (enter_for_exec(fd) == 0)
-			execvp(argv[0], argv);
-		err = errno;
-		if (write(pfd[1], &err, sizeof(err)) != (ssize_t)sizeof(err))
-			err = 0;	/* the parent sees only exit 127 */
-		_exit(127);
-	}
-	close(fd);
-	close(pfd[1]);
-	if (read(pfd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
-		close(pfd[0]);
-		wait_child(pid);
+	if (read(n.err[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
+		close(n.err[0]);
+		util_child_finish(&c, NULL);
 		util_cause(cause, "cannot run '%s' in '%s': %s", argv[0], name, strerror(err));
 		return -1;
 	}
-	close(pfd[0]);
-	return wait_child(pid);
+	close(n.err[0]);
+	return util_child_finish(&c, cause);
 }
 
 int

@@ -153,13 +153,9 @@ os_collect(struct os_ctx *ctx, const char *const *tunables, size_t ntunables, in
 	}
 	json_object_set_new(doc, "tunables", tl);
 	if (flags & OS_COLLECT_SNAPSHOT) {
-		char when[32];
-		time_t now = time(NULL);
-		struct tm tm;
+		char when[UTIL_UTC_LEN];
 
-		gmtime_r(&now, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		json_object_set_new(doc, "taken", json_string(when));
+		json_object_set_new(doc, "taken", json_string(util_utc(0, false, when)));
 		collect_snapshot(ctx, doc, errors);
 	}
 	if (os_snapshot_errors(ctx) != NULL) {

@@ -13,6 +13,7 @@
 
 #include "os/os_impl.h"
 #include "os/linux_impl.h"
+#include "util/run.h"
 #include "util/util.h"
 
 int
@@ -112,15 +113,14 @@ int
 linux_qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
 {
 	char words[16][256], cur[64];
-	char *argv[24];
-	const char *tc, *p;
+	const char *argv[24], *tc, *p;
+	struct util_child child;
 	size_t n, i, k = 0;
-	pid_t pid;
-	int status, devnull, deflt;
+	int status, deflt;
 
 	n = linux_split_words(value, words, 16);
 	if (n == 0) {
-		util_cause(cause, "invalid value '' for '%s'", name);
+		util_cause(cause, "invalid value: no qdisc given");
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -141,31 +141,21 @@ linux_qdisc_set(const char *ifname, const char *value, char **cause, const char 
 		if (strcmp(cur, "default") == 0)
 			return 0;
 	}
-	argv[k++] = (char *)tc;
-	argv[k++] = (char *)"qdisc";
-	argv[k++] = (char *)(deflt ? "del" : "replace");
-	argv[k++] = (char *)"dev";
-	argv[k++] = (char *)ifname;
-	argv[k++] = (char *)"root";
+	argv[k++] = tc;
+	argv[k++] = "qdisc";
+	argv[k++] = deflt ? "del" : "replace";
+	argv[k++] = "dev";
+	argv[k++] = ifname;
+	argv[k++] = "root";
 	for (i = 0; i < n && !deflt; i++)
 		argv[k++] = words[i];
 	argv[k] = NULL;
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
+	memset(&child, 0, sizeof child);
+	child.argv = argv;
+	child.null_stdout = true;
+	if ((status = util_child_run(&child, cause)) == -1)
 		return -1;
-	}
-	if (pid == 0) {
-		if ((devnull = open("/dev/null", O_WRONLY)) != -1)
-			dup2(devnull, STDOUT_FILENO);
-		execv(tc, argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR) {
-			util_cause(cause, "waitpid: %s", strerror(errno));
-			return -1;
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (status != 0) {
 		util_cause(cause, "tc qdisc %s failed", deflt ? "del" : "replace");
 		return -1;
 	}

@@ -35,6 +35,11 @@ child_setup(const struct util_child *c)
 		if (fd > 2)
 			close(fd);
 	}
+	if (c->null_stdout && !c->null_stdio && (fd = open("/dev/null", O_WRONLY)) != -1) {
+		dup2(fd, 1);
+		if (fd > 2)
+			close(fd);
+	}
 	if (c->close_fds) {
 		for (fd = 3; fd < 1024; fd++)
 			close(fd);

@@ -16,6 +16,7 @@ struct util_child {
 	void	*arg;
 	const char *dir;		/* chdir there first (NULL: stay) */
 	bool	null_stdio;		/* stdin, stdout and stderr on /dev/null */
+	bool	null_stdout;		/* only stdout on /dev/null */
 	bool	close_fds;		/* close every descriptor above 2 */
 	bool	new_session;		/* setsid(): no controlling terminal, own process group */
 	bool	reset_signals;		/* empty signal mask, default INT/TERM (callers that block them) */
