@@ -181,6 +181,19 @@ captured_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, c
 	return -1;
 }
 
+/* The interface and row of knob name (a live system breaks ties between dotted names). */
+static const struct os_ifset *
+if_lookup(struct os_ctx *ctx, const char *name, char *ifname, size_t len, const char **s,
+    char **cause)
+{
+	const struct os_ifset *r = NULL;
+
+	if (os_if_split(name, ifname, len, s, linux_live(ctx) ? linux_if_exists : NULL) != 0 ||
+	    (r = os_ifset_lookup(*s)) == NULL)
+		util_cause(cause, "unknown interface setting '%s'", name);
+	return r;
+}
+
 int
 linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 {
@@ -188,11 +201,8 @@ linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 	const char *s;
 	const struct os_ifset *r;
 
-	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) !=
-	    0 || (r = os_ifset_lookup(s)) == NULL) {
-		util_cause(cause, "unknown interface setting '%s'", name);
+	if ((r = if_lookup(ctx, name, ifname, sizeof ifname, &s, cause)) == NULL)
 		return -1;
-	}
 	return linux_ifset_get(ctx, ifname, r, s, name, value, cause);
 }
 
@@ -431,11 +441,8 @@ linux_if_set(struct os_ctx *ctx, const char *name, const char *value, char **cau
 	const char *s;
 	const struct os_ifset *r;
 
-	if (os_if_split(name, ifname, sizeof ifname, &s, linux_live(ctx) ? linux_if_exists : NULL) !=
-	    0 || (r = os_ifset_lookup(s)) == NULL) {
-		util_cause(cause, "unknown interface setting '%s'", name);
+	if ((r = if_lookup(ctx, name, ifname, sizeof ifname, &s, cause)) == NULL)
 		return -1;
-	}
 	return linux_ifset_set(ctx, ifname, r, s, name, value, cause);
 }
 

@@ -149,18 +149,28 @@ sysctl_read(const char *path, char **value)
 	return 0;
 }
 
+/* The /proc/sys file of an existing sysctl name; -1 + cause for a bad or unknown name. */
 static int
-sysctl_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
+sysctl_file(struct os_ctx *ctx, const char *name, char path[PATH_MAX], char **cause)
 {
-	char path[PATH_MAX];
 	struct stat st;
 
-	if (sysctl_path(ctx, name, path, sizeof path, cause) != 0)
+	if (sysctl_path(ctx, name, path, PATH_MAX, cause) != 0)
 		return -1;
 	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
 		util_cause(cause, "unknown sysctl '%s'", name);
 		return -1;
 	}
+	return 0;
+}
+
+static int
+sysctl_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
+{
+	char path[PATH_MAX];
+
+	if (sysctl_file(ctx, name, path, cause) != 0)
+		return -1;
 	if (sysctl_read(path, value) != 0) {
 		util_cause(cause, "cannot read sysctl '%s': %s", name, strerror(errno));
 		return -1;
@@ -172,14 +182,9 @@ static int
 sysctl_set(struct os_ctx *ctx, const char *name, const char *value, char **cause)
 {
 	char path[PATH_MAX];
-	struct stat st;
 
-	if (sysctl_path(ctx, name, path, sizeof path, cause) != 0)
+	if (sysctl_file(ctx, name, path, cause) != 0)
 		return -1;
-	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
-		util_cause(cause, "unknown sysctl '%s'", name);
-		return -1;
-	}
 	if (!linux_live(ctx)) {
 		util_cause(cause, "a captured tree is read-only");
 		return -1;
