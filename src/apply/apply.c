@@ -146,23 +146,6 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
 	return doc;
 }
 
-/* Writes a boot file, making its directory first. */
-int
-apply_write_file(const char *path, const char *text, char **cause)
-{
-	char *dir = xstrdup(path), *slash;
-	int rc = 0;
-
-	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		rc = apply_mkdirs(dir, cause);
-	}
-	free(dir);
-	if (rc == 0)
-		rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
-	return rc;
-}
-
 /* Resolves the profile into changes: one per name (the last entry wins). */
 static int
 plan(const struct kb *kb, const struct kb_profile *p, const char *os, const struct apply_opts *o,

@@ -36,7 +36,7 @@ bool	 apply_entry_pending(json_t *doc);
 int	 apply_revert_locked(const char *state_dir, const char *id, const char *why_state,
 	    char **cause);
 
-/* Writes a boot file (making its directory); restores the journal's "files" (revert.c). */
+/* Writes a boot file, making its directory (journal.c); restores the journal's "files" (revert.c). */
 int	 apply_write_file(const char *path, const char *text, char **cause);
 int	 apply_restore_files(json_t *files, char **cause);
 

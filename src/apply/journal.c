@@ -51,6 +51,23 @@ apply_mkdirs(const char *path, char **cause)
 	return 0;
 }
 
+/* Writes a boot file, making its directory first. */
+int
+apply_write_file(const char *path, const char *text, char **cause)
+{
+	char *dir = xstrdup(path), *slash;
+	int rc = 0;
+
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		rc = apply_mkdirs(dir, cause);
+	}
+	free(dir);
+	if (rc == 0)
+		rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	return rc;
+}
+
 int
 apply_lock(const char *state_dir, bool wait, char **cause)
 {
