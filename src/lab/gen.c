@@ -439,6 +439,73 @@ check_config(const struct gen_config *c, char **cause)
 	return 0;
 }
 
+/* Worker i of nthreads: its share of the count and rate, its socket and ring or buffers. */
+static int
+worker_setup(struct worker *w, int i, int nthreads, const struct gen_config *c,
+    unsigned int ifindex, const uint8_t *tmpl, uint16_t runid, char **cause)
+{
+	struct worker *x = &w[i];
+	char *why = NULL;
+
+	x->fd = -1;
+	x->cfg = c;
+	x->idx = i;
+	x->stream = (uint16_t)(runid << 8 | (unsigned)i);
+	lab_frame_tpl_init(&x->tpl, &c->spec, tmpl);
+	x->tmpl = xmalloc(x->tpl.len);
+	memcpy(x->tmpl, tmpl, x->tpl.len);
+	x->quota = UINT64_MAX;
+	if (c->count != 0)
+		x->quota = c->count / (uint64_t)nthreads + ((uint64_t)i < c->count % (uint64_t)nthreads);
+	if (c->rate > 0)
+		x->rate = c->rate / nthreads;
+	/* Paced frames go out in small batches, so that their timestamps stay true. */
+	x->batch = c->batch > 0 ? (unsigned int)c->batch : c->rate > 0 ? GEN_PACED_BATCH : GEN_BATCH;
+	if (open_socket(x, (int)ifindex, cause) == -1)
+		return -1;
+	if (c->method != GEN_MMSG) {
+		if (setup_ring(x, c->ring_frames > 0 ? c->ring_frames : GEN_RING_FRAMES, &why) == 0)
+			x->ring_mode = true;
+		else if (c->method == GEN_RING) {
+			if (cause != NULL)
+				*cause = why;
+			else
+				free(why);
+			return -1;
+		}
+		free(why);
+	}
+	if (!x->ring_mode) {
+		int k;
+
+		x->bufs = xmalloc((size_t)MMSG_BATCH * x->tpl.len);
+		for (k = 0; k < MMSG_BATCH; k++)
+			memcpy(x->bufs + (size_t)k * x->tpl.len, tmpl, x->tpl.len);
+	}
+	return 0;
+}
+
+/* Starts the worker threads; on failure stops and joins those already started. */
+static int
+workers_start(struct worker *w, int nthreads, struct gen_run *run, char **cause)
+{
+	int i, e;
+
+	for (i = 0; i < nthreads; i++)
+		w[i].run = run;
+	for (i = 0; i < nthreads; i++) {
+		if ((e = pthread_create(&w[i].tid, NULL, worker_main, &w[i])) != 0) {
+			util_cause(cause, "pthread_create: %s", strerror(e));
+			atomic_store(&run->stop, 1);
+			atomic_store(&run->go, 1);
+			while (--i >= 0)
+				pthread_join(w[i].tid, NULL);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 {
@@ -462,65 +529,17 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 	runid = (uint16_t)((mono_ns() ^ (uint64_t)getpid()) & 0xff);
 	w = xcalloc((size_t)nthreads, sizeof(*w));
 	for (i = 0; i < nthreads; i++) {
-		struct worker *x = &w[i];
-		char *why = NULL;
-
-		x->fd = -1;
-		x->cfg = c;
-		x->idx = i;
-		x->stream = (uint16_t)(runid << 8 | (unsigned)i);
-		lab_frame_tpl_init(&x->tpl, &c->spec, tmpl);
-		x->tmpl = xmalloc(x->tpl.len);
-		memcpy(x->tmpl, tmpl, x->tpl.len);
-		x->quota = UINT64_MAX;
-		if (c->count != 0)
-			x->quota = c->count / (uint64_t)nthreads + ((uint64_t)i < c->count % (uint64_t)nthreads);
-		if (c->rate > 0)
-			x->rate = c->rate / nthreads;
-		/* Paced frames go out in small batches, so that their timestamps stay true. */
-		x->batch = c->batch > 0 ? (unsigned int)c->batch : c->rate > 0 ? GEN_PACED_BATCH : GEN_BATCH;
-		if (open_socket(x, (int)ifindex, cause) == -1) {
+		if (worker_setup(w, i, nthreads, c, ifindex, tmpl, runid, cause) == -1) {
 			workers_close(w, i + 1);
 			return -1;
-		}
-		if (c->method != GEN_MMSG) {
-			if (setup_ring(x, c->ring_frames > 0 ? c->ring_frames : GEN_RING_FRAMES, &why) == 0)
-				x->ring_mode = true;
-			else if (c->method == GEN_RING) {
-				if (cause != NULL)
-					*cause = why;
-				else
-					free(why);
-				workers_close(w, i + 1);
-				return -1;
-			}
-			free(why);
-		}
-		if (!x->ring_mode) {
-			int k;
-
-			x->bufs = xmalloc((size_t)MMSG_BATCH * x->tpl.len);
-			for (k = 0; k < MMSG_BATCH; k++)
-				memcpy(x->bufs + (size_t)k * x->tpl.len, tmpl, x->tpl.len);
 		}
 	}
 	memset(&run, 0, sizeof(run));
 	run.w = w;
 	run.n = nthreads;
-	for (i = 0; i < nthreads; i++)
-		w[i].run = &run;
-	for (i = 0; i < nthreads; i++) {
-		int e;
-
-		if ((e = pthread_create(&w[i].tid, NULL, worker_main, &w[i])) != 0) {
-			util_cause(cause, "pthread_create: %s", strerror(e));
-			atomic_store(&run.stop, 1);
-			atomic_store(&run.go, 1);
-			while (--i >= 0)
-				pthread_join(w[i].tid, NULL);
-			workers_close(w, nthreads);
-			return -1;
-		}
+	if (workers_start(w, nthreads, &run, cause) == -1) {
+		workers_close(w, nthreads);
+		return -1;
 	}
 	res->per_second = xcalloc(cap, sizeof(double));
 	run.t0 = mono_ns();
