@@ -403,6 +403,62 @@ merge(struct sink_worker *w, int n, struct sink_result *r)
 	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
 }
 
+/* Starts the worker threads; on failure stops and joins those already started. */
+static int
+start_workers(struct sink_worker *w, int n, struct sink_state *st, char **cause)
+{
+	int i, e;
+
+	for (i = 0; i < n; i++) {
+		if ((e = pthread_create(&w[i].tid, NULL, worker_main, &w[i])) != 0) {
+			util_cause(cause, "pthread_create: %s", strerror(e));
+			atomic_store(&st->stop, 1);
+			while (--i >= 0)
+				pthread_join(w[i].tid, NULL);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* After the workers stopped: what is left in each ring, and the kernel's drop counts. */
+static void
+drain_rings(struct sink_worker *w, int n, struct sink_result *r)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct tpacket_stats_v3 ps;
+		socklen_t len = sizeof(ps);
+
+		/*
+		 * What is left in the ring once traffic has stopped: whole blocks
+		 * in order, then the block the kernel is still filling (its
+		 * packet count grows as frames arrive, so it can be read now).
+		 */
+		{
+			unsigned int b, cur = w[i].cur;
+
+			for (b = 0; b < SINK_BLOCK_NR; b++, cur = (cur + 1) % SINK_BLOCK_NR) {
+				struct tpacket_block_desc *bd = (struct tpacket_block_desc *)(w[i].ring +
+				    (size_t)cur * SINK_BLOCK_SIZE);
+				uint32_t bs = __atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE);
+
+				if (bs & TP_STATUS_USER) {
+					walk_block(&w[i], bd);
+					bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
+					continue;
+				}
+				if (bd->hdr.bh1.num_pkts > 0 && bd->hdr.bh1.offset_to_first_pkt != 0)
+					walk_block(&w[i], bd);
+				break;
+			}
+		}
+		if (getsockopt(w[i].fd, SOL_PACKET, PACKET_STATISTICS, &ps, &len) == 0)
+			r->ring_drops += ps.tp_drops;
+	}
+}
+
 int
 sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 {
@@ -437,17 +493,9 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 			return -1;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		int e;
-
-		if ((e = pthread_create(&w[i].tid, NULL, worker_main, &w[i])) != 0) {
-			util_cause(cause, "pthread_create: %s", strerror(e));
-			atomic_store(&st.stop, 1);
-			while (--i >= 0)
-				pthread_join(w[i].tid, NULL);
-			close_workers(w, n);
-			return -1;
-		}
+	if (start_workers(w, n, &st, cause) == -1) {
+		close_workers(w, n);
+		return -1;
 	}
 	if (c->on_ready != NULL)
 		c->on_ready(c->arg);
@@ -519,36 +567,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	for (i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
 	r->run_s = (double)(mono_ns() - t0) / 1e9;
-	for (i = 0; i < n; i++) {
-		struct tpacket_stats_v3 ps;
-		socklen_t len = sizeof(ps);
-
-		/*
-		 * What is left in the ring once traffic has stopped: whole blocks
-		 * in order, then the block the kernel is still filling (its
-		 * packet count grows as frames arrive, so it can be read now).
-		 */
-		{
-			unsigned int b, cur = w[i].cur;
-
-			for (b = 0; b < SINK_BLOCK_NR; b++, cur = (cur + 1) % SINK_BLOCK_NR) {
-				struct tpacket_block_desc *bd = (struct tpacket_block_desc *)(w[i].ring +
-				    (size_t)cur * SINK_BLOCK_SIZE);
-				uint32_t bs = __atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE);
-
-				if (bs & TP_STATUS_USER) {
-					walk_block(&w[i], bd);
-					bd->hdr.bh1.block_status = TP_STATUS_KERNEL;
-					continue;
-				}
-				if (bd->hdr.bh1.num_pkts > 0 && bd->hdr.bh1.offset_to_first_pkt != 0)
-					walk_block(&w[i], bd);
-				break;
-			}
-		}
-		if (getsockopt(w[i].fd, SOL_PACKET, PACKET_STATISTICS, &ps, &len) == 0)
-			r->ring_drops += ps.tp_drops;
-	}
+	drain_rings(w, n, r);
 	merge(w, n, r);
 	close_workers(w, n);
 	if (r->packets == 0 && c->wait_first > 0) {
