@@ -6,7 +6,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 MESON_OPTS ?=
 
-.PHONY: all deps check check-plain check-asan install lab fuzz clean freebsd-check deb deb-check port-plist port-distinfo
+.PHONY: all deps check check-plain check-asan check-fuzz install lab fuzz clean freebsd-check deb deb-check port-plist port-distinfo
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -24,7 +24,7 @@ $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
 
 # Tests are found by name (tests/unit/test_*.c, tests/cli/t*.sh): reconfigure so new ones register.
-check: check-plain check-asan
+check: check-plain check-asan check-fuzz
 
 check-plain: $(BUILD)/build.ninja
 	@scripts/deps.sh check || scripts/deps.sh install
@@ -71,6 +71,15 @@ lab: all
 	scripts/make-lab.sh
 
 # Each libFuzzer target runs for FUZZ_SECONDS.
+# check-fuzz (part of check): the clang libFuzzer build compiles, and each target
+# survives a short run from its corpus (FUZZ_CHECK_SECONDS each).
+FUZZ_CHECK_SECONDS ?= 5
+check-fuzz:
+	@scripts/deps.sh check || scripts/deps.sh install
+	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(FUZZ_BUILD)
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_CHECK_SECONDS)
+
 fuzz:
 	@scripts/deps.sh check || scripts/deps.sh install
 	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false

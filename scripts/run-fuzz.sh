@@ -5,7 +5,7 @@ build=$1; secs=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 fail=0
 for t in "$build"/fuzz/fuzz_*; do
-	[ -x "$t" ] || continue
+	[ -f "$t" ] && [ -x "$t" ] || continue  # not the .p object directories
 	name=$(basename "$t"); short=${name#fuzz_}
 	corpus=$(mktemp -d)
 	[ -d "$root/fuzz/corpus/$short" ] && cp -r "$root/fuzz/corpus/$short/." "$corpus/"

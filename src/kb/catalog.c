@@ -308,6 +308,11 @@ parse_entry(struct kb_catalog *c, const char *file, int lineno, char *line, cons
 		util_cause(cause, "%s:%d: source '%.40s' is not tree:file:line", file, lineno, f[6]);
 		return -1;
 	}
+	if (tree_index(c, os, f[6], strcspn(f[6], ":")) == -1) {
+		util_cause(cause, "%s:%d: source '%.40s' names a tree no #tree line declares",
+		    file, lineno, f[6]);
+		return -1;
+	}
 	if (c->n >= CAT_MAX_ENTRIES) {
 		util_cause(cause, "%s:%d: too many entries", file, lineno);
 		return -1;

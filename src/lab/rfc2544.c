@@ -82,7 +82,8 @@ rfc2544_parse_sizes(const char *s, struct rfc2544_config *c, char **cause)
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (v[i] != (int)v[i] || v[i] < 64 || v[i] > LAB_FRAME_MAX) {
+		/* The range first: converting a value outside int's range is undefined. */
+		if (!(v[i] >= 64 && v[i] <= LAB_FRAME_MAX) || v[i] != (int)v[i]) {
 			util_cause(cause, "invalid frame size '%g' (64..%d)", v[i], LAB_FRAME_MAX);
 			return -1;
 		}

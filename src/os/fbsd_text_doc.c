@@ -571,7 +571,8 @@ doc_counters(struct fbsd_text *t, json_t *doc)
 			os_strlcpy(q[i].desc, t->irq[i].desc, sizeof q[i].desc);
 			q[i].total = t->irq[i].total;
 		}
-		memcpy(q + t->nirq, t->lirqs, t->nlirqs * sizeof *q);
+		if (t->nlirqs > 0)
+			memcpy(q + t->nirq, t->lirqs, t->nlirqs * sizeof *q);
 		json_object_set_new(doc, "irqs", os_json_irqs(q, t->nirq + t->nlirqs));
 		free(q);
 	}

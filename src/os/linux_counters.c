@@ -33,6 +33,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
+#include "os/linux_impl.h"
 #include "os/os_impl.h"
 #include "util/util.h"
 
@@ -230,20 +231,13 @@ ethtool(int fd, const char *ifname, void *data)
 static void
 nic_stats(struct os_counters *c, int fd, const char *ifname)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		uint32_t	len;
-	} info;
 	struct ethtool_gstrings *names;
 	struct ethtool_stats *vals;
 	uint32_t n, i;
 	char name[ETH_GSTRING_LEN + 1];
+	int err;
 
-	memset(&info, 0, sizeof info);
-	info.hdr.cmd = ETHTOOL_GSSET_INFO;
-	info.hdr.sset_mask = 1ULL << ETH_SS_STATS;
-	if (ethtool(fd, ifname, &info) != 0 || info.hdr.sset_mask == 0 ||
-	    (n = info.len) == 0 || n > 65536)
+	if (linux_ethtool_sset_len(ifname, ETH_SS_STATS, &n, &err) != 0 || n == 0 || n > 65536)
 		return;
 	names = xcalloc(1, sizeof *names + (size_t)n * ETH_GSTRING_LEN);
 	vals = xcalloc(1, sizeof *vals + (size_t)n * sizeof(uint64_t));

@@ -34,6 +34,29 @@ linux_ethtool(const char *ifname, void *data, int *err)
 }
 
 int
+linux_ethtool_sset_len(const char *ifname, unsigned int set, uint32_t *len, int *err)
+{
+	/*
+	 * struct ethtool_sset_info ends in a flexible array (one uint32_t per set
+	 * asked for), so it cannot be a member of a struct with room after it.
+	 */
+	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8];
+	struct ethtool_sset_info *info = (struct ethtool_sset_info *)(void *)buf;
+
+	memset(buf, 0, sizeof buf);
+	info->cmd = ETHTOOL_GSSET_INFO;
+	info->sset_mask = 1ULL << set;
+	if (linux_ethtool(ifname, info, err) != 0)
+		return -1;
+	if ((info->sset_mask & (1ULL << set)) == 0) {
+		*err = EOPNOTSUPP;
+		return -1;
+	}
+	*len = info->data[0];
+	return 0;
+}
+
+int
 linux_ifioctl(const char *ifname, unsigned long req, struct ifreq *ifr, int *err)
 {
 	int fd, rc;
@@ -129,25 +152,16 @@ struct feature {
 static int
 feature_find(const char *ifname, const char *fname, struct feature *f, int *err)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		uint32_t len;
-	} info;
 	struct ethtool_gstrings *gs;
 	uint32_t n, i;
 	int rc = -1;
 
-	memset(&info, 0, sizeof info);
-	info.hdr.cmd = ETHTOOL_GSSET_INFO;
-	info.hdr.sset_mask = 1ULL << ETH_SS_FEATURES;
-	if (linux_ethtool(ifname, &info, err) != 0)
+	if (linux_ethtool_sset_len(ifname, ETH_SS_FEATURES, &n, err) != 0)
 		return -1;
-	if ((info.hdr.sset_mask & (1ULL << ETH_SS_FEATURES)) == 0 || info.len == 0 ||
-	    info.len > 4096) {
+	if (n == 0 || n > 4096) {
 		*err = EOPNOTSUPP;
 		return -1;
 	}
-	n = info.len;
 	gs = xcalloc(1, sizeof *gs + (size_t)n * ETH_GSTRING_LEN);
 	gs->cmd = ETHTOOL_GSTRINGS;
 	gs->string_set = ETH_SS_FEATURES;

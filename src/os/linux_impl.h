@@ -35,6 +35,8 @@ int	 linux_parse_onoff(const char *s);
 
 /* linux_ethtool.c */
 int	 linux_ethtool(const char *ifname, void *data, int *err);
+/* The number of strings of ethtool string set `set` (ETH_SS_STATS...); -1 with *err if none. */
+int	 linux_ethtool_sset_len(const char *ifname, unsigned int set, uint32_t *len, int *err);
 int	 linux_ifioctl(const char *ifname, unsigned long req, struct ifreq *ifr, int *err);
 int	 linux_if_exists(const char *ifname);
 const struct offload	*linux_find_offload(const char *s);

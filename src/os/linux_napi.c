@@ -71,7 +71,7 @@ transact(int fd, struct nlreq *r, void (*fn)(void *, uint16_t, const void *, siz
 		struct nlmsghdr *h;
 
 		n = (int)got;
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
 			struct nlattr *a;
 			int len;
 
