@@ -78,7 +78,7 @@ check-fuzz:
 	@scripts/deps.sh check || scripts/deps.sh install
 	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(FUZZ_BUILD)
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_CHECK_SECONDS)
+	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_CHECK_SECONDS) 1
 
 fuzz:
 	@scripts/deps.sh check || scripts/deps.sh install
