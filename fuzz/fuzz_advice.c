@@ -1,6 +1,7 @@
 /* Fuzzes the advice rule parser and evaluates every rule it accepts. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct kb_rules *rs;
 	struct kb_system s;
 	struct kb_rule_ctx c;
+	struct kb_nic nic;
 	char *text, *cause = NULL, *n, *v, *r;
 	size_t i;
 
@@ -37,8 +39,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	c.os = "opnsense";
 	c.log2ncpu = 3;
 	c.cpumask = "ff";
+	memset(&nic, 0, sizeof nic);
+	snprintf(nic.name, sizeof nic.name, "ix0");
+	nic.queues = 2;
+	nic.max_queues = nic.rx_ring = nic.max_rx_ring = -1;
 	for (i = 0; i < rs->n; i++) {
-		if (kb_rule_eval(&rs->r[i], &c, &n, &v, &r) == 1) {
+		c.nic = rs->r[i].per_nic ? &nic : NULL;
+		if (kb_rule_eval(&rs->r[i], &c, &n, &v, &r, NULL) == 1) {
 			free(n);
 			free(v);
 			free(r);

@@ -119,13 +119,15 @@ print_text(const struct kb_advice *a, size_t na, const struct worse *worse, size
     const char *measured)
 {
 	const struct worse *wf;
-	size_t i, nalready = 0;
+	size_t i, nalready = 0, nnotes;
 
 	for (i = 0; i < na; i++) {
 		if (a[i].already) {
 			nalready++;
 			continue;
 		}
+		if (a[i].certainty == KB_NOT_ADVISED)
+			continue;
 		printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty), a[i].reason,
 		    a[i].source);
 		print_change(&a[i]);
@@ -134,6 +136,14 @@ print_text(const struct kb_advice *a, size_t na, const struct worse *worse, size
 			printf("# PROVEN WORSE in %s%s: %s\n%s", measured, wf->alone ? "" :
 			    " (as part of a profile)", wf->text, wf->alone ? "# " : "");
 		printf("%s=%s\n", a[i].name, a[i].value);
+	}
+	for (i = nnotes = 0; i < na; i++)
+		nnotes += a[i].certainty == KB_NOT_ADVISED;
+	if (nnotes > 0)
+		printf("\n# Not advised, with why (%zu):\n", nnotes);
+	for (i = 0; i < na; i++) {
+		if (a[i].certainty == KB_NOT_ADVISED)
+			printf("#   %s: %s [source: %s]\n", a[i].name, a[i].reason, a[i].source);
 	}
 	if (nalready == 0)
 		return;
@@ -194,17 +204,23 @@ compare(const struct kb *kb, const struct kb_system *sys, const struct kb_profil
 		k = kb_find(kb, e->name, os_platform_name(sys->platform));
 		why = NULL;
 		src = knob_source(kb, e->name, sys->platform);
-		if ((x = advice_for(a, na, e->name)) != NULL) {
+		if ((x = advice_for(a, na, e->name)) != NULL && x->certainty != KB_NOT_ADVISED) {
 			verdict = k != NULL && kb_same_effect(k, sys, e->name, e->value, x->value) ?
 			    "same" : "different";
 			why = x->reason;
 			src = x->source;
 		} else {
+			/* why not: what check warns of, else the rule that leaves it alone */
 			verdict = "not proposed";
 			for (j = 0; j < nd && why == NULL; j++) {
 				if (d[j].line == e->line && d[j].severity >= KB_WARNING)
 					why = d[j].message;
 			}
+			if (why == NULL && x != NULL) {
+				why = x->reason;
+				src = x->source;
+			}
+			x = NULL;
 			for (j = 0; j < nd && why == NULL; j++) {
 				if (d[j].line == e->line)
 					why = d[j].message;
@@ -243,13 +259,39 @@ print_compare(json_t *arr, const char *path)
 	}
 }
 
-/* The --json document: the system, the goal and role, each proposal, the comparison. */
+/* One advice as JSON (measured: where a bench proved it worse, or NULL). */
+static json_t *
+one_json(const struct kb_advice *a, const struct worse *wf, const char *measured)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(a->name));
+	if (a->certainty != KB_NOT_ADVISED)
+		json_object_set_new(o, "value", json_string(a->value));
+	json_object_set_new(o, "certainty", json_string(kb_certainty_name(a->certainty)));
+	json_object_set_new(o, "reason", json_string(a->reason));
+	json_object_set_new(o, "source", json_string(a->source));
+	if (a->certainty == KB_NOT_ADVISED)
+		return o;
+	json_object_set_new(o, "current", a->current ? json_string(a->current) : json_null());
+	json_object_set_new(o, "current_from", a->current == NULL ? json_null() :
+	    json_string(a->current_is_default ? "default" : "system"));
+	json_object_set_new(o, "already_set", json_boolean(a->already));
+	if (wf != NULL)
+		json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}", "verdict",
+		    "worse", "alone", wf->alone, "text", wf->text, "results", measured));
+	return o;
+}
+
+/*
+ * The --json document: the system, the goal and role, each proposal ("advice"), the
+ * knobs left alone with why ("not_advised"), the comparison.
+ */
 static json_t *
 advice_json(const struct kb_system *sys, int goal, int role, const struct kb_advice *a,
     size_t na, const struct worse *worse, size_t nworse, const char *measured, json_t *cmp)
 {
-	json_t *doc = json_object(), *arr = json_array(), *o;
-	const struct worse *wf;
+	json_t *doc = json_object(), *arr = json_array(), *notes = json_array();
 	size_t i;
 
 	json_object_set_new(doc, "os", json_string(os_platform_name(sys->platform)));
@@ -259,25 +301,11 @@ advice_json(const struct kb_system *sys, int goal, int role, const struct kb_adv
 	json_object_set_new(doc, "smt", sys->smt < 0 ? json_null() : json_boolean(sys->smt));
 	json_object_set_new(doc, "goal", json_string(goals[goal]));
 	json_object_set_new(doc, "role", json_string(roles[role]));
-	for (i = 0; i < na; i++) {
-		o = json_object();
-		json_object_set_new(o, "name", json_string(a[i].name));
-		json_object_set_new(o, "value", json_string(a[i].value));
-		json_object_set_new(o, "certainty", json_string(kb_certainty_name(a[i].certainty)));
-		json_object_set_new(o, "reason", json_string(a[i].reason));
-		json_object_set_new(o, "source", json_string(a[i].source));
-		json_object_set_new(o, "current", a[i].current ? json_string(a[i].current) :
-		    json_null());
-		json_object_set_new(o, "current_from", a[i].current == NULL ? json_null() :
-		    json_string(a[i].current_is_default ? "default" : "system"));
-		json_object_set_new(o, "already_set", json_boolean(a[i].already));
-		if ((wf = worse_find(worse, nworse, &a[i])) != NULL)
-			json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}",
-			    "verdict", "worse", "alone", wf->alone, "text", wf->text, "results",
-			    measured));
-		json_array_append_new(arr, o);
-	}
+	for (i = 0; i < na; i++)
+		json_array_append_new(a[i].certainty == KB_NOT_ADVISED ? notes : arr,
+		    one_json(&a[i], worse_find(worse, nworse, &a[i]), measured));
 	json_object_set_new(doc, "advice", arr);
+	json_object_set_new(doc, "not_advised", notes);
 	if (cmp != NULL)
 		json_object_set_new(doc, "compare", json_incref(cmp));
 	return doc;

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "cmd/osdoc.h"
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "os/collect.h"
 #include "os/snapshot.h"
 #include "util/util.h"
@@ -35,17 +36,6 @@ add_name(struct names *ns, const char *name)
 	ns->v[ns->n++] = xstrdup(name);
 }
 
-static void
-unit_of(const char *nic, char *drv, size_t len, int *unit)
-{
-	size_t n = strlen(nic);
-
-	while (n > 0 && nic[n - 1] >= '0' && nic[n - 1] <= '9')
-		n--;
-	snprintf(drv, len, "%.*s", (int)n, nic);
-	*unit = nic[n] != '\0' ? atoi(nic + n) : -1;
-}
-
 /* Expands %s (interface name) and %d (unit of a NIC of the driver the name mentions). */
 static void
 expand(struct names *ns, const char *pat, json_t *nics)
@@ -67,14 +57,14 @@ expand(struct names *ns, const char *pat, json_t *nics)
 			continue;
 		if (strncmp(p, "%s.%d", 5) == 0) {
 			/* dev.%s.%d.iflib.*: the driver and unit of every NIC (dev.ax.0.iflib.*). */
-			unit_of(name, drv, sizeof drv, &unit);
+			unit = kb_ifname_unit(name, drv, sizeof drv);
 			if (unit < 0)
 				continue;
 			snprintf(buf, sizeof buf, "%.*s%s.%d%s", (int)(p - pat), pat, drv, unit, p + 5);
 		} else if (p[1] == 's') {
 			snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - pat), pat, name, p + 2);
 		} else {
-			unit_of(name, drv, sizeof drv, &unit);
+			unit = kb_ifname_unit(name, drv, sizeof drv);
 			snprintf(mid, sizeof mid, ".%s.", drv);
 			if (unit < 0 || strstr(pat, mid) == NULL || (size_t)(strstr(pat, mid) - pat) > (size_t)(p - pat))
 				continue;
@@ -110,40 +100,35 @@ load_kb(char **cause)
 
 /*
  * A FreeBSD driver-wide knob (hw.ix.*, hw.em.*...) for a NIC driver the box does not
- * have. hw.em.* also serves igb ports (one e1000 driver), hw.cxgbe.* the cxl ports.
+ * have; which interfaces a driver serves is data (share/knobs/drivers: hw.em.* also
+ * serves igb ports, hw.cxgbe.* the cxl and cc ports).
  */
 static bool
-other_driver(const char *name, json_t *nics)
+other_driver(const char *name, json_t *nics, const struct kb_drivers *ds)
 {
-	static const char *const drivers[][3] = {
-		{ "ix", "ix", "ix" }, { "ixl", "ixl", "ixl" }, { "em", "em", "igb" },
-		{ "igb", "igb", "em" }, { "igc", "igc", "igc" }, { "ice", "ice", "ice" },
-		{ "cxgbe", "cxl", "cc" }, { "vtnet", "vtnet", "vtnet" }, { "ax", "ax", "ax" },
-	};
+	const struct kb_driver *d;
+	const char *dot;
+	char drv[64];
 	json_t *n;
-	size_t i, j;
-	const char *d;
+	size_t j;
 
-	if (strncmp(name, "hw.", 3) != 0)
+	if (strncmp(name, "hw.", 3) != 0 || (dot = strchr(name + 3, '.')) == NULL ||
+	    (size_t)(dot - name - 3) >= sizeof drv)
 		return false;
-	for (i = 0; i < nitems(drivers); i++) {
-		size_t len = strlen(drivers[i][0]);
-
-		if (strncmp(name + 3, drivers[i][0], len) != 0 || name[3 + len] != '.')
-			continue;
-		json_array_foreach(nics, j, n) {
-			d = js(n, "driver");
-			if (strcmp(d, drivers[i][1]) == 0 || strcmp(d, drivers[i][2]) == 0)
-				return false;
-		}
-		return true;
+	snprintf(drv, sizeof drv, "%.*s", (int)(dot - name - 3), name + 3);
+	if ((d = kb_driver_named(ds, "freebsd", drv)) == NULL)
+		return false;
+	json_array_foreach(nics, j, n) {
+		if (kb_driver_serves(d, js(n, "name"), js(n, "driver")))
+			return false;
 	}
-	return false;
+	return true;
 }
 
 /* The knobs whose values inspect shows: the knowledge base's for this OS. */
 static void
-tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *kb)
+tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *kb,
+    const struct kb_drivers *ds)
 {
 	size_t i;
 
@@ -151,7 +136,7 @@ tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *k
 		const struct kb_knob *k = kb_knob(kb, i);
 
 		/* Only the knobs of the NICs this box has. */
-		if (k->os != NULL && strcmp(k->os, os) == 0 && !other_driver(k->name, nics))
+		if (k->os != NULL && strcmp(k->os, os) == 0 && !other_driver(k->name, nics, ds))
 			expand(ns, k->name, nics);
 	}
 }
@@ -224,7 +209,7 @@ cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_fl
 	sys = json_object_get(probe, "system");
 	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
 	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
-	tunable_names(&ns, os, nics, kb);
+	tunable_names(&ns, os, nics, kb, kb_get_drivers(kb));
 	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
 	json_decref(probe);
 	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);

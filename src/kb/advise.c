@@ -1,10 +1,12 @@
 /*
- * The advice rules of `ntune advise`. Every value is computed from the system
- * (CPU count, SMT, NIC queues and rings, link speed); every line says how sure
- * it is: safe (fixes a clear misconfiguration), usually helps (with a source),
- * or measure it (a candidate for `ntune bench` / `ntune tune`, never a fact).
- * The result is run through kb_check and lines with errors are dropped, so the
- * profile passes `ntune check`.
+ * `ntune advise`: runs the advice rules of share/knobs/advice (system.advice, then
+ * nic.advice once per NIC, then late.advice; src/kb/rules.c reads them) against the
+ * system. Every value is computed from the system (CPU count, SMT, NIC queues and
+ * rings, link speed); every line says how sure it is: safe (fixes a clear
+ * misconfiguration), usually helps (with a source), or measure it (a candidate for
+ * `ntune bench` / `ntune tune`, never a fact); "not advised" lines say why a knob is
+ * left alone. The result is run through kb_check and lines with errors are dropped,
+ * so the profile passes `ntune check`.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,7 +22,7 @@ struct advisor {
 	const struct kb *kb;
 	const struct kb_system *sys;
 	const char *os;		/* platform name */
-	bool	bsd;
+	const char *family;	/* "freebsd" | "linux": which drivers file applies */
 	enum kb_goal goal;
 	enum kb_role role;
 	struct kb_advice *a;
@@ -30,12 +32,9 @@ struct advisor {
 const char *
 kb_certainty_name(enum kb_certainty c)
 {
-	return c == KB_SAFE ? "safe" : c == KB_USUALLY ? "usually helps" : "measure it";
+	return c == KB_SAFE ? "safe" : c == KB_USUALLY ? "usually helps" : c == KB_MEASURE ?
+	    "measure it" : "not advised";
 }
-
-static void
-advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
-    const char *fmt_value, const char *reason, ...) __attribute__((format(printf, 6, 7)));
 
 /* fls(3): the position of the highest bit set, 0 for 0. */
 static int
@@ -99,35 +98,37 @@ current_of(struct advisor *ad, const struct kb_knob *k, struct kb_advice *x)
 	}
 }
 
-/* Adds name=value unless the KB does not know the knob for this OS (then the rule is moot). */
-static void
+/*
+ * Adds name=value (value NULL: a "not advised" note) unless the KB does not know the
+ * knob for this OS (then the rule is moot) or a rule before gave it; returns the advice.
+ */
+static struct kb_advice *
 advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *source,
-    const char *value, const char *reason, ...)
+    const char *value, const char *reason)
 {
 	const struct kb_knob *k;
 	struct kb_advice *x;
-	va_list ap;
 	size_t i;
 
 	if ((k = kb_find(ad->kb, name, ad->os)) == NULL || k->placement == KB_PLACE_READONLY)
-		return;
+		return NULL;
 	for (i = 0; i < ad->n; i++) {
 		if (strcmp(ad->a[i].name, name) == 0)
-			return;	/* the first (more specific) rule wins */
+			return NULL;	/* the first (more specific) rule wins */
 	}
 	ad->a = xreallocarray(ad->a, ad->n + 1, sizeof *ad->a);
 	x = &ad->a[ad->n++];
 	x->name = xstrdup(name);
-	x->value = xstrdup(value);
-	x->certainty = c;
+	x->value = xstrdup(value != NULL ? value : "");
+	x->certainty = value != NULL ? c : KB_NOT_ADVISED;
 	x->source = xstrdup(source);
+	x->reason = xstrdup(reason);
 	x->current = NULL;
 	x->current_is_default = false;
-	va_start(ap, reason);
-	xvasprintf(&x->reason, reason, ap);
-	va_end(ap);
 	current_of(ad, k, x);
-	x->already = x->current != NULL && kb_same_effect(k, ad->sys, name, x->current, value);
+	x->already = value != NULL && x->current != NULL &&
+	    kb_same_effect(k, ad->sys, name, x->current, value);
+	return x;
 }
 
 void
@@ -157,13 +158,6 @@ log2floor(int n)
 	return b;
 }
 
-static const char *
-num(char *buf, size_t len, long long v)
-{
-	snprintf(buf, len, "%lld", v);
-	return buf;
-}
-
 /* Hex mask of the first n CPUs, in the comma-grouped form of /sys (32 bits a group). */
 static void
 cpumask(int n, char *buf, size_t len)
@@ -185,210 +179,19 @@ cpumask(int n, char *buf, size_t len)
 	}
 }
 
-/* "ix0" -> driver "ix", unit 0. */
-static int
-split_unit(const char *ifname, char *drv, size_t len, int *unit)
-{
-	size_t n = strlen(ifname), i = n;
-
-	while (i > 0 && isdigit((unsigned char)ifname[i - 1]))
-		i--;
-	if (i == 0 || i == n || i >= len)
-		return -1;
-	memcpy(drv, ifname, i);
-	drv[i] = '\0';
-	*unit = atoi(ifname + i);
-	return 0;
-}
-
-static bool
-iflib_driver(const char *drv)
-{
-	static const char *const v[] = { "ix", "ixl", "igb", "em", "igc", "ice", "ax", "vmx", "bnxt" };
-	size_t i;
-
-	for (i = 0; i < nitems(v); i++) {
-		if (strcmp(drv, v[i]) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* The state a NIC reported for the advice just added on name, when the tunables do not say. */
+/*
+ * The state a NIC reported (on < 0: unknown) for advice x, when the tunables do not
+ * say: the current value of a nic-state rule (if.IF.offload.lro from ifconfig options).
+ */
 static void
-nic_state(struct advisor *ad, const char *name, int on, const char *want)
+nic_state(struct kb_advice *x, int on)
 {
-	struct kb_advice *x = ad->n > 0 ? &ad->a[ad->n - 1] : NULL;
-
-	if (x == NULL || strcmp(x->name, name) != 0 || (x->current != NULL &&
-	    !x->current_is_default) || on < 0)
+	if (x == NULL || (x->current != NULL && !x->current_is_default) || on < 0)
 		return;
 	free(x->current);
 	x->current = xstrdup(on ? "on" : "off");
 	x->current_is_default = false;
-	x->already = strcmp(x->current, want) == 0;
-}
-
-/* LRO and TSO of one FreeBSD NIC for a router or firewall. */
-static void
-advise_bsd_offload(struct advisor *ad, const struct kb_nic *nic)
-{
-	char name[128];
-
-	if (ad->role == KB_ROLE_HOST || util_startswith(nic->name, "lo"))
-		return;
-	snprintf(name, sizeof name, "if.%s.offload.lro", nic->name);
-	advise(ad, KB_SAFE, name, "ifconfig(8) -lro; OPNsense Interfaces > Settings (hardware LRO "
-	    "off by default)", "off", "LRO merges TCP segments %s receives; a %s must forward "
-	    "them as they came, so LRO belongs off", nic->name, ad->role == KB_ROLE_FIREWALL ?
-	    "firewall" : "router");
-	nic_state(ad, name, nic->lro, "off");
-	snprintf(name, sizeof name, "if.%s.offload.tso", nic->name);
-	advise(ad, KB_USUALLY, name, "ifconfig(8) -tso; OPNsense Interfaces > Settings (hardware "
-	    "TSO off by default); em(4) hw.em.unsupported_tso", "off", "TSO only serves TCP the "
-	    "box itself sends; forwarded packets never use it and drivers have had TSO errata");
-	nic_state(ad, name, nic->tso, "off");
-}
-
-static void
-advise_bsd(struct advisor *ad)
-{
-	const struct kb_system *s = ad->sys;
-	char v[64], name[128], drv[32];
-	const struct kb_nic *nic;
-	int ncpu = s->ncpu, unit, want, maxring = 0;
-	size_t i;
-
-	for (i = 0; i < s->nnics; i++) {
-		nic = &s->nics[i];
-		if (split_unit(nic->name, drv, sizeof drv, &unit) == -1)
-			continue;
-		if (nic->rx_ring > maxring)
-			maxring = nic->rx_ring;
-		if (iflib_driver(drv) && ncpu > 1 && nic->queues > 0) {
-			want = ncpu;
-			if (nic->max_queues > 0 && want > nic->max_queues)
-				want = nic->max_queues;
-			if (nic->queues < want) {
-				snprintf(name, sizeof name, "dev.%s.%d.iflib.override_nrxqs", drv, unit);
-				advise(ad, KB_USUALLY, name, "iflib(4)", num(v, sizeof v, want),
-				    "%s uses %d rx queues for %d CPUs%s; one queue per CPU spreads "
-				    "interrupts over all of them", nic->name, nic->queues, ncpu,
-				    nic->max_queues > 0 ? " (hardware maximum shown by the driver)" : "");
-				snprintf(name, sizeof name, "dev.%s.%d.iflib.override_ntxqs", drv, unit);
-				advise(ad, KB_USUALLY, name, "iflib(4)", num(v, sizeof v, want),
-				    "as many tx queues as rx queues on %s", nic->name);
-			}
-		}
-		if (iflib_driver(drv) && nic->rx_ring > 0 && nic->max_rx_ring > nic->rx_ring) {
-			snprintf(name, sizeof name, "dev.%s.%d.iflib.override_nrxds", drv, unit);
-			advise(ad, KB_MEASURE, name, "iflib(4)", num(v, sizeof v, nic->max_rx_ring),
-			    "%s has %d rx descriptors of %d possible; bigger rings absorb bursts but "
-			    "cost cache", nic->name, nic->rx_ring, nic->max_rx_ring);
-		}
-		if (ad->role != KB_ROLE_HOST && nic->flow_control != 0) {
-			snprintf(name, sizeof name, "dev.%s.%d.fc", drv, unit);
-			advise(ad, KB_USUALLY, name, "ix(4), em(4), ixl(4): fc", "0",
-			    "flow control off on %s: a router drops, it must not pause its upstream "
-			    "link", nic->name);
-		}
-		if (strcmp(drv, "ix") == 0) {
-			snprintf(name, sizeof name, "dev.ix.%d.enable_aim", unit);
-			if (ad->goal == KB_GOAL_LATENCY)
-				advise(ad, KB_MEASURE, name, "ix(4)", "0", "for latency no adaptive "
-				    "interrupt moderation on %s: every packet interrupts at once",
-				    nic->name);
-			else
-				advise(ad, KB_MEASURE, name, "ix(4); seed 001", "1",
-				    "adaptive interrupt moderation on %s: fewer interrupts at high "
-				    "load, more latency", nic->name);
-		}
-		advise_bsd_offload(ad, nic);
-	}
-	if (maxring > 256)
-		advise(ad, KB_USUALLY, "net.isr.defaultqlimit", "netisr(9); seed 000",
-		    num(v, sizeof v, maxring),
-		    "netisr queues as long as the largest NIC rx ring (%d) so a deferred burst is "
-		    "not dropped (netstat -Q QDrops)", maxring);
-}
-
-static void
-advise_linux(struct advisor *ad)
-{
-	const struct kb_system *s = ad->sys;
-	char v[64], name[128], mask[256];
-	const struct kb_nic *nic;
-	int ncpu = s->ncpu, want;
-	long maxspeed = 0;
-	size_t i;
-
-	for (i = 0; i < s->nnics; i++) {
-		nic = &s->nics[i];
-		if (nic->speed_mbps > maxspeed)
-			maxspeed = nic->speed_mbps;
-		if (strcmp(nic->name, "lo") == 0)
-			continue;
-		if (ncpu > 1 && nic->queues > 0 && nic->max_queues > nic->queues) {
-			want = ncpu < nic->max_queues ? ncpu : nic->max_queues;
-			if (want > nic->queues) {
-				snprintf(name, sizeof name, "if.%s.channels.combined", nic->name);
-				advise(ad, KB_USUALLY, name, "ethtool(8) -L; scaling.rst (RSS)",
-				    num(v, sizeof v, want),
-				    "%s uses %d of %d queues on %d CPUs; one queue per CPU spreads the "
-				    "receive work", nic->name, nic->queues, nic->max_queues, ncpu);
-			}
-		}
-		if (ncpu > 1 && nic->queues > 0 && nic->queues < ncpu &&
-		    (nic->max_queues <= nic->queues || nic->max_queues < 0)) {
-			cpumask(ncpu, mask, sizeof mask);
-			snprintf(name, sizeof name, "if.%s.rps_cpus", nic->name);
-			advise(ad, KB_USUALLY, name, "Documentation/networking/scaling.rst (RPS)", mask,
-			    "%s has %d queue%s for %d CPUs and cannot have more: steer its packets "
-			    "to all CPUs in software (RPS)", nic->name, nic->queues,
-			    nic->queues == 1 ? "" : "s", ncpu);
-		}
-		if (nic->rx_ring > 0 && nic->max_rx_ring > nic->rx_ring) {
-			snprintf(name, sizeof name, "if.%s.ring.rx", nic->name);
-			advise(ad, KB_MEASURE, name, "ethtool(8) -G", num(v, sizeof v, nic->max_rx_ring),
-			    "%s has %d rx descriptors of %d possible; bigger rings absorb bursts "
-			    "(rx_missed) but cost cache", nic->name, nic->rx_ring, nic->max_rx_ring);
-		}
-		if (ad->role != KB_ROLE_HOST && nic->lro == 1) {
-			snprintf(name, sizeof name, "if.%s.offload.lro", nic->name);
-			advise(ad, KB_SAFE, name, "Documentation/networking/segmentation-offloads.rst",
-			    "off", "LRO is on for %s; merged frames must not be forwarded", nic->name);
-		}
-		if (ad->role != KB_ROLE_HOST && nic->flow_control == 1) {
-			snprintf(name, sizeof name, "if.%s.flow-control", nic->name);
-			advise(ad, KB_USUALLY, name, "ethtool(8) -A", "off",
-			    "pause frames from a router stall its upstream link");
-		}
-		if (ncpu > 1 && nic->queues > 1 && ad->role != KB_ROLE_HOST) {
-			snprintf(name, sizeof name, "if.%s.irq_affinity", nic->name);
-			advise(ad, KB_MEASURE, name,
-			    "Documentation/core-api/irq/irq-affinity.rst; irqbalance issue 38", "spread",
-			    "pin queue N of %s to CPU N instead of letting irqbalance move them "
-			    "(stop irqbalance or ban these IRQs)", nic->name);
-		}
-		if (nic->adaptive_rx == 0) {
-			snprintf(name, sizeof name, "if.%s.coalesce.adaptive-rx", nic->name);
-			advise(ad, KB_MEASURE, name,
-			    "ethtool(8) -C", ad->goal == KB_GOAL_LATENCY ? "off" : "on",
-			    "adaptive interrupt moderation on %s trades latency for fewer interrupts",
-			    nic->name);
-		}
-	}
-	if (ncpu > 1 && ad->role != KB_ROLE_HOST) {
-		/* Backlog: about 1 ms of 64-byte frames per CPU at the fastest link, at least 1000. */
-		long long backlog = maxspeed > 0 ? (long long)maxspeed * 1000000LL / 672 / 1000 /
-		    ncpu : 0;
-
-		if (backlog > 1000)
-			advise(ad, KB_USUALLY, "net.core.netdev_max_backlog",
-			    "Documentation/admin-guide/sysctl/net.rst", num(v, sizeof v, backlog),
-			    "about 1 ms of minimum-size frames at %ld Mbit/s spread over %d CPUs; "
-			    "drops show in /proc/net/softnet_stat column 2", maxspeed, ncpu);
-	}
+	x->already = strcmp(x->current, x->value) == 0;
 }
 
 /* Drops lines that fail the lint (unknown on this version, out of range...). */
@@ -404,12 +207,13 @@ self_check(struct advisor *ad)
 	p.path = (char *)"advice";
 	p.entries = xcalloc(ad->n ? ad->n : 1, sizeof *p.entries);
 	for (i = 0; i < ad->n; i++) {
-		p.entries[i].file = p.path;
-		p.entries[i].line = (int)i + 1;
-		p.entries[i].name = ad->a[i].name;
-		p.entries[i].value = ad->a[i].value;
+		if (ad->a[i].certainty == KB_NOT_ADVISED)
+			continue;	/* a note, not a setting */
+		p.entries[p.nentries].file = p.path;
+		p.entries[p.nentries].line = (int)i + 1;
+		p.entries[p.nentries].name = ad->a[i].name;
+		p.entries[p.nentries++].value = ad->a[i].value;
 	}
-	p.nentries = ad->n;
 	kb_check(ad->kb, &p, ad->sys, KB_TARGET_ANY, &d, &nd);
 	bad = xcalloc(ad->n ? ad->n : 1, sizeof *bad);
 	for (j = 0; j < nd; j++) {
@@ -433,14 +237,36 @@ self_check(struct advisor *ad)
 	free(bad);
 }
 
-/* Applies the data rules of share/knobs/advice/NAME.advice. */
-static int
-advise_data(struct advisor *ad, const char *dir, const char *file, char **cause)
+/* Tries rule r (for the NIC in c, if any) and adds what it gives. */
+static void
+try_rule(struct advisor *ad, const struct kb_rule *r, const struct kb_rule_ctx *c)
 {
+	struct kb_advice *x;
+	char *name, *value, *reason, *source;
+
+	if (kb_rule_eval(r, c, &name, &value, &reason, &source) != 1)
+		return;
+	x = advise(ad, (enum kb_certainty)r->certainty, name, source, value, reason);
+	if (x != NULL && r->nic_state != NULL)
+		nic_state(x, strcmp(r->nic_state, "lro") == 0 ? c->nic->lro : c->nic->tso);
+	free(name);
+	free(value);
+	free(reason);
+	free(source);
+}
+
+/*
+ * Applies the rules of share/knobs/advice/NAME.advice in order; a run of per-NIC rules
+ * ("for: nic") is tried for each NIC in turn, all of the run for one NIC before the next.
+ */
+static int
+advise_data(struct advisor *ad, struct kb_rule_ctx *c, const char *dir, const char *file,
+    char **cause)
+{
+	const struct kb_system *s = ad->sys;
 	struct kb_rules *rs;
-	struct kb_rule_ctx c;
-	char *path, *name, *value, *reason, mask[256];
-	size_t i;
+	char *path;
+	size_t i, j, k, n;
 
 	xasprintf(&path, "%s/%s", dir, file);
 	if (kb_rules_load(path, &rs, cause) == -1) {
@@ -448,23 +274,22 @@ advise_data(struct advisor *ad, const char *dir, const char *file, char **cause)
 		return -1;
 	}
 	free(path);
-	cpumask(ad->sys->ncpu, mask, sizeof mask);
-	memset(&c, 0, sizeof c);
-	c.sys = ad->sys;
-	c.os = ad->os;
-	c.goal = ad->goal;
-	c.role = ad->role;
-	c.log2ncpu = log2floor(ad->sys->ncpu);
-	c.rssbits = kb_rss_bits(ad->sys->ncpu);
-	c.cpumask = mask;
-	for (i = 0; i < rs->n; i++) {
-		if (kb_rule_eval(&rs->r[i], &c, &name, &value, &reason) != 1)
+	for (i = 0; i < rs->n; i = j) {
+		if (!rs->r[i].per_nic) {
+			try_rule(ad, &rs->r[i], c);
+			j = i + 1;
 			continue;
-		advise(ad, (enum kb_certainty)rs->r[i].certainty, name, rs->r[i].source, value, "%s",
-		    reason);
-		free(name);
-		free(value);
-		free(reason);
+		}
+		for (j = i; j < rs->n && rs->r[j].per_nic; j++)
+			;
+		for (n = 0; n < s->nnics; n++) {
+			c->nic = &s->nics[n];
+			c->drv = kb_driver_for_nic(c->drivers, ad->family, c->nic);
+			for (k = i; k < j; k++)
+				try_rule(ad, &rs->r[k], c);
+		}
+		c->nic = NULL;
+		c->drv = NULL;
 	}
 	kb_rules_free(rs);
 	return 0;
@@ -474,31 +299,48 @@ int
 kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, enum kb_role role,
     struct kb_advice **out, size_t *nout, char **cause)
 {
+	static const char *const files[] = { "system.advice", "nic.advice", "late.advice" };
 	struct advisor ad;
-	char *dir;
-	int rc;
+	struct kb_rule_ctx c;
+	const struct kb_drivers *drivers;
+	char *dir, mask[256];
+	size_t i;
+	int rc = 0;
 
 	memset(&ad, 0, sizeof ad);
 	ad.kb = kb;
 	ad.sys = sys;
 	ad.os = os_platform_name(sys->platform != OS_PLATFORM_UNKNOWN ? sys->platform :
 	    OS_PLATFORM_LINUX);
-	ad.bsd = os_platform_family(os_platform_parse(ad.os)) == OS_PLATFORM_FREEBSD;
+	ad.family = os_platform_name(os_platform_family(os_platform_parse(ad.os)));
 	ad.goal = goal;
 	ad.role = role;
 	if (sys->ncpu <= 0) {
 		util_cause(cause, "the CPU count is unknown; advice derives from it");
 		return -1;
 	}
-	xasprintf(&dir, "%s/knobs/advice", util_share_dir());
-	rc = advise_data(&ad, dir, "system.advice", cause);
-	if (rc == 0) {
-		if (ad.bsd)
-			advise_bsd(&ad);
-		else
-			advise_linux(&ad);
-		rc = advise_data(&ad, dir, "late.advice", cause);
+	drivers = kb_get_drivers(kb);
+	cpumask(sys->ncpu, mask, sizeof mask);
+	memset(&c, 0, sizeof c);
+	c.sys = sys;
+	c.os = ad.os;
+	c.goal = goal;
+	c.role = role;
+	c.log2ncpu = log2floor(sys->ncpu);
+	c.rssbits = kb_rss_bits(sys->ncpu);
+	c.cpumask = mask;
+	c.drivers = drivers;
+	for (i = 0; i < sys->nnics; i++) {
+		const struct kb_driver *d = kb_driver_for_nic(drivers, ad.family, &sys->nics[i]);
+
+		if (sys->nics[i].speed_mbps > c.maxspeed)
+			c.maxspeed = sys->nics[i].speed_mbps;
+		if (kb_nic_rx_ring(&sys->nics[i], d) > c.maxring)
+			c.maxring = kb_nic_rx_ring(&sys->nics[i], d);
 	}
+	xasprintf(&dir, "%s/knobs/advice", util_share_dir());
+	for (i = 0; i < nitems(files) && rc == 0; i++)
+		rc = advise_data(&ad, &c, dir, files[i], cause);
 	free(dir);
 	if (rc == -1) {
 		kb_advice_free(ad.a, ad.n);

@@ -11,6 +11,7 @@
 #include "kb/catalog.h"
 #include "kb/check_impl.h"
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "util/util.h"
 
 const char *
@@ -76,27 +77,6 @@ kb_version_cmp(const char *a, const char *b)
 	return 0;
 }
 
-static const char *const linux_prefixes[] = {
-	"net.core.", "net.ipv4.", "net.ipv6.", "net.netfilter.", "net.nf_", "net.bridge.",
-	"kernel.", "vm.swappiness", "vm.dirty", "fs.", "if.", "cpu.", "net.unix.",
-};
-static const char *const freebsd_prefixes[] = {
-	"kern.", "hw.", "dev.", "machdep.", "net.inet.", "net.inet6.", "net.isr.", "net.link.",
-	"net.pf.", "net.route.", "vm.pmap.", "vfs.", "security.", "debug.", "net.local.",
-};
-
-static int
-prefix_of(const char *name, const char *const *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (util_startswith(name, v[i]))
-			return 1;
-	}
-	return 0;
-}
-
 enum os_platform
 kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 {
@@ -116,8 +96,9 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 				platform = k->platform;	/* net.inet.rss.enabled: OPNsense */
 			continue;
 		}
-		lx += prefix_of(p->entries[i].name, linux_prefixes, nitems(linux_prefixes));
-		fb += prefix_of(p->entries[i].name, freebsd_prefixes, nitems(freebsd_prefixes));
+		/* share/knobs/os.prefixes */
+		lx += kb_prefix_is(kb_get_prefixes(kb), p->entries[i].name, "linux");
+		fb += kb_prefix_is(kb_get_prefixes(kb), p->entries[i].name, "freebsd");
 	}
 	if (fb == lx)
 		return OS_PLATFORM_UNKNOWN;
@@ -491,16 +472,16 @@ has_nic(const struct kb_system *sys, const char *name, bool prefix)
 	return false;
 }
 
-/* A driver or interface knob for hardware the system does not have. */
+/*
+ * A driver or interface knob for hardware the system does not have: hw.DRIVER.* and
+ * dev.IF.N.*, with the drivers and the interface names they serve from
+ * share/knobs/drivers.
+ */
 static void
 rule_device(struct lint *l, const struct kb_entry *e)
 {
-	static const char *const drivers[][2] = {
-		{ "ix", "ix" }, { "ixv", "ixv" }, { "ixl", "ixl" }, { "iavf", "iavf" },
-		{ "igb", "igb" }, { "em", "em" }, { "igc", "igc" }, { "ice", "ice" },
-		{ "ax", "ax" }, { "mce", "mce" }, { "mlx5", "mce" }, { "cxgbe", "cxl" },
-		{ "cxl", "cxl" }, { "vtnet", "vtnet" }, { "vmx", "vmx" }, { "bnxt", "bnxt" },
-	};
+	const struct kb_drivers *ds = kb_get_drivers(l->kb);
+	const struct kb_driver *d = NULL;
 	char drv[32], ifn[64];
 	const char *p, *q;
 	size_t i, len;
@@ -529,19 +510,24 @@ rule_device(struct lint *l, const struct kb_entry *e)
 		return;
 	memcpy(drv, p, len);
 	drv[len] = '\0';
-	for (i = 0; i < nitems(drivers) && strcmp(drivers[i][0], drv) != 0; i++)
-		;
-	if (i == nitems(drivers))
-		return;
 	if (e->name[0] == 'h') {
-		if (!has_nic(l->sys, drivers[i][1], true))
-			diag(l, e, KB_WARNING, "no-device", "no %s interface on this system; '%s' has "
-			    "no effect", drivers[i][1], e->name);
+		if ((d = kb_driver_named(ds, "freebsd", drv)) == NULL)
+			return;
+		for (i = 0; i < d->nifnames; i++) {
+			if (has_nic(l->sys, d->ifnames[i], true))
+				return;
+		}
+		diag(l, e, KB_WARNING, "no-device", "no %s interface on this system; '%s' has "
+		    "no effect", d->ifnames[0], e->name);
 		return;
 	}
-	if (!isdigit((unsigned char)q[1]))
+	for (i = 0; ds != NULL && i < ds->n && d == NULL; i++) {
+		if (strcmp(ds->d[i].os, "freebsd") == 0 && kb_driver_serves(&ds->d[i], drv, drv))
+			d = &ds->d[i];
+	}
+	if (d == NULL || !isdigit((unsigned char)q[1]))
 		return;
-	snprintf(ifn, sizeof ifn, "%s%ld", drivers[i][1], strtol(q + 1, NULL, 10));
+	snprintf(ifn, sizeof ifn, "%s%ld", drv, strtol(q + 1, NULL, 10));
 	if (!has_nic(l->sys, ifn, false))
 		diag(l, e, KB_WARNING, "no-device", "no interface %s on this system; '%s' has no "
 		    "effect", ifn, e->name);

@@ -78,7 +78,11 @@ struct kb_knob {
 
 struct kb;
 
-/* Loads every .knob file under dir (recursively); NULL dir = util_share_dir()/knobs. */
+/*
+ * Loads every .knob file under dir (recursively), and dir/drivers/ (NIC drivers) and
+ * dir/os.prefixes (kb_get_drivers, kb_get_prefixes in kb/rules.h) when they are there;
+ * NULL dir = util_share_dir()/knobs.
+ */
 int	 kb_load(const char *dir, struct kb **, char **cause);
 /* Parses one knob file's text (used by kb_load and the fuzzer). Appends to kb. */
 int	 kb_load_text(struct kb *, const char *file, const char *text, size_t len, char **cause);
@@ -289,7 +293,8 @@ int	 kb_version_cmp(const char *, const char *);
 /* Advice. */
 enum kb_goal { KB_GOAL_FORWARDING = 0, KB_GOAL_THROUGHPUT, KB_GOAL_LATENCY };
 enum kb_role { KB_ROLE_ROUTER = 0, KB_ROLE_FIREWALL, KB_ROLE_HOST };
-enum kb_certainty { KB_SAFE = 0, KB_USUALLY, KB_MEASURE };
+/* KB_NOT_ADVISED: a note on why a knob is not proposed for this box (value ""). */
+enum kb_certainty { KB_SAFE = 0, KB_USUALLY, KB_MEASURE, KB_NOT_ADVISED };
 
 struct kb_advice {
 	char	*name;

@@ -11,6 +11,7 @@
 
 #include "kb/catalog.h"
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "util/util.h"
 
 struct kb {
@@ -18,7 +19,21 @@ struct kb {
 	size_t	n;
 	size_t	cap;
 	struct kb_catalog *cat;	/* share/catalog, or NULL */
+	struct kb_drivers *drivers;	/* DIR/drivers/OS.drivers, or NULL */
+	struct kb_prefixes *prefixes;	/* DIR/os.prefixes, or NULL */
 };
+
+const struct kb_drivers *
+kb_get_drivers(const struct kb *kb)
+{
+	return kb != NULL ? kb->drivers : NULL;
+}
+
+const struct kb_prefixes *
+kb_get_prefixes(const struct kb *kb)
+{
+	return kb != NULL ? kb->prefixes : NULL;
+}
 
 const struct kb_catalog *
 kb_get_catalog(const struct kb *kb)
@@ -86,6 +101,8 @@ kb_free(struct kb *kb)
 		knob_free(&kb->knobs[i]);
 	free(kb->knobs);
 	kb_catalog_free(kb->cat);
+	kb_drivers_free(kb->drivers);
+	kb_prefixes_free(kb->prefixes);
 	free(kb);
 }
 
@@ -894,6 +911,28 @@ load_dir(struct kb *kb, const char *dir, int depth, char **cause)
 	return rc;
 }
 
+/* The NIC drivers (DIR/drivers) and OS name prefixes (DIR/os.prefixes), when there. */
+static int
+load_extras(struct kb *kb, const char *dir, char **cause)
+{
+	char *path, *data;
+	size_t len;
+	int rc = 0;
+
+	xasprintf(&path, "%s/drivers", dir);
+	if (access(path, F_OK) == 0)
+		rc = kb_drivers_load(path, &kb->drivers, cause);
+	free(path);
+	xasprintf(&path, "%s/os.prefixes", dir);
+	if (rc == 0 && access(path, F_OK) == 0 &&
+	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
+		rc = kb_prefixes_parse(path, data, len, &kb->prefixes, cause);
+		free(data);
+	}
+	free(path);
+	return rc;
+}
+
 int
 kb_load(const char *dir, struct kb **out, char **cause)
 {
@@ -904,6 +943,8 @@ kb_load(const char *dir, struct kb **out, char **cause)
 	if (dir == NULL)
 		xasprintf(&path, "%s/knobs", util_share_dir());
 	rc = load_dir(kb, dir != NULL ? dir : path, 0, cause);
+	if (rc == 0)
+		rc = load_extras(kb, dir != NULL ? dir : path, cause);
 	free(path);
 	/* The catalogue under the knowledge base: share/catalog, when it is there. */
 	if (rc == 0 && dir == NULL) {

@@ -13,12 +13,19 @@
 #include "kb/rules.h"
 #include "util/util.h"
 
-static const char *const certainties[] = { "safe", "usually helps", "measure it" };
+static const char *const certainties[] = { "safe", "usually helps", "measure it", "not advised" };
 static const char *const roles[] = { "router", "firewall", "host" };
 static const char *const goals[] = { "forwarding", "throughput", "latency" };
-static const char *const placeholders[] = {
-	"ncpu", "ncores", "log2ncpu", "cpumask", "role", "rssbits", "goal",
+/* Text placeholders; every other {x} is a number expression (see value_of). */
+static const char *const words[] = { "cpumask", "role", "goal", "nic", "driver", "driver_source" };
+/* Number variables of the system, then (from "queues" on) of the NIC of a per-NIC rule. */
+static const char *const vars[] = {
+	"ncpu", "ncores", "log2ncpu", "rssbits", "maxspeed", "maxring",
+	"queues", "max_queues", "queues_wanted", "rx_ring", "max_rx_ring", "max_rxd", "max_txd",
+	"flow_control", "adaptive_rx", "lro", "tso", "has_lro", "has_tso", "speed", "unit",
+	"rx_ring_used",
 };
+#define FIRST_NIC_VAR 6
 
 static void
 rule_free(struct kb_rule *r)
@@ -29,6 +36,7 @@ rule_free(struct kb_rule *r)
 	free(r->value);
 	free(r->reason);
 	free(r->source);
+	free(r->nic_state);
 	memset(r, 0, sizeof *r);
 }
 
@@ -58,7 +66,7 @@ in_list(const char *list, const char *word)
 	return found;
 }
 
-/* Every word of a '|' list is one of names. */
+/* Every word of a '|' list is one of names (names NULL: any word). */
 static bool
 list_valid(const char *list, const char *const *names, size_t n)
 {
@@ -68,6 +76,8 @@ list_valid(const char *list, const char *const *names, size_t n)
 
 	for (tok = strtok_r(copy, "|", &save); tok != NULL && ok; tok = strtok_r(NULL, "|", &save)) {
 		any = true;
+		if (names == NULL)
+			continue;
 		for (i = 0; i < n && strcmp(names[i], tok) != 0; i++)
 			;
 		ok = i < n;
@@ -91,49 +101,149 @@ platforms_valid(const char *list)
 	return ok && any;
 }
 
+int
+kb_ifname_unit(const char *ifname, char *letters, size_t len)
+{
+	size_t n = strlen(ifname), i = n;
+
+	while (i > 0 && isdigit((unsigned char)ifname[i - 1]))
+		i--;
+	if (i == 0 || i == n || i >= len) {
+		snprintf(letters, len, "%s", ifname);
+		return -1;
+	}
+	memcpy(letters, ifname, i);
+	letters[i] = '\0';
+	return atoi(ifname + i);
+}
+
+/* The NIC's number variable k (index into vars); -1 when it does not say. */
+static long long
+nic_var(size_t k, const struct kb_rule_ctx *c)
+{
+	const struct kb_nic *n = c->nic;
+	const struct kb_driver *d = c->drv;
+	char letters[64];
+	int want;
+
+	switch (k) {
+	case 6: return n->queues;
+	case 7: return n->max_queues;
+	case 8:
+		want = c->sys->ncpu;
+		if (n->max_queues > 0 && want > n->max_queues)
+			want = n->max_queues;
+		return want;
+	case 9: return n->rx_ring;
+	case 10: return n->max_rx_ring;
+	case 11: return d != NULL ? d->max_rxd : -1;
+	case 12: return d != NULL ? d->max_txd : -1;
+	case 13: return n->flow_control;
+	case 14: return n->adaptive_rx;
+	case 15: return n->lro;
+	case 16: return n->tso;
+	case 17: return d != NULL ? d->lro : -1;
+	case 18: return d != NULL ? d->tso : -1;
+	case 19: return n->speed_mbps;
+	case 20: return kb_ifname_unit(n->name, letters, sizeof letters);
+	default: return kb_nic_rx_ring(n, d);
+	}
+}
+
+/* One operand: a number or a variable. -1 bad (or a NIC variable outside a per-NIC rule). */
+static int
+operand(const char *tok, const struct kb_rule_ctx *c, bool nic, long long *v)
+{
+	size_t k;
+
+	if (kb_parse_number(tok, v) == 0 && isdigit((unsigned char)tok[tok[0] == '-']))
+		return 0;
+	for (k = 0; k < nitems(vars) && strcmp(vars[k], tok) != 0; k++)
+		;
+	if (k == nitems(vars) || (k >= FIRST_NIC_VAR && !nic))
+		return -1;
+	*v = 0;
+	if (c == NULL)
+		return 0;
+	switch (k) {
+	case 0: *v = c->sys->ncpu; break;
+	case 1: *v = c->sys->ncores > 0 ? c->sys->ncores : c->sys->ncpu; break;
+	case 2: *v = c->log2ncpu; break;
+	case 3: *v = c->rssbits; break;
+	case 4: *v = c->maxspeed; break;
+	case 5: *v = c->maxring; break;
+	default: *v = nic_var(k, c);
+	}
+	return 0;
+}
+
 /*
- * One term of a condition. With sys NULL only the syntax is checked.
- * Returns 1 true, 0 false, -1 bad syntax.
+ * A number expression: operands joined by + - * / (spaces around), left to right.
+ * 0 and *v; 1 undefined (division by zero); -1 bad syntax.
  */
 static int
-term(const char *t, const struct kb_rule_ctx *c)
+expr(const char *text, const struct kb_rule_ctx *c, bool nic, long long *v)
 {
-	char what[16], op[3], rest[128];
-	long long n, v;
-	int k;
+	char *copy = xstrdup(text), *tok, *save;
+	long long x;
+	char op = 0;
+	int rc = 0, n = 0;
 
-	if (strcmp(t, "smt") == 0)
-		return c == NULL ? 1 : c->sys->smt == 1;
-	if (strcmp(t, "rss") == 0)
-		return c == NULL ? 1 : (os_platform_parse(c->os) == OS_PLATFORM_OPNSENSE ||
-		    c->sys->rss_kernel == 1);
-	if (sscanf(t, "%15s %127s", what, rest) == 2 && strchr(t + strlen(what) + 1, ' ') == NULL &&
-	    (strcmp(what, "role") == 0 || strcmp(what, "goal") == 0 || strcmp(what, "os") == 0)) {
-		if (strcmp(what, "role") == 0) {
-			if (!list_valid(rest, roles, nitems(roles)))
-				return -1;
-			return c == NULL ? 1 : in_list(rest, roles[c->role]);
+	*v = 0;
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && rc == 0;
+	    tok = strtok_r(NULL, " \t", &save), n++) {
+		if (n % 2 == 1) {
+			if (strlen(tok) != 1 || strchr("+-*/", tok[0]) == NULL)
+				rc = -1;
+			op = tok[0];
+			continue;
 		}
-		if (strcmp(what, "goal") == 0) {
-			if (!list_valid(rest, goals, nitems(goals)))
-				return -1;
-			return c == NULL ? 1 : in_list(rest, goals[c->goal]);
+		if (operand(tok, c, nic, &x) == -1) {
+			rc = -1;
+			break;
 		}
-		if (!platforms_valid(rest))
-			return -1;
-		return c == NULL ? 1 : in_list(rest, c->os);
+		if (n == 0 || op == '+')
+			*v = n == 0 ? x : *v + x;
+		else if (op == '-')
+			*v -= x;
+		else if (op == '*')
+			*v *= x;
+		else if (x == 0)
+			rc = c != NULL ? 1 : 0;
+		else
+			*v /= x;
 	}
-	k = 0;
-	if (sscanf(t, "%15s %2s %127s%n", what, op, rest, &k) != 3 || t[k] != '\0' ||
-	    kb_parse_number(rest, &n) == -1 ||
-	    (strcmp(what, "ncpu") != 0 && strcmp(what, "ncores") != 0))
+	free(copy);
+	if (rc == 0 && (n == 0 || n % 2 == 0))
+		rc = -1;	/* empty, or ends in an operator */
+	return rc;
+}
+
+/* "A OP B" with OP one of > >= < <= == !=. 1 true, 0 false, -1 bad syntax. */
+static int
+comparison(const char *t, const struct kb_rule_ctx *c, bool nic)
+{
+	static const char *const ops[] = { " >= ", " <= ", " == ", " != ", " > ", " < " };
+	const char *p = NULL;
+	char *lhs, op[3];
+	long long a, b;
+	size_t i;
+	int ra, rb;
+
+	for (i = 0; i < nitems(ops) && (p = strstr(t, ops[i])) == NULL; i++)
+		;
+	if (p == NULL)
 		return -1;
-	if (kb_compare(0, op, 0) == -1)
+	snprintf(op, sizeof op, "%.*s", (int)strlen(ops[i]) - 2, ops[i] + 1);
+	lhs = xstrndup(t, (size_t)(p - t));
+	ra = expr(lhs, c, nic, &a);
+	rb = expr(p + strlen(ops[i]), c, nic, &b);
+	free(lhs);
+	if (ra == -1 || rb == -1)
 		return -1;
-	if (c == NULL)
-		return 1;
-	v = strcmp(what, "ncpu") == 0 ? c->sys->ncpu : c->sys->ncores;
-	return kb_compare((double)v, op, (double)n);
+	if (c == NULL || ra == 1 || rb == 1)
+		return c == NULL;
+	return kb_compare((double)a, op, (double)b);
 }
 
 int
@@ -152,6 +262,89 @@ kb_compare(double v, const char *op, double n)
 	if (strcmp(op, "!=") == 0)
 		return v != n;
 	return -1;
+}
+
+/* Whether the NIC is a loopback interface (lo, lo0). */
+static bool
+loopback(const struct kb_nic *n)
+{
+	return strncmp(n->name, "lo", 2) == 0 &&
+	    (n->name[2] == '\0' || isdigit((unsigned char)n->name[2]));
+}
+
+/*
+ * "version OP X" (OP < <= > >=, X an OS version such as 12.0): false when the
+ * system's version is unknown. 1 true, 0 false, -1 bad syntax.
+ */
+static int
+version_term(const char *t, const struct kb_rule_ctx *c)
+{
+	char op[3], v[32];
+	int k = 0, cmp;
+
+	if (sscanf(t, "%2s %31s%n", op, v, &k) != 2 || t[k] != '\0' || !isdigit((unsigned char)v[0]) ||
+	    (strcmp(op, "<") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">") != 0 &&
+	    strcmp(op, ">=") != 0))
+		return -1;
+	if (c == NULL)
+		return 1;
+	if (c->sys->version == NULL || !isdigit((unsigned char)c->sys->version[0]))
+		return 0;
+	cmp = kb_version_cmp(c->sys->version, v);
+	return kb_compare(cmp, op, 0);
+}
+
+/*
+ * One term of a condition. With c NULL only the syntax is checked; nic: the rule is
+ * per NIC. Returns 1 true, 0 false, -1 bad syntax.
+ */
+static int
+term(const char *t, const struct kb_rule_ctx *c, bool nic)
+{
+	char what[16], rest[128], letters[64];
+	int v;
+
+	if (strncmp(t, "not ", 4) == 0)
+		return (v = term(t + 4, c, nic)) == -1 ? -1 : !v;
+	if (strcmp(t, "smt") == 0)
+		return c == NULL ? 1 : c->sys->smt == 1;
+	if (strcmp(t, "rss") == 0)
+		return c == NULL ? 1 : (os_platform_parse(c->os) == OS_PLATFORM_OPNSENSE ||
+		    c->sys->rss_kernel == 1);
+	if (strcmp(t, "iflib") == 0 && nic)
+		return c == NULL ? 1 : c->drv != NULL && c->drv->iflib == 1;
+	if (strcmp(t, "loopback") == 0 && nic)
+		return c == NULL ? 1 : loopback(c->nic);
+	if (strncmp(t, "version ", 8) == 0)
+		return version_term(t + 8, c);
+	if (sscanf(t, "%15s %127s", what, rest) == 2 && strchr(t + strlen(what) + 1, ' ') == NULL &&
+	    (strcmp(what, "role") == 0 || strcmp(what, "goal") == 0 || strcmp(what, "os") == 0 ||
+	    (strcmp(what, "driver") == 0 && nic))) {
+		if (strcmp(what, "role") == 0) {
+			if (!list_valid(rest, roles, nitems(roles)))
+				return -1;
+			return c == NULL ? 1 : in_list(rest, roles[c->role]);
+		}
+		if (strcmp(what, "goal") == 0) {
+			if (!list_valid(rest, goals, nitems(goals)))
+				return -1;
+			return c == NULL ? 1 : in_list(rest, goals[c->goal]);
+		}
+		if (strcmp(what, "driver") == 0) {
+			if (!list_valid(rest, NULL, 0))
+				return -1;
+			if (c == NULL)
+				return 1;
+			kb_ifname_unit(c->nic->name, letters, sizeof letters);
+			return in_list(rest, letters) || (c->nic->driver[0] != '\0' &&
+			    in_list(rest, c->nic->driver)) || (c->drv != NULL &&
+			    in_list(rest, c->drv->name));
+		}
+		if (!platforms_valid(rest))
+			return -1;
+		return c == NULL ? 1 : in_list(rest, c->os);
+	}
+	return comparison(t, c, nic);
 }
 
 int
@@ -181,31 +374,76 @@ kb_condition(const char *when, int (*term_fn)(const char *, void *), void *arg)
 	return result;
 }
 
+/* What a term of an advice rule sees: the system (NULL: syntax only), per NIC or not. */
+struct term_arg {
+	const struct kb_rule_ctx *c;
+	bool	 nic;
+};
+
 static int
-rule_term(const char *t, void *c)
+rule_term(const char *t, void *arg)
 {
-	return term(t, c);
+	const struct term_arg *ta = arg;
+
+	return term(t, ta->c, ta->nic);
 }
 
-/* A condition on the system; c NULL: syntax only. */
+/* A condition: terms joined by " and ". 1 true, 0 false, -1 bad syntax. */
 static int
-condition(const char *when, const struct kb_rule_ctx *c)
+condition(const char *when, const struct kb_rule_ctx *c, bool nic)
 {
-	return kb_condition(when, rule_term, (void *)c);
+	struct term_arg ta = { c, nic };
+
+	return kb_condition(when, rule_term, &ta);
 }
 
-/* Expands {placeholders}; with c NULL only checks them (returns NULL when fine). */
+/* A text placeholder's value. */
+static void
+add_word(struct strbuf *sb, size_t i, const struct kb_rule_ctx *c)
+{
+	char letters[64];
+
+	switch (i) {
+	case 0:
+		strbuf_adds(sb, c->cpumask);
+		break;
+	case 1:
+		strbuf_adds(sb, roles[c->role]);
+		break;
+	case 2:
+		strbuf_adds(sb, goals[c->goal]);
+		break;
+	case 3:
+		strbuf_adds(sb, c->nic->name);
+		break;
+	case 4:
+		kb_ifname_unit(c->nic->name, letters, sizeof letters);
+		strbuf_adds(sb, letters);
+		break;
+	default:
+		strbuf_adds(sb, c->drv != NULL && c->drv->source != NULL ? c->drv->source :
+		    "no driver facts in share/knobs/drivers");
+	}
+}
+
+/*
+ * Expands {placeholders}: a text word or a number expression. With c NULL only
+ * checks them (returns NULL, *bad set when one is unknown). A rule for a NIC that
+ * has no unit number does not apply where {unit} or {driver} is used (*skip).
+ */
 static char *
-expand(const char *text, const struct kb_rule_ctx *c, bool *bad)
+expand(const char *text, const struct kb_rule_ctx *c, bool nic, bool *bad)
 {
 	struct strbuf sb;
 	const char *p, *close;
-	char name[16];
+	char name[96];
+	long long v;
 	size_t i, len;
+	int rc;
 
 	*bad = false;
 	strbuf_init(&sb);
-	for (p = text; *p != '\0'; p++) {
+	for (p = text; *p != '\0' && !*bad; p++) {
 		if (*p != '{') {
 			strbuf_addc(&sb, *p);
 			continue;
@@ -216,38 +454,20 @@ expand(const char *text, const struct kb_rule_ctx *c, bool *bad)
 		}
 		memcpy(name, p + 1, len);
 		name[len] = '\0';
-		for (i = 0; i < nitems(placeholders) && strcmp(placeholders[i], name) != 0; i++)
-			;
-		if (i == nitems(placeholders)) {
-			*bad = true;
-			break;
-		}
-		if (c != NULL) {
-			switch (i) {
-			case 0:
-				strbuf_addf(&sb, "%d", c->sys->ncpu);
-				break;
-			case 1:
-				strbuf_addf(&sb, "%d", c->sys->ncores > 0 ? c->sys->ncores :
-				    c->sys->ncpu);
-				break;
-			case 2:
-				strbuf_addf(&sb, "%d", c->log2ncpu);
-				break;
-			case 3:
-				strbuf_adds(&sb, c->cpumask);
-				break;
-			case 4:
-				strbuf_adds(&sb, roles[c->role]);
-				break;
-			case 5:
-				strbuf_addf(&sb, "%d", c->rssbits);
-				break;
-			default:
-				strbuf_adds(&sb, goals[c->goal]);
-			}
-		}
 		p = close;
+		for (i = 0; i < nitems(words) && strcmp(words[i], name) != 0; i++)
+			;
+		if (i < nitems(words)) {
+			if (i >= 3 && !nic)
+				*bad = true;
+			else if (c != NULL)
+				add_word(&sb, i, c);
+			continue;
+		}
+		if ((rc = expr(name, c, nic, &v)) == -1)
+			*bad = true;
+		else if (c != NULL && rc == 0)
+			strbuf_addf(&sb, "%lld", v);
 	}
 	if (*bad || c == NULL) {
 		strbuf_free(&sb);
@@ -260,11 +480,11 @@ static int
 finish(struct kb_rules *rs, struct kb_rule *r, const char *file, char **cause)
 {
 	const char *missing = NULL;
-	bool bad;
+	bool bad, note = r->certainty == KB_NOT_ADVISED;
 
 	if (r->knob == NULL)
 		missing = "knob";
-	else if (r->value == NULL)
+	else if (r->value == NULL && !note)
 		missing = "value";
 	else if (r->certainty < 0)
 		missing = "certainty";
@@ -276,18 +496,33 @@ finish(struct kb_rules *rs, struct kb_rule *r, const char *file, char **cause)
 		util_cause(cause, "%s:%d: rule has no '%s'", file, r->line, missing);
 		return -1;
 	}
-	if (condition(r->when, NULL) == -1) {
-		util_cause(cause, "%s:%d: bad condition '%s'", file, r->line, r->when);
+	if (note && r->value != NULL) {
+		util_cause(cause, "%s:%d: a 'not advised' rule has no value", file, r->line);
 		return -1;
 	}
-	expand(r->value, NULL, &bad);
+	if (r->nic_state != NULL && (!r->per_nic || (strcmp(r->nic_state, "lro") != 0 &&
+	    strcmp(r->nic_state, "tso") != 0))) {
+		util_cause(cause, "%s:%d: nic-state is lro or tso, in a 'for: nic' rule", file,
+		    r->line);
+		return -1;
+	}
+	if (condition(r->when, NULL, r->per_nic) == -1) {
+		util_cause(cause, "%s:%d: bad condition '%s'%s", file, r->line, r->when,
+		    r->per_nic ? "" : " (NIC terms need 'for: nic')");
+		return -1;
+	}
+	bad = false;
+	if (r->value != NULL)
+		expand(r->value, NULL, r->per_nic, &bad);
 	if (!bad)
-		expand(r->reason, NULL, &bad);
+		expand(r->reason, NULL, r->per_nic, &bad);
 	if (!bad)
-		expand(r->knob, NULL, &bad);
+		expand(r->knob, NULL, r->per_nic, &bad);
+	if (!bad)
+		expand(r->source, NULL, r->per_nic, &bad);
 	if (bad) {
-		util_cause(cause, "%s:%d: unknown {placeholder} in rule for '%s'", file, r->line,
-		    r->knob);
+		util_cause(cause, "%s:%d: unknown {placeholder} in rule for '%s'%s", file, r->line,
+		    r->knob, r->per_nic ? "" : " (NIC placeholders need 'for: nic')");
 		return -1;
 	}
 	rs->r = xreallocarray(rs->r, rs->n + 1, sizeof *rs->r);
@@ -307,6 +542,7 @@ field(struct kb_rule *r, const char *key)
 		{ "value", offsetof(struct kb_rule, value) },
 		{ "reason", offsetof(struct kb_rule, reason) },
 		{ "source", offsetof(struct kb_rule, source) },
+		{ "nic-state", offsetof(struct kb_rule, nic_state) },
 	};
 
 	return kb_stanza_slot(r, keys, nitems(keys), key);
@@ -324,7 +560,8 @@ static bool
 rule_empty(const struct kb_rule *r)
 {
 	return r->knob == NULL && r->os == NULL && r->when == NULL && r->value == NULL &&
-	    r->reason == NULL && r->source == NULL && r->certainty < 0;
+	    r->reason == NULL && r->source == NULL && r->certainty < 0 && !r->per_nic &&
+	    r->nic_state == NULL;
 }
 
 static int
@@ -338,6 +575,15 @@ rule_field(void *arg, const char *key, const char *value, int line, char **cause
 	if (strcmp(key, "certainty") == 0)
 		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties), rd->file,
 		    line, key, value, cause);
+	if (strcmp(key, "for") == 0) {
+		if (strcmp(value, "nic") != 0 || rd->r.per_nic) {
+			util_cause(cause, "%s:%d: bad 'for: %s' (only 'for: nic', once)", rd->file,
+			    line, value);
+			return -1;
+		}
+		rd->r.per_nic = true;
+		return 0;
+	}
 	if (kb_stanza_set(field(&rd->r, key), rd->file, line, key, value, cause) == -1)
 		return -1;
 	rd->last = field(&rd->r, key);
@@ -398,16 +644,26 @@ kb_rules_load(const char *path, struct kb_rules **out, char **cause)
 
 int
 kb_rule_eval(const struct kb_rule *r, const struct kb_rule_ctx *c, char **name, char **value,
-    char **reason)
+    char **reason, char **source)
 {
+	char letters[64];
 	bool bad;
 
 	if (r->os != NULL && !in_list(r->os, c->os))
 		return 0;
-	if (condition(r->when, c) != 1)
+	if (r->per_nic != (c->nic != NULL))
 		return 0;
-	*name = expand(r->knob, c, &bad);
-	*value = expand(r->value, c, &bad);
-	*reason = expand(r->reason, c, &bad);
+	/* dev.{driver}.{unit}.x names no device for an interface without a unit number */
+	if (r->per_nic && kb_ifname_unit(c->nic->name, letters, sizeof letters) < 0 &&
+	    (strstr(r->knob, "{unit}") != NULL || strstr(r->knob, "{driver}") != NULL))
+		return 0;
+	if (condition(r->when, c, r->per_nic) != 1)
+		return 0;
+	if ((*name = expand(r->knob, c, r->per_nic, &bad)) == NULL)
+		return 0;
+	*value = r->value != NULL ? expand(r->value, c, r->per_nic, &bad) : NULL;
+	*reason = expand(r->reason, c, r->per_nic, &bad);
+	if (source != NULL)
+		*source = expand(r->source, c, r->per_nic, &bad);
 	return 1;
 }

@@ -1,17 +1,85 @@
-/* Advice rules as data (share/knobs/advice/NAME.advice): parser and evaluator. */
+/*
+ * Advice rules as data (share/knobs/advice/NAME.advice): parser and evaluator; and the
+ * NIC drivers a rule can name (share/knobs/drivers/OS.drivers).
+ */
 #ifndef NTUNE_KB_RULES_H
 #define NTUNE_KB_RULES_H
 
 #include "kb/kb.h"
 
+/* What a FreeBSD (or Linux) NIC driver is, from share/knobs/drivers/OS.drivers. */
+struct kb_driver {
+	char	*name;		/* "em": its hw.NAME.* knobs */
+	char	*os;		/* "freebsd" | "linux" */
+	char	**ifnames;	/* interface/device names its ports carry: "em igb" */
+	size_t	nifnames;
+	int	iflib;		/* 1 an iflib(4) driver, 0 not, -1 not said */
+	int	max_rxd, max_txd;	/* the driver's isc_nrxd_max/isc_ntxd_max, -1 not said */
+	int	default_rxd;	/* isc_nrxd_default: the ring an iflib override of 0 gives, -1 */
+	int	lro, tso;	/* the driver offers IFCAP_LRO / IFCAP_TSO: 1, 0, -1 not said */
+	char	*source;	/* where those facts were read, "; "-joined */
+	int	line;
+};
+
+struct kb_drivers {
+	struct kb_driver *d;
+	size_t	n;
+};
+
+int	 kb_drivers_parse(const char *file, const char *text, size_t len, struct kb_drivers **,
+	    char **cause);
+/* Loads every NAME.drivers file of dir (NULL = util_share_dir()/knobs/drivers). */
+int	 kb_drivers_load(const char *dir, struct kb_drivers **, char **cause);
+void	 kb_drivers_free(struct kb_drivers *);
+/* The driver named name ("em", for hw.em.* knobs) on os, or NULL. */
+const struct kb_driver *kb_driver_named(const struct kb_drivers *, const char *os,
+	    const char *name);
+/*
+ * The driver of a NIC: the first stanza of os whose interfaces hold the NIC's driver
+ * field or its name without the unit number (igb0 -> em). NULL when none does.
+ */
+const struct kb_driver *kb_driver_for_nic(const struct kb_drivers *, const char *os,
+	    const struct kb_nic *);
+/*
+ * The rx descriptors a NIC uses: what it reports, else its iflib driver's default
+ * (override_nrxds 0 = isc_nrxd_default); -1 unknown. drv may be NULL.
+ */
+int	 kb_nic_rx_ring(const struct kb_nic *, const struct kb_driver *drv);
+/*
+ * "ix0" -> letters "ix" and 0; "lo" or "wan" -> the whole name and -1 (no unit number).
+ * letters always holds a string.
+ */
+int	 kb_ifname_unit(const char *ifname, char *letters, size_t len);
+/* Whether driver d's ports include one of the NIC's (driver field or name letters). */
+bool	 kb_driver_serves(const struct kb_driver *, const char *ifname, const char *driver);
+
+/* Knob name prefixes per OS (share/knobs/os.prefixes): os[i] owns names starting with prefix[i]. */
+struct kb_prefixes {
+	char	**os;
+	char	**prefix;
+	size_t	n;
+};
+
+int	 kb_prefixes_parse(const char *file, const char *text, size_t len, struct kb_prefixes **,
+	    char **cause);
+void	 kb_prefixes_free(struct kb_prefixes *);
+/* Whether name starts with one of os's prefixes. */
+bool	 kb_prefix_is(const struct kb_prefixes *, const char *name, const char *os);
+
+/* What kb_load read besides the knobs: share/knobs/drivers and share/knobs/os.prefixes. */
+const struct kb_drivers *kb_get_drivers(const struct kb *);
+const struct kb_prefixes *kb_get_prefixes(const struct kb *);
+
 struct kb_rule {
 	char	*knob;		/* may hold {placeholders} */
 	char	*os;		/* platforms, white-space separated; NULL = all */
 	char	*when;		/* condition or NULL */
-	char	*value;
+	char	*value;		/* NULL for a "not advised" note */
 	int	 certainty;	/* enum kb_certainty */
 	char	*reason;
-	char	*source;
+	char	*source;	/* may hold {placeholders} */
+	bool	 per_nic;	/* "for: nic": tried once for every NIC */
+	char	*nic_state;	/* "lro" | "tso": the NIC's state is the current value */
 	int	 line;
 };
 
@@ -29,14 +97,23 @@ struct kb_rule_ctx {
 	int	log2ncpu;
 	int	rssbits;	/* kb_rss_bits(ncpu) */
 	const char *cpumask;	/* hex mask of all CPUs */
+	long	maxspeed;	/* fastest NIC link, Mbit/s, 0 unknown */
+	int	maxring;	/* largest NIC rx ring, 0 unknown */
+	const struct kb_drivers *drivers;	/* share/knobs/drivers */
+	/* per-NIC rules: the NIC, its driver's facts (or NULL) */
+	const struct kb_nic *nic;
+	const struct kb_driver *drv;
 };
 
 int	 kb_rules_parse(const char *file, const char *text, size_t len, struct kb_rules **,
 	    char **cause);
 int	 kb_rules_load(const char *path, struct kb_rules **, char **cause);
 void	 kb_rules_free(struct kb_rules *);
-/* 1 and the expanded name, value, reason (malloc'd) when the rule applies, else 0. */
+/*
+ * 1 and the expanded name, value (NULL for a note), reason and source (malloc'd; source
+ * may be NULL: not wanted) when the rule applies, else 0. A per-NIC rule needs c->nic.
+ */
 int	 kb_rule_eval(const struct kb_rule *, const struct kb_rule_ctx *, char **name, char **value,
-	    char **reason);
+	    char **reason, char **source);
 
 #endif

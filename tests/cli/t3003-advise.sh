@@ -54,5 +54,36 @@ test_expect_success 'advise --from an OPNsense config.xml advises for OPNsense' 
 test_expect_success 'without a CPU count advise says how to give one' '
 	test_expect_code 2 ntune advise --from config.xml 2>err && grep -q "CPU count is unknown" err
 '
+test_expect_success SEED_FIXTURES 'a per-NIC advice rule added as data alone is printed for each NIC, with its placeholders filled' '
+	cp -R "$SRCDIR/share" myshare &&
+	ntune advise $(from_seed0) >before.conf &&
+	! grep -q "iflib.tx_abdicate" before.conf &&
+	cat >>myshare/knobs/advice/nic.advice <<-\EOF &&
+
+	knob:      dev.{driver}.{unit}.iflib.tx_abdicate
+	for:       nic
+	os:        opnsense freebsd
+	when:      iflib and queues >= 4 and driver ax
+	value:     1
+	certainty: measure it
+	reason:    a test rule for {nic} (unit {unit}, {queues} queues, {queues * 2} half-queues)
+	source:    iflib(4); {driver_source}
+	EOF
+	NTUNE_SHARE="$PWD/myshare" ntune advise $(from_seed0) >after.conf &&
+	grep -B3 "^dev.ax.0.iflib.tx_abdicate=1$" after.conf | grep -q "^# \[measure it\] a test rule for ax0 (unit 0, 4 queues, 8 half-queues)$" &&
+	grep -B3 "^dev.ax.1.iflib.tx_abdicate=1$" after.conf | grep -q "^# source: iflib(4); axgbe(4); " &&
+	NTUNE_SHARE="$PWD/myshare" ntune advise --json $(from_seed0) >after.json &&
+	python3 -c "import json; a=[x for x in json.load(open(\"after.json\"))[\"advice\"] if x[\"name\"].endswith(\"tx_abdicate\")]; assert [x[\"name\"] for x in a]==[\"dev.ax.0.iflib.tx_abdicate\", \"dev.ax.1.iflib.tx_abdicate\"], a"
+'
+test_expect_success 'a broken advice rule or driver file names the file and line, exit 2' '
+	cp -R "$SRCDIR/share" badshare &&
+	printf "\nknob: if.{nic}.x\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n" >>badshare/knobs/advice/system.advice &&
+	test_expect_code 2 env NTUNE_SHARE="$PWD/badshare" "$NTUNE" advise --os freebsd --cpus 4 2>err &&
+	grep -q "badshare/knobs/advice/system.advice:[0-9]*: unknown {placeholder} in rule for .if.{nic}.x. (NIC placeholders need .for: nic.)" err &&
+	cp -R "$SRCDIR/share" badshare2 &&
+	printf "\ndriver: x\nos: freebsd\ninterfaces: x\niflib: maybe\nsource: s\n" >>badshare2/knobs/drivers/freebsd.drivers &&
+	test_expect_code 2 env NTUNE_SHARE="$PWD/badshare2" "$NTUNE" advise --os freebsd --cpus 4 2>err &&
+	grep -q "badshare2/knobs/drivers/freebsd.drivers:[0-9]*: .iflib. is yes or no, not .maybe." err
+'
 test_expect_success 'a bad --goal exits 2' 'test_expect_code 2 ntune advise --goal speed 2>/dev/null'
 test_done

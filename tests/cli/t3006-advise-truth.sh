@@ -59,6 +59,34 @@ test_expect_success 'LRO and TSO are advised off per NIC for a router, with the 
 	ntune advise --from dec750.txt --from ifc.txt --role host >host.conf &&
 	! grep -q "offload" host.conf
 '
+test_expect_success 'iflib descriptor overrides only where the driver maximum is known, and said so otherwise' '
+	ntune advise --from dec750.txt >ax.conf &&
+	grep -B4 "^dev.ax.0.iflib.override_nrxds=4096$" ax.conf | grep -q "^# \[measure it\] ax0 uses its driver.s default of 512 rx descriptors" &&
+	grep -B4 "^dev.ax.0.iflib.override_nrxds=4096$" ax.conf | grep -q "^# source: iflib(4); axgbe(4); .*XGBE_RX_DESC_CNT_MAX 4096" &&
+	ntune advise --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.conf &&
+	! grep -q "^dev.ix.0.iflib.override_nrxds=" ix.conf &&
+	grep -A1 "^# Not advised, with why" ix.conf >/dev/null &&
+	grep -q "^#   dev.ix.0.iflib.override_nrxds: no descriptor count is proposed for ix0: neither the NIC nor ntune.s driver data (share/knobs/drivers) gives the driver.s maximum.* \[source: iflib(4); ixgbe(4); " ix.conf &&
+	ntune advise --json --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.json &&
+	python3 -c "import json; d=json.load(open(\"ix.json\")); n={x[\"name\"]: x for x in d[\"not_advised\"]}; x=n[\"dev.ix.1.iflib.override_nrxds\"]; assert \"value\" not in x and x[\"certainty\"]==\"not advised\" and \"ixgbe(4)\" in x[\"source\"], x; assert not [a for a in d[\"advice\"] if \"nrxds\" in a[\"name\"]]" &&
+	sed "s/ax\([01]\)/igc\1/g; s/dev.ax./dev.igc./g; s/%driver: ax/%driver: igc/; s/^\(dev.igc.[01].iflib.override_nrxds:\) 0\$/\1 1024/" dec750.txt >igc.txt &&
+	grep -q "^dev.igc.0.iflib.override_nrxds: 1024$" igc.txt &&
+	ntune advise --from igc.txt >igc.conf &&
+	grep -B1 "^dev.igc.0.iflib.override_nrxds=4096$" igc.conf | grep -q "^# now: 1024 → 4096$" &&
+	grep -B3 "^dev.igc.0.iflib.override_nrxds=4096$" igc.conf | grep -q "^# source: iflib(4); igc(4); sys/dev/igc/if_igc.h IGC_MAX_RXD 4096"
+'
+test_expect_success 'LRO/TSO advice per FreeBSD driver cites the driver source; vtnet gets its loader tunables' '
+	ntune advise --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.conf &&
+	grep -A1 "^# \[safe\] LRO merges TCP segments ix0 receives (its driver offers IFCAP_LRO)" ix.conf | grep -q "^# source: ixgbe(4); .*IXGBE_CAPS" &&
+	grep -A1 "^# \[usually helps\] TSO only serves TCP the box itself sends (its driver offers IFCAP_TSO)" ix.conf | grep -q "if_ix.c:1636" &&
+	sed "s/ax\([01]\)/vtnet\1/g; s/dev.ax./dev.vtnet./g; s/%driver: ax/%driver: vtnet/" dec750.txt >vt.txt &&
+	ntune advise --from vt.txt >vt.conf &&
+	grep -B3 "^hw.vtnet.lro_disable=1$" vt.conf | grep -q "^# source: vtnet(4); .*if_vtnet.c:280" &&
+	test "$(grep -c "^hw.vtnet.lro_disable=" vt.conf)" = 1 &&
+	! grep -q "^dev.vtnet.*iflib\|^# \[not advised\] dev.vtnet" vt.conf &&
+	ntune advise --from vt.txt --role host >vthost.conf &&
+	! grep -q "hw.vtnet" vthost.conf
+'
 test_expect_success '--goal latency keeps dispatch direct and --role firewall sizes pf, each with its reason' '
 	ntune advise --from dec750.txt >fwd.conf &&
 	grep -q "^net.isr.dispatch=deferred$" fwd.conf &&
@@ -94,6 +122,37 @@ test_expect_success 'seed 001 box (6 cores, no SMT, ix X540): each seed tunable 
 	test "$(grep -c "^#     why: " c1.txt)" = "$n" && test "$(grep -c "^#     source: ." c1.txt)" = "$n" &&
 	grep -A1 "^#   kern.random.sys.harvest.ethernet=1: not proposed$" c1.txt | grep -q "was removed in 11.0" &&
 	grep -q "^#   dev.ix.0.fc=3: different, ntune proposes 0$" c1.txt
+'
+test_expect_success 'both seeds: no tunable is left with the generic "no rule" answer; each why is specific, with its source' '
+	python3 - <<-\PY &&
+	import json
+	c = json.load(open("c0.json"))["compare"]
+	generic = [x["name"] for x in c if x["reason"].startswith("no rule of ntune")]
+	assert not generic, generic
+	by = {x["name"]: x for x in c}
+	assert by["net.isr.defaultqlimit"]["verdict"] == "different" and by["net.isr.defaultqlimit"]["advice_value"] == "512", by["net.isr.defaultqlimit"]
+	assert "forwarded" in by["net.inet.tcp.sendbuf_max"]["reason"] and "tcp_output.c" in by["net.inet.tcp.sendbuf_max"]["source"]
+	assert "mitigation" in by["hw.ibrs_disable"]["reason"], by["hw.ibrs_disable"]
+	PY
+	! grep -q "no rule of ntune derives" c1.txt &&
+	grep -A1 "^#   hw.ix.rx_process_limit=256: different, ntune proposes -1$" c1.txt | grep -q "+15.2% ± 4.0% pps" &&
+	grep -A1 "^#   net.inet.tcp.tso=0: not proposed$" c1.txt | grep -q "only affects TCP connections the box itself sends" &&
+	grep -A1 "^#   hw.ix.num_queues=6: not proposed$" c1.txt | grep -q "already gives ix0 one queue per CPU (6)" &&
+	ntune advise --os freebsd --cpus 6 --from "$SEED1/pciconf-lv.txt" >v14.conf 2>/dev/null &&
+	! grep -q "process_limit" v14.conf
+'
+test_expect_success 'unknown names take their OS from share/knobs/os.prefixes; a prefix added there alone moves them' '
+	printf "kern.made_up_knob=1\nhw.another_made_up=2\n" >pfx.conf &&
+	ntune check pfx.conf 2>err >/dev/null &&
+	grep -q "^pfx.conf: 2 settings for freebsd:" err &&
+	printf "zfs.made_up=1\nzfs.other=2\n" >zfs.conf &&
+	ntune check zfs.conf 2>err >/dev/null &&
+	! grep -q "settings for freebsd" err &&
+	cp -R "$SRCDIR/share" pshare &&
+	sed "s/^  net.route. vm.pmap./  net.route. zfs. vm.pmap./" "$SRCDIR/share/knobs/os.prefixes" >pshare/knobs/os.prefixes &&
+	grep -q " zfs\. " pshare/knobs/os.prefixes &&
+	NTUNE_SHARE="$PWD/pshare" ntune check zfs.conf 2>err >/dev/null &&
+	grep -q "^zfs.conf: 2 settings for freebsd:" err
 '
 test_expect_success 'without ifconfig output the link state is unknown (null in JSON), never down' '
 	ntune inspect --from dec750.txt >l.txt &&

@@ -96,8 +96,11 @@ passes_check(const struct advice *ad, const struct kb_system *s)
 	int errors;
 
 	strbuf_init(&sb);
-	for (i = 0; i < ad->n; i++)
-		strbuf_addf(&sb, "# %s\n%s=%s\n", ad->a[i].reason, ad->a[i].name, ad->a[i].value);
+	for (i = 0; i < ad->n; i++) {
+		if (ad->a[i].certainty != KB_NOT_ADVISED)	/* a note, not a setting */
+			strbuf_addf(&sb, "# %s\n%s=%s\n", ad->a[i].reason, ad->a[i].name,
+			    ad->a[i].value);
+	}
 	p = kb_profile_parse("advice", sb.buf ? sb.buf : "", sb.len, NULL);
 	assert_non_null(p);
 	errors = kb_check(kb, p, s, KB_TARGET_ANY, &d, &n);
@@ -332,6 +335,38 @@ test_advise_needs_the_cpu_count(void **state)
 	assert_string_equal(kb_certainty_name(KB_MEASURE), "measure it");
 }
 
+static void
+test_advise_linux_lro_cites_the_driver_and_the_kernel_rule(void **state)
+{
+	struct kb_system s = machine("linux", 4, 4);
+	struct kb_nic nic[2];
+	struct advice ad;
+	const struct kb_advice *a;
+
+	(void)state;
+	memset(nic, 0, sizeof nic);
+	snprintf(nic[0].name, sizeof nic[0].name, "enp1s0f0");
+	snprintf(nic[0].driver, sizeof nic[0].driver, "ixgbe");
+	snprintf(nic[1].name, sizeof nic[1].name, "eth1");
+	snprintf(nic[1].driver, sizeof nic[1].driver, "unknown_drv");
+	nic[0].lro = nic[1].lro = 1;
+	nic[0].queues = nic[1].queues = nic[0].max_queues = nic[1].max_queues = -1;
+	nic[0].rx_ring = nic[1].rx_ring = nic[0].max_rx_ring = nic[1].max_rx_ring = -1;
+	nic[0].flow_control = nic[1].flow_control = nic[0].adaptive_rx = nic[1].adaptive_rx = -1;
+	s.nics = nic;
+	s.nnics = 2;
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	expect(&ad, "if.enp1s0f0.offload.lro", "off", KB_SAFE);
+	a = find(&ad, "if.enp1s0f0.offload.lro");
+	assert_non_null(strstr(a->source, "ixgbe_main.c:11099"));
+	assert_non_null(strstr(a->source, "net/ipv4/devinet.c:2378"));
+	assert_non_null(strstr(a->reason, "its driver offers hardware LRO"));
+	expect(&ad, "if.eth1.offload.lro", "off", KB_SAFE);
+	a = find(&ad, "if.eth1.offload.lro");
+	assert_null(strstr(a->source, "ixgbe"));
+	done(&ad);
+}
+
 int
 main(void)
 {
@@ -341,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_advise_plain_freebsd_without_rss_kernel_skips_rss),
 		cmocka_unit_test(test_advise_iflib_nic_queues_rings_and_flow_control),
 		cmocka_unit_test(test_advise_linux_single_queue_nic_gets_rps_over_all_cpus),
+		cmocka_unit_test(test_advise_linux_lro_cites_the_driver_and_the_kernel_rule),
 		cmocka_unit_test(test_advise_linux_mask_for_many_cpus_is_grouped),
 		cmocka_unit_test(test_advise_goals_change_the_advice),
 		cmocka_unit_test(test_advise_needs_the_cpu_count),
