@@ -333,7 +333,8 @@ void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
 
 /* --- the tuner (tune.c) -------------------------------------------------- */
 
-#define BENCH_CHANGES_MAX 4
+/* A bundle has up to 4 changes; a pair of two bundles up to 8. */
+#define BENCH_CHANGES_MAX 8
 
 struct bench_change {
 	char	name[128];
@@ -349,9 +350,12 @@ struct bench_change {
 struct bench_candidate {
 	struct bench_change set[BENCH_CHANGES_MAX];
 	size_t	n;
-	char	label[4 * 260];	/* "name=value", a bundle "a=1 + b=2" */
-	char	was[4 * 260];	/* the values in force: "a=0, b=0" */
-	char	why[200];	/* what the change is meant to do */
+	char	label[BENCH_CHANGES_MAX * 260];	/* "name=value", a bundle "a=1 + b=2" */
+	char	was[BENCH_CHANGES_MAX * 260];	/* the values in force: "a=0, b=0" */
+	char	why[400];	/* what the change is meant to do */
+	char	order[400];	/* why it is tried where it is (diagnosis, list, pair) */
+	int	line;		/* its generator's line in the candidate file, 0 = none */
+	int	finding;	/* rank of the first diagnosis finding naming one of its knobs, -1 */
 };
 
 /* Reads a knob's value in the DUT: 0 and *value (malloc'd), or -1 and *why. */
@@ -402,9 +406,29 @@ void	bench_gens_free(struct bench_gens *);
 void	bench_tune_candidates_from(const struct kb *, const struct bench_gens *, bench_getter get,
 	    void *arg, int ncpu, bool host_knobs, struct bench_candidate **, size_t *,
 	    char ***notes, size_t *nnotes);
-/* The same, reading the values inside the network namespace dut_ns. */
-int	bench_tune_candidates(const struct kb *, const char *dut_ns, int ncpu, bool host_knobs,
-	    struct bench_candidate **, size_t *, char ***notes, size_t *nnotes, char **cause);
+/*
+ * The same, reading the values inside the network namespace dut_ns, from the
+ * candidate file path (NULL: <share>/tune/linux.cand).
+ */
+int	bench_tune_candidates(const struct kb *, const char *path, const char *dut_ns, int ncpu,
+	    bool host_knobs, struct bench_candidate **, size_t *, char ***notes, size_t *nnotes,
+	    char **cause);
+
+struct diag_result;
+/*
+ * Orders the candidates by a diagnosis of the starting settings (d NULL: keeps
+ * the list order): the first candidate of each knob a finding names comes first,
+ * the most certain finding's first, the others keep their order. Fills each
+ * candidate's order (why it is where it is) and finding.
+ */
+void	bench_tune_order(struct bench_candidate *, size_t, const struct diag_result *d);
+/*
+ * Runs per profile for a step that should decide an effect of the relative size
+ * effect (0.10 = 10%) with 80% power, when runs vary by cv (sd / mean), testing at
+ * the corrected level of seq (its confidence, min_runs, comparisons): the
+ * smallest max_runs in [seq->min_runs, cap] that reaches it, else cap.
+ */
+int	bench_tune_plan_runs(const struct bench_seq *seq, double cv, double effect, int cap);
 
 struct bench_tune_step {
 	struct bench_candidate c;
@@ -413,7 +437,11 @@ struct bench_tune_step {
 	char	*verdict;	/* in words */
 	char	*note;
 	double	mean_best, mean_try, pct, pct_hw, p;
+	double	cv;		/* run-to-run spread of both samples (pooled sd / mean), 0 unknown */
 	int	runs;
+	int	max_runs;	/* planned for the step from the spread */
+	bool	extended;	/* benched again with more runs: the first bench could not decide */
+	bool	pair;		/* a pair of two singles tried after them */
 	enum bench_stop stop;
 };
 
@@ -422,8 +450,19 @@ struct bench_tune {
 	bool	host_knobs;
 	bool	bits;		/* goal throughput: bit/s (else pps) */
 	bool	latency;	/* goal latency: p99 µs at the sink, lower is better */
+	bool	efficiency;	/* metric efficiency: pps per busy CPU */
 	int	ncpu;
+	const char *cand_path;	/* the candidate file, NULL: <share>/tune/linux.cand */
+	int	pairs;		/* pair up the best N singles that were not kept (0: no pairs) */
+	double	min_effect;	/* the relative effect a step is planned to decide (0.10) */
+	int	max_runs_cap;	/* a step's runs per profile never exceed this */
 	/* results */
+	struct diag_result *diag;	/* the baseline's diagnosis, or NULL; set before: the caller's */
+	const char *diag_from;		/* the file the caller's diagnosis came from, or NULL */
+	char	*diag_note;		/* why there is none, or NULL */
+	double	cv;			/* pooled run-to-run spread so far, 0 unknown */
+	double	cv_ss;			/* its sum of squares (cv^2 times df) */
+	int	cv_df;			/* its degrees of freedom */
 	struct bench_tune_step *steps;
 	size_t	nsteps;
 	char	**notes;
@@ -462,6 +501,13 @@ json_t	*bench_tune_summary(const struct bench_tune *);
 char	*bench_tune_profile(const struct bench_tune *, const struct bench_candidate *extra);
 /* best.conf: bench_tune_profile with each kept step's reason and figures as comments. */
 char	*bench_tune_best_conf(const struct bench_tune *, const char *prefix);
+/*
+ * Pairs of the best singles tried and not kept (at most top of them, the
+ * highest observed gain first, none decided worse, none already in the best
+ * profile), each pair of disjoint knobs once, appended to *out.
+ */
+size_t	bench_tune_pairs(const struct bench_tune *, size_t top, struct bench_candidate **out,
+	    size_t *n);
 void	bench_tune_free(struct bench_tune *);
 
 /* --- signals ------------------------------------------------------------- */

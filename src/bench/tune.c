@@ -9,8 +9,10 @@
 
 #include "apply/apply.h"
 #include "bench/bench.h"
+#include "diag/diag.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
+#include "stat/stat.h"
 #include "util/util.h"
 
 
@@ -57,37 +59,52 @@ same_value(const struct kb_knob *k, const struct bench_gen *g, const char *a, co
 	return kb_value_equal(k, a, b);
 }
 
+/*
+ * Fills cand's changes, label and was from set (a bundle's was says which part
+ * was what). -1 when it does not fit.
+ */
+static int
+cand_fill(struct bench_candidate *cand, const struct bench_change *set, size_t nset)
+{
+	size_t i, len = 0, wlen = 0;
+
+	if (nset > BENCH_CHANGES_MAX)
+		return -1;
+	cand->n = 0;
+	cand->finding = -1;
+	for (i = 0; i < nset; i++) {
+		cand->set[cand->n++] = set[i];
+		len += (size_t)snprintf(cand->label + len, sizeof cand->label - len, "%s%s=%s",
+		    i > 0 ? " + " : "", set[i].name, set[i].value);
+		if (nset > 1)
+			wlen += (size_t)snprintf(cand->was + wlen, sizeof cand->was - wlen, "%s%s=%s",
+			    i > 0 ? ", " : "", set[i].name, set[i].current);
+		else
+			wlen += (size_t)snprintf(cand->was + wlen, sizeof cand->was - wlen, "%s",
+			    set[i].current);
+		if (len >= sizeof cand->label || wlen >= sizeof cand->was)
+			return -1;
+	}
+	return 0;
+}
+
 /* Appends a candidate unless one with the same changes is there already. */
 static void
 add(struct bench_candidate **c, size_t *n, const struct bench_gen *g, const struct bench_change *set,
     size_t nset)
 {
 	struct bench_candidate cand;
-	size_t i, len = 0, wlen = 0;
+	size_t i;
 
 	memset(&cand, 0, sizeof cand);
-	for (i = 0; i < nset && i < BENCH_CHANGES_MAX; i++) {
-		cand.set[cand.n++] = set[i];
-		len += (size_t)snprintf(cand.label + len, sizeof cand.label - len, "%s%s=%s",
-		    i > 0 ? " + " : "", set[i].name, set[i].value);
-		wlen += (size_t)snprintf(cand.was + wlen, sizeof cand.was - wlen, "%s%s",
-		    i > 0 ? ", " : "", set[i].current);
-		if (len >= sizeof cand.label || wlen >= sizeof cand.was)
-			return;
-	}
-	if (nset > 1) {
-		/* A bundle says which part was what. */
-		for (i = 0, wlen = 0; i < cand.n; i++)
-			wlen += (size_t)snprintf(cand.was + wlen, sizeof cand.was - wlen, "%s%s=%s",
-			    i > 0 ? ", " : "", set[i].name, set[i].current);
-		if (wlen >= sizeof cand.was)
-			return;
-	}
+	if (cand_fill(&cand, set, nset) == -1)
+		return;
 	for (i = 0; i < *n; i++) {
 		if (strcmp((*c)[i].label, cand.label) == 0)
 			return;
 	}
 	snprintf(cand.why, sizeof cand.why, "%s", g->why);
+	cand.line = g->line;
 	*c = xreallocarray(*c, *n + 1, sizeof **c);
 	(*c)[(*n)++] = cand;
 }
@@ -382,15 +399,16 @@ access_get(void *arg, const char *name, char **value, char **why)
 }
 
 int
-bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool host_knobs,
-    struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes, char **cause)
+bench_tune_candidates(const struct kb *kb, const char *path, const char *dut_ns, int ncpu,
+    bool host_knobs, struct bench_candidate **out, size_t *nout, char ***notes, size_t *nnotes,
+    char **cause)
 {
 	struct access_arg a = { NULL, kb };
 	struct bench_gens gens;
 
 	*out = NULL;
 	*nout = 0;
-	if (bench_gens_load(NULL, &gens, cause) == -1)
+	if (bench_gens_load(path, &gens, cause) == -1)
 		return -1;
 	if ((a.acc = apply_access_open(dut_ns, cause)) == NULL) {
 		bench_gens_free(&gens);
@@ -401,6 +419,107 @@ bench_tune_candidates(const struct kb *kb, const char *dut_ns, int ncpu, bool ho
 	apply_access_close(a.acc);
 	bench_gens_free(&gens);
 	return 0;
+}
+
+/* The rank of the first finding that names one of c's knobs (-1: none), and that knob. */
+static int
+finding_of(const struct diag_result *d, const struct bench_candidate *c, const char **knob)
+{
+	int best = -1, r;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		r = diag_knob_rank(d, c->set[i].name);
+		if (r >= 0 && (best < 0 || r < best)) {
+			best = r;
+			*knob = c->set[i].name;
+		}
+	}
+	return best;
+}
+
+/* Whether a candidate before c[i] with the same rank key is among the first n of out. */
+static bool
+key_taken(const struct bench_candidate *out, size_t n, const struct bench_candidate *c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(rank_key(&out[i]), rank_key(c)) == 0)
+			return true;
+	return false;
+}
+
+void
+bench_tune_order(struct bench_candidate *c, size_t n, const struct diag_result *d)
+{
+	struct bench_candidate *out;
+	const struct diag_finding *f;
+	const char *knob = NULL;
+	size_t i, k = 0;
+	bool *moved;
+	int r;
+
+	if (n == 0)
+		return;
+	out = xreallocarray(NULL, n, sizeof *out);
+	moved = xcalloc(n, sizeof *moved);
+	for (i = 0; i < n; i++)
+		c[i].finding = d != NULL ? finding_of(d, &c[i], &knob) : -1;
+	for (r = 0; d != NULL && r < (int)d->nfindings; r++) {
+		f = &d->findings[r];
+		for (i = 0; i < n; i++) {
+			if (c[i].finding != r || key_taken(out, k, &c[i]))
+				continue;
+			finding_of(d, &c[i], &knob);
+			snprintf(c[i].order, sizeof c[i].order, "the diagnosis found "
+			    "%s%s%s (%s) and names %s", f->kind, f->entity[0] != '\0' ? " on " : "",
+			    f->entity, diag_certainty_name(f->certainty), knob);
+			out[k++] = c[i];
+			moved[i] = true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (moved[i])
+			continue;
+		if (d == NULL)
+			snprintf(c[i].order, sizeof c[i].order, "the candidate list's order (line %d)",
+			    c[i].line);
+		else if (c[i].finding >= 0)
+			snprintf(c[i].order, sizeof c[i].order, "the candidate list's order (line %d): "
+			    "another value of a knob the diagnosis names, after one try of each",
+			    c[i].line);
+		else
+			snprintf(c[i].order, sizeof c[i].order, "the candidate list's order (line %d): "
+			    "no finding of the diagnosis names its knobs", c[i].line);
+		out[k++] = c[i];
+	}
+	memcpy(c, out, n * sizeof *c);
+	free(out);
+	free(moved);
+}
+
+int
+bench_tune_plan_runs(const struct bench_seq *seq, double cv, double effect, int cap)
+{
+	struct bench_seq s = *seq;
+	double za, zb = stat_normal_quantile(0.80), need;
+	int n;
+
+	if (s.min_runs < 2)
+		s.min_runs = 2;
+	if (cap < s.min_runs)
+		cap = s.min_runs;
+	if (!(cv > 0) || !(effect > 0) || !isfinite(cv))
+		return cap;
+	for (n = s.min_runs; n < cap; n++) {
+		s.max_runs = n;
+		za = stat_t_quantile(1 - bench_seq_alpha(&s) / 2, 2.0 * n - 2);
+		need = 2 * ((za + zb) * cv / effect) * ((za + zb) * cv / effect);
+		if (need <= n)
+			return n;
+	}
+	return cap;
 }
 
 /* An ordered name=value list where giving a name a new value moves it last. */
@@ -477,6 +596,90 @@ in_best(const struct bench_tune *t, const struct bench_candidate *c)
 	}
 	free(l.v);
 	return c->n > 0 && have == c->n;
+}
+
+/* A change for the better of the tune's metric (latency: lower). */
+static double
+gain(const struct bench_tune *t, double pct)
+{
+	return t->latency ? -pct : pct;
+}
+
+/* Merges b's changes into a (a knob set to two values: -1). */
+static int
+merge(struct bench_change *set, size_t *n, const struct bench_candidate *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < *n; j++)
+			if (strcmp(set[j].name, b->set[i].name) == 0)
+				break;
+		if (j < *n) {
+			if (strcmp(set[j].value, b->set[i].value) != 0)
+				return -1;
+			continue;
+		}
+		if (*n == BENCH_CHANGES_MAX)
+			return -1;
+		set[(*n)++] = b->set[i];
+	}
+	return 0;
+}
+
+static void
+pair_add(const struct bench_tune *t, size_t ia, size_t ib, struct bench_candidate **out, size_t *n)
+{
+	const struct bench_tune_step *a = &t->steps[ia], *b = &t->steps[ib];
+	struct bench_change set[BENCH_CHANGES_MAX];
+	struct bench_candidate p;
+	size_t nset = 0, i;
+
+	memset(&p, 0, sizeof p);
+	if (merge(set, &nset, &a->c) == -1 || merge(set, &nset, &b->c) == -1 ||
+	    nset == a->c.n || nset == b->c.n || cand_fill(&p, set, nset) == -1 || in_best(t, &p))
+		return;
+	for (i = 0; i < *n; i++)
+		if (strcmp((*out)[i].label, p.label) == 0)
+			return;
+	snprintf(p.why, sizeof p.why, "together: %.180s; %.180s", a->c.why, b->c.why);
+	snprintf(p.order, sizeof p.order, "a pair of the best singles not kept: step %zu "
+	    "(%+.1f%% ± %.1f%% alone) and step %zu (%+.1f%% ± %.1f%% alone)", ia + 1, a->pct,
+	    a->pct_hw, ib + 1, b->pct, b->pct_hw);
+	*out = xreallocarray(*out, *n + 1, sizeof **out);
+	(*out)[(*n)++] = p;
+}
+
+size_t
+bench_tune_pairs(const struct bench_tune *t, size_t top, struct bench_candidate **out, size_t *n)
+{
+	size_t *idx, ni = 0, i, j, before = *n, tmp;
+
+	idx = xcalloc(t->nsteps + 1, sizeof *idx);
+	for (i = 0; i < t->nsteps; i++) {
+		const struct bench_tune_step *s = &t->steps[i];
+
+		/* Tried, measured, not kept, not proven worse, pointing the right way. */
+		if (!s->tried || s->kept || s->pair || s->runs == 0 || s->stop == BENCH_DECIDED ||
+		    !(gain(t, s->pct) > 0))
+			continue;
+		idx[ni++] = i;
+	}
+	/* The highest observed gain first (insertion sort: a handful of steps). */
+	for (i = 1; i < ni; i++)
+		for (j = i; j > 0 && gain(t, t->steps[idx[j]].pct) > gain(t, t->steps[idx[j - 1]].pct);
+		    j--) {
+			tmp = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = tmp;
+		}
+	if (ni > top)
+		ni = top;
+	for (i = 0; i < ni; i++)
+		for (j = i + 1; j < ni; j++)
+			pair_add(t, idx[i], idx[j], out, n);
+	free(idx);
+	return *n - before;
 }
 
 static void
@@ -626,113 +829,345 @@ out:
 	return rc;
 }
 
-int
-bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
+/* Adds a bench's two samples to the pooled run-to-run spread. */
+static void
+spread_add(struct bench_tune *t, struct bench_tune_step *s, const struct bench_verdict *v)
 {
-	struct bench_candidate *cand = NULL;
+	double ca, cb;
+
+	if (v->na < 2 || v->nb < 2 || !(v->mean_a > 0) || !(v->mean_b > 0))
+		return;
+	ca = v->sd_a / v->mean_a;
+	cb = v->sd_b / v->mean_b;
+	s->cv = sqrt((ca * ca * (double)(v->na - 1) + cb * cb * (double)(v->nb - 1)) /
+	    (double)(v->na + v->nb - 2));
+	t->cv_ss += ca * ca * (double)(v->na - 1) + cb * cb * (double)(v->nb - 1);
+	t->cv_df += (int)(v->na + v->nb - 2);
+	t->cv = sqrt(t->cv_ss / t->cv_df);
+}
+
+/* The value a run gives for the tune's metric. */
+static double
+run_value(const struct bench_ctx *c, const struct bench_run *r)
+{
+	return c->latency ? r->lat_p99 : c->bits ? r->bps : r->pps;
+}
+
+/*
+ * Two runs of the settings in force before any step: the first one with the
+ * DUT's diagnosis under load (DIR/diagnosis.json), which orders the candidates;
+ * both give a first run-to-run spread. In the lab only (a remote DUT is not
+ * diagnosed yet). -1 only when interrupted.
+ */
+static int
+baseline(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	struct bench_run r;
+	double v[2];
+	char *path = NULL, *why = NULL;
+	int k, nv = 0;
+
+	if (c->runner != NULL || c->lab == NULL) {
+		t->diag_note = xstrdup("no diagnosis of a DUT outside the lab: the candidate list's order");
+		return 0;
+	}
+	/* A diagnosis given by the caller (tune --diagnosis FILE) orders instead. */
+	if (c->dir != NULL && t->diag == NULL)
+		xasprintf(&path, "%s/diagnosis.json", c->dir);
+	for (k = 0; k < 2; k++) {
+		memset(&r, 0, sizeof r);
+		c->lab->diagnose_to = k == 0 ? path : NULL;
+		if (bench_lab_measure(c->lab, c->duration, &r, &why) == -1) {
+			c->lab->diagnose_to = NULL;
+			bench_run_free(&r);
+			free(path);
+			if (bench_interrupted) {
+				*cause = why;
+				return -1;
+			}
+			t->diag_note = why;
+			return 0;
+		}
+		if (r.ok)
+			v[nv++] = run_value(c, &r);
+		say(c, "baseline %d/2 (the settings in force%s): %.0f pps forwarded", k + 1,
+		    k == 0 && path != NULL ? ", diagnosed" : "", r.pps);
+		bench_run_free(&r);
+	}
+	c->lab->diagnose_to = NULL;
+	c->diagnosed = path != NULL;
+	if (t->diag != NULL)
+		;
+	else if (path == NULL)
+		t->diag_note = xstrdup("no results directory: no diagnosis");
+	else if (diag_load(path, &t->diag, &why) == -1) {
+		xasprintf(&t->diag_note, "no diagnosis: %s", why);
+		free(why);
+	}
+	free(path);
+	if (nv == 2 && v[0] + v[1] > 0) {
+		/* sd of two values: |a - b| / sqrt(2); one degree of freedom. */
+		double cv = fabs(v[0] - v[1]) / M_SQRT2 / ((v[0] + v[1]) / 2);
+
+		t->cv_ss += cv * cv;
+		t->cv_df += 1;
+		t->cv = cv;
+	}
+	return 0;
+}
+
+/* The loop's bookkeeping: the time of one run, measured as we go. */
+struct tune_loop {
+	double	t0;
+	double	per_run;
+	size_t	ncand;
+};
+
+/* Runs per profile for the next step: from the spread once it is known. */
+static int
+plan(const struct bench_ctx *c, const struct bench_tune *t)
+{
+	int cap = t->max_runs_cap > 0 ? t->max_runs_cap : c->seq.max_runs;
+
+	if (t->cv_df == 0)
+		return c->seq.max_runs < cap ? c->seq.max_runs : cap;
+	return bench_tune_plan_runs(&c->seq, t->cv, t->min_effect > 0 ? t->min_effect : 0.10, cap);
+}
+
+/* The time a step of runs runs per profile may take, warm-ups included. */
+static double
+step_time(const struct bench_ctx *c, const struct tune_loop *l, int runs)
+{
+	return l->per_run * 2.0 * runs + (c->warmup > 0 ? 2 * (c->warmup + 1.3) : 0);
+}
+
+/*
+ * Benches s's candidate against the best so far with at most runs runs each.
+ * 0 with *v and *stop; 1 when the candidate broke something (s->note says what);
+ * -1 + cause when the tune cannot go on.
+ */
+static int
+bench_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, int runs,
+    struct tune_loop *l, struct bench_verdict *v, enum bench_stop *stop, char **cause)
+{
 	struct bench_profile pr[2];
+	char label[2][BENCH_LABEL_MAX], *why = NULL;
+	int rc = -1, runs_before = c->run, max_saved = c->seq.max_runs;
+	double run_t0;
+
+	snprintf(label[0], sizeof label[0], "s%02zu-best", t->nsteps);
+	snprintf(label[1], sizeof label[1], "s%02zu-try", t->nsteps);
+	memset(pr, 0, sizeof pr);
+	if (make_profile(c, &pr[0], label[0], bench_tune_profile(t, NULL), cause) == -1 ||
+	    make_profile(c, &pr[1], label[1], bench_tune_profile(t, &s->c), cause) == -1)
+		goto out;
+	c->step = (int)t->nsteps;
+	c->seq.max_runs = runs;
+	run_t0 = util_now();
+	if (bench_ab(c, pr, 2, v, stop, &why) == -1) {
+		step_from_verdict(s, v, BENCH_CONTINUE);
+		free(s->note);
+		s->note = NULL;
+		if (bench_interrupted) {
+			s->note = xstrdup("interrupted");
+			*cause = why;
+			t->stopped = "interrupted";
+		} else if (c->failed_profile == 1) {
+			/* The candidate broke something: reject it and go on. */
+			s->note = why;
+			say(c, "step %zu: rejected: %s", t->nsteps, s->note);
+			rc = 1;
+		} else
+			*cause = why;
+		goto out;
+	}
+	if (c->run > runs_before)
+		l->per_run = (util_now() - run_t0) / (c->run - runs_before);
+	rc = 0;
+out:
+	c->seq.max_runs = max_saved;
+	bench_profile_free(&pr[0]);
+	bench_profile_free(&pr[1]);
+	return rc;
+}
+
+/*
+ * A bench that ran out of runs with the effect pointing the right way, when
+ * the spread says how many runs would decide that effect and they fit: the
+ * number of runs, else 0.
+ */
+static int
+extension(const struct bench_ctx *c, const struct bench_tune *t, const struct tune_loop *l,
+    const struct bench_tune_step *s, const struct bench_verdict *v, enum bench_stop stop)
+{
+	int cap = t->max_runs_cap > 0 ? t->max_runs_cap : c->seq.max_runs, need;
+
+	if (s->extended || stop != BENCH_MAX_RUNS || v->na < 2 || !(gain(t, v->pct) > 0) ||
+	    !(s->cv > 0))
+		return 0;
+	need = bench_tune_plan_runs(&c->seq, s->cv, fabs(v->pct) / 100, cap + 1);
+	if (need <= s->max_runs || need > cap ||
+	    util_now() - l->t0 + step_time(c, l, need) + step_time(c, l, need) > t->budget_s)
+		return 0;
+	return need;
+}
+
+/* One step: s's candidate against the best so far. 0 go on, -1 + cause stop. */
+static int
+try_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, struct tune_loop *l,
+    char **cause)
+{
 	struct bench_verdict v;
 	enum bench_stop stop;
-	size_t ncand = 0, i;
-	double t0 = util_now(), per_run, step_max, final_max, run_t0;
-	char label[2][BENCH_LABEL_MAX], *why = NULL;
-	int rc = -1, runs_before;
+	char *first;
+	int r, more;
 
-	t->stopped = "error";
-	if (bench_tune_candidates(c->kb, c->lab->dut_ns, t->ncpu, t->host_knobs, &cand, &ncand,
-	    &t->notes, &t->nnotes, cause) == -1)
-		return -1;
-	say(c, "%zu candidate changes for %s (%zu left out)", ncand, c->lab->dut_ns, t->nnotes);
-	for (i = 0; i < t->nnotes; i++)
-		say(c, "  note: %s", t->notes[i]);
-	/* Time of one run, to keep within the budget: measured as we go, guessed first. */
-	per_run = c->duration + c->lab->settle + 0.8;
-	for (i = 0; i < ncand; i++) {
-		struct bench_tune_step *s;
+	s->tried = true;
+	s->max_runs = plan(c, t);
+	say(c, "step %zu/%zu: %s (now %s): %s", t->nsteps, l->ncand, s->c.label, s->c.was, s->c.why);
+	say(c, "  why now: %s; up to %d runs each (spread %.1f%%)", s->c.order, s->max_runs,
+	    t->cv * 100);
+	if ((r = bench_step(c, t, s, s->max_runs, l, &v, &stop, cause)) != 0)
+		return r == 1 ? 0 : -1;
+	step_from_verdict(s, &v, stop);
+	spread_add(t, s, &v);
+	if ((more = extension(c, t, l, s, &v, stop)) > 0) {
+		first = s->verdict != NULL ? s->verdict : xstrdup("no verdict");
+		s->verdict = NULL;
+		say(c, "step %zu: undecided after %d runs (%s); the spread (%.1f%%) says %d runs "
+		    "decide it: benched again", t->nsteps, s->runs, first, s->cv * 100, more);
+		xasprintf(&s->note, "extended: the first bench (%d runs) was undecided: %s", s->runs,
+		    first);
+		free(first);
+		s->extended = true;
+		s->max_runs = more;
+		if ((r = bench_step(c, t, s, more, l, &v, &stop, cause)) != 0)
+			return r == 1 ? 0 : -1;
+		step_from_verdict(s, &v, stop);
+		spread_add(t, s, &v);
+	}
+	s->kept = bench_tune_keep(stop, &v);
+	if (v.na == 0)
+		s->verdict = xstrdup("no verdict (too few runs)");
+	say(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
+	if (s->kept)
+		t->nkept++;
+	return write_outputs(c, t, cause);
+}
 
-		step_max = per_run * (2.0 * c->seq.max_runs) + (c->warmup > 0 ? 2 * (c->warmup + 1.3) : 0);
+/*
+ * Steps through cand[0..n-1] while the budget lasts. 0: all done, 1: out of
+ * budget, -1 + cause: stop.
+ */
+static int
+steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, size_t n,
+    bool pairs, struct tune_loop *l, char **cause)
+{
+	struct bench_tune_step *s;
+	double step_max, final_max;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		step_max = step_time(c, l, plan(c, t));
 		/* The final bench is only needed once something is kept. */
 		final_max = t->nkept > 0 ? step_max : 0;
-		if (util_now() - t0 + step_max + final_max > t->budget_s) {
+		if (util_now() - l->t0 + step_max + final_max > t->budget_s) {
 			say(c, "budget: %.0f s left, a step may take %.0f s (+%.0f s for the final bench); "
-			    "stopping after %zu of %zu candidates", t->budget_s - (util_now() - t0),
-			    step_max, final_max, i, ncand);
-			t->stopped = "budget";
-			break;
+			    "stopping after %zu of %zu %s", t->budget_s - (util_now() - l->t0),
+			    step_max, final_max, i, n, pairs ? "pairs" : "candidates");
+			return 1;
 		}
 		t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
 		s = &t->steps[t->nsteps++];
 		memset(s, 0, sizeof *s);
 		s->c = cand[i];
+		s->pair = pairs;
 		if (in_best(t, &s->c)) {
 			s->note = xstrdup("already in the best profile");
-			say(c, "step %zu/%zu: %s: already in the best profile", t->nsteps, ncand,
+			say(c, "step %zu/%zu: %s: already in the best profile", t->nsteps, l->ncand,
 			    s->c.label);
 			continue;
 		}
-		s->tried = true;
-		say(c, "step %zu/%zu: %s (now %s): %s", t->nsteps, ncand, s->c.label, s->c.was,
-		    s->c.why);
-		snprintf(label[0], sizeof label[0], "s%02zu-best", t->nsteps);
-		snprintf(label[1], sizeof label[1], "s%02zu-try", t->nsteps);
-		memset(pr, 0, sizeof pr);
-		if (make_profile(c, &pr[0], label[0], bench_tune_profile(t, NULL), cause) == -1 ||
-		    make_profile(c, &pr[1], label[1], bench_tune_profile(t, &s->c), cause) == -1) {
-			bench_profile_free(&pr[0]);
-			bench_profile_free(&pr[1]);
-			goto out;
-		}
-		c->step = (int)t->nsteps;
-		runs_before = c->run;
-		run_t0 = util_now();
-		if (bench_ab(c, pr, 2, &v, &stop, &why) == -1) {
-			step_from_verdict(s, &v, BENCH_CONTINUE);
-			if (bench_interrupted) {
-				s->note = xstrdup("interrupted");
-				*cause = why;
-				t->stopped = "interrupted";
-				bench_profile_free(&pr[0]);
-				bench_profile_free(&pr[1]);
-				goto out;
-			}
-			if (c->failed_profile == 1) {
-				/* The candidate broke something: reject it and go on. */
-				s->note = why;
-				why = NULL;
-				say(c, "step %zu: rejected: %s", t->nsteps, s->note);
-				bench_profile_free(&pr[0]);
-				bench_profile_free(&pr[1]);
-				continue;
-			}
-			*cause = why;
-			bench_profile_free(&pr[0]);
-			bench_profile_free(&pr[1]);
-			goto out;
-		}
-		if (c->run > runs_before)
-			per_run = (util_now() - run_t0) / (c->run - runs_before);
-		step_from_verdict(s, &v, stop);
-		s->kept = bench_tune_keep(stop, &v);
-		if (v.na == 0)
-			s->verdict = xstrdup("no verdict (too few runs)");
-		say(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
-		if (s->kept)
-			t->nkept++;
-		bench_profile_free(&pr[0]);
-		bench_profile_free(&pr[1]);
-		if (write_outputs(c, t, cause) == -1)
-			goto out;
+		if (try_step(c, t, s, l, cause) == -1)
+			return -1;
 	}
-	if (i == ncand)
-		t->stopped = "done";
+	return 0;
+}
+
+int
+bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	struct bench_candidate *cand = NULL, *pairs = NULL;
+	struct tune_loop l = { util_now(), 0, 0 };
+	size_t ncand = 0, npairs = 0, i;
+	int rc = -1, r;
+
+	t->stopped = "error";
+	if (bench_tune_candidates(c->kb, t->cand_path, c->lab->dut_ns, t->ncpu, t->host_knobs,
+	    &cand, &ncand, &t->notes, &t->nnotes, cause) == -1)
+		return -1;
+	say(c, "%zu candidate changes for %s (%zu left out)", ncand, c->lab->dut_ns, t->nnotes);
+	for (i = 0; i < t->nnotes; i++)
+		say(c, "  note: %s", t->notes[i]);
+	if (baseline(c, t, cause) == -1) {
+		t->stopped = "interrupted";
+		goto out;
+	}
+	bench_tune_order(cand, ncand, t->diag);
+	if (t->diag != NULL)
+		say(c, "order: the knobs named by the %zu finding%s of %s first", t->diag->nfindings,
+		    t->diag->nfindings == 1 ? "" : "s", t->diag_from != NULL ? t->diag_from :
+		    "the baseline's diagnosis (diagnosis.json)");
+	else
+		say(c, "order: %s", t->diag_note);
+	for (i = 0; t->diag != NULL && i < t->diag->nfindings; i++)
+		say(c, "  finding: %s", t->diag->findings[i].summary);
+	/* Time of one run, to keep within the budget: measured as we go, guessed first. */
+	l.per_run = c->duration + c->lab->settle + 0.8;
+	l.ncand = ncand;
+	r = steps(c, t, cand, ncand, false, &l, cause);
+	if (r == 0 && t->pairs > 0 && bench_tune_pairs(t, (size_t)t->pairs, &pairs, &npairs) > 0) {
+		say(c, "%zu pairs of the best singles not kept", npairs);
+		l.ncand = ncand + npairs;
+		r = steps(c, t, pairs, npairs, true, &l, cause);
+	}
+	if (r == -1)
+		goto out;
+	t->stopped = r == 1 ? "budget" : "done";
 	if (t->nkept > 0 && !t->final_apart && bench_tune_final(c, t, cause) == -1)
 		goto out;
 	rc = 0;
 out:
 	free(cand);
+	free(pairs);
 	if (write_outputs(c, t, rc == 0 ? cause : NULL) == -1 && rc == 0)
 		rc = -1;
 	return rc;
+}
+
+/* The baseline's findings as summary.json shows them, or a note why there are none. */
+static json_t *
+diag_json(const struct bench_tune *t)
+{
+	json_t *a, *k;
+	size_t i, j;
+
+	if (t->diag == NULL)
+		return json_pack("{s:s, s:o}", "note", t->diag_note != NULL ? t->diag_note : "not run",
+		    "findings", json_array());
+	a = json_array();
+	for (i = 0; i < t->diag->nfindings; i++) {
+		const struct diag_finding *f = &t->diag->findings[i];
+
+		k = json_array();
+		for (j = 0; j < f->nknobs; j++)
+			json_array_append_new(k, json_string(f->knobs[j].name));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:o}", "kind", f->kind,
+		    "entity", f->entity, "certainty", diag_certainty_name(f->certainty), "summary",
+		    f->summary, "knobs", k));
+	}
+	return json_pack("{s:s, s:o}", "file", t->diag_from != NULL ? t->diag_from :
+	    "diagnosis.json", "findings", a);
 }
 
 json_t *
@@ -786,6 +1221,16 @@ bench_tune_summary(const struct bench_tune *t)
 		json_object_set_new(s, "was", json_string(st->c.was));
 		json_object_set_new(s, "tried", json_boolean(st->tried));
 		json_object_set_new(s, "why", json_string(st->c.why));
+		json_object_set_new(s, "order", json_string(st->c.order));
+		json_object_set_new(s, "finding", t->diag != NULL && st->c.finding >= 0 &&
+		    (size_t)st->c.finding < t->diag->nfindings ?
+		    json_string(t->diag->findings[st->c.finding].kind) : json_null());
+		json_object_set_new(s, "pair", json_boolean(st->pair));
+		json_object_set_new(s, "extended", json_boolean(st->extended));
+		if (st->tried)
+			json_object_set_new(s, "max_runs", json_integer(st->max_runs));
+		if (st->cv > 0)
+			json_object_set_new(s, "spread", json_real(st->cv));
 		json_object_set_new(s, "verdict", json_string(st->verdict != NULL ? st->verdict : ""));
 		json_object_set_new(s, "kept", json_boolean(st->kept));
 		json_object_set_new(s, "stopped", json_string(bench_stop_name(st->stop)));
@@ -802,6 +1247,10 @@ bench_tune_summary(const struct bench_tune *t)
 		json_array_append_new(steps, s);
 	}
 	json_object_set_new(o, "steps", steps);
+	json_object_set_new(o, "order", json_string(t->diag != NULL ? "diagnosis" : "list"));
+	json_object_set_new(o, "diagnosis", diag_json(t));
+	json_object_set_new(o, "spread", t->cv > 0 ? json_real(t->cv) : json_null());
+	json_object_set_new(o, "min_effect_pct", json_real((t->min_effect > 0 ? t->min_effect : 0.10) * 100));
 	notes = json_array();
 	for (i = 0; i < t->nnotes; i++)
 		json_array_append_new(notes, json_string(t->notes[i]));
@@ -823,6 +1272,10 @@ bench_tune_free(struct bench_tune *t)
 		free(t->notes[i]);
 	free(t->notes);
 	free(t->best_text);
+	diag_result_free(t->diag);
+	free(t->diag_note);
+	t->diag = NULL;
+	t->diag_note = NULL;
 	t->steps = NULL;
 	t->notes = NULL;
 	t->best_text = NULL;

@@ -12,6 +12,7 @@
 #include "apply/apply.h"
 #include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "diag/diag.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "util/util.h"
@@ -29,11 +30,11 @@ print_summary(const struct bench_tune *t, const char *dir)
 	size_t i;
 	char *text;
 
-	printf("%-4s %-9s %-40s %s\n", "step", "result", "change", "verdict");
+	printf("%-4s %-9s %-40s %s", "step", "result", "change", "verdict");
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *s = &t->steps[i];
 
-		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
+		printf("%-4zu %-9s %-40s %s%s%s", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
 		    "skipped", s->c.label,
 		    s->verdict != NULL ? s->verdict : "", s->note != NULL ? " " : "",
 		    s->note != NULL ? s->note : "");
@@ -45,12 +46,12 @@ print_summary(const struct bench_tune *t, const char *dir)
 		    t->final_lab[0] != '\0' ? "'" : "", t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
 		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" :
 		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" : "pps");
-		printf("%s\n", text);
+		printf("%s", text);
 		free(text);
 	} else
-		printf("gain over the starting settings: none proven (no change kept)\n");
-	printf("stopped: %s\n", t->stopped);
-	printf("best profile: %s/best.conf\nresults: %s\n", dir, dir);
+		printf("gain over the starting settings: none proven (no change kept)");
+	printf("stopped: %s", t->stopped);
+	printf("best profile: %s/best.conf\nresults: %s", dir, dir);
 }
 
 /*
@@ -87,6 +88,28 @@ final_in_fresh_lab(struct bench_ctx *c, struct bench_tune *t, const char *prefix
 	return rc;
 }
 
+/* A --cand file is read before anything starts: its errors are usage errors. */
+static int
+cand_check(const char *path, char **cause)
+{
+	struct bench_gens g;
+
+	if (path == NULL)
+		return 0;
+	if (bench_gens_load(path, &g, cause) == -1)
+		return -1;
+	bench_gens_free(&g);
+	return 0;
+}
+
+/* What the options say. */
+struct tune_opts {
+	const char *prefix, *dir;
+	struct cmd_measure m;
+	double	budget, pairs, effect;
+	int	json, keep, have_load, same_lab_final;
+};
+
 static const struct option longopts[] = {
 	{ "lab", no_argument, NULL, 'L' },
 	{ "host", required_argument, NULL, 'H' },
@@ -108,75 +131,73 @@ static const struct option longopts[] = {
 	{ "rate", required_argument, NULL, 'R' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "no-fresh-final", no_argument, NULL, 'N' },
+	{ "cand", required_argument, NULL, 'C' },
+	{ "pairs", required_argument, NULL, 'P' },
+	{ "min-effect", required_argument, NULL, 'E' },
+	{ "diagnosis", required_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* What the options ask for besides the lab and the measurement settings. */
-struct tune_opts {
-	struct cmd_measure m;
-	const char	*prefix, *dir;
-	double		 budget;
-	int		 json, keep, same_lab_final, have_load;
-};
-
-/* Reads the options into o, lab, c and t, with the defaults they imply; 0, or 2 after saying why. */
+/* One option of tune's own: 1 taken, -1 usage error (said), 0 not ours. */
 static int
-options(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
+tune_option(int ch, const char *arg, struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
+    struct bench_tune *t)
+{
+	switch (ch) {
+	case 'L':
+		return 1;
+	case 'H':
+		cmd_error(&cmd_tune, 0, "--host is not supported yet: run `ntune tune` on "
+		    "the machine itself with a lab, or `ntune bench --load CMD` there");
+		return -1;
+	case 'g':
+		return cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, lab, c) == -1 ? -1 : 1;
+	case 'b':
+		return cmd_parse_num(&cmd_tune, "--budget", arg, 0.1, 24 * 60, &o->budget) == -1 ? -1 : 1;
+	case 'P':
+		return cmd_parse_num(&cmd_tune, "--pairs", arg, 0, 8, &o->pairs) == -1 ? -1 : 1;
+	case 'E':
+		return cmd_parse_num(&cmd_tune, "--min-effect", arg, 0.5, 500, &o->effect) == -1 ? -1 : 1;
+	case 'o': o->dir = arg; return 1;
+	case 'k': o->keep = 1; return 1;
+	case 'K': t->host_knobs = true; return 1;
+	case 'N': o->same_lab_final = 1; return 1;
+	case 'C': t->cand_path = arg; return 1;
+	case 'D': t->diag_from = arg; return 1;
+	case 'p': o->prefix = arg; return 1;
+	case 'j': o->json = 1; return 1;
+	case 'l':
+		o->have_load = 1;
+		if (bench_parse_load(arg, lab) == -1) {
+			if (*arg == '\0')
+				return -1;
+			lab->load = BENCH_LOAD_CMD;
+			lab->cmd = arg;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Reads the options and what follows from them. 0 go on, 2 usage error (said). */
+static int
+parse(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
     struct bench_tune *t)
 {
 	char *arg;
-	int ch;
+	int ch, r;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
-		switch (ch) {
-		case 'L':
-			break;
-		case 'H':
-			return cmd_error(&cmd_tune, 2, "--host is not supported yet: run `ntune tune` on "
-			    "the machine itself with a lab, or `ntune bench --load CMD` there");
-		case 'g':
-			if (cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, lab, c) == -1)
-				return 2;
-			break;
-		case 'b':
-			if (cmd_parse_num(&cmd_tune, "--budget", arg, 0.1, 24 * 60, &o->budget) == -1)
-				return 2;
-			break;
-		case 'o':
-			o->dir = arg;
-			break;
-		case 'k':
-			o->keep = 1;
-			break;
-		case 'K':
-			t->host_knobs = true;
-			break;
-		case 'N':
-			o->same_lab_final = 1;
-			break;
-		case 'p':
-			o->prefix = arg;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'l':
-			o->have_load = 1;
-			if (bench_parse_load(arg, lab) == -1) {
-				if (*arg == '\0')
-					return 2;
-				lab->load = BENCH_LOAD_CMD;
-				lab->cmd = arg;
-			}
-			break;
-		default:
-			if (cmd_measure_option(&cmd_tune, ch, arg, &o->m, lab, c) != 1)
-				return 2;
-		}
+		if ((r = tune_option(ch, arg, o, lab, c, t)) == 1)
+			continue;
+		if (r == -1 || cmd_measure_option(&cmd_tune, ch, arg, &o->m, lab, c) != 1)
+			return 2;
 	}
-	if (o->m.max_runs < o->m.runs)
-		return cmd_error(&cmd_tune, 2, "--max-runs %.0f is below --runs %.0f", o->m.max_runs,
+	if (o->m.max_runs < o->m.runs) {
+		cmd_error(&cmd_tune, 0, "--max-runs %.0f is below --runs %.0f", o->m.max_runs,
 		    o->m.runs);
+		return 2;
+	}
 	/* Throughput is a TCP stream's business: iperf3 unless told otherwise. */
 	if (c->bits && !o->have_load)
 		lab->load = BENCH_LOAD_IPERF3;
@@ -192,15 +213,16 @@ options(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struc
 	/* Latency is measured below saturation: a fixed rate unless told. */
 	if (c->latency && lab->rate == 0)
 		lab->rate = 100000;
-	if (c->latency && lab->load != BENCH_LOAD_GEN)
-		return cmd_error(&cmd_tune, 2, "--goal latency needs --load gen (its packets carry "
-		    "timestamps)");
+	if (c->latency && lab->load != BENCH_LOAD_GEN) {
+		cmd_error(&cmd_tune, 0, "--goal latency needs --load gen (its packets carry timestamps)");
+		return 2;
+	}
 	return 0;
 }
 
-/* --keep: best.conf applied in the lab's DUT, journalled; -1 with *cause. */
+/* --keep: best.conf applied in the DUT, journalled. */
 static int
-keep_best(const struct kb *kb, const struct bench_tune *t, const struct bench_lab *lab, char **cause)
+keep_best(const struct kb *kb, const struct bench_lab *lab, const struct bench_tune *t, char **cause)
 {
 	struct kb_profile *p;
 	struct apply_opts o;
@@ -209,10 +231,10 @@ keep_best(const struct kb *kb, const struct bench_tune *t, const struct bench_la
 	memset(&o, 0, sizeof o);
 	o.netns = lab->dut_ns;
 	memset(&res, 0, sizeof res);
-	if ((p = kb_profile_parse("best.conf", t->best_text, strlen(t->best_text), cause)) == NULL ||
-	    apply_profile(kb, p, &o, &res, cause) == -1) {
-		if (p != NULL)
-			kb_profile_free(p);
+	if ((p = kb_profile_parse("best.conf", t->best_text, strlen(t->best_text), cause)) == NULL)
+		return -1;
+	if (apply_profile(kb, p, &o, &res, cause) == -1) {
+		kb_profile_free(p);
 		apply_result_free(&res);
 		return -1;
 	}
@@ -223,29 +245,58 @@ keep_best(const struct kb *kb, const struct bench_tune *t, const struct bench_la
 	return 0;
 }
 
+/* Runs the tune in the open lab and prints its summary; 0 or -1 + cause. */
+static int
+tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const char *dir,
+    char **cause)
+{
+	int ok;
+
+	cmd_error(&cmd_tune, 0, "lab '%s', budget %.1f min, results in %s", o->prefix, o->budget,
+	    dir);
+	bench_interrupted = 0;
+	bench_signals_install();
+	t->final_apart = !o->same_lab_final;
+	ok = bench_tune_run(c, t, cause) == 0;
+	if (ok && t->final_apart && t->nkept > 0)
+		ok = final_in_fresh_lab(c, t, o->prefix, cause) == 0;
+	bench_signals_restore();
+	bench_results_finish(dir, ok, t->stopped, ok ? NULL : *cause, NULL);
+	if (o->json) {
+		json_t *sum = bench_tune_summary(t);
+
+		json_dumpf(sum, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(sum);
+	} else
+		print_summary(t, dir);
+	return ok ? 0 : -1;
+}
+
 static int
 run(struct cmd_args *args)
 {
-	struct tune_opts o = { .m = { .runs = 3, .max_runs = 6, .duration = 2, .warmup = 1,
-	    .size = 64 }, .prefix = LAB_PREFIX_DEFAULT, .budget = 5 };
+	struct tune_opts o = { .prefix = LAB_PREFIX_DEFAULT, .budget = 5, .pairs = 3, .effect = 20,
+	    .m = { .runs = 3, .max_runs = 10, .duration = 2, .warmup = 1, .size = 64 } };
 	struct bench_lab lab;
 	struct bench_ctx c;
 	struct bench_tune t;
 	struct lab_config cfg;
 	struct kb *kb = NULL;
+	const char *dir;
 	char dirbuf[96], *cause = NULL, ns[LAB_NSNAME_MAX];
-	int rc = 1, made_lab = 0, ok, removed;
+	int rc = 1, made_lab = 0, removed;
 
 	memset(&lab, 0, sizeof lab);
 	memset(&c, 0, sizeof c);
 	memset(&t, 0, sizeof t);
 	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	if ((rc = options(args, &o, &lab, &c, &t)) != 0)
-		return rc;
-	rc = 1;
+	if ((rc = parse(args, &o, &lab, &c, &t)) != 0)
+		goto out;
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
-	if (lab_prefix_valid(o.prefix, &cause) == -1)
+	if (lab_prefix_valid(o.prefix, &cause) == -1 || cand_check(t.cand_path, &cause) == -1 ||
+	    (t.diag_from != NULL && diag_load(t.diag_from, &t.diag, &cause) == -1))
 		goto fail_usage;
 	lab_netns_name(o.prefix, LAB_DUT, ns, sizeof ns);
 	if (!lab_netns_exists(ns)) {
@@ -259,48 +310,32 @@ run(struct cmd_args *args)
 	cmd_measure_setup(&o.m, &lab, &c);
 	if (bench_lab_open(&lab, o.prefix, &cause) == -1)
 		goto fail;
-	if (o.dir == NULL) {
+	if ((dir = o.dir) == NULL) {
 		cmd_results_dir(dirbuf, sizeof dirbuf, "tune");
-		o.dir = dirbuf;
+		dir = dirbuf;
 	}
-	if (bench_results_create(o.dir, "tune", args->nwords, args->words, &cause) == -1)
+	if (bench_results_create(dir, "tune", args->nwords, args->words, &cause) == -1)
 		goto fail_usage;
 	c.lab = &lab;
 	c.kb = kb;
-	c.dir = o.dir;
+	c.dir = dir;
 	c.seq.confidence = 0.95;
 	c.progress = progress;
 	t.budget_s = o.budget * 60;
 	t.bits = c.bits;
 	t.latency = c.latency;
 	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	cmd_error(&cmd_tune, 0, "lab '%s', budget %.1f min, results in %s", o.prefix,
-	    o.budget, o.dir);
-	bench_interrupted = 0;
-	bench_signals_install();
-	t.final_apart = !o.same_lab_final;
-	ok = bench_tune_run(&c, &t, &cause) == 0;
-	if (ok && t.final_apart && t.nkept > 0)
-		ok = final_in_fresh_lab(&c, &t, o.prefix, &cause) == 0;
-	bench_signals_restore();
-	bench_results_finish(o.dir, ok, t.stopped, ok ? NULL : cause, NULL);
-	if (o.json) {
-		json_t *sum = bench_tune_summary(&t);
-
-		json_dumpf(sum, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(sum);
-	} else
-		print_summary(&t, o.dir);
-	if (!ok) {
+	t.pairs = (int)o.pairs;
+	t.min_effect = o.effect / 100;
+	if (tune(&c, &t, &o, dir, &cause) == -1) {
 		cmd_fail(&cmd_tune, &cause, 1);
 		cmd_error(&cmd_tune, 1, "settings restored; partial results kept in %s (marked "
-		    "incomplete)", o.dir);
+		    "incomplete)", dir);
 		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
 		goto out;
 	}
 	if (o.keep && t.nkept > 0 && !made_lab) {
-		if (keep_best(kb, &t, &lab, &cause) == -1)
+		if (keep_best(kb, &lab, &t, &cause) == -1)
 			goto fail;
 	} else if (o.keep && made_lab)
 		cmd_error(&cmd_tune, 0, "--keep has no effect on a lab this tune created");
@@ -329,7 +364,8 @@ const struct ntune_cmd cmd_tune = {
 	.usage = "tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
 	    "     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
 	    "     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
-	    "     [--no-fresh-final] [--json]",
+	    "     [--cand FILE] [--diagnosis FILE] [--pairs N] [--min-effect PCT] [--no-fresh-final]\n"
+	    "     [--json]",
 	.optstring = "o:",
 	.longopts = longopts,
 	.max_args = 0,

@@ -7,7 +7,9 @@
 #include <cmocka.h>
 
 #include "bench/bench.h"
+#include "diag/diag.h"
 #include "kb/kb.h"
+#include "stat/stat.h"
 #include "util/util.h"
 #include "share_kb.h"
 
@@ -314,6 +316,230 @@ test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 	json_decref(j);
 }
 
+
+/* A diagnosis with findings naming these knobs (NULL ends a finding's list, "" ends all). */
+static struct diag_result *
+diagnosis(const char *const *knobs)
+{
+	struct diag_result *d = NULL;
+	json_t *o, *fs, *ks = NULL;
+	char *cause = NULL, kind[32];
+	size_t i, nf = 0;
+
+	fs = json_array();
+	for (i = 0; knobs[i] == NULL || knobs[i][0] != '\0'; i++) {
+		if (ks == NULL) {
+			ks = json_array();
+			snprintf(kind, sizeof kind, "finding-%zu", ++nf);
+			json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:s, s:o}", "kind", kind,
+			    "entity", "dut0", "certainty", "certain", "summary", "seen", "knobs", ks));
+		}
+		if (knobs[i] == NULL)
+			ks = NULL;
+		else
+			json_array_append_new(ks, json_pack("{s:s}", "name", knobs[i]));
+	}
+	o = json_pack("{s:s, s:i, s:o}", "schema", DIAG_SCHEMA, "version", DIAG_VERSION,
+	    "findings", fs);
+	if (diag_from_json(o, &d, &cause) == -1)
+		fail_msg("diag_from_json: %s", cause);
+	json_decref(o);
+	return d;
+}
+
+static size_t
+position(const struct bench_candidate *c, size_t n, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(c[i].label, label) == 0)
+			return i;
+	fail_msg("no candidate '%s'", label);
+	return n;
+}
+
+static const char *const plain_dut[] = {
+	"if.dut0.offload.gro=off", "if.dut0.offload.rx-udp-gro-forwarding=off",
+	"if.dut0.offload.rx-gro-list=off", "if.dut0.napi_threaded=0", "if.dut0.rps_cpus=0",
+	"if.dut0.napi_thread_cpus=0-1", "if.dut1.qdisc=tbf", "if.dut1.rps_cpus=0", NULL,
+};
+
+/*
+ * The knobs the baseline's diagnosis names come first, in finding order, one try
+ * of each knob before its other values; the rest keep the list's order and say so.
+ */
+static void
+test_bench_tune_order_puts_diagnosed_knobs_first(void **state)
+{
+	static const char *const knobs[] = {
+		"if.dut1.qdisc", NULL, "if.dut0.rps_cpus", "if.dut0.rps_flow_cnt", NULL, "",
+	};
+	struct diag_result *d = diagnosis(knobs);
+	struct bench_candidate *c, *listed;
+	char **notes;
+	size_t n, nnotes, i, k;
+
+	(void)state;
+	candidates(plain_dut, &c, &n, &notes, &nnotes);
+	listed = xreallocarray(NULL, n, sizeof *listed);
+	memcpy(listed, c, n * sizeof *c);
+	bench_tune_order(c, n, d);
+	/* The first qdisc in the list, then the first RPS mask, then the list. */
+	assert_string_equal(c[0].set[0].name, "if.dut1.qdisc");
+	assert_string_equal(c[0].label, listed[position(listed, n, c[0].label)].label);
+	assert_int_equal(c[0].finding, 0);
+	assert_string_equal(c[0].order, "the diagnosis found finding-1 on dut0 (certain) "
+	    "and names if.dut1.qdisc");
+	assert_string_equal(c[1].label, "if.dut0.rps_cpus=2");
+	assert_int_equal(c[1].finding, 1);
+	assert_non_null(strstr(c[1].order, "finding-2 on dut0 (certain) and names if.dut0.rps_cpus"));
+	/* The other qdiscs and masks stay where the list had them. */
+	assert_int_equal(c[2].finding, -1);
+	assert_string_equal(c[2].label, listed[0].label);
+	assert_non_null(strstr(c[2].order, "no finding of the diagnosis names its knobs"));
+	assert_true(position(c, n, "if.dut0.rps_cpus=1") > position(c, n, listed[0].label));
+	assert_non_null(strstr(c[position(c, n, "if.dut0.rps_cpus=1")].order,
+	    "another value of a knob the diagnosis names"));
+	/* Nothing lost or doubled; the unnamed keep their relative order. */
+	for (i = 0, k = 2; i < n; i++) {
+		position(c, n, listed[i].label);
+		if (strcmp(listed[i].label, c[0].label) == 0 || strcmp(listed[i].label, c[1].label) == 0)
+			continue;
+		assert_string_equal(c[k++].label, listed[i].label);
+	}
+	/* No diagnosis: the list's order, said so with the line. */
+	memcpy(c, listed, n * sizeof *c);
+	bench_tune_order(c, n, NULL);
+	assert_string_equal(c[0].label, listed[0].label);
+	assert_non_null(strstr(c[0].order, "the candidate list's order (line "));
+	assert_true(c[0].line > 0);
+	diag_result_free(d);
+	free(listed);
+	free(c);
+	free_notes(notes, nnotes);
+}
+
+/* More spread, or a smaller effect, needs more runs; never beyond the cap, never below min. */
+static void
+test_bench_tune_plan_runs_follows_the_spread(void **state)
+{
+	struct bench_seq seq = { .min_runs = 3, .max_runs = 6, .confidence = 0.95, .ncomparisons = 1 };
+	int quiet, noisy, small;
+
+	(void)state;
+	quiet = bench_tune_plan_runs(&seq, 0.02, 0.20, 30);
+	noisy = bench_tune_plan_runs(&seq, 0.10, 0.20, 30);
+	small = bench_tune_plan_runs(&seq, 0.10, 0.10, 30);
+	assert_int_equal(quiet, 3);
+	assert_true(noisy > quiet && noisy < 30);
+	assert_true(small > noisy);
+	assert_int_equal(bench_tune_plan_runs(&seq, 0.50, 0.05, 12), 12);
+	/* Unknown spread: the cap. */
+	assert_int_equal(bench_tune_plan_runs(&seq, 0, 0.20, 9), 9);
+	/* The plan holds at its own corrected level: 2 ((t + z) cv / effect)^2 <= n. */
+	seq.max_runs = noisy;
+	{
+		double a = bench_seq_alpha(&seq), t = stat_t_quantile(1 - a / 2, 2.0 * noisy - 2);
+		double z = stat_normal_quantile(0.8), need = 2 * ((t + z) * 0.5) * ((t + z) * 0.5);
+
+		assert_true(need <= noisy);
+		seq.max_runs = noisy - 1;
+		a = bench_seq_alpha(&seq);
+		t = stat_t_quantile(1 - a / 2, 2.0 * (noisy - 1) - 2);
+		need = 2 * ((t + z) * 0.5) * ((t + z) * 0.5);
+		assert_true(need > noisy - 1);
+	}
+}
+
+static void
+step(struct bench_tune *t, const char *name, const char *value, bool tried, bool kept,
+    enum bench_stop stop, double pct)
+{
+	struct bench_change ch;
+	struct bench_tune_step *s;
+
+	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
+	s = &t->steps[t->nsteps++];
+	memset(s, 0, sizeof *s);
+	memset(&ch, 0, sizeof ch);
+	snprintf(ch.name, sizeof ch.name, "%s", name);
+	snprintf(ch.value, sizeof ch.value, "%s", value);
+	snprintf(ch.current, sizeof ch.current, "0");
+	s->c.set[0] = ch;
+	s->c.n = 1;
+	snprintf(s->c.label, sizeof s->c.label, "%s=%s", name, value);
+	snprintf(s->c.why, sizeof s->c.why, "why %s", name);
+	s->tried = tried;
+	s->kept = kept;
+	s->stop = stop;
+	s->pct = pct;
+	s->pct_hw = 9;
+	s->runs = tried ? 6 : 0;
+	if (kept)
+		t->nkept++;
+}
+
+/*
+ * Pairs come from the singles tried and not kept that pointed the right way,
+ * best first, at most top of them; never one proven worse, kept, or two values
+ * of one knob.
+ */
+static void
+test_bench_tune_pairs_of_the_best_undecided_singles(void **state)
+{
+	struct bench_tune t;
+	struct bench_candidate *p = NULL;
+	size_t n = 0;
+
+	(void)state;
+	memset(&t, 0, sizeof t);
+	step(&t, "a", "1", true, false, BENCH_MAX_RUNS, 4);	/* 1: undecided +4% */
+	step(&t, "b", "1", true, false, BENCH_DECIDED, -10);	/* 2: proven worse */
+	step(&t, "c", "1", true, true, BENCH_DECIDED, 30);	/* 3: kept */
+	step(&t, "d", "1", true, false, BENCH_MAX_RUNS, 9);	/* 4: undecided +9% */
+	step(&t, "e", "1", true, false, BENCH_MAX_RUNS, -3);	/* 5: pointing down */
+	step(&t, "a", "2", true, false, BENCH_MAX_RUNS, 6);	/* 6: another value of a */
+	step(&t, "f", "1", true, false, BENCH_MAX_RUNS, 1);	/* 7: the fourth best */
+	assert_int_equal(bench_tune_pairs(&t, 3, &p, &n), 2);
+	assert_string_equal(p[0].label, "d=1 + a=2");
+	assert_string_equal(p[1].label, "d=1 + a=1");
+	assert_int_equal(p[0].n, 2);
+	assert_string_equal(p[0].was, "d=0, a=0");
+	assert_string_equal(p[0].order, "a pair of the best singles not kept: step 4 (+9.0% ± 9.0% "
+	    "alone) and step 6 (+6.0% ± 9.0% alone)");
+	assert_non_null(strstr(p[0].why, "together: why d; why a"));
+	free(p);
+	/* For latency lower is better: only the steps that lowered it pair. */
+	p = NULL;
+	n = 0;
+	t.latency = true;
+	assert_int_equal(bench_tune_pairs(&t, 3, &p, &n), 0);
+	step(&t, "g", "1", true, false, BENCH_MAX_RUNS, -8);
+	assert_int_equal(bench_tune_pairs(&t, 3, &p, &n), 1);
+	assert_string_equal(p[0].label, "g=1 + e=1");
+	free(p);
+	p = NULL;
+	n = 0;
+	assert_int_equal(bench_tune_pairs(&t, 0, &p, &n), 0);
+	bench_tune_free(&t);
+	/* A single that is part of a bundle adds nothing to it: no pair. */
+	memset(&t, 0, sizeof t);
+	step(&t, "d", "1", true, false, BENCH_MAX_RUNS, 5);
+	t.steps[0].c.set[1] = t.steps[0].c.set[0];
+	snprintf(t.steps[0].c.set[1].name, sizeof t.steps[0].c.set[1].name, "h");
+	t.steps[0].c.n = 2;
+	snprintf(t.steps[0].c.label, sizeof t.steps[0].c.label, "d=1 + h=1");
+	step(&t, "d", "1", true, false, BENCH_MAX_RUNS, 4);
+	assert_int_equal(bench_tune_pairs(&t, 3, &p, &n), 0);
+	step(&t, "k", "1", true, false, BENCH_MAX_RUNS, 3);
+	assert_int_equal(bench_tune_pairs(&t, 3, &p, &n), 2);
+	assert_string_equal(p[0].label, "d=1 + h=1 + k=1");
+	assert_string_equal(p[1].label, "d=1 + k=1");
+	free(p);
+	bench_tune_free(&t);
+}
+
 static int
 setup(void **state)
 {
@@ -382,6 +608,9 @@ main(void)
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
+		cmocka_unit_test(test_bench_tune_order_puts_diagnosed_knobs_first),
+		cmocka_unit_test(test_bench_tune_plan_runs_follows_the_spread),
+		cmocka_unit_test(test_bench_tune_pairs_of_the_best_undecided_singles),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
