@@ -330,6 +330,16 @@ int	bench_remote_open_dir(struct bench_remote *, char **cause);
 int	bench_remote_finish(struct bench_remote *, char **cause);
 void	bench_remote_close(struct bench_remote *);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
+/*
+ * Reads the knobs names[0..n-1] on the DUT with one `ntune verify - --json` there
+ * (a profile of the names; the values are not set, only compared): *values is an
+ * object name -> {"actual": value or null, "error": why or null}. -1 + cause when
+ * the DUT cannot be asked (tune_remote.c).
+ */
+int	bench_remote_knobs(struct bench_remote *, char *const *names, size_t n, json_t **values,
+	    char **cause);
+/* A bench_getter over bench_remote_knobs' values (arg: the json_t object). */
+int	bench_remote_knob_get(void *arg, const char *name, char **value, char **why);
 
 /* --- the tuner (tune.c) -------------------------------------------------- */
 
@@ -393,6 +403,14 @@ int	bench_gens_parse(const char *file, const char *text, size_t len, struct benc
 /* Reads path, NULL: <share>/tune/linux.cand. */
 int	bench_gens_load(const char *path, struct bench_gens *, char **cause);
 void	bench_gens_free(struct bench_gens *);
+/* The knob names the generators read (a bundle's parts too), each once, in order (malloc'd). */
+size_t	bench_gens_knobs(const struct bench_gens *, char ***names);
+/*
+ * Renames an interface in every name and arg ("dut0" -> "ix0"): the candidate
+ * file names the lab's dut0/dut1, a DUT has its own. from is matched as a whole
+ * word between dots, "=" or white space.
+ */
+void	bench_gens_rename(struct bench_gens *, const char *from, const char *to);
 
 /*
  * Candidate changes for the lab's DUT, most promising first: UDP GRO
@@ -453,6 +471,10 @@ struct bench_tune {
 	bool	efficiency;	/* metric efficiency: pps per busy CPU */
 	int	ncpu;
 	const char *cand_path;	/* the candidate file, NULL: <share>/tune/linux.cand */
+	const struct bench_gens *gens;	/* the generators (read already), or NULL: cand_path's */
+	bench_getter get;	/* how knobs are read in the DUT, NULL: inside the lab's DUT */
+	void	*get_arg;
+	const char *dut_name;	/* what the log calls the DUT, NULL: the lab's DUT namespace */
 	int	pairs;		/* pair up the best N singles that were not kept (0: no pairs) */
 	double	min_effect;	/* the relative effect a step is planned to decide (0.10) */
 	int	max_runs_cap;	/* a step's runs per profile never exceed this */

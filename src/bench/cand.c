@@ -196,3 +196,79 @@ bench_gens_free(struct bench_gens *g)
 	g->v = NULL;
 	g->n = 0;
 }
+
+/* Adds a copy of name[0..len-1] unless it is there. */
+static void
+knob_add(char ***names, size_t *n, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strlen((*names)[i]) == len && strncmp((*names)[i], name, len) == 0)
+			return;
+	*names = xreallocarray(*names, *n + 1, sizeof **names);
+	(*names)[(*n)++] = xstrndup(name, len);
+}
+
+size_t
+bench_gens_knobs(const struct bench_gens *g, char ***names)
+{
+	const char *p, *eq, *end;
+	size_t i, n = 0;
+
+	*names = NULL;
+	for (i = 0; i < g->n; i++) {
+		if (g->v[i].kind != BENCH_GEN_BUNDLE) {
+			knob_add(names, &n, g->v[i].name, strlen(g->v[i].name));
+			continue;
+		}
+		for (p = g->v[i].arg; *p != '\0'; p = end) {
+			p += strspn(p, " \t");
+			end = p + strcspn(p, " \t");
+			if ((eq = memchr(p, '=', (size_t)(end - p))) != NULL && eq > p)
+				knob_add(names, &n, p, (size_t)(eq - p));
+		}
+	}
+	return n;
+}
+
+/* s with every whole-word from (between dots, '=', white space or the ends) as to. */
+static char *
+rename_in(const char *s, const char *from, const char *to)
+{
+	struct strbuf sb;
+	size_t len = strlen(from);
+	const char *p;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "");
+	for (p = s; *p != '\0';) {
+		if (strncmp(p, from, len) == 0 && (p == s || strchr(". =\t", p[-1]) != NULL) &&
+		    (p[len] == '\0' || strchr(". =\t", p[len]) != NULL)) {
+			strbuf_adds(&sb, to);
+			p += len;
+		} else
+			strbuf_addc(&sb, *p++);
+	}
+	return strbuf_detach(&sb);
+}
+
+void
+bench_gens_rename(struct bench_gens *g, const char *from, const char *to)
+{
+	char *s;
+	size_t i;
+
+	if (strcmp(from, to) == 0)
+		return;
+	for (i = 0; i < g->n; i++) {
+		s = rename_in(g->v[i].name, from, to);
+		free(g->v[i].name);
+		g->v[i].name = s;
+		if (g->v[i].arg != NULL) {
+			s = rename_in(g->v[i].arg, from, to);
+			free(g->v[i].arg);
+			g->v[i].arg = s;
+		}
+	}
+}

@@ -223,6 +223,11 @@ usable(const struct kb *kb, const char *name, const char *what, bench_getter get
 		note(notes, nnotes, "%s left out: %s is not in the knowledge base", what, name);
 		return NULL;
 	}
+	if (k->placement == KB_PLACE_LOADER) {
+		note(notes, nnotes, "%s left out: %s takes effect at boot only (a reboot for every "
+		    "switch of profile; not tried by the tuner yet)", what, name);
+		return NULL;
+	}
 	if (k->scope == KB_SCOPE_HOST && !host_knobs) {
 		note(notes, nnotes, "%s left out: %s is host-global (invisible in a network namespace); "
 		    "--host-knobs tries it on the host, journalled", what, name);
@@ -1103,10 +1108,14 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	int rc = -1, r;
 
 	t->stopped = "error";
-	if (bench_tune_candidates(c->kb, t->cand_path, c->lab->dut_ns, t->ncpu, t->host_knobs,
+	if (t->get != NULL && t->gens != NULL)
+		bench_tune_candidates_from(c->kb, t->gens, t->get, t->get_arg, t->ncpu, t->host_knobs,
+		    &cand, &ncand, &t->notes, &t->nnotes);
+	else if (bench_tune_candidates(c->kb, t->cand_path, c->lab->dut_ns, t->ncpu, t->host_knobs,
 	    &cand, &ncand, &t->notes, &t->nnotes, cause) == -1)
 		return -1;
-	say(c, "%zu candidate changes for %s (%zu left out)", ncand, c->lab->dut_ns, t->nnotes);
+	say(c, "%zu candidate changes for %s (%zu left out)", ncand, t->dut_name != NULL ?
+	    t->dut_name : c->lab->dut_ns, t->nnotes);
 	for (i = 0; i < t->nnotes; i++)
 		say(c, "  note: %s", t->notes[i]);
 	if (baseline(c, t, cause) == -1) {

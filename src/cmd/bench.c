@@ -18,6 +18,7 @@
 
 #include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "cmd/remote_opts.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "util/util.h"
@@ -132,83 +133,6 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 	return doc;
 }
 
-enum {
-	OPT_DUT = 256, OPT_GEN, OPT_SINK, OPT_DUT_IN, OPT_DUT_OUT, OPT_GEN_IF, OPT_SINK_IF, OPT_DST,
-	OPT_NTUNE, OPT_SSH_CONFIG, OPT_ACCEPT_NEW, OPT_PLAN, OPT_GEN_ARGS, OPT_SINK_ARGS,
-	OPT_REBOOT, OPT_DUT_ROOT, OPT_REBOOT_CMD, OPT_REBOOT_TIMEOUT, OPT_REBOOT_SETTLE,
-};
-
-/* --dut and friends: what they say, before anything is reached. */
-struct remote_opts {
-	const char *dut, *gen, *sink, *ntune, *ssh_config;
-	bool	accept_new, plan;
-};
-
-/* 1 if ch was a remote option, -1 after printing why its value is invalid. */
-static int
-remote_option(int ch, const char *arg, struct remote_opts *o, struct bench_remote *b)
-{
-	switch (ch) {
-	case OPT_DUT: o->dut = arg; return 1;
-	case OPT_GEN: o->gen = arg; return 1;
-	case OPT_SINK: o->sink = arg; return 1;
-	case OPT_NTUNE: b->ntune = arg; return 1;
-	case OPT_SSH_CONFIG: b->ssh.config = arg; return 1;
-	case OPT_ACCEPT_NEW: b->ssh.accept_new = true; return 1;
-	case OPT_PLAN: o->plan = true; return 1;
-	case OPT_GEN_ARGS: b->gen_args = arg; return 1;
-	case OPT_SINK_ARGS: b->sink_args = arg; return 1;
-	case OPT_DST: b->dst = arg; return 1;
-	case OPT_REBOOT: b->reboot = true; return 1;
-	case OPT_DUT_ROOT: b->dut_root = arg; return 1;
-	case OPT_REBOOT_CMD: b->reboot_cmd = arg; return 1;
-	case OPT_REBOOT_TIMEOUT:
-		return cmd_parse_num(&cmd_bench, "--reboot-timeout", arg, 5, 86400, &b->reboot_timeout) == -1 ?
-		    -1 : 1;
-	case OPT_REBOOT_SETTLE:
-		return cmd_parse_num(&cmd_bench, "--reboot-settle", arg, 0, 3600, &b->reboot_settle) == -1 ?
-		    -1 : 1;
-	case OPT_DUT_IN: b->dut_in = arg; break;
-	case OPT_DUT_OUT: b->dut_out = arg; break;
-	case OPT_GEN_IF: b->gen_if = arg; break;
-	case OPT_SINK_IF: b->sink_if = arg; break;
-	default: return 0;
-	}
-	if (!remote_ifname_valid(arg))
-		return cmd_error(&cmd_bench, -1, "invalid interface name '%s' ([A-Za-z0-9._-], at "
-		    "most 15)", arg);
-	return 1;
-}
-
-/* Checks what --dut and friends name; fills the hosts. -1 after printing why. */
-static int
-remote_check(const struct remote_opts *o, struct bench_remote *b, const struct bench_lab *lab,
-    const struct bench_ctx *c)
-{
-	struct remote_host *h[] = { &b->dut, &b->gen, &b->sink };
-	const char *url[] = { o->dut, o->gen != NULL ? o->gen : "local",
-	    o->sink != NULL ? o->sink : "local" };
-	unsigned char addr[16];
-	char *cause = NULL;
-	size_t i;
-
-	for (i = 0; i < nitems(h); i++) {
-		if (remote_parse(url[i], h[i], &cause) == -1)
-			return cmd_fail(&cmd_bench, &cause, -1);
-	}
-	if (b->dut.local)
-		return cmd_error(&cmd_bench, -1, "--dut is ssh://[user@]host[:port]; for this machine "
-		    "use the lab");
-	if (inet_pton(strchr(b->dst, ':') != NULL ? AF_INET6 : AF_INET, b->dst, addr) != 1)
-		return cmd_error(&cmd_bench, -1, "invalid --dst '%s' (an IPv4 or IPv6 address)", b->dst);
-	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0')
-		return cmd_error(&cmd_bench, -1, "invalid --ntune");
-	if (lab->load != BENCH_LOAD_GEN || c->latency)
-		return cmd_error(&cmd_bench, -1, "with --dut the load is ntune gen and the metric pps "
-		    "or bps (latency needs gen and sink on one clock)");
-	return 0;
-}
-
 /* The knobs of the profiles that only take effect at boot (loader.conf). */
 static size_t
 boot_knobs(const struct kb *kb, const struct bench_profile *p, size_t n, const char **first)
@@ -257,7 +181,7 @@ plan_switches(const struct bench_ctx *c, const struct bench_profile *p, size_t n
 }
 
 static void
-print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct bench_lab *lab,
+print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const struct bench_lab *lab,
     const struct bench_profile *p, size_t n, const struct kb *kb, const struct bench_remote *b)
 {
 	const char *first = NULL;
@@ -291,17 +215,6 @@ print_plan(const struct remote_opts *o, const struct bench_ctx *c, const struct 
 	printf("nothing was started\n");
 }
 
-/* The knowledge base's name for the DUT's OS. */
-static const char *
-dut_os(const struct remote_facts *f)
-{
-	enum os_platform p = os_platform_parse(f->platform);
-
-	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
-		return os_platform_name(OS_PLATFORM_LINUX);
-	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
-}
-
 static const struct option longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
 	{ "runs", required_argument, NULL, 'n' },
@@ -320,25 +233,7 @@ static const struct option longopts[] = {
 	{ "metric", required_argument, NULL, 'M' },
 	{ "rate", required_argument, NULL, 'R' },
 	{ "json", no_argument, NULL, 'j' },
-	{ "dut", required_argument, NULL, OPT_DUT },
-	{ "gen", required_argument, NULL, OPT_GEN },
-	{ "sink", required_argument, NULL, OPT_SINK },
-	{ "dut-in", required_argument, NULL, OPT_DUT_IN },
-	{ "dut-out", required_argument, NULL, OPT_DUT_OUT },
-	{ "gen-if", required_argument, NULL, OPT_GEN_IF },
-	{ "sink-if", required_argument, NULL, OPT_SINK_IF },
-	{ "dst", required_argument, NULL, OPT_DST },
-	{ "ntune", required_argument, NULL, OPT_NTUNE },
-	{ "ssh-config", required_argument, NULL, OPT_SSH_CONFIG },
-	{ "ssh-accept-new", no_argument, NULL, OPT_ACCEPT_NEW },
-	{ "plan", no_argument, NULL, OPT_PLAN },
-	{ "gen-args", required_argument, NULL, OPT_GEN_ARGS },
-	{ "sink-args", required_argument, NULL, OPT_SINK_ARGS },
-	{ "reboot", no_argument, NULL, OPT_REBOOT },
-	{ "dut-root", required_argument, NULL, OPT_DUT_ROOT },
-	{ "reboot-cmd", required_argument, NULL, OPT_REBOOT_CMD },
-	{ "reboot-timeout", required_argument, NULL, OPT_REBOOT_TIMEOUT },
-	{ "reboot-settle", required_argument, NULL, OPT_REBOOT_SETTLE },
+	CMD_REMOTE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -346,7 +241,7 @@ static const struct option longopts[] = {
 struct bench_cmd {
 	struct bench_lab	 lab;
 	struct bench_ctx	 c;
-	struct remote_opts	 ro;
+	struct cmd_remote_opts	 ro;
 	struct bench_remote	 rb;
 	struct bench_runner	 runner;
 	struct cmd_measure	 m;
@@ -363,9 +258,7 @@ static void
 bench_cmd_init(struct bench_cmd *b)
 {
 	memset(b, 0, sizeof *b);
-	b->rb = (struct bench_remote){ .ntune = "ntune", .dut_in = LAB_DUT_IN_IF,
-	    .dut_out = LAB_DUT_OUT_IF, .gen_if = LAB_GEN_IF, .sink_if = LAB_SINK_IF,
-	    .dst = LAB_SINK_IP4, .reboot_timeout = 600, .reboot_settle = 5 };
+	cmd_remote_init(&b->rb);
 	b->m = (struct cmd_measure){ .runs = 5, .max_runs = -1, .duration = 3, .warmup = 1,
 	    .size = 64 };
 	b->prefix = LAB_PREFIX_DEFAULT;
@@ -415,7 +308,7 @@ options(struct cmd_args *args, struct bench_cmd *b)
 				return 2;
 			break;
 		default:
-			if ((r = remote_option(ch, arg, &b->ro, &b->rb)) == 1)
+			if ((r = cmd_remote_option(&cmd_bench, ch, arg, &b->ro, &b->rb)) == 1)
 				break;
 			if (r == -1 || cmd_measure_option(&cmd_bench, ch, arg, &b->m, &b->lab, &b->c) != 1)
 				return 2;
@@ -431,7 +324,7 @@ options(struct cmd_args *args, struct bench_cmd *b)
 		    b->m.runs);
 	if (b->ro.dut == NULL && (b->ro.gen != NULL || b->ro.sink != NULL || b->ro.plan))
 		return cmd_error(&cmd_bench, 2, "--gen, --sink and --plan go with --dut ssh://...");
-	if (b->ro.dut != NULL && remote_check(&b->ro, &b->rb, &b->lab, &b->c) == -1)
+	if (b->ro.dut != NULL && cmd_remote_check(&cmd_bench, &b->ro, &b->rb, &b->lab, &b->c) == -1)
 		return 2;
 	return 0;
 }
@@ -493,7 +386,7 @@ open_dut(struct bench_cmd *b)
 	cmd_error(&cmd_bench, 0, "DUT %s: %s; %s; boot %s", b->rb.dut.url, b->rb.dut_facts.uname,
 	    b->rb.dut_facts.version, b->rb.boot_id);
 	for (i = 0; i < b->nprof; i++) {
-		if (check_profile(b->kb, b->profs[i].prof, b->rb.ncpu, dut_os(&b->rb.dut_facts)) == -1)
+		if (check_profile(b->kb, b->profs[i].prof, b->rb.ncpu, cmd_dut_os(&b->rb.dut_facts)) == -1)
 			return 2;
 	}
 	bench_remote_runner(&b->rb, &b->runner);

@@ -12,6 +12,7 @@
 #include "apply/apply.h"
 #include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "cmd/remote_opts.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
@@ -108,6 +109,16 @@ struct tune_opts {
 	struct cmd_measure m;
 	double	budget, pairs, effect;
 	int	json, keep, have_load, same_lab_final;
+	struct cmd_remote_opts ro;	/* --dut and friends */
+};
+
+/* tune --dut: the hosts, the runner, the candidates read on the DUT. */
+struct tune_remote {
+	struct bench_remote rb;
+	struct bench_runner runner;
+	struct bench_gens gens;
+	json_t	*values;		/* the candidates' knobs on the DUT */
+	bool	opened;
 };
 
 static const struct option longopts[] = {
@@ -135,6 +146,7 @@ static const struct option longopts[] = {
 	{ "pairs", required_argument, NULL, 'P' },
 	{ "min-effect", required_argument, NULL, 'E' },
 	{ "diagnosis", required_argument, NULL, 'D' },
+	CMD_REMOTE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -147,9 +159,8 @@ tune_option(int ch, const char *arg, struct tune_opts *o, struct bench_lab *lab,
 	case 'L':
 		return 1;
 	case 'H':
-		cmd_error(&cmd_tune, 0, "--host is not supported yet: run `ntune tune` on "
-		    "the machine itself with a lab, or `ntune bench --load CMD` there");
-		return -1;
+		return cmd_error(&cmd_tune, -1, "a DUT reached over ssh is --dut ssh://[user@]host, "
+		    "not --host");
 	case 'g':
 		return cmd_parse_metric(&cmd_tune, "--goal", "throughput", arg, lab, c) == -1 ? -1 : 1;
 	case 'b':
@@ -182,13 +193,14 @@ tune_option(int ch, const char *arg, struct tune_opts *o, struct bench_lab *lab,
 /* Reads the options and what follows from them. 0 go on, 2 usage error (said). */
 static int
 parse(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
-    struct bench_tune *t)
+    struct bench_tune *t, struct bench_remote *rb)
 {
 	char *arg;
 	int ch, r;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
-		if ((r = tune_option(ch, arg, o, lab, c, t)) == 1)
+		if ((r = tune_option(ch, arg, o, lab, c, t)) == 1 ||
+		    (r == 0 && (r = cmd_remote_option(&cmd_tune, ch, arg, &o->ro, rb)) == 1))
 			continue;
 		if (r == -1 || cmd_measure_option(&cmd_tune, ch, arg, &o->m, lab, c) != 1)
 			return 2;
@@ -217,7 +229,76 @@ parse(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct 
 		cmd_error(&cmd_tune, 0, "--goal latency needs --load gen (its packets carry timestamps)");
 		return 2;
 	}
+	if (o->ro.dut == NULL && (o->ro.gen != NULL || o->ro.sink != NULL))
+		return cmd_error(&cmd_tune, 2, "--gen and --sink go with --dut ssh://...");
+	if (o->ro.dut != NULL && o->keep) {
+		return cmd_error(&cmd_tune, 2, "--keep is for a lab; on a DUT apply best.conf there "
+		    "(ntune apply best.conf --confirm 300)");
+	}
+	if (o->ro.dut != NULL && (o->ro.plan || rb->reboot || rb->dut_root != NULL))
+		return cmd_error(&cmd_tune, 2, "--plan, --reboot and --dut-root are bench's: tune --dut "
+		    "leaves boot-time knobs out");
+	if (o->ro.dut != NULL && cmd_remote_check(&cmd_tune, &o->ro, rb, lab, c) == -1)
+		return 2;
 	return 0;
+}
+
+/*
+ * tune --dut: reaches the hosts, reads on the DUT the knobs the candidates
+ * start from (the candidate file's dut0/dut1 are --dut-in/--dut-out there),
+ * and measures with the remote runner. -1 + cause.
+ */
+static int
+remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, struct bench_tune *t,
+    char **cause)
+{
+	char **names = NULL;
+	size_t n, i;
+	int rc;
+
+	r->rb.lab = lab;
+	r->rb.confirm_secs = (int)(300 + 3 * (lab->settle + c->duration + c->warmup));
+	r->rb.progress = progress;
+	r->opened = true;
+	if (bench_remote_open(&r->rb, cause) == -1)
+		return -1;
+	cmd_error(&cmd_tune, 0, "DUT %s: %s; %s; boot %s", r->rb.dut.url,
+	    r->rb.dut_facts.uname, r->rb.dut_facts.version, r->rb.boot_id);
+	if (strcmp(cmd_dut_os(&r->rb.dut_facts), "linux") != 0) {
+		util_cause(cause, "the tuner has candidates for a Linux DUT only; %s runs %s",
+		    r->rb.dut.url, r->rb.dut_facts.os);
+		return -1;
+	}
+	if (bench_gens_load(t->cand_path, &r->gens, cause) == -1)
+		return -1;
+	bench_gens_rename(&r->gens, LAB_DUT_IN_IF, r->rb.dut_in);
+	bench_gens_rename(&r->gens, LAB_DUT_OUT_IF, r->rb.dut_out);
+	n = bench_gens_knobs(&r->gens, &names);
+	rc = bench_remote_knobs(&r->rb, names, n, &r->values, cause);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (rc == -1)
+		return -1;
+	t->gens = &r->gens;
+	t->get = bench_remote_knob_get;
+	t->get_arg = r->values;
+	t->ncpu = r->rb.ncpu;
+	/* The DUT is a host of its own: its host-wide knobs are its to tune. */
+	t->host_knobs = true;
+	t->dut_name = r->rb.dut.url;
+	bench_remote_runner(&r->rb, &r->runner);
+	c->runner = &r->runner;
+	return 0;
+}
+
+static void
+remote_close(struct tune_remote *r)
+{
+	if (r->opened)
+		bench_remote_close(&r->rb);
+	bench_gens_free(&r->gens);
+	json_decref(r->values);
 }
 
 /* --keep: best.conf applied in the DUT, journalled. */
@@ -252,11 +333,16 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 {
 	int ok;
 
-	cmd_error(&cmd_tune, 0, "lab '%s', budget %.1f min, results in %s", o->prefix, o->budget,
-	    dir);
+	if (c->runner != NULL)
+		cmd_error(&cmd_tune, 0, "DUT %s, budget %.1f min, results in %s", t->dut_name,
+		    o->budget, dir);
+	else
+		cmd_error(&cmd_tune, 0, "lab '%s', budget %.1f min, results in %s", o->prefix,
+		    o->budget, dir);
 	bench_interrupted = 0;
 	bench_signals_install();
-	t->final_apart = !o->same_lab_final;
+	/* On a DUT the final bench re-measures the best against its start there. */
+	t->final_apart = !o->same_lab_final && c->runner == NULL;
 	ok = bench_tune_run(c, t, cause) == 0;
 	if (ok && t->final_apart && t->nkept > 0)
 		ok = final_in_fresh_lab(c, t, o->prefix, cause) == 0;
@@ -273,6 +359,25 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 	return ok ? 0 : -1;
 }
 
+/* The lab: made when it does not exist (*made, removed at the end), opened. -1 + cause. */
+static int
+lab_open(const struct tune_opts *o, struct bench_lab *lab, int *made, char **cause)
+{
+	struct lab_config cfg;
+	char ns[LAB_NSNAME_MAX];
+
+	lab_netns_name(o->prefix, LAB_DUT, ns, sizeof ns);
+	if (!lab_netns_exists(ns)) {
+		lab_config_init(&cfg);
+		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", o->prefix);
+		cmd_error(&cmd_tune, 0, "no lab '%s': creating it (removed at the end)", o->prefix);
+		if (lab_up(&cfg, cause) == -1)
+			return -1;
+		*made = 1;
+	}
+	return bench_lab_open(lab, o->prefix, cause);
+}
+
 static int
 run(struct cmd_args *args)
 {
@@ -281,50 +386,48 @@ run(struct cmd_args *args)
 	struct bench_lab lab;
 	struct bench_ctx c;
 	struct bench_tune t;
-	struct lab_config cfg;
+	struct tune_remote tr;
 	struct kb *kb = NULL;
 	const char *dir;
-	char dirbuf[96], *cause = NULL, ns[LAB_NSNAME_MAX];
+	char dirbuf[96], *cause = NULL;
 	int rc = 1, made_lab = 0, removed;
 
 	memset(&lab, 0, sizeof lab);
 	memset(&c, 0, sizeof c);
 	memset(&t, 0, sizeof t);
+	memset(&tr, 0, sizeof tr);
+	cmd_remote_init(&tr.rb);
 	c.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	if ((rc = parse(args, &o, &lab, &c, &t)) != 0)
+	if ((rc = parse(args, &o, &lab, &c, &t, &tr.rb)) != 0)
 		goto out;
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
 	if (lab_prefix_valid(o.prefix, &cause) == -1 || cand_check(t.cand_path, &cause) == -1 ||
 	    (t.diag_from != NULL && diag_load(t.diag_from, &t.diag, &cause) == -1))
 		goto fail_usage;
-	lab_netns_name(o.prefix, LAB_DUT, ns, sizeof ns);
-	if (!lab_netns_exists(ns)) {
-		lab_config_init(&cfg);
-		snprintf(cfg.prefix, sizeof cfg.prefix, "%s", o.prefix);
-		cmd_error(&cmd_tune, 0, "no lab '%s': creating it (removed at the end)", o.prefix);
-		if (lab_up(&cfg, &cause) == -1)
-			goto fail;
-		made_lab = 1;
-	}
 	cmd_measure_setup(&o.m, &lab, &c);
-	if (bench_lab_open(&lab, o.prefix, &cause) == -1)
+	c.kb = kb;
+	if (o.ro.dut != NULL) {
+		if (remote_open(&tr, &lab, &c, &t, &cause) == -1)
+			goto fail_usage;
+	} else if (lab_open(&o, &lab, &made_lab, &cause) == -1)
 		goto fail;
 	if ((dir = o.dir) == NULL) {
 		cmd_results_dir(dirbuf, sizeof dirbuf, "tune");
 		dir = dirbuf;
 	}
-	if (bench_results_create(dir, "tune", args->nwords, args->words, &cause) == -1)
+	if (bench_results_create(dir, "tune", args->nwords, args->words, &cause) == -1 ||
+	    (o.ro.dut != NULL && (tr.rb.dir = dir, bench_remote_open_dir(&tr.rb, &cause)) == -1))
 		goto fail_usage;
 	c.lab = &lab;
-	c.kb = kb;
 	c.dir = dir;
 	c.seq.confidence = 0.95;
 	c.progress = progress;
 	t.budget_s = o.budget * 60;
 	t.bits = c.bits;
 	t.latency = c.latency;
-	t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (t.ncpu == 0)
+		t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	t.pairs = (int)o.pairs;
 	t.min_effect = o.effect / 100;
 	if (tune(&c, &t, &o, dir, &cause) == -1) {
@@ -347,6 +450,7 @@ fail_usage:
 fail:
 	rc = cmd_fail(&cmd_tune, &cause, 1);
 out:
+	remote_close(&tr);
 	bench_lab_close(&lab);
 	if (made_lab) {
 		cause = NULL;
@@ -361,11 +465,14 @@ out:
 const struct ntune_cmd cmd_tune = {
 	.name = "tune",
 	.summary = "auto-tuner: try knobs, keep only changes proven better",
-	.usage = "tune [--lab | --host ssh://...] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
+	.usage = "tune [--lab] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
 	    "     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
 	    "     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
 	    "     [--cand FILE] [--diagnosis FILE] [--pairs N] [--min-effect PCT] [--no-fresh-final]\n"
-	    "     [--json]",
+	    "     [--json]\n"
+	    "     [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
+	    "      [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
+	    "      [--ssh-config FILE] [--ssh-accept-new] [--gen-args ARGS] [--sink-args ARGS]]",
 	.optstring = "o:",
 	.longopts = longopts,
 	.max_args = 0,

@@ -540,6 +540,37 @@ test_bench_tune_pairs_of_the_best_undecided_singles(void **state)
 	bench_tune_free(&t);
 }
 
+/* The knobs a candidate file reads, bundles' parts too, once each; dut0 renamed as a word only. */
+static void
+test_bench_gens_knobs_and_rename(void **state)
+{
+	static const char text[] = "name: if.dut0.rps_cpus\nkind: masks\nwhy: a\n\n"
+	    "name: b\nkind: bundle\narg: if.dut0.offload.gro=on  net.ipv4.conf.dut0.rp_filter=2 "
+	    "if.dut0.rps_cpus=1\nwhy: b\n\n"
+	    "name: if.dut00.qdisc\nkind: set\narg: dut0\nwhy: c\n";
+	struct bench_gens g;
+	char **names, *cause = NULL;
+	size_t n, i;
+
+	(void)state;
+	assert_int_equal(bench_gens_parse("k.cand", text, strlen(text), &g, &cause), 0);
+	bench_gens_rename(&g, "dut0", "ix0");
+	n = bench_gens_knobs(&g, &names);
+	assert_int_equal(n, 4);
+	assert_string_equal(names[0], "if.ix0.rps_cpus");
+	assert_string_equal(names[1], "if.ix0.offload.gro");
+	assert_string_equal(names[2], "net.ipv4.conf.ix0.rp_filter");
+	/* Not a whole word: left alone; a value that is the word: renamed. */
+	assert_string_equal(names[3], "if.dut00.qdisc");
+	assert_string_equal(g.v[2].arg, "ix0");
+	assert_string_equal(g.v[1].arg, "if.ix0.offload.gro=on  net.ipv4.conf.ix0.rp_filter=2 "
+	    "if.ix0.rps_cpus=1");
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	bench_gens_free(&g);
+}
+
 static int
 setup(void **state)
 {
@@ -609,6 +640,7 @@ main(void)
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
 		cmocka_unit_test(test_bench_tune_order_puts_diagnosed_knobs_first),
+		cmocka_unit_test(test_bench_gens_knobs_and_rename),
 		cmocka_unit_test(test_bench_tune_plan_runs_follows_the_spread),
 		cmocka_unit_test(test_bench_tune_pairs_of_the_best_undecided_singles),
 	};

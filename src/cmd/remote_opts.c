@@ -1,0 +1,101 @@
+/* The --dut options bench and tune share: a real DUT, generator and sink reached over ssh. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "bench/bench.h"
+#include "cmd/cmd.h"
+#include "cmd/remote_opts.h"
+#include "lab/lab.h"
+#include "os/platform.h"
+#include "util/util.h"
+
+void
+cmd_remote_init(struct bench_remote *b)
+{
+	memset(b, 0, sizeof *b);
+	b->ntune = "ntune";
+	b->dut_in = LAB_DUT_IN_IF;
+	b->dut_out = LAB_DUT_OUT_IF;
+	b->gen_if = LAB_GEN_IF;
+	b->sink_if = LAB_SINK_IF;
+	b->dst = LAB_SINK_IP4;
+	b->reboot_timeout = 600;
+	b->reboot_settle = 5;
+}
+
+int
+cmd_remote_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct cmd_remote_opts *o,
+    struct bench_remote *b)
+{
+	switch (ch) {
+	case CMD_OPT_DUT: o->dut = arg; return 1;
+	case CMD_OPT_GEN: o->gen = arg; return 1;
+	case CMD_OPT_SINK: o->sink = arg; return 1;
+	case CMD_OPT_NTUNE: b->ntune = arg; return 1;
+	case CMD_OPT_SSH_CONFIG: b->ssh.config = arg; return 1;
+	case CMD_OPT_ACCEPT_NEW: b->ssh.accept_new = true; return 1;
+	case CMD_OPT_PLAN: o->plan = true; return 1;
+	case CMD_OPT_GEN_ARGS: b->gen_args = arg; return 1;
+	case CMD_OPT_SINK_ARGS: b->sink_args = arg; return 1;
+	case CMD_OPT_DST: b->dst = arg; return 1;
+	case CMD_OPT_REBOOT: b->reboot = true; return 1;
+	case CMD_OPT_DUT_ROOT: b->dut_root = arg; return 1;
+	case CMD_OPT_REBOOT_CMD: b->reboot_cmd = arg; return 1;
+	case CMD_OPT_REBOOT_TIMEOUT:
+		return cmd_parse_num(cmd, "--reboot-timeout", arg, 5, 86400, &b->reboot_timeout) == -1 ?
+		    -1 : 1;
+	case CMD_OPT_REBOOT_SETTLE:
+		return cmd_parse_num(cmd, "--reboot-settle", arg, 0, 3600, &b->reboot_settle) == -1 ?
+		    -1 : 1;
+	case CMD_OPT_DUT_IN: b->dut_in = arg; break;
+	case CMD_OPT_DUT_OUT: b->dut_out = arg; break;
+	case CMD_OPT_GEN_IF: b->gen_if = arg; break;
+	case CMD_OPT_SINK_IF: b->sink_if = arg; break;
+	default: return 0;
+	}
+	if (!remote_ifname_valid(arg)) {
+		return cmd_error(cmd, -1, "invalid interface name '%s' ([A-Za-z0-9._-], at most 15)",
+		    arg);
+	}
+	return 1;
+}
+
+int
+cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, struct bench_remote *b,
+    const struct bench_lab *lab, const struct bench_ctx *c)
+{
+	struct remote_host *h[] = { &b->dut, &b->gen, &b->sink };
+	const char *url[] = { o->dut, o->gen != NULL ? o->gen : "local",
+	    o->sink != NULL ? o->sink : "local" };
+	unsigned char addr[16];
+	char *cause = NULL;
+	size_t i;
+
+	for (i = 0; i < nitems(h); i++) {
+		if (remote_parse(url[i], h[i], &cause) == -1)
+			return cmd_fail(cmd, &cause, -1);
+	}
+	if (b->dut.local)
+		return cmd_error(cmd, -1, "--dut is ssh://[user@]host[:port]; for this machine use the lab");
+	if (inet_pton(strchr(b->dst, ':') != NULL ? AF_INET6 : AF_INET, b->dst, addr) != 1)
+		return cmd_error(cmd, -1, "invalid --dst '%s' (an IPv4 or IPv6 address)", b->dst);
+	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0')
+		return cmd_error(cmd, -1, "invalid --ntune");
+	if (lab->load != BENCH_LOAD_GEN || c->latency)
+		return cmd_error(cmd, -1, "with --dut the load is ntune gen and the metric pps or bps "
+		    "(latency needs gen and sink on one clock)");
+	return 0;
+}
+
+const char *
+cmd_dut_os(const struct remote_facts *f)
+{
+	enum os_platform p = os_platform_parse(f->platform);
+
+	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
+		return os_platform_name(OS_PLATFORM_LINUX);
+	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
+}

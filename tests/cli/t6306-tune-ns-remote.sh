@@ -1,0 +1,87 @@
+#!/bin/sh
+# ntune tune --dut ssh://...: the tuner against a DUT that is another "host" (the ssh rig of
+# scripts/ssh-rig.sh: namespaces with real sshd, the controller reaching them only over ssh).
+# The candidates' knobs are read on the DUT, each step applied there with read-back, measured
+# by the remote runner, and the best re-measured on the DUT against its start.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'tune --dut refuses what it does not do, before any connection' '
+	test_expect_code 2 ntune tune --dut ssh://nowhere.invalid --keep 2>e1 &&
+	grep -q "keep is for a lab" e1 &&
+	test_expect_code 2 ntune tune --dut ssh://nowhere.invalid --reboot 2>e2 &&
+	grep -q "leaves boot-time knobs out" e2 &&
+	test_expect_code 2 ntune tune --dut "ssh://dut;touch $TRASH/pwned" 2>e3 &&
+	grep -q "invalid host" e3 && test ! -e pwned &&
+	test_expect_code 2 ntune tune --gen ssh://gen 2>e4 &&
+	grep -q "go with --dut" e4
+'
+
+test_prereq_SSHD() { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; }
+if ! test_have_prereq ROOT,IP,SSHD; then
+	test_skip 'ntune tune against a DUT over ssh' "missing $test_missing_prereq"
+	test_done
+fi
+N=$(test_unique)
+RIG=$TRASH/rig
+mkdir -p "$RIG"
+test_at_exit "sh \"$SRCDIR/scripts/ssh-rig.sh\" down \"$RIG\" $N >/dev/null 2>&1"
+if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >"$TRASH/rig.log" 2>&1; then
+	cat "$TRASH/rig.log" >&2
+	test_skip 'ntune tune against a DUT over ssh' 'the ssh rig did not come up'
+	test_done
+fi
+knobs() { ip netns exec "$N-dut" sh -c 'cat /sys/class/net/dut1/tx_queue_len /sys/class/net/dut0/queues/rx-0/rps_cpus'; }
+knobs >"$TRASH/before"
+restored() {
+	knobs >"$TRASH/now" && diff -u "$TRASH/before" "$TRASH/now" &&
+	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) "
+}
+# dut0/dut1 in the file are the DUT's --dut-in/--dut-out (the rig names them so too).
+cat >"$TRASH/remote.cand" <<-\EOF2
+	name: if.dut1.txqueuelen
+	kind: times
+	arg:  4
+	why:  a longer transmit queue on the DUT's outside port
+
+	name: if.dut0.rps_cpus
+	kind: masks
+	why:  RPS on the DUT's inside port
+
+	name: if.dut0.no_such_setting
+	kind: flip
+	why:  a knob the DUT does not have
+EOF2
+HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
+TUNE="timeout 400 $NTUNE tune $HOSTS --cand $TRASH/remote.cand --duration 0.5 --warmup 0 --runs 2 --max-runs 3 --pairs 0"
+
+test_expect_success 'tune --dut tries the candidates on the DUT over ssh and restores its settings' '
+	{
+		ip netns exec "$N-ctl" $TUNE --budget 1 -o t1 >out 2>err &&
+		grep -q "^ntune tune: DUT ssh://dut: Linux" err &&
+		grep -q "candidate changes for ssh://dut" err &&
+		grep -q "note: if.dut0.no_such_setting left out: " err &&
+		grep -q "^ntune tune: step 1/[0-9]*: if.dut1.txqueuelen=4000 (now 1000)" err &&
+		grep -q "why now: the candidate list.s order (line 1)" err &&
+		restored ||
+		{ tail -25 err; false; }
+	}
+'
+test_expect_success 'the results hold the hosts and every step; a gain is only one re-measured on the DUT' '
+	python3 - <<-\PY
+	import json
+	h = json.load(open("t1/hosts.json"))
+	assert h["dut"]["url"] == "ssh://dut" and h["dut"]["os"] == "Linux", h["dut"]
+	s = json.load(open("t1/summary.json"))
+	assert s["steps"] and s["steps"][0]["change"] == "if.dut1.txqueuelen=4000", s["steps"]
+	assert s["diagnosis"]["note"].startswith("no diagnosis of a DUT outside the lab"), s["diagnosis"]
+	runs = [json.loads(l) for l in open("t1/runs.jsonl")]
+	# every run was measured through the DUT by the remote runner (its counters idle around it)
+	assert runs and all("dut" in r and r["ok"] for r in runs), runs[:1]
+	if s["kept"]:
+	    assert s["final_lab"] is None and s["verdict"], s
+	    assert any(r["label"] == "best" for r in runs) and any(r["label"] == "start" for r in runs)
+	m = json.load(open("t1/meta.json"))
+	assert m["kind"] == "tune" and m["complete"] and m["stopped"] in ("done", "budget"), m
+	PY
+'
+test_done
