@@ -1123,7 +1123,10 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 		goto out;
 	}
 	bench_tune_order(cand, ncand, t->diag);
-	if (t->diag != NULL)
+	if (t->diag != NULL && t->diag->nfindings == 0)
+		say(c, "order: no finding in %s: the candidate list's order", t->diag_from != NULL ?
+		    t->diag_from : "the baseline's diagnosis (diagnosis.json)");
+	else if (t->diag != NULL)
 		say(c, "order: the knobs named by the %zu finding%s of %s first", t->diag->nfindings,
 		    t->diag->nfindings == 1 ? "" : "s", t->diag_from != NULL ? t->diag_from :
 		    "the baseline's diagnosis (diagnosis.json)");
