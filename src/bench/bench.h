@@ -366,6 +366,7 @@ struct bench_candidate {
 	char	order[400];	/* why it is tried where it is (diagnosis, list, pair) */
 	int	line;		/* its generator's line in the candidate file, 0 = none */
 	int	finding;	/* rank of the first diagnosis finding naming one of its knobs, -1 */
+	bool	trap;		/* a known trap found set in the DUT (kind fix): tried first */
 };
 
 /* Reads a knob's value in the DUT: 0 and *value (malloc'd), or -1 and *why. */
@@ -435,9 +436,10 @@ int	bench_tune_candidates(const struct kb *, const char *path, const char *dut_n
 struct diag_result;
 /*
  * Orders the candidates by a diagnosis of the starting settings (d NULL: keeps
- * the list order): the first candidate of each knob a finding names comes first,
- * the most certain finding's first, the others keep their order. Fills each
- * candidate's order (why it is where it is) and finding.
+ * the list order): a known trap found set in the DUT first (kind fix: the
+ * setting itself is the evidence), then the first candidate of each knob a
+ * finding names, the most certain finding's first; the others keep their order.
+ * Fills each candidate's order (why it is where it is) and finding.
  */
 void	bench_tune_order(struct bench_candidate *, size_t, const struct diag_result *d);
 /*

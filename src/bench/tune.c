@@ -105,6 +105,7 @@ add(struct bench_candidate **c, size_t *n, const struct bench_gen *g, const stru
 	}
 	snprintf(cand.why, sizeof cand.why, "%s", g->why);
 	cand.line = g->line;
+	cand.trap = g->kind == BENCH_GEN_FIX;
 	*c = xreallocarray(*c, *n + 1, sizeof **c);
 	(*c)[(*n)++] = cand;
 }
@@ -469,12 +470,19 @@ bench_tune_order(struct bench_candidate *c, size_t n, const struct diag_result *
 		return;
 	out = xreallocarray(NULL, n, sizeof *out);
 	moved = xcalloc(n, sizeof *moved);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		c[i].finding = d != NULL ? finding_of(d, &c[i], &knob) : -1;
+		if (!c[i].trap)
+			continue;
+		snprintf(c[i].order, sizeof c[i].order, "a known trap is set in the DUT (line %d): "
+		    "fixed before anything else", c[i].line);
+		out[k++] = c[i];
+		moved[i] = true;
+	}
 	for (r = 0; d != NULL && r < (int)d->nfindings; r++) {
 		f = &d->findings[r];
 		for (i = 0; i < n; i++) {
-			if (c[i].finding != r || key_taken(out, k, &c[i]))
+			if (moved[i] || c[i].finding != r || key_taken(out, k, &c[i]))
 				continue;
 			finding_of(d, &c[i], &knob);
 			snprintf(c[i].order, sizeof c[i].order, "the diagnosis found "

@@ -31,11 +31,11 @@ print_summary(const struct bench_tune *t, const char *dir)
 	size_t i;
 	char *text;
 
-	printf("%-4s %-9s %-40s %s", "step", "result", "change", "verdict");
+	printf("%-4s %-9s %-40s %s\n", "step", "result", "change", "verdict");
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *s = &t->steps[i];
 
-		printf("%-4zu %-9s %-40s %s%s%s", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
+		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
 		    "skipped", s->c.label,
 		    s->verdict != NULL ? s->verdict : "", s->note != NULL ? " " : "",
 		    s->note != NULL ? s->note : "");
@@ -47,12 +47,12 @@ print_summary(const struct bench_tune *t, const char *dir)
 		    t->final_lab[0] != '\0' ? "'" : "", t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
 		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" :
 		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" : "pps");
-		printf("%s", text);
+		printf("%s\n", text);
 		free(text);
 	} else
-		printf("gain over the starting settings: none proven (no change kept)");
-	printf("stopped: %s", t->stopped);
-	printf("best profile: %s/best.conf\nresults: %s", dir, dir);
+		printf("gain over the starting settings: none proven (no change kept)\n");
+	printf("stopped: %s\n", t->stopped);
+	printf("best profile: %s/best.conf\nresults: %s\n", dir, dir);
 }
 
 /*

@@ -408,6 +408,25 @@ test_bench_tune_order_puts_diagnosed_knobs_first(void **state)
 			continue;
 		assert_string_equal(c[k++].label, listed[i].label);
 	}
+	free(c);
+	free_notes(notes, nnotes);
+	/* A known trap found set goes before what the diagnosis names (the setting is the evidence). */
+	{
+		static const char *const trapped[] = {
+			"net.ipv4.conf.dut0.rp_filter=1", "if.dut0.rps_cpus=0", "if.dut1.qdisc=tbf", NULL,
+		};
+
+		candidates(trapped, &c, &n, &notes, &nnotes);
+		bench_tune_order(c, n, d);
+		assert_string_equal(c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
+		assert_true(c[0].trap);
+		assert_non_null(strstr(c[0].order, "a known trap is set in the DUT (line "));
+		assert_string_equal(c[1].set[0].name, "if.dut1.qdisc");
+		assert_string_equal(c[2].label, "if.dut0.rps_cpus=2");
+		free(c);
+		free_notes(notes, nnotes);
+	}
+	candidates(plain_dut, &c, &n, &notes, &nnotes);
 	/* No diagnosis: the list's order, said so with the line. */
 	memcpy(c, listed, n * sizeof *c);
 	bench_tune_order(c, n, NULL);
