@@ -3,8 +3,11 @@
  * separated (name kind type placement flags seen source [values] [history]),
  * "#tree" lines naming the source trees, other '#' lines comments.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,18 +90,6 @@ kb_catalog_free(struct kb_catalog *c)
 }
 
 size_t
-kb_catalog_count(const struct kb_catalog *c)
-{
-	return c == NULL ? 0 : c->n;
-}
-
-const struct kb_cat_entry *
-kb_catalog_entry(const struct kb_catalog *c, size_t i)
-{
-	return c == NULL || i >= c->n ? NULL : &c->e[i];
-}
-
-size_t
 kb_catalog_ntrees(const struct kb_catalog *c)
 {
 	return c == NULL ? 0 : c->ntrees;
@@ -121,6 +112,15 @@ kb_catalog_entry_tree(const struct kb_catalog *c, const struct kb_cat_entry *e)
 			return &c->trees[i];
 	}
 	return NULL;
+}
+
+void *
+kb_grow(void *base, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return base;
+	*cap = *cap != 0 ? *cap * 2 : first;
+	return xreallocarray(base, *cap, size);
 }
 
 /* Splits s at tabs in place; returns the number of fields (at most max). */
@@ -331,10 +331,7 @@ parse_entry(struct kb_catalog *c, const char *file, int lineno, char *line, cons
 	e.os = c->trees[tree_index(c, os, f[5], strcspn(f[5], ","))].os;
 	e.file = c->files[c->nfiles - 1];
 	e.line = lineno;
-	if (c->n == c->cap) {
-		c->cap = c->cap != 0 ? c->cap * 2 : 1024;
-		c->e = xreallocarray(c->e, c->cap, sizeof *c->e);
-	}
+	c->e = kb_grow(c->e, c->n, &c->cap, sizeof *c->e, 1024);
 	c->e[c->n++] = e;
 	c->sorted = false;
 	return 0;
@@ -408,44 +405,89 @@ index_catalog(struct kb_catalog *c)
 	c->sorted = true;
 }
 
-int
-kb_catalog_load(const char *dir, struct kb_catalog **out, char **cause)
+static int
+direntcmp(const struct dirent **a, const struct dirent **b)
 {
-	struct kb_catalog *c = kb_catalog_new();
-	char *path = NULL, *file, *data;
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int
+read_dir(const char *dir, const char *suffix, int depth, kb_file_fn *fn, void *arg,
+    char **cause)
+{
 	struct dirent **names;
-	size_t len;
+	struct stat st;
+	char *path, *data;
+	size_t len, slen = strlen(suffix);
 	int n, i, rc = 0;
 
-	if (dir == NULL)
-		xasprintf(&path, "%s/catalog", util_share_dir());
-	if ((n = scandir(dir != NULL ? dir : path, &names, NULL, alphasort)) == -1) {
-		util_cause(cause, "cannot read '%s': %m", dir != NULL ? dir : path);
-		free(path);
-		kb_catalog_free(c);
+	if ((n = scandir(dir, &names, NULL, direntcmp)) == -1) {
+		util_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		len = strlen(names[i]->d_name);
-		if (rc == 0 && len > 4 && strcmp(names[i]->d_name + len - 4, ".tsv") == 0) {
-			xasprintf(&file, "%s/%s", dir != NULL ? dir : path, names[i]->d_name);
-			if ((rc = util_read_file(file, &data, &len, cause)) == 0) {
-				rc = kb_catalog_parse(c, file, data, len, cause);
+		if (rc == 0 && names[i]->d_name[0] != '.') {
+			xasprintf(&path, "%s/%s", dir, names[i]->d_name);
+			if (depth > 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				rc = read_dir(path, suffix, depth - 1, fn, arg, cause);
+			else if (len > slen && strcmp(names[i]->d_name + len - slen, suffix) == 0 &&
+			    (rc = util_read_file(path, &data, &len, cause)) == 0) {
+				rc = fn(arg, path, data, len, cause);
 				free(data);
 			}
-			free(file);
+			free(path);
 		}
 		free(names[i]);
 	}
 	free(names);
+	return rc;
+}
+
+int
+kb_read_dir(const char *dir, const char *share, const char *suffix, int depth, kb_file_fn *fn,
+    void *arg, char **cause)
+{
+	char *path = NULL;
+	int rc;
+
+	if (dir == NULL)
+		xasprintf(&path, "%s/%s", util_share_dir(), share);
+	rc = read_dir(dir != NULL ? dir : path, suffix, depth, fn, arg, cause);
 	free(path);
-	if (rc == -1) {
+	return rc;
+}
+
+static int
+parse_file(void *arg, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_catalog_parse(arg, file, text, len, cause);
+}
+
+int
+kb_catalog_load(const char *dir, struct kb_catalog **out, char **cause)
+{
+	struct kb_catalog *c = kb_catalog_new();
+
+	if (kb_read_dir(dir, "catalog", ".tsv", 0, parse_file, c, cause) == -1) {
 		kb_catalog_free(c);
 		return -1;
 	}
 	index_catalog(c);
 	*out = c;
 	return 0;
+}
+
+size_t
+kb_catalog_count(const struct kb_catalog *c)
+{
+	return c == NULL ? 0 : c->n;
+}
+
+const struct kb_cat_entry *
+kb_catalog_entry(const struct kb_catalog *c, size_t i)
+{
+	return c == NULL || i >= c->n ? NULL : &c->e[i];
 }
 
 bool

@@ -57,6 +57,21 @@ struct kb_catalog *kb_catalog_new(void);
 void	 kb_catalog_free(struct kb_catalog *);
 /* Loads every *.tsv file of dir (NULL = util_share_dir()/catalog); -1 + "file:line: ..." */
 int	 kb_catalog_load(const char *dir, struct kb_catalog **, char **cause);
+/*
+ * base, an array of n elements of size bytes, with room for one more: grown by
+ * doubling (to first at the start) when n reached *cap. The knobs and the
+ * catalogue entries grow so.
+ */
+void	*kb_grow(void *base, size_t n, size_t *cap, size_t size, size_t first);
+/* One file's text for kb_read_dir; -1 (with *cause) stops the walk. */
+typedef int kb_file_fn(void *arg, const char *file, const char *text, size_t len, char **cause);
+/*
+ * Calls fn on every file of dir (NULL: share/<share>) whose name ends in suffix,
+ * in byte order of the names, and on those of its subdirectories down to depth
+ * levels (dot files are skipped). The knob files and the catalogue are read so.
+ */
+int	 kb_read_dir(const char *dir, const char *share, const char *suffix, int depth,
+	    kb_file_fn *fn, void *arg, char **cause);
 /* Parses one catalogue file's text; appends to cat (used by kb_catalog_load and the fuzzer). */
 int	 kb_catalog_parse(struct kb_catalog *, const char *file, const char *text, size_t len,
 	    char **cause);

@@ -1,8 +1,6 @@
 /* The knob loader: share/knobs/<os>/NAME.knob stanzas into struct kb, and lookups. */
-#include <sys/stat.h>
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -115,9 +113,7 @@ kb_count(const struct kb *kb)
 const struct kb_knob *
 kb_knob(const struct kb *kb, size_t i)
 {
-	if (kb == NULL || i >= kb->n)
-		return NULL;
-	return &kb->knobs[i];
+	return kb == NULL || i >= kb->n ? NULL : &kb->knobs[i];
 }
 
 static const char *const placement_names[] = {
@@ -561,10 +557,7 @@ stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 		}
 	}
 	k->file = xstrdup(file);
-	if (kb->n == kb->cap) {
-		kb->cap = kb->cap ? kb->cap * 2 : 64;
-		kb->knobs = xreallocarray(kb->knobs, kb->cap, sizeof *kb->knobs);
-	}
+	kb->knobs = kb_grow(kb->knobs, kb->n, &kb->cap, sizeof *kb->knobs, 64);
 	kb->knobs[kb->n++] = *k;
 	memset(k, 0, sizeof *k);
 	return 0;
@@ -865,50 +858,9 @@ kb_load_text(struct kb *kb, const char *file, const char *text, size_t len, char
 }
 
 static int
-namecmp(const void *a, const void *b)
+load_file(void *arg, const char *file, const char *text, size_t len, char **cause)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int
-load_dir(struct kb *kb, const char *dir, int depth, char **cause)
-{
-	DIR *d;
-	struct dirent *de;
-	struct stat st;
-	char **names = NULL, *path, *data;
-	size_t n = 0, i, len;
-	int rc = 0;
-
-	if (depth > 4)
-		return 0;
-	if ((d = opendir(dir)) == NULL) {
-		util_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		names = strv_add(names, &n, de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, namecmp);
-	for (i = 0; i < n && rc == 0; i++) {
-		xasprintf(&path, "%s/%s", dir, names[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = load_dir(kb, path, depth + 1, cause);
-		else if (strlen(names[i]) > 5 &&
-		    strcmp(names[i] + strlen(names[i]) - 5, ".knob") == 0) {
-			if ((rc = util_read_file(path, &data, &len, cause)) == 0) {
-				rc = kb_load_text(kb, path, data, len, cause);
-				free(data);
-			}
-		}
-		free(path);
-	}
-	strv_free(names, n);
-	return rc;
+	return kb_load_text(arg, file, text, len, cause);
 }
 
 /* The NIC drivers (DIR/drivers) and OS name prefixes (DIR/os.prefixes), when there. */
@@ -942,7 +894,7 @@ kb_load(const char *dir, struct kb **out, char **cause)
 
 	if (dir == NULL)
 		xasprintf(&path, "%s/knobs", util_share_dir());
-	rc = load_dir(kb, dir != NULL ? dir : path, 0, cause);
+	rc = kb_read_dir(dir != NULL ? dir : path, "knobs", ".knob", 4, load_file, kb, cause);
 	if (rc == 0)
 		rc = load_extras(kb, dir != NULL ? dir : path, cause);
 	free(path);
