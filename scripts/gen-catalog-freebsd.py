@@ -49,6 +49,10 @@ STATIC = {
     'SYSCTL_VNET_PCPUSTAT': (0, 2, None, 'opaque'),
     'VNET_PCPUSTAT_SYSINIT': None,
 }
+# FreeBSD 10 and older: SYSCTL_VNET_INT(...) and friends take SYSCTL_INT's arguments
+# (sys/sys/sysctl.h of 10.x); 11.0 folded them into CTLFLAG_VNET.
+for _m in ('INT', 'UINT', 'LONG', 'ULONG', 'STRING', 'STRUCT', 'OPAQUE', 'PROC', 'QUAD', 'UQUAD'):
+    STATIC['SYSCTL_VNET_' + _m] = STATIC['SYSCTL_' + _m]
 # SYSCTL_ADD_*: (ctx, parent, nbr, name, access, ...); ROOT_NODE: (ctx, nbr, name, access).
 ADD_TYPES = {
     'NODE': 'node', 'NODE_WITH_LABEL': 'node', 'INT': 'int', 'UINT': 'uint',
@@ -192,6 +196,7 @@ class Tree:
         self.nodes = {}		# symbol -> (parent symbol or None, name)
         self.raw = []		# (kind, macro, parent, name, access, type, fmt, file, line)
         self.entries = {}	# name -> dict
+        self.fields = {}	# struct field holding a node (sc->acpi_sysctl_tree) -> parents
         self.values = {}	# name -> (list of values, file:line)
 
     def files(self):
@@ -232,6 +237,20 @@ class Tree:
                 continue
             head = m.group(2).split('(')[0].strip().lstrip('&').strip()
             assigns.append((m.start(), m.group(1), head, r[0]))
+        for off, var, head, args in assigns:
+            # A node kept in a struct field is used by other files (acpi_video.c adds
+            # under acpi.c's sc->acpi_sysctl_tree): remember it by the field's name.
+            if not re.search(r'(->|\.)\w+$', var):
+                continue
+            if head.startswith('SYSCTL_ADD_NODE') and len(args) >= 4:
+                val = self.dyn_parent(args[1], off, assigns, text, 1) + '.' + \
+                    (literal(args[3]) or '*')
+            elif head == 'device_get_sysctl_tree':
+                val = 'dev.%s.%d'
+            else:
+                continue
+            if not val.startswith('^'):
+                self.fields.setdefault(re.split(r'->|\.', var)[-1], set()).add(val)
         for m in MACRO_RE.finditer(text):
             macro = m.group(1)
             ls = text.rfind('\n', 0, m.start()) + 1
@@ -255,6 +274,17 @@ class Tree:
             line = text.count('\n', 0, m.start()) + 1
             self.raw.append(('sysctl', 'G_LABEL_INIT', 'kern.geom.label.' + m.group(1), 'enable',
                              'CTLFLAG_RWTUN', 'int', None, rel, line))
+        # Names in an array of literals handed to a kernel environment fetch
+        # (sys/amd64/vmm/vmm.c: names[] = { "pptdevs", ... }; kern_getenv(names[i])).
+        for m in re.finditer(r'\bchar\s*\*\s*(?:const\s+)?(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}',
+                             text):
+            if not re.search(r'\b(?:kern_getenv|getenv_\w+|testenv)\s*\(\s*' + m.group(1) +
+                             r'\s*\[', text):
+                continue
+            for lm in re.finditer(r'"([A-Za-z_][\w.]*)"', m.group(2)):
+                line = text.count('\n', 0, m.start(2) + lm.start()) + 1
+                self.raw.append(('tunable', 'kern_getenv', '', lm.group(1), '', 'string', None,
+                                 rel, line))
         # A tunable name built with snprintf ("kern.vt.color.%d.rgb") in a file that
         # fetches tunables: a pattern of the loader.
         if 'TUNABLE_' in text or 'getenv' in text:
@@ -365,7 +395,8 @@ class Tree:
             if a[0] < off and a[1] == var:
                 best = a
         if best is None:
-            return '?'
+            m = re.search(r'(?:->|\.)(\w+)$', var)
+            return '^' + m.group(1) if m else '?'
         aoff, _, head, args = best
         if head == 'device_get_sysctl_tree':
             return 'dev.%s.%d'
@@ -394,10 +425,18 @@ class Tree:
             return None if p is None else p + '.' + name
         return None
 
-    def resolve(self, parent):
-        """'@_net_inet' -> 'net.inet'; 'dev.%s.%d.@x' forms are resolved piecewise."""
+    def resolve(self, parent, depth=0):
+        """'@_net_inet' -> 'net.inet'; 'dev.%s.%d.@x' forms are resolved piecewise;
+        '^field.rest': the node another file keeps in that struct field."""
         if parent == '':
             return ''
+        if parent.startswith('^'):
+            field, _, rest = parent[1:].partition('.')
+            vals = self.fields.get(field, set())
+            if len(vals) != 1 or depth > 4:
+                return '?'	# unknown, or set to different nodes: not a fact
+            base = self.resolve(next(iter(vals)), depth + 1)
+            return base + ('.' + rest if rest else '')
         if parent.startswith('@'):
             rest = ''
             sym = parent[1:]
@@ -463,7 +502,10 @@ class Tree:
         }
 
     def loader_vars(self):
-        path = os.path.join(self.path, 'stand/defaults/loader.conf')
+        for rel in ('stand/defaults/loader.conf', 'sys/boot/forth/loader.conf'):
+            path = os.path.join(self.path, rel)
+            if os.path.exists(path):
+                break
         if os.path.exists(path):
             for i, l in enumerate(open(path, encoding='latin-1'), 1):
                 m = re.match(r'^#?\s*([A-Za-z_][\w.]*)\s*=', l)
@@ -471,8 +513,9 @@ class Tree:
                     self.entries[m.group(1)] = {
                         'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
                         'tun': True, 'flags': [], 'macro': 'loader.conf',
-                        'src': 'stand/defaults/loader.conf:%d' % i, 'fetch': None}
-        for rel in ('stand/defaults/loader.conf.5', 'share/man/man5/loader.conf.5'):
+                        'src': '%s:%d' % (rel, i), 'fetch': None}
+        for rel in ('stand/defaults/loader.conf.5', 'share/man/man5/loader.conf.5',
+                    'sys/boot/forth/loader.conf.5'):
             man = os.path.join(self.path, rel)
             if os.path.exists(man):
                 break
@@ -508,6 +551,8 @@ class Tree:
     def stand_vars(self):
         """Variables the loader itself reads or sets (stand/: getenv, setenv, env_setenv)."""
         top = os.path.join(self.path, 'stand')
+        if not os.path.isdir(top):
+            top = os.path.join(self.path, 'sys/boot')	# FreeBSD <= 11
         for root, dirs, files in os.walk(top):
             dirs.sort()
             for f in sorted(files):

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Generate share/catalog/linux.tsv from a Linux source tree's documentation.
 
-usage: gen-catalog-linux.py ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE > share/catalog/linux.tsv
+usage: gen-catalog-linux.py TREE... > share/catalog/linux.tsv
+
+Each TREE is ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE, oldest first.  The newest
+tree's documentation and the ctl_table entries of every tree are read: a name
+only older trees hold is written with those trees in its 'seen' column (a knob
+the kernel removed, such as net.ipv4.tcp_tw_recycle, gone in 4.12).
 
 PATH holds Documentation/networking/ip-sysctl.rst and
 Documentation/admin-guide/sysctl/{kernel,vm,fs,net}.rst.  Written: each
@@ -143,8 +148,8 @@ def modes(root, out):
     return res
 
 
-# Source directories whose ctl_table entries are read (names the documentation lacks).
-TABLE_DIRS = ['kernel', 'mm', 'fs', 'net', 'security/yama', 'drivers/tty', 'drivers/char']
+# Directories of the tree that hold no kernel ctl_table.
+SKIP_DIRS = ('Documentation', 'tools', 'samples', 'scripts', 'usr', 'include')
 # Tables registered by a macro or a path array: (file, table) -> prefix.
 TABLE_NAMED = {('kernel/sysctl.c', 'kern_table'): 'kernel.', ('kernel/sysctl.c', 'vm_table'): 'vm.',
                ('kernel/sysctl.c', 'debug_table'): 'debug.', ('kernel/sysctl.c', 'dev_table'): 'dev.',
@@ -154,48 +159,110 @@ TABLE_FIXED = [('net/ipv4/devinet.c', None, 'net.ipv4.conf.%s.'),
                ('net/ipv6/addrconf.c', 'addrconf_sysctl', 'net.ipv6.conf.%s.'),
                ('net/core/neighbour.c', None, 'net.ipv4.neigh.%s.'),
                ('net/core/neighbour.c', None, 'net.ipv6.neigh.%s.')]
+# net/core/neighbour.c: the gc_* entries of neigh_sysctl_template exist only in the
+# "default" directory (neigh_sysctl_register names it dev_name_source = "default").
+NEIGH_DEFAULT = ['net.ipv4.neigh.default.', 'net.ipv6.neigh.default.']
+# Linux <= 4.x netfilter: a protocol's .ctl_compat_table is registered under
+# nf_net_ipv4_netfilter_sysctl_path (net/netfilter/nf_conntrack_proto.c).
+COMPAT_PREFIX = 'net.ipv4.netfilter.'
+REG_PATH_RE = re.compile(r'\b_*register_\w*sysctl\w*\s*\((?:[^,()"]+,\s*)?"([a-z0-9_/-]+)"\s*,\s*'
+                         r'(\w+)')
+REG_CTLPATH_RE = re.compile(r'\b_*register_(?:sysctl_paths|net_sysctl_table|net_sysctl_rotable)\s*\('
+                            r'(?:[^,()]+,\s*)?(\w+)\s*,\s*(\w+)')
+
+
+def c_files(root):
+    for base, dirs, files in os.walk(root):
+        rel = os.path.relpath(base, root)
+        if rel.split(os.sep)[0] in SKIP_DIRS:
+            dirs[:] = []
+            continue
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith('.c'):
+                yield os.path.join(base, f)
+
+
+def table_blocks(text):
+    """struct ctl_table NAME[] = { ... }: name -> (offset of the block, block text)."""
+    out = {}
+    for m in re.finditer(r'\b(?:struct\s+)?ctl_table\s+(\w+)\s*\[\s*\w*\s*\]\s*(?:__\w+\s*)?=\s*\{',
+                         text):	# Linux <= 3.x: the ctl_table typedef
+        end = text.find('\n};', m.end())
+        out[m.group(1)] = (m.end(), text[m.end():end if end > 0 else len(text)])
+    return out
+
+
+def entries_of(block, consts):
+    """(name, mode or None, child table or None, offset) of each .procname of a block."""
+    marks = list(re.finditer(r'\.procname\s*=\s*(?:"([a-z0-9_-]+)"|(\w+))', block))
+    for i, m in enumerate(marks):
+        seg = block[m.start():marks[i + 1].start() if i + 1 < len(marks) else len(block)]
+        name = m.group(1) or consts.get(m.group(2) or '')
+        if not name:
+            continue
+        mode = re.search(r'\.mode\s*=\s*(0[0-7]+)', seg)
+        child = re.search(r'\.child\s*=\s*(\w+)', seg)
+        yield name, mode.group(1) if mode else None, child.group(1) if child else None, m.start()
 
 
 def ctl_tables(root, out):
-    """procname/mode of every ctl_table registered with a literal path."""
-    res = {}
-    for d in TABLE_DIRS:
-        for base, dirs, files in os.walk(os.path.join(root, d)):
-            dirs.sort()
-            for f in sorted(files):
-                if not f.endswith('.c'):
-                    continue
-                path = os.path.join(base, f)
-                rel = os.path.relpath(path, root)
-                text = open(path, encoding='utf-8', errors='replace').read()
-                if 'ctl_table' not in text:
-                    continue
-                consts = dict(re.findall(r'static const char (\w+)\[\]\s*=\s*"([a-z0-9_-]+)"', text))
-                regs = {}
-                for m in re.finditer(r'register_(?:sysctl_init|sysctl|net_sysctl)\s*\((?:[^,()]+,\s*)?'
-                                     r'"([a-z0-9_/-]+)"\s*,\s*(\w+)', text):
-                    regs[m.group(2)] = m.group(1).replace('/', '.') + '.'
-                for (frel, table), prefix in TABLE_NAMED.items():
-                    if frel == rel:
-                        regs[table] = prefix
-                for table, prefix in regs.items():
-                    m = re.search(r'struct ctl_table\s+' + table + r'\s*\[\s*\]\s*=\s*\{', text)
-                    if not m:
-                        continue
-                    end = text.find('\n};', m.end())
-                    block = text[m.end():end if end > 0 else len(text)]
-                    for e in re.finditer(r'\.procname\s*=\s*(?:"([a-z0-9_-]+)"|(\w+))(.{0,500}?)'
-                                         r'(?:\.mode\s*=\s*(0[0-7]+)|\})', block, re.S):
-                        name = e.group(1) or consts.get(e.group(2) or '')
-                        if not name or '.procname' in e.group(3):
-                            continue
-                        line = text.count('\n', 0, m.end() + e.start()) + 1
-                        res.setdefault(prefix + name, (e.group(4) or '-', '%s:%d' % (rel, line)))
-    for rel, table, prefix in TABLE_FIXED:
-        path = os.path.join(root, rel)
-        if not os.path.exists(path):
-            continue
+    """procname/mode of every ctl_table whose registration path the source states."""
+    texts = {}
+    for path in c_files(root):
         text = open(path, encoding='utf-8', errors='replace').read()
+        if 'ctl_table' in text or 'ctl_path' in text:
+            texts[os.path.relpath(path, root)] = text
+    # struct ctl_path arrays (Linux <= 4.x) are shared between files.
+    paths = {}
+    for text in texts.values():
+        for m in re.finditer(r'struct ctl_path\s+(\w+)\s*\[\s*\]\s*(?:__\w+\s*)?=\s*\{', text):
+            block = text[m.end():text.find('\n};', m.end())]
+            names = re.findall(r'\.procname\s*=\s*"([a-z0-9_-]+)"', block)
+            if names:
+                paths[m.group(1)] = '.'.join(names) + '.'
+    res = {}
+    for rel, text in sorted(texts.items()):
+        consts = dict(re.findall(r'static const char (\w+)\[\]\s*=\s*"([a-z0-9_-]+)"', text))
+        tables = table_blocks(text)
+        alias = {}	# a local copy of a table: t = kmemdup(nf_ct_sysctl_table, ...)
+        for m in re.finditer(r'\b(\w+)\s*=\s*(?:kmemdup\s*\(\s*&?\s*)?(\w+)\s*[,;)]', text):
+            if m.group(2) in tables and m.group(1) not in tables:
+                alias[m.group(1)] = m.group(2)
+        regs = {}
+        for m in REG_PATH_RE.finditer(text):
+            regs[alias.get(m.group(2), m.group(2))] = m.group(1).replace('/', '.') + '.'
+        for m in REG_CTLPATH_RE.finditer(text):
+            if m.group(1) in paths:
+                regs[alias.get(m.group(2), m.group(2))] = paths[m.group(1)]
+        for m in re.finditer(r'\.ctl_table_path\s*=\s*(\w+)', text):
+            t = re.search(r'\.ctl_table\s*=\s*(\w+)', text[max(0, m.start() - 400):m.end() + 400])
+            if t and m.group(1) in paths:
+                regs.setdefault(t.group(1), paths[m.group(1)])
+        for m in re.finditer(r'\.ctl_compat_table\s*=\s*(\w+)', text):
+            regs.setdefault(m.group(1), COMPAT_PREFIX)
+        for m in re.finditer(r'\bregister_sysctl_table\s*\(\s*(\w+)\s*\)', text):
+            regs.setdefault(alias.get(m.group(1), m.group(1)), '')	# a root table
+        for (frel, table), prefix in TABLE_NAMED.items():
+            if frel == rel:
+                regs[table] = prefix
+
+        def walk(table, prefix, depth):
+            if table not in tables or depth > 6:
+                return
+            off, block = tables[table]
+            for name, mode, child, eoff in entries_of(block, consts):
+                if child:
+                    walk(child, prefix + name + '.', depth + 1)
+                elif prefix:
+                    line = text.count('\n', 0, off + eoff) + 1
+                    res.setdefault(prefix + name, (mode or '-', '%s:%d' % (rel, line)))
+        for table, prefix in sorted(regs.items()):
+            walk(table, prefix, 0)
+    for rel, table, prefix in TABLE_FIXED:
+        text = texts.get(rel)
+        if text is None:
+            continue
         for m in re.finditer(r'(DEVINET_SYSCTL_\w+_ENTRY|NEIGH_SYSCTL_\w+_ENTRY)\s*\(\s*\w+\s*,\s*'
                              r'(?:\w+\s*,\s*)?"([a-z0-9_-]+)"', text):
             line = text.count('\n', 0, m.start()) + 1
@@ -205,44 +272,100 @@ def ctl_tables(root, out):
             m = re.search(r'struct ctl_table\s+' + table + r'\s*\[\s*\]\s*=\s*\{', text)
             if m:
                 block = text[m.end():text.find('\n};', m.end())]
-                for e in re.finditer(r'\.procname\s*=\s*"([a-z0-9_-]+)"(.{0,500}?)\.mode\s*=\s*(0[0-7]+)',
-                                     block, re.S):
-                    if '.procname' in e.group(2):
-                        continue
-                    line = text.count('\n', 0, m.end() + e.start()) + 1
-                    res.setdefault(prefix + e.group(1), (e.group(3), '%s:%d' % (rel, line)))
+                for name, mode, child, eoff in entries_of(block, {}):
+                    line = text.count('\n', 0, m.end() + eoff) + 1
+                    res.setdefault(prefix + name, (mode or '-', '%s:%d' % (rel, line)))
+    text = texts.get('net/core/neighbour.c', '')
+    for m in re.finditer(r'\[NEIGH_VAR_GC_\w+\]\s*=\s*\{\s*\.procname\s*=\s*"([a-z0-9_]+)"', text):
+        line = text.count('\n', 0, m.start()) + 1
+        mode = re.search(r'\.mode\s*=\s*(0[0-7]+)', text[m.end():m.end() + 300])
+        for prefix in NEIGH_DEFAULT:
+            res.setdefault(prefix + m.group(1), (mode.group(1) if mode else '-',
+                                                  'net/core/neighbour.c:%d' % line))
     return res
 
 
+# Values a string knob takes, as data of the source: (knob, directory, struct, field).
+VALUES = [('net.ipv4.tcp_congestion_control', 'net/ipv4', 'tcp_congestion_ops', 'name'),
+          ('net.core.default_qdisc', 'net/sched', 'Qdisc_ops', 'id')]
+
+
+def values(root):
+    """knob -> (sorted names, file:line of the first) from the ops structures of the tree."""
+    res = {}
+    for knob, d, struct, field in VALUES:
+        names, first = [], None
+        top = os.path.join(root, d)
+        if not os.path.isdir(top):
+            continue
+        for f in sorted(os.listdir(top)):
+            if not f.endswith('.c'):
+                continue
+            text = open(os.path.join(top, f), encoding='utf-8', errors='replace').read()
+            for m in re.finditer(r'struct ' + struct + r'\s+\w+\s*(?:__\w+\s*)?=\s*\{', text):
+                end = text.find('\n};', m.end())
+                v = re.search(r'\.' + field + r'\s*=\s*"([a-z0-9_]+)"', text[m.end():end])
+                if v:
+                    names.append(v.group(1))
+                    if first is None:
+                        first = '%s/%s:%d' % (d, f, text.count('\n', 0, m.end() + v.start()) + 1)
+        if names:
+            res[knob] = (sorted(set(names)), first)
+    return res
+
+
+def tree_facts(spec):
+    tid, rest = spec.split('=', 1)
+    parts = rest.split(',', 5)
+    if len(parts) < 6:
+        sys.exit('gen-catalog-linux: a tree is ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE')
+    return tid, parts
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] in ('-h', '--help'):
+    if len(argv) < 2 or argv[1] in ('-h', '--help'):
         sys.stderr.write(__doc__)
         return 2
-    tid, rest = argv[1].split('=', 1)
-    path, version, repo, commit, date, note = rest.split(',', 5)
-    out = {}
-    ip_sysctl(path, out)
-    net_docs(path, out)
-    admin(path, out)
-    mode = modes(path, out)
-    tables = ctl_tables(path, out)
+    trees = [tree_facts(a) for a in argv[1:]]
+    rows = {}	# name -> [kind, type, mode, seen ids, source, values]
+    for n, (tid, (path, version, repo, commit, date, note)) in enumerate(trees):
+        newest = n == len(trees) - 1
+        out = {}
+        if newest:	# the documentation of the newest tree only: names, types, sections
+            ip_sysctl(path, out)
+            net_docs(path, out)
+            admin(path, out)
+        mode = modes(path, out)
+        tables = ctl_tables(path, out)
+        vals = values(path)
+        names = set(out) | set(tables) | set(k for k in mode if mode[k][0] in ('0200', '0444', '0400'))
+        for name in names:
+            m, msrc = mode.get(name) or tables.get(name) or ('-', None)
+            if name in out:
+                typ, src = out[name]
+                kind = 'doc'
+                if msrc:
+                    src += ' mode:%s' % msrc
+            else:
+                typ, src, kind = '?', msrc, 'sysctl'
+            row = rows.setdefault(name, [kind, typ, m, [], None, ''])
+            row[0], row[1], row[2], row[4] = kind, typ, m, '%s:%s' % (tid, src)
+            row[3].append(tid)
+            if name in vals:
+                row[5] = '%s@%s:%s' % (','.join(vals[name][0]), tid, vals[name][1])
     w = sys.stdout
-    w.write('# ntune Linux sysctl catalogue: documented names. Generated by\n'
-            '# scripts/gen-catalog-linux.py; do not edit. Facts only: names, documented type,\n'
-            '# file:line. columns: name kind type placement mode seen source\n'
-            '# mode: 0200 write-only / 0444 read-only from the ctl_table entry, else -\n')
-    w.write('#tree\t%s\t%s\t%s\t%s\t%s\t%s\n' % (tid, version, repo, commit, date, note))
-    for name in sorted(out):
-        typ, src = out[name]
-        m, msrc = mode.get(name) or tables.get(name) or ('-', None)
-        if msrc:
-            src += ' mode:%s' % msrc
-        w.write('\t'.join([name, 'doc', typ, 'runtime', m, tid, '%s:%s' % (tid, src)]) + '\n')
-    for name in sorted(set(tables) | set(n for n in mode if mode[n][0] in ('0200', '0444', '0400'))):
-        if name in out:
-            continue
-        m, msrc = mode.get(name) or tables[name]
-        w.write('\t'.join([name, 'sysctl', '?', 'runtime', m, tid, '%s:%s' % (tid, msrc)]) + '\n')
+    w.write('# ntune Linux sysctl catalogue. Generated by scripts/gen-catalog-linux.py; do not\n'
+            '# edit. Facts only: names, documented type, ctl_table mode, file:line.\n'
+            '# columns: name kind type placement mode seen source [values]\n'
+            '# kind: doc (documented in the newest tree) or sysctl (a ctl_table entry only);\n'
+            '# mode: 0200 write-only / 0444 read-only from the ctl_table entry, else -;\n'
+            '# seen: the trees holding the name; source: the newest of them.\n')
+    for tid, (path, version, repo, commit, date, note) in trees:
+        w.write('#tree\t%s\t%s\t%s\t%s\t%s\t%s\n' % (tid, version, repo, commit, date, note))
+    for name in sorted(rows):
+        kind, typ, m, seen, src, v = rows[name]
+        w.write('\t'.join([name, kind, typ, 'runtime', m, ','.join(seen), src] +
+                           ([v] if v else [])) + '\n')
     return 0
 
 

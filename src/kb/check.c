@@ -241,28 +241,37 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 
 	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, e->name) :
 	    NULL;
-	char gone[160];
+	const struct kb_cat_tree *t = ce != NULL ? kb_catalog_entry_tree(l->cat, ce) : NULL;
+	char gone[160], last[200] = "";
 
 	if (k->nonexistent != NULL) {
 		diag(l, e, KB_ERROR, "nonexistent", "'%s' does nothing: %s", e->name, k->nonexistent);
 		return;
 	}
 	if (k->removed != NULL) {
-		/* Still declared in the source: the knob exists but nothing reads it any more. */
-		if (ce != NULL && ce->source != NULL)
+		/*
+		 * Declared in a tree at or after the removal: the knob exists but nothing
+		 * reads it any more. Declared only in older trees: the last place it was.
+		 */
+		if (t != NULL && kb_version_cmp(t->version, k->removed) >= 0)
 			snprintf(gone, sizeof gone, "has had no effect since %s (still declared, "
 			    "CTLFLAG_%s in %.*s, but read nowhere)", k->removed, ce->flags,
 			    (int)strcspn(strchr(ce->source, ':') + 1, " "), strchr(ce->source, ':') + 1);
 		else
 			snprintf(gone, sizeof gone, "was removed in %s", k->removed);
+		if (t != NULL && kb_version_cmp(t->version, k->removed) < 0)
+			snprintf(last, sizeof last, " (last declared CTLFLAG_%s in %.*s, %s %s)",
+			    ce->flags, (int)strcspn(strchr(ce->source, ':') + 1, " "),
+			    strchr(ce->source, ':') + 1, strcmp(t->os, "linux") == 0 ? "Linux" :
+			    "FreeBSD", t->version);
 		if (known && kb_version_cmp(ver, k->removed) >= 0)
-			diag(l, e, KB_ERROR, "obsolete", "'%s' %s; no effect on %s%s%s", e->name, gone,
+			diag(l, e, KB_ERROR, "obsolete", "'%s' %s; no effect on %s%s%s%s", e->name, gone,
 			    ver, k->replaced_by ? "; use " : "",
-			    k->replaced_by ? shown(k->replaced_by) : "");
+			    k->replaced_by ? shown(k->replaced_by) : "", last);
 		else if (!known)
-			diag(l, e, KB_WARNING, "obsolete", "'%s' %s%s%s", e->name, gone,
+			diag(l, e, KB_WARNING, "obsolete", "'%s' %s%s%s%s", e->name, gone,
 			    k->replaced_by ? "; use " : "",
-			    k->replaced_by ? shown(k->replaced_by) : "");
+			    k->replaced_by ? shown(k->replaced_by) : "", last);
 	} else if (k->no_effect_since != NULL) {
 		if (!known || kb_version_cmp(ver, k->no_effect_since) >= 0)
 			diag(l, e, KB_WARNING, "obsolete", "'%s' still exists but has no effect since "

@@ -204,6 +204,32 @@ check_consumer_value(struct lint *l, const struct kb_entry *e, const struct kb_k
 	return 1;
 }
 
+/* The newest tree of the entry's OS, or NULL. */
+static const struct kb_cat_tree *
+newest_tree(struct lint *l, const struct kb_cat_entry *ce, size_t *index)
+{
+	const struct kb_cat_tree *x, *newest = NULL;
+	size_t i;
+
+	for (i = 0; i < kb_catalog_ntrees(l->cat); i++) {
+		x = kb_catalog_tree(l->cat, i);
+		if (strcmp(x->os, ce->os) == 0) {
+			newest = x;
+			*index = i;
+		}
+	}
+	return newest;
+}
+
+/* True when the newest tree of the entry's OS holds it. */
+static bool
+in_newest(struct lint *l, const struct kb_cat_entry *ce)
+{
+	size_t i = 0;
+
+	return newest_tree(l, ce, &i) == NULL || (ce->seen & (1u << i)) != 0;
+}
+
 static void
 version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
@@ -229,10 +255,14 @@ version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry
 		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
 		    "(%s@%.10s); it was in %s (%s)", e->name, strcmp(ce->os, "linux") == 0 ?
 		    "Linux" : "FreeBSD", t->version, t->repo, t->commit, seen, where(l, ce));
-	else if (newest != NULL && (ce->seen & (1u << (newest - kb_catalog_tree(l->cat, 0)))) == 0)
+	else if (newest != NULL && !in_newest(l, ce) && strcmp(ce->os, "linux") == 0)
+		/* The Linux trees are mainline releases: a name they lost is gone. */
+		diag(l, e, KB_WARNING, "version", "'%s' is gone from Linux: not in the newest "
+		    "source the catalogue read (%s); seen in %s (%s); setting it fails on a kernel "
+		    "without it", e->name, newest->version, seen, where(l, ce));
+	else if (newest != NULL && !in_newest(l, ce))
 		diag(l, e, KB_NOTE, "version", "'%s' is not in the newest source the catalogue read "
-		    "(%s %s); seen in %s (%s)", e->name, strcmp(ce->os, "linux") == 0 ? "Linux" :
-		    "FreeBSD", newest->version, seen, where(l, ce));
+		    "(FreeBSD %s); seen in %s (%s)", e->name, newest->version, seen, where(l, ce));
 }
 
 static bool
@@ -436,8 +466,10 @@ unknown(struct lint *l, const struct kb_entry *e)
 		snprintf(mod, sizeof mod, "%s_load", e->name);
 		m = cat_find(l, mod);
 		if (m != NULL && m->kind == KB_CAT_LOADER && strcmp(m->name, mod) == 0) {
-			diag(l, e, KB_WARNING, "unknown-knob", "'%s' is not a loader variable; the "
-			    "loader ignores it (to load the module: %s=\"YES\")", e->name, mod);
+			/* Known: the module's name without the suffix loader.conf(5) reads. */
+			diag(l, e, KB_WARNING, "placement", "'%s' is not a loader variable; the "
+			    "loader ignores it (to load the module: %s=\"YES\", %s)", e->name, mod,
+			    where(l, m));
 			return;
 		}
 		diag(l, e, KB_WARNING, "unknown-knob", "'%s' is no loader variable, tunable or "
@@ -474,6 +506,8 @@ linux_live(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
 		    "file has no write permission): setting it fails", e->name);
 		return 0;
 	}
+	if (kind == OS_TUNABLE_NONE && ce != NULL && !in_newest(l, ce))
+		return -1;	/* gone from the kernel: version_rule says since when */
 	if (kind == OS_TUNABLE_NONE && (ce != NULL || k != NULL)) {
 		diag(l, e, KB_WARNING, "absent", "'%s' is documented (%s) but not present on this "
 		    "kernel (a module not loaded or an option not built): setting it fails",

@@ -36,7 +36,7 @@ test_expect_success 'a boot-only knob in sysctl.conf is an error naming its flag
 	printf "vfs.zfs.zio.use_uma=0\n" >etc/sysctl.conf &&
 	test_expect_code 1 ntune check --os freebsd etc/sysctl.conf >out 2>/dev/null &&
 	grep -q "sysctl.conf:1: error: .vfs.zfs.zio.use_uma. is a boot-time tunable (CTLFLAG_RDTUN, sys/cddl/contrib/opensolaris/uts/common/fs/zfs/zio.c:[0-9]*, FreeBSD 13.0)" out &&
-	grep -q "note: .vfs.zfs.zio.use_uma. is not in the newest source the catalogue read (FreeBSD 14.0); seen in 12.1, 13.0" out
+	grep -q "note: .vfs.zfs.zio.use_uma. is not in the newest source the catalogue read (FreeBSD 14.0); seen in 9.3, 10.4, 12.1, 13.0" out
 '
 test_expect_success 'rc.conf variables in loader.conf: the loader ignores them' '
 	printf "rc_startmsgs=\"NO\"\ndhclient_flags=\"-q\"\ndefaultroute_delay=\"0\"\nacpi_video=\"YES\"\nif_bridge_load=\"YES\"\n" >boot/loader.conf &&
@@ -45,7 +45,7 @@ test_expect_success 'rc.conf variables in loader.conf: the loader ignores them' 
 	grep -q "loader.conf:1: warning: .rc_startmsgs. is an rc.conf variable (libexec/rc/rc.conf:[0-9]*, FreeBSD 14.0): the loader ignores it" out &&
 	grep -q "loader.conf:2: warning: .dhclient_flags. is an rc.conf variable" out &&
 	grep -q "loader.conf:3: warning: .defaultroute_delay. is an rc.conf variable" out &&
-	grep -q "loader.conf:4: warning: .acpi_video. is not a loader variable; the loader ignores it (to load the module: acpi_video_load=\"YES\")" out &&
+	grep -q "loader.conf:4: warning: .acpi_video. is not a loader variable; the loader ignores it (to load the module: acpi_video_load=\"YES\", stand/defaults/loader.conf:[0-9]*, FreeBSD 14.0)" out &&
 	! grep -q "loader.conf:5:" out
 '
 test_expect_success 'net.route.netisr_maxqlen works in both files (CTLFLAG_RW and a tunable fetch)' '
@@ -90,5 +90,33 @@ test_expect_success 'documented Linux names are never unknown, present here or n
 	printf "kernel.sysrq=0\nnet.ipv4.conf.eth0.rp_filter=2\nnet.core.rmem_max=16777216\n" >d.conf &&
 	ntune check --os linux --json d.conf >out.json &&
 	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"unknown\"]==0, d; assert d[\"lines\"]==3"
+'
+test_expect_success 'a knob gone from the kernel names the last tree and line that had it, never unknown' '
+	printf "net.ipv4.tcp_tw_recycle=1\nkernel.sched_latency_ns=6000000\n" >g.conf &&
+	ntune check --os linux --json g.conf >out.json 2>/dev/null &&
+	python3 -c "
+import json, re
+d = json.load(open(\"out.json\"))
+assert d[\"unknown\"] == 0, d
+m = {x[\"line\"]: x[\"message\"] for x in d[\"diagnostics\"] if x[\"rule\"] == \"version\"}
+assert re.search(r\"tcp_tw_recycle.*4\\.9 \\(net/ipv4/sysctl_net_ipv4\\.c:[0-9]+, Linux 4\\.9\\)\", m[1]), m
+assert re.search(r\"sched_latency_ns.*5\\.10 \\(kernel/sysctl\\.c:[0-9]+, Linux 5\\.10\\)\", m[2]), m
+" &&
+	printf "hw.igb.rxd=4096\n" >boot/loader.conf &&
+	ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
+	grep -q "note: .hw.igb.rxd. is not in the newest source the catalogue read (FreeBSD 14.0); seen in 9.3, 10.4 (sys/dev/e1000/if_igb.c:[0-9]*, FreeBSD 10.4)" out
+'
+test_expect_success 'per-instance names match the patterns of the source, not a list of instances' '
+	printf "net.link.lagg.0.use_flowid=0\nhw.acpi.video.lcd0.brightness=50\n" >etc/sysctl.conf &&
+	ntune check --os freebsd --json etc/sysctl.conf >out.json 2>/dev/null &&
+	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"unknown\"]==0, d" &&
+	grep -q "^net.link.lagg.\*.use_flowid	.*sys/net/if_lagg.c:[0-9]*$" "$SRCDIR/share/catalog/freebsd.tsv" &&
+	grep -q "^hw.\*.video.\*.brightness	.*sys/dev/acpica/acpi_video.c:[0-9]*$" "$SRCDIR/share/catalog/freebsd.tsv"
+'
+test_expect_success 'Linux enum-like knobs: a value the source does not provide is an error listing those it does' '
+	printf "net.ipv4.tcp_congestion_control=bbr2\nnet.core.default_qdisc=fq_codel\n" >v.conf &&
+	test_expect_code 1 ntune check --os linux v.conf >out 2>/dev/null &&
+	grep -q "v.conf:1: error: net.ipv4.tcp_congestion_control: .bbr2. is not one of the values the source provides: bbr, bic, .*cubic.* (l6.1:net/ipv4/tcp_[a-z]*.c:[0-9]*)" out &&
+	! grep -q "v.conf:2: error" out
 '
 test_done

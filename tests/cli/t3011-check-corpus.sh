@@ -1,9 +1,11 @@
 #!/bin/sh
 # ntune check on a corpus of real files from public repositories (tests/fixtures/corpus,
 # each with its repository, path and commit in its header): at least 30 FreeBSD and 20
-# Linux files. The names check does not know and every error are reviewed in goldens: most
-# unknown names are gone from the kernels read (FreeBSD 11's hw.igb.*, Linux's
-# tcp_tw_recycle, ip_conntrack_*) or typos; a new unknown or a new error turns this red.
+# Linux files. Under 2% of the settings of each OS may be unknown (the figures go to the
+# log); the names check does not know and every error are reviewed in goldens: typos,
+# loader variables newer than the trees read, a Red Hat-only knob. Knobs gone from the
+# kernel (FreeBSD 10's hw.igb.*, Linux's tcp_tw_recycle) are known from the older trees
+# the catalogue read. A new unknown or a new error turns this red.
 . "$(dirname "$0")/lib.sh"
 C="$FIXTURES/corpus"
 
@@ -36,16 +38,19 @@ for os in (\"freebsd\", \"linux\"):
         assert d[\"unreadable_lines\"] == 0, d[\"file\"]
 "
 '
-test_expect_success 'under 6% of the settings are unknown, and each one is reviewed' '
+test_expect_success 'under 2% of the settings are unknown on each OS, and each one is reviewed' '
 	python3 -c "
 import json
+over = []
 for os in (\"freebsd\", \"linux\"):
     docs = [json.loads(l) for l in open(os + \".jsonl\")]
     n = sum(d[\"settings\"] for d in docs)
     u = sum(d[\"unknown\"] for d in docs)
     print(\"%s: %d files, %d settings, %d unknown (%.2f%%)\" % (os, len(docs), n, u, 100.0 * u / n))
-    assert u * 100 < 6 * n, os
-" >figures && cat figures &&
+    if u * 100 >= 2 * n:
+        over.append(os)
+assert not over, over
+" >figures &&
 	python3 -c "
 import json, sys
 base = sys.argv[1] + \"/\"
@@ -56,8 +61,10 @@ for o in (\"freebsd\", \"linux\"):
             if x[\"rule\"] == \"unknown-knob\":
                 print(\"%s:%d: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"knob\"]))
 " "$C" | sort >unknown.txt &&
-	test_cmp_golden t3008-corpus-unknown.txt unknown.txt
+	test_cmp_golden t3011-corpus-unknown.txt unknown.txt
 '
+# The figures, passed or failed, as TAP comments in the log.
+[ -f "$TRASH/figures" ] && sed 's/^/# /' "$TRASH/figures"
 test_expect_success 'no unknown knob is an error except a typo within distance 2; errors are reviewed' '
 	python3 -c "
 import json, sys
@@ -73,7 +80,7 @@ for o in (\"freebsd\", \"linux\"):
                 continue	# mode bits of the machine running the test
             print(\"%s:%d: %s: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"rule\"], x[\"knob\"]))
 " "$C" | sort >errors.txt &&
-	test_cmp_golden t3008-corpus-errors.txt errors.txt
+	test_cmp_golden t3011-corpus-errors.txt errors.txt
 '
 test_expect_success 'every catalogue-based placement statement names its source line' '
 	python3 -c "
