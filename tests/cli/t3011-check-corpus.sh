@@ -92,4 +92,14 @@ for o in (\"freebsd\",):
                 assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob):[0-9]+\", x[\"message\"]), x
 "
 '
+test_expect_success 'a public OPNsense config.xml: its one non-default tunable is known and no error' '
+	f="$C/opnsense/config.xml.evilbit-labs-opndossier-sample1" &&
+	ntune check --json "$f" >x.json 2>/dev/null &&
+	python3 -c "
+import json
+d = json.load(open(\"x.json\"))
+assert d[\"settings\"] == 1 and d[\"unknown\"] == 0, d
+assert not [x for x in d[\"diagnostics\"] if x[\"severity\"] == \"error\"], d
+"
+'
 test_done
