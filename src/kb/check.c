@@ -278,8 +278,8 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 			    "%s%s%s", e->name, k->no_effect_since, k->replaced_by ? "; use " : "",
 			    k->replaced_by ? shown(k->replaced_by) : "");
 	} else if (k->replaced_by != NULL) {
-		diag(l, e, KB_NOTE, "obsolete", "'%s' is an old name; prefer %s", e->name,
-		    shown(k->replaced_by));
+		diag(l, e, KB_NOTE, "obsolete", "'%s' is an old name%s; prefer %s", e->name,
+		    check_cat_ref(l, e->name), shown(k->replaced_by));
 	}
 	if (k->since != NULL && known && kb_version_cmp(ver, k->since) < 0)
 		diag(l, e, KB_ERROR, "version", "'%s' exists since %s; it has no effect on %s",

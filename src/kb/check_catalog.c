@@ -503,7 +503,8 @@ linux_live(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
 
 	if (kind == OS_TUNABLE_READONLY) {
 		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only on this kernel (its /proc/sys "
-		    "file has no write permission): setting it fails", e->name);
+		    "file has no write permission%s%s): setting it fails", e->name,
+		    ce != NULL ? "; the catalogue: " : "", ce != NULL ? where(l, ce) : "");
 		return 0;
 	}
 	if (kind == OS_TUNABLE_NONE && ce != NULL && !in_newest(l, ce))

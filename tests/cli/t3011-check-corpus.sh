@@ -82,14 +82,15 @@ for o in (\"freebsd\", \"linux\"):
 " "$C" | sort >errors.txt &&
 	test_cmp_golden t3011-corpus-errors.txt errors.txt
 '
-test_expect_success 'every catalogue-based placement statement names its source line' '
+test_expect_success 'every placement, obsolete and read-only statement names its source line' '
 	python3 -c "
 import json, re
-for o in (\"freebsd\",):
+for o in (\"freebsd\", \"linux\"):
     for l in open(o + \".jsonl\"):
         for x in json.loads(l)[\"diagnostics\"]:
-            if x[\"rule\"] in (\"placement\", \"rc-conf\", \"node\", \"version\"):
-                assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob):[0-9]+\", x[\"message\"]), x
+            if x[\"rule\"] in (\"placement\", \"rc-conf\", \"node\", \"version\", \"obsolete\",
+                             \"read-only\", \"absent\"):
+                assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob|rst):[0-9]+\", x[\"message\"]), x
 "
 '
 test_expect_success 'a public OPNsense config.xml: its one non-default tunable is known and no error' '
