@@ -27,6 +27,18 @@ test_expect_success 'the port uses meson, a C11 compiler, ncurses, pkgconfig and
 	grep -q "^USES=.*ncurses" "$port/Makefile" && grep -q "^USES=.*pkgconfig" "$port/Makefile" &&
 	grep -q "^LIB_DEPENDS=.*libjansson.so:devel/jansson" "$port/Makefile"
 '
+test_expect_success 'LICENSE is BSD-2-Clause; the port and debian/copyright carry it' '
+	grep -qx "Copyright (c) 2026 The ntune authors" "$SRCDIR/LICENSE" &&
+	grep -q "^LICENSE=[[:space:]]*BSD2CLAUSE\$" "$port/Makefile" &&
+	grep -q "^LICENSE_FILE=[[:space:]]*\${WRKSRC}/LICENSE\$" "$port/Makefile" &&
+	grep -q "^MAINTAINER=[[:space:]]*ports@FreeBSD.org\$" "$port/Makefile" &&
+	grep -q "license : '"'"'BSD-2-Clause'"'"'" "$SRCDIR/meson.build" &&
+	words() { sed -n "/Redistribution and use/,/SUCH DAMAGE/p" "$1" | sed "s/^ \.\$//" | tr -s " \n\t" "\n\n\n" | grep -v "^\$"; } &&
+	words "$SRCDIR/LICENSE" >license.words &&
+	words "$SRCDIR/debian/copyright" >copyright.words &&
+	test "$(wc -l <license.words)" -gt 150 &&
+	diff -u license.words copyright.words
+'
 test_prereq_GIT_CHECKOUT() { git -C "$SRCDIR" rev-parse HEAD >/dev/null 2>&1; }
 test_expect_success GIT_CHECKOUT 'port-distinfo.sh writes a distinfo that matches its git archive' '
 	mkdir p && cp "$port/Makefile" p/ &&
