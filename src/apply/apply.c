@@ -20,7 +20,7 @@
 const char *
 apply_action_name(enum apply_action a)
 {
-	static const char *const names[] = { "set", "same", "condition", "boot" };
+	static const char *const names[] = { "set", "same", "condition", "boot", "trial" };
 
 	return names[a];
 }
@@ -143,6 +143,14 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
 	json_object_set_new(doc, "reboot_needed", arr);
 	json_object_set_new(doc, "confirm_deadline", json_integer(0));
 	json_object_set_new(doc, "confirmed", json_false());
+	for (i = 0; i < r->nchanges && r->changes[i].action != APPLY_TRIAL_BOOT; i++)
+		;
+	if (i < r->nchanges) {
+		c = json_object();
+		json_object_set_new(c, "state", json_string("pending"));
+		json_object_set_new(c, "root", json_string(o->root != NULL ? o->root : ""));
+		json_object_set_new(doc, "trial", c);
+	}
 	return doc;
 }
 
@@ -193,7 +201,7 @@ plan(const struct kb *kb, const struct kb_profile *p, const char *os, const stru
 		c->want = xstrdup(e->value);
 		c->in_netns = o->netns != NULL && apply_in_netns(kb, e->name);
 		if (boot) {
-			c->action = APPLY_BOOT_ONLY;
+			c->action = o->trial_boot ? APPLY_TRIAL_BOOT : APPLY_BOOT_ONLY;
 			if (cur == NULL || !kb_value_equal(k, cur, e->value))
 				r->reboot = util_strv_add(r->reboot, &r->nreboot, e->name);
 		} else if (!wants)
@@ -246,6 +254,11 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 	bool blocked = false;
 
 	memset(r, 0, sizeof *r);
+	if (o->trial_boot && !apply_os_is_bsd(os)) {
+		util_cause(cause, "a one-boot trial needs FreeBSD's nextboot(8); '%s' has no loader tunables",
+		    os);
+		return -1;
+	}
 	if (!o->dry_run && (lock = apply_lock(state, false, cause)) == -1)
 		return -1;
 	if ((acc = apply_access_open(o->netns, cause)) == NULL)
@@ -302,11 +315,14 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 		written++;
 		test_hook((int)written);
 	}
-	for (i = 0; i < nfiles; i++) {
-		if (apply_write_file(files[i].path, files[i].text, &why) == -1) {
+	for (i = 0; i <= nfiles; i++) {
+		/* Last, the one-boot trial: nextboot(8) after every file is written. */
+		if (i < nfiles ? apply_write_file(files[i].path, files[i].text, &why) == -1 :
+		    apply_trial_start(o->root, r->changes, r->nchanges, &why) == -1) {
 			rollback(acc, kb, r, r->nchanges, &failed);
 			apply_restore_files(json_object_get(doc, "files"), NULL);
-			util_cause(cause, "cannot persist: %s (runtime changes restored)", why);
+			util_cause(cause, "cannot %s: %s (runtime changes restored)",
+			    i < nfiles ? "persist" : "start the one-boot trial", why);
 			apply_set_state(doc, "failed", why);
 			apply_journal_write(state, r->id, doc, NULL);
 			goto out;

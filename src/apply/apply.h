@@ -27,6 +27,7 @@ struct apply_opts {
 	bool	dry_run;	/* plan only: read current values, write nothing */
 	bool	persist;	/* write the boot-time files (default true in the CLI) */
 	int	confirm_secs;	/* > 0: start the dead-man timer, revert unless confirmed */
+	bool	trial_boot;	/* FreeBSD: loader tunables go to nextboot(8) for one boot, not to loader.conf.local */
 	const char *self_exe;	/* ntune binary for systemd-run (NULL: /proc/self/exe) */
 };
 
@@ -35,8 +36,9 @@ enum apply_action {
 	APPLY_SKIP_SAME,	/* already has the value */
 	APPLY_SKIP_OP,		/* => / =< condition not met by the current value */
 	APPLY_BOOT_ONLY,	/* loader tunable: persisted, needs a reboot */
+	APPLY_TRIAL_BOOT,	/* loader tunable under --trial-boot: nextboot(8), kept by confirm */
 };
-/* The action's word in the journal and in `apply --json`: set, same, condition, boot. */
+/* The action's word in the journal and in `apply --json`: set, same, condition, boot, trial. */
 const char *apply_action_name(enum apply_action);
 
 struct apply_change {
@@ -73,8 +75,15 @@ void	 apply_result_free(struct apply_result *);
 
 /* Restores the state before journal entry id (NULL = the latest one not reverted). */
 int	 apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, char **cause);
-/* Marks an entry confirmed so its dead-man timer does nothing (NULL = latest pending). */
-int	 apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause);
+/*
+ * Marks an entry confirmed so its dead-man timer does nothing (NULL = latest
+ * pending), and keeps a one-boot trial (apply --trial-boot) that this boot had:
+ * its tunables go into loader.conf.local (*kept: that file, else NULL). A trial
+ * this boot did not have stays pending; it is an error (-1, cause) only when
+ * nothing else was confirmed. *trial_waiting: the trial is still pending.
+ */
+int	 apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **kept,
+	    bool *trial_waiting, char **cause);
 /* The dead-man: waits until the entry's deadline, reverts unless confirmed. */
 int	 apply_deadman_wait(const char *state_dir, const char *id, char **cause);
 
@@ -97,6 +106,8 @@ void	 apply_history_free(struct apply_entry *, size_t);
 void	*apply_journal_read(const char *state_dir, const char *id, char **cause);
 
 const char *apply_state_dir(const char *override);
+/* Is os (an os_platform_name()) FreeBSD or one built on it (OPNsense, pfSense)? */
+bool	 apply_os_is_bsd(const char *os);
 /* os_platform_name() of this machine (os_platform_from_root for the distribution). */
 const char *apply_detect_os(void);
 

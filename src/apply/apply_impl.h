@@ -50,8 +50,23 @@ int	 apply_persist_files(const struct kb *, const struct apply_change *, size_t 
 	    const char *root, const char *netns, struct apply_file **, size_t *nfiles,
 	    char ***not_persisted, size_t *nnot, char **cause);
 void	 apply_files_free(struct apply_file *, size_t);
+/* The loader.conf.local (under root) holding names=values merged into ntune's block. */
+int	 apply_persist_loader(const char *root, char **names, char **values, size_t n,
+	    struct apply_file **, size_t *nfiles, char **cause);
 
-bool	 apply_os_is_bsd(const char *os);
+/*
+ * One-boot trials (trial.c): nextboot -e for each APPLY_TRIAL_BOOT change (refused
+ * while another nextboot configuration waits under root); nextboot -D; does this
+ * boot's kenv hold every trial value of a journal's changes (1 yes, 0 no + cause
+ * saying which, -1 error); write them into loader.conf.local, recording the old
+ * text in the journal's "files" (*path: the file written, NULL if none).
+ */
+int	 apply_trial_start(const char *root, const struct apply_change *, size_t n, char **cause);
+int	 apply_trial_drop(char **cause);
+int	 apply_trial_in_effect(json_t *changes, char **cause);
+int	 apply_trial_persist(json_t *doc, char **path, char **cause);
+/* Is a one-boot trial of the entry waiting for `confirm` (after its reboot)? */
+bool	 apply_trial_pending(json_t *doc);
 
 int	 apply_deadman_start(const char *state_dir, const char *id, const char *self_exe,
 	    int *pid, char **cause);

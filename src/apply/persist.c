@@ -144,6 +144,20 @@ add_file(struct apply_file **files, size_t *n, const char *root, const char *rel
 	return 0;
 }
 
+#define LOADER_CONF_LOCAL	"/boot/loader.conf.local"
+#define LOADER_FMT		"%s=\"%s\"\n"
+
+int
+apply_persist_loader(const char *root, char **names, char **values, size_t n,
+    struct apply_file **files, size_t *nfiles, char **cause)
+{
+	*files = NULL;
+	*nfiles = 0;
+	if (n == 0)
+		return 0;
+	return add_file(files, nfiles, root, LOADER_CONF_LOCAL, names, values, n, LOADER_FMT, cause);
+}
+
 int
 apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n, const char *os,
     const char *root, const char *netns, struct apply_file **files, size_t *nfiles,
@@ -159,8 +173,8 @@ apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n
 	*files = NULL;
 	*nfiles = 0;
 	for (i = 0; i < n; i++) {
-		if (ch[i].action == APPLY_SKIP_OP)
-			continue;
+		if (ch[i].action == APPLY_SKIP_OP || ch[i].action == APPLY_TRIAL_BOOT)
+			continue;	/* a trial goes to nextboot(8) (trial.c), not to a boot file */
 		k = kb_find(kb, ch[i].name, os);
 		if (!bsd) {
 			if (util_startswith(ch[i].name, "if.") || util_startswith(ch[i].name, "cpu.") ||
@@ -195,8 +209,8 @@ apply_persist_files(const struct kb *kb, const struct apply_change *ch, size_t n
 			    "%s = %s\n", cause);
 	} else {
 		if (rc == 0 && nl > 0)
-			rc = add_file(files, nfiles, root, "/boot/loader.conf.local", ln, lv, nl,
-			    "%s=\"%s\"\n", cause);
+			rc = add_file(files, nfiles, root, LOADER_CONF_LOCAL, ln, lv, nl, LOADER_FMT,
+			    cause);
 		if (rc == 0 && ns > 0)
 			rc = add_file(files, nfiles, root, "/etc/sysctl.conf.local", sn, sv, ns,
 			    "%s=%s\n", cause);

@@ -12,7 +12,10 @@
 #include "apply/apply_impl.h"
 #include "util/util.h"
 
-/* Restores files from the journal's "files" (old text, or removal when there was none). */
+/*
+ * Restores files from the journal's "files" (old text, or removal when there was
+ * none), last first: a confirmed trial appends the text it replaced.
+ */
 int
 apply_restore_files(json_t *files, char **cause)
 {
@@ -21,7 +24,8 @@ apply_restore_files(json_t *files, char **cause)
 	const char *path, *old;
 	int rc = 0;
 
-	json_array_foreach(files, i, f) {
+	for (i = json_array_size(files); i > 0; i--) {
+		f = json_array_get(files, i - 1);
 		path = json_string_value(json_object_get(f, "path"));
 		old = json_string_value(json_object_get(f, "old"));
 		if (path == NULL)
@@ -51,6 +55,21 @@ apply_entry_pending(json_t *doc)
 {
 	return apply_entry_revertable(doc) && json_integer_value(json_object_get(doc, "confirm_deadline")) > 0 &&
 	    !json_is_true(json_object_get(doc, "confirmed"));
+}
+
+bool
+apply_trial_pending(json_t *doc)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(doc, "trial"), "state"));
+
+	return apply_entry_revertable(doc) && s != NULL && strcmp(s, "pending") == 0;
+}
+
+/* What `confirm` without an id picks: a dead-man timer running, or a trial to keep. */
+static bool
+entry_confirmable(json_t *doc)
+{
+	return apply_entry_pending(doc) || apply_trial_pending(doc);
 }
 
 static bool
@@ -114,6 +133,15 @@ apply_revert_locked(const char *state, const char *id, const char *why_state, ch
 		}
 	}
 	apply_access_close(acc);
+	/* A trial not yet booted must not be booted: remove the nextboot(8) configuration. */
+	if (apply_trial_pending(doc) && apply_trial_drop(&why) == -1) {
+		if (first == NULL)
+			first = why;
+		else
+			free(why);
+		why = NULL;
+		bad++;
+	}
 	if (apply_restore_files(json_object_get(doc, "files"), bad == 0 ? &why : NULL) == -1) {
 		if (first == NULL)
 			first = why;
@@ -130,6 +158,8 @@ apply_revert_locked(const char *state, const char *id, const char *why_state, ch
 	}
 	apply_set_state(doc, "reverted", NULL);
 	json_object_set_new(doc, "reverted_by", json_string(why_state));
+	if (json_object_get(doc, "trial") != NULL)
+		json_object_set_new(json_object_get(doc, "trial"), "state", json_string("reverted"));
 	if (gone)
 		json_object_set_new(doc, "note", json_string("the network namespace was gone: only "
 		    "host settings were restored"));
@@ -166,18 +196,36 @@ apply_revert(const char *state_dir, const char *id, char *done_id, size_t len, c
 	return rc;
 }
 
+/* Keeps the entry's trial if this boot had it; 1 kept, 0 still waiting (cause says why), -1 error. */
+static int
+confirm_trial(json_t *doc, char **kept, char **cause)
+{
+	int rc;
+
+	if ((rc = apply_trial_in_effect(json_object_get(doc, "changes"), cause)) != 1)
+		return rc;
+	if (apply_trial_persist(doc, kept, cause) == -1)
+		return -1;
+	json_object_set_new(json_object_get(doc, "trial"), "state", json_string("confirmed"));
+	return 1;
+}
+
 int
-apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **cause)
+apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, char **kept,
+    bool *trial_waiting, char **cause)
 {
 	const char *state = apply_state_dir(state_dir);
-	char found[APPLY_ID_MAX];
+	char found[APPLY_ID_MAX], *why = NULL;
 	json_t *doc;
-	int lock, rc;
+	int lock, rc = -1, trial = 1;
+	bool timer;
 
+	*kept = NULL;
+	*trial_waiting = false;
 	if ((lock = apply_lock(state, true, cause)) == -1)
 		return -1;
 	if (id == NULL) {
-		if (apply_find_latest(state, apply_entry_pending, found, sizeof found, cause) == -1) {
+		if (apply_find_latest(state, entry_confirmable, found, sizeof found, cause) == -1) {
 			if (cause != NULL && *cause == NULL)
 				util_cause(cause, "no change is waiting for confirmation");
 			apply_unlock(lock);
@@ -189,18 +237,31 @@ apply_confirm(const char *state_dir, const char *id, char *done_id, size_t len, 
 		apply_unlock(lock);
 		return -1;
 	}
-	if (!apply_entry_pending(doc)) {
+	timer = apply_entry_pending(doc);
+	if (!timer && !apply_trial_pending(doc)) {
 		util_cause(cause, "entry '%s' is not waiting for confirmation (%s)", id,
 		    json_string_value(json_object_get(doc, "state")));
-		json_decref(doc);
-		apply_unlock(lock);
-		return -1;
+		goto out;
 	}
-	json_object_set_new(doc, "confirmed", json_true());
+	if (apply_trial_pending(doc) && (trial = confirm_trial(doc, kept, &why)) != 1) {
+		if (trial == -1 || !timer) {
+			util_cause(cause, "%s: %s", id, why);
+			goto out;
+		}
+		*trial_waiting = true;	/* the timer is stopped; the trial waits for its boot */
+	}
+	if (timer)
+		json_object_set_new(doc, "confirmed", json_true());
 	rc = apply_journal_write(state, id, doc, cause);
-	json_decref(doc);
 	if (rc == 0 && done_id != NULL)
 		snprintf(done_id, len, "%s", id);
+out:
+	if (rc == -1) {
+		free(*kept);
+		*kept = NULL;
+	}
+	free(why);
+	json_decref(doc);
 	apply_unlock(lock);
 	return rc;
 }

@@ -82,6 +82,8 @@ action_text(enum apply_action a, bool dry)
 		return "kept (condition not met)";
 	case APPLY_BOOT_ONLY:
 		return "at next boot";
+	case APPLY_TRIAL_BOOT:
+		return dry ? "would try for one boot" : "next boot only, nextboot";
 	}
 	return "";
 }
@@ -120,6 +122,12 @@ print_text(const struct apply_result *r, bool dry, int confirm)
 			printf(" %s", r->not_persisted[i]);
 		printf("\n");
 	}
+	for (i = 0, set = 0; i < r->nchanges; i++)
+		set += r->changes[i].action == APPLY_TRIAL_BOOT;
+	if (set > 0 && !dry)
+		printf("one-boot trial: reboot, then `ntune confirm %s` keeps %zu boot-time setting%s in "
+		    "loader.conf.local; a box that does not come up boots its old settings after a reset\n",
+		    r->id, set, set == 1 ? "" : "s");
 	if (confirm > 0 && !dry) {
 		printf("reverts in %d s unless `ntune confirm %s` runs", confirm, r->id);
 		if (r->deadman_pid > 0)
@@ -175,6 +183,7 @@ static const struct option longopts[] = {
 	{ "os", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'F' },
+	{ "trial-boot", no_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -226,8 +235,17 @@ run(struct cmd_args *args)
 		case 'F':
 			force = true;
 			break;
+		case 'T':
+			o.trial_boot = true;
+			break;
 		}
 	}
+	if (o.trial_boot && !apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()))
+		return cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD, OPNsense and pfSense "
+		    "(nextboot(8)); '%s' has no loader tunables", o.os != NULL ? o.os : apply_detect_os());
+	if (o.trial_boot && !o.persist)
+		return cmd_error(&cmd_apply, 2, "--trial-boot keeps the tunables at `ntune confirm`; it "
+		    "cannot go with --no-persist");
 	if (cmd_load_profile(&cmd_apply, args->argv[0], &p, &kb) != 0)
 		return 2;
 	if (p->nentries == 0) {
@@ -260,8 +278,8 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_apply = {
 	.name = "apply",
 	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
-	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--no-persist] [--root DIR] [--netns NAME]\n"
-	    "      [--os linux|freebsd|opnsense|pfsense] [--force] [--json]",
+	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot] [--no-persist] [--root DIR]\n"
+	    "      [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]",
 	.optstring = "nc:Pr:N:o:jF",
 	.longopts = longopts,
 	.min_args = 1,

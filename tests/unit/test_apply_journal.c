@@ -101,18 +101,23 @@ test_apply_history_lists_entries_oldest_first(void **st)
 static void
 test_apply_confirm_marks_the_pending_entry(void **st)
 {
-	char done[APPLY_ID_MAX], *cause = NULL;
+	char done[APPLY_ID_MAX], *cause = NULL, *kept = NULL;
 	json_t *doc;
+	bool waiting;
 
 	(void)st;
 	write_entry("20200101T000001Z-0001", "applied", (long long)time(NULL) + 60, false);
-	assert_int_equal(apply_confirm(state, "20200101T000001Z-0001", done, sizeof done, NULL), 0);
+	assert_int_equal(apply_confirm(state, "20200101T000001Z-0001", done, sizeof done, &kept, &waiting,
+	    NULL), 0);
+	assert_null(kept);
+	assert_false(waiting);
 	assert_string_equal(done, "20200101T000001Z-0001");
 	doc = apply_journal_load(state, done, NULL);
 	assert_true(json_is_true(json_object_get(doc, "confirmed")));
 	json_decref(doc);
 	/* A second confirm has nothing to do. */
-	assert_int_equal(apply_confirm(state, "20200101T000001Z-0001", done, sizeof done, &cause), -1);
+	assert_int_equal(apply_confirm(state, "20200101T000001Z-0001", done, sizeof done, &kept, &waiting,
+	    &cause), -1);
 	assert_non_null(strstr(cause, "not waiting for confirmation"));
 	free(cause);
 	/* And the dead-man of a confirmed entry returns at once without reverting. */
