@@ -101,7 +101,8 @@ write_inner all-skipped <<\EOF
 test_expect_success NO_SUCH_TOOL 'needs a tool that is not there' 'false'
 EOF
 write_inner require <<\EOF
-test_require ROOT,NO_SUCH_TOOL
+test_prereq_PRESENT() { :; }
+test_require PRESENT,NO_SUCH_TOOL
 test_expect_success 'never reached' 'false'
 EOF
 test_expect_success 'a file whose tests are all skipped exits 77, meson'"'"'s skip' '
