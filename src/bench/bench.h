@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "remote/remote.h"
 #include "stat/stat.h"
 
 #define BENCH_LABEL_MAX	64
@@ -132,6 +133,10 @@ struct bench_run {
 };
 
 void	bench_run_free(struct bench_run *);
+/* Marks the run failed, with why (its error). */
+void	bench_run_fail(struct bench_run *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Now as ISO 8601 UTC, 2026-12-04T17:30:00Z. */
+void	bench_now_iso(char *buf, size_t len);
 json_t	*bench_run_json(const struct bench_run *);
 
 /* A label usable as a file name: [A-Za-z0-9._-], not starting with '.'. */
@@ -189,6 +194,11 @@ struct bench_lab {
  * into s) and returns 0; anything else is a shell command: -1, nothing set.
  */
 int	bench_parse_load(const char *s, struct bench_lab *l);
+/*
+ * ntune gen's options for the lab's frame size, flows, threads and rate;
+ * size > 0 and rate > 0 replace the lab's.
+ */
+void	bench_gen_words(const struct bench_lab *, int size, double rate, struct remote_words *);
 /* The mean % busy of the CPUs over secs seconds with no load of ours, -1 if unknown. */
 double	bench_lab_idle_busy(struct bench_lab *, double secs);
 /* Checks that the lab exists and we may use it; fills the namespace names. */
@@ -276,8 +286,6 @@ void	bench_profile_free(struct bench_profile *);
 
 /* --- a real DUT, generator and sink reached over ssh (remote.c) ---------- */
 
-#include "remote/remote.h"
-
 struct bench_remote {
 	/* set by the caller */
 	struct remote_host dut, gen, sink;
@@ -294,7 +302,7 @@ struct bench_remote {
 	 * Reboot mode (profiles with boot-time knobs, or --reboot): a profile is
 	 * applied persistently (apply --root dut_root) and the DUT rebooted, once
 	 * per switch of profile; the original settings come back with a last
-	 * reboot in bench_remote_finish.
+	 * reboot in bench_remote_finish (unless the DUT already runs them).
 	 */
 	bool	reboot;
 	const char *dut_root;		/* apply --root on the DUT, or NULL */
@@ -325,10 +333,16 @@ int	bench_remote_open(struct bench_remote *, char **cause);
 int	bench_remote_open_dir(struct bench_remote *, char **cause);
 /*
  * Reboot mode: takes the last profile out and reboots, so that the DUT runs
- * its original settings again (also after Ctrl-C). 0 or -1 + cause.
+ * its original settings again (also after Ctrl-C); no reboot when the boot in
+ * force already runs them (the last profile had no settings and its switch
+ * completed). 0 or -1 + cause.
  */
 int	bench_remote_finish(struct bench_remote *, char **cause);
 void	bench_remote_close(struct bench_remote *);
+/* Reads the profile back from the live DUT (ntune verify there): 0 when every knob has its value. */
+int	bench_remote_verify(struct bench_remote *, const struct bench_profile *, char **cause);
+/* `ntune snapshot` of the DUT (idle) into DIR/dut/NAME.json; quietly nothing without DIR. */
+void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
 /*
  * Reads the knobs names[0..n-1] on the DUT with one `ntune verify - --json` there
@@ -340,6 +354,16 @@ int	bench_remote_knobs(struct bench_remote *, char *const *names, size_t n, json
 	    char **cause);
 /* A bench_getter over bench_remote_knobs' values (arg: the json_t object). */
 int	bench_remote_knob_get(void *arg, const char *name, char **value, char **why);
+/*
+ * An RFC 2544 trial through the DUT, for rfc2544_config.run_trial with arg the
+ * opened bench_remote: the DUT's counters are read idle before and after, the
+ * sink counts on its own clock and waits for late frames, and latency is kept
+ * only when the generator and the sink are the same host.
+ */
+struct rfc2544_config;
+struct rfc2544_trial;
+int	bench_remote_rfc2544_trial(void *arg, const struct rfc2544_config *, int size, double rate,
+	    const char *phase, struct rfc2544_trial *, char **cause);
 
 /* --- the tuner (tune.c) -------------------------------------------------- */
 

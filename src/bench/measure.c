@@ -414,30 +414,6 @@ sink_latency(pid_t pid, int fd, struct bench_run *r)
 }
 
 static void
-iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static void
-fail_run(struct bench_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-fail_run(struct bench_run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof r->error, fmt, ap);
-	va_end(ap);
-	r->ok = false;
-}
-
-static void
 describe_exit(char *buf, size_t len, int status)
 {
 	if (WIFEXITED(status))
@@ -470,213 +446,252 @@ diagnose(struct bench_lab *l, double duration)
 	return pid;
 }
 
+void
+bench_gen_words(const struct bench_lab *l, int size, double rate, struct remote_words *w)
+{
+	if (size > 0 || l->size > 0)
+		remote_words_addf(w, "--" TRAFFIC_OPT_SIZE "=%d", size > 0 ? size : l->size);
+	if (l->flows > 0)
+		remote_words_addf(w, "--" TRAFFIC_OPT_FLOWS "=%d", l->flows);
+	if (l->threads > 0)
+		remote_words_addf(w, "--" TRAFFIC_OPT_THREADS "=%d", l->threads);
+	if (rate > 0 || l->rate > 0)
+		remote_words_addf(w, "--" TRAFFIC_OPT_RATE "=%.0f", rate > 0 ? rate : l->rate);
+}
+
+/* What a lab run measures with, and what it has started. */
+struct lab_run {
+	struct bench_lab *l;
+	struct bench_run *r;
+	double	duration, t0;
+	pid_t	load, server, sink, diag;
+	int	outfd, sinkfd, exited, status;
+	struct os_cpu_times *ct0, *ct1;
+	struct os_irq *ir0, *ir1;
+	size_t	nct0, nct1, nir0, nir1;
+};
+
+/* iperf3 -s in the sink, once it listens (a loaded machine may take a while to start it). */
+static int
+start_iperf3_server(struct lab_run *m, char **cause)
+{
+	char *sargv[] = { "iperf3", "-s", "-1", NULL };
+	int k;
+
+	if ((m->server = spawn(m->l->sink_ns, sargv, m->outfd, cause)) == -1)
+		return -1;
+	for (k = 0; k < 60 && lab_netns_run(m->l->sink_ns, iperf3_listening, NULL, NULL) != 0; k++)
+		usleep(50000);
+	return 0;
+}
+
+/* The load's command line; it runs secs seconds. */
+static int
+load_words(struct lab_run *m, const char *secs, struct remote_words *w, char **cause)
+{
+	struct bench_lab *l = m->l;
+	char *env;
+
+	switch (l->load) {
+	case BENCH_LOAD_GEN:
+		remote_words_add(w, l->self);
+		remote_words_add(w, "gen");
+		remote_words_add(w, "--" TRAFFIC_OPT_DURATION);
+		remote_words_add(w, secs);
+		bench_gen_words(l, 0, 0, w);
+		break;
+	case BENCH_LOAD_IPERF3:
+		if (start_iperf3_server(m, cause) == -1)
+			return -1;
+		remote_words_add(w, "iperf3");
+		remote_words_add(w, "-c");
+		remote_words_add(w, LAB_SINK_IP4);
+		remote_words_add(w, "-t");
+		remote_words_add(w, secs);
+		break;
+	case BENCH_LOAD_CMD:
+		/* The command learns where to send and for how long from its environment. */
+		xasprintf(&env, "NTUNE_LAB=%s NTUNE_DURATION=%s NTUNE_DST=%s NTUNE_DST6=%s; "
+		    "export NTUNE_LAB NTUNE_DURATION NTUNE_DST NTUNE_DST6; %s", l->prefix, secs,
+		    LAB_SINK_IP4, LAB_SINK_IP6, l->cmd);
+		remote_words_add(w, "/bin/sh");
+		remote_words_add(w, "-c");
+		remote_words_add(w, env);
+		free(env);
+		return 0;
+	}
+	/* `--load "gen ARGS"` / `--load "iperf3 ARGS"`: ARGS go to the load, split at white space. */
+	remote_words_split(w, l->args);
+	return 0;
+}
+
+/* `ntune sink --json` in the sink for latency, listening a little longer than the load sends. */
+static int
+start_latency_sink(struct lab_run *m, double total, char **cause)
+{
+	char stmpl[] = "/tmp/ntune-sink.XXXXXX", secs[32];
+	char *sargv[] = { (char *)m->l->self, "sink", "--" TRAFFIC_OPT_DURATION, secs,
+	    "--" TRAFFIC_OPT_QUIET, "--" TRAFFIC_OPT_JSON, NULL };
+
+	if ((m->sinkfd = mkstemp(stmpl)) == -1) {
+		util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	unlink(stmpl);
+	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 2));
+	if ((m->sink = spawn(m->l->sink_ns, sargv, m->sinkfd, cause)) == -1)
+		return -1;
+	usleep(300000);
+	return 0;
+}
+
+/*
+ * The measured window: the sink's counters every second, CPU times and
+ * interrupts at both ends. 1 when the load died in it, -1 on a signal
+ * (cause left alone) or when the counters cannot be read.
+ */
+static int
+window(struct lab_run *m, char **cause)
+{
+	struct bench_run *r = m->r;
+	struct sample s0, prev, cur;
+	bool have_cpu, have_irq;
+	size_t nsec, k;
+
+	have_cpu = cpu_snapshot(m->l, &m->ct0, &m->nct0) == 0;
+	have_irq = irq_snapshot(m->l, &m->ir0, &m->nir0) == 0;
+	if (sample(m->l, &s0, cause) == -1)
+		return -1;
+	if (m->l->diagnose_to != NULL)
+		m->diag = diagnose(m->l, m->duration);
+	prev = s0;
+	nsec = (size_t)ceil(m->duration - 1e-9);
+	for (k = 1; k <= nsec && !m->exited; k++) {
+		double end = s0.t + ((double)k < m->duration ? (double)k : m->duration);
+
+		if (wait_until(end, m->load, &m->exited, &m->status) == -1 || sample(m->l, &cur, cause) == -1)
+			return -1;
+		if (cur.t > prev.t) {
+			r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
+			r->per_second[r->nsec++] = (double)(cur.rx_packets - prev.rx_packets) / (cur.t - prev.t);
+		}
+		prev = cur;
+	}
+	if (m->diag > 0) {
+		waitpid(m->diag, NULL, 0);
+		m->diag = -1;
+	}
+	if (have_cpu && cpu_snapshot(m->l, &m->ct1, &m->nct1) == 0)
+		cpu_busy(r, m->ct0, m->nct0, m->ct1, m->nct1);
+	if (have_irq && irq_snapshot(m->l, &m->ir1, &m->nir1) == 0)
+		irq_rates(r, m->ir0, m->nir0, m->ir1, m->nir1, prev.t - s0.t);
+	r->duration_s = prev.t - s0.t;
+	r->packets = prev.rx_packets - s0.rx_packets;
+	r->bytes = prev.rx_bytes - s0.rx_bytes;
+	r->sent = prev.tx_packets - s0.tx_packets;
+	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
+	r->pps = r->duration_s > 0 ? (double)r->packets / r->duration_s : 0;
+	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
+	return m->exited ? 1 : 0;
+}
+
+/* What a measured run must not be: merged frames, no latency when asked for, nothing forwarded. */
+static void
+judge(struct lab_run *m)
+{
+	struct bench_lab *l = m->l;
+	struct bench_run *r = m->r;
+
+	/* Ethernet header + VLAN tag over the MTU: no wire carries a larger frame. */
+	if (l->load == BENCH_LOAD_GEN && r->packets > 0 &&
+	    (double)r->bytes / (double)r->packets > (double)(l->mtu > 0 ? l->mtu : 1500) + 18)
+		bench_run_fail(r, "%s received frames of %.0f bytes on average, more than the MTU: merged "
+		    "(GRO/GSO) packets crossed the lab's wire and each counted as one packet; turn "
+		    "tx-udp-segmentation and tx-gso-list off on %s", LAB_SINK_IF,
+		    (double)r->bytes / (double)r->packets, LAB_DUT_OUT_IF);
+	if (m->sink > 0 && r->packets > 0 && sink_latency(m->sink, m->sinkfd, r) == -1)
+		bench_run_fail(r, "no latency from the sink (does the load carry ntune gen's timestamps?)");
+	m->sink = -1;
+	if (r->packets == 0 && (r->sent == 0 || !l->zero_ok)) {
+		if (r->sent == 0)
+			bench_run_fail(r, "zero packets: the load sent nothing on %s", LAB_GEN_IF);
+		else
+			bench_run_fail(r, "zero packets: the load sent %llu packets but none reached %s "
+			    "(is the DUT forwarding?)", (unsigned long long)r->sent, LAB_SINK_IF);
+	}
+}
+
+static void
+died(struct lab_run *m)
+{
+	char line[200], how[64];
+
+	last_line(m->outfd, line, sizeof line);
+	describe_exit(how, sizeof how, m->status);
+	bench_run_fail(m->r, "the load command died after %.1f s (%s)%s%s", util_now() - m->t0, how,
+	    line[0] != '\0' ? ": " : "", line);
+	m->r->pps = m->r->bps = 0;
+}
+
+static void
+lab_run_end(struct lab_run *m)
+{
+	stop(m->load);
+	stop(m->server);
+	stop(m->diag);
+	stop(m->sink);
+	if (m->sinkfd != -1)
+		close(m->sinkfd);
+	close(m->outfd);
+	free(m->ct0);
+	free(m->ct1);
+	os_irqs_free(m->ir0, m->nir0);
+	os_irqs_free(m->ir1, m->nir1);
+}
+
 int
 bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, char **cause)
 {
-	char secs[32], size[16], flows[16], threads[16], rate[32], line[200], how[64], *cmdenv = NULL;
-	char sinksecs[32];
-	char *argv[48], *sargv[8], *extra = NULL, *tok, *save = NULL;
-	struct os_cpu_times *ct0 = NULL, *ct1 = NULL;
-	struct os_irq *ir0 = NULL, *ir1 = NULL;
-	size_t nct0 = 0, nct1 = 0, nir0 = 0, nir1 = 0, nsec, k;
-	struct sample s0, prev, cur, s1;
-	pid_t load = -1, server = -1, sink = -1, diag = -1;
-	int sinkfd = -1, outfd, exited = 0, status = 0, rc = -1, argc = 0, have_cpu, have_irq;
-	char tmpl[] = "/tmp/ntune-load.XXXXXX";
-	double t0, total, startup;
+	struct lab_run m = { .l = l, .r = r, .duration = duration, .load = -1, .server = -1,
+	    .sink = -1, .diag = -1, .sinkfd = -1 };
+	struct remote_words w = { NULL, 0 };
+	char tmpl[] = "/tmp/ntune-load.XXXXXX", secs[32];
+	double total = l->settle + duration, startup;
+	int rc = -1, k;
 
 	r->ok = true;
 	r->error[0] = '\0';
-	iso_now(r->started, sizeof r->started);
-	if ((outfd = mkstemp(tmpl)) == -1) {
+	bench_now_iso(r->started, sizeof r->started);
+	if ((m.outfd = mkstemp(tmpl)) == -1) {
 		util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
 		return -1;
 	}
 	unlink(tmpl);
-	total = l->settle + duration;
 	startup = l->load == BENCH_LOAD_GEN ? 0 : BENCH_STARTUP_WAIT;
 	/* The load runs a little longer than the window so that it never ends inside it. */
 	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1 + startup));
-	switch (l->load) {
-	case BENCH_LOAD_GEN:
-		argv[argc++] = (char *)l->self;
-		argv[argc++] = "gen";
-		argv[argc++] = "--" TRAFFIC_OPT_DURATION;
-		argv[argc++] = secs;
-		if (l->size > 0) {
-			snprintf(size, sizeof size, "%d", l->size);
-			argv[argc++] = "--" TRAFFIC_OPT_SIZE;
-			argv[argc++] = size;
-		}
-		if (l->flows > 0) {
-			snprintf(flows, sizeof flows, "%d", l->flows);
-			argv[argc++] = "--" TRAFFIC_OPT_FLOWS;
-			argv[argc++] = flows;
-		}
-		if (l->threads > 0) {
-			snprintf(threads, sizeof threads, "%d", l->threads);
-			argv[argc++] = "--" TRAFFIC_OPT_THREADS;
-			argv[argc++] = threads;
-		}
-		if (l->rate > 0) {
-			snprintf(rate, sizeof rate, "%.0f", l->rate);
-			argv[argc++] = "--" TRAFFIC_OPT_RATE;
-			argv[argc++] = rate;
-		}
-		break;
-	case BENCH_LOAD_IPERF3:
-		sargv[0] = "iperf3";
-		sargv[1] = "-s";
-		sargv[2] = "-1";
-		sargv[3] = NULL;
-		if ((server = spawn(l->sink_ns, sargv, outfd, cause)) == -1)
-			goto out;
-		/* A loaded machine may take a while to start it: wait until it listens. */
-		for (k = 0; k < 60 && lab_netns_run(l->sink_ns, iperf3_listening, NULL, NULL) != 0; k++)
-			usleep(50000);
-		argv[argc++] = "iperf3";
-		argv[argc++] = "-c";
-		argv[argc++] = LAB_SINK_IP4;
-		argv[argc++] = "-t";
-		argv[argc++] = secs;
-		break;
-	case BENCH_LOAD_CMD:
-		/* The command learns where to send and for how long from its environment. */
-		xasprintf(&cmdenv, "NTUNE_LAB=%s NTUNE_DURATION=%s NTUNE_DST=%s NTUNE_DST6=%s; "
-		    "export NTUNE_LAB NTUNE_DURATION NTUNE_DST NTUNE_DST6; %s", l->prefix, secs,
-		    LAB_SINK_IP4, LAB_SINK_IP6, l->cmd);
-		argv[argc++] = "/bin/sh";
-		argv[argc++] = "-c";
-		argv[argc++] = cmdenv;
-		break;
-	}
-	/* `--load "gen ARGS"` / `--load "iperf3 ARGS"`: ARGS go to the load, split at white space. */
-	if (l->load != BENCH_LOAD_CMD && l->args != NULL) {
-		extra = xstrdup(l->args);
-		for (tok = strtok_r(extra, " \t", &save); tok != NULL && argc < 46;
-		    tok = strtok_r(NULL, " \t", &save))
-			argv[argc++] = tok;
-	}
-	argv[argc] = NULL;
-	if (l->latency) {
-		/* The sink listens a little longer than the load sends. */
-		char stmpl[] = "/tmp/ntune-sink.XXXXXX";
-
-		if ((sinkfd = mkstemp(stmpl)) == -1) {
-			util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
-			goto out;
-		}
-		unlink(stmpl);
-		snprintf(sinksecs, sizeof sinksecs, "%d", (int)ceil(total + 2));
-		sargv[0] = (char *)l->self;
-		sargv[1] = "sink";
-		sargv[2] = "--" TRAFFIC_OPT_DURATION;
-		sargv[3] = sinksecs;
-		sargv[4] = "--" TRAFFIC_OPT_QUIET;
-		sargv[5] = "--" TRAFFIC_OPT_JSON;
-		sargv[6] = NULL;
-		if ((sink = spawn(l->sink_ns, sargv, sinkfd, cause)) == -1)
-			goto out;
-		usleep(300000);
-	}
-	t0 = util_now();
-	if ((load = spawn(l->gen_ns, argv, outfd, cause)) == -1)
+	if (load_words(&m, secs, &w, cause) == -1 || (l->latency && start_latency_sink(&m, total, cause) == -1))
 		goto out;
-	if (wait_until(t0 + l->settle, load, &exited, &status) == -1)
+	m.t0 = util_now();
+	if ((m.load = spawn(l->gen_ns, w.v, m.outfd, cause)) == -1)
+		goto out;
+	if (wait_until(m.t0 + l->settle, m.load, &m.exited, &m.status) == -1 ||
+	    (!m.exited && startup > 0 && wait_for_flow(l, m.load, &m.exited, &m.status, cause) == -1))
 		goto interrupted;
-	if (exited)
-		goto died;
-	if (startup > 0 && wait_for_flow(l, load, &exited, &status, cause) == -1) {
-		if (bench_interrupted)
-			goto interrupted;
-		goto out;
-	}
-	if (exited)
-		goto died;
-	have_cpu = cpu_snapshot(l, &ct0, &nct0) == 0;
-	have_irq = irq_snapshot(l, &ir0, &nir0) == 0;
-	if (sample(l, &s0, cause) == -1)
-		goto out;
-	if (l->diagnose_to != NULL)
-		diag = diagnose(l, duration);
-	prev = s0;
-	nsec = (size_t)ceil(duration - 1e-9);
-	for (k = 1; k <= nsec; k++) {
-		double end = s0.t + ((double)k < duration ? (double)k : duration);
-
-		if (wait_until(end, load, &exited, &status) == -1)
-			goto interrupted;
-		if (sample(l, &cur, cause) == -1)
-			goto out;
-		if (cur.t > prev.t) {
-			r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
-			r->per_second[r->nsec++] = (double)(cur.rx_packets - prev.rx_packets) /
-			    (cur.t - prev.t);
-		}
-		prev = cur;
-		if (exited)
-			break;
-	}
-	s1 = prev;
-	if (diag > 0) {
-		waitpid(diag, NULL, 0);
-		diag = -1;
-	}
-	if (have_cpu && cpu_snapshot(l, &ct1, &nct1) == 0)
-		cpu_busy(r, ct0, nct0, ct1, nct1);
-	if (have_irq && irq_snapshot(l, &ir1, &nir1) == 0)
-		irq_rates(r, ir0, nir0, ir1, nir1, s1.t - s0.t);
-	r->duration_s = s1.t - s0.t;
-	r->packets = s1.rx_packets - s0.rx_packets;
-	r->bytes = s1.rx_bytes - s0.rx_bytes;
-	r->sent = s1.tx_packets - s0.tx_packets;
-	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
-	r->pps = r->duration_s > 0 ? (double)r->packets / r->duration_s : 0;
-	r->bps = r->duration_s > 0 ? (double)r->bytes * 8 / r->duration_s : 0;
-	if (exited)
-		goto died;
-	/* Ethernet header + VLAN tag over the MTU: no wire carries a larger frame. */
-	if (l->load == BENCH_LOAD_GEN && r->packets > 0 &&
-	    (double)r->bytes / (double)r->packets > (double)(l->mtu > 0 ? l->mtu : 1500) + 18)
-		fail_run(r, "%s received frames of %.0f bytes on average, more than the MTU: merged "
-		    "(GRO/GSO) packets crossed the lab's wire and each counted as one packet; turn "
-		    "tx-udp-segmentation and tx-gso-list off on %s", LAB_SINK_IF,
-		    (double)r->bytes / (double)r->packets, LAB_DUT_OUT_IF);
-	if (sink > 0 && r->packets > 0 && sink_latency(sink, sinkfd, r) == -1)
-		fail_run(r, "no latency from the sink (does the load carry ntune gen's timestamps?)");
-	sink = -1;
-	if (r->packets == 0 && (r->sent == 0 || !l->zero_ok)) {
-		if (r->sent == 0)
-			fail_run(r, "zero packets: the load sent nothing on %s", LAB_GEN_IF);
-		else
-			fail_run(r, "zero packets: the load sent %llu packets but none reached %s "
-			    "(is the DUT forwarding?)", (unsigned long long)r->sent, LAB_SINK_IF);
-	}
-	rc = 0;
-	goto out;
-died:
-	last_line(outfd, line, sizeof line);
-	describe_exit(how, sizeof how, status);
-	fail_run(r, "the load command died after %.1f s (%s)%s%s", util_now() - t0, how,
-	    line[0] != '\0' ? ": " : "", line);
-	r->pps = r->bps = 0;
+	k = m.exited ? 1 : window(&m, cause);
+	if (k == -1)
+		goto interrupted;
+	if (k == 1)
+		died(&m);
+	else
+		judge(&m);
 	rc = 0;
 	goto out;
 interrupted:
-	util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
+	if (bench_interrupted)
+		util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
 out:
-	stop(load);
-	stop(server);
-	stop(diag);
-	stop(sink);
-	if (sinkfd != -1)
-		close(sinkfd);
-	close(outfd);
-	free(cmdenv);
-	free(extra);
-	free(ct0);
-	free(ct1);
-	os_irqs_free(ir0, nir0);
-	os_irqs_free(ir1, nir1);
+	lab_run_end(&m);
+	remote_words_free(&w);
 	return rc;
 }

@@ -16,14 +16,11 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/remote_impl.h"
 #include "kb/kb.h"
-#include "lab/traffic_cli.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
-#define SINK_READY_S	15	/* the longest wait for the sink to listen */
-#define LATE_FRAMES_S	"1"	/* the sink stops this long after the last frame */
 
 static void
 say(struct bench_remote *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -97,7 +94,9 @@ bench_remote_open(struct bench_remote *b, char **cause)
 		hosts[i]->ssh = &b->ssh;
 		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
 			return -1;
-		if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || !hosts[i]->local)) {
+		/* The DUT needs ntune; the load hosts too, unless their load is iperf3. */
+		if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || (!hosts[i]->local &&
+		    (b->lab == NULL || b->lab->load != BENCH_LOAD_IPERF3)))) {
 			util_cause(cause, "no '%s' on %s (give --ntune PATH)", b->ntune, hosts[i]->url);
 			return -1;
 		}
@@ -204,9 +203,8 @@ r_restore(void *arg, const char *journal, char **cause)
 	return 0;
 }
 
-/* Reads the profile back from the live DUT: 0 when every knob has its value. */
-static int
-verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
+int
+bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
 {
 	struct remote_result r;
 	const char *w[] = { "verify", "-", "--json", NULL };
@@ -227,9 +225,8 @@ verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
 }
 
 
-/* `ntune snapshot` of the DUT into DIR/dut/run-N-WHEN.json (idle). */
-static void
-snapshot(struct bench_remote *b, int run, const char *when)
+void
+bench_remote_snapshot(struct bench_remote *b, const char *name)
 {
 	struct remote_result r;
 	const char *w[] = { "snapshot", NULL };
@@ -239,7 +236,7 @@ snapshot(struct bench_remote *b, int run, const char *when)
 		free(why);
 		return;
 	}
-	xasprintf(&path, "%s/dut/run-%d-%s.json", b->dir, run, when);
+	xasprintf(&path, "%s/dut/%s.json", b->dir, name);
 	if (r.status == 0 && util_write_file_atomic(path, r.out, strlen(r.out), 0644, &why) == -1)
 		free(why);
 	free(path);
@@ -286,212 +283,26 @@ r_idle_busy(void *arg, double secs)
 	return busy;
 }
 
+/* Fills the run from what the sink counted, what the generator sent and the DUT's counters. */
 static void
-add_words(char **argv, size_t *n, size_t max, char *copy)
+fill_run(struct bench_run *r, const struct bench_trial *t)
 {
-	char *tok, *save = NULL;
-
-	for (tok = strtok_r(copy, " \t", &save); tok != NULL && *n + 1 < max;
-	    tok = strtok_r(NULL, " \t", &save))
-		argv[(*n)++] = tok;
-	argv[*n] = NULL;
-}
-
-static int
-start_sink(struct bench_remote *b, double total, struct remote_child *sink, char **cause)
-{
-	char secs[32], *argv[40], *extra = xstrdup(b->sink_args != NULL ? b->sink_args : "");
-	size_t n = 0;
-	double until;
-	int status, rc;
-
-	snprintf(secs, sizeof secs, "%.0f", ceil(total + 30));
-	argv[n++] = (char *)b->ntune;
-	argv[n++] = "sink";
-	argv[n++] = "--" TRAFFIC_OPT_IFACE;
-	argv[n++] = (char *)b->sink_if;
-	argv[n++] = "--" TRAFFIC_OPT_JSON;
-	argv[n++] = "--" TRAFFIC_OPT_QUIET;
-	argv[n++] = "--" TRAFFIC_OPT_IDLE;
-	argv[n++] = LATE_FRAMES_S;
-	argv[n++] = "--" TRAFFIC_OPT_DURATION;
-	argv[n++] = secs;
-	argv[n] = NULL;
-	add_words(argv, &n, nitems(argv), extra);
-	rc = remote_start(&b->sink, argv, sink, cause);
-	free(extra);
-	if (rc == -1)
-		return -1;
-	until = util_now() + SINK_READY_S;
-	while (strstr(sink->ebuf, TRAFFIC_SINK_READY) == NULL) {
-		if (remote_child_poll(sink, 0.1, &status) == 1 || util_now() > until || bench_interrupted) {
-			if (!bench_interrupted)
-				util_cause(cause, "ntune sink on %s did not start: %s", b->sink.url,
-				    *sink->ebuf != '\0' ? util_trim(sink->ebuf) : "no answer in time");
-			remote_child_free(sink);
-			return -1;
-		}
+	r->packets = t->received;
+	r->bytes = t->bytes;
+	r->pps = t->pps;
+	r->bps = t->bps;
+	r->duration_s = t->duration_s;
+	r->sent = t->sent;
+	r->drops = t->sent > t->received ? t->sent - t->received : 0;
+	if (t->nsec > 0) {
+		r->per_second = xreallocarray(NULL, t->nsec, sizeof *r->per_second);
+		memcpy(r->per_second, t->per_second, t->nsec * sizeof *r->per_second);
+		r->nsec = t->nsec;
 	}
-	return 0;
-}
-
-static int
-start_gen(struct bench_remote *b, double total, double rate_pps, struct remote_child *gen,
-    char **cause)
-{
-	char secs[32], size[16], flows[16], threads[16], rate[32], *argv[48];
-	char *extra = xstrdup(b->gen_args != NULL ? b->gen_args : "");
-	const struct bench_lab *l = b->lab;
-	size_t n = 0;
-	int rc;
-
-	snprintf(secs, sizeof secs, "%.3f", total);
-	argv[n++] = (char *)b->ntune;
-	argv[n++] = "gen";
-	argv[n++] = "--" TRAFFIC_OPT_IFACE;
-	argv[n++] = (char *)b->gen_if;
-	argv[n++] = "--" TRAFFIC_OPT_IFACE_ANY;
-	argv[n++] = "--" TRAFFIC_OPT_DST;
-	argv[n++] = (char *)b->dst;
-	argv[n++] = "--" TRAFFIC_OPT_DURATION;
-	argv[n++] = secs;
-	argv[n++] = "--" TRAFFIC_OPT_JSON;
-	argv[n++] = "--" TRAFFIC_OPT_QUIET;
-	if (l->size > 0) {
-		snprintf(size, sizeof size, "%d", l->size);
-		argv[n++] = "--" TRAFFIC_OPT_SIZE;
-		argv[n++] = size;
-	}
-	if (l->flows > 0) {
-		snprintf(flows, sizeof flows, "%d", l->flows);
-		argv[n++] = "--" TRAFFIC_OPT_FLOWS;
-		argv[n++] = flows;
-	}
-	if (l->threads > 0) {
-		snprintf(threads, sizeof threads, "%d", l->threads);
-		argv[n++] = "--" TRAFFIC_OPT_THREADS;
-		argv[n++] = threads;
-	}
-	if (rate_pps > 0 || l->rate > 0) {
-		snprintf(rate, sizeof rate, "%.0f", rate_pps > 0 ? rate_pps : l->rate);
-		argv[n++] = "--" TRAFFIC_OPT_RATE;
-		argv[n++] = rate;
-	}
-	argv[n] = NULL;
-	add_words(argv, &n, nitems(argv), extra);
-	rc = remote_start(&b->gen, argv, gen, cause);
-	free(extra);
-	return rc;
-}
-
-static void
-iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* Fills the run from the sink's and the generator's documents and the DUT's counters. */
-static void
-fill_run(struct bench_run *r, json_t *gj, json_t *sj, const struct remote_counters *c0,
-    const struct remote_counters *c1)
-{
-	json_t *ps, *v;
-	size_t i;
-
-	r->packets = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
-	r->bytes = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_BYTES));
-	r->pps = json_number_value(json_object_get(sj, TRAFFIC_KEY_PPS));
-	r->bps = json_number_value(json_object_get(sj, TRAFFIC_KEY_BPS));
-	r->duration_s = json_number_value(json_object_get(sj, TRAFFIC_KEY_DURATION));
-	r->sent = (uint64_t)json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
-	r->drops = r->sent > r->packets ? r->sent - r->packets : 0;
-	ps = json_object_get(sj, TRAFFIC_KEY_PER_SECOND);
-	json_array_foreach(ps, i, v) {
-		r->per_second = xreallocarray(r->per_second, r->nsec + 1, sizeof *r->per_second);
-		r->per_second[r->nsec++] = json_number_value(v);
-	}
-	r->ncpu = c0->ncpu < c1->ncpu ? c0->ncpu : c1->ncpu;
+	r->ncpu = t->c0.ncpu < t->c1.ncpu ? t->c0.ncpu : t->c1.ncpu;
 	r->cpu_busy = xcalloc(r->ncpu > 0 ? r->ncpu : 1, sizeof *r->cpu_busy);
-	cpu_mean_busy(c0, c1, r->cpu_busy, r->ncpu);
-	r->extra = json_pack("{s:{s:s, s:I, s:I, s:I, s:I}, s:{s:f, s:I}}", "dut", "boot_id",
-	    c1->boot_id, "in_packets", (json_int_t)(c1->in_rx - c0->in_rx), "in_drops",
-	    (json_int_t)(c1->in_drop - c0->in_drop), "out_packets",
-	    (json_int_t)(c1->out_tx - c0->out_tx), "out_drops",
-	    (json_int_t)(c1->out_drop - c0->out_drop), "gen", "pps",
-	    json_number_value(json_object_get(gj, TRAFFIC_KEY_PPS)), "packets", (json_int_t)r->sent);
-}
-
-static void
-fail(struct bench_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-fail(struct bench_run *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof r->error, fmt, ap);
-	va_end(ap);
-	r->ok = false;
-}
-
-/* Waits for the generator to end, never talking to the DUT; -1 on a signal. */
-static int
-wait_gen(struct remote_child *gen, double deadline, int *status)
-{
-	while (remote_child_poll(gen, 0.1, status) == 0) {
-		if (bench_interrupted)
-			return -1;
-		if (util_now() > deadline) {
-			remote_child_kill(gen);
-			*status = 255;
-			return 0;
-		}
-	}
-	return 0;
-}
-
-/*
- * The data path forwards again: a low-rate probe (1000 pps for 1 s) from the
- * generator through the DUT reaches the sink without loss. 0 when it did.
- */
-static int
-probe(struct bench_remote *b)
-{
-	struct remote_child sink, gen;
-	json_t *gj = NULL, *sj = NULL;
-	json_error_t jerr;
-	int gs = 255, rc = -1;
-	bool late;
-	char *why = NULL;
-	json_int_t sent, got;
-
-	if (start_sink(b, 1, &sink, &why) == -1) {
-		free(why);
-		return -1;
-	}
-	if (start_gen(b, 1, 1000, &gen, &why) == -1) {
-		free(why);
-		remote_child_free(&sink);
-		return -1;
-	}
-	if (wait_gen(&gen, util_now() + 30, &gs) == 0 && gs == 0 &&
-	    remote_child_wait(&sink, util_now() + 15, &late) >= 0 &&
-	    (gj = json_loads(gen.obuf, 0, &jerr)) != NULL &&
-	    (sj = json_loads(sink.obuf, 0, &jerr)) != NULL) {
-		sent = json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
-		got = json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
-		rc = sent > 0 && got == sent ? 0 : -1;
-	}
-	json_decref(gj);
-	json_decref(sj);
-	remote_child_free(&gen);
-	remote_child_free(&sink);
-	return rc;
+	cpu_mean_busy(&t->c0, &t->c1, r->cpu_busy, r->ncpu);
+	r->extra = bench_trial_json(t);
 }
 
 /* Sleeps up to secs; false when a signal arrived and waits are interruptible. */
@@ -566,7 +377,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 	}
 	snprintf(b->boot_id, sizeof b->boot_id, "%s", id);
 	phase = "forward the probe (1000 pps, no loss)";
-	while (probe(b) != 0) {
+	while (bench_trial_probe(b) != 0) {
 		if (interruptible && bench_interrupted)
 			goto interrupted;
 		if (util_now() > deadline)
@@ -650,6 +461,15 @@ bench_remote_finish(struct bench_remote *b, char **cause)
 
 	if (!b->reboot || (b->cur_journal[0] == '\0' && b->nreboots == 0))
 		return 0;
+	/*
+	 * The boot in force came up with nothing of ours persisted (a profile
+	 * without settings, its switch completed): it runs the original settings
+	 * already, and another reboot would only repeat that.
+	 */
+	if (b->cur_journal[0] == '\0' && b->cur_label[0] != '\0' && b->pending[0] == '\0') {
+		say(b, "the DUT runs its original settings (boot %s): no reboot to restore them", b->boot_id);
+		return 0;
+	}
 	/* Stopped in the middle of a reboot: the DUT must answer before it can be restored. */
 	while (remote_boot_id(&b->dut, 15, id, sizeof id, &why) == -1) {
 		if (util_now() > deadline) {
@@ -682,7 +502,7 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 		    p->prof->nentries == 0))
 			snprintf(b->cur_label, sizeof b->cur_label, "%s", p->label);
 		if (strcmp(b->cur_label, p->label) == 0 && b->pending[0] == '\0')
-			return verify(b, p, cause);
+			return bench_remote_verify(b, p, cause);
 		if (switch_boot(b, p, true, &why) == -1) {
 			if (bench_interrupted) {
 				*cause = why;
@@ -694,7 +514,7 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 			return 0;
 		}
 		/* Verify after the boot: a setting the DUT changed on its way up is refused. */
-		return verify(b, p, cause);
+		return bench_remote_verify(b, p, cause);
 	}
 	return apply_runtime(b, p, journal, len, cause);
 }
@@ -728,7 +548,7 @@ apply_runtime(struct bench_remote *b, const struct bench_profile *p, char *journ
 	snprintf(journal, len, "%s", id);
 	json_decref(doc);
 	remote_result_free(&r);
-	if (verify(b, p, cause) == -1) {
+	if (bench_remote_verify(b, p, cause) == -1) {
 		char *why = NULL;
 
 		if (r_restore(b, journal, &why) == -1) {
@@ -749,72 +569,31 @@ static int
 r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 {
 	struct bench_remote *b = arg;
-	struct remote_counters c0, c1;
-	struct remote_child sink, gen;
-	json_t *gj = NULL, *sj = NULL;
-	json_error_t jerr;
-	double total = b->lab->settle + duration;
-	int gs = 0, ss = 0, rc = -1;
-	bool late;
+	struct bench_trial t = { .secs = b->lab->settle + duration, .skip = b->lab->settle };
+	char name[32];
+	int rc;
 
 	r->ok = true;
-	iso_now(r->started, sizeof r->started);
+	bench_now_iso(r->started, sizeof r->started);
 	b->run = r->run;
 	snprintf(r->boot, sizeof r->boot, "%s", b->boot_id);
 	if (b->pending[0] != '\0') {
-		fail(r, "%s", b->pending);
+		bench_run_fail(r, "%s", b->pending);
 		return 0;
 	}
-	memset(&c1, 0, sizeof c1);
-	snapshot(b, r->run, "before");
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c0, cause) == -1)
-		return -1;
-	if (strcmp(c0.boot_id, b->boot_id) != 0) {
-		util_cause(cause, "the DUT rebooted on its own (boot id %s, was %s)", c0.boot_id, b->boot_id);
-		goto out;
-	}
-	if (start_sink(b, total, &sink, cause) == -1)
-		goto interrupted_or_out;
-	if (start_gen(b, total, 0, &gen, cause) == -1) {
-		remote_child_free(&sink);
-		goto out;
-	}
-	if (wait_gen(&gen, util_now() + total + 30, &gs) == -1) {
-		remote_child_free(&gen);
-		remote_child_free(&sink);
-		goto interrupted_or_out;
-	}
-	ss = gs == 0 ? remote_child_wait(&sink, util_now() + 15, &late) : 255;
-	if (gs == 0 && (gj = json_loads(gen.obuf, 0, &jerr)) == NULL)
-		gs = 255;
-	if (gs != 0)
-		fail(r, "ntune gen on %s failed: %s", b->gen.url, *gen.ebuf != '\0' ?
-		    util_trim(gen.ebuf) : "no answer in time");
-	else if ((sj = json_loads(sink.obuf, 0, &jerr)) == NULL)
-		fail(r, "ntune sink on %s failed (exit %d): %s", b->sink.url, ss, util_trim(sink.ebuf));
-	remote_child_free(&gen);
-	remote_child_free(&sink);
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c1, cause) == -1)
-		goto out;
-	snapshot(b, r->run, "after");
-	if (r->ok) {
-		fill_run(r, gj, sj, &c0, &c1);
-		if (r->packets == 0)
-			fail(r, "zero packets: %llu sent from %s, none reached %s (is the DUT forwarding?)",
+	snprintf(name, sizeof name, "run-%d-before", r->run);
+	bench_remote_snapshot(b, name);
+	if ((rc = bench_trial_run(b, &t, cause)) == 0) {
+		snprintf(name, sizeof name, "run-%d-after", r->run);
+		bench_remote_snapshot(b, name);
+		fill_run(r, &t);
+		if (t.error[0] != '\0')
+			bench_run_fail(r, "%s", t.error);
+		else if (r->packets == 0 && r->bytes == 0)
+			bench_run_fail(r, "zero packets: %llu sent from %s, none reached %s (is the DUT forwarding?)",
 			    (unsigned long long)r->sent, b->gen.url, b->sink.url);
 	}
-	if (strcmp(c1.boot_id, b->boot_id) != 0)
-		fail(r, "the DUT rebooted during the run (boot id %s, was %s)", c1.boot_id, b->boot_id);
-	rc = 0;
-	goto out;
-interrupted_or_out:
-	if (bench_interrupted)
-		util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
-out:
-	json_decref(gj);
-	json_decref(sj);
-	remote_counters_free(&c0);
-	remote_counters_free(&c1);
+	bench_trial_free(&t);
 	return rc;
 }
 

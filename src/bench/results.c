@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,14 +122,25 @@ bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH
 	snprintf(out, len, "%.*s", BENCH_LABEL_MAX - 1, try);
 }
 
-static void
-iso_now(char *buf, size_t len)
+void
+bench_now_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void
+bench_run_fail(struct bench_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+	r->ok = false;
 }
 
 static int
@@ -220,7 +232,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 		}
 		strbuf_addc(&cmd, '\'');
 	}
-	iso_now(started, sizeof started);
+	bench_now_iso(started, sizeof started);
 	meta = json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", kind,
 	    "ntune_version", NTUNE_VERSION, "command", cmd.buf, "started", started,
 	    "complete", 0, "stopped", "running");
@@ -367,7 +379,7 @@ bench_results_finish(const char *dir, bool complete, const char *stopped, const 
 		free(path);
 		return -1;
 	}
-	iso_now(finished, sizeof finished);
+	bench_now_iso(finished, sizeof finished);
 	json_object_set_new(meta, "finished", json_string(finished));
 	json_object_set_new(meta, "complete", json_boolean(complete));
 	json_object_set_new(meta, "stopped", json_string(stopped));

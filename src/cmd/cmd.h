@@ -2,6 +2,7 @@
 #ifndef NTUNE_CMD_H
 #define NTUNE_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "os/platform.h"
@@ -109,6 +110,20 @@ void	cmd_measure_setup(const struct cmd_measure *, struct bench_lab *, struct be
  */
 int	cmd_parse_metric(const struct ntune_cmd *, const char *opt, const char *bits, const char *arg,
 	    struct bench_lab *, struct bench_ctx *);
+/* --- a DUT over ssh (dut.c; the options are remote_opts.h's) ------------------------ */
+
+struct bench_remote;
+struct bench_profile;
+
+/* Reaches the hosts (bench_remote_open) and says who the DUT is on stderr; -1 after printing why. */
+int	cmd_dut_open(const struct ntune_cmd *, struct bench_remote *);
+/* Every knob of the profile must be known for os and its value valid; -1 after printing each problem. */
+int	cmd_check_profile(const struct ntune_cmd *, const struct kb *, const struct kb_profile *, int ncpu,
+	    const char *os);
+
+/* How many knobs of the n profiles take effect only at boot (loader.conf); *first (if not NULL) the first. */
+size_t	cmd_boot_knobs(const struct kb *, const struct bench_profile *, size_t n, const char **first);
+
 /* The default results directory: ntune-WHAT-YYYYmmdd-HHMMSS (local time). */
 void	cmd_results_dir(char *buf, size_t len, const char *what);
 

@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "cmd/cmd.h"
+#include "cmd/remote_opts.h"
+#include "kb/kb.h"
 #include "lab/lab.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
@@ -71,6 +75,8 @@ rfc_table(const struct rfc2544_config *c, const struct rfc2544_result *r)
 	    "(two loads in a row without loss end the frame-loss series)\n");
 }
 
+enum { RFC_OPT_PROFILE = 512 };
+
 static const struct option opts[] = {
 	{ "prefix", required_argument, NULL, 'p' },
 	{ "sizes", required_argument, NULL, 's' },
@@ -84,19 +90,20 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, 'H' },
 	{ "gen-host", required_argument, NULL, 'G' },
 	{ "sink-host", required_argument, NULL, 'K' },
-	{ "gen-args", required_argument, NULL, 'g' },
-	{ "sink-args", required_argument, NULL, 'k' },
-	{ "ntune", required_argument, NULL, 'N' },
+	{ "profile", required_argument, NULL, RFC_OPT_PROFILE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
+	CMD_REMOTE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
-/* What the options ask for besides the configuration. */
+/* What the options ask for besides the configuration; with --dut, the hosts. */
 struct output {
-	const char *dir;
+	const char *dir, *profile;
 	bool	    json, quiet;
+	struct cmd_remote_opts dut;
+	struct bench_remote rb;
 };
 
 /* Reads the options into c and out; 0, or 2 after saying why. */
@@ -153,12 +160,20 @@ options(struct cmd_args *args, struct rfc2544_config *c, struct output *out, boo
 		case 'H': c->gen_host = c->sink_host = arg; break;
 		case 'G': c->gen_host = arg; break;
 		case 'K': c->sink_host = arg; break;
-		case 'g': c->gen_args = arg; break;
-		case 'k': c->sink_args = arg; break;
-		case 'N': c->ntune = arg; break;
 		case 'j': out->json = true; break;
 		case 'o': out->dir = arg; break;
 		case 'q': out->quiet = true; break;
+		case RFC_OPT_PROFILE: out->profile = arg; break;
+		default:
+			/* Without --dut these go to the trials' own gen and sink, with it to the hosts'. */
+			if (ch == CMD_OPT_GEN_ARGS)
+				c->gen_args = arg;
+			else if (ch == CMD_OPT_SINK_ARGS)
+				c->sink_args = arg;
+			else if (ch == CMD_OPT_NTUNE)
+				c->ntune = arg;
+			if (cmd_remote_option(&cmd_lab_rfc2544, ch, arg, &out->dut, &out->rb) != 1)
+				return 2;
 		}
 	}
 	return 0;
@@ -166,7 +181,7 @@ options(struct cmd_args *args, struct rfc2544_config *c, struct output *out, boo
 
 /* Before anything is sent: frame sizes, host URLs, the lab's namespaces; 0, or 2 after saying why. */
 static int
-check(struct rfc2544_config *c, bool sizes_given)
+check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 {
 	char *cause = NULL, ns[LAB_NSNAME_MAX];
 	int i, role, min = lab_frame_min(c->ipv6 ? AF_INET6 : AF_INET);
@@ -181,6 +196,18 @@ check(struct rfc2544_config *c, bool sizes_given)
 			return cmd_error(&cmd_lab_rfc2544, 2, "frame size %d is too small for %s "
 			    "(minimum %d)", c->sizes[i], c->ipv6 ? "IPv6" : "IPv4", min);
 	}
+	if (out->dut.dut != NULL) {
+		if (c->gen_host != NULL || c->sink_host != NULL || c->ipv6 || out->dut.plan)
+			return cmd_usage_error(&cmd_lab_rfc2544, "with --dut the hosts are --gen and --sink, "
+			    "the address family that of --dst; --host, --gen-host, --sink-host, --ipv6 and "
+			    "--plan do not apply");
+		struct bench_lab gen = { .load = BENCH_LOAD_GEN };
+		struct bench_ctx ctx = { .latency = false };
+
+		return cmd_remote_check(&cmd_lab_rfc2544, &out->dut, &out->rb, &gen, &ctx) == -1 ? 2 : 0;
+	}
+	if (out->dut.gen != NULL || out->dut.sink != NULL || out->profile != NULL)
+		return cmd_usage_error(&cmd_lab_rfc2544, "--gen, --sink and --profile go with --dut ssh://...");
 	for (i = 0; i < 2; i++) {
 		url = i == 0 ? c->gen_host : c->sink_host;
 		if (url != NULL && (remote_parse(url, &h, &cause) == -1 || h.local)) {
@@ -206,19 +233,125 @@ check(struct rfc2544_config *c, bool sizes_given)
 	return 0;
 }
 
+/* The --dut side of a run: the profile and the hosts, set up by dut_begin, undone by dut_end. */
+struct dut_run {
+	struct bench_lab lab;
+	struct bench_profile bp;
+	struct bench_runner run;
+	struct kb *kb;
+	char	journal[64];
+};
+
+/* The profile to apply on the DUT, read and parsed; 0, or 2 after saying why. */
+static int
+read_profile(struct output *out, struct dut_run *d)
+{
+	char *cause = NULL, *text;
+	size_t n;
+
+	if (kb_load(NULL, &d->kb, &cause) == -1 || util_read_file(out->profile, &text, &n, &cause) == -1)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
+	d->bp.text = text;
+	if ((d->bp.prof = kb_profile_parse(out->profile, text, n, &cause)) == NULL)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
+	bench_label_from_path(out->profile, d->bp.label, sizeof(d->bp.label), NULL, 0);
+	return 0;
+}
+
+/*
+ * --dut: reaches the hosts, applies --profile on the DUT (apply --confirm,
+ * read back) and makes every trial go through it. 0, or the exit status.
+ */
+static int
+dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
+{
+	char *cause = NULL;
+	double v;
+
+	d->lab.threads = c->threads;
+	out->rb.lab = &d->lab;
+	/* The dead-man time of --profile: every trial the search may run, 20 s of set-up each. */
+	v = 300 + c->nsizes * (1 + c->steps + c->trials + c->nloads) * (c->duration + 20);
+	out->rb.confirm_secs = v < 86400 ? (int)v : 86400;
+	if (out->profile != NULL && read_profile(out, d) != 0)
+		return 2;
+	if (out->dir != NULL && mkdir(out->dir, 0755) == -1 && errno != EEXIST)
+		return cmd_error(&cmd_lab_rfc2544, 2, "cannot create '%s': %s", out->dir, strerror(errno));
+	out->rb.dir = out->dir;
+	if (cmd_dut_open(&cmd_lab_rfc2544, &out->rb) == -1)
+		return 2;
+	if (out->dir != NULL && bench_remote_open_dir(&out->rb, &cause) == -1)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
+	if (out->profile != NULL) {
+		if (cmd_check_profile(&cmd_lab_rfc2544, d->kb, d->bp.prof, out->rb.ncpu,
+		    cmd_dut_os(&out->rb.dut_facts)) == -1)
+			return 2;
+		if (cmd_boot_knobs(d->kb, &d->bp, 1, NULL) > 0)
+			out->rb.reboot = true;
+	}
+	bench_remote_runner(&out->rb, &d->run);
+	bench_remote_snapshot(&out->rb, "before");
+	if (out->profile != NULL && d->run.apply(d->run.arg, &d->bp, d->journal, sizeof(d->journal),
+	    &cause) == -1)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 1);
+	if (out->rb.pending[0] != '\0')
+		return cmd_error(&cmd_lab_rfc2544, 1, "%s", out->rb.pending);
+	c->run_trial = bench_remote_rfc2544_trial;
+	c->trial_arg = &out->rb;
+	return 0;
+}
+
+/* --dut after the trials: the profile read back once more, then the DUT's settings restored. */
+static int
+dut_end(struct output *out, struct dut_run *d, int rc)
+{
+	char *cause = NULL;
+
+	if (out->profile != NULL && rc == 0 && bench_remote_verify(&out->rb, &d->bp, &cause) == -1) {
+		cmd_error(&cmd_lab_rfc2544, 0, "after the trials: %s", cause);
+		free(cause);
+		cause = NULL;
+		rc = 1;
+	}
+	bench_remote_snapshot(&out->rb, "after");
+	if ((d->journal[0] != '\0' && d->run.restore(d->run.arg, d->journal, &cause) == -1) ||
+	    bench_remote_finish(&out->rb, &cause) == -1)
+		rc = cmd_fail(&cmd_lab_rfc2544, &cause, rc != 0 ? rc : 1);
+	return rc;
+}
+
+static void
+print_result(const struct rfc2544_config *c, const struct rfc2544_result *r, const struct output *out)
+{
+	json_t *o;
+
+	if (out->json) {
+		o = rfc2544_json(c, r);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(o);
+	} else
+		rfc_table(c, r);
+}
+
 static int
 run(struct cmd_args *args)
 {
 	struct rfc2544_config c;
 	struct rfc2544_result r;
-	struct output out = { NULL, false, false };
+	struct output out;
+	struct dut_run d;
 	struct strbuf cmdline;
 	char *cause = NULL, started[32];
-	bool sizes_given = false;
+	bool sizes_given = false, stopped;
 	int i, rc;
 
 	rfc2544_config_init(&c);
-	if ((rc = options(args, &c, &out, &sizes_given)) != 0 || (rc = check(&c, sizes_given)) != 0)
+	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
+	memset(&out, 0, sizeof(out));
+	cmd_remote_init(&out.rb);
+	if ((rc = options(args, &c, &out, &sizes_given)) != 0 || (rc = check(&c, &out, sizes_given)) != 0)
 		return rc;
 	strbuf_init(&cmdline);
 	strbuf_adds(&cmdline, "ntune lab");
@@ -226,29 +359,36 @@ run(struct cmd_args *args)
 		strbuf_addc(&cmdline, ' ');
 		strbuf_adds(&cmdline, args->words[i]);
 	}
-	signal(SIGINT, rfc_signal);
-	signal(SIGTERM, rfc_signal);
-	c.stop = &rfc_stop;
-	if (!out.quiet)
-		c.progress = rfc_progress;
-	rfc2544_now_iso(started, sizeof(started));
-	if (rfc2544_run(&c, &r, &cause) == -1)
-		rc = cmd_fail(&cmd_lab_rfc2544, &cause, rfc_stop ? 130 : 1);
-	if (out.dir != NULL && rfc2544_write_dir(out.dir, &c, &r, cmdline.buf, started,
-	    rc == 0 ? "decided" : rfc_stop ? "interrupted" : "error", &cause) == -1) {
-		cmd_fail(&cmd_lab_rfc2544, &cause, 2);
-		rc = rc ? rc : 2;
+	if (out.dut.dut != NULL) {
+		bench_interrupted = 0;
+		bench_signals_install();
+		rc = dut_begin(&c, &out, &d);
+	} else {
+		signal(SIGINT, rfc_signal);
+		signal(SIGTERM, rfc_signal);
+		c.stop = &rfc_stop;
 	}
-	if (rc == 0 || r.nsizes > 0) {
-		if (out.json) {
-			json_t *o = rfc2544_json(&c, &r);
-
-			json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-			putchar('\n');
-			json_decref(o);
-		} else
-			rfc_table(&c, &r);
-	}
+	if (rc == 0) {
+		if (!out.quiet)
+			c.progress = rfc_progress;
+		rfc2544_now_iso(started, sizeof(started));
+		if (rfc2544_run(&c, &r, &cause) == -1)
+			rc = cmd_fail(&cmd_lab_rfc2544, &cause, rfc_stop || bench_interrupted ? 130 : 1);
+		stopped = rfc_stop || bench_interrupted;
+		if (out.dut.dut != NULL)
+			rc = dut_end(&out, &d, rc);
+		if (out.dir != NULL && rfc2544_write_dir(out.dir, &c, &r, cmdline.buf, started,
+		    rc == 0 ? "decided" : stopped ? "interrupted" : "error", &cause) == -1)
+			rc = cmd_fail(&cmd_lab_rfc2544, &cause, rc != 0 ? rc : 2);
+		if (rc == 0 || r.nsizes > 0)
+			print_result(&c, &r, &out);
+	} else if (out.dut.dut != NULL && out.rb.boots != NULL)
+		rc = dut_end(&out, &d, rc);
+	if (out.dut.dut != NULL)
+		bench_signals_restore();
+	bench_remote_close(&out.rb);
+	bench_profile_free(&d.bp);
+	kb_free(d.kb);
 	rfc2544_result_free(&r);
 	strbuf_free(&cmdline);
 	return rc;
@@ -260,7 +400,11 @@ const struct ntune_cmd cmd_lab_rfc2544 = {
 	.usage = "lab rfc2544 [--prefix NAME] [--sizes LIST] [--duration S] [--loss-tolerance FRACTION]\n"
 	    "    [--trials N] [--steps N] [--loads LIST] [--threads N] [--ipv6] [--json] [-o DIR]\n"
 	    "    [--host | --gen-host | --sink-host ssh://[user@]host[:port]] [--gen-args ARGS]\n"
-	    "    [--sink-args ARGS] [--ntune PATH]",
+	    "    [--sink-args ARGS] [--ntune PATH]\n"
+	    "    [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
+	    "     [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--profile FILE]\n"
+	    "     [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR] [--reboot-cmd CMD]\n"
+	    "     [--reboot-timeout S] [--reboot-settle S]]",
 	.optstring = "o:jq",
 	.longopts = opts,
 	.max_args = 0,

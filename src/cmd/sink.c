@@ -141,7 +141,7 @@ static const struct option opts[] = {
 	{ "count", required_argument, NULL, 'c' },
 	{ TRAFFIC_OPT_THREADS, required_argument, NULL, 'T' },
 	{ TRAFFIC_OPT_IDLE, required_argument, NULL, 'I' },
-	{ "wait", required_argument, NULL, 'W' },
+	{ TRAFFIC_OPT_WAIT, required_argument, NULL, 'W' },
 	{ "values", required_argument, NULL, 'V' },
 	{ TRAFFIC_OPT_FLOWS, no_argument, NULL, 'f' },
 	{ TRAFFIC_OPT_JSON, no_argument, NULL, 'j' },

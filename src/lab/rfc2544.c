@@ -119,61 +119,19 @@ rfc2544_result_free(struct rfc2544_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->ntrials; i++)
+	for (i = 0; i < r->ntrials; i++) {
 		free(r->trials[i].per_second);
+		json_decref(r->trials[i].extra);
+	}
 	free(r->trials);
 	r->trials = NULL;
 	r->ntrials = 0;
 }
 
 struct argv {
-	char	**v;
-	int	  n, cap;
-	int	  remote_at;	/* > 0: words from here on run on another host (see arg_seal) */
+	struct remote_words w;
+	size_t	remote_at;	/* > 0: words from here on run on another host (see arg_seal) */
 };
-
-static void
-arg_add(struct argv *a, const char *s)
-{
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 32;
-		a->v = xreallocarray(a->v, (size_t)a->cap, sizeof(char *));
-	}
-	a->v[a->n++] = xstrdup(s);
-	a->v[a->n] = NULL;
-}
-
-static void
-arg_addf(struct argv *a, const char *fmt, double v)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), fmt, v);
-	arg_add(a, buf);
-}
-
-static void
-arg_split(struct argv *a, const char *s)
-{
-	char *copy, *tok, *save = NULL;
-
-	if (s == NULL)
-		return;
-	copy = xstrdup(s);
-	for (tok = strtok_r(copy, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save))
-		arg_add(a, tok);
-	free(copy);
-}
-
-static void
-arg_free(struct argv *a)
-{
-	int i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-}
 
 /*
  * ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host; the
@@ -191,16 +149,16 @@ arg_ssh(struct argv *a, const char *url, char **cause)
 		util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", url);
 		return -1;
 	}
-	arg_add(a, "ssh");
-	arg_add(a, "-o");
-	arg_add(a, "BatchMode=yes");
+	remote_words_add(&a->w, "ssh");
+	remote_words_add(&a->w, "-o");
+	remote_words_add(&a->w, "BatchMode=yes");
 	if (h.port > 0) {
-		arg_add(a, "-p");
-		arg_addf(a, "%.0f", h.port);
+		remote_words_add(&a->w, "-p");
+		remote_words_addf(&a->w, "%d", h.port);
 	}
 	snprintf(dest, sizeof(dest), "%s%s%s", h.user, h.user[0] != '\0' ? "@" : "", h.host);
-	arg_add(a, dest);
-	a->remote_at = a->n;
+	remote_words_add(&a->w, dest);
+	a->remote_at = a->w.n;
 	return 0;
 }
 
@@ -213,16 +171,16 @@ static void
 arg_seal(struct argv *a)
 {
 	char *line;
-	int i;
+	size_t i;
 
-	if (a->remote_at <= 0 || a->remote_at >= a->n)
+	if (a->remote_at == 0 || a->remote_at >= a->w.n)
 		return;
-	line = remote_command(a->v + a->remote_at);
-	for (i = a->remote_at; i < a->n; i++)
-		free(a->v[i]);
-	a->n = a->remote_at;
-	a->v[a->n++] = line;
-	a->v[a->n] = NULL;
+	line = remote_command(a->w.v + a->remote_at);
+	for (i = a->remote_at; i < a->w.n; i++)
+		free(a->w.v[i]);
+	a->w.n = a->remote_at;
+	a->w.v[a->w.n++] = line;
+	a->w.v[a->w.n] = NULL;
 	a->remote_at = 0;
 }
 
@@ -236,19 +194,19 @@ role_argv(const struct rfc2544_config *c, const char *role, struct argv *a, char
 	if (host != NULL) {
 		if (arg_ssh(a, host, cause) == -1)
 			return -1;
-		arg_add(a, nt != NULL ? nt : "ntune");
+		remote_words_add(&a->w, nt != NULL ? nt : "ntune");
 	} else {
 		nt = nt != NULL ? nt : "/proc/self/exe";
-		arg_add(a, nt);
-		arg_add(a, "lab");
-		arg_add(a, "exec");
-		arg_add(a, "--prefix");
-		arg_add(a, c->prefix);
-		arg_add(a, role);
-		arg_add(a, "--");
-		arg_add(a, nt);
+		remote_words_add(&a->w, nt);
+		remote_words_add(&a->w, "lab");
+		remote_words_add(&a->w, "exec");
+		remote_words_add(&a->w, "--prefix");
+		remote_words_add(&a->w, c->prefix);
+		remote_words_add(&a->w, role);
+		remote_words_add(&a->w, "--");
+		remote_words_add(&a->w, nt);
 	}
-	arg_add(a, role);
+	remote_words_add(&a->w, role);
 	return 0;
 }
 
@@ -400,16 +358,10 @@ rfc2544_now_iso(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int
-run_trial(const struct rfc2544_config *c, int size, double rate, const char *phase,
-    struct rfc2544_trial *t, char **cause)
+void
+rfc2544_trial_init(struct rfc2544_trial *t, int size, double rate, const char *phase)
 {
-	struct argv ga = { 0 }, sa = { 0 };
-	struct child gen, sink;
-	json_t *gj = NULL, *sj = NULL, *lat, *ps;
-	json_error_t jerr;
-	int grc, src, rc = -1, i;
-	size_t k;
+	int i;
 
 	memset(t, 0, sizeof(*t));
 	t->size = size;
@@ -418,39 +370,84 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 	for (i = 0; i < 6; i++)
 		t->lat[i] = -1;
 	rfc2544_now_iso(t->started, sizeof(t->started));
+}
+
+void
+rfc2544_trial_fill(const struct rfc2544_config *c, struct rfc2544_trial *t, json_t *gj, json_t *sj)
+{
+	static const char *const keys[6] = { TRAFFIC_KEY_LAT_MIN, TRAFFIC_KEY_LAT_AVG,
+	    TRAFFIC_KEY_LAT_MAX, TRAFFIC_KEY_LAT_P50, TRAFFIC_KEY_LAT_P90, TRAFFIC_KEY_LAT_P99 };
+	json_t *lat, *ps;
+	size_t k;
+	int i;
+
+	t->sent = (uint64_t)json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
+	t->offered_pps = json_number_value(json_object_get(gj, TRAFFIC_KEY_PPS));
+	t->received = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
+	t->received_pps = json_number_value(json_object_get(sj, TRAFFIC_KEY_PPS));
+	t->duration_s = json_number_value(json_object_get(gj, TRAFFIC_KEY_DURATION));
+	t->loss = t->sent > 0 && t->sent > t->received ?
+	    (double)(t->sent - t->received) / (double)t->sent : 0;
+	t->pass = t->received > 0 && t->loss <= c->tolerance;
+	if ((lat = json_object_get(sj, TRAFFIC_KEY_LATENCY)) != NULL && json_is_object(lat)) {
+		for (i = 0; i < 6; i++)
+			t->lat[i] = json_number_value(json_object_get(lat, keys[i]));
+	}
+	if ((ps = json_object_get(sj, TRAFFIC_KEY_PER_SECOND)) != NULL && json_array_size(ps) > 0) {
+		t->per_second = xcalloc(json_array_size(ps), sizeof(double));
+		for (k = 0; k < json_array_size(ps); k++) {
+			double v = json_number_value(json_array_get(ps, k));
+
+			if (v > 0)
+				t->per_second[t->nper_second++] = v;
+		}
+	}
+}
+
+static int
+run_trial(const struct rfc2544_config *c, int size, double rate, const char *phase,
+    struct rfc2544_trial *t, char **cause)
+{
+	struct argv ga = { 0 }, sa = { 0 };
+	struct child gen, sink;
+	json_t *gj = NULL, *sj = NULL;
+	json_error_t jerr;
+	int grc, src, rc = -1;
+
+	rfc2544_trial_init(t, size, rate, phase);
 	if (role_argv(c, "sink", &sa, cause) == -1 || role_argv(c, "gen", &ga, cause) == -1)
 		goto out;
-	arg_add(&sa, "--" TRAFFIC_OPT_JSON);
-	arg_add(&sa, "--" TRAFFIC_OPT_QUIET);
-	arg_add(&sa, "--" TRAFFIC_OPT_IDLE);
-	arg_add(&sa, SINK_IDLE_S);
-	arg_add(&sa, "--" TRAFFIC_OPT_DURATION);
-	arg_addf(&sa, "%.3f", c->duration + 10);
-	arg_split(&sa, c->sink_args);
-	arg_add(&ga, "--" TRAFFIC_OPT_JSON);
-	arg_add(&ga, "--" TRAFFIC_OPT_QUIET);
-	arg_add(&ga, "--" TRAFFIC_OPT_SIZE);
-	arg_addf(&ga, "%.0f", size);
-	arg_add(&ga, "--" TRAFFIC_OPT_DURATION);
-	arg_addf(&ga, "%.3f", c->duration);
-	arg_add(&ga, "--" TRAFFIC_OPT_THREADS);
-	arg_addf(&ga, "%.0f", c->threads);
+	remote_words_add(&sa.w, "--" TRAFFIC_OPT_JSON);
+	remote_words_add(&sa.w, "--" TRAFFIC_OPT_QUIET);
+	remote_words_add(&sa.w, "--" TRAFFIC_OPT_IDLE);
+	remote_words_add(&sa.w, SINK_IDLE_S);
+	remote_words_add(&sa.w, "--" TRAFFIC_OPT_DURATION);
+	remote_words_addf(&sa.w, "%.3f", c->duration + 10);
+	remote_words_split(&sa.w, c->sink_args);
+	remote_words_add(&ga.w, "--" TRAFFIC_OPT_JSON);
+	remote_words_add(&ga.w, "--" TRAFFIC_OPT_QUIET);
+	remote_words_add(&ga.w, "--" TRAFFIC_OPT_SIZE);
+	remote_words_addf(&ga.w, "%d", size);
+	remote_words_add(&ga.w, "--" TRAFFIC_OPT_DURATION);
+	remote_words_addf(&ga.w, "%.3f", c->duration);
+	remote_words_add(&ga.w, "--" TRAFFIC_OPT_THREADS);
+	remote_words_addf(&ga.w, "%d", c->threads);
 	if (rate > 0) {
-		arg_add(&ga, "--" TRAFFIC_OPT_RATE);
-		arg_addf(&ga, "%.0f", rate);
+		remote_words_add(&ga.w, "--" TRAFFIC_OPT_RATE);
+		remote_words_addf(&ga.w, "%.0f", rate);
 	}
 	if (c->ipv6)
-		arg_add(&ga, "--" TRAFFIC_OPT_IPV6);
+		remote_words_add(&ga.w, "--" TRAFFIC_OPT_IPV6);
 	/* Small batches: a frame should not wait for 255 others before it leaves. */
 	if (strcmp(phase, "latency") == 0) {
-		arg_add(&ga, "--" TRAFFIC_OPT_BATCH);
-		arg_add(&ga, "8");
+		remote_words_add(&ga.w, "--" TRAFFIC_OPT_BATCH);
+		remote_words_add(&ga.w, "8");
 	}
-	arg_split(&ga, c->gen_args);
+	remote_words_split(&ga.w, c->gen_args);
 
 	arg_seal(&sa);
 	arg_seal(&ga);
-	if (child_start(&sink, sa.v, cause) == -1)
+	if (child_start(&sink, sa.w.v, cause) == -1)
 		goto out;
 	if (wait_ready(&sink) == -1) {
 		kill(sink.pid, SIGTERM);
@@ -459,7 +456,7 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 		child_free(&sink);
 		goto out;
 	}
-	if (child_start(&gen, ga.v, cause) == -1) {
+	if (child_start(&gen, ga.w.v, cause) == -1) {
 		kill(sink.pid, SIGTERM);
 		child_finish(&sink);
 		child_free(&sink);
@@ -481,30 +478,7 @@ run_trial(const struct rfc2544_config *c, int size, double rate, const char *pha
 		util_cause(cause, "ntune sink failed (exit %d): %s", src, first_line(sink.ebuf.buf));
 		goto done;
 	}
-	t->sent = (uint64_t)json_integer_value(json_object_get(gj, TRAFFIC_KEY_PACKETS));
-	t->offered_pps = json_number_value(json_object_get(gj, TRAFFIC_KEY_PPS));
-	t->received = (uint64_t)json_integer_value(json_object_get(sj, TRAFFIC_KEY_PACKETS));
-	t->received_pps = json_number_value(json_object_get(sj, TRAFFIC_KEY_PPS));
-	t->duration_s = json_number_value(json_object_get(gj, TRAFFIC_KEY_DURATION));
-	t->loss = t->sent > 0 && t->sent > t->received ?
-	    (double)(t->sent - t->received) / (double)t->sent : 0;
-	t->pass = t->received > 0 && t->loss <= c->tolerance;
-	if ((lat = json_object_get(sj, TRAFFIC_KEY_LATENCY)) != NULL && json_is_object(lat)) {
-		static const char *const keys[6] = { TRAFFIC_KEY_LAT_MIN, TRAFFIC_KEY_LAT_AVG,
-		    TRAFFIC_KEY_LAT_MAX, TRAFFIC_KEY_LAT_P50, TRAFFIC_KEY_LAT_P90, TRAFFIC_KEY_LAT_P99 };
-
-		for (i = 0; i < 6; i++)
-			t->lat[i] = json_number_value(json_object_get(lat, keys[i]));
-	}
-	if ((ps = json_object_get(sj, TRAFFIC_KEY_PER_SECOND)) != NULL && json_array_size(ps) > 0) {
-		t->per_second = xcalloc(json_array_size(ps), sizeof(double));
-		for (k = 0; k < json_array_size(ps); k++) {
-			double v = json_number_value(json_array_get(ps, k));
-
-			if (v > 0)
-				t->per_second[t->nper_second++] = v;
-		}
-	}
+	rfc2544_trial_fill(c, t, gj, sj);
 	rc = 0;
 done:
 	json_decref(gj);
@@ -512,8 +486,8 @@ done:
 	child_free(&gen);
 	child_free(&sink);
 out:
-	arg_free(&ga);
-	arg_free(&sa);
+	remote_words_free(&ga.w);
+	remote_words_free(&sa.w);
 	return rc;
 }
 
@@ -544,7 +518,8 @@ trial(const struct rfc2544_config *c, struct rfc2544_result *r, int size, double
 		util_cause(cause, "interrupted");
 		return -1;
 	}
-	if (run_trial(c, size, rate, phase, &t, cause) == -1)
+	if ((c->run_trial != NULL ? c->run_trial(c->trial_arg, c, size, rate, phase, &t, cause) :
+	    run_trial(c, size, rate, phase, &t, cause)) == -1)
 		return -1;
 	r->trials = xreallocarray(r->trials, r->ntrials + 1, sizeof(*r->trials));
 	r->trials[r->ntrials] = t;
@@ -652,14 +627,14 @@ lat_json(const double *lat)
 static json_t *
 trial_json(const struct rfc2544_trial *t, size_t idx)
 {
-	json_t *ps = json_array();
+	json_t *ps = json_array(), *o;
 	char label[32];
 	size_t i;
 
 	for (i = 0; i < t->nper_second; i++)
 		json_array_append_new(ps, json_real(t->per_second[i]));
 	snprintf(label, sizeof(label), "%dB", t->size);
-	return json_pack("{s:I, s:i, s:s, s:b, s:f, s:f, s:I, s:o, s:s, s:f, s:i, s:s, s:f, s:f, "
+	o = json_pack("{s:I, s:i, s:s, s:b, s:f, s:f, s:I, s:o, s:s, s:f, s:i, s:s, s:f, s:f, "
 	    "s:I, s:I, s:f, s:b, s:o}",
 	    "run", (json_int_t)idx, "block", 0, "label", label, "warmup", 0,
 	    "pps", t->received_pps, "bps", t->received_pps * t->size * 8,
@@ -668,6 +643,9 @@ trial_json(const struct rfc2544_trial *t, size_t idx)
 	    "size", t->size, "phase", t->phase, "rate", t->rate, "offered_pps", t->offered_pps,
 	    "sent", (json_int_t)t->sent, "received", (json_int_t)t->received, "loss", t->loss,
 	    "pass", t->pass, "latency_us", lat_json(t->lat));
+	if (t->extra != NULL)
+		json_object_update(o, t->extra);
+	return o;
 }
 
 json_t *

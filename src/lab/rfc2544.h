@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_t;
+struct rfc2544_trial;
+
 #define RFC2544_MAX_SIZES	16
 #define RFC2544_MAX_LOADS	20
 
@@ -32,6 +35,14 @@ struct rfc2544_config {
 	int		steps;		/* binary search steps at most */
 	int		threads;	/* gen threads */
 	bool		ipv6;
+	/*
+	 * How a trial is run: NULL, ntune sink and ntune gen as processes (above);
+	 * else run_trial(trial_arg, ...) fills the trial (rfc2544_trial_init, then
+	 * rfc2544_trial_fill from gen's and sink's --json) or returns -1 + cause.
+	 */
+	int		(*run_trial)(void *trial_arg, const struct rfc2544_config *, int size,
+			    double rate, const char *phase, struct rfc2544_trial *, char **cause);
+	void		*trial_arg;
 	void		(*progress)(const char *line, void *);
 	void		*arg;
 	volatile int	*stop;
@@ -51,6 +62,7 @@ struct rfc2544_trial {
 	double		*per_second;	/* sink pps per second */
 	size_t		nper_second;
 	char		started[32];
+	struct json_t	*extra;		/* more keys for runs.jsonl (a DUT's counters), or NULL */
 };
 
 struct rfc2544_size {
@@ -76,8 +88,12 @@ int	 rfc2544_parse_sizes(const char *, struct rfc2544_config *, char **cause);
 int	 rfc2544_parse_loads(const char *, struct rfc2544_config *, char **cause);
 int	 rfc2544_run(const struct rfc2544_config *, struct rfc2544_result *, char **cause);
 void	 rfc2544_result_free(struct rfc2544_result *);
+/* A trial about to run: size bytes at rate pps (0: full speed) in phase, nothing measured yet. */
+void	 rfc2544_trial_init(struct rfc2544_trial *, int size, double rate, const char *phase);
+/* The trial's figures from ntune gen's and ntune sink's --json documents; pass by c's tolerance. */
+void	 rfc2544_trial_fill(const struct rfc2544_config *c, struct rfc2544_trial *, struct json_t *gen,
+	    struct json_t *sink);
 /* The result as `ntune lab rfc2544 --json` prints it. */
-struct json_t;
 struct json_t *rfc2544_json(const struct rfc2544_config *, const struct rfc2544_result *);
 /*
  * DIR/meta.json (kind "rfc2544"), DIR/runs.jsonl (one trial a line), DIR/values/<size>B.txt

@@ -24,6 +24,7 @@
 #define TRAFFIC_OPT_IPV6	"ipv6"		/* gen */
 #define TRAFFIC_OPT_BATCH	"batch"		/* gen: frames per send call */
 #define TRAFFIC_OPT_IDLE	"idle"		/* sink: stop after this many seconds without a test frame */
+#define TRAFFIC_OPT_WAIT	"wait"		/* sink: stop when no test frame came within this many seconds */
 
 /* Keys of the --json documents (numbers unless said). */
 #define TRAFFIC_KEY_PACKETS	"packets"	/* both: sent / received test frames */

@@ -45,6 +45,21 @@ int	remote_parse(const char *url, struct remote_host *, char **cause);
 char	*remote_quote(const char *word);
 /* The words quoted and joined by spaces (malloc'd): a command line for sh -c. */
 char	*remote_command(char *const argv[]);
+/*
+ * A command line being built: each word copied, v NULL-terminated (NULL while
+ * empty); remote_words_free frees it (as remote_argv_free does).
+ */
+struct remote_words {
+	char	**v;
+	size_t	n;
+};
+void	remote_words_add(struct remote_words *, const char *word);
+void	remote_words_addf(struct remote_words *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* The words of s, split at blanks (s NULL: none). */
+void	remote_words_split(struct remote_words *, const char *s);
+void	remote_words_free(struct remote_words *);
+
 /* An interface name that is safe and valid everywhere: [A-Za-z0-9._-]{1,15}, not '-' first. */
 bool	remote_ifname_valid(const char *);
 

@@ -154,19 +154,16 @@ remote_ssh_done(struct remote_ssh *s)
 	s->ctl_dir[0] = '\0';
 }
 
-static void
-add(char ***v, size_t *n, const char *s)
+void
+remote_words_add(struct remote_words *w, const char *s)
 {
-	*v = xreallocarray(*v, *n + 2, sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-	(*v)[*n] = NULL;
+	w->v = xreallocarray(w->v, w->n + 2, sizeof *w->v);
+	w->v[w->n++] = xstrdup(s);
+	w->v[w->n] = NULL;
 }
 
-static void
-addf(char ***v, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-addf(char ***v, size_t *n, const char *fmt, ...)
+void
+remote_words_addf(struct remote_words *w, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -174,71 +171,89 @@ addf(char ***v, size_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvasprintf(&s, fmt, ap);
 	va_end(ap);
-	add(v, n, s);
+	remote_words_add(w, s);
 	free(s);
+}
+
+void
+remote_words_split(struct remote_words *w, const char *s)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (s == NULL)
+		return;
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save))
+		remote_words_add(w, tok);
+	free(copy);
+}
+
+void
+remote_words_free(struct remote_words *w)
+{
+	remote_argv_free(w->v);
+	w->v = NULL;
+	w->n = 0;
 }
 
 /* ssh and its options up to and including the host (control: "" or the -O command). */
 static void
-ssh_words(const struct remote_host *h, const char *control, char ***v, size_t *n)
+ssh_words(const struct remote_host *h, const char *control, struct remote_words *w)
 {
 	const struct remote_ssh *s = h->ssh;
 
-	add(v, n, "ssh");
+	remote_words_add(w, "ssh");
 	if (s != NULL && s->config != NULL) {
-		add(v, n, "-F");
-		add(v, n, s->config);
+		remote_words_add(w, "-F");
+		remote_words_add(w, s->config);
 	}
-	add(v, n, "-o");
-	add(v, n, "BatchMode=yes");
-	add(v, n, "-o");
-	addf(v, n, "ConnectTimeout=%d", s != NULL && s->connect_timeout > 0 ? s->connect_timeout : 10);
-	add(v, n, "-o");
-	add(v, n, "ServerAliveInterval=5");
-	add(v, n, "-o");
-	add(v, n, "ServerAliveCountMax=3");
-	add(v, n, "-o");
-	addf(v, n, "StrictHostKeyChecking=%s", s != NULL && s->accept_new ? "accept-new" : "yes");
+	remote_words_add(w, "-o");
+	remote_words_add(w, "BatchMode=yes");
+	remote_words_add(w, "-o");
+	remote_words_addf(w, "ConnectTimeout=%d", s != NULL && s->connect_timeout > 0 ? s->connect_timeout : 10);
+	remote_words_add(w, "-o");
+	remote_words_add(w, "ServerAliveInterval=5");
+	remote_words_add(w, "-o");
+	remote_words_add(w, "ServerAliveCountMax=3");
+	remote_words_add(w, "-o");
+	remote_words_addf(w, "StrictHostKeyChecking=%s", s != NULL && s->accept_new ? "accept-new" : "yes");
 	if (s != NULL && s->ctl_dir[0] != '\0') {
-		add(v, n, "-o");
-		add(v, n, "ControlMaster=auto");
-		add(v, n, "-o");
-		addf(v, n, "ControlPath=%s/%%C", s->ctl_dir);
-		add(v, n, "-o");
-		add(v, n, "ControlPersist=300");
+		remote_words_add(w, "-o");
+		remote_words_add(w, "ControlMaster=auto");
+		remote_words_add(w, "-o");
+		remote_words_addf(w, "ControlPath=%s/%%C", s->ctl_dir);
+		remote_words_add(w, "-o");
+		remote_words_add(w, "ControlPersist=300");
 	}
 	if (*control != '\0') {
-		add(v, n, "-O");
-		add(v, n, control);
+		remote_words_add(w, "-O");
+		remote_words_add(w, control);
 	} else
-		add(v, n, "-T");
+		remote_words_add(w, "-T");
 	if (h->port > 0) {
-		add(v, n, "-p");
-		addf(v, n, "%d", h->port);
+		remote_words_add(w, "-p");
+		remote_words_addf(w, "%d", h->port);
 	}
 	if (h->user[0] != '\0') {
-		add(v, n, "-l");
-		add(v, n, h->user);
+		remote_words_add(w, "-l");
+		remote_words_add(w, h->user);
 	}
-	add(v, n, "--");
-	add(v, n, h->host);
+	remote_words_add(w, "--");
+	remote_words_add(w, h->host);
 }
 
 char **
 remote_argv(const struct remote_host *h, const char *command)
 {
-	char **v = NULL;
-	size_t n = 0;
+	struct remote_words w = { NULL, 0 };
 
 	if (h->local) {
-		add(&v, &n, "/bin/sh");
-		add(&v, &n, "-c");
-		add(&v, &n, command);
-		return v;
-	}
-	ssh_words(h, "", &v, &n);
-	add(&v, &n, command);
-	return v;
+		remote_words_add(&w, "/bin/sh");
+		remote_words_add(&w, "-c");
+	} else
+		ssh_words(h, "", &w);
+	remote_words_add(&w, command);
+	return w.v;
 }
 
 void
@@ -284,21 +299,20 @@ spawn(char **argv, int in, int out, int err, char **cause)
 void
 remote_host_disconnect(const struct remote_host *h)
 {
-	char **v = NULL;
-	size_t n = 0;
+	struct remote_words w = { NULL, 0 };
 	pid_t pid;
 	int nul, status;
 
 	if (h->local || h->ssh == NULL || h->ssh->ctl_dir[0] == '\0')
 		return;
-	ssh_words(h, "exit", &v, &n);
+	ssh_words(h, "exit", &w);
 	if ((nul = open("/dev/null", O_RDWR)) != -1) {
-		if ((pid = spawn(v, nul, nul, nul, NULL)) > 0)
+		if ((pid = spawn(w.v, nul, nul, nul, NULL)) > 0)
 			while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 				;
 		close(nul);
 	}
-	remote_argv_free(v);
+	remote_words_free(&w);
 }
 
 int

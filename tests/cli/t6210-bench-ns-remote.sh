@@ -3,22 +3,7 @@
 # namespaces, each with its own real OpenSSH server, keys made here), the controller in a fourth
 # namespace reaching them only over ssh (scripts/ssh-rig.sh).
 . "$(dirname "$0")/lib.sh"
-
-test_prereq_SSHD() { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; }
-if ! test_have_prereq ROOT,IP,SSHD; then
-	test_skip 'ntune bench against a DUT over ssh' "missing $test_missing_prereq"
-	test_done
-fi
-N=$(test_unique)
-RIG=$TRASH/rig
-mkdir -p "$RIG"
-test_at_exit "sh \"$SRCDIR/scripts/ssh-rig.sh\" down \"$RIG\" $N >/dev/null 2>&1"
-if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >rig.log 2>&1; then
-	cat rig.log >&2
-	test_skip 'ntune bench against a DUT over ssh' 'the ssh rig did not come up'
-	test_done
-fi
-ctl() { ip netns exec "$N-ctl" "$@"; }
+. "$(dirname "$0")/rig.sh"
 gen_running() {
 	for p in $(ip netns pids "$N-gen"); do tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline"; echo; done |
 		grep -q "ntune gen --iface gen0"
@@ -83,6 +68,29 @@ for f in glob.glob(\"$RIG/dut/state/journal/*.json\"):
     d = json.load(open(f))
     assert d[\"confirm_deadline\"] > 0 and d[\"state\"] == \"reverted\", d
 "
+'
+test_expect_success IPERF3 'bench --dut --load iperf3: bit/s from what the iperf3 server on the sink host received' '
+	ctl $BENCH a.conf b.conf --load iperf3 --metric bps --runs 2 --max-runs 2 --warmup 0 -o r9 >out9 2>err9 &&
+	grep -q "^stopped: \(decided\|max-runs\) after 2 runs each" out9 &&
+	python3 - <<-\PY &&
+	import json
+	runs = [json.loads(l) for l in open("r9/runs.jsonl")]
+	assert len(runs) == 4, runs
+	for r in runs:
+	    # bit/s are the bytes the server received over its own intervals (its clock)
+	    assert r["ok"] and r["bytes"] > 0 and r["duration_s"] > 0.5, r
+	    assert abs(r["bps"] - r["bytes"] * 8 / r["duration_s"]) < 1e-6 * r["bps"], r
+	    assert r["dut"]["out_packets"] > 0 and r["dut"]["in_packets"] > 0, r
+	vals = [float(l) for l in open("r9/values/a.txt")]
+	assert len(vals) == 2 and all(v > 0 for v in vals), vals
+	PY
+	restored
+'
+test_expect_success '--load iperf3 over --dut compares bit/s; pps and latency are refused' '
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut ssh://dut --load iperf3 2>e12 &&
+	grep -q "with --dut and --load iperf3 the metric is bps" e12 &&
+	test_expect_code 2 $NTUNE bench a.conf b.conf --dut ssh://dut --metric latency --rate 1000 2>e13 &&
+	grep -q "latency needs gen and sink on one clock" e13
 '
 test_expect_success '--plan prints the runs and the DUT time and contacts nobody' '
 	$NTUNE bench a.conf b.conf --dut ssh://nowhere.invalid --plan --runs 3 --max-runs 6 --duration 10 >plan &&

@@ -1,0 +1,15 @@
+# The ssh rig of the t62xx tests, sourced after lib.sh: three "hosts" (network namespaces, each with
+# its own real OpenSSH server, keys made here) and the controller's namespace, built by
+# scripts/ssh-rig.sh and removed at exit. Sets N (the rig's unique name), RIG (its directory), ctl().
+test_prereq_SSHD() { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; }
+test_require ROOT,IP,SSHD
+N=$(test_unique)
+RIG=$TRASH/rig
+mkdir -p "$RIG"
+test_at_exit "sh \"$SRCDIR/scripts/ssh-rig.sh\" down \"$RIG\" $N >/dev/null 2>&1"
+if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >"$TRASH/rig.log" 2>&1; then
+	cat "$TRASH/rig.log" >&2
+	test_skip_all 'the ssh rig did not come up'
+fi
+# Runs a command in the controller's namespace: it reaches the hosts only over ssh.
+ctl() { ip netns exec "$N-ctl" "$@"; }
