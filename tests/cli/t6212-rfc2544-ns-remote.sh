@@ -40,6 +40,11 @@ test_expect_success 'each trial holds what the generator sent, what the sink cou
 	    assert json.load(open("r1/dut/%s.json" % when))["schema"] == "ntune-inspect"
 	PY
 '
+test_expect_success 'report renders the rfc2544 --dut results with the hosts and each trial'\''s DUT boot' '
+	"$NTUNE" report r1 >/dev/null &&
+	grep -q "<h2>Hosts</h2>" r1/report.html &&
+	test $(grep -c "DUT boot $(cat "$RIG/dut/boot_id")" r1/report.html) = $(wc -l <r1/runs.jsonl)
+'
 test_expect_success 'rfc2544 --dut --profile applies it with a dead-man timer, reads it back and restores' '
 	ctl $RFC --sizes 64 --profile "$TRASH/b.conf" --json --quiet >r2.json 2>err2 &&
 	grep -q "\"throughput_pps\":" r2.json &&
