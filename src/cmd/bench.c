@@ -202,9 +202,9 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	if (nboot > 0 || b->reboot) {
 		int switches = plan_switches(c, p, n);
 
-		printf("  reboots: at most %d, one per switch of profile and one to restore (%s); "
-		    "each boot is one sample\n", switches + 1,
-		    nboot > 0 ? "boot-time knob in the profiles" : "--reboot");
+		printf("  reboots: at most %d, one per switch of profile and one to restore, not needed "
+		    "when the bench ends on a profile without settings (%s); each boot is one sample\n",
+		    switches + 1, nboot > 0 ? "boot-time knob in the profiles" : "--reboot");
 		printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), "
 		    "%.0f s settle\n", b->reboot_timeout, b->reboot_settle);
 		secs += (switches + 1) * (b->reboot_timeout / 4 + b->reboot_settle);
