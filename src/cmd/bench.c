@@ -30,39 +30,6 @@ progress(void *arg, const char *msg)
 	cmd_error(&cmd_bench, 0, "%s", msg);
 }
 
-/* Every knob of the profile must be known and its value valid, before anything is touched. */
-static int
-check_profile(const struct kb *kb, const struct kb_profile *p, int ncpu, const char *os)
-{
-	const struct kb_entry *e;
-	const struct kb_knob *k;
-	const char *near;
-	char *why;
-	size_t i;
-	int bad = 0;
-
-	for (i = 0; i < p->nentries; i++) {
-		e = &p->entries[i];
-		if ((k = kb_find(kb, e->name, os)) == NULL) {
-			near = kb_suggest(kb, e->name, os);
-			if (near != NULL)
-				cmd_error(&cmd_bench, 2, "%s:%d: unknown knob '%s' (did you mean %s?)",
-				    p->path, e->line, e->name, near);
-			else
-				cmd_error(&cmd_bench, 2, "%s:%d: unknown knob '%s' for %s", p->path,
-				    e->line, e->name, os);
-			bad = 1;
-			continue;
-		}
-		if ((why = kb_value_problem(k, e->value, ncpu)) != NULL) {
-			cmd_error(&cmd_bench, 2, "%s:%d: %s: %s", p->path, e->line, e->name, why);
-			free(why);
-			bad = 1;
-		}
-	}
-	return bad ? -1 : 0;
-}
-
 /*
  * Comments out the entries of host-global knobs (they are invisible in the
  * lab's namespaces; applying them would change the host) and reparses.
@@ -133,25 +100,6 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 	return doc;
 }
 
-/* The knobs of the profiles that only take effect at boot (loader.conf). */
-static size_t
-boot_knobs(const struct kb *kb, const struct bench_profile *p, size_t n, const char **first)
-{
-	const struct kb_knob *k;
-	size_t i, j, count = 0;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < p[i].prof->nentries; j++) {
-			k = kb_find(kb, p[i].prof->entries[j].name, NULL);
-			if (k != NULL && k->placement == KB_PLACE_LOADER) {
-				if (count++ == 0)
-					*first = k->name;
-			}
-		}
-	}
-	return count;
-}
-
 /* --plan: the runs, the reboots and the DUT time at most, before anything starts. */
 /* The switches of profile in the planned run order (warm-up block included), the first run counted. */
 static int
@@ -185,7 +133,7 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
     const struct bench_profile *p, size_t n, const struct kb *kb, const struct bench_remote *b)
 {
 	const char *first = NULL;
-	size_t nboot = boot_knobs(kb, p, n, &first);
+	size_t nboot = cmd_boot_knobs(kb, p, n, &first);
 	int warm = c->warmup > 0 ? (int)n : 0, most = c->seq.max_runs * (int)n + warm;
 	double per = lab->settle + c->duration + 6, secs;
 
@@ -348,7 +296,7 @@ load_profiles(struct cmd_args *args, struct bench_cmd *b)
 		    (bp->prof = kb_profile_parse(path, text, len, &cause)) == NULL)
 			return cmd_fail(&cmd_bench, &cause, 2);
 		bp->text = text;
-		if (b->ro.dut == NULL && check_profile(b->kb, bp->prof,
+		if (b->ro.dut == NULL && cmd_check_profile(&cmd_bench, b->kb, bp->prof,
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), "linux") == -1)
 			return 2;
 		if (b->no_host && drop_host_knobs(b->kb, bp, path, &cause) == -1)
@@ -367,7 +315,7 @@ open_dut(struct bench_cmd *b)
 	char *cause = NULL;
 	int i;
 
-	if (boot_knobs(b->kb, b->profs, (size_t)b->nprof, &first) > 0 && !b->rb.reboot) {
+	if (cmd_boot_knobs(b->kb, b->profs, (size_t)b->nprof, &first) > 0 && !b->rb.reboot) {
 		cmd_error(&cmd_bench, 0, "'%s' takes effect at boot: the DUT is rebooted for every "
 		    "switch of profile", first);
 		b->rb.reboot = true;
@@ -386,7 +334,8 @@ open_dut(struct bench_cmd *b)
 	cmd_error(&cmd_bench, 0, "DUT %s: %s; %s; boot %s", b->rb.dut.url, b->rb.dut_facts.uname,
 	    b->rb.dut_facts.version, b->rb.boot_id);
 	for (i = 0; i < b->nprof; i++) {
-		if (check_profile(b->kb, b->profs[i].prof, b->rb.ncpu, cmd_dut_os(&b->rb.dut_facts)) == -1)
+		if (cmd_check_profile(&cmd_bench, b->kb, b->profs[i].prof, b->rb.ncpu,
+		    cmd_dut_os(&b->rb.dut_facts)) == -1)
 			return 2;
 	}
 	bench_remote_runner(&b->rb, &b->runner);
