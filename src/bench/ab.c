@@ -10,21 +10,18 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-static void
-say(struct bench_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-say(struct bench_ctx *c, const char *fmt, ...)
+void
+bench_say(void (*fn)(void *, const char *), void *arg, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
 
-	if (c->progress == NULL)
+	if (fn == NULL)
 		return;
 	va_start(ap, fmt);
 	xvasprintf(&msg, fmt, ap);
 	va_end(ap);
-	c->progress(c->progress_arg, msg);
+	fn(arg, msg);
 	free(msg);
 }
 
@@ -182,7 +179,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 		strbuf_init(&sb);
 		for (i = 0; i < r.ncpu && i < 16; i++)
 			strbuf_addf(&sb, "%s%.0f%%", i > 0 ? " " : "", r.cpu_busy[i]);
-		say(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s%s", r.run, c->planned,
+		BENCH_SAY(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s%s", r.run, c->planned,
 		    p->label, warmup ? " (warm-up, discarded)" : "", r.pps,
 		    (unsigned long long)r.drops, lat, r.ncpu > 0 ? "; CPUs busy " : "",
 		    r.ncpu > 0 ? sb.buf : "");
@@ -236,7 +233,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 	memset(v, 0, (n - 1) * sizeof *v);
 	total = c->seq.max_runs * (int)n + (c->warmup > 0 ? (int)n : 0);
 	c->planned = c->run + total;
-	say(c, "%zu profiles, %d to %d runs each of %.1f s, up to %d runs; each look "
+	BENCH_SAY(c, "%zu profiles, %d to %d runs each of %.1f s, up to %d runs; each look "
 	    "tests at %.4g (%.0f%% confidence, Bonferroni over %d looks)", n, c->seq.min_runs,
 	    c->seq.max_runs, c->duration, total, alpha, c->seq.confidence * 100,
 	    bench_seq_looks(&c->seq) * c->seq.ncomparisons);
@@ -244,7 +241,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 		c->busy_before = busy = c->runner != NULL ? c->runner->idle_busy(c->runner->arg, 0.5) :
 		    bench_lab_idle_busy(c->lab, 0.5);
 	if (c->step <= 1 && busy > 25)
-		say(c, "warning: the CPUs are %.0f%% busy before any load of ours: other work will "
+		BENCH_SAY(c, "warning: the CPUs are %.0f%% busy before any load of ours: other work will "
 		    "add noise (the interleaved blocks keep it from biasing the verdict)", busy);
 	if (c->warmup > 0) {
 		bench_block_order(n, 0, c->seed ^ 0x5741524d55ULL, order);
@@ -268,7 +265,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 		for (i = 1; i < n && block >= 2; i++) {
 			if (v[i - 1].na == 0)
 				continue;
-			say(c, "block %d/%d: %s vs %s: %+.1f%% ± %.1f%% (Welch p = %.3g, needs < %.3g%s)",
+			BENCH_SAY(c, "block %d/%d: %s vs %s: %+.1f%% ± %.1f%% (Welch p = %.3g, needs < %.3g%s)",
 			    block, c->seq.max_runs, p[i].label, p[0].label, v[i - 1].pct,
 			    isfinite(v[i - 1].pct_hw) ? v[i - 1].pct_hw : 0.0, v[i - 1].p_welch, alpha,
 			    block < c->seq.min_runs ? ", before the first look" : "");

@@ -283,6 +283,11 @@ struct bench_ctx {
 int	bench_ab(struct bench_ctx *, struct bench_profile *, size_t n, struct bench_verdict *verdicts,
 	    enum bench_stop *stop, char **cause);
 void	bench_profile_free(struct bench_profile *);
+/* Formats a progress line and hands it to fn(arg, line); nothing when fn is NULL. */
+void	bench_say(void (*fn)(void *arg, const char *msg), void *arg, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* bench_say to the progress callback of o, a struct bench_ctx or bench_remote. */
+#define BENCH_SAY(o, ...)	bench_say((o)->progress, (o)->progress_arg, __VA_ARGS__)
 
 /* --- a real DUT, generator and sink reached over ssh (remote.c) ---------- */
 

@@ -22,24 +22,6 @@
 #include "util/util.h"
 
 
-static void
-say(struct bench_remote *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-say(struct bench_remote *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	if (b->progress == NULL)
-		return;
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	b->progress(b->progress_arg, msg);
-	free(msg);
-}
-
 static json_t *
 facts_json(const struct remote_host *h, const struct remote_facts *f)
 {
@@ -336,7 +318,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 	int rc = -1;
 
 	snprintf(old, sizeof old, "%s", b->boot_id);
-	say(b, "rebooting the DUT (%s)", why);
+	BENCH_SAY(b, "rebooting the DUT (%s)", why);
 	argv[2] = (char *)(b->reboot_cmd != NULL ? b->reboot_cmd : "shutdown -r now");
 	if (remote_run(&b->dut, argv, NULL, 30, &r, cause) == -1)
 		return -1;
@@ -387,7 +369,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 	if (!nap(b->reboot_settle, interruptible))
 		goto interrupted;
 	rc = 0;
-	say(b, "the DUT is back after %.1f s (boot %s)", util_now() - t0, b->boot_id);
+	BENCH_SAY(b, "the DUT is back after %.1f s (boot %s)", util_now() - t0, b->boot_id);
 	goto record;
 gone:
 	util_cause(cause, "the DUT did not %s within %.0f s of its reboot (%s)", phase, b->reboot_timeout,
@@ -467,7 +449,7 @@ bench_remote_finish(struct bench_remote *b, char **cause)
 	 * already, and another reboot would only repeat that.
 	 */
 	if (b->cur_journal[0] == '\0' && b->cur_label[0] != '\0' && b->pending[0] == '\0') {
-		say(b, "the DUT runs its original settings (boot %s): no reboot to restore them", b->boot_id);
+		BENCH_SAY(b, "the DUT runs its original settings (boot %s): no reboot to restore them", b->boot_id);
 		return 0;
 	}
 	/* Stopped in the middle of a reboot: the DUT must answer before it can be restored. */
@@ -606,5 +588,4 @@ bench_remote_runner(struct bench_remote *b, struct bench_runner *r)
 	r->restore = r_restore;
 	r->measure = r_measure;
 	r->idle_busy = r_idle_busy;
-	(void)say;
 }

@@ -695,24 +695,6 @@ bench_tune_pairs(const struct bench_tune *t, size_t top, struct bench_candidate 
 	return *n - before;
 }
 
-static void
-say(struct bench_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-say(struct bench_ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	if (c->progress == NULL)
-		return;
-	va_start(ap, fmt);
-	xvasprintf(&msg, fmt, ap);
-	va_end(ap);
-	c->progress(c->progress_arg, msg);
-	free(msg);
-}
-
 static int
 make_profile(struct bench_ctx *c, struct bench_profile *p, const char *label, char *text,
     char **cause)
@@ -819,7 +801,7 @@ bench_tune_final(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	char *why = NULL;
 	int rc = -1;
 
-	say(c, "final: the best profile against the settings at the start%s%s", c->lab != NULL &&
+	BENCH_SAY(c, "final: the best profile against the settings at the start%s%s", c->lab != NULL &&
 	    t->final_lab[0] != '\0' ? " in the fresh lab " : "", t->final_lab);
 	memset(pr, 0, sizeof pr);
 	if (make_profile(c, &pr[0], "start", xstrdup(""), cause) == -1 ||
@@ -903,7 +885,7 @@ baseline(struct bench_ctx *c, struct bench_tune *t, char **cause)
 		}
 		if (r.ok)
 			v[nv++] = run_value(c, &r);
-		say(c, "baseline %d/2 (the settings in force%s): %.0f pps forwarded", k + 1,
+		BENCH_SAY(c, "baseline %d/2 (the settings in force%s): %.0f pps forwarded", k + 1,
 		    k == 0 && path != NULL ? ", diagnosed" : "", r.pps);
 		bench_run_free(&r);
 	}
@@ -988,7 +970,7 @@ bench_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s,
 		} else if (c->failed_profile == 1) {
 			/* The candidate broke something: reject it and go on. */
 			s->note = why;
-			say(c, "step %zu: rejected: %s", t->nsteps, s->note);
+			BENCH_SAY(c, "step %zu: rejected: %s", t->nsteps, s->note);
 			rc = 1;
 		} else
 			*cause = why;
@@ -1037,8 +1019,8 @@ try_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, s
 
 	s->tried = true;
 	s->max_runs = plan(c, t);
-	say(c, "step %zu/%zu: %s (now %s): %s", t->nsteps, l->ncand, s->c.label, s->c.was, s->c.why);
-	say(c, "  why now: %s; up to %d runs each (spread %.1f%%)", s->c.order, s->max_runs,
+	BENCH_SAY(c, "step %zu/%zu: %s (now %s): %s", t->nsteps, l->ncand, s->c.label, s->c.was, s->c.why);
+	BENCH_SAY(c, "  why now: %s; up to %d runs each (spread %.1f%%)", s->c.order, s->max_runs,
 	    t->cv * 100);
 	if ((r = bench_step(c, t, s, s->max_runs, l, &v, &stop, cause)) != 0)
 		return r == 1 ? 0 : -1;
@@ -1047,7 +1029,7 @@ try_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, s
 	if ((more = extension(c, t, l, s, &v, stop)) > 0) {
 		first = s->verdict != NULL ? s->verdict : xstrdup("no verdict");
 		s->verdict = NULL;
-		say(c, "step %zu: undecided after %d runs (%s); the spread (%.1f%%) says %d runs "
+		BENCH_SAY(c, "step %zu: undecided after %d runs (%s); the spread (%.1f%%) says %d runs "
 		    "decide it: benched again", t->nsteps, s->runs, first, s->cv * 100, more);
 		xasprintf(&s->note, "extended: the first bench (%d runs) was undecided: %s", s->runs,
 		    first);
@@ -1062,7 +1044,7 @@ try_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, s
 	s->kept = bench_tune_keep(stop, &v);
 	if (v.na == 0)
 		s->verdict = xstrdup("no verdict (too few runs)");
-	say(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
+	BENCH_SAY(c, "step %zu: %s: %s", t->nsteps, s->kept ? "KEPT" : "rejected", s->verdict);
 	if (s->kept)
 		t->nkept++;
 	return write_outputs(c, t, cause);
@@ -1085,7 +1067,7 @@ steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, s
 		/* The final bench is only needed once something is kept. */
 		final_max = t->nkept > 0 ? step_max : 0;
 		if (util_now() - l->t0 + step_max + final_max > t->budget_s) {
-			say(c, "budget: %.0f s left, a step may take %.0f s (+%.0f s for the final bench); "
+			BENCH_SAY(c, "budget: %.0f s left, a step may take %.0f s (+%.0f s for the final bench); "
 			    "stopping after %zu of %zu %s", t->budget_s - (util_now() - l->t0),
 			    step_max, final_max, i, n, pairs ? "pairs" : "candidates");
 			return 1;
@@ -1097,7 +1079,7 @@ steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, s
 		s->pair = pairs;
 		if (in_best(t, &s->c)) {
 			s->note = xstrdup("already in the best profile");
-			say(c, "step %zu/%zu: %s: already in the best profile", t->nsteps, l->ncand,
+			BENCH_SAY(c, "step %zu/%zu: %s: already in the best profile", t->nsteps, l->ncand,
 			    s->c.label);
 			continue;
 		}
@@ -1122,32 +1104,32 @@ bench_tune_run(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	else if (bench_tune_candidates(c->kb, t->cand_path, c->lab->dut_ns, t->ncpu, t->host_knobs,
 	    &cand, &ncand, &t->notes, &t->nnotes, cause) == -1)
 		return -1;
-	say(c, "%zu candidate changes for %s (%zu left out)", ncand, t->dut_name != NULL ?
+	BENCH_SAY(c, "%zu candidate changes for %s (%zu left out)", ncand, t->dut_name != NULL ?
 	    t->dut_name : c->lab->dut_ns, t->nnotes);
 	for (i = 0; i < t->nnotes; i++)
-		say(c, "  note: %s", t->notes[i]);
+		BENCH_SAY(c, "  note: %s", t->notes[i]);
 	if (baseline(c, t, cause) == -1) {
 		t->stopped = "interrupted";
 		goto out;
 	}
 	bench_tune_order(cand, ncand, t->diag);
 	if (t->diag != NULL && t->diag->nfindings == 0)
-		say(c, "order: no finding in %s: the candidate list's order", t->diag_from != NULL ?
+		BENCH_SAY(c, "order: no finding in %s: the candidate list's order", t->diag_from != NULL ?
 		    t->diag_from : "the baseline's diagnosis (diagnosis.json)");
 	else if (t->diag != NULL)
-		say(c, "order: the knobs named by the %zu finding%s of %s first", t->diag->nfindings,
+		BENCH_SAY(c, "order: the knobs named by the %zu finding%s of %s first", t->diag->nfindings,
 		    t->diag->nfindings == 1 ? "" : "s", t->diag_from != NULL ? t->diag_from :
 		    "the baseline's diagnosis (diagnosis.json)");
 	else
-		say(c, "order: %s", t->diag_note);
+		BENCH_SAY(c, "order: %s", t->diag_note);
 	for (i = 0; t->diag != NULL && i < t->diag->nfindings; i++)
-		say(c, "  finding: %s", t->diag->findings[i].summary);
+		BENCH_SAY(c, "  finding: %s", t->diag->findings[i].summary);
 	/* Time of one run, to keep within the budget: measured as we go, guessed first. */
 	l.per_run = c->duration + c->lab->settle + 0.8;
 	l.ncand = ncand;
 	r = steps(c, t, cand, ncand, false, &l, cause);
 	if (r == 0 && t->pairs > 0 && bench_tune_pairs(t, (size_t)t->pairs, &pairs, &npairs) > 0) {
-		say(c, "%zu pairs of the best singles not kept", npairs);
+		BENCH_SAY(c, "%zu pairs of the best singles not kept", npairs);
 		l.ncand = ncand + npairs;
 		r = steps(c, t, pairs, npairs, true, &l, cause);
 	}
