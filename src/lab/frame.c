@@ -234,6 +234,13 @@ lab_realtime_ns(void)
 }
 
 void
+lab_per_second_add(double **v, size_t *n, uint64_t packets, uint64_t now, uint64_t next)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = (double)packets / ((double)(now - (next - 1000000000ULL)) / 1e9);
+}
+
+void
 lab_fmt_rate(char *buf, size_t len, double pps, double bps)
 {
 	const char *pu = "pps", *bu = "bit/s";

@@ -94,15 +94,6 @@ gen_result_free(struct gen_result *r)
 	r->nper_second = 0;
 }
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int
 open_socket(struct worker *w, int ifindex, char **cause)
 {
@@ -209,7 +200,7 @@ paced(struct gen_run *run, struct worker *w, uint64_t sent, uint64_t want)
 
 	if (w->rate <= 0)
 		return want;
-	now = mono_ns();
+	now = util_now_ns();
 	el = (double)(now - run->t0) / 1e9;
 	due = (uint64_t)(w->rate * el) + 1;
 	if (due <= sent) {
@@ -241,7 +232,7 @@ next_batch(struct gen_run *run, struct worker *w, uint64_t sent, uint64_t want)
 static void
 ring_flush(struct worker *w, struct gen_run *run)
 {
-	uint64_t deadline = mono_ns() + 500000000ULL;
+	uint64_t deadline = util_now_ns() + 500000000ULL;
 
 	(void)run;
 	for (;;) {
@@ -254,7 +245,7 @@ ring_flush(struct worker *w, struct gen_run *run)
 			if (st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING))
 				pending++;
 		}
-		if (pending == 0 || mono_ns() > deadline) {
+		if (pending == 0 || util_now_ns() > deadline) {
 			atomic_fetch_sub(&w->packets, pending);
 			return;
 		}
@@ -513,7 +504,6 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 	struct worker *w;
 	uint64_t last_pk = 0, last_by = 0, last_rt = 0, t_end;
 	unsigned int ifindex;
-	size_t cap = 16;
 	int i, sec = 0, nthreads = c->threads;
 	uint8_t tmpl[LAB_FRAME_MAX];
 	uint16_t runid;
@@ -526,7 +516,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 		return -1;
 	}
 	lab_frame_build(&c->spec, tmpl);
-	runid = (uint16_t)((mono_ns() ^ (uint64_t)getpid()) & 0xff);
+	runid = (uint16_t)((util_now_ns() ^ (uint64_t)getpid()) & 0xff);
 	w = xcalloc((size_t)nthreads, sizeof(*w));
 	for (i = 0; i < nthreads; i++) {
 		if (worker_setup(w, i, nthreads, c, ifindex, tmpl, runid, cause) == -1) {
@@ -541,8 +531,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 		workers_close(w, nthreads);
 		return -1;
 	}
-	res->per_second = xcalloc(cap, sizeof(double));
-	run.t0 = mono_ns();
+	run.t0 = util_now_ns();
 	t_end = c->duration > 0 ? run.t0 + (uint64_t)(c->duration * 1e9) : UINT64_MAX;
 	atomic_store(&run.go, 1);
 	for (;;) {
@@ -550,7 +539,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 		int done = 0;
 
 		/* Sleep in small steps so that the end of a count is noticed quickly. */
-		while ((now = mono_ns()) < next && now < t_end) {
+		while ((now = util_now_ns()) < next && now < t_end) {
 			struct timespec ts = { 0, 10000000 };
 
 			for (i = 0, done = 0; i < nthreads; i++)
@@ -572,13 +561,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 			s.packets = pk - last_pk;
 			s.bytes = s.packets * (uint64_t)c->spec.size;
 			s.retries = rt - last_rt;
-			if (res->nper_second == cap) {
-				cap *= 2;
-				res->per_second = xreallocarray(res->per_second, cap, sizeof(double));
-			}
-			/* The interval may be a little longer than a second: divide by what it was. */
-			res->per_second[res->nper_second++] = (double)s.packets /
-			    ((double)(now - (next - 1000000000ULL)) / 1e9);
+			lab_per_second_add(&res->per_second, &res->nper_second, s.packets, now, next);
 			if (c->progress != NULL)
 				c->progress(&s, c->arg);
 			last_pk = pk;
@@ -592,7 +575,7 @@ gen_run(const struct gen_config *c, struct gen_result *res, char **cause)
 	atomic_store(&run.stop, 1);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(w[i].tid, NULL);
-	res->duration_s = (double)(mono_ns() - run.t0) / 1e9;
+	res->duration_s = (double)(util_now_ns() - run.t0) / 1e9;
 	for (i = 0; i < nthreads; i++) {
 		res->packets += atomic_load(&w[i].packets);
 		res->retries += atomic_load(&w[i].retries);

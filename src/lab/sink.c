@@ -80,15 +80,6 @@ sink_result_free(struct sink_result *r)
 	r->per_second = NULL;
 }
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int
 lat_bucket(uint64_t ns)
 {
@@ -466,7 +457,6 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	struct sink_worker *w;
 	unsigned int ifindex;
 	uint64_t t0, t_end, last_pk = 0, last_by = 0, last_lost = 0, last_change, now, prev_pk = 0;
-	size_t cap = 16;
 	int i, n = c->threads, sec = 0, fanout_id = (int)(getpid() & 0xffff);
 	bool any = false;
 
@@ -499,14 +489,13 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	}
 	if (c->on_ready != NULL)
 		c->on_ready(c->arg);
-	r->per_second = xcalloc(cap, sizeof(double));
-	t0 = last_change = mono_ns();
+	t0 = last_change = util_now_ns();
 	t_end = c->duration > 0 ? t0 + (uint64_t)(c->duration * 1e9) : UINT64_MAX;
 	for (;;) {
 		uint64_t next = t0 + (uint64_t)(sec + 1) * 1000000000ULL, pk = 0, by = 0, lost = 0;
 		bool quit = false;
 
-		while ((now = mono_ns()) < next && now < t_end) {
+		while ((now = util_now_ns()) < next && now < t_end) {
 			struct timespec ts = { 0, 10000000 };
 
 			for (i = 0, pk = 0; i < n; i++)
@@ -543,12 +532,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 			/* Per thread: with fanout a stream split over threads looks lossy here. */
 			s.lost = lost > last_lost ? lost - last_lost : 0;
 			last_lost = lost;
-			if (r->nper_second == cap) {
-				cap *= 2;
-				r->per_second = xreallocarray(r->per_second, cap, sizeof(double));
-			}
-			r->per_second[r->nper_second++] = (double)s.packets /
-			    ((double)(now - (next - 1000000000ULL)) / 1e9);
+			lab_per_second_add(&r->per_second, &r->nper_second, s.packets, now, next);
 			if (c->progress != NULL)
 				c->progress(&s, c->arg);
 			last_pk = pk;
@@ -566,7 +550,7 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 	atomic_store(&st.stop, 1);
 	for (i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
-	r->run_s = (double)(mono_ns() - t0) / 1e9;
+	r->run_s = (double)(util_now_ns() - t0) / 1e9;
 	drain_rings(w, n, r);
 	merge(w, n, r);
 	close_workers(w, n);

@@ -82,6 +82,12 @@ int	 lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t ifl
 	    union lab_addr *src, uint8_t src_mac[6], uint8_t dst_mac[6], char **cause);
 int	 lab_parse_mac(const char *, uint8_t mac[6]);
 uint64_t lab_realtime_ns(void);
+/*
+ * Appends to v[*n] the rate of the second that ended at now (CLOCK_MONOTONIC ns)
+ * and was due to end at next: packets over the time since next - 1 s, since the
+ * interval may run a little longer than a second.
+ */
+void	 lab_per_second_add(double **v, size_t *n, uint64_t packets, uint64_t now, uint64_t next);
 /* "  1.234 Mpps   632.000 Mbit/s" */
 void	 lab_fmt_rate(char *buf, size_t len, double pps, double bps);
 

@@ -232,6 +232,22 @@ test_rfc2544_parse_loads_needs_descending_percentages(void **state)
 	assert_int_equal(rfc2544_parse_loads("0", &c, NULL), -1);
 }
 
+static void
+test_lab_per_second_add_divides_by_the_interval_it_really_was(void **state)
+{
+	double *v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	/* Second 1 ended on time at 2 s, second 2 was due at 3 s but ended at 3.25 s. */
+	lab_per_second_add(&v, &n, 1000, 2000000000ULL, 2000000000ULL);
+	lab_per_second_add(&v, &n, 1250, 3250000000ULL, 3000000000ULL);
+	assert_int_equal(n, 2);
+	assert_true(v[0] > 999.999 && v[0] < 1000.001);
+	assert_true(v[1] > 999.999 && v[1] < 1000.001);
+	free(v);
+}
+
 int
 main(void)
 {
@@ -243,6 +259,7 @@ main(void)
 		cmocka_unit_test(test_lab_prefix_valid_refuses_paths_and_long_names),
 		cmocka_unit_test(test_lab_mode_and_role_names_round_trip),
 		cmocka_unit_test(test_lab_parse_mac_rejects_garbage),
+		cmocka_unit_test(test_lab_per_second_add_divides_by_the_interval_it_really_was),
 		cmocka_unit_test(test_rfc2544_parse_sizes_accepts_lists_and_the_standard_set),
 		cmocka_unit_test(test_rfc2544_parse_loads_needs_descending_percentages),
 	};
