@@ -19,6 +19,7 @@
 #include "lab/lab.h"
 #include "lab/traffic_cli.h"
 #include "os/os.h"
+#include "util/run.h"
 #include "util/util.h"
 
 #define MAX_IRQS	16
@@ -114,31 +115,34 @@ bench_lab_close(struct bench_lab *l)
 	l->os = NULL;
 }
 
+struct in_ns {
+	const char *ns;
+	char *const *argv;
+};
+
+/* In the child: exec argv inside the namespace, or say why not. */
+static int
+exec_in_ns(void *arg)
+{
+	const struct in_ns *x = arg;
+	char *why = NULL;
+
+	lab_netns_execv(x->ns, x->argv, &why);
+	dprintf(2, "%s\n", why != NULL ? why : "cannot start the load");
+	return 127;
+}
+
 /* Starts argv inside ns in a process group of its own, output into outfd. */
 static pid_t
 spawn(const char *ns, char *const argv[], int outfd, char **cause)
 {
-	char *why = NULL;
-	pid_t pid;
-	int nul;
+	struct in_ns x = { ns, argv };
+	struct util_child c = { .fn = exec_in_ns, .arg = &x, .new_pgrp = true, .null_stdin = true,
+	    .out = outfd, .err = outfd };
 
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
+	if (util_child_start(&c, cause) == -1)
 		return -1;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		if ((nul = open("/dev/null", O_RDONLY)) != -1)
-			dup2(nul, 0);
-		dup2(outfd, 1);
-		dup2(outfd, 2);
-		lab_netns_execv(ns, argv, &why);
-		dprintf(2, "%s\n", why != NULL ? why : "cannot start the load");
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	return pid;
+	return c.pid;
 }
 
 static void

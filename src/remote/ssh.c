@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "remote/remote.h"
+#include "util/run.h"
 #include "util/util.h"
 
 static bool
@@ -266,34 +267,18 @@ remote_argv_free(char **v)
 	free(v);
 }
 
+/* Starts argv (ssh) with in (-1: /dev/null), out and err as its stdin, stdout and stderr. */
 static pid_t
 spawn(char **argv, int in, int out, int err, char **cause)
 {
-	pid_t pid;
-	int nul;
+	/* A group of its own: a Ctrl-C at the terminal is ours to handle, not ssh's. */
+	struct util_child c = { .argv = (const char *const *)argv, .new_pgrp = true,
+	    .reset_signals = true, .null_stdin = in == -1, .in = in, .out = out, .err = err,
+	    .exec_error = true };
 
-	fflush(NULL);
-	if ((pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
+	if (util_child_start(&c, cause) == -1)
 		return -1;
-	}
-	if (pid == 0) {
-		/* A group of its own: a Ctrl-C at the terminal is ours to handle, not ssh's. */
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (in == -1 && (nul = open("/dev/null", O_RDONLY)) != -1)
-			in = nul;
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(err, 2);
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	return pid;
+	return c.pid;
 }
 
 void

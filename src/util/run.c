@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,11 +21,14 @@ child_setup(const struct util_child *c)
 
 	if (c->new_session)
 		setsid();
+	if (c->new_pgrp)
+		setpgid(0, 0);
 	if (c->reset_signals) {
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 	}
 	if (c->dir != NULL && chdir(c->dir) == -1)
 		_exit(127);
@@ -40,6 +44,17 @@ child_setup(const struct util_child *c)
 		if (fd > 2)
 			close(fd);
 	}
+	if (c->null_stdin && (fd = open("/dev/null", O_RDONLY)) != -1) {
+		dup2(fd, 0);
+		if (fd > 2)
+			close(fd);
+	}
+	if (c->in > 0)
+		dup2(c->in, 0);
+	if (c->out > 0)
+		dup2(c->out, 1);
+	if (c->err > 0)
+		dup2(c->err, 2);
 	if (c->close_fds) {
 		for (fd = 3; fd < 1024; fd++)
 			close(fd);
@@ -49,16 +64,22 @@ child_setup(const struct util_child *c)
 int
 util_child_start(struct util_child *c, char **cause)
 {
+	fflush(NULL);
 	if ((c->pid = fork()) == -1) {
 		util_cause(cause, "fork: %s", strerror(errno));
 		return -1;
 	}
-	if (c->pid != 0)
+	if (c->pid != 0) {
+		if (c->new_pgrp)
+			setpgid(c->pid, c->pid);
 		return 0;
+	}
 	child_setup(c);
 	if (c->fn != NULL)
 		_exit(c->fn(c->arg));
 	execvp(c->argv[0], (char *const *)c->argv);
+	if (c->exec_error)
+		dprintf(2, "cannot run '%s': %s\n", c->argv[0], strerror(errno));
 	_exit(127);
 }
 

@@ -19,11 +19,15 @@ struct util_child {
 	bool	null_stdout;		/* only stdout on /dev/null */
 	bool	close_fds;		/* close every descriptor above 2 */
 	bool	new_session;		/* setsid(): no controlling terminal, own process group */
-	bool	reset_signals;		/* empty signal mask, default INT/TERM (callers that block them) */
+	bool	new_pgrp;		/* a process group of its own (set in child and parent) */
+	bool	reset_signals;		/* empty signal mask, default INT/TERM/PIPE (callers that block them) */
+	bool	null_stdin;		/* only stdin on /dev/null */
+	int	in, out, err;		/* > 0: dup2'd onto stdin, stdout, stderr (after the /dev/null ones) */
+	bool	exec_error;		/* argv: "cannot run 'PROG': why" on stderr when exec fails */
 	pid_t	pid;			/* set by util_child_start */
 };
 
-/* Forks the child; -1 + cause when fork fails. */
+/* Flushes stdio and forks the child; -1 + cause when fork fails. */
 int	 util_child_start(struct util_child *, char **cause);
 /*
  * Waits for a started child (retrying on EINTR): its exit status, or 128 + N after
