@@ -135,8 +135,6 @@ struct bench_run {
 void	bench_run_free(struct bench_run *);
 /* Marks the run failed, with why (its error). */
 void	bench_run_fail(struct bench_run *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Now as ISO 8601 UTC, 2026-12-04T17:30:00Z. */
-void	bench_now_iso(char *buf, size_t len);
 json_t	*bench_run_json(const struct bench_run *);
 
 /* A label usable as a file name: [A-Za-z0-9._-], not starting with '.'. */

@@ -665,7 +665,7 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 
 	r->ok = true;
 	r->error[0] = '\0';
-	bench_now_iso(r->started, sizeof r->started);
+	util_utc(0, false, r->started);
 	if ((m.outfd = mkstemp(tmpl)) == -1) {
 		util_cause(cause, "cannot create a temporary file: %s", strerror(errno));
 		return -1;

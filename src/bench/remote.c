@@ -556,7 +556,7 @@ r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 	int rc;
 
 	r->ok = true;
-	bench_now_iso(r->started, sizeof r->started);
+	util_utc(0, false, r->started);
 	b->run = r->run;
 	snprintf(r->boot, sizeof r->boot, "%s", b->boot_id);
 	if (b->pending[0] != '\0') {

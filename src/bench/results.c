@@ -123,16 +123,6 @@ bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH
 }
 
 void
-bench_now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void
 bench_run_fail(struct bench_run *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -232,7 +222,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 		}
 		strbuf_addc(&cmd, '\'');
 	}
-	bench_now_iso(started, sizeof started);
+	util_utc(0, false, started);
 	meta = json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", kind,
 	    "ntune_version", NTUNE_VERSION, "command", cmd.buf, "started", started,
 	    "complete", 0, "stopped", "running");
@@ -379,7 +369,7 @@ bench_results_finish(const char *dir, bool complete, const char *stopped, const 
 		free(path);
 		return -1;
 	}
-	bench_now_iso(finished, sizeof finished);
+	util_utc(0, false, finished);
 	json_object_set_new(meta, "finished", json_string(finished));
 	json_object_set_new(meta, "complete", json_boolean(complete));
 	json_object_set_new(meta, "stopped", json_string(stopped));

@@ -371,7 +371,7 @@ run(struct cmd_args *args)
 	if (rc == 0) {
 		if (!out.quiet)
 			c.progress = rfc_progress;
-		rfc2544_now_iso(started, sizeof(started));
+		util_utc(0, false, started);
 		if (rfc2544_run(&c, &r, &cause) == -1)
 			rc = cmd_fail(&cmd_lab_rfc2544, &cause, rfc_stop || bench_interrupted ? 130 : 1);
 		stopped = rfc_stop || bench_interrupted;

@@ -349,16 +349,6 @@ first_line(char *s)
 }
 
 void
-rfc2544_now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void
 rfc2544_trial_init(struct rfc2544_trial *t, int size, double rate, const char *phase)
 {
 	int i;
@@ -369,7 +359,7 @@ rfc2544_trial_init(struct rfc2544_trial *t, int size, double rate, const char *p
 	t->rate = rate;
 	for (i = 0; i < 6; i++)
 		t->lat[i] = -1;
-	rfc2544_now_iso(t->started, sizeof(t->started));
+	util_utc(0, false, t->started);
 }
 
 void
@@ -747,7 +737,7 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 	json_decref(o);
 	if (rc == -1)
 		return -1;
-	rfc2544_now_iso(finished, sizeof(finished));
+	util_utc(0, false, finished);
 	o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", "rfc2544",
 	    "ntune_version", NTUNE_VERSION, "command", command, "started", started,
 	    "finished", finished, "complete", r->complete, "stopped", stopped);

@@ -101,6 +101,5 @@ struct json_t *rfc2544_json(const struct rfc2544_config *, const struct rfc2544_
  */
 int	 rfc2544_write_dir(const char *dir, const struct rfc2544_config *, const struct rfc2544_result *,
 	    const char *command, const char *started, const char *stopped, char **cause);
-void	 rfc2544_now_iso(char *buf, size_t len);
 
 #endif
