@@ -19,6 +19,14 @@ jstr(json_t *o, const char *key)
 	return s == NULL ? "" : s;
 }
 
+/* Appends text, then the string at key of o (none: ""), HTML-escaped. */
+static void
+add_esc(struct strbuf *sb, const char *text, json_t *o, const char *key)
+{
+	strbuf_adds(sb, text);
+	report_esc(sb, jstr(o, key));
+}
+
 static double
 jnum(json_t *o, const char *key)
 {
@@ -428,27 +436,20 @@ diagnosis(struct strbuf *sb, const struct report_data *d)
 	size_t i, j;
 
 	if (json_array_size(fs) == 0) {
-		strbuf_adds(sb, "<p>No bottleneck found: ");
-		report_esc(sb, jstr(d->diagnosis, "headroom"));
+		add_esc(sb, "<p>No bottleneck found: ", d->diagnosis, "headroom");
 		strbuf_adds(sb, "</p>\n");
 		return;
 	}
 	strbuf_adds(sb, "<ul class=\"diagnosis\">\n");
 	json_array_foreach(fs, i, f) {
-		strbuf_adds(sb, "<li><b>");
-		report_esc(sb, jstr(f, "kind"));
-		if (*jstr(f, "entity") != '\0') {
-			strbuf_adds(sb, " on ");
-			report_esc(sb, jstr(f, "entity"));
-		}
-		strbuf_adds(sb, "</b> (");
-		report_esc(sb, jstr(f, "certainty"));
-		strbuf_adds(sb, "): ");
-		report_esc(sb, jstr(f, "summary"));
+		add_esc(sb, "<li><b>", f, "kind");
+		if (*jstr(f, "entity") != '\0')
+			add_esc(sb, " on ", f, "entity");
+		add_esc(sb, "</b> (", f, "certainty");
+		add_esc(sb, "): ", f, "summary");
 		strbuf_adds(sb, "; knobs:");
 		json_array_foreach(json_object_get(f, "knobs"), j, k) {
-			strbuf_adds(sb, j > 0 ? ", <code>" : " <code>");
-			report_esc(sb, jstr(k, "name"));
+			add_esc(sb, j > 0 ? ", <code>" : " <code>", k, "name");
 			strbuf_adds(sb, "</code>");
 		}
 		strbuf_adds(sb, "</li>\n");
@@ -544,8 +545,7 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 		strbuf_addf(sb, "</code></td><td>%s</td><td>", res);
 		report_esc(sb, jstr(s, "verdict"));
 		if (*jstr(s, "note") != '\0') {
-			strbuf_adds(sb, " <i>");
-			report_esc(sb, jstr(s, "note"));
+			add_esc(sb, " <i>", s, "note");
 			strbuf_adds(sb, "</i>");
 		}
 		strbuf_adds(sb, "</td></tr>\n");
@@ -651,12 +651,9 @@ hosts_table(struct strbuf *sb, const struct report_data *d)
 			continue;
 		strbuf_addf(sb, "<tr><td>%s</td><td>", roles[i]);
 		report_esc(sb, jstr(h, "url"));
-		strbuf_adds(sb, "</td><td>");
-		report_esc(sb, jstr(h, "uname"));
-		strbuf_adds(sb, "</td><td>");
-		report_esc(sb, jstr(h, "ntune_version"));
-		strbuf_adds(sb, "</td><td>");
-		report_esc(sb, jstr(h, "boot_id"));
+		add_esc(sb, "</td><td>", h, "uname");
+		add_esc(sb, "</td><td>", h, "ntune_version");
+		add_esc(sb, "</td><td>", h, "boot_id");
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table>\n<h3>Boots of the DUT</h3>\n<table><tr><th>before run</th>"
@@ -664,8 +661,7 @@ hosts_table(struct strbuf *sb, const struct report_data *d)
 	json_array_foreach(json_object_get(d->hosts, "boots"), i, b) {
 		strbuf_addf(sb, "<tr><td>%.0f</td><td>", jnum(b, "before_run"));
 		report_esc(sb, jstr(b, "why"));
-		strbuf_adds(sb, "</td><td>");
-		report_esc(sb, jstr(b, "boot_id"));
+		add_esc(sb, "</td><td>", b, "boot_id");
 		if (json_is_number(json_object_get(b, "recovery_s")))
 			strbuf_addf(sb, "</td><td>%.1f s</td><td>%s</td></tr>\n", jnum(b, "recovery_s"),
 			    json_is_true(json_object_get(b, "came_back")) ? "yes" : "no");
@@ -694,8 +690,7 @@ runs_table(struct strbuf *sb, const struct report_data *d)
 		if (json_is_true(json_object_get(r, "warmup")))
 			strbuf_adds(sb, "warm-up, discarded ");
 		if (*jstr(json_object_get(r, "dut"), "boot_id") != '\0') {
-			strbuf_adds(sb, "DUT boot ");
-			report_esc(sb, jstr(json_object_get(r, "dut"), "boot_id"));
+			add_esc(sb, "DUT boot ", json_object_get(r, "dut"), "boot_id");
 			strbuf_adds(sb, " ");
 		}
 		report_esc(sb, jstr(r, "error"));
