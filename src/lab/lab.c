@@ -268,22 +268,43 @@ add_neigh(struct strbuf *b, const char *ifname, const char *ip4, const char *ip6
 	strbuf_addf(b, "neighbour replace %s lladdr %s dev %s nud permanent\n", ip6, mac, ifname);
 }
 
-/* ip -batch text for each namespace. */
+/* An end of the lab, the generator's or the sink's, and what it reaches across the DUT. */
+struct lab_end {
+	const char *ifname, *mac, *ip4, *ip6;
+	const char *peer, *peer_mac;		/* the DUT's end of the veth it creates, or NULL */
+	const char *net4, *net6;		/* the networks of the other end */
+	const char *far4, *far6, *far_mac;	/* bridge: the other end's addresses */
+	const char *hop4, *hop6, *hop_mac;	/* routed: the DUT's interface on this side */
+};
+
+static const struct lab_end gen_end = {
+	LAB_GEN_IF, LAB_GEN_MAC, LAB_GEN_IP4, LAB_GEN_IP6, LAB_DUT_IN_IF, LAB_DUT_IN_MAC,
+	"198.19.0.0/24", "2001:2:0:2::/64", LAB_SINK_IP4, LAB_SINK_IP6, LAB_SINK_MAC,
+	LAB_DUT_IN_IP4, LAB_DUT_IN_IP6, LAB_DUT_IN_MAC,
+};
+static const struct lab_end sink_end = {
+	LAB_SINK_IF, LAB_SINK_MAC, LAB_SINK_IP4, LAB_SINK_IP6, NULL, NULL,
+	"198.18.0.0/24", "2001:2:0:1::/64", LAB_GEN_IP4, LAB_GEN_IP6, LAB_GEN_MAC,
+	LAB_DUT_OUT_IP4, LAB_DUT_OUT_IP6, LAB_DUT_OUT_MAC,
+};
+
+/* ip -batch text for each namespace; an end's veth peer goes into dutns. */
 static void
-batch_gen(struct strbuf *b, const struct lab_config *c, const char *dutns)
+batch_end(struct strbuf *b, const struct lab_config *c, const struct lab_end *e, const char *dutns)
 {
 	strbuf_addf(b, "link set dev lo up\n");
-	add_veth(b, LAB_GEN_IF, LAB_GEN_MAC, LAB_DUT_IN_IF, LAB_DUT_IN_MAC, dutns, c);
-	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_GEN_IF, c->prefix);
-	add_addrs(b, LAB_GEN_IF, LAB_GEN_IP4, LAB_GEN_IP6);
+	if (e->peer != NULL)
+		add_veth(b, e->ifname, e->mac, e->peer, e->peer_mac, dutns, c);
+	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", e->ifname, c->prefix);
+	add_addrs(b, e->ifname, e->ip4, e->ip6);
 	if (c->mode == LAB_BRIDGE) {
-		strbuf_addf(b, "route add 198.19.0.0/24 dev %s\n", LAB_GEN_IF);
-		strbuf_addf(b, "route add 2001:2:0:2::/64 dev %s\n", LAB_GEN_IF);
-		add_neigh(b, LAB_GEN_IF, LAB_SINK_IP4, LAB_SINK_IP6, LAB_SINK_MAC);
+		strbuf_addf(b, "route add %s dev %s\n", e->net4, e->ifname);
+		strbuf_addf(b, "route add %s dev %s\n", e->net6, e->ifname);
+		add_neigh(b, e->ifname, e->far4, e->far6, e->far_mac);
 	} else {
-		strbuf_addf(b, "route add 198.19.0.0/24 via %s\n", LAB_DUT_IN_IP4);
-		strbuf_addf(b, "route add 2001:2:0:2::/64 via %s\n", LAB_DUT_IN_IP6);
-		add_neigh(b, LAB_GEN_IF, LAB_DUT_IN_IP4, LAB_DUT_IN_IP6, LAB_DUT_IN_MAC);
+		strbuf_addf(b, "route add %s via %s\n", e->net4, e->hop4);
+		strbuf_addf(b, "route add %s via %s\n", e->net6, e->hop6);
+		add_neigh(b, e->ifname, e->hop4, e->hop6, e->hop_mac);
 	}
 }
 
@@ -310,23 +331,6 @@ batch_dut(struct strbuf *b, const struct lab_config *c, const char *sinkns)
 	add_addrs(b, LAB_DUT_OUT_IF, LAB_DUT_OUT_IP4, LAB_DUT_OUT_IP6);
 	add_neigh(b, LAB_DUT_IN_IF, LAB_GEN_IP4, LAB_GEN_IP6, LAB_GEN_MAC);
 	add_neigh(b, LAB_DUT_OUT_IF, LAB_SINK_IP4, LAB_SINK_IP6, LAB_SINK_MAC);
-}
-
-static void
-batch_sink(struct strbuf *b, const struct lab_config *c)
-{
-	strbuf_addf(b, "link set dev lo up\n");
-	strbuf_addf(b, "link set dev %s alias ntune-lab:%s\n", LAB_SINK_IF, c->prefix);
-	add_addrs(b, LAB_SINK_IF, LAB_SINK_IP4, LAB_SINK_IP6);
-	if (c->mode == LAB_BRIDGE) {
-		strbuf_addf(b, "route add 198.18.0.0/24 dev %s\n", LAB_SINK_IF);
-		strbuf_addf(b, "route add 2001:2:0:1::/64 dev %s\n", LAB_SINK_IF);
-		add_neigh(b, LAB_SINK_IF, LAB_GEN_IP4, LAB_GEN_IP6, LAB_GEN_MAC);
-	} else {
-		strbuf_addf(b, "route add 198.18.0.0/24 via %s\n", LAB_DUT_OUT_IP4);
-		strbuf_addf(b, "route add 2001:2:0:1::/64 via %s\n", LAB_DUT_OUT_IP6);
-		add_neigh(b, LAB_SINK_IF, LAB_DUT_OUT_IP4, LAB_DUT_OUT_IP6, LAB_DUT_OUT_MAC);
-	}
 }
 
 static const char nat_rules[] =
@@ -516,7 +520,7 @@ lab_up(const struct lab_config *c, char **cause)
 		goto fail;
 
 	b.len = 0;
-	batch_gen(&b, c, ns[LAB_DUT]);
+	batch_end(&b, c, &gen_end, ns[LAB_DUT]);
 	strbuf_addc(&b, '\0');
 	if (run_ip_batch(ns[LAB_GEN], b.buf, cause) == -1)
 		goto fail;
@@ -526,7 +530,7 @@ lab_up(const struct lab_config *c, char **cause)
 	if (run_ip_batch(ns[LAB_DUT], b.buf, cause) == -1)
 		goto fail;
 	b.len = 0;
-	batch_sink(&b, c);
+	batch_end(&b, c, &sink_end, NULL);
 	strbuf_addc(&b, '\0');
 	if (run_ip_batch(ns[LAB_SINK], b.buf, cause) == -1)
 		goto fail;
