@@ -222,16 +222,6 @@ list_ids(const char *state_dir, char ***ids, size_t *n, char **cause)
 	return 0;
 }
 
-static void
-ids_free(char **ids, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
-}
-
 int
 apply_new_id(const char *state_dir, char *id, size_t len, char **cause)
 {
@@ -272,7 +262,7 @@ apply_find_latest(const char *state_dir, bool (*pred)(json_t *), char *id, size_
 		}
 		json_decref(doc);
 	}
-	ids_free(ids, n);
+	util_strv_free(ids, n);
 	return found;
 }
 
@@ -316,7 +306,7 @@ apply_history(const char *state_dir, struct apply_entry **out, size_t *nout, cha
 		    strcmp(e->state, "applied") == 0;
 		json_decref(doc);
 	}
-	ids_free(ids, n);
+	util_strv_free(ids, n);
 	return 0;
 }
 

@@ -53,23 +53,13 @@ kb_new(void)
 }
 
 static void
-strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
 knob_free(struct kb_knob *k)
 {
 	free(k->name);
 	free(k->os);
 	free(k->platform);
 	free(k->range);
-	strv_free(k->values, k->nvalues);
+	util_strv_free(k->values, k->nvalues);
 	free(k->def);
 	free(k->unit);
 	free(k->since);
@@ -79,11 +69,11 @@ knob_free(struct kb_knob *k)
 	free(k->verified);
 	free(k->unverified);
 	free(k->replaced_by);
-	strv_free(k->requires, k->nrequires);
-	strv_free(k->conflicts, k->nconflicts);
+	util_strv_free(k->requires, k->nrequires);
+	util_strv_free(k->conflicts, k->nconflicts);
 	free(k->effect);
 	free(k->risk);
-	strv_free(k->sources, k->nsources);
+	util_strv_free(k->sources, k->nsources);
 	free(k->file);
 	memset(k, 0, sizeof *k);
 }
