@@ -310,19 +310,22 @@ apply_history(const char *state_dir, struct apply_entry **out, size_t *nout, cha
 	return 0;
 }
 
+static void
+entry_free(void *p)
+{
+	struct apply_entry *e = p;
+
+	free(e->created);
+	free(e->state);
+	free(e->profile);
+	free(e->netns);
+	free(e->reverted_by);
+}
+
 void
 apply_history_free(struct apply_entry *e, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(e[i].created);
-		free(e[i].state);
-		free(e[i].profile);
-		free(e[i].netns);
-		free(e[i].reverted_by);
-	}
-	free(e);
+	util_array_free(e, n, sizeof *e, entry_free);
 }
 
 void

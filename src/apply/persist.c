@@ -74,16 +74,19 @@ apply_replace_block(const char *text, const char *block)
 	return strbuf_detach(&sb);
 }
 
+static void
+file_free(void *p)
+{
+	struct apply_file *f = p;
+
+	free(f->path);
+	free(f->text);
+}
+
 void
 apply_files_free(struct apply_file *f, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(f[i].path);
-		free(f[i].text);
-	}
-	free(f);
+	util_array_free(f, n, sizeof *f, file_free);
 }
 
 /* The text inside ntune's block of text, or NULL. */

@@ -15,8 +15,9 @@
 #include "util/util.h"
 
 static void
-finding_free(struct diag_finding *f)
+finding_free(void *p)
 {
+	struct diag_finding *f = p;
 	size_t i;
 
 	free(f->kind);
@@ -35,16 +36,10 @@ finding_free(struct diag_finding *f)
 void
 diag_result_free(struct diag_result *d)
 {
-	size_t i;
-
 	if (d == NULL)
 		return;
-	for (i = 0; i < d->nfindings; i++)
-		finding_free(&d->findings[i]);
-	free(d->findings);
-	for (i = 0; i < d->nnotes; i++)
-		free(d->notes[i]);
-	free(d->notes);
+	util_array_free(d->findings, d->nfindings, sizeof *d->findings, finding_free);
+	util_strv_free(d->notes, d->nnotes);
 	free(d->os);
 	free(d->netns);
 	free(d->headroom);

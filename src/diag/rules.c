@@ -24,8 +24,10 @@ diag_certainty_name(enum diag_certainty c)
 }
 
 static void
-rule_free(struct diag_rule *r)
+rule_free(void *p)
 {
+	struct diag_rule *r = p;
+
 	free(r->finding);
 	free(r->counter);
 	free(r->os);
@@ -50,13 +52,9 @@ diag_rules_new(void)
 void
 diag_rules_free(struct diag_rules *rs)
 {
-	size_t i;
-
 	if (rs == NULL)
 		return;
-	for (i = 0; i < rs->n; i++)
-		rule_free(&rs->r[i]);
-	free(rs->r);
+	util_array_free(rs->r, rs->n, sizeof *rs->r, rule_free);
 	free(rs);
 }
 

@@ -131,19 +131,22 @@ advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *so
 	return x;
 }
 
+static void
+advice_free(void *p)
+{
+	struct kb_advice *a = p;
+
+	free(a->name);
+	free(a->value);
+	free(a->reason);
+	free(a->source);
+	free(a->current);
+}
+
 void
 kb_advice_free(struct kb_advice *a, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(a[i].name);
-		free(a[i].value);
-		free(a[i].reason);
-		free(a[i].source);
-		free(a[i].current);
-	}
-	free(a);
+	util_array_free(a, n, sizeof *a, advice_free);
 }
 
 static int

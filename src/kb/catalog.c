@@ -48,17 +48,15 @@ kb_catalog_new(void)
 }
 
 static void
-entry_free(struct kb_cat_entry *e)
+entry_free(void *p)
 {
-	size_t i;
+	struct kb_cat_entry *e = p;
 
 	free(e->name);
 	free(e->type);
 	free(e->flags);
 	free(e->source);
-	for (i = 0; i < e->nvalues; i++)
-		free(e->values[i]);
-	free(e->values);
+	util_strv_free(e->values, e->nvalues);
 	free(e->values_source);
 	free(e->history);
 }
@@ -70,9 +68,7 @@ kb_catalog_free(struct kb_catalog *c)
 
 	if (c == NULL)
 		return;
-	for (i = 0; i < c->n; i++)
-		entry_free(&c->e[i]);
-	free(c->e);
+	util_array_free(c->e, c->n, sizeof *c->e, entry_free);
 	for (i = 0; i < c->ntrees; i++) {
 		free(c->trees[i].id);
 		free(c->trees[i].version);
@@ -82,9 +78,7 @@ kb_catalog_free(struct kb_catalog *c)
 		free(c->trees[i].note);
 		free(c->trees[i].os);
 	}
-	for (i = 0; i < c->nfiles; i++)
-		free(c->files[i]);
-	free(c->files);
+	util_strv_free(c->files, c->nfiles);
 	free(c->pat);
 	free(c);
 }

@@ -41,16 +41,19 @@ diag(struct lint *l, const struct kb_entry *e, enum kb_severity sev, const char 
 		l->errors++;
 }
 
+static void
+diag_free(void *p)
+{
+	struct kb_diag *d = p;
+
+	free(d->name);
+	free(d->message);
+}
+
 void
 kb_diags_free(struct kb_diag *d, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(d[i].name);
-		free(d[i].message);
-	}
-	free(d);
+	util_array_free(d, n, sizeof *d, diag_free);
 }
 
 int

@@ -53,8 +53,10 @@ kb_new(void)
 }
 
 static void
-knob_free(struct kb_knob *k)
+knob_free(void *p)
 {
+	struct kb_knob *k = p;
+
 	free(k->name);
 	free(k->os);
 	free(k->platform);
@@ -81,13 +83,9 @@ knob_free(struct kb_knob *k)
 void
 kb_free(struct kb *kb)
 {
-	size_t i;
-
 	if (kb == NULL)
 		return;
-	for (i = 0; i < kb->n; i++)
-		knob_free(&kb->knobs[i]);
-	free(kb->knobs);
+	util_array_free(kb->knobs, kb->n, sizeof *kb->knobs, knob_free);
 	kb_catalog_free(kb->cat);
 	kb_drivers_free(kb->drivers);
 	kb_prefixes_free(kb->prefixes);

@@ -28,8 +28,10 @@ static const char *const vars[] = {
 #define FIRST_NIC_VAR 6
 
 static void
-rule_free(struct kb_rule *r)
+rule_free(void *p)
 {
+	struct kb_rule *r = p;
+
 	free(r->knob);
 	free(r->os);
 	free(r->when);
@@ -43,13 +45,9 @@ rule_free(struct kb_rule *r)
 void
 kb_rules_free(struct kb_rules *rs)
 {
-	size_t i;
-
 	if (rs == NULL)
 		return;
-	for (i = 0; i < rs->n; i++)
-		rule_free(&rs->r[i]);
-	free(rs->r);
+	util_array_free(rs->r, rs->n, sizeof *rs->r, rule_free);
 	free(rs);
 }
 

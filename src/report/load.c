@@ -217,11 +217,18 @@ fail:
 	return -1;
 }
 
+static void
+profile_free(void *p)
+{
+	struct report_profile *rp = p;
+
+	free(rp->label);
+	free(rp->text);
+}
+
 void
 report_data_free(struct report_data *d)
 {
-	size_t i;
-
 	free(d->dir);
 	json_decref(d->meta);
 	json_decref(d->runs);
@@ -230,10 +237,6 @@ report_data_free(struct report_data *d)
 	json_decref(d->diagnosis);
 	json_decref(d->hosts);
 	free(d->best);
-	for (i = 0; i < d->nprofiles; i++) {
-		free(d->profiles[i].label);
-		free(d->profiles[i].text);
-	}
-	free(d->profiles);
+	util_array_free(d->profiles, d->nprofiles, sizeof *d->profiles, profile_free);
 	memset(d, 0, sizeof *d);
 }

@@ -465,6 +465,16 @@ util_strv_free(char **v, size_t n)
 	free(v);
 }
 
+void
+util_array_free(void *base, size_t n, size_t size, void (*elem_free)(void *))
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		elem_free((char *)base + i * size);
+	free(base);
+}
+
 char *
 util_utc(time_t t, bool compact, char buf[UTIL_UTC_LEN])
 {

@@ -65,6 +65,8 @@ int	 util_parse_scaled(const char *s, double *out);
 /* A string vector: v[0..*n) of malloc'd copies; util_strv_add returns the grown array. */
 char	**util_strv_add(char **v, size_t *n, const char *s);
 void	 util_strv_free(char **v, size_t n);
+/* Frees an array of n elements of size bytes, calling elem_free on each one first. */
+void	 util_array_free(void *base, size_t n, size_t size, void (*elem_free)(void *));
 
 /*
  * UTC time t (0: now) as ISO 8601 "2026-12-04T14:11:02Z", or with compact
