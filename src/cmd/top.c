@@ -416,19 +416,6 @@ emit_curses(void *arg, const char *fmt, ...)
 	mvaddnstr(c->row++, 0, line, COLS);
 }
 
-static void
-sleep_for(double secs)
-{
-	struct timespec ts;
-
-	if (secs <= 0)
-		return;
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR && !stop)
-		;
-}
-
 static int
 run_batch(struct top *tp, double delay, long count, int json)
 {
@@ -442,7 +429,7 @@ run_batch(struct top *tp, double delay, long count, int json)
 		return cmd_fail(&cmd_top, &cause, 1);
 	next = prev.t + delay;
 	for (n = 0; (count <= 0 || n < count) && !stop; n++) {
-		sleep_for(next - util_now());
+		util_sleep(next - util_now(), &stop);
 		if (stop)
 			break;
 		next += delay;

@@ -245,19 +245,6 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	return 0;
 }
 
-static void
-sleep_for(double secs)
-{
-	struct timespec ts;
-
-	if (secs <= 0)
-		return;
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
 static const char *
 live_os(struct os_ctx *ctx, char *netns, size_t len)
 {
@@ -294,7 +281,7 @@ diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
 	t0 = util_now();
 	if (os_counters_collect(ctx, &a, false, cause) != 0)
 		goto out;
-	sleep_for(secs);
+	util_sleep(secs, NULL);
 	t1 = util_now();
 	if (os_counters_collect(ctx, &b, true, cause) != 0)
 		goto out;

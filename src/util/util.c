@@ -360,6 +360,19 @@ util_did_you_mean(const char *word, const char *const *candidates, size_t n)
 	return best <= limit ? found : NULL;
 }
 
+void
+util_sleep(double secs, const volatile sig_atomic_t *stop)
+{
+	struct timespec ts;
+
+	if (secs <= 0)
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR && (stop == NULL || !*stop))
+		;
+}
+
 double
 util_now(void)
 {

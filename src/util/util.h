@@ -5,6 +5,7 @@
 /* FreeBSD's <sys/param.h> defines nitems() too: included here, so any include order works. */
 #include <sys/param.h>
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -104,6 +105,11 @@ void	 util_sort(void *base, size_t n, size_t size,
 /* Monotonic time in seconds and nanoseconds. */
 double	 util_now(void);
 uint64_t util_now_ns(void);
+/*
+ * Sleeps secs seconds (nothing when <= 0), resuming after a signal unless
+ * *stop (may be NULL) has become non-zero.
+ */
+void	 util_sleep(double secs, const volatile sig_atomic_t *stop);
 
 /*
  * The absolute path of the running executable into buf; -1 when unknown.
