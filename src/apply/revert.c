@@ -83,6 +83,17 @@ netns_exists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
+/* Counts one failure of a revert; the first cause is the one kept (why is consumed). */
+static void
+failed(char **first, char *why, int *bad)
+{
+	if (*first == NULL)
+		*first = why;
+	else
+		free(why);
+	(*bad)++;
+}
+
 /* Reverts holding the lock. */
 int
 apply_revert_locked(const char *state, const char *id, const char *why_state, char **cause)
@@ -90,7 +101,7 @@ apply_revert_locked(const char *state, const char *id, const char *why_state, ch
 	json_t *doc, *changes, *c;
 	struct apply_access *acc;
 	const char *netns, *name, *old, *action;
-	char *why = NULL, *first = NULL;
+	char *why = NULL, *first = NULL, *msg;
 	size_t i;
 	int bad = 0;
 	bool gone = false, in_ns;
@@ -125,30 +136,21 @@ apply_revert_locked(const char *state, const char *id, const char *why_state, ch
 		    (gone && in_ns))
 			continue;
 		if (apply_access_set_in(acc, in_ns, name, old, &why) == -1) {
-			if (first == NULL)
-				xasprintf(&first, "cannot restore '%s' to '%s': %s", name, old, why);
+			xasprintf(&msg, "cannot restore '%s' to '%s': %s", name, old, why);
 			free(why);
 			why = NULL;
-			bad++;
+			failed(&first, msg, &bad);
 		}
 	}
 	apply_access_close(acc);
 	/* A trial not yet booted must not be booted: remove the nextboot(8) configuration. */
 	if (apply_trial_pending(doc) && apply_trial_drop(&why) == -1) {
-		if (first == NULL)
-			first = why;
-		else
-			free(why);
+		failed(&first, why, &bad);
 		why = NULL;
-		bad++;
 	}
 	if (apply_restore_files(json_object_get(doc, "files"), bad == 0 ? &why : NULL) == -1) {
-		if (first == NULL)
-			first = why;
-		else
-			free(why);
+		failed(&first, why, &bad);
 		why = NULL;
-		bad++;
 	}
 	if (bad > 0) {
 		util_cause(cause, "%s%s", first, bad > 1 ? " (and more)" : "");
