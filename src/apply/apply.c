@@ -94,6 +94,19 @@ set_one(struct apply_access *acc, const struct apply_change *c, size_t nth, char
 	return apply_access_set_in(acc, c->in_netns, c->name, c->want, cause);
 }
 
+json_t *
+apply_change_json(const struct apply_change *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(c->name));
+	json_object_set_new(o, "old", c->old != NULL ? json_string(c->old) : json_null());
+	json_object_set_new(o, "new", json_string(c->want));
+	json_object_set_new(o, "action", json_string(apply_action_name(c->action)));
+	json_object_set_new(o, "netns", json_boolean(c->in_netns));
+	return o;
+}
+
 static json_t *
 journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts *o, const char *os,
     const struct apply_result *r, const struct apply_file *files, size_t nfiles)
@@ -113,16 +126,8 @@ journal_doc(const char *id, const struct kb_profile *p, const struct apply_opts 
 	json_object_set_new(doc, "netns", o->netns ? json_string(o->netns) : json_null());
 	json_object_set_new(doc, "pid", json_integer(getpid()));
 	arr = json_array();
-	for (i = 0; i < r->nchanges; i++) {
-		c = json_object();
-		json_object_set_new(c, "name", json_string(r->changes[i].name));
-		json_object_set_new(c, "old", r->changes[i].old ? json_string(r->changes[i].old) :
-		    json_null());
-		json_object_set_new(c, "new", json_string(r->changes[i].want));
-		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
-		json_object_set_new(c, "action", json_string(apply_action_name(r->changes[i].action)));
-		json_array_append_new(arr, c);
-	}
+	for (i = 0; i < r->nchanges; i++)
+		json_array_append_new(arr, apply_change_json(&r->changes[i]));
 	json_object_set_new(doc, "changes", arr);
 	arr = json_array();
 	for (i = 0; i < nfiles; i++) {

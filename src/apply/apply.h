@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include <jansson.h>
+
 struct kb;
 struct kb_profile;
 
@@ -48,6 +50,11 @@ struct apply_change {
 	bool	in_netns;	/* written inside opts.netns */
 	enum apply_action action;
 };
+/*
+ * A change as JSON: {"name", "old" (null: unread), "new", "action", "netns"}; the
+ * journal's "changes" and the "changes" of `apply --json` are arrays of these.
+ */
+json_t	*apply_change_json(const struct apply_change *);
 
 struct apply_result {
 	char	id[APPLY_ID_MAX];	/* journal entry, "" for a dry run */

@@ -139,22 +139,14 @@ print_text(const struct apply_result *r, bool dry, int confirm)
 static void
 print_json(const struct apply_result *r, bool dry, int confirm)
 {
-	json_t *doc = json_object(), *arr, *c;
+	json_t *doc = json_object(), *arr;
 	size_t i;
 
 	json_object_set_new(doc, "id", dry ? json_null() : json_string(r->id));
 	json_object_set_new(doc, "dry_run", json_boolean(dry));
 	arr = json_array();
-	for (i = 0; i < r->nchanges; i++) {
-		c = json_object();
-		json_object_set_new(c, "name", json_string(r->changes[i].name));
-		json_object_set_new(c, "old", r->changes[i].old ? json_string(r->changes[i].old) :
-		    json_null());
-		json_object_set_new(c, "new", json_string(r->changes[i].want));
-		json_object_set_new(c, "action", json_string(apply_action_name(r->changes[i].action)));
-		json_object_set_new(c, "netns", json_boolean(r->changes[i].in_netns));
-		json_array_append_new(arr, c);
-	}
+	for (i = 0; i < r->nchanges; i++)
+		json_array_append_new(arr, apply_change_json(&r->changes[i]));
 	json_object_set_new(doc, "changes", arr);
 	arr = json_array();
 	for (i = 0; i < r->npersisted; i++)
