@@ -3,6 +3,7 @@
  * inspect/snapshot document, both directions: collect.c writes them, the
  * snapshot backend and fbsd_text_doc.c read or build them.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,12 +82,222 @@ os_json_u64(json_t *o, const char *key)
 	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
+/*
+ * One member of a struct's JSON form: where it is in the struct and how it is
+ * written and read. Both directions walk the same table, so a field is one row.
+ */
+enum field_kind {
+	F_STR,		/* char array of size bytes */
+	F_INT,		/* int, null when negative (unknown) */
+	F_LONG,		/* long, null when negative */
+	F_TRI,		/* int enum os_tristate: true, false or null */
+	F_U64,		/* uint64_t counter */
+	F_IDX,		/* int, always a number */
+};
+
+struct field {
+	const char *group;	/* the member object holding it ("channels"), or NULL */
+	const char *key;
+	enum field_kind kind;
+	size_t	 off;
+	size_t	 size;		/* F_STR: the array's size */
+};
+
+#define FSTR(type, group, key, member) \
+	{ group, key, F_STR, offsetof(type, member), sizeof(((type *)0)->member) }
+#define FNUM(type, group, key, kind, member) \
+	{ group, key, kind, offsetof(type, member), 0 }
+
+/* Adds the fields of rec to o, in table order (the key order of the document). */
+static void
+fields_to_json(json_t *o, const void *rec, const struct field *f, size_t n)
+{
+	const char *p;
+	json_t *dst, *v = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p = (const char *)rec + f[i].off;
+		switch (f[i].kind) {
+		case F_STR:
+			v = json_string(p);
+			break;
+		case F_INT:
+			v = jint(*(const int *)(const void *)p);
+			break;
+		case F_LONG:
+			v = jint(*(const long *)(const void *)p);
+			break;
+		case F_TRI:
+			v = jtri(*(const int *)(const void *)p);
+			break;
+		case F_U64:
+			v = json_integer((json_int_t)*(const uint64_t *)(const void *)p);
+			break;
+		case F_IDX:
+			v = json_integer(*(const int *)(const void *)p);
+			break;
+		}
+		dst = o;
+		if (f[i].group != NULL && (dst = json_object_get(o, f[i].group)) == NULL) {
+			dst = json_object();
+			json_object_set_new(o, f[i].group, dst);
+		}
+		json_object_set_new(dst, f[i].key, v);
+	}
+}
+
+/* Reads the fields of rec from o: a missing or mistyped member reads as unknown. */
+static void
+fields_from_json(json_t *o, void *rec, const struct field *f, size_t n)
+{
+	json_t *src;
+	char *p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p = (char *)rec + f[i].off;
+		src = f[i].group != NULL ? json_object_get(o, f[i].group) : o;
+		switch (f[i].kind) {
+		case F_STR:
+			os_json_str(src, f[i].key, p, f[i].size);
+			break;
+		case F_INT:
+		case F_IDX:
+			*(int *)(void *)p = (int)getint(src, f[i].key);
+			break;
+		case F_LONG:
+			*(long *)(void *)p = getint(src, f[i].key);
+			break;
+		case F_TRI:
+			*(int *)(void *)p = gettri(src, f[i].key);
+			break;
+		case F_U64:
+			*(uint64_t *)(void *)p = os_json_u64(src, f[i].key);
+			break;
+		}
+	}
+}
+
+static const struct field system_fields[] = {
+	FSTR(struct os_system, NULL, "os", os),
+	FSTR(struct os_system, NULL, "version", version),
+	FSTR(struct os_system, NULL, "distro", distro),
+	FSTR(struct os_system, NULL, "hostname", hostname),
+	FSTR(struct os_system, NULL, "netns", netns),
+};
+
+static const struct field cpu_fields[] = {
+	FSTR(struct os_cpu, NULL, "model", model),
+	FNUM(struct os_cpu, NULL, "packages", F_INT, packages),
+	FNUM(struct os_cpu, NULL, "cores", F_INT, cores),
+	FNUM(struct os_cpu, NULL, "threads", F_INT, threads),
+	FNUM(struct os_cpu, NULL, "smt", F_TRI, smt),
+	FNUM(struct os_cpu, NULL, "numa_nodes", F_INT, numa_nodes),
+	FSTR(struct os_cpu, NULL, "governor", governor),
+};
+
+/* A NIC's fields; its "queues" and then "unsupported" follow them. */
+static const struct field nic_fields[] = {
+	FSTR(struct os_nic, NULL, "name", name),
+	FSTR(struct os_nic, NULL, "driver", driver),
+	FSTR(struct os_nic, NULL, "driver_version", driver_version),
+	FSTR(struct os_nic, NULL, "firmware", firmware),
+	FSTR(struct os_nic, NULL, "bus", bus),
+	FSTR(struct os_nic, NULL, "pci_id", pci_id),
+	FSTR(struct os_nic, NULL, "pci_name", pci_name),
+	FSTR(struct os_nic, NULL, "mac", mac),
+	FNUM(struct os_nic, NULL, "speed_mbps", F_LONG, speed_mbps),
+	FNUM(struct os_nic, NULL, "mtu", F_INT, mtu),
+	FNUM(struct os_nic, NULL, "up", F_TRI, up),
+	FNUM(struct os_nic, NULL, "numa_node", F_INT, numa_node),
+	FNUM(struct os_nic, "channels", "rx", F_INT, rx_queues),
+	FNUM(struct os_nic, "channels", "tx", F_INT, tx_queues),
+	FNUM(struct os_nic, "channels", "combined", F_INT, combined_queues),
+	FNUM(struct os_nic, "channels", "max_rx", F_INT, max_rx_queues),
+	FNUM(struct os_nic, "channels", "max_tx", F_INT, max_tx_queues),
+	FNUM(struct os_nic, "channels", "max_combined", F_INT, max_combined_queues),
+	FNUM(struct os_nic, "rings", "rx", F_INT, rx_ring),
+	FNUM(struct os_nic, "rings", "tx", F_INT, tx_ring),
+	FNUM(struct os_nic, "rings", "max_rx", F_INT, max_rx_ring),
+	FNUM(struct os_nic, "rings", "max_tx", F_INT, max_tx_ring),
+	FNUM(struct os_nic, "offloads", "tso", F_TRI, tso),
+	FNUM(struct os_nic, "offloads", "lro", F_TRI, lro),
+	FNUM(struct os_nic, "offloads", "gro", F_TRI, gro),
+	FNUM(struct os_nic, "offloads", "gso", F_TRI, gso),
+	FNUM(struct os_nic, "offloads", "rxcsum", F_TRI, rxcsum),
+	FNUM(struct os_nic, "offloads", "txcsum", F_TRI, txcsum),
+	FNUM(struct os_nic, "coalesce", "rx_usecs", F_INT, coalesce_rx_usecs),
+	FNUM(struct os_nic, "coalesce", "adaptive_rx", F_TRI, adaptive_rx),
+};
+
+static const struct field nic_tail_fields[] = {
+	FSTR(struct os_nic, NULL, "unsupported", unsupported),
+};
+
+static const struct field queue_fields[] = {
+	FNUM(struct os_queue, NULL, "index", F_IDX, index),
+	FSTR(struct os_queue, NULL, "kind", kind),
+	FNUM(struct os_queue, NULL, "irq", F_INT, irq),
+	FSTR(struct os_queue, NULL, "irq_name", irq_name),
+	FNUM(struct os_queue, NULL, "irq_cpu", F_INT, irq_cpu),
+	FSTR(struct os_queue, NULL, "irq_affinity", irq_affinity),
+	FSTR(struct os_queue, NULL, "rps_cpus", rps_cpus),
+	FSTR(struct os_queue, NULL, "xps_cpus", xps_cpus),
+	FNUM(struct os_queue, NULL, "interrupts", F_U64, interrupts),
+};
+
+static const struct field cpu_times_fields[] = {
+	FNUM(struct os_cpu_times, NULL, "user", F_U64, user),
+	FNUM(struct os_cpu_times, NULL, "nice", F_U64, nice),
+	FNUM(struct os_cpu_times, NULL, "system", F_U64, system),
+	FNUM(struct os_cpu_times, NULL, "interrupt", F_U64, interrupt),
+	FNUM(struct os_cpu_times, NULL, "softirq", F_U64, softirq),
+	FNUM(struct os_cpu_times, NULL, "idle", F_U64, idle),
+	FNUM(struct os_cpu_times, NULL, "iowait", F_U64, iowait),
+	FNUM(struct os_cpu_times, NULL, "steal", F_U64, steal),
+};
+
+static const struct field if_counters_fields[] = {
+	FSTR(struct os_if_counters, NULL, "name", name),
+	FNUM(struct os_if_counters, NULL, "ipackets", F_U64, ipackets),
+	FNUM(struct os_if_counters, NULL, "ibytes", F_U64, ibytes),
+	FNUM(struct os_if_counters, NULL, "ierrors", F_U64, ierrors),
+	FNUM(struct os_if_counters, NULL, "idrops", F_U64, idrops),
+	FNUM(struct os_if_counters, NULL, "opackets", F_U64, opackets),
+	FNUM(struct os_if_counters, NULL, "obytes", F_U64, obytes),
+	FNUM(struct os_if_counters, NULL, "oerrors", F_U64, oerrors),
+	FNUM(struct os_if_counters, NULL, "odrops", F_U64, odrops),
+};
+
+/* An interrupt source's fields; its "per_cpu" array follows them. */
+static const struct field irq_fields[] = {
+	FSTR(struct os_irq, NULL, "name", name),
+	FSTR(struct os_irq, NULL, "desc", desc),
+	FNUM(struct os_irq, NULL, "total", F_U64, total),
+};
+
+/* n records of size bytes at recs as an array of objects. */
+static json_t *
+records_to_json(const void *recs, size_t n, size_t size, const struct field *f, size_t nf)
+{
+	json_t *a = json_array(), *o;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		o = json_object();
+		fields_to_json(o, (const char *)recs + i * size, f, nf);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *
 os_json_system(const struct os_system *s)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "os", s->os, "version", s->version,
-	    "distro", s->distro, "hostname", s->hostname, "netns", s->netns);
+	json_t *o = json_object();
 
+	fields_to_json(o, s, system_fields, nitems(system_fields));
 	/* Only what evidence shows: "unknown" and null otherwise. */
 	json_object_set_new(o, "platform", json_string(s->platform[0] ? s->platform : "unknown"));
 	json_object_set_new(o, "platform_evidence", s->platform_why[0] ?
@@ -100,11 +311,7 @@ os_json_to_system(json_t *o, struct os_system *s)
 	memset(s, 0, sizeof *s);
 	if (!json_is_object(o))
 		return -1;
-	os_json_str(o, "os", s->os, sizeof s->os);
-	os_json_str(o, "version", s->version, sizeof s->version);
-	os_json_str(o, "distro", s->distro, sizeof s->distro);
-	os_json_str(o, "hostname", s->hostname, sizeof s->hostname);
-	os_json_str(o, "netns", s->netns, sizeof s->netns);
+	fields_from_json(o, s, system_fields, nitems(system_fields));
 	os_json_str(o, "platform", s->platform, sizeof s->platform);
 	if (strcmp(s->platform, "unknown") == 0)
 		s->platform[0] = '\0';
@@ -115,12 +322,10 @@ os_json_to_system(json_t *o, struct os_system *s)
 json_t *
 os_json_cpu(const struct os_cpu *c)
 {
-	json_t *o, *cpus;
+	json_t *o = json_object(), *cpus;
 	int i;
 
-	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s}", "model", c->model,
-	    "packages", jint(c->packages), "cores", jint(c->cores), "threads", jint(c->threads),
-	    "smt", jtri(c->smt), "numa_nodes", jint(c->numa_nodes), "governor", c->governor);
+	fields_to_json(o, c, cpu_fields, nitems(cpu_fields));
 	cpus = json_array();
 	for (i = 0; i < c->threads && (c->cpu_core != NULL || c->cpu_numa != NULL); i++)
 		json_array_append_new(cpus, json_pack("{s:i, s:o, s:o}", "cpu", i,
@@ -140,13 +345,7 @@ os_json_to_cpu(json_t *o, struct os_cpu *c)
 	memset(c, 0, sizeof *c);
 	if (!json_is_object(o))
 		return -1;
-	os_json_str(o, "model", c->model, sizeof c->model);
-	c->packages = (int)getint(o, "packages");
-	c->cores = (int)getint(o, "cores");
-	c->threads = (int)getint(o, "threads");
-	c->smt = gettri(o, "smt");
-	c->numa_nodes = (int)getint(o, "numa_nodes");
-	os_json_str(o, "governor", c->governor, sizeof c->governor);
+	fields_from_json(o, c, cpu_fields, nitems(cpu_fields));
 	cpus = json_object_get(o, "cpus");
 	if (c->threads > 0 && c->threads <= OS_MAXCPU && json_array_size(cpus) > 0) {
 		c->cpu_core = xcalloc((size_t)c->threads, sizeof(int));
@@ -167,102 +366,32 @@ os_json_to_cpu(json_t *o, struct os_cpu *c)
 json_t *
 os_json_nic(const struct os_nic *n)
 {
-	json_t *o, *ql;
-	size_t i;
+	json_t *o = json_object();
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
-	    "name", n->name, "driver", n->driver, "driver_version", n->driver_version,
-	    "firmware", n->firmware, "bus", n->bus, "pci_id", n->pci_id, "pci_name", n->pci_name,
-	    "mac", n->mac, "speed_mbps", jint(n->speed_mbps), "mtu", jint(n->mtu), "up",
-	    n->up == OS_UNKNOWN ? json_null() : json_boolean(n->up == OS_ON),
-	    "numa_node", jint(n->numa_node));
-	json_object_set_new(o, "channels", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-	    "rx", jint(n->rx_queues), "tx", jint(n->tx_queues), "combined", jint(n->combined_queues),
-	    "max_rx", jint(n->max_rx_queues), "max_tx", jint(n->max_tx_queues),
-	    "max_combined", jint(n->max_combined_queues)));
-	json_object_set_new(o, "rings", json_pack("{s:o, s:o, s:o, s:o}", "rx", jint(n->rx_ring),
-	    "tx", jint(n->tx_ring), "max_rx", jint(n->max_rx_ring), "max_tx", jint(n->max_tx_ring)));
-	json_object_set_new(o, "offloads", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-	    "tso", jtri(n->tso), "lro", jtri(n->lro), "gro", jtri(n->gro), "gso", jtri(n->gso),
-	    "rxcsum", jtri(n->rxcsum), "txcsum", jtri(n->txcsum)));
-	json_object_set_new(o, "coalesce", json_pack("{s:o, s:o}", "rx_usecs",
-	    jint(n->coalesce_rx_usecs), "adaptive_rx", jtri(n->adaptive_rx)));
-	ql = json_array();
-	for (i = 0; i < n->nqueues; i++) {
-		const struct os_queue *q = &n->queues[i];
-
-		json_array_append_new(ql, json_pack("{s:i, s:s, s:o, s:s, s:o, s:s, s:s, s:s, s:I}",
-		    "index", q->index, "kind", q->kind, "irq", jint(q->irq), "irq_name", q->irq_name,
-		    "irq_cpu", jint(q->irq_cpu), "irq_affinity", q->irq_affinity,
-		    "rps_cpus", q->rps_cpus, "xps_cpus", q->xps_cpus,
-		    "interrupts", (json_int_t)q->interrupts));
-	}
-	json_object_set_new(o, "queues", ql);
-	json_object_set_new(o, "unsupported", json_string(n->unsupported));
+	fields_to_json(o, n, nic_fields, nitems(nic_fields));
+	json_object_set_new(o, "queues", records_to_json(n->queues, n->nqueues, sizeof *n->queues,
+	    queue_fields, nitems(queue_fields)));
+	fields_to_json(o, n, nic_tail_fields, nitems(nic_tail_fields));
 	return o;
 }
 
 int
 os_json_to_nic(json_t *o, struct os_nic *n)
 {
-	json_t *ch, *r, *of, *co, *ql, *e;
+	json_t *ql, *e;
 	size_t i;
 
 	os_nic_init(n);
 	if (!json_is_object(o))
 		return -1;
-	os_json_str(o, "name", n->name, sizeof n->name);
-	os_json_str(o, "driver", n->driver, sizeof n->driver);
-	os_json_str(o, "driver_version", n->driver_version, sizeof n->driver_version);
-	os_json_str(o, "firmware", n->firmware, sizeof n->firmware);
-	os_json_str(o, "bus", n->bus, sizeof n->bus);
-	os_json_str(o, "pci_id", n->pci_id, sizeof n->pci_id);
-	os_json_str(o, "pci_name", n->pci_name, sizeof n->pci_name);
-	os_json_str(o, "mac", n->mac, sizeof n->mac);
-	n->speed_mbps = getint(o, "speed_mbps");
-	n->mtu = (int)getint(o, "mtu");
-	n->up = json_is_true(json_object_get(o, "up")) ? OS_ON :
-	    json_is_false(json_object_get(o, "up")) ? OS_OFF : OS_UNKNOWN;
-	n->numa_node = (int)getint(o, "numa_node");
-	ch = json_object_get(o, "channels");
-	n->rx_queues = (int)getint(ch, "rx");
-	n->tx_queues = (int)getint(ch, "tx");
-	n->combined_queues = (int)getint(ch, "combined");
-	n->max_rx_queues = (int)getint(ch, "max_rx");
-	n->max_tx_queues = (int)getint(ch, "max_tx");
-	n->max_combined_queues = (int)getint(ch, "max_combined");
-	r = json_object_get(o, "rings");
-	n->rx_ring = (int)getint(r, "rx");
-	n->tx_ring = (int)getint(r, "tx");
-	n->max_rx_ring = (int)getint(r, "max_rx");
-	n->max_tx_ring = (int)getint(r, "max_tx");
-	of = json_object_get(o, "offloads");
-	n->tso = gettri(of, "tso");
-	n->lro = gettri(of, "lro");
-	n->gro = gettri(of, "gro");
-	n->gso = gettri(of, "gso");
-	n->rxcsum = gettri(of, "rxcsum");
-	n->txcsum = gettri(of, "txcsum");
-	co = json_object_get(o, "coalesce");
-	n->coalesce_rx_usecs = (int)getint(co, "rx_usecs");
-	n->adaptive_rx = gettri(co, "adaptive_rx");
-	os_json_str(o, "unsupported", n->unsupported, sizeof n->unsupported);
+	fields_from_json(o, n, nic_fields, nitems(nic_fields));
+	fields_from_json(o, n, nic_tail_fields, nitems(nic_tail_fields));
 	ql = json_object_get(o, "queues");
 	if (json_array_size(ql) > 0 && json_array_size(ql) < 65536) {
 		n->queues = xcalloc(json_array_size(ql), sizeof *n->queues);
-		json_array_foreach(ql, i, e) {
-			struct os_queue *q = &n->queues[n->nqueues++];
-
-			q->index = (int)getint(e, "index");
-			os_json_str(e, "kind", q->kind, sizeof q->kind);
-			q->irq = (int)getint(e, "irq");
-			os_json_str(e, "irq_name", q->irq_name, sizeof q->irq_name);
-			q->irq_cpu = (int)getint(e, "irq_cpu");
-			os_json_str(e, "irq_affinity", q->irq_affinity, sizeof q->irq_affinity);
-			os_json_str(e, "rps_cpus", q->rps_cpus, sizeof q->rps_cpus);
-			os_json_str(e, "xps_cpus", q->xps_cpus, sizeof q->xps_cpus);
-			q->interrupts = os_json_u64(e, "interrupts");
-		}
+		json_array_foreach(ql, i, e)
+			fields_from_json(e, &n->queues[n->nqueues++], queue_fields,
+			    nitems(queue_fields));
 	}
 	return 0;
 }
@@ -270,75 +399,38 @@ os_json_to_nic(json_t *o, struct os_nic *n)
 json_t *
 os_json_cpu_times(const struct os_cpu_times *t, size_t n)
 {
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		    "user", (json_int_t)t[i].user, "nice", (json_int_t)t[i].nice,
-		    "system", (json_int_t)t[i].system, "interrupt", (json_int_t)t[i].interrupt,
-		    "softirq", (json_int_t)t[i].softirq, "idle", (json_int_t)t[i].idle,
-		    "iowait", (json_int_t)t[i].iowait, "steal", (json_int_t)t[i].steal));
-	return a;
+	return records_to_json(t, n, sizeof *t, cpu_times_fields, nitems(cpu_times_fields));
 }
 
 void
 os_json_to_cpu_times(json_t *e, struct os_cpu_times *t)
 {
-	t->user = os_json_u64(e, "user");
-	t->nice = os_json_u64(e, "nice");
-	t->system = os_json_u64(e, "system");
-	t->interrupt = os_json_u64(e, "interrupt");
-	t->softirq = os_json_u64(e, "softirq");
-	t->idle = os_json_u64(e, "idle");
-	t->iowait = os_json_u64(e, "iowait");
-	t->steal = os_json_u64(e, "steal");
+	fields_from_json(e, t, cpu_times_fields, nitems(cpu_times_fields));
 }
 
 json_t *
 os_json_if_counters(const struct os_if_counters *c, size_t n)
 {
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		    "name", c[i].name, "ipackets", (json_int_t)c[i].ipackets,
-		    "ibytes", (json_int_t)c[i].ibytes, "ierrors", (json_int_t)c[i].ierrors,
-		    "idrops", (json_int_t)c[i].idrops, "opackets", (json_int_t)c[i].opackets,
-		    "obytes", (json_int_t)c[i].obytes, "oerrors", (json_int_t)c[i].oerrors,
-		    "odrops", (json_int_t)c[i].odrops));
-	return a;
+	return records_to_json(c, n, sizeof *c, if_counters_fields, nitems(if_counters_fields));
 }
 
 void
 os_json_to_if_counters(json_t *e, struct os_if_counters *c)
 {
-	os_json_str(e, "name", c->name, sizeof c->name);
-	c->ipackets = os_json_u64(e, "ipackets");
-	c->ibytes = os_json_u64(e, "ibytes");
-	c->ierrors = os_json_u64(e, "ierrors");
-	c->idrops = os_json_u64(e, "idrops");
-	c->opackets = os_json_u64(e, "opackets");
-	c->obytes = os_json_u64(e, "obytes");
-	c->oerrors = os_json_u64(e, "oerrors");
-	c->odrops = os_json_u64(e, "odrops");
+	fields_from_json(e, c, if_counters_fields, nitems(if_counters_fields));
 }
 
 json_t *
 os_json_irqs(const struct os_irq *q, size_t n)
 {
-	json_t *a = json_array();
+	json_t *a = records_to_json(q, n, sizeof *q, irq_fields, nitems(irq_fields)), *pc;
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
-		json_t *pc = json_array();
-
+		pc = q[i].per_cpu != NULL ? json_array() : json_null();
 		for (j = 0; q[i].per_cpu != NULL && j < q[i].ncpu; j++)
 			json_array_append_new(pc, json_integer((json_int_t)q[i].per_cpu[j]));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:I, s:o}", "name", q[i].name,
-		    "desc", q[i].desc, "total", (json_int_t)q[i].total,
-		    "per_cpu", q[i].per_cpu != NULL ? pc : (json_decref(pc), json_null())));
+		json_object_set_new(json_array_get(a, i), "per_cpu", pc);
 	}
 	return a;
 }
@@ -349,9 +441,7 @@ os_json_to_irq(json_t *e, struct os_irq *q)
 	json_t *pc, *c;
 	size_t j;
 
-	os_json_str(e, "name", q->name, sizeof q->name);
-	os_json_str(e, "desc", q->desc, sizeof q->desc);
-	q->total = os_json_u64(e, "total");
+	fields_from_json(e, q, irq_fields, nitems(irq_fields));
 	pc = json_object_get(e, "per_cpu");
 	if (json_is_array(pc) && json_array_size(pc) > 0 && json_array_size(pc) <= OS_MAXCPU) {
 		q->ncpu = json_array_size(pc);
