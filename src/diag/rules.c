@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag/diag_impl.h"
+#include "kb/catalog.h"
 #include "kb/kb.h"
 #include "util/util.h"
 
@@ -223,12 +224,11 @@ diag_expand_metrics(const char *text, const json_t *metrics)
 	return sb.buf != NULL ? strbuf_detach(&sb) : xstrdup("");
 }
 
-/* The rule being read, and the list a continuation line extends. */
+/* The rules so far and the one being read (st first: kb_stanza_last). */
 struct reader {
+	struct kb_stanza_state st;
 	struct diag_rules *rs;
-	const char *file;
 	struct diag_rule r;
-	char	**last;
 };
 
 static void
@@ -241,21 +241,16 @@ push_words(char ***v, size_t *n, const char *value)
 	free(copy);
 }
 
-static char **
-single(struct diag_rule *r, const char *key)
-{
-	static const struct kb_stanza_key keys[] = {
-		{ "finding", offsetof(struct diag_rule, finding) },
-		{ "counter", offsetof(struct diag_rule, counter) },
-		{ "os", offsetof(struct diag_rule, os) },
-		{ "each", offsetof(struct diag_rule, each) },
-		{ "when", offsetof(struct diag_rule, when) },
-		{ "summary", offsetof(struct diag_rule, summary) },
-		{ "source", offsetof(struct diag_rule, source) },
-	};
-
-	return kb_stanza_slot(r, keys, nitems(keys), key);
-}
+/* A rule's single-valued keys. */
+static const struct kb_stanza_key rule_keys[] = {
+	{ "finding", offsetof(struct diag_rule, finding) },
+	{ "counter", offsetof(struct diag_rule, counter) },
+	{ "os", offsetof(struct diag_rule, os) },
+	{ "each", offsetof(struct diag_rule, each) },
+	{ "when", offsetof(struct diag_rule, when) },
+	{ "summary", offsetof(struct diag_rule, summary) },
+	{ "source", offsetof(struct diag_rule, source) },
+};
 
 static int
 rule_field(void *arg, const char *key, const char *value, int line, char **cause)
@@ -264,27 +259,20 @@ rule_field(void *arg, const char *key, const char *value, int line, char **cause
 
 	if (rd->r.line == 0)
 		rd->r.line = line;
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (strcmp(key, "certainty") == 0)
-		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties), rd->file,
-		    line, key, value, cause);
+		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties),
+		    rd->st.file, line, key, value, cause);
 	if (strcmp(key, "knob") == 0)
 		push_words(&rd->r.knobs, &rd->r.nknobs, value);
 	else if (strcmp(key, "evidence") == 0)
 		push_words(&rd->r.evidence, &rd->r.nevidence, value);
 	else if (strcmp(key, "from") == 0)
 		push_words(&rd->r.from, &rd->r.nfrom, value);
-	else if (kb_stanza_set(single(&rd->r, key), rd->file, line, key, value, cause) == -1)
-		return -1;
 	else
-		rd->last = single(&rd->r, key);
+		return kb_stanza_single(&rd->st, &rd->r, rule_keys, nitems(rule_keys), key, value,
+		    line, cause);
 	return 0;
-}
-
-static char **
-rule_last(void *arg)
-{
-	return ((struct reader *)arg)->last;
 }
 
 /* The placeholders of text are those of the rule's "each". */
@@ -334,14 +322,14 @@ rule_end(void *arg, char **cause)
 	struct reader *rd = arg;
 	const char *why;
 
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (rd->r.line == 0)
 		return 0;
 	if ((why = check_rule(&rd->r)) != NULL) {
-		util_cause(cause, "%s:%d: rule %s", rd->file, rd->r.line, why);
+		util_cause(cause, "%s:%d: rule %s", rd->st.file, rd->r.line, why);
 		return -1;
 	}
-	rd->r.file = xstrdup(rd->file);
+	rd->r.file = xstrdup(rd->st.file);
 	rd->rs->r = xreallocarray(rd->rs->r, rd->rs->n + 1, sizeof *rd->rs->r);
 	rd->rs->r[rd->rs->n++] = rd->r;
 	memset(&rd->r, 0, sizeof rd->r);
@@ -353,13 +341,13 @@ int
 diag_rules_parse(struct diag_rules *rs, const char *file, const char *text, size_t len,
     char **cause)
 {
-	static const struct kb_stanza_ops ops = { rule_field, rule_last, rule_end };
+	static const struct kb_stanza_ops ops = { rule_field, kb_stanza_last, rule_end };
 	struct reader rd;
 	int rc;
 
 	memset(&rd, 0, sizeof rd);
 	rd.rs = rs;
-	rd.file = file;
+	rd.st.file = file;
 	rd.r.certainty = -1;
 	rc = kb_stanzas_read(file, text, len, &ops, &rd, cause);
 	rule_free(&rd.r);
@@ -367,47 +355,17 @@ diag_rules_parse(struct diag_rules *rs, const char *file, const char *text, size
 }
 
 static int
-cmp_str(const void *a, const void *b)
+load_file(void *arg, const char *file, const char *text, size_t len, char **cause)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return diag_rules_parse(arg, file, text, len, cause);
 }
 
 int
 diag_rules_load(const char *dir, struct diag_rules **out, char **cause)
 {
-	char *d = NULL, *path, *data, **names = NULL;
-	size_t nnames = 0, i, len, l;
 	struct diag_rules *rs = diag_rules_new();
-	struct dirent *e;
-	DIR *dp;
-	int rc = 0;
 
-	if (dir == NULL)
-		xasprintf(&d, "%s/knobs/diagnose", util_share_dir());
-	if ((dp = opendir(dir != NULL ? dir : d)) == NULL) {
-		util_cause(cause, "cannot read '%s': %s", dir != NULL ? dir : d, strerror(errno));
-		free(d);
-		diag_rules_free(rs);
-		return -1;
-	}
-	while ((e = readdir(dp)) != NULL)
-		if ((l = strlen(e->d_name)) > 6 && strcmp(e->d_name + l - 6, ".rules") == 0) {
-			names = xreallocarray(names, nnames + 1, sizeof *names);
-			names[nnames++] = xstrdup(e->d_name);
-		}
-	closedir(dp);
-	qsort(names, nnames, sizeof *names, cmp_str);
-	for (i = 0; i < nnames && rc == 0; i++) {
-		xasprintf(&path, "%s/%s", dir != NULL ? dir : d, names[i]);
-		if ((rc = util_read_file(path, &data, &len, cause)) == 0) {
-			rc = diag_rules_parse(rs, path, data, len, cause);
-			free(data);
-		}
-		free(path);
-	}
-	util_strv_free(names, nnames);
-	free(d);
-	if (rc != 0) {
+	if (kb_read_dir(dir, "knobs/diagnose", ".rules", 0, load_file, rs, cause) == -1) {
 		diag_rules_free(rs);
 		return -1;
 	}

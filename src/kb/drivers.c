@@ -4,39 +4,48 @@
  * its descriptor maxima and offload capabilities, each with the source read. And the
  * per-OS knob name prefixes of share/knobs/os.prefixes.
  */
-#include <dirent.h>
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kb/catalog.h"
 #include "kb/kb.h"
 #include "kb/rules.h"
 #include "util/util.h"
 
+static void
+driver_free(void *p)
+{
+	struct kb_driver *d = p;
+
+	free(d->name);
+	free(d->os);
+	util_strv_free(d->ifnames, d->nifnames);
+	free(d->source);
+}
+
 void
 kb_drivers_free(struct kb_drivers *ds)
 {
-	size_t i;
-
 	if (ds == NULL)
 		return;
-	for (i = 0; i < ds->n; i++) {
-		free(ds->d[i].name);
-		free(ds->d[i].os);
-		util_strv_free(ds->d[i].ifnames, ds->d[i].nifnames);
-		free(ds->d[i].source);
-	}
-	free(ds->d);
+	util_array_free(ds->d, ds->n, sizeof *ds->d, driver_free);
 	free(ds);
 }
 
+/* The drivers so far and the one being read (st first: kb_stanza_last). */
 struct drv_reader {
+	struct kb_stanza_state st;
 	struct kb_drivers *ds;
-	const char *file;
 	struct kb_driver d;
 	bool	 any;
-	char	**last;
+};
+
+/* A driver stanza's single-valued keys (no continuation lines). */
+static const struct kb_stanza_key drv_keys[] = {
+	{ "driver", offsetof(struct kb_driver, name) },
+	{ "os", offsetof(struct kb_driver, os) },
 };
 
 static void
@@ -71,11 +80,12 @@ drv_field(void *arg, const char *key, const char *value, int line, char **cause)
 	if (!rd->any)
 		d->line = line;
 	rd->any = true;
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (strcmp(key, "driver") == 0 || strcmp(key, "os") == 0) {
-		if (*(strcmp(key, "os") == 0 ? &d->os : &d->name) != NULL)
-			goto twice;
-		*(strcmp(key, "os") == 0 ? &d->os : &d->name) = xstrdup(value);
+		if (kb_stanza_single(&rd->st, d, drv_keys, nitems(drv_keys), key, value, line,
+		    cause) == -1)
+			return -1;
+		rd->st.last = NULL;
 	} else if (strcmp(key, "interfaces") == 0) {
 		copy = xstrdup(value);
 		for (tok = strtok_r(copy, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save))
@@ -84,15 +94,15 @@ drv_field(void *arg, const char *key, const char *value, int line, char **cause)
 	} else if (strcmp(key, "iflib") == 0 || strcmp(key, "lro") == 0 || strcmp(key, "tso") == 0) {
 		if (yes_no(value, strcmp(key, "iflib") == 0 ? &d->iflib : strcmp(key, "lro") == 0 ?
 		    &d->lro : &d->tso) == -1) {
-			util_cause(cause, "%s:%d: '%s' is yes or no, not '%s'", rd->file, line, key,
-			    value);
+			util_cause(cause, "%s:%d: '%s' is yes or no, not '%s'", rd->st.file, line,
+			    key, value);
 			return -1;
 		}
 	} else if (strcmp(key, "max-rxd") == 0 || strcmp(key, "max-txd") == 0 ||
 	    strcmp(key, "default-rxd") == 0) {
 		if (kb_parse_number(value, &n) == -1 || n < 1 || n > 1 << 20) {
-			util_cause(cause, "%s:%d: bad %s '%s' (a descriptor count)", rd->file, line,
-			    key, value);
+			util_cause(cause, "%s:%d: bad %s '%s' (a descriptor count)", rd->st.file,
+			    line, key, value);
 			return -1;
 		}
 		*(key[0] == 'd' ? &d->default_rxd : key[4] == 'r' ? &d->max_rxd : &d->max_txd) =
@@ -105,21 +115,10 @@ drv_field(void *arg, const char *key, const char *value, int line, char **cause)
 			free(d->source);
 			d->source = s;
 		}
-		rd->last = &d->source;
-	} else {
-		util_cause(cause, "%s:%d: unknown key '%s'", rd->file, line, key);
-		return -1;
-	}
+		rd->st.last = &d->source;
+	} else
+		return kb_stanza_set(NULL, rd->st.file, line, key, value, cause);
 	return 0;
-twice:
-	util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
-	return -1;
-}
-
-static char **
-drv_last(void *arg)
-{
-	return ((struct drv_reader *)arg)->last;
 }
 
 static int
@@ -129,17 +128,19 @@ drv_end(void *arg, char **cause)
 	struct kb_driver *d = &rd->d;
 	const char *missing;
 
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (!rd->any)
 		return 0;
 	missing = d->name == NULL ? "driver" : d->os == NULL ? "os" : d->nifnames == 0 ?
 	    "interfaces" : d->source == NULL ? "source" : NULL;
 	if (missing != NULL) {
-		util_cause(cause, "%s:%d: driver stanza has no '%s'", rd->file, d->line, missing);
+		util_cause(cause, "%s:%d: driver stanza has no '%s'", rd->st.file, d->line,
+		    missing);
 		return -1;
 	}
 	if (strcmp(d->os, "freebsd") != 0 && strcmp(d->os, "linux") != 0) {
-		util_cause(cause, "%s:%d: os is freebsd or linux, not '%s'", rd->file, d->line, d->os);
+		util_cause(cause, "%s:%d: os is freebsd or linux, not '%s'", rd->st.file, d->line,
+		    d->os);
 		return -1;
 	}
 	rd->ds->d = xreallocarray(rd->ds->d, rd->ds->n + 1, sizeof *rd->ds->d);
@@ -153,19 +154,16 @@ int
 kb_drivers_parse(const char *file, const char *text, size_t len, struct kb_drivers **out,
     char **cause)
 {
-	static const struct kb_stanza_ops ops = { drv_field, drv_last, drv_end };
+	static const struct kb_stanza_ops ops = { drv_field, kb_stanza_last, drv_end };
 	struct drv_reader rd;
 
 	memset(&rd, 0, sizeof rd);
 	rd.ds = xcalloc(1, sizeof *rd.ds);
-	rd.file = file;
+	rd.st.file = file;
 	drv_reset(&rd.d);
 	*out = NULL;
 	if (kb_stanzas_read(file, text, len, &ops, &rd, cause) == -1) {
-		free(rd.d.name);
-		free(rd.d.os);
-		util_strv_free(rd.d.ifnames, rd.d.nifnames);
-		free(rd.d.source);
+		driver_free(&rd.d);
 		kb_drivers_free(rd.ds);
 		return -1;
 	}
@@ -173,56 +171,28 @@ kb_drivers_parse(const char *file, const char *text, size_t len, struct kb_drive
 	return 0;
 }
 
+/* kb_read_dir's callback: one .drivers file's stanzas appended to the drivers so far. */
 static int
-cmp_names(const void *a, const void *b)
+load_file(void *arg, const char *file, const char *text, size_t len, char **cause)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	struct kb_drivers *all = arg, *one;
+
+	if (kb_drivers_parse(file, text, len, &one, cause) == -1)
+		return -1;
+	all->d = xreallocarray(all->d, all->n + one->n ? all->n + one->n : 1, sizeof *all->d);
+	memcpy(all->d + all->n, one->d, one->n * sizeof *one->d);
+	all->n += one->n;
+	free(one->d);
+	free(one);
+	return 0;
 }
 
 int
 kb_drivers_load(const char *dir, struct kb_drivers **out, char **cause)
 {
-	struct kb_drivers *all = xcalloc(1, sizeof *all), *one;
-	char *path = NULL, *file, *data, **names = NULL;
-	size_t n = 0, i, len;
-	struct dirent *de;
-	DIR *d;
-	int rc = 0;
+	struct kb_drivers *all = xcalloc(1, sizeof *all);
 
-	if (dir == NULL)
-		xasprintf(&path, "%s/knobs/drivers", util_share_dir());
-	if ((d = opendir(dir != NULL ? dir : path)) == NULL) {
-		util_cause(cause, "cannot open '%s': %s", dir != NULL ? dir : path, strerror(errno));
-		free(path);
-		kb_drivers_free(all);
-		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] != '.' && len > 8 && strcmp(de->d_name + len - 8, ".drivers") == 0)
-			names = util_strv_add(names, &n, de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_names);
-	for (i = 0; i < n && rc == 0; i++) {
-		xasprintf(&file, "%s/%s", dir != NULL ? dir : path, names[i]);
-		if ((rc = util_read_file(file, &data, &len, cause)) == 0) {
-			if ((rc = kb_drivers_parse(file, data, len, &one, cause)) == 0) {
-				all->d = xreallocarray(all->d, all->n + one->n ? all->n + one->n : 1,
-				    sizeof *all->d);
-				memcpy(all->d + all->n, one->d, one->n * sizeof *one->d);
-				all->n += one->n;
-				free(one->d);
-				free(one);
-			}
-			free(data);
-		}
-		free(file);
-	}
-	util_strv_free(names, n);
-	free(path);
-	if (rc == -1) {
+	if (kb_read_dir(dir, "knobs/drivers", ".drivers", 0, load_file, all, cause) == -1) {
 		kb_drivers_free(all);
 		return -1;
 	}
@@ -290,40 +260,31 @@ kb_prefixes_free(struct kb_prefixes *ps)
 	free(ps);
 }
 
+/* The prefixes so far and the stanza being read (st first: kb_stanza_last). */
 struct pfx_reader {
+	struct kb_stanza_state st;
 	struct kb_prefixes *ps;
-	const char *file;
 	char	*os, *list;
 	int	 line;
-	char	**last;
+};
+
+static const struct kb_stanza_key pfx_keys[] = {
+	{ "os", offsetof(struct pfx_reader, os) },
+	{ "prefixes", offsetof(struct pfx_reader, list) },
 };
 
 static int
 pfx_field(void *arg, const char *key, const char *value, int line, char **cause)
 {
 	struct pfx_reader *rd = arg;
-	char **f = strcmp(key, "os") == 0 ? &rd->os : strcmp(key, "prefixes") == 0 ? &rd->list :
-	    NULL;
 
 	if (rd->os == NULL && rd->list == NULL)
 		rd->line = line;
-	if (f == NULL) {
-		util_cause(cause, "%s:%d: unknown key '%s' (os, prefixes)", rd->file, line, key);
+	if (kb_stanza_slot(rd, pfx_keys, nitems(pfx_keys), key) == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s' (os, prefixes)", rd->st.file, line, key);
 		return -1;
 	}
-	if (*f != NULL) {
-		util_cause(cause, "%s:%d: key '%s' given twice", rd->file, line, key);
-		return -1;
-	}
-	*f = xstrdup(value);
-	rd->last = f;
-	return 0;
-}
-
-static char **
-pfx_last(void *arg)
-{
-	return ((struct pfx_reader *)arg)->last;
+	return kb_stanza_single(&rd->st, rd, pfx_keys, nitems(pfx_keys), key, value, line, cause);
 }
 
 static int
@@ -334,13 +295,13 @@ pfx_end(void *arg, char **cause)
 	size_t n0;
 	int rc = 0;
 
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (rd->os == NULL && rd->list == NULL)
 		return 0;
 	if (rd->os == NULL || rd->list == NULL || (strcmp(rd->os, "linux") != 0 &&
 	    strcmp(rd->os, "freebsd") != 0)) {
 		util_cause(cause, "%s:%d: a stanza needs 'os: freebsd|linux' and 'prefixes'",
-		    rd->file, rd->line);
+		    rd->st.file, rd->line);
 		rc = -1;
 	}
 	for (tok = rc == 0 ? strtok_r(rd->list, " \t", &save) : NULL; tok != NULL;
@@ -359,12 +320,12 @@ int
 kb_prefixes_parse(const char *file, const char *text, size_t len, struct kb_prefixes **out,
     char **cause)
 {
-	static const struct kb_stanza_ops ops = { pfx_field, pfx_last, pfx_end };
+	static const struct kb_stanza_ops ops = { pfx_field, kb_stanza_last, pfx_end };
 	struct pfx_reader rd;
 
 	memset(&rd, 0, sizeof rd);
 	rd.ps = xcalloc(1, sizeof *rd.ps);
-	rd.file = file;
+	rd.st.file = file;
 	*out = NULL;
 	if (kb_stanzas_read(file, text, len, &ops, &rd, cause) == -1) {
 		free(rd.os);

@@ -117,6 +117,19 @@ char	**kb_stanza_slot(void *rec, const struct kb_stanza_key *keys, size_t n, con
 int	 kb_stanza_set(char **slot, const char *file, int line, const char *key, const char *value,
 	    char **cause);
 /*
+ * What every stanza reader keeps: put it first in the reader (the arg of the ops)
+ * and kb_stanza_last serves as ops->last. kb_stanza_single stores a single-valued
+ * key of keys[n] in rec (kb_stanza_set's errors) and makes it the value a
+ * continuation line extends.
+ */
+struct kb_stanza_state {
+	const char *file;
+	char	**last;
+};
+char	**kb_stanza_last(void *arg);
+int	 kb_stanza_single(struct kb_stanza_state *, void *rec, const struct kb_stanza_key *keys,
+	    size_t n, const char *key, const char *value, int line, char **cause);
+/*
  * The conditions of rules: terms joined by " and " (a term under 200 characters),
  * term() giving 1 true, 0 false or -1 bad; NULL is true. 1, 0, or -1 bad syntax.
  */

@@ -758,6 +758,25 @@ kb_stanza_set(char **slot, const char *file, int line, const char *key, const ch
 	return 0;
 }
 
+char **
+kb_stanza_last(void *arg)
+{
+	return ((struct kb_stanza_state *)arg)->last;
+}
+
+int
+kb_stanza_single(struct kb_stanza_state *st, void *rec, const struct kb_stanza_key *keys, size_t n,
+    const char *key, const char *value, int line, char **cause)
+{
+	char **slot = kb_stanza_slot(rec, keys, n, key);
+
+	st->last = NULL;
+	if (kb_stanza_set(slot, st->file, line, key, value, cause) == -1)
+		return -1;
+	st->last = slot;
+	return 0;
+}
+
 int
 kb_stanza_choice(int *choice, const char *const *names, size_t n, const char *file, int line,
     const char *key, const char *value, char **cause)

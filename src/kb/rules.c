@@ -530,28 +530,22 @@ finish(struct kb_rules *rs, struct kb_rule *r, const char *file, char **cause)
 	return 0;
 }
 
-static char **
-field(struct kb_rule *r, const char *key)
-{
-	static const struct kb_stanza_key keys[] = {
-		{ "knob", offsetof(struct kb_rule, knob) },
-		{ "os", offsetof(struct kb_rule, os) },
-		{ "when", offsetof(struct kb_rule, when) },
-		{ "value", offsetof(struct kb_rule, value) },
-		{ "reason", offsetof(struct kb_rule, reason) },
-		{ "source", offsetof(struct kb_rule, source) },
-		{ "nic-state", offsetof(struct kb_rule, nic_state) },
-	};
+/* A rule's single-valued keys. */
+static const struct kb_stanza_key rule_keys[] = {
+	{ "knob", offsetof(struct kb_rule, knob) },
+	{ "os", offsetof(struct kb_rule, os) },
+	{ "when", offsetof(struct kb_rule, when) },
+	{ "value", offsetof(struct kb_rule, value) },
+	{ "reason", offsetof(struct kb_rule, reason) },
+	{ "source", offsetof(struct kb_rule, source) },
+	{ "nic-state", offsetof(struct kb_rule, nic_state) },
+};
 
-	return kb_stanza_slot(r, keys, nitems(keys), key);
-}
-
-/* kb_rules_parse's reading state: the rules so far, the one being read, the value a continuation extends. */
+/* kb_rules_parse's reading state: the rules so far and the one being read (st first: kb_stanza_last). */
 struct rule_reader {
+	struct kb_stanza_state st;
 	struct kb_rules *rs;
-	const char *file;
 	struct kb_rule r;
-	char	**last;
 };
 
 static bool
@@ -569,29 +563,21 @@ rule_field(void *arg, const char *key, const char *value, int line, char **cause
 
 	if (rule_empty(&rd->r))
 		rd->r.line = line;
-	rd->last = NULL;
+	rd->st.last = NULL;
 	if (strcmp(key, "certainty") == 0)
-		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties), rd->file,
-		    line, key, value, cause);
+		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties),
+		    rd->st.file, line, key, value, cause);
 	if (strcmp(key, "for") == 0) {
 		if (strcmp(value, "nic") != 0 || rd->r.per_nic) {
-			util_cause(cause, "%s:%d: bad 'for: %s' (only 'for: nic', once)", rd->file,
+			util_cause(cause, "%s:%d: bad 'for: %s' (only 'for: nic', once)", rd->st.file,
 			    line, value);
 			return -1;
 		}
 		rd->r.per_nic = true;
 		return 0;
 	}
-	if (kb_stanza_set(field(&rd->r, key), rd->file, line, key, value, cause) == -1)
-		return -1;
-	rd->last = field(&rd->r, key);
-	return 0;
-}
-
-static char **
-rule_last(void *arg)
-{
-	return ((struct rule_reader *)arg)->last;
+	return kb_stanza_single(&rd->st, &rd->r, rule_keys, nitems(rule_keys), key, value, line,
+	    cause);
 }
 
 static int
@@ -599,8 +585,8 @@ rule_end(void *arg, char **cause)
 {
 	struct rule_reader *rd = arg;
 
-	rd->last = NULL;
-	if (!rule_empty(&rd->r) && finish(rd->rs, &rd->r, rd->file, cause) == -1)
+	rd->st.last = NULL;
+	if (!rule_empty(&rd->r) && finish(rd->rs, &rd->r, rd->st.file, cause) == -1)
 		return -1;
 	return 0;
 }
@@ -609,12 +595,12 @@ int
 kb_rules_parse(const char *file, const char *text, size_t len, struct kb_rules **out,
     char **cause)
 {
-	static const struct kb_stanza_ops ops = { rule_field, rule_last, rule_end };
+	static const struct kb_stanza_ops ops = { rule_field, kb_stanza_last, rule_end };
 	struct rule_reader rd;
 
 	memset(&rd, 0, sizeof rd);
 	rd.rs = xcalloc(1, sizeof *rd.rs);
-	rd.file = file;
+	rd.st.file = file;
 	rd.r.certainty = -1;
 	*out = NULL;
 	if (kb_stanzas_read(file, text, len, &ops, &rd, cause) == -1) {
