@@ -295,14 +295,16 @@ rule_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	char *why, *why0;
 	int ncpu = l->sys != NULL ? l->sys->ncpu : 0;
 	long long dummy;
+	enum kb_value_fault fault;
 
 	if (e->op != KB_OP_SET && kb_parse_number(e->value, &dummy) == -1) {
 		diag(l, e, KB_ERROR, "type", "'%s%s' needs a number, not '%s'", e->name,
 		    kb_op_text(e->op), e->value);
 		return;
 	}
-	if ((why0 = kb_value_problem(k, e->value, 0)) != NULL) {
-		diag(l, e, KB_ERROR, strstr(why0, "range") ? "range" : "type", "%s: %s", e->name, why0);
+	if ((fault = kb_value_check(k, e->value, 0, &why0)) != KB_VALUE_OK) {
+		diag(l, e, KB_ERROR, fault == KB_VALUE_RANGE ? "range" : "type", "%s: %s", e->name,
+		    why0);
 		free(why0);
 		return;
 	}

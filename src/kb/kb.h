@@ -158,7 +158,15 @@ const char *kb_suggest(const struct kb *, const char *name, const char *os);
 int	 kb_range(const struct kb_knob *, int ncpu, long long *lo, long long *hi);
 /* Parses an int/size value ("4096", "16M", "-1"); -1 when not a number. */
 int	 kb_parse_number(const char *, long long *);
-/* Checks a value against the knob's type/range/values; NULL when fine, else a malloc'd reason. */
+/* What is wrong with a value for a knob: nothing, its form, or its size. */
+enum kb_value_fault { KB_VALUE_OK, KB_VALUE_TYPE, KB_VALUE_RANGE };
+/*
+ * Checks a value against the knob's type/range/values (ncpu > 0: bounds that
+ * depend on the CPU count too); *why is NULL when fine, else a malloc'd reason.
+ */
+enum kb_value_fault kb_value_check(const struct kb_knob *, const char *value, int ncpu,
+	    char **why);
+/* kb_value_check's reason alone. */
 char	*kb_value_problem(const struct kb_knob *, const char *value, int ncpu);
 
 const char *kb_placement_name(enum kb_placement);

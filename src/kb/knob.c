@@ -309,8 +309,9 @@ is_cpulist(const char *v)
 	return !want_digit;
 }
 
-char *
-kb_value_problem(const struct kb_knob *k, const char *value, int ncpu)
+/* kb_value_check's reason, NULL when value is fine; *fault is set for a range problem. */
+static char *
+value_problem(const struct kb_knob *k, const char *value, int ncpu, enum kb_value_fault *fault)
 {
 	long long lo, hi, v;
 	bool symbolic;
@@ -359,6 +360,7 @@ kb_value_problem(const struct kb_knob *k, const char *value, int ncpu)
 			return problem;
 		}
 		if (v < lo || v > hi) {
+			*fault = KB_VALUE_RANGE;
 			xasprintf(&problem, "%s is out of range %s%s", value, k->range,
 			    symbolic && ncpu > 0 ? " for this CPU count" : "");
 			if (symbolic && ncpu > 0) {
@@ -374,13 +376,34 @@ kb_value_problem(const struct kb_knob *k, const char *value, int ncpu)
 		    tok = strtok_r(NULL, " \t", &save)) {
 			if (kb_parse_number(tok, &v) == -1)
 				xasprintf(&problem, "'%s' is not a list of integers", value);
-			else if (v < lo || v > hi)
+			else if (v < lo || v > hi) {
+				*fault = KB_VALUE_RANGE;
 				xasprintf(&problem, "%s is out of range %s", tok, k->range);
+			}
 		}
 		free(copy);
 		return problem;
 	}
 	return NULL;
+}
+
+enum kb_value_fault
+kb_value_check(const struct kb_knob *k, const char *value, int ncpu, char **why)
+{
+	enum kb_value_fault fault = KB_VALUE_TYPE;
+
+	if ((*why = value_problem(k, value, ncpu, &fault)) == NULL)
+		return KB_VALUE_OK;
+	return fault;
+}
+
+char *
+kb_value_problem(const struct kb_knob *k, const char *value, int ncpu)
+{
+	char *why;
+
+	kb_value_check(k, value, ncpu, &why);
+	return why;
 }
 
 /* %d matches one or more digits, %s an interface name (at least one character). */
