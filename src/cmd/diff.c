@@ -76,7 +76,7 @@ side_open(struct side *s, const char *arg, char **cause)
 	memset(s, 0, sizeof *s);
 	s->label = arg;
 	if (strcmp(arg, "current") == 0) {
-		s->os = os_open_live("", cause);
+		s->os = os_open_target(NULL, 0, cause);
 		return s->os != NULL ? 0 : -1;
 	}
 	if (util_read_file(arg, &data, &len, cause) == -1)

@@ -245,9 +245,7 @@ cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
 	struct os_ctx *ctx;
 	char *cause = NULL;
 
-	ctx = nfrom > 0 ? os_open_files(from, nfrom, &cause) :
-	    os_open_live(getenv("NTUNE_ROOT"), &cause);
-	if (ctx == NULL)
+	if ((ctx = os_open_target(from, nfrom, &cause)) == NULL)
 		cmd_fail(cmd, &cause, 2);
 	return ctx;
 }

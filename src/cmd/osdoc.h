@@ -16,10 +16,11 @@ struct ntune_cmd;
 json_t	*cmd_os_document(const struct ntune_cmd *, struct os_ctx *ctx, int flags);
 
 /*
- * Which system a command looks at: the --from files, else this machine (a
- * captured /proc + /sys tree when NTUNE_ROOT is set); NULL after printing
- * "ntune NAME: why". inspect, snapshot, top and diagnose use it; check and
- * advise go through kb_target_open (config.xml, the profile's OS family).
+ * Which system a command looks at (os_open_target: the --from files, else this
+ * machine, a captured /proc + /sys tree when NTUNE_ROOT is set); NULL after
+ * printing "ntune NAME: why". inspect, snapshot, top and diagnose use it; check
+ * and advise reach os_open_target through kb_target_open (which also takes an
+ * OPNsense config.xml and the profile's OS family).
  */
 struct os_ctx *cmd_os_open(const struct ntune_cmd *, const char **from, size_t nfrom);
 /* Prints each of the document's "errors" as "ntune NAME: error"; returns how many there are. */

@@ -125,13 +125,13 @@ run(struct cmd_args *args)
 	if (ctx == NULL)
 		return 2;
 	/* the boot files are read under the same captured tree */
-	root = getenv("NTUNE_ROOT");
+	root = os_target_root();
 	if ((doc = cmd_os_document(&cmd_snapshot, ctx, OS_COLLECT_SNAPSHOT)) == NULL) {
 		os_close(ctx);
 		return 2;
 	}
 	if (nfrom == 0)
-		json_object_set_new(doc, "boot_files", boot_files(os_backend_name(ctx), root ? root : ""));
+		json_object_set_new(doc, "boot_files", boot_files(os_backend_name(ctx), root));
 	os_close(ctx);
 	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;

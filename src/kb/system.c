@@ -16,10 +16,6 @@
 #include "os/os.h"
 #include "util/util.h"
 
-/* The platform layer may not be linked into every program using kb (fuzzers, unit tests). */
-#pragma weak os_cpu_free
-#pragma weak os_nics_free
-
 static int
 get_tunable(void *arg, const char *name, char **value)
 {
@@ -90,8 +86,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 		si->sys.ncpu = cpu.threads > 0 ? cpu.threads : 0;
 		si->sys.ncores = cpu.cores > 0 ? cpu.cores : 0;
 		si->sys.smt = cpu.smt;
-		if (os_cpu_free != NULL)
-			os_cpu_free(&cpu);
+		os_cpu_free(&cpu);
 	}
 	free(why);
 	why = NULL;
@@ -124,8 +119,7 @@ kb_system_from_os(struct os_ctx *os, struct kb_sysinfo *si, char **cause)
 			k->tso = nics[i].tso;
 		}
 		si->nnics = nn;
-		if (os_nics_free != NULL)
-			os_nics_free(nics, nn);
+		os_nics_free(nics, nn);
 	}
 	free(why);
 	si->sys.nics = si->nics;
@@ -248,10 +242,6 @@ kb_sysinfo_free(struct kb_sysinfo *si)
 	memset(si, 0, sizeof *si);
 }
 
-#pragma weak os_open_live
-#pragma weak os_open_files
-#pragma weak os_close
-
 /* The tunables of a file that is an OPNsense/pfSense config.xml, else NULL. */
 static struct kb_profile *
 config_xml(const char *path)
@@ -312,11 +302,7 @@ kb_target_open(const char *const *from, size_t n, enum os_platform os, const cha
 			rest[nrest++] = from[i];
 	}
 	if (nrest > 0) {
-		if (os_open_files == NULL) {
-			util_cause(cause, "--from needs the platform layer, which this build lacks");
-			goto out;
-		}
-		if ((ctx = os_open_files(rest, nrest, cause)) == NULL)
+		if ((ctx = os_open_target(rest, nrest, cause)) == NULL)
 			goto out;
 		if (kb_system_from_os(ctx, si, cause) == -1) {
 			os_close(ctx);
@@ -327,7 +313,7 @@ kb_target_open(const char *const *from, size_t n, enum os_platform os, const cha
 			kb_system_snapshot_files(si, rest[i], NULL);
 	} else if (nxml > 0) {
 		sysinfo_unknown(si, os == OS_PLATFORM_PFSENSE ? os : OS_PLATFORM_OPNSENSE);
-	} else if (os_open_live != NULL && (ctx = os_open_live("", &why)) != NULL) {
+	} else if ((ctx = os_open_target(NULL, 0, &why)) != NULL) {
 		if (kb_system_from_os(ctx, si, &why) == -1 ||
 		    (os != OS_PLATFORM_UNKNOWN && family(os) != family(si->sys.platform))) {
 			/* A profile for another OS: no system to compare with. */
@@ -335,7 +321,8 @@ kb_target_open(const char *const *from, size_t n, enum os_platform os, const cha
 			os_close(ctx);
 			ctx = NULL;
 		} else {
-			kb_system_boot_files(si, si->sys.platform, root);
+			kb_system_boot_files(si, si->sys.platform,
+			    root != NULL ? root : os_target_root());
 			/* Mode bits are facts only on a live /proc/sys, not in a snapshot. */
 			if (si->sys.platform == OS_PLATFORM_LINUX)
 				si->sys.kind = kind_tunable;
@@ -367,6 +354,6 @@ void
 kb_target_close(struct os_ctx *ctx, struct kb_sysinfo *si)
 {
 	kb_sysinfo_free(si);
-	if (ctx != NULL && os_close != NULL)
+	if (ctx != NULL)
 		os_close(ctx);
 }

@@ -11,6 +11,22 @@
 #include "os/os_impl.h"
 #include "util/util.h"
 
+const char *
+os_target_root(void)
+{
+	const char *root = getenv("NTUNE_ROOT");
+
+	return root != NULL ? root : "";
+}
+
+struct os_ctx *
+os_open_target(const char *const *from, size_t n, char **cause)
+{
+	if (n > 0)
+		return os_open_files(from, n, cause);
+	return os_open_live(os_target_root(), cause);
+}
+
 struct os_ctx *
 os_open_live(const char *root, char **cause)
 {

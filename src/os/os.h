@@ -160,6 +160,13 @@ struct os_ctx {
 struct os_ctx *os_open_live(const char *root, char **cause);
 /* The snapshot backend over one or more files: a JSON snapshot, or FreeBSD text dumps. */
 struct os_ctx *os_open_files(const char *const *paths, size_t n, char **cause);
+/*
+ * The system a command looks at, decided in this one place: the files of from
+ * when there are any (n > 0), else this machine, read under os_target_root().
+ */
+struct os_ctx *os_open_target(const char *const *from, size_t n, char **cause);
+/* Where this machine is read: $NTUNE_ROOT (a captured /proc + /sys tree), else "" (live). */
+const char *os_target_root(void);
 void	 os_close(struct os_ctx *);
 
 /*
