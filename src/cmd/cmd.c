@@ -167,8 +167,6 @@ cmd_dispatch(const struct ntune_cmd *cmd, int argc, char **argv)
 		rc = 0;
 	} else
 		rc = parse(cmd, argc, argv, &a);
-	if (rc == 0 && (cmd->flags & NTUNE_CMD_ROOT) && geteuid() != 0)
-		rc = cmd_error(cmd, 2, "must be run as root (needs CAP_NET_ADMIN)");
 	if (rc == 0)
 		rc = cmd->run(&a);
 	else if (rc == 1)

@@ -7,7 +7,6 @@
 
 #include "os/platform.h"
 
-#define NTUNE_CMD_ROOT		0x1	/* always needs root (CAP_NET_ADMIN); cmd_dispatch checks it */
 #define NTUNE_CMD_HIDDEN	0x2	/* not listed by `ntune help` */
 #define NTUNE_CMD_LINUX_ONLY	0x4	/* a stand-in where the command cannot exist: cmd_dispatch says so, exit 2 */
 #define NTUNE_CMD_OWN_ARGS	0x8	/* run parses argv itself (stat: ministat's messages); only --help is handled */
