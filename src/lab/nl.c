@@ -15,6 +15,7 @@
 
 #include "lab/traffic.h"
 #include "os/os.h"
+#include "util/netlink.h"
 #include "util/util.h"
 
 struct nlreq {
@@ -26,51 +27,6 @@ struct nlreq {
 	char		attrs[64];
 };
 
-static int
-nl_talk(int fd, struct nlreq *req, int (*cb)(struct nlmsghdr *, void *), void *arg, char **cause)
-{
-	char buf[16384];
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	ssize_t n;
-	int done = 0, rc = 0;
-
-	if (sendto(fd, req, req->nh.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) == -1) {
-		util_cause(cause, "netlink: %s", strerror(errno));
-		return -1;
-	}
-	while (!done) {
-		struct nlmsghdr *h;
-
-		if ((n = recv(fd, buf, sizeof(buf), 0)) <= 0) {
-			if (n == -1 && errno == EINTR)
-				continue;
-			util_cause(cause, "netlink: %s", n == 0 ? "closed" : strerror(errno));
-			return -1;
-		}
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE) {
-				done = 1;
-				break;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(h);
-
-				if (e->error != 0) {
-					util_cause(cause, "%s", strerror(-e->error));
-					return -1;
-				}
-				done = 1;
-				break;
-			}
-			if (rc == 0 && cb(h, arg) != 0)
-				rc = 1;
-			if (!(h->nlmsg_flags & NLM_F_MULTI))
-				done = 1;
-		}
-	}
-	return rc;
-}
-
 struct route_ans {
 	int		family;
 	int		oif;
@@ -79,7 +35,7 @@ struct route_ans {
 };
 
 static int
-route_cb(struct nlmsghdr *h, void *arg)
+route_cb(const struct nlmsghdr *h, void *arg)
 {
 	struct route_ans *a = arg;
 	struct rtmsg *rt = NLMSG_DATA(h);
@@ -112,7 +68,7 @@ struct neigh_ans {
 };
 
 static int
-neigh_cb(struct nlmsghdr *h, void *arg)
+neigh_cb(const struct nlmsghdr *h, void *arg)
 {
 	struct neigh_ans *a = arg;
 	struct ndmsg *nd = NLMSG_DATA(h);
@@ -151,7 +107,7 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	struct rtattr *at;
 	char name[IF_NAMESIZE], text[INET6_ADDRSTRLEN];
 	size_t alen = family == AF_INET6 ? 16 : 4;
-	int fd;
+	int fd, rc;
 
 	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1) {
 		util_cause(cause, "netlink socket: %s", strerror(errno));
@@ -171,13 +127,10 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_ALIGN(at->rta_len);
 	memset(&ra, 0, sizeof(ra));
 	ra.family = family;
-	if (nl_talk(fd, &req, route_cb, &ra, cause) == -1 || ra.oif == 0) {
-		if (cause != NULL && *cause != NULL) {
-			char *old = *cause;
-
-			util_cause(cause, "no route to %s: %s", text, old);
-			free(old);
-		} else
+	if ((rc = util_nl_talk(fd, &req.nh, route_cb, &ra)) == -1 || ra.oif == 0) {
+		if (rc == -1)
+			util_cause(cause, "no route to %s: %s", text, strerror(errno));
+		else
 			util_cause(cause, "no route to %s", text);
 		close(fd);
 		return -1;
@@ -197,7 +150,8 @@ lab_nexthop(int family, const union lab_addr *dst, char *ifname, size_t iflen,
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.u.nd.ndm_family = (unsigned char)family;
 	req.u.nd.ndm_ifindex = ra.oif;
-	if (nl_talk(fd, &req, neigh_cb, &na, cause) == -1) {
+	if (util_nl_talk(fd, &req.nh, neigh_cb, &na) == -1) {
+		util_cause(cause, "netlink: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -35,6 +35,7 @@
 
 #include "os/linux_impl.h"
 #include "os/os_impl.h"
+#include "util/netlink.h"
 #include "util/util.h"
 
 static void
@@ -132,9 +133,10 @@ conntrack(struct os_ctx *ctx, struct os_counters *c)
 	stat_table(ctx, c, "/proc/net/stat/ndisc_cache", "neigh.ndisc", neigh, nitems(neigh));
 }
 
-static void
-qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
+static int
+qdisc_msg(const struct nlmsghdr *h, void *arg)
 {
+	struct os_counters *c = arg;
 	struct tcmsg *tc = NLMSG_DATA(h);
 	struct rtattr *a;
 	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof *tc);
@@ -142,9 +144,10 @@ qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
 	struct tc_stats st;
 	bool have = false;
 
-	if (len < 0 || tc->tcm_parent != TC_H_ROOT || if_indextoname((unsigned)tc->tcm_ifindex,
-	    ifname) == NULL || !os_counters_want(c, ifname))
-		return;
+	if (h->nlmsg_type != RTM_NEWQDISC || len < 0 || tc->tcm_parent != TC_H_ROOT ||
+	    if_indextoname((unsigned)tc->tcm_ifindex, ifname) == NULL ||
+	    !os_counters_want(c, ifname))
+		return 0;
 	for (a = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc)); RTA_OK(a, len);
 	    a = RTA_NEXT(a, len)) {
 		if (a->rta_type == TCA_KIND)
@@ -155,7 +158,7 @@ qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
 		}
 	}
 	if (!have)
-		return;
+		return 0;
 	os_counters_setf(c, st.drops, false, "qdisc.%s.drops", ifname);
 	os_counters_setf(c, st.overlimits, false, "qdisc.%s.overlimits", ifname);
 	os_counters_setf(c, st.packets, false, "qdisc.%s.packets", ifname);
@@ -164,6 +167,7 @@ qdisc_msg(struct os_counters *c, struct nlmsghdr *h)
 	os_counters_setf(c, strcmp(kind, "tbf") == 0 || strcmp(kind, "htb") == 0 ||
 	    strcmp(kind, "hfsc") == 0 || strcmp(kind, "cbq") == 0 || strcmp(kind, "cake") == 0,
 	    true, "qdisc.%s.shaper", ifname);
+	return 0;
 }
 
 static void
@@ -173,10 +177,7 @@ qdiscs(struct os_counters *c)
 		struct nlmsghdr	h;
 		struct tcmsg	t;
 	} req;
-	char buf[16384];
-	struct nlmsghdr *h;
-	ssize_t n;
-	int fd, done = 0;
+	int fd;
 
 	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1)
 		return;
@@ -186,20 +187,8 @@ qdiscs(struct os_counters *c)
 	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.h.nlmsg_seq = 1;
 	req.t.tcm_family = AF_UNSPEC;
-	if (send(fd, &req, req.h.nlmsg_len, 0) == -1) {
-		close(fd);
-		return;
-	}
-	while (!done && (n = recv(fd, buf, sizeof buf, 0)) > 0) {
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
-				done = 1;
-				break;
-			}
-			if (h->nlmsg_type == RTM_NEWQDISC)
-				qdisc_msg(c, h);
-		}
-	}
+	/* Counters are best effort: what the kernel does not answer is left out. */
+	(void)util_nl_talk(fd, &req.h, qdisc_msg, c);
 	close(fd);
 }
 

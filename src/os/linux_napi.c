@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "os/os_impl.h"
+#include "util/netlink.h"
 #include "util/util.h"
 
 /* include/uapi/linux/netdev.h (values are ABI; Debian 12's headers predate them). */
@@ -31,8 +32,6 @@
 #define NAPI_A_IFINDEX		1	/* NETDEV_A_NAPI_IFINDEX */
 #define NAPI_A_ID		2	/* NETDEV_A_NAPI_ID */
 #define NAPI_A_PID		4	/* NETDEV_A_NAPI_PID, Linux >= 6.9 */
-
-#define NLBUF	8192
 
 static int napi_list(const char *, pid_t *, uint32_t *, size_t, size_t *, char **);
 
@@ -53,6 +52,29 @@ put_attr(struct nlreq *r, uint16_t type, const void *data, size_t len)
 	r->nh.nlmsg_len = NLMSG_ALIGN(r->nh.nlmsg_len) + NLA_ALIGN(a->nla_len);
 }
 
+/* What transact calls for each attribute of each reply. */
+struct attr_walk {
+	void	(*fn)(void *, uint16_t, const void *, size_t);
+	void	*arg;
+};
+
+static int
+reply_attrs(const struct nlmsghdr *h, void *arg)
+{
+	const struct attr_walk *w = arg;
+	const struct nlattr *a;
+	int len;
+
+	len = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	a = (const struct nlattr *)((const char *)NLMSG_DATA(h) + GENL_HDRLEN);
+	for (; len >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
+	    len -= NLA_ALIGN(a->nla_len),
+	    a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len)))
+		w->fn(w->arg, a->nla_type & NLA_TYPE_MASK, (const char *)a + NLA_HDRLEN,
+		    a->nla_len - NLA_HDRLEN);
+	return 0;
+}
+
 /*
  * Sends r and calls fn for each attribute of each reply until NLMSG_DONE or
  * the ACK. Returns 0, or -1 with errno (the kernel's error when it sent one).
@@ -60,53 +82,10 @@ put_attr(struct nlreq *r, uint16_t type, const void *data, size_t len)
 static int
 transact(int fd, struct nlreq *r, void (*fn)(void *, uint16_t, const void *, size_t), void *arg)
 {
-	char *buf = xmalloc(NLBUF);
-	ssize_t got;
-	int rc = -1, done = 0, n;
+	struct attr_walk w = { fn, arg };
 
 	errno = 0;
-	if (send(fd, r, r->nh.nlmsg_len, 0) == -1)
-		goto out;
-	while (!done && (got = recv(fd, buf, NLBUF, 0)) > 0) {
-		struct nlmsghdr *h;
-
-		n = (int)got;
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
-			struct nlattr *a;
-			int len;
-
-			if (h->nlmsg_type == NLMSG_DONE) {
-				done = 1;
-				break;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(h);
-
-				if (e->error != 0) {
-					errno = -e->error;
-					goto out;
-				}
-				done = 1;
-				break;
-			}
-			len = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-			a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
-			for (; len >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-			    a->nla_len <= len; len -= NLA_ALIGN(a->nla_len),
-			    a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
-				fn(arg, a->nla_type & NLA_TYPE_MASK, (char *)a + NLA_HDRLEN,
-				    a->nla_len - NLA_HDRLEN);
-			/* A dump ends with NLMSG_DONE; a plain request is one message. */
-			if (!(h->nlmsg_flags & NLM_F_MULTI))
-				done = 1;
-		}
-	}
-	rc = done ? 0 : -1;
-	if (!done && errno == 0)
-		errno = EPROTO;
-out:
-	free(buf);
-	return rc;
+	return util_nl_talk(fd, &r->nh, reply_attrs, &w);
 }
 
 static void

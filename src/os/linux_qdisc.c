@@ -13,8 +13,49 @@
 
 #include "os/os_impl.h"
 #include "os/linux_impl.h"
+#include "util/netlink.h"
 #include "util/run.h"
 #include "util/util.h"
+
+/* What root_qdisc looks for and finds. */
+struct root_qdisc {
+	int	 ifindex;
+	char	*kind;
+	size_t	 len;
+	bool	 found;
+};
+
+static int
+root_qdisc(const struct nlmsghdr *nh, void *arg)
+{
+	struct root_qdisc *q = arg;
+	const struct tcmsg *tc = NLMSG_DATA(nh);
+	const struct rtattr *rta;
+	size_t l;
+	int alen;
+
+	if (nh->nlmsg_type != RTM_NEWQDISC || tc->tcm_ifindex != q->ifindex ||
+	    tc->tcm_parent != TC_H_ROOT)
+		return 0;
+	alen = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
+	for (rta = (const struct rtattr *)((const char *)tc + NLMSG_ALIGN(sizeof *tc));
+	    RTA_OK(rta, alen); rta = RTA_NEXT(rta, alen)) {
+		if (rta->rta_type != TCA_KIND)
+			continue;
+		l = RTA_PAYLOAD(rta) < q->len ? RTA_PAYLOAD(rta) : q->len - 1;
+		memcpy(q->kind, RTA_DATA(rta), l);
+		q->kind[l] = '\0';
+		/*
+		 * Handle 0: is the kernel's own root qdisc; setting "default"
+		 * gives it back, a named kind would not.
+		 */
+		if (tc->tcm_handle == 0)
+			snprintf(q->kind, q->len, "default");
+		q->found = true;
+		return 1;
+	}
+	return 0;
+}
 
 int
 linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const char *name)
@@ -23,13 +64,10 @@ linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const 
 		struct nlmsghdr nh;
 		struct tcmsg tc;
 	} req;
-	char buf[16384];
-	struct nlmsghdr *nh;
-	struct sockaddr_nl sa;
-	int fd, ifindex, done = 0, found = 0;
-	ssize_t n;
+	struct root_qdisc q = { 0, kind, len, false };
+	int fd, rc;
 
-	if ((ifindex = (int)if_nametoindex(ifname)) == 0) {
+	if ((q.ifindex = (int)if_nametoindex(ifname)) == 0) {
 		util_cause(cause, "'%s': no interface '%s'", name, ifname);
 		return -1;
 	}
@@ -43,58 +81,16 @@ linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const 
 	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.nh.nlmsg_seq = 1;
 	req.tc.tcm_family = AF_UNSPEC;
-	req.tc.tcm_ifindex = ifindex;
-	memset(&sa, 0, sizeof sa);
-	sa.nl_family = AF_NETLINK;
-	if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&sa, sizeof sa) < 0) {
+	req.tc.tcm_ifindex = q.ifindex;
+	rc = util_nl_talk(fd, &req.nh, root_qdisc, &q);
+	if (rc == -1)
 		util_cause(cause, "cannot read '%s': netlink: %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	while (!done) {
-		if ((n = recv(fd, buf, sizeof buf, 0)) <= 0)
-			break;
-		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
-			struct tcmsg *tc;
-			struct rtattr *rta;
-			int alen;
-
-			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
-				done = 1;
-				break;
-			}
-			if (nh->nlmsg_type != RTM_NEWQDISC)
-				continue;
-			tc = NLMSG_DATA(nh);
-			if (tc->tcm_ifindex != ifindex || tc->tcm_parent != TC_H_ROOT)
-				continue;
-			alen = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof *tc));
-			for (rta = (struct rtattr *)((char *)tc + NLMSG_ALIGN(sizeof *tc));
-			    RTA_OK(rta, alen); rta = RTA_NEXT(rta, alen)) {
-				if (rta->rta_type == TCA_KIND && !found) {
-					size_t l = RTA_PAYLOAD(rta);
-
-					if (l >= len)
-						l = len - 1;
-					memcpy(kind, RTA_DATA(rta), l);
-					kind[l] = '\0';
-					/*
-					 * Handle 0: is the kernel's own root qdisc; setting
-					 * "default" gives it back, a named kind would not.
-					 */
-					if (tc->tcm_handle == 0)
-						snprintf(kind, len, "default");
-					found = 1;
-				}
-			}
-		}
-	}
 	close(fd);
-	if (!found) {
+	if (rc == 0 && !q.found) {
 		util_cause(cause, "cannot read '%s': no root qdisc reported", name);
 		return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static const char *
