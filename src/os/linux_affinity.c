@@ -12,7 +12,7 @@
 #include "util/util.h"
 
 int
-linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, const char *name, char **value,
+linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, char **value,
     char **cause)
 {
 	struct nic_irq *q;
@@ -23,14 +23,14 @@ linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, const char *name,
 
 	if ((n = linux_nic_queue_irqs(ctx, ifname, &q)) == 0) {
 		free(q);
-		util_cause(cause, "'%s': interface '%s' has no queue interrupts", name, ifname);
+		util_cause(cause, "interface '%s' has no queue interrupts", ifname);
 		return -1;
 	}
 	strbuf_init(&sb);
 	for (i = 0; i < n; i++) {
 		linux_rpath(ctx, path, sizeof path, "/proc/irq/%d/smp_affinity_list", q[i].irq);
 		if (linux_readval(path, buf, sizeof buf) != 0) {
-			util_cause(cause, "cannot read '%s': '%s': %s", name, path, strerror(errno));
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
 			strbuf_free(&sb);
 			free(q);
 			return -1;
@@ -53,7 +53,7 @@ linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, const char *name,
 }
 
 int
-linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *name, const char *value,
+linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *value,
     char **cause)
 {
 	struct nic_irq *q;
@@ -119,7 +119,7 @@ online_cpus(unsigned char set[OS_MAXCPU], char **cause)
  * when the interface has no NAPI thread), else one list per thread.
  */
 int
-linux_napi_cpus_get(const char *ifname, const char *name, char **value, char **cause)
+linux_napi_cpus_get(const char *ifname, char **value, char **cause)
 {
 	unsigned char set[OS_MAXCPU], first[OS_MAXCPU];
 	pid_t pids[NAPI_MAXTHREADS];
@@ -156,14 +156,14 @@ linux_napi_cpus_get(const char *ifname, const char *name, char **value, char **c
 		*value = strbuf_detach(&sb);
 	return 0;
 fail:
-	util_cause(cause, "cannot read '%s': %s", name, why);
+	util_cause(cause, "%s", why);
 	free(why);
 	return -1;
 }
 
 /* Pins every NAPI thread of ifname to the CPU list value. */
 int
-linux_napi_cpus_set(const char *ifname, const char *name, const char *value, char **cause)
+linux_napi_cpus_set(const char *ifname, const char *value, char **cause)
 {
 	unsigned char set[OS_MAXCPU], online[OS_MAXCPU];
 	pid_t pids[NAPI_MAXTHREADS];

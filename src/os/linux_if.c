@@ -150,7 +150,7 @@ sysfs_get(struct os_ctx *ctx, const char *ifname, const char *attr, const char *
 {
 	char path[PATH_MAX], buf[64];
 
-	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+	if (linux_sysfs_if_check(ctx, ifname, cause) != 0)
 		return -1;
 	linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
 	if (linux_readval(path, buf, sizeof buf) != 0) {
@@ -217,15 +217,15 @@ linux_ifset_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 	switch (r->lx) {
 	case OS_IFSET_LX_QUEUES:
 		queue_of(r, s, dir, &queue, &attr);
-		return linux_queue_attr_get(ctx, ifname, dir, queue, attr, name, value, cause);
+		return linux_queue_attr_get(ctx, ifname, dir, queue, attr, value, cause);
 	case OS_IFSET_LX_IRQS:
-		return linux_irq_affinity_get(ctx, ifname, name, value, cause);
+		return linux_irq_affinity_get(ctx, ifname, value, cause);
 	case OS_IFSET_LX_NAPI_THREADS:
 		if (!linux_live(ctx)) {
 			util_cause(cause, "cannot read '%s': not available from a captured tree", name);
 			return -1;
 		}
-		return linux_napi_cpus_get(ifname, name, value, cause);
+		return linux_napi_cpus_get(ifname, value, cause);
 	case OS_IFSET_LX_SYSFS:
 		return sysfs_get(ctx, ifname, r->lx_arg, name, value, cause);
 	default:
@@ -238,7 +238,7 @@ linux_ifset_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 		return -1;
 	}
 	if (r->lx == OS_IFSET_LX_QDISC) {
-		if (linux_qdisc_get(ifname, buf, sizeof buf, cause, name) != 0)
+		if (linux_qdisc_get(ifname, buf, sizeof buf, cause) != 0)
 			return -1;
 	} else if (ethtool_get(ifname, r, s, buf, sizeof buf, &err) != 0) {
 		if (r->lx == OS_IFSET_LX_OFFLOAD && err == ENOENT)
@@ -391,7 +391,7 @@ set_sysfs(struct os_ctx *ctx, const char *ifname, const char *attr, const char *
 		util_cause(cause, "not a non-negative integer");
 		return -1;
 	}
-	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+	if (linux_sysfs_if_check(ctx, ifname, cause) != 0)
 		return -1;
 	linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, attr);
 	if (linux_writeval(path, value, cause) != 0) {
@@ -456,17 +456,17 @@ linux_ifset_set(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 
 	if (r->lx == OS_IFSET_LX_QUEUES) {
 		queue_of(r, s, dir, &queue, &attr);
-		return linux_queue_attr_set(ctx, ifname, dir, queue, attr, name, value,
+		return linux_queue_attr_set(ctx, ifname, dir, queue, attr, value,
 		    r->value == OS_IFSET_CPUMASK, cause);
 	}
 	if (r->lx == OS_IFSET_LX_IRQS)
-		return linux_irq_affinity_set(ctx, ifname, name, value, cause);
+		return linux_irq_affinity_set(ctx, ifname, value, cause);
 	if (!linux_live(ctx)) {
 		util_cause(cause, "a captured tree is read-only");
 		return -1;
 	}
 	if (r->lx == OS_IFSET_LX_NAPI_THREADS)
-		return linux_napi_cpus_set(ifname, name, value, cause);
+		return linux_napi_cpus_set(ifname, value, cause);
 	if (r->lx == OS_IFSET_LX_SYSFS)
 		return set_sysfs(ctx, ifname, r->lx_arg, name, value, cause);
 	if (!linux_if_exists(ifname)) {
@@ -474,6 +474,6 @@ linux_ifset_set(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 		return -1;
 	}
 	if (r->lx == OS_IFSET_LX_QDISC)
-		return linux_qdisc_set(ifname, value, cause, name);
+		return linux_qdisc_set(ifname, value, cause);
 	return set_live(ifname, r, s, value, cause);
 }

@@ -50,25 +50,25 @@ size_t	 linux_nic_queue_irqs(struct os_ctx *ctx, const char *ifname, struct nic_
 
 /* linux_queues.c */
 size_t	 linux_count_queues(struct os_ctx *ctx, const char *ifname, const char *dir);
-int	 linux_sysfs_if_check(struct os_ctx *ctx, const char *ifname, const char *name, char **cause);
+int	 linux_sysfs_if_check(struct os_ctx *ctx, const char *ifname, char **cause);
 int	 linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, int queue,
-    const char *attr, const char *name, char **value, char **cause);
+    const char *attr, char **value, char **cause);
 int	 linux_ncpu_online(struct os_ctx *ctx);
 size_t	 linux_split_words(const char *s, char words[][256], size_t max);
 int	 linux_queue_attr_set(struct os_ctx *ctx, const char *ifname, const char *dir, int queue,
-    const char *attr, const char *name, const char *value, int ismask, char **cause);
+    const char *attr, const char *value, int ismask, char **cause);
 
 /* linux_qdisc.c */
-int	 linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const char *name);
-int	 linux_qdisc_set(const char *ifname, const char *value, char **cause, const char *name);
+int	 linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause);
+int	 linux_qdisc_set(const char *ifname, const char *value, char **cause);
 
 /* linux_affinity.c */
-int	 linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, const char *name,
-    char **value, char **cause);
-int	 linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *name,
-    const char *value, char **cause);
-int	 linux_napi_cpus_get(const char *ifname, const char *name, char **value, char **cause);
-int	 linux_napi_cpus_set(const char *ifname, const char *name, const char *value, char **cause);
+int	 linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, char **value,
+    char **cause);
+int	 linux_irq_affinity_set(struct os_ctx *ctx, const char *ifname, const char *value,
+    char **cause);
+int	 linux_napi_cpus_get(const char *ifname, char **value, char **cause);
+int	 linux_napi_cpus_set(const char *ifname, const char *value, char **cause);
 
 /* linux_if.c */
 int	 linux_if_get(struct os_ctx *ctx, const char *name, char **value, char **cause);

@@ -58,7 +58,7 @@ root_qdisc(const struct nlmsghdr *nh, void *arg)
 }
 
 int
-linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const char *name)
+linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause)
 {
 	struct {
 		struct nlmsghdr nh;
@@ -68,11 +68,11 @@ linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const 
 	int fd, rc;
 
 	if ((q.ifindex = (int)if_nametoindex(ifname)) == 0) {
-		util_cause(cause, "'%s': no interface '%s'", name, ifname);
+		util_cause(cause, "no interface '%s'", ifname);
 		return -1;
 	}
 	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) == -1) {
-		util_cause(cause, "cannot read '%s': netlink: %s", name, strerror(errno));
+		util_cause(cause, "netlink: %s", strerror(errno));
 		return -1;
 	}
 	memset(&req, 0, sizeof req);
@@ -84,10 +84,10 @@ linux_qdisc_get(const char *ifname, char *kind, size_t len, char **cause, const 
 	req.tc.tcm_ifindex = q.ifindex;
 	rc = util_nl_talk(fd, &req.nh, root_qdisc, &q);
 	if (rc == -1)
-		util_cause(cause, "cannot read '%s': netlink: %s", name, strerror(errno));
+		util_cause(cause, "netlink: %s", strerror(errno));
 	close(fd);
 	if (rc == 0 && !q.found) {
-		util_cause(cause, "cannot read '%s': no root qdisc reported", name);
+		util_cause(cause, "no root qdisc reported for '%s'", ifname);
 		return -1;
 	}
 	return rc;
@@ -106,7 +106,7 @@ find_tc(void)
 }
 
 int
-linux_qdisc_set(const char *ifname, const char *value, char **cause, const char *name)
+linux_qdisc_set(const char *ifname, const char *value, char **cause)
 {
 	char words[16][256], cur[64];
 	const char *argv[24], *tc, *p;
@@ -132,7 +132,7 @@ linux_qdisc_set(const char *ifname, const char *value, char **cause, const char 
 	/* "default": delete ours, the kernel attaches its default root qdisc again. */
 	deflt = n == 1 && strcmp(words[0], "default") == 0;
 	if (deflt) {
-		if (linux_qdisc_get(ifname, cur, sizeof cur, cause, name) != 0)
+		if (linux_qdisc_get(ifname, cur, sizeof cur, cause) != 0)
 			return -1;
 		if (strcmp(cur, "default") == 0)
 			return 0;

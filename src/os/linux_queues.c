@@ -33,7 +33,7 @@ linux_count_queues(struct os_ctx *ctx, const char *ifname, const char *dir)
 }
 
 int
-linux_sysfs_if_check(struct os_ctx *ctx, const char *ifname, const char *name, char **cause)
+linux_sysfs_if_check(struct os_ctx *ctx, const char *ifname, char **cause)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -42,18 +42,18 @@ linux_sysfs_if_check(struct os_ctx *ctx, const char *ifname, const char *name, c
 	if (stat(path, &st) == 0)
 		return 0;
 	if (linux_live(ctx) && linux_if_exists(ifname))
-		util_cause(cause, "'%s': interface '%s' is not in this mount namespace's /sys "
+		util_cause(cause, "interface '%s' is not in this mount namespace's /sys "
 		    "(enter its network namespace with `ip netns exec`, which remounts /sys)",
-		    name, ifname);
+		    ifname);
 	else
-		util_cause(cause, "'%s': no interface '%s'", name, ifname);
+		util_cause(cause, "no interface '%s'", ifname);
 	return -1;
 }
 
 /* Per-queue sysfs attribute: all queues (queue < 0) or one. */
 int
 linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, int queue,
-    const char *attr, const char *name, char **value, char **cause)
+    const char *attr, char **value, char **cause)
 {
 	char path[PATH_MAX], buf[256];
 	struct strbuf sb;
@@ -61,21 +61,21 @@ linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, in
 	int uniform = 1;
 	char first[256] = "";
 
-	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+	if (linux_sysfs_if_check(ctx, ifname, cause) != 0)
 		return -1;
 	n = linux_count_queues(ctx, ifname, dir);
 	if (queue >= 0) {
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/queues/%s-%d/%s", ifname, dir,
 		    queue, attr);
 		if (linux_readval(path, buf, sizeof buf) != 0) {
-			util_cause(cause, "cannot read '%s': %s", name, strerror(errno));
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
 			return -1;
 		}
 		*value = xstrdup(buf);
 		return 0;
 	}
 	if (n == 0) {
-		util_cause(cause, "'%s': interface '%s' has no %s queues in sysfs", name, ifname, dir);
+		util_cause(cause, "interface '%s' has no %s queues in sysfs", ifname, dir);
 		return -1;
 	}
 	strbuf_init(&sb);
@@ -83,7 +83,7 @@ linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, in
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/queues/%s-%zu/%s", ifname, dir, i,
 		    attr);
 		if (linux_readval(path, buf, sizeof buf) != 0) {
-			util_cause(cause, "cannot read '%s' (%s-%zu): %s", name, dir, i, strerror(errno));
+			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
 			strbuf_free(&sb);
 			return -1;
 		}
@@ -141,7 +141,7 @@ linux_split_words(const char *s, char words[][256], size_t max)
 
 int
 linux_queue_attr_set(struct os_ctx *ctx, const char *ifname, const char *dir, int queue,
-    const char *attr, const char *name, const char *value, int ismask, char **cause)
+    const char *attr, const char *value, int ismask, char **cause)
 {
 	char path[PATH_MAX], (*words)[256], norm[256];
 	unsigned char set[OS_MAXCPU];
@@ -149,7 +149,7 @@ linux_queue_attr_set(struct os_ctx *ctx, const char *ifname, const char *dir, in
 	long v;
 	int rc = -1;
 
-	if (linux_sysfs_if_check(ctx, ifname, name, cause) != 0)
+	if (linux_sysfs_if_check(ctx, ifname, cause) != 0)
 		return -1;
 	n = queue >= 0 ? 1 : linux_count_queues(ctx, ifname, dir);
 	if (n == 0) {

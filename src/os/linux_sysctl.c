@@ -48,7 +48,7 @@ linux_governor_get(struct os_ctx *ctx, char **value, char **cause)
 
 	if ((n = governor_paths(ctx, &paths)) == 0) {
 		free(paths);
-		util_cause(cause, "cannot read 'cpu.governor': no CPU frequency scaling (cpufreq) here");
+		util_cause(cause, "no CPU frequency scaling (cpufreq) here");
 		return -1;
 	}
 	if (linux_readval(paths[0], buf, sizeof buf) != 0) {
@@ -172,7 +172,7 @@ sysctl_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 	if (sysctl_file(ctx, name, path, cause) != 0)
 		return -1;
 	if (sysctl_read(path, value) != 0) {
-		util_cause(cause, "cannot read sysctl '%s': %s", name, strerror(errno));
+		util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
