@@ -500,14 +500,6 @@ kb_suggest(const struct kb *kb, const char *name, const char *os)
 	return s;
 }
 
-static char **
-strv_add(char **v, size_t *n, const char *s)
-{
-	v = xreallocarray(v, *n + 1, sizeof *v);
-	v[(*n)++] = xstrdup(s);
-	return v;
-}
-
 static int
 stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 {
@@ -628,15 +620,15 @@ stanza_set(struct kb_knob *k, const char *key, const char *value, const char *fi
 	int i;
 
 	if (strcmp(key, "source") == 0) {
-		k->sources = strv_add(k->sources, &k->nsources, value);
+		k->sources = util_strv_add(k->sources, &k->nsources, value);
 		return 0;
 	}
 	if (strcmp(key, "requires") == 0) {
-		k->requires = strv_add(k->requires, &k->nrequires, value);
+		k->requires = util_strv_add(k->requires, &k->nrequires, value);
 		return 0;
 	}
 	if (strcmp(key, "conflicts") == 0) {
-		k->conflicts = strv_add(k->conflicts, &k->nconflicts, value);
+		k->conflicts = util_strv_add(k->conflicts, &k->nconflicts, value);
 		return 0;
 	}
 	if (strcmp(key, "placement") == 0 || strcmp(key, "type") == 0 || strcmp(key, "scope") == 0 ||
@@ -647,7 +639,7 @@ stanza_set(struct kb_knob *k, const char *key, const char *value, const char *fi
 			copy = xstrdup(value);
 			for (tok = strtok_r(copy, " \t,", &save); tok != NULL;
 			    tok = strtok_r(NULL, " \t,", &save))
-				k->values = strv_add(k->values, &k->nvalues, tok);
+				k->values = util_strv_add(k->values, &k->nvalues, tok);
 			free(copy);
 			return 0;
 		}
