@@ -57,14 +57,14 @@ expand(struct names *ns, const char *pat, json_t *nics)
 			continue;
 		if (strncmp(p, "%s.%d", 5) == 0) {
 			/* dev.%s.%d.iflib.*: the driver and unit of every NIC (dev.ax.0.iflib.*). */
-			unit = kb_ifname_unit(name, drv, sizeof drv);
+			unit = util_ifname_unit(name, drv, sizeof drv);
 			if (unit < 0)
 				continue;
 			snprintf(buf, sizeof buf, "%.*s%s.%d%s", (int)(p - pat), pat, drv, unit, p + 5);
 		} else if (p[1] == 's') {
 			snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - pat), pat, name, p + 2);
 		} else {
-			unit = kb_ifname_unit(name, drv, sizeof drv);
+			unit = util_ifname_unit(name, drv, sizeof drv);
 			snprintf(mid, sizeof mid, ".%s.", drv);
 			if (unit < 0 || strstr(pat, mid) == NULL || (size_t)(strstr(pat, mid) - pat) > (size_t)(p - pat))
 				continue;

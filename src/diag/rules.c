@@ -75,20 +75,13 @@ diag_os_match(const char *list, const char *os)
 	return found;
 }
 
-/* "ix0" -> drv "ix", unit "0"; false when the name has no trailing unit number. */
+/* "ix0" -> drv "ix", unit "0"; false without a unit number, and for a VLAN ("igb0.100"): no dev.DRV.UNIT knobs. */
 static bool
 split_unit(const char *entity, char *drv, size_t dlen, const char **unit)
 {
-	size_t n = strlen(entity), k = n;
-
-	while (k > 0 && isdigit((unsigned char)entity[k - 1]))
-		k--;
-	/* a VLAN ("igb0.100") is not a device: no dev.DRV.UNIT knobs */
-	if (k == 0 || k == n || k >= dlen || strchr(entity, '.') != NULL)
+	if (strchr(entity, '.') != NULL || util_ifname_unit(entity, drv, dlen) < 0)
 		return false;
-	memcpy(drv, entity, k);
-	drv[k] = '\0';
-	*unit = entity + k;
+	*unit = entity + strlen(drv);
 	return true;
 }
 

@@ -218,7 +218,7 @@ kb_driver_serves(const struct kb_driver *d, const char *ifname, const char *driv
 	char letters[64];
 	size_t i;
 
-	kb_ifname_unit(ifname, letters, sizeof letters);
+	util_ifname_unit(ifname, letters, sizeof letters);
 	for (i = 0; i < d->nifnames; i++) {
 		if ((driver != NULL && strcmp(d->ifnames[i], driver) == 0) ||
 		    strcmp(d->ifnames[i], letters) == 0)

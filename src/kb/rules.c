@@ -99,22 +99,6 @@ platforms_valid(const char *list)
 	return ok && any;
 }
 
-int
-kb_ifname_unit(const char *ifname, char *letters, size_t len)
-{
-	size_t n = strlen(ifname), i = n;
-
-	while (i > 0 && isdigit((unsigned char)ifname[i - 1]))
-		i--;
-	if (i == 0 || i == n || i >= len) {
-		snprintf(letters, len, "%s", ifname);
-		return -1;
-	}
-	memcpy(letters, ifname, i);
-	letters[i] = '\0';
-	return atoi(ifname + i);
-}
-
 /* The NIC's number variable k (index into vars); -1 when it does not say. */
 static long long
 nic_var(size_t k, const struct kb_rule_ctx *c)
@@ -143,7 +127,7 @@ nic_var(size_t k, const struct kb_rule_ctx *c)
 	case 17: return d != NULL ? d->lro : -1;
 	case 18: return d != NULL ? d->tso : -1;
 	case 19: return n->speed_mbps;
-	case 20: return kb_ifname_unit(n->name, letters, sizeof letters);
+	case 20: return util_ifname_unit(n->name, letters, sizeof letters);
 	default: return kb_nic_rx_ring(n, d);
 	}
 }
@@ -333,7 +317,7 @@ term(const char *t, const struct kb_rule_ctx *c, bool nic)
 				return -1;
 			if (c == NULL)
 				return 1;
-			kb_ifname_unit(c->nic->name, letters, sizeof letters);
+			util_ifname_unit(c->nic->name, letters, sizeof letters);
 			return in_list(rest, letters) || (c->nic->driver[0] != '\0' &&
 			    in_list(rest, c->nic->driver)) || (c->drv != NULL &&
 			    in_list(rest, c->drv->name));
@@ -415,7 +399,7 @@ add_word(struct strbuf *sb, size_t i, const struct kb_rule_ctx *c)
 		strbuf_adds(sb, c->nic->name);
 		break;
 	case 4:
-		kb_ifname_unit(c->nic->name, letters, sizeof letters);
+		util_ifname_unit(c->nic->name, letters, sizeof letters);
 		strbuf_adds(sb, letters);
 		break;
 	default:
@@ -638,7 +622,7 @@ kb_rule_eval(const struct kb_rule *r, const struct kb_rule_ctx *c, char **name, 
 	if (r->per_nic != (c->nic != NULL))
 		return 0;
 	/* dev.{driver}.{unit}.x names no device for an interface without a unit number */
-	if (r->per_nic && kb_ifname_unit(c->nic->name, letters, sizeof letters) < 0 &&
+	if (r->per_nic && util_ifname_unit(c->nic->name, letters, sizeof letters) < 0 &&
 	    (strstr(r->knob, "{unit}") != NULL || strstr(r->knob, "{driver}") != NULL))
 		return 0;
 	if (condition(r->when, c, r->per_nic) != 1)

@@ -45,11 +45,6 @@ const struct kb_driver *kb_driver_for_nic(const struct kb_drivers *, const char 
  * (override_nrxds 0 = isc_nrxd_default); -1 unknown. drv may be NULL.
  */
 int	 kb_nic_rx_ring(const struct kb_nic *, const struct kb_driver *drv);
-/*
- * "ix0" -> letters "ix" and 0; "lo" or "wan" -> the whole name and -1 (no unit number).
- * letters always holds a string.
- */
-int	 kb_ifname_unit(const char *ifname, char *letters, size_t len);
 /* Whether driver d's ports include one of the NIC's (driver field or name letters). */
 bool	 kb_driver_serves(const struct kb_driver *, const char *ifname, const char *driver);
 

@@ -188,17 +188,6 @@ fbsd_text_is_devname(const char *s, size_t n)
 	return i == n && isdigit((unsigned char)s[n - 1]);
 }
 
-void
-fbsd_text_split_driver(const char *name, char *drv, size_t len, int *unit)
-{
-	size_t n = strlen(name);
-
-	while (n > 0 && isdigit((unsigned char)name[n - 1]))
-		n--;
-	os_strlcpy(drv, name, n + 1 < len ? n + 1 : len);
-	*unit = name[n] != '\0' ? atoi(name + n) : -1;
-}
-
 int
 fbsd_text_two_ints(const char *line, uint64_t *a, uint64_t *b, size_t *start)
 {

@@ -54,8 +54,8 @@ cmp_names(const void *a, const void *b)
 	char da[OS_NAME_MAX], db[OS_NAME_MAX];
 	int ua, ub, c;
 
-	fbsd_text_split_driver(a, da, sizeof da, &ua);
-	fbsd_text_split_driver(b, db, sizeof db, &ub);
+	ua = util_ifname_unit(a, da, sizeof da);
+	ub = util_ifname_unit(b, db, sizeof db);
 	if ((c = strcmp(da, db)) != 0)
 		return c;
 	return ua - ub;
@@ -265,7 +265,7 @@ build_nic(struct fbsd_text *t, const char *name, struct os_nic *nic)
 	os_strlcpy(nic->name, name, sizeof nic->name);
 	/* Without ifconfig output the link state is unknown, not down. */
 	nic->up = in_ifconfig(t, name) ? OS_OFF : OS_UNKNOWN;
-	fbsd_text_split_driver(name, drv, sizeof drv, &unit);
+	unit = util_ifname_unit(name, drv, sizeof drv);
 	os_strlcpy(nic->driver, (s = dev_str(t, drv, unit, "%driver")) != NULL ? s : drv,
 	    sizeof nic->driver);
 	if ((s = dev_str(t, drv, unit, "fw_version")) != NULL)
@@ -310,7 +310,7 @@ nic_candidate(struct fbsd_text *t, const char *name)
 	int unit;
 	size_t i;
 
-	fbsd_text_split_driver(name, drv, sizeof drv, &unit);
+	unit = util_ifname_unit(name, drv, sizeof drv);
 	if (unit < 0)
 		return 0;
 	for (i = 0; i < t->npci; i++)

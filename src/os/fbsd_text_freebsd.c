@@ -393,7 +393,7 @@ fbsd_text_dmesg_line(struct fbsd_text *t, const char *line)
 	const char *colon, *p;
 	char name[OS_NAME_MAX], drv[OS_NAME_MAX];
 	struct dnic *d;
-	int unit, a, b;
+	int a, b;
 	size_t n;
 
 	if (strncmp(line, "CPU: ", 5) == 0) {
@@ -435,7 +435,7 @@ fbsd_text_dmesg_line(struct fbsd_text *t, const char *line)
 		return 0;
 	memcpy(name, line, n);
 	name[n] = '\0';
-	fbsd_text_split_driver(name, drv, sizeof drv, &unit);
+	util_ifname_unit(name, drv, sizeof drv);
 	p = colon + 2;
 	if (!fbsd_text_is_nic_driver(drv))
 		return 1;

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -486,6 +487,22 @@ util_array_free(void *base, size_t n, size_t size, void (*elem_free)(void *))
 	for (i = 0; i < n; i++)
 		elem_free((char *)base + i * size);
 	free(base);
+}
+
+int
+util_ifname_unit(const char *ifname, char *letters, size_t len)
+{
+	size_t n = strlen(ifname), i = n;
+
+	while (i > 0 && isdigit((unsigned char)ifname[i - 1]))
+		i--;
+	if (i == 0 || i == n || i >= len) {
+		snprintf(letters, len, "%s", ifname);
+		return -1;
+	}
+	memcpy(letters, ifname, i);
+	letters[i] = '\0';
+	return atoi(ifname + i);
 }
 
 char *

@@ -76,6 +76,14 @@ void	 util_array_free(void *base, size_t n, size_t size, void (*elem_free)(void 
 #define UTIL_UTC_LEN	24
 char	*util_utc(time_t t, bool compact, char buf[UTIL_UTC_LEN]);
 
+/*
+ * An interface or device name split into its driver letters and unit number:
+ * "ix0" -> "ix" and 0, "vtnet12" -> "vtnet" and 12. A name without a unit number
+ * ("lo", "wan", "123", or letters that do not fit in len) gives the whole name and -1.
+ * letters always holds a string.
+ */
+int	 util_ifname_unit(const char *ifname, char *letters, size_t len);
+
 /* String helpers. */
 char	*util_trim(char *);			/* trims white space in place */
 int	 util_startswith(const char *, const char *);
