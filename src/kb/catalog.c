@@ -108,6 +108,30 @@ kb_catalog_entry_tree(const struct kb_catalog *c, const struct kb_cat_entry *e)
 	return NULL;
 }
 
+int
+kb_version_cmp(const char *a, const char *b)
+{
+	long x, y;
+	char *ea, *eb;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		x = isdigit((unsigned char)*a) ? strtol(a, &ea, 10) : 0;
+		y = isdigit((unsigned char)*b) ? strtol(b, &eb, 10) : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!isdigit((unsigned char)*a) || !isdigit((unsigned char)*b))
+			break;
+		a = ea;
+		b = eb;
+		if (*a != '.' || *b != '.')
+			break;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
 void *
 kb_grow(void *base, size_t n, size_t *cap, size_t size, size_t first)
 {

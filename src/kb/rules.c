@@ -228,24 +228,6 @@ comparison(const char *t, const struct kb_rule_ctx *c, bool nic)
 	return kb_compare((double)a, op, (double)b);
 }
 
-int
-kb_compare(double v, const char *op, double n)
-{
-	if (strcmp(op, ">") == 0)
-		return v > n;
-	if (strcmp(op, ">=") == 0)
-		return v >= n;
-	if (strcmp(op, "<") == 0)
-		return v < n;
-	if (strcmp(op, "<=") == 0)
-		return v <= n;
-	if (strcmp(op, "==") == 0)
-		return v == n;
-	if (strcmp(op, "!=") == 0)
-		return v != n;
-	return -1;
-}
-
 /* Whether the NIC is a loopback interface (lo, lo0). */
 static bool
 loopback(const struct kb_nic *n)
@@ -327,33 +309,6 @@ term(const char *t, const struct kb_rule_ctx *c, bool nic)
 		return c == NULL ? 1 : in_list(rest, c->os);
 	}
 	return comparison(t, c, nic);
-}
-
-int
-kb_condition(const char *when, int (*term_fn)(const char *, void *), void *arg)
-{
-	const char *p = when, *and;
-	char t[200];
-	size_t len;
-	int v, result = 1;
-
-	if (when == NULL)
-		return 1;
-	for (;;) {
-		and = strstr(p, " and ");
-		len = and != NULL ? (size_t)(and - p) : strlen(p);
-		if (len == 0 || len >= sizeof t)
-			return -1;
-		memcpy(t, p, len);
-		t[len] = '\0';
-		if ((v = term_fn(util_trim(t), arg)) == -1)
-			return -1;
-		result = result && v;
-		if (and == NULL)
-			break;
-		p = and + 5;
-	}
-	return result;
 }
 
 /* What a term of an advice rule sees: the system (NULL: syntax only), per NIC or not. */
