@@ -17,14 +17,6 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-const char *
-apply_action_name(enum apply_action a)
-{
-	static const char *const names[] = { "set", "same", "condition", "boot", "trial" };
-
-	return names[a];
-}
-
 void
 apply_result_free(struct apply_result *r)
 {
@@ -92,19 +84,6 @@ set_one(struct apply_access *acc, const struct apply_change *c, size_t nth, char
 		return -1;
 	}
 	return apply_access_set_in(acc, c->in_netns, c->name, c->want, cause);
-}
-
-json_t *
-apply_change_json(const struct apply_change *c)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "name", json_string(c->name));
-	json_object_set_new(o, "old", c->old != NULL ? json_string(c->old) : json_null());
-	json_object_set_new(o, "new", json_string(c->want));
-	json_object_set_new(o, "action", json_string(apply_action_name(c->action)));
-	json_object_set_new(o, "netns", json_boolean(c->in_netns));
-	return o;
 }
 
 static json_t *

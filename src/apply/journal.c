@@ -1,4 +1,4 @@
-/* The journal: one JSON file per apply under $NTUNE_STATE_DIR/journal, and the lock. */
+/* The journal: a JSON file per apply in $NTUNE_STATE_DIR/journal, its change records, the lock. */
 #include <sys/file.h>
 #include <sys/stat.h>
 
@@ -13,6 +13,27 @@
 
 #include "apply/apply_impl.h"
 #include "util/util.h"
+
+const char *
+apply_action_name(enum apply_action a)
+{
+	static const char *const names[] = { "set", "same", "condition", "boot", "trial" };
+
+	return names[a];
+}
+
+json_t *
+apply_change_json(const struct apply_change *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(c->name));
+	json_object_set_new(o, "old", c->old != NULL ? json_string(c->old) : json_null());
+	json_object_set_new(o, "new", json_string(c->want));
+	json_object_set_new(o, "action", json_string(apply_action_name(c->action)));
+	json_object_set_new(o, "netns", json_boolean(c->in_netns));
+	return o;
+}
 
 const char *
 apply_state_dir(const char *override)
