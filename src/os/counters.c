@@ -1,7 +1,8 @@
 /*
  * Named counters for `diagnose`: the ops every backend has (CPU times, interface
  * counters, queue interrupts), turned into one flat list of names, plus what the
- * live backend counts on its own (os_backend_counters in os.c picks it).
+ * live backend counts on its own (os_backend_counters in os.c picks it). The
+ * list itself is counter_set.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,70 +11,6 @@
 
 #include "os/os_impl.h"
 #include "util/util.h"
-
-void
-os_counters_set(struct os_counters *c, const char *name, uint64_t value, bool gauge)
-{
-	struct os_counter *e;
-	size_t i;
-
-	for (i = 0; i < c->n; i++) {
-		if (strcmp(c->v[i].name, name) == 0) {
-			c->v[i].value = value;
-			c->v[i].gauge = gauge;
-			return;
-		}
-	}
-	c->v = xreallocarray(c->v, c->n + 1, sizeof *c->v);
-	e = &c->v[c->n++];
-	os_strlcpy(e->name, name, sizeof e->name);
-	e->value = value;
-	e->gauge = gauge;
-}
-
-const struct os_counter *
-os_counters_get(const struct os_counters *c, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (strcmp(c->v[i].name, name) == 0)
-			return &c->v[i];
-	return NULL;
-}
-
-bool
-os_counters_want(const struct os_counters *c, const char *ifname)
-{
-	size_t i;
-
-	for (i = 0; i < c->nonly; i++)
-		if (strcmp(c->only[i], ifname) == 0)
-			return true;
-	return c->nonly == 0;
-}
-
-void
-os_counters_free(struct os_counters *c)
-{
-	if (c == NULL)
-		return;
-	free(c->v);
-	c->v = NULL;
-	c->n = 0;
-}
-
-void
-os_counters_setf(struct os_counters *c, uint64_t v, bool gauge, const char *fmt, ...)
-{
-	char name[sizeof c->v[0].name];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
-	va_end(ap);
-	os_counters_set(c, name, v, gauge);
-}
 
 static int
 cpu_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
@@ -196,37 +133,6 @@ nic_counters(struct os_ctx *ctx, struct os_counters *c)
 			os_counters_setf(c, rps, true, "if.%s.rps", nic->name);
 	}
 	os_nics_free(nics, n);
-}
-
-int
-os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
-{
-	char buf[1024], *open, *close, *p, *save, *end;
-	unsigned long long ut = 0, st = 0;
-	int field;
-
-	os_strlcpy(buf, text, sizeof buf);
-	if ((open = strchr(buf, '(')) == NULL || (close = strrchr(buf, ')')) == NULL ||
-	    close < open || strncmp(open + 1, "napi/", 5) != 0)
-		return 0;
-	*cpu = -1;
-	for (field = 3, p = strtok_r(close + 1, " \n", &save); p != NULL && field <= 39;
-	    p = strtok_r(NULL, " \n", &save), field++) {
-		if (field == 14)
-			ut = strtoull(p, &end, 10);
-		else if (field == 15)
-			st = strtoull(p, &end, 10);
-		else if (field == 39)
-			*cpu = (int)strtol(p, &end, 10);
-		else
-			continue;
-		if (*end != '\0' || *p == '-')
-			return 0;
-	}
-	if (*cpu < 0 || field <= 39)
-		return 0;
-	*ticks = ut + st;
-	return 1;
 }
 
 int

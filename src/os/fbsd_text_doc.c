@@ -12,25 +12,6 @@
 #include "os/platform.h"
 #include "util/util.h"
 
-static const char *const nic_drivers[] = {
-	"ix", "ixl", "ixv", "iavf", "ice", "igb", "em", "igc", "lem", "re", "rl", "bge", "bnxt",
-	"mlxen", "mce", "cxl", "cc", "vcxl", "ena", "vtnet", "vmx", "ax", "al_eth", "qlnxe", "oce",
-	"sfxge", "hn", "xn", "alc", "ale", "age", "nfe", "msk", "sk", "vge", "fxp", "dc", "bce", "bxe",
-	"jme", "xl", "dwc", "awg", "cgem", "mvneta", "tsec", "dpaa", "dpni", "enetc", "genet", "axp",
-	"ure", "ue", "axe", "axge", "cdce", "lio", "gve", "iflib",
-};
-
-int
-fbsd_text_is_nic_driver(const char *drv)
-{
-	size_t i;
-
-	for (i = 0; i < nitems(nic_drivers); i++)
-		if (strcmp(drv, nic_drivers[i]) == 0)
-			return 1;
-	return 0;
-}
-
 struct names {
 	char	(*v)[OS_NAME_MAX];
 	size_t	 n;

@@ -1,6 +1,7 @@
 /*
  * FreeBSD command output, one line at a time: pciconf -lv, ifconfig, vmstat -i,
- * top -P, netstat -i / -Q, cpuset -g -x, dmesg (see fbsd_text.c).
+ * top -P, netstat -i / -Q, cpuset -g -x, dmesg (fbsd_text_scan.c picks the
+ * parser of a line); and which drivers are NIC drivers.
  */
 #include <ctype.h>
 #include <string.h>
@@ -9,6 +10,25 @@
 #include "os/fbsd_text_impl.h"
 #include "os/os_impl.h"
 #include "util/util.h"
+
+static const char *const nic_drivers[] = {
+	"ix", "ixl", "ixv", "iavf", "ice", "igb", "em", "igc", "lem", "re", "rl", "bge", "bnxt",
+	"mlxen", "mce", "cxl", "cc", "vcxl", "ena", "vtnet", "vmx", "ax", "al_eth", "qlnxe", "oce",
+	"sfxge", "hn", "xn", "alc", "ale", "age", "nfe", "msk", "sk", "vge", "fxp", "dc", "bce", "bxe",
+	"jme", "xl", "dwc", "awg", "cgem", "mvneta", "tsec", "dpaa", "dpni", "enetc", "genet", "axp",
+	"ure", "ue", "axe", "axge", "cdce", "lio", "gve", "iflib",
+};
+
+int
+fbsd_text_is_nic_driver(const char *drv)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(nic_drivers); i++)
+		if (strcmp(drv, nic_drivers[i]) == 0)
+			return 1;
+	return 0;
+}
 
 int
 fbsd_text_pciconf_entry(struct fbsd_text *t, const char *line)

@@ -89,6 +89,8 @@ long	 fbsd_text_value_long(struct fbsd_text *t, const char *name, long def);
 int	 fbsd_text_sysctl_line(const char *line, char *name, size_t nlen, const char **value);
 int	 fbsd_text_conf_line(const char *line);
 int	 fbsd_text_is_devname(const char *s, size_t n);
+/* Replaces bytes that are not valid UTF-8 (JSON strings must be) with '?', in place. */
+void	 fbsd_text_utf8_clean(unsigned char *);
 int	 fbsd_text_two_ints(const char *line, uint64_t *a, uint64_t *b, size_t *start);
 
 /* fbsd_text_freebsd.c */

@@ -1,14 +1,83 @@
 /*
- * A NIC's interrupt vectors from /proc/interrupts and sysfs MSI lists.
+ * Interrupts from /proc/interrupts (the irqs op), and a NIC's interrupt vectors
+ * from them and the sysfs MSI lists.
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "os/os_impl.h"
 #include "os/linux_impl.h"
 #include "util/util.h"
+
+int
+linux_irqs(struct os_ctx *ctx, struct os_irq **out, size_t *nout, char **cause)
+{
+	char path[PATH_MAX], *data, *line, *save, *p, *end;
+	size_t len, ncpu = 0, n = 0, i;
+	struct os_irq *v = NULL, *q;
+
+	*out = NULL;
+	*nout = 0;
+	linux_rpath(ctx, path, sizeof path, "/proc/interrupts");
+	if (util_read_file(path, &data, &len, cause) != 0)
+		return -1;
+	line = strtok_r(data, "\n", &save);
+	if (line != NULL)
+		for (p = line; (p = strstr(p, "CPU")) != NULL; p += 3)
+			ncpu++;
+	if (ncpu == 0) {
+		free(data);
+		util_cause(cause, "'%s': no CPU header line", path);
+		return -1;
+	}
+	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+		char *colon = strchr(line, ':'), *name;
+		int ntok = 0;
+
+		if (colon == NULL)
+			continue;
+		*colon = '\0';
+		name = util_trim(line);
+		v = xreallocarray(v, n + 1, sizeof *v);
+		q = &v[n++];
+		memset(q, 0, sizeof *q);
+		os_strlcpy(q->name, name, sizeof q->name);
+		q->per_cpu = xcalloc(ncpu, sizeof *q->per_cpu);
+		q->ncpu = ncpu;
+		p = colon + 1;
+		for (i = 0; i < ncpu; i++) {
+			unsigned long long c;
+
+			while (*p == ' ')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				break;
+			c = strtoull(p, &end, 10);
+			p = end;
+			q->per_cpu[i] = c;
+			q->total += c;
+		}
+		p = util_trim(p);
+		if (isdigit((unsigned char)name[0])) {
+			/* "chip  hwirq-type  device[, device]": skip the first two words. */
+			while (*p != '\0' && ntok < 2) {
+				while (*p != '\0' && !isspace((unsigned char)*p))
+					p++;
+				while (isspace((unsigned char)*p))
+					p++;
+				ntok++;
+			}
+		}
+		os_strlcpy(q->desc, p, sizeof q->desc);
+	}
+	free(data);
+	*out = v;
+	*nout = n;
+	return 0;
+}
 
 static void
 classify_irq(const char *desc, struct nic_irq *q)
