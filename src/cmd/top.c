@@ -469,24 +469,18 @@ pick_next(struct top *tp, const struct sample *s, char **saved, size_t nsaved)
 {
 	size_t i;
 
-	for (i = 0; i < tp->nifaces; i++)
-		free(tp->ifaces[i]);
-	free(tp->ifaces);
+	util_strv_free(tp->ifaces, tp->nifaces);
 	tp->ifaces = NULL;
 	tp->nifaces = 0;
 	tp->pick++;
 	if (nsaved > 0) {
 		if (tp->pick >= (int)nsaved) {
 			tp->pick = -1;
-			tp->ifaces = xcalloc(nsaved, sizeof *tp->ifaces);
 			for (i = 0; i < nsaved; i++)
-				tp->ifaces[i] = xstrdup(saved[i]);
-			tp->nifaces = nsaved;
+				tp->ifaces = util_strv_add(tp->ifaces, &tp->nifaces, saved[i]);
 			return;
 		}
-		tp->ifaces = xcalloc(1, sizeof *tp->ifaces);
-		tp->ifaces[0] = xstrdup(saved[tp->pick]);
-		tp->nifaces = 1;
+		tp->ifaces = util_strv_add(tp->ifaces, &tp->nifaces, saved[tp->pick]);
 		return;
 	}
 	{
@@ -503,9 +497,7 @@ pick_next(struct top *tp, const struct sample *s, char **saved, size_t nsaved)
 			free(names);
 			return;
 		}
-		tp->ifaces = xcalloc(1, sizeof *tp->ifaces);
-		tp->ifaces[0] = xstrdup(names[tp->pick]);
-		tp->nifaces = 1;
+		tp->ifaces = util_strv_add(tp->ifaces, &tp->nifaces, names[tp->pick]);
 		free(names);
 	}
 }
@@ -642,8 +634,7 @@ run(struct cmd_args *args)
 			}
 			break;
 		case 'i':
-			tp.ifaces = xreallocarray(tp.ifaces, tp.nifaces + 1, sizeof *tp.ifaces);
-			tp.ifaces[tp.nifaces++] = xstrdup(arg);
+			tp.ifaces = util_strv_add(tp.ifaces, &tp.nifaces, arg);
 			break;
 		case 'j':
 			json = 1;
@@ -687,9 +678,7 @@ run(struct cmd_args *args)
 		batch = 1;
 	rc = batch ? run_batch(&tp, delay, count, json) : run_curses(&tp, delay, count);
 out:
-	for (i = 0; i < tp.nifaces; i++)
-		free(tp.ifaces[i]);
-	free(tp.ifaces);
+	util_strv_free(tp.ifaces, tp.nifaces);
 	free(tp.q);
 	if (tp.ctx != NULL)
 		os_close(tp.ctx);

@@ -157,10 +157,8 @@ diag_from_json(const json_t *o, struct diag_result **out, char **cause)
 		}
 	}
 	json_array_foreach(json_object_get(o, "notes"), i, v)
-		if (json_is_string(v)) {
-			d->notes = xreallocarray(d->notes, d->nnotes + 1, sizeof *d->notes);
-			d->notes[d->nnotes++] = xstrdup(json_string_value(v));
-		}
+		if (json_is_string(v))
+			d->notes = util_strv_add(d->notes, &d->nnotes, json_string_value(v));
 	*out = d;
 	return 0;
 }

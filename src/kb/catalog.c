@@ -374,8 +374,7 @@ kb_catalog_parse(struct kb_catalog *c, const char *file, const char *text, size_
 		util_cause(cause, "%s: not a text file (it holds a NUL byte)", file);
 		return -1;
 	}
-	c->files = xreallocarray(c->files, c->nfiles + 1, sizeof *c->files);
-	c->files[c->nfiles++] = xstrdup(file);
+	c->files = util_strv_add(c->files, &c->nfiles, file);
 	while (s < end && rc == 0) {
 		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			nl = end;

@@ -264,8 +264,7 @@ walk_dir(struct walk *w, const char *dir, const char *name, int depth)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
+		names = util_strv_add(names, &n, de->d_name);
 	}
 	closedir(d);
 	qsort(names, n, sizeof *names, cmpstr);
@@ -293,9 +292,7 @@ walk_dir(struct walk *w, const char *dir, const char *name, int depth)
 			w->stop = 1;
 		free(v);
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	util_strv_free(names, n);
 }
 
 int
