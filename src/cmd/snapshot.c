@@ -3,7 +3,6 @@
  * sysctl under net., vm. (Linux) or net., kern., hw., dev., vm., machdep.
  * (FreeBSD), as one JSON document that `ntune inspect --from` reads anywhere.
  */
-#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,82 +13,19 @@
 #include "os/collect.h"
 #include "util/util.h"
 
+/* A boot file's path and text, for `ntune check --from` to compare a profile with. */
 static void
-add_boot_file(json_t *files, const char *root, const char *path)
+add_boot_file(void *arg, const char *path, const char *at)
 {
-	char *full, *text, *cause = NULL;
+	char *text;
 	size_t len;
 
-	xasprintf(&full, "%s%s", root, path);
-	if (util_read_file(full, &text, &len, &cause) == 0) {
+	if (util_read_file(at, &text, &len, NULL) == 0) {
 		/* Boot files are small text; a huge or binary one is not a boot file. */
 		if (len <= 1024 * 1024 && strlen(text) == len)
-			json_array_append_new(files, json_pack("{s:s, s:s}", "path", path, "text", text));
+			json_array_append_new(arg, json_pack("{s:s, s:s}", "path", path, "text", text));
 		free(text);
 	}
-	free(cause);
-	free(full);
-}
-
-static int
-namecmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The files the OS re-applies at boot (sysctl.d, sysctl.conf, loader.conf), so that
- * `ntune check --from` can warn where another file sets a knob to another value.
- */
-static json_t *
-boot_files(const char *backend, const char *root)
-{
-	static const char *const linux_dirs[] = {
-		"/usr/lib/sysctl.d", "/run/sysctl.d", "/etc/sysctl.d",
-	};
-	static const char *const bsd_files[] = {
-		"/boot/loader.conf", "/boot/loader.conf.local", "/etc/sysctl.conf",
-		"/etc/sysctl.conf.local",
-	};
-	json_t *files = json_array();
-	struct dirent *de;
-	char *dir, *path, **names;
-	size_t i, j, n;
-	DIR *d;
-
-	if (strcmp(backend, "linux") != 0) {
-		for (i = 0; i < nitems(bsd_files); i++)
-			add_boot_file(files, root, bsd_files[i]);
-		return files;
-	}
-	for (i = 0; i < nitems(linux_dirs); i++) {
-		xasprintf(&dir, "%s%s", root, linux_dirs[i]);
-		d = opendir(dir);
-		free(dir);
-		if (d == NULL)
-			continue;
-		names = NULL;
-		n = 0;
-		while ((de = readdir(d)) != NULL) {
-			if (strlen(de->d_name) < 6 ||
-			    strcmp(de->d_name + strlen(de->d_name) - 5, ".conf") != 0)
-				continue;
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		if (n > 1)
-			qsort(names, n, sizeof *names, namecmp);
-		for (j = 0; j < n; j++) {
-			xasprintf(&path, "%s/%s", linux_dirs[i], names[j]);
-			add_boot_file(files, root, path);
-			free(path);
-			free(names[j]);
-		}
-		free(names);
-	}
-	add_boot_file(files, root, "/etc/sysctl.conf");
-	return files;
 }
 
 static const struct option longopts[] = {
@@ -105,7 +41,7 @@ run(struct cmd_args *args)
 	size_t nfrom = 0;
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
-	json_t *doc;
+	json_t *doc, *files;
 	char *arg;
 	int ch, rc;
 
@@ -130,8 +66,12 @@ run(struct cmd_args *args)
 		os_close(ctx);
 		return 2;
 	}
-	if (nfrom == 0)
-		json_object_set_new(doc, "boot_files", boot_files(os_backend_name(ctx), root));
+	if (nfrom == 0) {
+		files = json_array();
+		os_boot_files(strcmp(os_backend_name(ctx), "linux") == 0 ? OS_PLATFORM_LINUX :
+		    OS_PLATFORM_FREEBSD, root, add_boot_file, files);
+		json_object_set_new(doc, "boot_files", files);
+	}
 	os_close(ctx);
 	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;

@@ -2,7 +2,6 @@
  * Filling struct kb_system from the platform layer (a live machine or a
  * snapshot), and reading the boot files that also set tunables.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,74 +137,17 @@ add_other(struct kb_sysinfo *si, struct kb_profile *p)
 	si->sys.nothers = si->nothers;
 }
 
-static int
-namecmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void
-add_dir(struct kb_sysinfo *si, const char *dir)
+boot_file(void *arg, const char *path, const char *at)
 {
-	DIR *d;
-	struct dirent *de;
-	char **names = NULL, *path;
-	size_t n = 0, i, len;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (len > 5 && strcmp(de->d_name + len - 5, ".conf") == 0) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, namecmp);
-	for (i = 0; i < n; i++) {
-		xasprintf(&path, "%s/%s", dir, names[i]);
-		add_other(si, kb_profile_load(path, NULL));
-		free(path);
-		free(names[i]);
-	}
-	free(names);
+	add_other(arg, kb_profile_load(at, NULL));
 }
 
 void
 kb_system_boot_files(struct kb_sysinfo *si, enum os_platform os, const char *root)
 {
-	static const char *const linux_dirs[] = {
-		"/usr/lib/sysctl.d", "/lib/sysctl.d", "/run/sysctl.d", "/etc/sysctl.d",
-	};
-	static const char *const bsd_files[] = {
-		"/boot/loader.conf", "/boot/loader.conf.local", "/etc/sysctl.conf",
-		"/etc/sysctl.conf.local",
-	};
-	char *path;
-	size_t i;
-
-	if (root == NULL)
-		root = "";
-	if (os == OS_PLATFORM_LINUX) {
-		for (i = 0; i < nitems(linux_dirs); i++) {
-			xasprintf(&path, "%s%s", root, linux_dirs[i]);
-			add_dir(si, path);
-			free(path);
-		}
-		xasprintf(&path, "%s/etc/sysctl.conf", root);
-		if (access(path, R_OK) == 0)
-			add_other(si, kb_profile_load(path, NULL));
-		free(path);
-		return;
-	}
-	for (i = 0; i < nitems(bsd_files); i++) {
-		xasprintf(&path, "%s%s", root, bsd_files[i]);
-		if (access(path, R_OK) == 0)
-			add_other(si, kb_profile_load(path, NULL));
-		free(path);
-	}
+	os_boot_files(os == OS_PLATFORM_LINUX ? OS_PLATFORM_LINUX : OS_PLATFORM_FREEBSD, root,
+	    boot_file, si);
 }
 
 int

@@ -40,4 +40,15 @@ enum os_platform os_platform_in_text(const char *);
  */
 enum os_platform os_platform_from_root(const char *root, char *why, size_t n);
 
+/*
+ * The files os re-applies tunables from at boot, under root ("" or NULL = this
+ * machine), src/os/boot_files.c: on Linux the *.conf of /usr/lib, /lib, /run and
+ * /etc sysctl.d (each directory in name order, a directory that is another one's
+ * link once) and /etc/sysctl.conf; on FreeBSD, OPNsense and pfSense loader.conf,
+ * loader.conf.local, sysctl.conf and sysctl.conf.local. fn gets each readable one:
+ * its path on the system ("/etc/sysctl.conf") and the path it is read at (root + path).
+ */
+typedef void os_boot_file_fn(void *arg, const char *path, const char *at);
+void	 os_boot_files(enum os_platform, const char *root, os_boot_file_fn *fn, void *arg);
+
 #endif
