@@ -599,8 +599,8 @@ if_tunable(const char *name, const char *set, char **value, char **cause)
 	r = os_ifset_find(s);
 	bit = r != NULL && r->bsd == OS_IFSET_BSD_CAP ? if_cap_bit(r->bsd_arg) : 0;
 	if ((r == NULL || r->bsd != OS_IFSET_BSD_MTU) && bit == 0) {
-		util_cause(cause, "'%s': unsupported on 'freebsd' (use ifconfig or the driver's "
-		    "dev.* sysctls)", name);
+		util_cause(cause, "unsupported on 'freebsd' (use ifconfig or the driver's dev.* "
+		    "sysctls)");
 		return -1;
 	}
 	if ((sock = socket(AF_INET, SOCK_DGRAM, 0)) == -1) {
@@ -637,7 +637,7 @@ if_tunable(const char *name, const char *set, char **value, char **cause)
 	close(sock);
 	return rc;
 fail:
-	util_cause(cause, "'%s': %s", name, strerror(errno));
+	util_cause(cause, "'%s': %s", ifname, strerror(errno));
 	close(sock);
 	return -1;
 }
@@ -656,7 +656,7 @@ fb_tunable_get(struct os_ctx *ctx, const char *name, char **value, char **cause)
 	if (find_oid(name, mib, &len, &kind, fmt, sizeof fmt) == 0) {
 		if (oid_value(mib, len, kind, value) == 0)
 			return 0;
-		util_cause(cause, "cannot read sysctl '%s': %s", name, strerror(errno));
+		util_cause(cause, "sysctl: %s", strerror(errno));
 		return -1;
 	}
 	if (kenv(KENV_GET, name, buf, sizeof buf) > 0) {

@@ -146,7 +146,7 @@ snap_tunable_get(struct os_ctx *ctx, const char *name, char **value, char **caus
 		*value = xstrdup(json_string_value(v));
 		return 0;
 	}
-	util_cause(cause, "'%s' is not in the snapshot", name);
+	util_cause(cause, "not in the snapshot");
 	return -1;
 }
 
