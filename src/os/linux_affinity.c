@@ -16,39 +16,27 @@ linux_irq_affinity_get(struct os_ctx *ctx, const char *ifname, char **value,
     char **cause)
 {
 	struct nic_irq *q;
-	size_t n, i;
-	char path[PATH_MAX], buf[256], first[256] = "";
-	struct strbuf sb;
-	int uniform = 1;
+	size_t n, i, nv = 0;
+	char path[PATH_MAX], buf[256], **v = NULL;
 
 	if ((n = linux_nic_queue_irqs(ctx, ifname, &q)) == 0) {
 		free(q);
 		util_cause(cause, "interface '%s' has no queue interrupts", ifname);
 		return -1;
 	}
-	strbuf_init(&sb);
 	for (i = 0; i < n; i++) {
 		linux_rpath(ctx, path, sizeof path, "/proc/irq/%d/smp_affinity_list", q[i].irq);
 		if (linux_readval(path, buf, sizeof buf) != 0) {
 			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
-			strbuf_free(&sb);
+			util_strv_free(v, nv);
 			free(q);
 			return -1;
 		}
-		if (i == 0)
-			os_strlcpy(first, buf, sizeof first);
-		else if (strcmp(buf, first) != 0)
-			uniform = 0;
-		if (i > 0)
-			strbuf_addc(&sb, ' ');
-		strbuf_adds(&sb, buf);
+		v = util_strv_add(v, &nv, buf);
 	}
 	free(q);
-	if (uniform) {
-		*value = xstrdup(first);
-		strbuf_free(&sb);
-	} else
-		*value = strbuf_detach(&sb);
+	*value = linux_join_values(v, nv);
+	util_strv_free(v, nv);
 	return 0;
 }
 
@@ -121,12 +109,10 @@ online_cpus(unsigned char set[OS_MAXCPU], char **cause)
 int
 linux_napi_cpus_get(const char *ifname, char **value, char **cause)
 {
-	unsigned char set[OS_MAXCPU], first[OS_MAXCPU];
+	unsigned char set[OS_MAXCPU];
 	pid_t pids[NAPI_MAXTHREADS];
-	char buf[256], *why = NULL;
-	struct strbuf sb;
-	size_t n, i;
-	int same = 1;
+	char buf[256], *why = NULL, **v = NULL;
+	size_t n, i, nv = 0;
 
 	if (os_linux_napi_pids(ifname, pids, nitems(pids), &n, &why) != 0)
 		goto fail;
@@ -137,23 +123,16 @@ linux_napi_cpus_get(const char *ifname, char **value, char **cause)
 		*value = xstrdup(buf);
 		return 0;
 	}
-	strbuf_init(&sb);
 	for (i = 0; i < n; i++) {
-		if (os_linux_pid_cpus(pids[i], i == 0 ? first : set, &why) != 0) {
-			strbuf_free(&sb);
+		if (os_linux_pid_cpus(pids[i], set, &why) != 0) {
+			util_strv_free(v, nv);
 			goto fail;
 		}
-		if (i > 0 && memcmp(first, set, sizeof set) != 0)
-			same = 0;
-		os_cpulist_format(i == 0 ? first : set, buf, sizeof buf);
-		strbuf_addf(&sb, "%s%s", i > 0 ? " " : "", buf);
+		os_cpulist_format(set, buf, sizeof buf);
+		v = util_strv_add(v, &nv, buf);
 	}
-	if (same) {
-		os_cpulist_format(first, buf, sizeof buf);
-		strbuf_free(&sb);
-		*value = xstrdup(buf);
-	} else
-		*value = strbuf_detach(&sb);
+	*value = linux_join_values(v, nv);
+	util_strv_free(v, nv);
 	return 0;
 fail:
 	util_cause(cause, "%s", why);

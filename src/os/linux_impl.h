@@ -32,6 +32,11 @@ int	 linux_writeval(const char *path, const char *value, char **cause);
 const char	*linux_link_basename(const char *path, char *buf, size_t len);
 int	 linux_parse_int(const char *s, long *v);
 int	 linux_parse_onoff(const char *s);
+/*
+ * Values read one per queue, interrupt or thread, as one setting: the value when
+ * they are all the same, else all of them space-separated (malloc'd; n > 0).
+ */
+char	*linux_join_values(char *const *v, size_t n);
 
 /* linux_ethtool.c */
 int	 linux_ethtool(const char *ifname, void *data, int *err);

@@ -55,11 +55,8 @@ int
 linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, int queue,
     const char *attr, char **value, char **cause)
 {
-	char path[PATH_MAX], buf[256];
-	struct strbuf sb;
-	size_t n, i;
-	int uniform = 1;
-	char first[256] = "";
+	char path[PATH_MAX], buf[256], **v = NULL;
+	size_t n, i, nv = 0;
 
 	if (linux_sysfs_if_check(ctx, ifname, cause) != 0)
 		return -1;
@@ -78,28 +75,18 @@ linux_queue_attr_get(struct os_ctx *ctx, const char *ifname, const char *dir, in
 		util_cause(cause, "interface '%s' has no %s queues in sysfs", ifname, dir);
 		return -1;
 	}
-	strbuf_init(&sb);
 	for (i = 0; i < n; i++) {
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/queues/%s-%zu/%s", ifname, dir, i,
 		    attr);
 		if (linux_readval(path, buf, sizeof buf) != 0) {
 			util_cause(cause, "cannot read '%s': %s", path, strerror(errno));
-			strbuf_free(&sb);
+			util_strv_free(v, nv);
 			return -1;
 		}
-		if (i == 0)
-			os_strlcpy(first, buf, sizeof first);
-		else if (strcmp(first, buf) != 0)
-			uniform = 0;
-		if (i > 0)
-			strbuf_addc(&sb, ' ');
-		strbuf_adds(&sb, buf);
+		v = util_strv_add(v, &nv, buf);
 	}
-	if (uniform) {
-		strbuf_free(&sb);
-		*value = xstrdup(first);
-	} else
-		*value = strbuf_detach(&sb);
+	*value = linux_join_values(v, nv);
+	util_strv_free(v, nv);
 	return 0;
 }
 

@@ -141,3 +141,22 @@ linux_parse_onoff(const char *s)
 		return 0;
 	return -1;
 }
+
+char *
+linux_join_values(char *const *v, size_t n)
+{
+	struct strbuf sb;
+	size_t i;
+
+	for (i = 1; i < n && strcmp(v[i], v[0]) == 0; i++)
+		;
+	if (i == n)
+		return xstrdup(v[0]);
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strbuf_addc(&sb, ' ');
+		strbuf_adds(&sb, v[i]);
+	}
+	return strbuf_detach(&sb);
+}
