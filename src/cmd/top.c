@@ -307,13 +307,10 @@ static json_t *
 render_json(struct top *tp, const struct view *v)
 {
 	json_t *o, *cpus, *ifs, *irqs;
-	char ts[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	char ts[UTIL_UTC_LEN];
 	size_t i;
 
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	util_utc(0, false, ts);
 	cpus = json_array();
 	for (i = 0; i < v->ncpu; i++)
 		json_array_append_new(cpus, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "cpu", (int)i,
