@@ -13,6 +13,7 @@
 #include "bench/bench.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "os/ifset.h"
 #include "util/util.h"
 
 #define CMD_OPT_HELP	0x10000	/* --help, added to every command's long options */
@@ -141,6 +142,23 @@ parse(const struct ntune_cmd *cmd, int argc, char **argv, struct cmd_args *a)
 	return 0;
 }
 
+/*
+ * The if.* vocabulary (share/knobs/if.settings, os/ifset.h): a broken file stops
+ * every command (2, "file:line: ..."); a missing one only what names an if.* setting.
+ */
+static int
+ifsets_check(const struct ntune_cmd *cmd)
+{
+	char *cause = NULL;
+	bool missing;
+
+	if (os_ifsets_table(&missing, &cause) != NULL || missing) {
+		free(cause);
+		return 0;
+	}
+	return cmd_fail(cmd, &cause, 2);
+}
+
 int
 cmd_dispatch(const struct ntune_cmd *cmd, int argc, char **argv)
 {
@@ -167,6 +185,8 @@ cmd_dispatch(const struct ntune_cmd *cmd, int argc, char **argv)
 		rc = 0;
 	} else
 		rc = parse(cmd, argc, argv, &a);
+	if (rc == 0)
+		rc = ifsets_check(cmd);
 	if (rc == 0)
 		rc = cmd->run(&a);
 	else if (rc == 1)

@@ -170,7 +170,7 @@ sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
 		strbuf_addf(out, "sysctl %s'%s=%s'", c->bsd ? "" : "-w ", e->name, e->value);
 		return true;
 	}
-	/* The os/ifset.c row says what to print (names may contain dots: vlans). */
+	/* The if.settings row says what to print (names may contain dots: vlans). */
 	if (os_if_split(e->name, ifn, sizeof ifn, &set, NULL) == -1 || strchr(ifn, '\'') != NULL ||
 	    (r = os_ifset_lookup(set)) == NULL || r->sh == NULL)
 		return false;
@@ -448,7 +448,7 @@ run(struct cmd_args *args)
 	struct kb_profile *p;
 	struct kb *kb;
 	enum os_platform pf = OS_PLATFORM_UNKNOWN;
-	char *arg;
+	char *arg, *cause = NULL;
 	int ch, f = -1;
 
 	memset(&c, 0, sizeof c);
@@ -472,6 +472,12 @@ run(struct cmd_args *args)
 		return cmd_usage_error(&cmd_export, "--format is needed");
 	if (cmd_load_profile(&cmd_export, args->argv[0], &p, &kb) != 0)
 		return 2;
+	/* Its if.* lines say what sh and ansible print: no table, no export. */
+	if (os_ifsets_table(NULL, &cause) == NULL) {
+		kb_profile_free(p);
+		kb_free(kb);
+		return cmd_fail(&cmd_export, &cause, 2);
+	}
 	c.kb = kb;
 	c.p = p;
 	if (pf == OS_PLATFORM_UNKNOWN) {

@@ -562,7 +562,7 @@ find_oid(const char *name, int *mib, size_t *len, u_int *kind, char *fmt, size_t
 	return oid_fmt(mib, *len, kind, fmt, fmtlen);
 }
 
-/* The IFCAP bits of an os/ifset.c row's bsd_arg. */
+/* The IFCAP bits of a cap:NAME row's bsd_arg (os/ifset.c's bsd_methods[] lists the names). */
 static int
 if_cap_bit(const char *what)
 {
@@ -593,7 +593,8 @@ if_tunable(const char *name, const char *set, char **value, char **cause)
 	int sock, bit, rc = -1;
 
 	if (os_if_split(name, ifname, sizeof ifname, &s, if_exists) != 0) {
-		util_cause(cause, "unknown interface setting '%s'", name);
+		if (os_ifsets_table(NULL, cause) != NULL)
+			util_cause(cause, "unknown interface setting '%s'", name);
 		return -1;
 	}
 	r = os_ifset_find(s);

@@ -1,13 +1,15 @@
 /*
- * The if.<ifname>.<setting> vocabulary: one row per setting says what value it
- * takes, how the Linux backend reads and writes it, whether FreeBSD has it and
- * what `ntune export --format sh` prints for it (doc/interfaces.md, "Adding a NIC
- * setting"). Besides the rows: rx-N.<attr> / tx-N.<attr> (one queue's
- * rps_cpus, rps_flow_cnt, xps_cpus) and offload.<ethtool -k feature name>.
+ * The if.<ifname>.<setting> vocabulary, as data: share/knobs/if.settings has one
+ * line per setting saying what value it takes, how the Linux backend reads and
+ * writes it (one of the methods below and its argument), whether FreeBSD has it
+ * and what `ntune export --format sh` prints for it (doc/interfaces.md, "Adding
+ * a NIC setting"). Besides the lines: rx-N.<attr> / tx-N.<attr> (one queue of a
+ * queues: line) and offload.<ethtool -k feature name>. The methods stay C.
  */
 #ifndef NTUNE_OS_IFSET_H
 #define NTUNE_OS_IFSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum os_ifset_value {
@@ -42,21 +44,46 @@ enum os_ifset_freebsd {
 };
 
 struct os_ifset {
-	const char		*name;		/* "ring.rx" */
+	char			*name;		/* "ring.rx" */
 	enum os_ifset_value	 value;
 	enum os_ifset_linux	 lx;
-	const char		*lx_arg;
+	char			*lx_arg;	/* NULL for methods without one */
 	enum os_ifset_freebsd	 bsd;
-	const char		*bsd_arg;
+	char			*bsd_arg;
 	/*
 	 * `export --format sh`: a command with %i (the interface), %v (the value)
 	 * and %o (the value as on/off); NULL when there is none.
 	 */
-	const char		*sh;
+	char			*sh;
+	int			 line;		/* in the file it came from */
 };
 
-extern const struct os_ifset os_ifsets[];
-extern const size_t os_nifsets;
+struct os_ifsets {
+	struct os_ifset	*v;
+	size_t		 n;
+};
+
+/*
+ * Parses the text of an if.settings file (file names it in errors); -1 with
+ * "file:line: ..." in cause, nothing kept, when a line is wrong or none is there.
+ */
+int	 os_ifsets_parse(const char *file, const char *text, size_t len, struct os_ifsets *out,
+	    char **cause);
+void	 os_ifsets_free(struct os_ifsets *);
+/* The default file: util_share_dir()/knobs/if.settings (caller frees). */
+char	*os_ifsets_path(void);
+/*
+ * Makes the table of path (NULL: the default) the one every lookup below uses,
+ * replacing any loaded before (its rows are freed). -1 + cause if it cannot be read
+ * or parsed; the table in use is then unchanged.
+ */
+int	 os_ifsets_load(const char *path, char **cause);
+/*
+ * The table in use; the first call loads the default file. NULL + cause when it
+ * cannot be loaded (then every lookup finds nothing). *missing (may be NULL) says
+ * whether that is because the file does not exist.
+ */
+const struct os_ifsets *os_ifsets_table(bool *missing, char **cause);
 
 /* The row of setting ("ring.rx"), or NULL (also for rx-N.* and offload.<feature>). */
 const struct os_ifset *os_ifset_find(const char *setting);

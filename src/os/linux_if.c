@@ -1,6 +1,7 @@
 /*
  * if.<ifname>.<setting>: reads and writes of the per-interface settings, each by
- * the Linux method its row in ifset.c names.
+ * the Linux method its line in share/knobs/if.settings names (ifset.c checks the
+ * method's argument is one the *_field functions below know).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include "os/linux_impl.h"
 #include "util/util.h"
 
-/* The ethtool struct fields the rows' lx_arg names. */
+/* The ethtool struct fields the rows' lx_arg names (ifset.c's lx_methods[] lists them). */
 static uint32_t *
 channel_field(struct ethtool_channels *ch, const char *arg, uint32_t *max)
 {
@@ -85,7 +86,7 @@ ethtool_get(const char *ifname, const struct os_ifset *r, const char *setting, c
 	switch (r->lx) {
 	case OS_IFSET_LX_IOCTL: {
 		struct ifreq ifr;
-		int mtu = strcmp(r->name, "mtu") == 0;
+		int mtu = strcmp(r->lx_arg, "mtu") == 0;
 
 		memset(&ifr, 0, sizeof ifr);
 		if (linux_ifioctl(ifname, mtu ? SIOCGIFMTU : SIOCGIFTXQLEN, &ifr, err) != 0)
@@ -188,8 +189,8 @@ if_lookup(struct os_ctx *ctx, const char *name, char *ifname, size_t len, const 
 {
 	const struct os_ifset *r = NULL;
 
-	if (os_if_split(name, ifname, len, s, linux_live(ctx) ? linux_if_exists : NULL) != 0 ||
-	    (r = os_ifset_lookup(*s)) == NULL)
+	if ((os_if_split(name, ifname, len, s, linux_live(ctx) ? linux_if_exists : NULL) != 0 ||
+	    (r = os_ifset_lookup(*s)) == NULL) && os_ifsets_table(NULL, cause) != NULL)
 		util_cause(cause, "unknown interface setting '%s'", name);
 	return r;
 }
@@ -368,7 +369,7 @@ static int
 set_ioctl(const char *ifname, const struct os_ifset *r, long v, char **cause)
 {
 	struct ifreq ifr;
-	int mtu = strcmp(r->name, "mtu") == 0, err = 0;
+	int mtu = strcmp(r->lx_arg, "mtu") == 0, err = 0;
 
 	memset(&ifr, 0, sizeof ifr);
 	if (mtu)

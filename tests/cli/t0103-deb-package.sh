@@ -61,6 +61,7 @@ test_expect_success 'it holds ntune, ntune(8) and the knowledge base under /usr/
 	grep -qx "./usr/sbin/ntune" contents &&
 	grep -qx "./usr/share/man/man8/ntune.8.gz" contents &&
 	grep -qx "./usr/share/ntune/knobs/freebsd/netisr.knob" contents &&
+	grep -qx "./usr/share/ntune/knobs/if.settings" contents &&
 	grep -qx "./usr/share/doc/ntune/copyright" contents &&
 	dpkg-deb -f "$deb" Depends | grep -q libjansson
 '
@@ -89,7 +90,10 @@ test_expect_success 'the installed ntune runs inspect and explain from its own /
 	installed explain net.isr.maxthreads >explain.out &&
 	grep -q "net.isr.maxthreads" explain.out &&
 	installed check --os freebsd "$root/usr/share/ntune/profiles/freebsd-router.conf" >check.out 2>&1 &&
-	grep -q "freebsd-router.conf: 6 settings for freebsd: 0 errors" check.out
+	grep -q "freebsd-router.conf: 6 settings for freebsd: 0 errors" check.out &&
+	echo "if.lo.mtu=$(cat /sys/class/net/lo/mtu)" >mtu.conf &&
+	installed verify mtu.conf 2>verify.err &&
+	grep -q "^mtu.conf: 0 of 1 settings differ" verify.err
 '
 test_expect_success 'its /usr/share/ntune holds every file of share/ in the sources, and nothing else' '
 	(cd "$SRCDIR/share" && find . -type f | LC_ALL=C sort) >want &&

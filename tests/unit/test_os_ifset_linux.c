@@ -1,8 +1,9 @@
 /*
- * A new NIC setting is one row (doc/interfaces.md, "Adding a NIC setting"): a
- * row this test defines for a /sys/class/net attribute the table does not have
- * is read by the Linux backend from a captured tree through the same code as
- * the table's rows, and refused for writing there like them.
+ * A new NIC setting is one line of data (doc/interfaces.md, "Adding a NIC
+ * setting"): a line this test adds to a copy of share/knobs/if.settings for a
+ * /sys/class/net attribute the table does not have is read by the Linux backend
+ * from a captured tree through the same code as the shipped rows, and refused
+ * for writing there like them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,12 +17,12 @@
 
 #include "os/os.h"
 #include "os/linux_impl.h"
+#include "os/ifset.h"
+#include "util/util.h"
 #include "tmpdir.h"
 
-/* Example only: proto_down is a writable attribute of net/core/net-sysfs.c (not checked here). */
-static const struct os_ifset proto_down = {
-	"proto_down", OS_IFSET_COUNT, OS_IFSET_LX_SYSFS, "proto_down", OS_IFSET_BSD_NONE, NULL, NULL,
-};
+/* proto_down: NETDEVICE_SHOW_RW(proto_down, fmt_dec) in Linux net/core/net-sysfs.c. */
+static const char proto_down_line[] = "proto_down count sysfs:proto_down - -\n";
 
 static void
 write_file(const char *path, const char *text)
@@ -38,7 +39,9 @@ test_ifset_a_new_sysfs_row_is_read_by_the_linux_backend(void **state)
 {
 	char root[] = "/tmp/ntune-ifset-XXXXXX", path[256], cmd[300];
 	struct os_ctx *ctx;
-	char *value = NULL, *cause = NULL;
+	char *value = NULL, *cause = NULL, *def, *text;
+	size_t len;
+	FILE *f;
 
 	(void)state;
 	tmpdir_make(root);
@@ -57,15 +60,25 @@ test_ifset_a_new_sysfs_row_is_read_by_the_linux_backend(void **state)
 	free(cause);
 	cause = NULL;
 
-	/* With its row, the backend reads it and refuses to write a captured tree. */
-	assert_int_equal(linux_ifset_get(ctx, "x0", &proto_down, "proto_down", "if.x0.proto_down",
-	    &value, &cause), 0);
+	/* With its line, the backend reads it and refuses to write a captured tree. */
+	def = os_ifsets_path();
+	if (util_read_file(def, &text, &len, &cause) == -1)
+		fail_msg("%s", cause);
+	snprintf(path, sizeof path, "%s/if.settings", root);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite(text, 1, len, f);
+	fputs(proto_down_line, f);
+	fclose(f);
+	if (os_ifsets_load(path, &cause) == -1)
+		fail_msg("%s", cause);
+	assert_int_equal(os_tunable_get(ctx, "if.x0.proto_down", &value, &cause), 0);
 	assert_string_equal(value, "1");
 	free(value);
-	assert_int_equal(linux_ifset_set(ctx, "x0", &proto_down, "proto_down", "if.x0.proto_down",
-	    "0", &cause), -1);
+	assert_int_equal(os_tunable_set(ctx, "if.x0.proto_down", "0", &cause), -1);
 	assert_string_equal(cause, "a captured tree is read-only");
 	free(cause);
+	free(text);
+	free(def);
 	os_close(ctx);
 	tmpdir_remove(root);
 }
