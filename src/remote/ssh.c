@@ -158,22 +158,17 @@ remote_ssh_done(struct remote_ssh *s)
 void
 remote_words_add(struct remote_words *w, const char *s)
 {
-	w->v = xreallocarray(w->v, w->n + 2, sizeof *w->v);
-	w->v[w->n++] = xstrdup(s);
-	w->v[w->n] = NULL;
+	w->v = util_strv_add(w->v, &w->n, s);
 }
 
 void
 remote_words_addf(struct remote_words *w, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	xvasprintf(&s, fmt, ap);
+	w->v = util_strv_vaddf(w->v, &w->n, fmt, ap);
 	va_end(ap);
-	remote_words_add(w, s);
-	free(s);
 }
 
 void
@@ -192,9 +187,8 @@ remote_words_split(struct remote_words *w, const char *s)
 void
 remote_words_free(struct remote_words *w)
 {
-	remote_argv_free(w->v);
-	w->v = NULL;
-	w->n = 0;
+	util_strv_free(w->v, w->n);
+	memset(w, 0, sizeof *w);
 }
 
 /* ssh and its options up to and including the host (control: "" or the -O command). */

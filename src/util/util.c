@@ -461,12 +461,28 @@ util_sort(void *base, size_t n, size_t size,
 	free(tmp);
 }
 
+static char **
+strv_push(char **v, size_t *n, char *s)
+{
+	v = xreallocarray(v, *n + 2, sizeof *v);
+	v[(*n)++] = s;
+	v[*n] = NULL;
+	return v;
+}
+
 char **
 util_strv_add(char **v, size_t *n, const char *s)
 {
-	v = xreallocarray(v, *n + 1, sizeof *v);
-	v[(*n)++] = xstrdup(s);
-	return v;
+	return strv_push(v, n, xstrdup(s));
+}
+
+char **
+util_strv_vaddf(char **v, size_t *n, const char *fmt, va_list ap)
+{
+	char *s;
+
+	xvasprintf(&s, fmt, ap);
+	return strv_push(v, n, s);
 }
 
 void

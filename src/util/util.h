@@ -63,8 +63,13 @@ int	 util_read_line(const char *path, char *buf, size_t len, char **cause);
 /* A non-negative number with an optional k, M or G suffix ("10k", "1.5M"); -1 if invalid. */
 int	 util_parse_scaled(const char *s, double *out);
 
-/* A string vector: v[0..*n) of malloc'd copies; util_strv_add returns the grown array. */
+/*
+ * A string vector: v[0..*n) of malloc'd strings, v[*n] NULL (an argv once not
+ * empty); util_strv_add appends a copy of s, util_strv_vaddf a formatted one,
+ * and both return the grown array.
+ */
 char	**util_strv_add(char **v, size_t *n, const char *s);
+char	**util_strv_vaddf(char **v, size_t *n, const char *fmt, va_list);
 void	 util_strv_free(char **v, size_t n);
 /* Frees an array of n elements of size bytes, calling elem_free on each one first. */
 void	 util_array_free(void *base, size_t n, size_t size, void (*elem_free)(void *));

@@ -158,6 +158,89 @@ test_util_strv_add_copies_and_grows(void **state)
 	util_strv_free(v, n);
 }
 
+static char **
+strv_addf(char **v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	v = util_strv_vaddf(v, n, fmt, ap);
+	va_end(ap);
+	return v;
+}
+
+static void
+test_util_strv_vaddf_formats_and_keeps_an_argv_null_terminated(void **state)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	v = util_strv_add(v, &n, "ssh");
+	assert_null(v[1]);
+	v = strv_addf(v, &n, "-p%d", 2222);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[1], "-p2222");
+	assert_null(v[2]);
+	util_strv_free(v, n);
+}
+
+/* What the child wrote into the pipe fds[0], closing the write end first. */
+static char *
+read_pipe(int fds[2], char *buf, size_t len)
+{
+	ssize_t got;
+
+	close(fds[1]);
+	got = read(fds[0], buf, len - 1);
+	buf[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	return buf;
+}
+
+static void
+test_util_child_redirects_output_and_says_why_exec_failed(void **state)
+{
+	const char *const echo[] = { "sh", "-c", "read x; echo \"[$x]\"; echo err >&2", NULL };
+	const char *const missing[] = { "/nonexistent/ntune-no-such-program", NULL };
+	struct util_child c = { .argv = echo, .null_stdin = true };
+	char buf[256];
+	int fds[2];
+
+	(void)state;
+	/* stdin on /dev/null (read gets nothing), stdout and stderr into the pipe. */
+	assert_int_equal(pipe(fds), 0);
+	c.out = c.err = fds[1];
+	assert_int_equal(util_child_run(&c, NULL), 0);
+	assert_string_equal(read_pipe(fds, buf, sizeof buf), "[]\nerr\n");
+	assert_int_equal(pipe(fds), 0);
+	c = (struct util_child){ .argv = missing, .err = fds[1], .exec_error = true };
+	assert_int_equal(util_child_run(&c, NULL), 127);
+	assert_string_equal(read_pipe(fds, buf, sizeof buf),
+	    "cannot run '/nonexistent/ntune-no-such-program': No such file or directory\n");
+}
+
+static int
+own_pgrp(void *arg)
+{
+	(void)arg;
+	return getpgid(0) == getpid() ? 0 : 1;
+}
+
+static void
+test_util_child_new_pgrp_puts_the_child_in_a_group_of_its_own(void **state)
+{
+	struct util_child c = { .fn = own_pgrp, .new_pgrp = true };
+
+	(void)state;
+	assert_int_equal(util_child_start(&c, NULL), 0);
+	/* Set in the parent too: true as soon as start returns. */
+	assert_int_equal(getpgid(c.pid), c.pid);
+	assert_int_equal(util_child_finish(&c, NULL), 0);
+	c = (struct util_child){ .fn = own_pgrp };
+	assert_int_equal(util_child_run(&c, NULL), 1);
+}
+
 static void
 test_util_utc_formats_iso_and_compact(void **state)
 {
@@ -220,6 +303,9 @@ main(void)
 		cmocka_unit_test(test_util_child_run_gives_the_exit_status_as_a_shell_does),
 		cmocka_unit_test(test_util_child_runs_a_function_with_the_asked_for_setup),
 		cmocka_unit_test(test_util_strv_add_copies_and_grows),
+		cmocka_unit_test(test_util_strv_vaddf_formats_and_keeps_an_argv_null_terminated),
+		cmocka_unit_test(test_util_child_redirects_output_and_says_why_exec_failed),
+		cmocka_unit_test(test_util_child_new_pgrp_puts_the_child_in_a_group_of_its_own),
 		cmocka_unit_test(test_util_utc_formats_iso_and_compact),
 		cmocka_unit_test(test_util_sort_orders_by_arg_and_keeps_ties_in_order),
 	};
