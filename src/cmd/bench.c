@@ -165,22 +165,14 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 
 static const struct option longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
-	{ "runs", required_argument, NULL, 'n' },
-	{ "max-runs", required_argument, NULL, 'm' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "warmup", required_argument, NULL, 'w' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "prefix", required_argument, NULL, 'p' },
 	{ "confidence", required_argument, NULL, 'c' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "size", required_argument, NULL, 'S' },
-	{ "flows", required_argument, NULL, 'F' },
-	{ "threads", required_argument, NULL, 'T' },
 	{ "host", required_argument, NULL, 'H' },
 	{ "no-host-knobs", no_argument, NULL, 'N' },
 	{ "metric", required_argument, NULL, 'M' },
-	{ "rate", required_argument, NULL, 'R' },
 	{ "json", no_argument, NULL, 'j' },
+	CMD_MEASURE_LONGOPTS,
 	CMD_REMOTE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };

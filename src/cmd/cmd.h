@@ -101,6 +101,17 @@ struct cmd_measure {
  */
 int	cmd_measure_option(const struct ntune_cmd *, int ch, const char *arg, struct cmd_measure *,
 	    struct bench_lab *, struct bench_ctx *);
+/* Their rows in bench's and tune's struct option tables. */
+#define CMD_MEASURE_LONGOPTS \
+	{ "runs", required_argument, NULL, 'n' }, \
+	{ "max-runs", required_argument, NULL, 'm' }, \
+	{ "duration", required_argument, NULL, 'd' }, \
+	{ "warmup", required_argument, NULL, 'w' }, \
+	{ "size", required_argument, NULL, 'S' }, \
+	{ "flows", required_argument, NULL, 'F' }, \
+	{ "threads", required_argument, NULL, 'T' }, \
+	{ "seed", required_argument, NULL, 's' }, \
+	{ "rate", required_argument, NULL, 'R' }
 /* Puts the shared options into the lab and the context (and the settings both use). */
 void	cmd_measure_setup(const struct cmd_measure *, struct bench_lab *, struct bench_ctx *);
 /*
