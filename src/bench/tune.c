@@ -24,11 +24,9 @@ note(char ***notes, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
 
-	*notes = xreallocarray(*notes, *n + 1, sizeof **notes);
 	va_start(ap, fmt);
-	xvasprintf(&(*notes)[*n], fmt, ap);
+	*notes = util_strv_vaddf(*notes, n, fmt, ap);
 	va_end(ap);
-	(*n)++;
 }
 
 static unsigned long long
@@ -1270,9 +1268,7 @@ bench_tune_free(struct bench_tune *t)
 		free(t->steps[i].note);
 	}
 	free(t->steps);
-	for (i = 0; i < t->nnotes; i++)
-		free(t->notes[i]);
-	free(t->notes);
+	util_strv_free(t->notes, t->nnotes);
 	free(t->best_text);
 	diag_result_free(t->diag);
 	free(t->diag_note);
