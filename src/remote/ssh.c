@@ -279,18 +279,13 @@ void
 remote_host_disconnect(const struct remote_host *h)
 {
 	struct remote_words w = { NULL, 0 };
-	pid_t pid;
-	int nul, status;
+	struct util_child c = { .new_pgrp = true, .reset_signals = true, .null_stdio = true };
 
 	if (h->local || h->ssh == NULL || h->ssh->ctl_dir[0] == '\0')
 		return;
 	ssh_words(h, "exit", &w);
-	if ((nul = open("/dev/null", O_RDWR)) != -1) {
-		if ((pid = spawn(w.v, nul, nul, nul, NULL)) > 0)
-			while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-				;
-		close(nul);
-	}
+	c.argv = (const char *const *)w.v;
+	util_child_run(&c, NULL);
 	remote_words_free(&w);
 }
 
