@@ -2,6 +2,7 @@
  * The tuner's candidate generators as data: share/tune/linux.cand, one stanza
  * per generator in the format of the .knob files (see share/tune/README).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,10 @@ static const char *const kind_names[] = {
 };
 
 struct reader {
-	const char		*file;
+	struct kb_stanza_state	 st;		/* first: kb_stanza_last reads it */
 	struct bench_gens	*g;
 	struct bench_gen	 cur;
 	char			*kind;
-	char			**last;
 	int			 line;		/* of the stanza's first key */
 };
 
@@ -32,39 +32,26 @@ gen_free(struct bench_gen *g)
 	memset(g, 0, sizeof *g);
 }
 
+static const struct kb_stanza_key keys[] = {
+	{ "name", offsetof(struct reader, cur.name) },
+	{ "kind", offsetof(struct reader, kind) },
+	{ "arg", offsetof(struct reader, cur.arg) },
+	{ "why", offsetof(struct reader, cur.why) },
+};
+
 static int
 field(void *arg, const char *key, const char *value, int line, char **cause)
 {
 	struct reader *r = arg;
-	char **f = NULL;
 
 	if (r->line == 0)
 		r->line = line;
-	if (strcmp(key, "name") == 0)
-		f = &r->cur.name;
-	else if (strcmp(key, "kind") == 0)
-		f = &r->kind;
-	else if (strcmp(key, "arg") == 0)
-		f = &r->cur.arg;
-	else if (strcmp(key, "why") == 0)
-		f = &r->cur.why;
-	else {
-		util_cause(cause, "%s:%d: unknown key '%s' (name, kind, arg, why)", r->file, line, key);
+	if (kb_stanza_slot(r, keys, nitems(keys), key) == NULL) {
+		util_cause(cause, "%s:%d: unknown key '%s' (name, kind, arg, why)", r->st.file, line,
+		    key);
 		return -1;
 	}
-	if (*f != NULL) {
-		util_cause(cause, "%s:%d: key '%s' given twice", r->file, line, key);
-		return -1;
-	}
-	*f = xstrdup(value);
-	r->last = f;
-	return 0;
-}
-
-static char **
-last(void *arg)
-{
-	return ((struct reader *)arg)->last;
+	return kb_stanza_single(&r->st, r, keys, nitems(keys), key, value, line, cause);
 }
 
 /* Whether arg suits the kind: NULL when it does, else what is wrong. */
@@ -112,7 +99,7 @@ end(void *arg, char **cause)
 	if (r->line == 0)
 		return 0;
 	if (r->cur.name == NULL || r->kind == NULL || r->cur.why == NULL) {
-		util_cause(cause, "%s:%d: a candidate needs name, kind and why", r->file, r->line);
+		util_cause(cause, "%s:%d: a candidate needs name, kind and why", r->st.file, r->line);
 		goto out;
 	}
 	for (k = 0; k < nitems(kind_names); k++)
@@ -120,12 +107,12 @@ end(void *arg, char **cause)
 			break;
 	if (k == nitems(kind_names)) {
 		util_cause(cause, "%s:%d: unknown kind '%s' (masks, flip, times, set, ncpu, enum, "
-		    "bundle, fix)", r->file, r->line, r->kind);
+		    "bundle, fix)", r->st.file, r->line, r->kind);
 		goto out;
 	}
 	r->cur.kind = (enum bench_gen_kind)k;
 	if ((why = arg_problem(r->cur.kind, r->cur.arg)) != NULL) {
-		util_cause(cause, "%s:%d: %s: kind %s %s", r->file, r->line, r->cur.name, r->kind, why);
+		util_cause(cause, "%s:%d: %s: kind %s %s", r->st.file, r->line, r->cur.name, r->kind, why);
 		goto out;
 	}
 	r->cur.line = r->line;
@@ -137,7 +124,7 @@ out:
 	gen_free(&r->cur);
 	free(r->kind);
 	r->kind = NULL;
-	r->last = NULL;
+	r->st.last = NULL;
 	r->line = 0;
 	return rc;
 }
@@ -146,12 +133,12 @@ int
 bench_gens_parse(const char *file, const char *text, size_t len, struct bench_gens *g,
     char **cause)
 {
-	static const struct kb_stanza_ops ops = { field, last, end };
+	static const struct kb_stanza_ops ops = { field, kb_stanza_last, end };
 	struct reader r;
 
 	memset(g, 0, sizeof *g);
 	memset(&r, 0, sizeof r);
-	r.file = file;
+	r.st.file = file;
 	r.g = g;
 	if (kb_stanzas_read(file, text, len, &ops, &r, cause) == -1 || end(&r, cause) == -1) {
 		gen_free(&r.cur);
