@@ -1,11 +1,12 @@
 #!/bin/sh
 # deps.sh check|install: are the build/test dependencies present; install them with apt-get.
+# iputils-ping: the learning ping before a remote run's generator (t6214).
 # debhelper/lintian/dpkg-dev/man-db: t0103 (the .deb, in make check); lld/file/binutils: t0101 (make freebsd-check,
 # whose FreeBSD root ../shared/tools/freebsd-sysroot makes and installs its own tools for).
 set -eu
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
-netsniff-ng hyperfine procps kmod pci.ids python3 util-linux
+netsniff-ng hyperfine procps kmod pci.ids python3 util-linux iputils-ping
 debhelper lintian dpkg-dev man-db lld file binutils openssh-client openssh-server"
 CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid ssh ssh-keygen
 dpkg-buildpackage dh lintian man"

@@ -2,7 +2,8 @@
 # ssh-rig.sh up|down|ssh DIR NAME: three "hosts" (network namespaces NAME-dut, NAME-gen,
 # NAME-sink), each running its own OpenSSH server on a management bridge inside a fourth
 # namespace NAME-ctl (the controller: run ntune there with `ip netns exec NAME-ctl`).
-# Data path as in `ntune lab`: gen0 198.18.0.1 -> dut0 198.18.0.2 | dut1 198.19.0.1 -> sink0 198.19.0.2.
+# Data path as in `ntune lab`: gen0 198.18.0.1 -> dut0 198.18.0.2 | dut1 198.19.0.1 -> sink0 198.19.0.2,
+# and over IPv6 2001:2:0:1::1 -> ::2 | 2001:2:0:2::1 -> ::2 (neighbours found by ND, not static).
 # Management: 198.19.254.1 (ctl), .2 dut, .3 gen, .4 sink; ssh aliases dut, gen, sink in DIR/ssh_config.
 #
 # The DUT's reboot (shutdown, reboot, systemctl: all bound, inside the DUT sshd's private mount
@@ -35,7 +36,9 @@ dut_links() {
 	ip -n "$NAME-dut" link set dut1 up
 	ip -n "$NAME-dut" neigh replace 198.18.0.1 lladdr 02:4e:54:12:00:01 dev dut0 nud permanent
 	ip -n "$NAME-dut" neigh replace 198.19.0.2 lladdr 02:4e:54:13:00:02 dev dut1 nud permanent
-	ip netns exec "$NAME-dut" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+	ip -n "$NAME-dut" -6 addr add 2001:2:0:1::2/64 dev dut0 nodad
+	ip -n "$NAME-dut" -6 addr add 2001:2:0:2::1/64 dev dut1 nodad
+	ip netns exec "$NAME-dut" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward; echo 1 >/proc/sys/net/ipv6/conf/all/forwarding'
 	# As `ntune lab up` does: the DUT's ports segment in software, the tester's port does not segment.
 	for i in dut0 dut1; do
 		ip netns exec "$NAME-dut" ethtool -K "$i" tx-udp-segmentation off tx-gso-list off 2>/dev/null || :
@@ -46,10 +49,14 @@ dut_links() {
 	ip -n "$NAME-gen" link set gen0 up
 	ip -n "$NAME-gen" route replace 198.19.0.0/24 via 198.18.0.2
 	ip -n "$NAME-gen" neigh replace 198.18.0.2 lladdr 02:4e:54:12:00:02 dev gen0 nud permanent
+	ip -n "$NAME-gen" -6 addr replace 2001:2:0:1::1/64 dev gen0 nodad
+	ip -n "$NAME-gen" -6 route replace 2001:2:0:2::/64 via 2001:2:0:1::2
 	ip -n "$NAME-sink" addr replace 198.19.0.2/24 dev sink0
 	ip -n "$NAME-sink" link set sink0 up
 	ip -n "$NAME-sink" route replace 198.18.0.0/24 via 198.19.0.1
 	ip -n "$NAME-sink" neigh replace 198.19.0.1 lladdr 02:4e:54:13:00:01 dev sink0 nud permanent
+	ip -n "$NAME-sink" -6 addr replace 2001:2:0:2::2/64 dev sink0 nodad
+	ip -n "$NAME-sink" -6 route replace 2001:2:0:1::/64 via 2001:2:0:2::1
 	# Test frames (UDP port 9) end at the sink's ingress, after its counters and packet taps.
 	ip netns exec "$NAME-sink" nft -f - <<-EOF
 	table netdev rig_sink

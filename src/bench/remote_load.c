@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <jansson.h>
 
 #include "bench/remote_impl.h"
 #include "lab/rfc2544.h"
+#include "lab/traffic.h"
 #include "lab/traffic_cli.h"
 #include "util/util.h"
 
@@ -33,6 +35,20 @@ static const char iperf3_client_sh[] =
     "  case $out in *'Connection refused'*) if [ $i -lt 15 ]; then sleep 1; continue; fi ;; esac\n"
     "  printf '%s\\n' \"$out\"; exit 0\n"
     "done\n";
+
+/*
+ * Learning frames before ntune gen (RFC 2544 section 23): one ping from the
+ * generator host to $1 through the DUT, so that the generator's neighbour
+ * entry for the DUT (which ntune gen reads, it does not resolve) and the DUT's
+ * for the sink exist again, e.g. after a reboot flushed them or an IPv6 entry
+ * went stale; then the rest of the words. Best effort: without ping, or
+ * without an answer, ntune gen says which neighbour it lacks.
+ */
+static const char learn_sh[] =
+    "d=$1; shift\n"
+    "if command -v ping >/dev/null 2>&1; then ping -c 1 -W 1 \"$d\" >/dev/null 2>&1 || :\n"
+    "else echo \"ntune: no ping on this host to refresh the neighbour entries\" >&2; fi\n"
+    "exec \"$@\"\n";
 
 static int
 start_sink(struct bench_remote *b, const struct bench_trial *t, struct remote_child *sink, char **cause)
@@ -94,6 +110,11 @@ start_gen(struct bench_remote *b, const struct bench_trial *t, struct remote_chi
 		if (t->probe)
 			remote_words_split(&w, "-u -b 1M -l 125");
 	} else {
+		remote_words_add(&w, "/bin/sh");
+		remote_words_add(&w, "-c");
+		remote_words_add(&w, learn_sh);
+		remote_words_add(&w, "ntune-learn");
+		remote_words_add(&w, b->dst);
 		remote_words_add(&w, b->ntune);
 		remote_words_add(&w, "gen");
 		remote_words_add(&w, "--" TRAFFIC_OPT_IFACE);
@@ -290,6 +311,10 @@ bench_trial_probe(struct bench_remote *b)
 	struct bench_trial t = { .rate = 1000, .secs = 1, .probe = true };
 	char *why = NULL;
 	int rc;
+
+	/* ntune gen's default frame (64 bytes) is too small for IPv6 and its test payload. */
+	if (strchr(b->dst, ':') != NULL && b->lab->size == 0)
+		t.size = lab_frame_min(AF_INET6);
 
 	if (load(b, &t, &why) == -1) {
 		free(why);

@@ -104,6 +104,7 @@ struct output {
 	bool	    json, quiet;
 	struct cmd_remote_opts dut;
 	struct bench_remote rb;
+	bool	    dst_given;	/* --dst was given (else rb.dst is the lab's IPv4 sink) */
 };
 
 /* Reads the options into c and out; 0, or 2 after saying why. */
@@ -172,6 +173,8 @@ options(struct cmd_args *args, struct rfc2544_config *c, struct output *out, boo
 				c->sink_args = arg;
 			else if (ch == CMD_OPT_NTUNE)
 				c->ntune = arg;
+			else if (ch == CMD_OPT_DST)
+				out->dst_given = true;
 			if (cmd_remote_option(&cmd_lab_rfc2544, ch, arg, &out->dut, &out->rb) != 1)
 				return 2;
 		}
@@ -188,6 +191,16 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 	struct remote_host h;
 	const char *url;
 
+	if (out->dut.dut != NULL) {
+		/* Over --dut the family is --dst's; --ipv6 alone sends to the lab's IPv6 sink address. */
+		if (c->ipv6 && !out->dst_given)
+			out->rb.dst = LAB_SINK_IP6;
+		else if (c->ipv6 && strchr(out->rb.dst, ':') == NULL)
+			return cmd_usage_error(&cmd_lab_rfc2544, "--ipv6 with an IPv4 --dst '%s'",
+			    out->rb.dst);
+		c->ipv6 = strchr(out->rb.dst, ':') != NULL;
+		min = lab_frame_min(c->ipv6 ? AF_INET6 : AF_INET);
+	}
 	for (i = 0; i < c->nsizes; i++) {
 		/* The default set starts at 64, too small for IPv6 with a test payload. */
 		if (c->sizes[i] < min && !sizes_given)
@@ -197,10 +210,9 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 			    "(minimum %d)", c->sizes[i], c->ipv6 ? "IPv6" : "IPv4", min);
 	}
 	if (out->dut.dut != NULL) {
-		if (c->gen_host != NULL || c->sink_host != NULL || c->ipv6 || out->dut.plan)
-			return cmd_usage_error(&cmd_lab_rfc2544, "with --dut the hosts are --gen and --sink, "
-			    "the address family that of --dst; --host, --gen-host, --sink-host, --ipv6 and "
-			    "--plan do not apply");
+		if (c->gen_host != NULL || c->sink_host != NULL || out->dut.plan)
+			return cmd_usage_error(&cmd_lab_rfc2544, "with --dut the hosts are --gen and --sink; "
+			    "--host, --gen-host, --sink-host and --plan do not apply");
 		struct bench_lab gen = { .load = BENCH_LOAD_GEN };
 		struct bench_ctx ctx = { .latency = false };
 
