@@ -11,6 +11,7 @@
 # connection drops), the namespace is deleted and made again after RIG_DOWN_S seconds, the DUT
 # gets a new boot id (the file DIR/dut/boot_id, read through NTUNE_TEST_BOOT_ID: test only), its
 # boot-time settings are applied again from DIR/dut/root/etc/sysctl.d/*.conf and its sshd restarted.
+# DIR/ROLE/bin comes first on that host's PATH (a test's stand-ins for tools of one host).
 # Fault files: DIR/dut/never-back (the DUT stays down), DIR/dut/after-boot.conf (sysctl lines
 # applied after the persisted ones: a setting silently changed at boot).
 # Everything is removed by `down`; all waits are bounded.
@@ -96,7 +97,7 @@ start_sshd() { # ROLE
 
 host_dirs() { # ROLE
 	h=$DIR/$1
-	mkdir -p "$h/state" "$h/root/etc/sysctl.d"
+	mkdir -p "$h/state" "$h/root/etc/sysctl.d" "$h/bin"
 	ssh-keygen -q -t ed25519 -N '' -f "$h/ssh_host_ed25519_key" -C "rig-$1"
 	cat >"$h/sshd_config" <<-EOF
 	ListenAddress $(mgmt_ip "$1")
@@ -109,7 +110,7 @@ host_dirs() { # ROLE
 	UsePAM no
 	StrictModes no
 	PrintMotd no
-	SetEnv NTUNE_DEADMAN=fork NTUNE_STATE_DIR=$h/state NTUNE_TEST_BOOT_ID=$h/boot_id NTUNE_RIG_HOST=$1 PATH=$DIR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	SetEnv NTUNE_DEADMAN=fork NTUNE_STATE_DIR=$h/state NTUNE_TEST_BOOT_ID=$h/boot_id NTUNE_RIG_HOST=$1 PATH=$h/bin:$DIR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	EOF
 	echo "$(mgmt_ip "$1") $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$DIR/known_hosts"
 	cat /proc/sys/kernel/random/uuid >"$h/boot_id"

@@ -163,6 +163,7 @@ enum bench_load_kind {
 	BENCH_LOAD_GEN = 0,	/* ntune gen in <prefix>-gen */
 	BENCH_LOAD_IPERF3,	/* iperf3 -s in <prefix>-sink, iperf3 -c in <prefix>-gen */
 	BENCH_LOAD_CMD,		/* sh -c CMD in <prefix>-gen */
+	BENCH_LOAD_PKTGEN,	/* netmap's pkt-gen on remote load hosts (--dut only, remote_load.c) */
 };
 
 struct os_ctx;
@@ -188,8 +189,9 @@ struct bench_lab {
 };
 
 /*
- * "gen", "gen ARGS", "iperf3", "iperf3 ARGS": sets l->load and l->args (pointing
- * into s) and returns 0; anything else is a shell command: -1, nothing set.
+ * "gen", "gen ARGS", "iperf3", "iperf3 ARGS", "pkt-gen", "pkt-gen ARGS": sets
+ * l->load and l->args (pointing into s) and returns 0; anything else is a shell
+ * command: -1, nothing set.
  */
 int	bench_parse_load(const char *s, struct bench_lab *l);
 /*
@@ -289,6 +291,14 @@ void	bench_say(void (*fn)(void *arg, const char *msg), void *arg, const char *fm
 
 /* --- a real DUT, generator and sink reached over ssh (remote.c) ---------- */
 
+/*
+ * --load pkt-gen, pkt-gen -w: seconds it waits after opening the port in
+ * netmap mode for the link to come back (a NIC's link bounces 2-4 s then; the
+ * netbenches harness waits 5 s between its receiver and its sender), on the
+ * sink and again on the generator: each run or trial costs twice this more.
+ */
+#define BENCH_PKTGEN_LINK_S	5
+
 struct bench_remote {
 	/* set by the caller */
 	struct remote_host dut, gen, sink;
@@ -317,6 +327,7 @@ struct bench_remote {
 	/* found */
 	struct remote_facts dut_facts, gen_facts, sink_facts;
 	char	boot_id[128];		/* the DUT's current boot */
+	char	dut_mac[18];		/* pkt-gen: dut_in's MAC address (its -D), "" until read */
 	int	ncpu;			/* the DUT's CPUs */
 	int	run;
 	json_t	*boots;			/* [{boot_id, why, before_run, recovery_s, came_back}] */

@@ -60,7 +60,8 @@ bench_parse_load(const char *s, struct bench_lab *l)
 	static const struct {
 		const char *word;
 		enum bench_load_kind kind;
-	} loads[] = { { "gen", BENCH_LOAD_GEN }, { "iperf3", BENCH_LOAD_IPERF3 } };
+	} loads[] = { { "gen", BENCH_LOAD_GEN }, { "iperf3", BENCH_LOAD_IPERF3 },
+	    { "pkt-gen", BENCH_LOAD_PKTGEN } };
 	size_t i, n;
 
 	for (i = 0; i < nitems(loads); i++) {
@@ -523,6 +524,10 @@ load_words(struct lab_run *m, const char *secs, struct remote_words *w, char **c
 		remote_words_add(w, env);
 		free(env);
 		return 0;
+	case BENCH_LOAD_PKTGEN:
+		util_cause(cause, "--load pkt-gen runs netmap's pkt-gen on load hosts over ssh: it goes "
+		    "with --dut ssh://..., not in the lab");
+		return -1;
 	}
 	/* `--load "gen ARGS"` / `--load "iperf3 ARGS"`: ARGS go to the load, split at white space. */
 	remote_words_split(w, l->args);

@@ -76,13 +76,15 @@ bench_remote_open(struct bench_remote *b, char **cause)
 		hosts[i]->ssh = &b->ssh;
 		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
 			return -1;
-		/* The DUT needs ntune; the load hosts too, unless their load is iperf3. */
+		/* The DUT needs ntune; the load hosts too, unless their load is iperf3 or pkt-gen. */
 		if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || (!hosts[i]->local &&
-		    (b->lab == NULL || b->lab->load != BENCH_LOAD_IPERF3)))) {
+		    (b->lab == NULL || b->lab->load == BENCH_LOAD_GEN)))) {
 			util_cause(cause, "no '%s' on %s (give --ntune PATH)", b->ntune, hosts[i]->url);
 			return -1;
 		}
 	}
+	if (bench_trial_check_load(b, cause) == -1)
+		return -1;
 	snprintf(b->boot_id, sizeof b->boot_id, "%s", b->dut_facts.boot_id);
 	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c, cause) == -1)
 		return -1;

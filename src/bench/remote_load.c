@@ -1,7 +1,8 @@
 /*
  * The loads of the remote runner and its trials: `ntune sink` and `ntune gen`
- * (or an iperf3 server and client) on the sink and generator hosts, the DUT's
- * counters read idle before and after; and RFC 2544 trials made of them.
+ * (or an iperf3 server and client, or netmap's pkt-gen: remote_pktgen.c) on
+ * the sink and generator hosts, the DUT's counters read idle before and
+ * after; and RFC 2544 trials made of them.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -54,10 +55,17 @@ static int
 start_sink(struct bench_remote *b, const struct bench_trial *t, struct remote_child *sink, char **cause)
 {
 	struct remote_words w = { NULL, 0 };
+	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN;
+	const char *ready = pktgen ? BENCH_PKTGEN_READY : TRAFFIC_SINK_READY;
 	double until;
 	int status, rc;
 
-	if (b->lab->load == BENCH_LOAD_IPERF3) {
+	if (pktgen) {
+		if (bench_pktgen_words(b, t, true, &w, cause) == -1) {
+			remote_words_free(&w);
+			return -1;
+		}
+	} else if (b->lab->load == BENCH_LOAD_IPERF3) {
 		remote_words_add(&w, "iperf3");
 		remote_words_add(&w, "-s");
 		remote_words_add(&w, "-1");
@@ -74,18 +82,20 @@ start_sink(struct bench_remote *b, const struct bench_trial *t, struct remote_ch
 		remote_words_addf(&w, "--" TRAFFIC_OPT_WAIT "=%.0f", ceil(t->secs + 5));
 		remote_words_addf(&w, "--" TRAFFIC_OPT_DURATION "=%.0f", ceil(t->secs + 30));
 	}
-	if (!t->probe)
+	if (!t->probe && !pktgen)
 		remote_words_split(&w, b->sink_args);
 	rc = remote_start(&b->sink, w.v, sink, cause);
 	remote_words_free(&w);
 	if (rc == -1 || b->lab->load == BENCH_LOAD_IPERF3)
 		return rc;
-	until = util_now() + SINK_READY_S;
-	while (strstr(sink->ebuf, TRAFFIC_SINK_READY) == NULL) {
+	/* pkt-gen: netmap opens the port, the link bounces, pkt-gen waits -w seconds. */
+	until = util_now() + (pktgen ? BENCH_PKTGEN_LINK_S + 70 : SINK_READY_S);
+	while (strstr(sink->ebuf, ready) == NULL) {
 		if (remote_child_poll(sink, 0.1, &status) == 1 || util_now() > until || bench_interrupted) {
 			if (!bench_interrupted)
-				util_cause(cause, "ntune sink on %s did not start: %s", b->sink.url,
-				    *sink->ebuf != '\0' ? util_trim(sink->ebuf) : "no answer in time");
+				util_cause(cause, "%s on %s did not start: %s", pktgen ? "pkt-gen -f rx" :
+				    "ntune sink", b->sink.url, *sink->ebuf != '\0' ? util_trim(sink->ebuf) :
+				    "no answer in time");
 			remote_child_free(sink);
 			return -1;
 		}
@@ -99,6 +109,13 @@ start_gen(struct bench_remote *b, const struct bench_trial *t, struct remote_chi
 	struct remote_words w = { NULL, 0 };
 	int rc;
 
+	if (b->lab->load == BENCH_LOAD_PKTGEN) {
+		rc = bench_pktgen_words(b, t, false, &w, cause);
+		if (rc == 0)
+			rc = remote_start(&b->gen, w.v, gen, cause);
+		remote_words_free(&w);
+		return rc;
+	}
 	if (b->lab->load == BENCH_LOAD_IPERF3) {
 		remote_words_add(&w, "/bin/sh");
 		remote_words_add(&w, "-c");
@@ -238,6 +255,12 @@ documents(struct bench_remote *b, struct bench_trial *t, struct remote_child *ge
 	const char *what = iperf3 ? "iperf3" : "ntune";
 	json_error_t jerr;
 
+	if (b->lab->load == BENCH_LOAD_PKTGEN) {
+		bench_pktgen_documents(b, t, gen, gs, sink, ss);
+		if (t->error[0] == '\0')
+			figures_ntune(t);
+		return;
+	}
 	if (gs == 0 && (t->gen = json_loads(gen->obuf, 0, &jerr)) == NULL)
 		gs = 255;
 	if (gs != 0 || json_is_string(json_object_get(t->gen, "error")))
@@ -261,8 +284,9 @@ static int
 load(struct bench_remote *b, struct bench_trial *t, char **cause)
 {
 	struct remote_child sink, gen;
+	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN, late;
 	int gs = 0, ss = 255;
-	bool late;
+	double until;
 
 	if (start_sink(b, t, &sink, cause) == -1)
 		goto interrupted;
@@ -270,10 +294,18 @@ load(struct bench_remote *b, struct bench_trial *t, char **cause)
 		remote_child_free(&sink);
 		return -1;
 	}
-	if (wait_gen(&gen, util_now() + t->secs + 30, &gs) == -1) {
+	/* pkt-gen -f tx: its link wait, and with -R 2 to 3 s more before it sends. */
+	if (wait_gen(&gen, util_now() + t->secs + 30 + (pktgen ? BENCH_PKTGEN_LINK_S + 5 : 0),
+	    &gs) == -1) {
 		remote_child_free(&gen);
 		remote_child_free(&sink);
 		goto interrupted;
+	}
+	/* pkt-gen -f rx does not stop by itself: after the late frames' second, we stop it. */
+	if (gs == 0 && pktgen) {
+		for (until = util_now() + LATE_FRAMES_S; util_now() < until && !bench_interrupted;)
+			usleep(50000);
+		bench_pktgen_stop(&sink);
 	}
 	if (gs == 0)
 		ss = remote_child_wait(&sink, util_now() + LATE_S, &late);
@@ -320,9 +352,25 @@ bench_trial_probe(struct bench_remote *b)
 		free(why);
 		return -1;
 	}
-	rc = t.error[0] == '\0' && t.sent > 0 && t.received == t.sent ? 0 : -1;
+	/* >=: pkt-gen's receiver also counts frames that are not the load's (it sees the whole port). */
+	rc = t.error[0] == '\0' && t.sent > 0 && t.received >= t.sent ? 0 : -1;
 	bench_trial_free(&t);
 	return rc;
+}
+
+int
+bench_trial_check_load(struct bench_remote *b, char **cause)
+{
+	if (b->lab == NULL)
+		return 0;
+	switch (b->lab->load) {
+	case BENCH_LOAD_IPERF3:
+		return bench_load_prog_check(b, "iperf3", cause);
+	case BENCH_LOAD_PKTGEN:
+		return bench_load_prog_check(b, "pkt-gen", cause);
+	default:
+		return 0;
+	}
 }
 
 void
@@ -366,7 +414,7 @@ bench_remote_rfc2544_trial(void *arg, const struct rfc2544_config *c, int size, 
 
 	rfc2544_trial_init(rt, size, rate, phase);
 	/* Small batches: a frame should not wait for 255 others before it leaves. */
-	if (strcmp(phase, "latency") == 0)
+	if (strcmp(phase, "latency") == 0 && b->lab->load == BENCH_LOAD_GEN)
 		t.gen_word = "--" TRAFFIC_OPT_BATCH "=8";
 	if ((rc = bench_trial_run(b, &t, cause)) == 0 && t.error[0] != '\0') {
 		util_cause(cause, "%s", t.error);

@@ -262,8 +262,10 @@ options(struct cmd_args *args, struct bench_cmd *b)
 	if (b->m.max_runs < b->m.runs)
 		return cmd_error(&cmd_bench, 2, "--max-runs %.0f is below --runs %.0f", b->m.max_runs,
 		    b->m.runs);
-	if (b->ro.dut == NULL && (b->ro.gen != NULL || b->ro.sink != NULL || b->ro.plan))
-		return cmd_error(&cmd_bench, 2, "--gen, --sink and --plan go with --dut ssh://...");
+	if (b->ro.dut == NULL && (b->ro.gen != NULL || b->ro.sink != NULL || b->ro.plan ||
+	    b->lab.load == BENCH_LOAD_PKTGEN))
+		return cmd_error(&cmd_bench, 2, "--gen, --sink, --plan and --load pkt-gen go with "
+		    "--dut ssh://...");
 	if (b->ro.dut != NULL && cmd_remote_check(&cmd_bench, &b->ro, &b->rb, &b->lab, &b->c) == -1)
 		return 2;
 	return 0;
@@ -480,7 +482,8 @@ const struct ntune_cmd cmd_bench = {
 	    "      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	    "       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
 	    "       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
-	    "       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
+	    "       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]\n"
+	    "       [--load pkt-gen]]",
 	.optstring = "o:",
 	.longopts = longopts,
 	.min_args = 2,

@@ -84,9 +84,9 @@ cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, s
 		return cmd_error(cmd, -1, "invalid --dst '%s' (an IPv4 or IPv6 address)", b->dst);
 	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0')
 		return cmd_error(cmd, -1, "invalid --ntune");
-	if ((lab->load != BENCH_LOAD_GEN && lab->load != BENCH_LOAD_IPERF3) || c->latency)
-		return cmd_error(cmd, -1, "with --dut the load is ntune gen or iperf3 and the metric pps "
-		    "or bps (latency needs gen and sink on one clock)");
+	if (lab->load == BENCH_LOAD_CMD || c->latency)
+		return cmd_error(cmd, -1, "with --dut the load is ntune gen, iperf3 or pkt-gen and the "
+		    "metric pps or bps (latency needs gen and sink on one clock)");
 	if (lab->load == BENCH_LOAD_IPERF3 && !c->bits)
 		return cmd_error(cmd, -1, "with --dut and --load iperf3 the metric is bps (--metric bps): "
 		    "the iperf3 server counts bytes");

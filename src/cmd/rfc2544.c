@@ -75,7 +75,7 @@ rfc_table(const struct rfc2544_config *c, const struct rfc2544_result *r)
 	    "(two loads in a row without loss end the frame-loss series)\n");
 }
 
-enum { RFC_OPT_PROFILE = 512 };
+enum { RFC_OPT_PROFILE = 512, RFC_OPT_LOAD };
 
 static const struct option opts[] = {
 	{ "prefix", required_argument, NULL, 'p' },
@@ -91,6 +91,7 @@ static const struct option opts[] = {
 	{ "gen-host", required_argument, NULL, 'G' },
 	{ "sink-host", required_argument, NULL, 'K' },
 	{ "profile", required_argument, NULL, RFC_OPT_PROFILE },
+	{ "load", required_argument, NULL, RFC_OPT_LOAD },
 	{ "json", no_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -105,6 +106,7 @@ struct output {
 	struct cmd_remote_opts dut;
 	struct bench_remote rb;
 	bool	    dst_given;	/* --dst was given (else rb.dst is the lab's IPv4 sink) */
+	struct bench_lab load;	/* --dut: the load (ntune gen, or pkt-gen) */
 };
 
 /* Reads the options into c and out; 0, or 2 after saying why. */
@@ -165,6 +167,12 @@ options(struct cmd_args *args, struct rfc2544_config *c, struct output *out, boo
 		case 'o': out->dir = arg; break;
 		case 'q': out->quiet = true; break;
 		case RFC_OPT_PROFILE: out->profile = arg; break;
+		case RFC_OPT_LOAD:
+			if (bench_parse_load(arg, &out->load) == -1 || out->load.args != NULL ||
+			    out->load.load == BENCH_LOAD_IPERF3)
+				return cmd_usage_error(&cmd_lab_rfc2544, "invalid --load '%s' (gen or "
+				    "pkt-gen)", arg);
+			break;
 		default:
 			/* Without --dut these go to the trials' own gen and sink, with it to the hosts'. */
 			if (ch == CMD_OPT_GEN_ARGS)
@@ -213,13 +221,15 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 		if (c->gen_host != NULL || c->sink_host != NULL || out->dut.plan)
 			return cmd_usage_error(&cmd_lab_rfc2544, "with --dut the hosts are --gen and --sink; "
 			    "--host, --gen-host, --sink-host and --plan do not apply");
-		struct bench_lab gen = { .load = BENCH_LOAD_GEN };
 		struct bench_ctx ctx = { .latency = false };
 
-		return cmd_remote_check(&cmd_lab_rfc2544, &out->dut, &out->rb, &gen, &ctx) == -1 ? 2 : 0;
+		return cmd_remote_check(&cmd_lab_rfc2544, &out->dut, &out->rb, &out->load, &ctx) == -1 ?
+		    2 : 0;
 	}
-	if (out->dut.gen != NULL || out->dut.sink != NULL || out->profile != NULL)
-		return cmd_usage_error(&cmd_lab_rfc2544, "--gen, --sink and --profile go with --dut ssh://...");
+	if (out->dut.gen != NULL || out->dut.sink != NULL || out->profile != NULL ||
+	    out->load.load != BENCH_LOAD_GEN)
+		return cmd_usage_error(&cmd_lab_rfc2544, "--gen, --sink, --profile and --load go with "
+		    "--dut ssh://...");
 	for (i = 0; i < 2; i++) {
 		url = i == 0 ? c->gen_host : c->sink_host;
 		if (url != NULL && (remote_parse(url, &h, &cause) == -1 || h.local)) {
@@ -281,9 +291,14 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
 	double v;
 
 	d->lab.threads = c->threads;
+	d->lab.load = out->load.load;
 	out->rb.lab = &d->lab;
-	/* The dead-man time of --profile: every trial the search may run, 20 s of set-up each. */
-	v = 300 + c->nsizes * (1 + c->steps + c->trials + c->nloads) * (c->duration + 20);
+	/*
+	 * The dead-man time of --profile: every trial the search may run, 20 s of
+	 * set-up each, and pkt-gen's two link waits.
+	 */
+	v = 300 + c->nsizes * (1 + c->steps + c->trials + c->nloads) * (c->duration + 20 +
+	    (d->lab.load == BENCH_LOAD_PKTGEN ? 2 * BENCH_PKTGEN_LINK_S : 0));
 	out->rb.confirm_secs = v < 86400 ? (int)v : 86400;
 	if (out->profile != NULL && read_profile(out, d) != 0)
 		return 2;
@@ -415,6 +430,7 @@ const struct ntune_cmd cmd_lab_rfc2544 = {
 	    "    [--sink-args ARGS] [--ntune PATH]\n"
 	    "    [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	    "     [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--profile FILE]\n"
+	    "     [--load gen|pkt-gen] [--gen-args ARGS] [--sink-args ARGS]\n"
 	    "     [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR] [--reboot-cmd CMD]\n"
 	    "     [--reboot-timeout S] [--reboot-settle S]]",
 	.optstring = "o:jq",
