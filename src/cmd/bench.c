@@ -135,7 +135,9 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	const char *first = NULL;
 	size_t nboot = cmd_boot_knobs(kb, p, n, &first);
 	int warm = c->warmup > 0 ? (int)n : 0, most = c->seq.max_runs * (int)n + warm;
-	double per = lab->settle + c->duration + 6, secs;
+	/* pkt-gen: the link waits of the sink's and then the generator's port in netmap mode. */
+	double per = lab->settle + c->duration + 6 +
+	    (lab->load == BENCH_LOAD_PKTGEN ? 2 * BENCH_PKTGEN_LINK_S : 0), secs;
 
 	printf("plan: %zu profiles on %s; generator %s, sink %s\n", n, o->dut,
 	    o->gen != NULL ? o->gen : "local", o->sink != NULL ? o->sink : "local");
@@ -143,9 +145,10 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
 	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
 	printf("  each run: %s and verify on the DUT, %.1f s settle + %.1f s measured, "
-	    "DUT counters and snapshot idle before and after (about %.0f s)\n",
+	    "DUT counters and snapshot idle before and after%s (about %.0f s)\n",
 	    b->reboot || nboot > 0 ? "apply persistently and reboot when the profile changes" :
-	    "apply --confirm", lab->settle, c->duration, per);
+	    "apply --confirm", lab->settle, c->duration, lab->load == BENCH_LOAD_PKTGEN ?
+	    ", two pkt-gen link waits" : "", per);
 	secs = most * per + warm * (c->warmup - c->duration);
 	if (nboot > 0 || b->reboot) {
 		int switches = plan_switches(c, p, n);
