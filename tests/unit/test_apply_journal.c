@@ -12,25 +12,9 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
-#include "tmpdir.h"
+#include "testutil.h"
 
-static char state[] = "/tmp/ntune-journal-XXXXXX";
-
-static int
-setup(void **st)
-{
-	(void)st;
-	tmpdir_make(state);
-	return 0;
-}
-
-static int
-teardown(void **st)
-{
-	(void)st;
-	tmpdir_remove(state);
-	return 0;
-}
+static char *const state = testutil_tmpdir;
 
 static void
 write_entry(const char *id, const char *st, long long deadline, bool confirmed)
@@ -263,5 +247,5 @@ main(void)
 		cmocka_unit_test(test_apply_profile_names_the_unreadable_knob),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testutil_tmpdir_setup, testutil_tmpdir_teardown);
 }

@@ -11,29 +11,22 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "testutil.h"
 
-#include "share_kb.h"
-#include "tmpdir.h"
-
-static struct kb *kb;
-static char root[] = "/tmp/ntune-persist-XXXXXX";
+static char *const root = testutil_tmpdir;
 
 static int
 setup(void **state)
 {
-	(void)state;
-	kb = share_kb();
-	tmpdir_make(root);
-	return 0;
+	testutil_kb_setup(state);
+	return testutil_tmpdir_setup(state);
 }
 
 static int
 teardown(void **state)
 {
-	(void)state;
-	kb_free(kb);
-	tmpdir_remove(root);
-	return 0;
+	testutil_kb_teardown(state);
+	return testutil_tmpdir_teardown(state);
 }
 
 static struct apply_change
@@ -102,7 +95,7 @@ test_apply_persist_freebsd_splits_loader_and_sysctl(void **state)
 	const char *t;
 
 	(void)state;
-	assert_int_equal(apply_persist_files(kb, ch, nitems(ch), "freebsd", root, NULL, &f, &n,
+	assert_int_equal(apply_persist_files(testutil_kb, ch, nitems(ch), "freebsd", root, NULL, &f, &n,
 	    &np, &nnp, NULL), 0);
 	assert_int_equal(n, 2);
 	assert_non_null(t = file_text(f, n, "/boot/loader.conf.local"));
@@ -128,7 +121,7 @@ test_apply_persist_opnsense_puts_everything_in_loader_conf(void **state)
 	size_t n, nnp = 0;
 
 	(void)state;
-	assert_int_equal(apply_persist_files(kb, ch, nitems(ch), "opnsense", root, NULL, &f, &n,
+	assert_int_equal(apply_persist_files(testutil_kb, ch, nitems(ch), "opnsense", root, NULL, &f, &n,
 	    &np, &nnp, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(f[0].text, "net.inet.ip.redirect=\"0\""));
@@ -149,7 +142,7 @@ test_apply_persist_linux_writes_sysctl_d_and_lists_the_rest(void **state)
 	size_t n, nnp = 0, i;
 
 	(void)state;
-	assert_int_equal(apply_persist_files(kb, ch, nitems(ch), "linux", root, NULL, &f, &n,
+	assert_int_equal(apply_persist_files(testutil_kb, ch, nitems(ch), "linux", root, NULL, &f, &n,
 	    &np, &nnp, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(f[0].path, "/etc/sysctl.d/90-ntune.conf"));
@@ -175,7 +168,7 @@ test_apply_persist_netns_changes_are_not_persisted(void **state)
 
 	(void)state;
 	ch[0].in_netns = true;
-	assert_int_equal(apply_persist_files(kb, ch, nitems(ch), "linux", root, "lab", &f, &n,
+	assert_int_equal(apply_persist_files(testutil_kb, ch, nitems(ch), "linux", root, "lab", &f, &n,
 	    &np, &nnp, NULL), 0);
 	assert_int_equal(n, 1);
 	assert_null(strstr(f[0].text, "ip_forward"));
@@ -201,7 +194,7 @@ test_apply_persist_merges_with_an_earlier_block(void **state)
 	assert_int_equal(apply_mkdirs(dir, NULL), 0);
 	xasprintf(&path, "%s/sysctl.conf.local", dir);
 	assert_int_equal(util_write_file_atomic(path, old, strlen(old), 0644, NULL), 0);
-	assert_int_equal(apply_persist_files(kb, ch, 1, "freebsd", root, NULL, &f, &n, &np, &nnp,
+	assert_int_equal(apply_persist_files(testutil_kb, ch, 1, "freebsd", root, NULL, &f, &n, &np, &nnp,
 	    NULL), 0);
 	assert_int_equal(n, 1);
 	assert_true(util_startswith(f[0].text, "kern.hz=100\n# BEGIN ntune"));

@@ -21,9 +21,9 @@
 #include "apply/apply_impl.h"
 #include "kb/kb.h"
 #include "util/util.h"
-#include "tmpdir.h"
+#include "testutil.h"
 
-static char state[] = "/tmp/ntune-rollback-XXXXXX";
+static char *const state = testutil_tmpdir;
 static bool own_netns;
 
 /* Per-namespace sysctls and values none of them has by default. */
@@ -36,18 +36,8 @@ static const char *const wants[] = { "77", "33", "3" };
 static int
 setup(void **st)
 {
-	(void)st;
-	tmpdir_make(state);
 	own_netns = unshare(CLONE_NEWNET) == 0;
-	return 0;
-}
-
-static int
-teardown(void **st)
-{
-	(void)st;
-	tmpdir_remove(state);
-	return 0;
+	return testutil_tmpdir_setup(st);
 }
 
 static char *
@@ -248,5 +238,5 @@ main(void)
 		cmocka_unit_test(test_apply_profile_killed_after_the_journal_is_reverted_exactly),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, testutil_tmpdir_teardown);
 }

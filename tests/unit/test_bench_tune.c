@@ -11,9 +11,7 @@
 #include "kb/kb.h"
 #include "stat/stat.h"
 #include "util/util.h"
-#include "share_kb.h"
-
-static struct kb *kb;
+#include "testutil.h"
 
 /* A DUT as the fake getter sees it: name=value pairs; anything else is unreadable. */
 static const char *const *dut;
@@ -46,7 +44,7 @@ candidates(const char *const *values, struct bench_candidate **c, size_t *n, cha
 	*nnotes = 0;
 	if (bench_gens_load(NULL, &gens, &cause) == -1)
 		fail_msg("bench_gens_load: %s", cause);
-	bench_tune_candidates_from(kb, &gens, fake_get, NULL, 2, false, c, n, notes, nnotes);
+	bench_tune_candidates_from(testutil_kb, &gens, fake_get, NULL, 2, false, c, n, notes, nnotes);
 	bench_gens_free(&gens);
 }
 
@@ -315,7 +313,6 @@ test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "stopped")), "done");
 	json_decref(j);
 }
-
 
 /* A diagnosis with findings naming these knobs (NULL ends a finding's list, "" ends all). */
 static struct diag_result *
@@ -590,22 +587,6 @@ test_bench_gens_knobs_and_rename(void **state)
 	bench_gens_free(&g);
 }
 
-static int
-setup(void **state)
-{
-	(void)state;
-	kb = share_kb();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kb_free(kb);
-	return 0;
-}
-
 /* A bad candidate file is refused with its file, line and what is wrong. */
 static void
 test_bench_gens_parse_names_file_and_line(void **state)
@@ -664,5 +645,5 @@ main(void)
 		cmocka_unit_test(test_bench_tune_pairs_of_the_best_undecided_singles),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testutil_kb_setup, testutil_kb_teardown);
 }

@@ -12,6 +12,7 @@
 #include "os/os_impl.h"
 #include "share_kb.h"
 #include "util/util.h"
+#include "testutil.h"
 
 static struct diag_rules *
 shipped(void)
@@ -61,23 +62,55 @@ parse_error(const char *text)
 static void
 test_diag_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
 {
-	char *e;
+	static const struct testutil_case bad[] = {
+		{ "\nfinding: x\nwhen: a >= 1\ncertainty: likely\nsummary: s\nknob: k\n",
+		    "t.rules:2: rule needs when, certainty, summary, knob and source" },
+		{ "finding: x\nwhen: a >= one\ncertainty: likely\nsummary: s\nknob: k\nsource: s\n",
+		    "t.rules:1: rule has a bad 'when'" },
+		{ "finding: x\nwhen: if.{if}.rx_pps >= 1\ncertainty: likely\nsummary: s\n"
+		    "knob: k\nsource: s\n",
+		    "placeholder its 'each' does not give" },
+		{ "finding: x\ncertainty: sure\n", "t.rules:2: bad certainty 'sure'" },
+	};
 
 	(void)state;
-	e = parse_error("\nfinding: x\nwhen: a >= 1\ncertainty: likely\nsummary: s\nknob: k\n");
-	assert_non_null(strstr(e, "t.rules:2: rule needs when, certainty, summary, knob and source"));
-	free(e);
-	e = parse_error("finding: x\nwhen: a >= one\ncertainty: likely\nsummary: s\nknob: k\n"
-	    "source: s\n");
-	assert_non_null(strstr(e, "t.rules:1: rule has a bad 'when'"));
-	free(e);
-	e = parse_error("finding: x\nwhen: if.{if}.rx_pps >= 1\ncertainty: likely\nsummary: s\n"
-	    "knob: k\nsource: s\n");
-	assert_non_null(strstr(e, "placeholder its 'each' does not give"));
-	free(e);
-	e = parse_error("finding: x\ncertainty: sure\n");
-	assert_non_null(strstr(e, "t.rules:2: bad certainty 'sure'"));
-	free(e);
+	testutil_each_contains(parse_error, bad, nitems(bad));
+}
+
+/* Two samples of counters and the shipped rules: the fixture of each diag_evaluate test. */
+struct samples {
+	struct diag_rules	*rs;
+	struct os_counters	 a, b;
+};
+
+static int
+samples_new(void **state)
+{
+	struct samples *x = xcalloc(1, sizeof *x);
+
+	x->rs = shipped();
+	*state = x;
+	return 0;
+}
+
+static int
+samples_free(void **state)
+{
+	struct samples *x = *state;
+
+	os_counters_free(&x->a);
+	os_counters_free(&x->b);
+	diag_rules_free(x->rs);
+	free(x);
+	return 0;
+}
+
+/* A counter that reads va in the first sample and vb in the second. */
+static void
+counter(struct samples *x, const char *name, uint64_t va, uint64_t vb)
+{
+	os_counters_set(&x->a, name, va, false);
+	os_counters_set(&x->b, name, vb, false);
 }
 
 /*
@@ -85,53 +118,41 @@ test_diag_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
  * processing 5/s, dut0 receiving 1.5 M packets/s on one queue, the backlog dropping.
  */
 static void
-sample(struct os_counters *a, struct os_counters *b, uint64_t dropped)
+sample(struct samples *x, uint64_t dropped)
 {
-	os_counters_set(a, "cpu.0.softirq", 0, false);
-	os_counters_set(a, "cpu.0.idle", 0, false);
-	os_counters_set(a, "cpu.1.softirq", 0, false);
-	os_counters_set(a, "cpu.1.idle", 0, false);
-	os_counters_set(a, "softnet.cpu0.dropped", 1000, false);
-	os_counters_set(a, "softnet.cpu0.processed", 0, false);
-	os_counters_set(a, "softnet.cpu1.processed", 1000, false);
-	os_counters_set(b, "softnet.cpu0.processed", 3000000, false);
-	os_counters_set(b, "softnet.cpu1.processed", 1010, false);
-	os_counters_set(a, "if.dut0.ipackets", 0, false);
-	os_counters_set(a, "if.dut0.idrops", 0, false);
-	os_counters_set(b, "cpu.0.softirq", 180, false);
-	os_counters_set(b, "cpu.0.idle", 20, false);
-	os_counters_set(b, "cpu.1.softirq", 2, false);
-	os_counters_set(b, "cpu.1.idle", 198, false);
-	os_counters_set(b, "softnet.cpu0.dropped", 1000 + dropped, false);
-	os_counters_set(b, "if.dut0.ipackets", 3000000, false);
-	os_counters_set(b, "if.dut0.idrops", dropped, false);
-	os_counters_set(b, "if.dut0.rps", 0, true);
-	os_counters_set(b, "if.dut0.rxqueues", 1, true);
+	counter(x, "cpu.0.softirq", 0, 180);
+	counter(x, "cpu.0.idle", 0, 20);
+	counter(x, "cpu.1.softirq", 0, 2);
+	counter(x, "cpu.1.idle", 0, 198);
+	counter(x, "softnet.cpu0.dropped", 1000, 1000 + dropped);
+	counter(x, "softnet.cpu0.processed", 0, 3000000);
+	counter(x, "softnet.cpu1.processed", 1000, 1010);
+	counter(x, "if.dut0.ipackets", 0, 3000000);
+	counter(x, "if.dut0.idrops", 0, dropped);
+	os_counters_set(&x->b, "if.dut0.rps", 0, true);
+	os_counters_set(&x->b, "if.dut0.rxqueues", 1, true);
 }
 
+/* The diagnosis of the two samples, 2 s apart on Linux, in netns ("" for the host). */
 static struct diag_result *
-evaluate(uint64_t dropped, const char *netns)
+evaluate(struct samples *x, const char *netns)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
 	struct diag_result *d;
 	char *cause = NULL;
 
-	sample(&a, &b, dropped);
-	if (diag_evaluate(rs, &a, &b, 2.0, "linux", netns, &d, &cause) != 0)
+	if (diag_evaluate(x->rs, &x->a, &x->b, 2.0, "linux", netns, &d, &cause) != 0)
 		fail_msg("%s", cause);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 	return d;
 }
 
 static void
 test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 {
-	struct diag_result *d = evaluate(600, "lab-dut");
+	struct samples *x = *state;
+	struct diag_result *d;
 
-	(void)state;
+	sample(x, 600);
+	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 2);
 	assert_string_equal(d->findings[0].kind, "backlog-drops");
 	assert_string_equal(d->findings[0].knobs[0].name, "net.core.netdev_max_backlog");
@@ -154,38 +175,29 @@ test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 static void
 test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 
-	(void)state;
-	sample(&a, &b, 600);
-	os_counters_set(&b, "if.dut0.idrops", 0, false);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	sample(x, 600);
+	os_counters_set(&x->b, "if.dut0.idrops", 0, false);
+	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 1);
 	assert_string_equal(d->findings[0].kind, "work-not-spread");
 	diag_result_free(d);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	d = evaluate(x, "");
 	assert_string_equal(d->findings[0].kind, "backlog-drops");
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 static void
 test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 
-	(void)state;
-	os_counters_set(&a, "nic.eth0.rx_missed_errors", 100, false);
-	os_counters_set(&b, "nic.eth0.rx_missed_errors", 2100, false);
-	os_counters_set(&a, "if.eth0.ipackets", 0, false);
-	os_counters_set(&b, "if.eth0.ipackets", 198000, false);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	counter(x, "nic.eth0.rx_missed_errors", 100, 2100);
+	counter(x, "if.eth0.ipackets", 0, 198000);
+	d = evaluate(x, "");
 	assert_int_equal(d->nfindings, 1);
 	assert_string_equal(d->findings[0].kind, "ring-overrun");
 	assert_string_equal(d->findings[0].knobs[0].name, "if.eth0.ring.rx");
@@ -193,66 +205,53 @@ test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
 	    "ring (1% of what arrives)"));
 	diag_result_free(d);
 	/* per-queue names: virtio_net and veth's rx_queue_N_drops, summed over the queues */
-	os_counters_set(&a, "nic.eth0.rx_queue_0_drops", 0, false);
-	os_counters_set(&b, "nic.eth0.rx_queue_0_drops", 300, false);
-	os_counters_set(&a, "nic.eth0.rx_queue_1_drops", 0, false);
-	os_counters_set(&b, "nic.eth0.rx_queue_1_drops", 100, false);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	counter(x, "nic.eth0.rx_queue_0_drops", 0, 300);
+	counter(x, "nic.eth0.rx_queue_1_drops", 0, 100);
+	d = evaluate(x, "");
 	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1200 packets/s"));
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 /* Another namespace's traffic on CPU 1: where dut0's packets go cannot be told. */
 static void
 test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 
-	(void)state;
-	sample(&a, &b, 0);
-	os_counters_set(&b, "softnet.cpu1.processed", 3001000, false);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	sample(x, 0);
+	os_counters_set(&x->b, "softnet.cpu1.processed", 3001000, false);
+	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 1);
 	assert_string_equal(d->findings[0].kind, "work-not-spread");
 	assert_int_equal(d->findings[0].certainty, DIAG_POSSIBLE);
 	assert_non_null(strstr(d->findings[0].summary, "cannot be told from inside the namespace"));
 	diag_result_free(d);
 	/* on the host the counters are ours: no claim either way, no finding */
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	d = evaluate(x, "");
 	assert_int_equal(d->nfindings, 0);
 	diag_result_free(d);
 	/* RPS on: the work is spread, nothing to say */
-	os_counters_set(&b, "softnet.cpu1.processed", 1010, false);
-	os_counters_set(&b, "if.dut0.rps", 1, true);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	os_counters_set(&x->b, "softnet.cpu1.processed", 1010, false);
+	os_counters_set(&x->b, "if.dut0.rps", 1, true);
+	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 0);
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 /* dut0's NAPI thread (its CPU time and CPU) says where the work runs, whatever softnet_stat says. */
 static void
 test_diag_evaluate_one_cpu_from_the_napi_thread_time(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 
-	(void)state;
-	sample(&a, &b, 0);
-	os_counters_set(&b, "softnet.cpu1.processed", 3001000, false);
-	os_counters_set(&a, "napi.dut0.8193.usecs", 0, false);
-	os_counters_set(&b, "napi.dut0.8193.usecs", 1400000, false);
-	os_counters_set(&b, "napi.dut0.8193.cpu", 1, true);
-	os_counters_set(&b, "if.dut0.napi_threads", 1, true);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "lab-dut", &d, NULL), 0);
+	sample(x, 0);
+	os_counters_set(&x->b, "softnet.cpu1.processed", 3001000, false);
+	counter(x, "napi.dut0.8193.usecs", 0, 1400000);
+	os_counters_set(&x->b, "napi.dut0.8193.cpu", 1, true);
+	os_counters_set(&x->b, "if.dut0.napi_threads", 1, true);
+	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 1);
 	assert_int_equal(d->findings[0].certainty, DIAG_LIKELY);
 	assert_string_equal(d->findings[0].knobs[0].name, "if.dut0.napi_thread_cpus");
@@ -260,31 +259,23 @@ test_diag_evaluate_one_cpu_from_the_napi_thread_time(void **state)
 	    "of that CPU)"));
 	assert_int_equal((int)json_number_value(json_object_get(d->metrics, "if.dut0.napi_cpus")), 1);
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 /* VLAN names have dots: "eth0.10" is one interface in metrics, findings and knobs. */
 static void
 test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 	char **ents;
 	size_t n, i;
 
-	(void)state;
-	os_counters_set(&a, "qdisc.eth0.10.overlimits", 0, false);
-	os_counters_set(&b, "qdisc.eth0.10.overlimits", 2000, false);
-	os_counters_set(&b, "qdisc.eth0.10.shaper", 1, true);
-	os_counters_set(&a, "if.eth0.10.opackets", 0, false);
-	os_counters_set(&b, "if.eth0.10.opackets", 4000, false);
-	os_counters_set(&a, "if.eth0.ipackets", 0, false);
-	os_counters_set(&b, "if.eth0.ipackets", 10, false);
-	os_counters_set(&b, "queue.eth0.10.rx0.irq", 40, true);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	counter(x, "qdisc.eth0.10.overlimits", 0, 2000);
+	os_counters_set(&x->b, "qdisc.eth0.10.shaper", 1, true);
+	counter(x, "if.eth0.10.opackets", 0, 4000);
+	counter(x, "if.eth0.ipackets", 0, 10);
+	os_counters_set(&x->b, "queue.eth0.10.rx0.irq", 40, true);
+	d = evaluate(x, "");
 	n = diag_entities(d->metrics, "if", &ents);
 	assert_int_equal(n, 2);
 	assert_string_equal(ents[0], "eth0");
@@ -299,9 +290,6 @@ test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
 	assert_non_null(strstr(d->findings[0].summary, "a shaping qdisc on eth0.10 holds the rate: "
 	    "1000 overlimits/s"));
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 static void
@@ -332,11 +320,14 @@ test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only(void **state)
 static void
 test_diag_json_round_trip_keeps_findings_knobs_and_evidence(void **state)
 {
-	struct diag_result *d = evaluate(600, ""), *e;
-	json_t *j = diag_to_json(d), *k;
+	struct samples *x = *state;
+	struct diag_result *d, *e;
+	json_t *j, *k;
 	char *cause = NULL;
 
-	(void)state;
+	sample(x, 600);
+	d = evaluate(x, "");
+	j = diag_to_json(d);
 	if (diag_from_json(j, &e, &cause) != 0)
 		fail_msg("%s", cause);
 	assert_int_equal(e->nfindings, d->nfindings);
@@ -347,9 +338,9 @@ test_diag_json_round_trip_keeps_findings_knobs_and_evidence(void **state)
 	k = json_deep_copy(j);
 	json_object_set_new(k, "version", json_integer(2));
 	{
-		struct diag_result *x = NULL;
+		struct diag_result *none = NULL;
 
-		assert_int_equal(diag_from_json(k, &x, &cause), -1);
+		assert_int_equal(diag_from_json(k, &none, &cause), -1);
 	}
 	assert_non_null(strstr(cause, "unsupported diagnosis version"));
 	free(cause);
@@ -362,22 +353,15 @@ test_diag_json_round_trip_keeps_findings_knobs_and_evidence(void **state)
 static void
 test_diag_evaluate_without_drops_or_load_reports_headroom(void **state)
 {
-	struct diag_rules *rs = shipped();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct samples *x = *state;
 	struct diag_result *d;
 
-	(void)state;
-	os_counters_set(&a, "cpu.0.idle", 0, false);
-	os_counters_set(&a, "cpu.0.system", 0, false);
-	os_counters_set(&b, "cpu.0.idle", 190, false);
-	os_counters_set(&b, "cpu.0.system", 10, false);
-	assert_int_equal(diag_evaluate(rs, &a, &b, 2.0, "linux", "", &d, NULL), 0);
+	counter(x, "cpu.0.idle", 0, 190);
+	counter(x, "cpu.0.system", 0, 10);
+	d = evaluate(x, "");
 	assert_int_equal(d->nfindings, 0);
 	assert_non_null(strstr(d->headroom, "nothing saturated: the busiest CPU (0) is 5% busy"));
 	diag_result_free(d);
-	os_counters_free(&a);
-	os_counters_free(&b);
-	diag_rules_free(rs);
 }
 
 int
@@ -386,15 +370,23 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
 		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
-		cmocka_unit_test(test_diag_evaluate_names_backlog_drops_first_then_rps),
-		cmocka_unit_test(test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count),
-		cmocka_unit_test(test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun),
-		cmocka_unit_test(test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much),
-		cmocka_unit_test(test_diag_evaluate_one_cpu_from_the_napi_thread_time),
-		cmocka_unit_test(test_diag_evaluate_keeps_vlan_names_with_dots_whole),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_names_backlog_drops_first_then_rps, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_in_a_namespace_ignores_host_drops_it_did_not_count, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_one_cpu_from_the_napi_thread_time, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_keeps_vlan_names_with_dots_whole, samples_new,
+		    samples_free),
 		cmocka_unit_test(test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only),
-		cmocka_unit_test(test_diag_json_round_trip_keeps_findings_knobs_and_evidence),
-		cmocka_unit_test(test_diag_evaluate_without_drops_or_load_reports_headroom),
+		cmocka_unit_test_setup_teardown(test_diag_json_round_trip_keeps_findings_knobs_and_evidence, samples_new,
+		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_without_drops_or_load_reports_headroom, samples_new,
+		    samples_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,26 +9,7 @@
 
 #include "kb/kb.h"
 #include "util/util.h"
-
-#include "share_kb.h"
-
-static struct kb *kb;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	kb = share_kb();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kb_free(kb);
-	return 0;
-}
+#include "testutil.h"
 
 static struct kb_system
 machine(const char *os, int ncpu, int ncores)
@@ -55,7 +36,7 @@ run_advise(const struct kb_system *s, enum kb_goal g, enum kb_role r)
 	struct advice ad;
 	char *cause = NULL;
 
-	if (kb_advise(kb, s, g, r, &ad.a, &ad.n, &cause) == -1)
+	if (kb_advise(testutil_kb, s, g, r, &ad.a, &ad.n, &cause) == -1)
 		fail_msg("kb_advise: %s", cause);
 	return ad;
 }
@@ -103,7 +84,7 @@ passes_check(const struct advice *ad, const struct kb_system *s)
 	}
 	p = kb_profile_parse("advice", sb.buf ? sb.buf : "", sb.len, NULL);
 	assert_non_null(p);
-	errors = kb_check(kb, p, s, KB_TARGET_ANY, &d, &n);
+	errors = kb_check(testutil_kb, p, s, KB_TARGET_ANY, &d, &n);
 	for (i = 0; i < n; i++) {
 		if (d[i].severity == KB_ERROR)
 			print_message("%d: %s\n", d[i].line, d[i].message);
@@ -329,7 +310,7 @@ test_advise_needs_the_cpu_count(void **state)
 	char *cause = NULL;
 
 	(void)state;
-	assert_int_equal(kb_advise(kb, &s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER, &a, &n, &cause), -1);
+	assert_int_equal(kb_advise(testutil_kb, &s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER, &a, &n, &cause), -1);
 	assert_non_null(strstr(cause, "CPU count"));
 	free(cause);
 	assert_string_equal(kb_certainty_name(KB_MEASURE), "measure it");
@@ -382,5 +363,5 @@ main(void)
 		cmocka_unit_test(test_advise_needs_the_cpu_count),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testutil_kb_setup, testutil_kb_teardown);
 }

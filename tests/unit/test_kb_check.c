@@ -9,10 +9,7 @@
 
 #include "kb/kb.h"
 #include "util/util.h"
-
-#include "share_kb.h"
-
-static struct kb *kb;
+#include "testutil.h"
 
 struct fake {
 	const char *const *kv;	/* name, value pairs, NULL-terminated */
@@ -31,22 +28,6 @@ fake_get(void *arg, const char *name, char **value)
 		}
 	}
 	return -1;
-}
-
-static int
-setup(void **state)
-{
-	(void)state;
-	kb = share_kb();
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	kb_free(kb);
-	return 0;
 }
 
 static struct kb_system
@@ -76,7 +57,7 @@ lint(const char *file, const char *text, const struct kb_system *sys, enum kb_ta
 
 	if ((p = kb_profile_parse(file, text, strlen(text), &cause)) == NULL)
 		fail_msg("%s", cause);
-	r.errors = kb_check(kb, p, sys, t, &r.d, &r.n);
+	r.errors = kb_check(testutil_kb, p, sys, t, &r.d, &r.n);
 	/* The diagnostics point into the profile: keep file names static in tests. */
 	for (size_t i = 0; i < r.n; i++)
 		r.d[i].file = file;
@@ -491,9 +472,9 @@ test_check_seed_000_is_clean_on_opnsense(void **state)
 	xasprintf(&path, "%s/profiles/seed-000-opnsense-dec750.conf", util_share_dir());
 	if ((p = kb_profile_load(path, &cause)) == NULL)
 		fail_msg("%s", cause);
-	assert_int_equal(kb_check(kb, p, &s, KB_TARGET_OPNSENSE, &d, &n), 0);
+	assert_int_equal(kb_check(testutil_kb, p, &s, KB_TARGET_OPNSENSE, &d, &n), 0);
 	kb_diags_free(d, n);
-	assert_int_equal(kb_os_guess(kb, p), OS_PLATFORM_OPNSENSE);
+	assert_int_equal(kb_os_guess(testutil_kb, p), OS_PLATFORM_OPNSENSE);
 	kb_profile_free(p);
 	free(path);
 }
@@ -522,5 +503,5 @@ main(void)
 		cmocka_unit_test(test_check_seed_000_is_clean_on_opnsense),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testutil_kb_setup, testutil_kb_teardown);
 }

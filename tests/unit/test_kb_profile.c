@@ -9,6 +9,7 @@
 
 #include "kb/kb.h"
 #include "util/util.h"
+#include "testutil.h"
 
 static struct kb_profile *
 parse(const char *text)
@@ -109,30 +110,21 @@ test_profile_parse_reads_sysctl_d_forms(void **state)
 static void
 test_profile_parse_rejects_bad_lines_with_file_and_line(void **state)
 {
-	char *e;
+	static const struct testutil_case exact[] = {
+		{ "a=1\nfoo=\"bar\n", "t.conf:2: unterminated quote in value of 'foo'" },
+		{ "a=\n", "t.conf:1: no value for 'a'" },
+		{ "a b=1\n", "t.conf:1: expected '=' after 'a'" },
+		{ "a$b=1\n", "t.conf:1: bad character '$' in name" },
+	};
+	static const struct testutil_case bad[] = {
+		{ "justaname\n", "t.conf:1: expected name=value" },
+		{ "=1\n", "t.conf:1: expected name=value" },
+		{ "a=\"x\" y\n", "text after the quoted value" },
+	};
 
 	(void)state;
-	e = parse_error("a=1\nfoo=\"bar\n");
-	assert_string_equal(e, "t.conf:2: unterminated quote in value of 'foo'");
-	free(e);
-	e = parse_error("a=\n");
-	assert_string_equal(e, "t.conf:1: no value for 'a'");
-	free(e);
-	e = parse_error("a b=1\n");
-	assert_string_equal(e, "t.conf:1: expected '=' after 'a'");
-	free(e);
-	e = parse_error("justaname\n");
-	assert_non_null(strstr(e, "t.conf:1: expected name=value"));
-	free(e);
-	e = parse_error("a$b=1\n");
-	assert_string_equal(e, "t.conf:1: bad character '$' in name");
-	free(e);
-	e = parse_error("=1\n");
-	assert_non_null(strstr(e, "t.conf:1: expected name=value"));
-	free(e);
-	e = parse_error("a=\"x\" y\n");
-	assert_non_null(strstr(e, "text after the quoted value"));
-	free(e);
+	testutil_each_equal(parse_error, exact, nitems(exact));
+	testutil_each_contains(parse_error, bad, nitems(bad));
 }
 
 static void
@@ -161,15 +153,15 @@ test_profile_parse_reads_opnsense_config_xml(void **state)
 static void
 test_profile_parse_rejects_broken_xml_items(void **state)
 {
-	char *e;
+	static const struct testutil_case bad[] = {
+		{ "<sysctl>\n<item><tunable>a</tunable>\n</sysctl>\n",
+		    "t.conf:2: <item> without </item>" },
+		{ "<sysctl><item><tunable></tunable><value>1</value></item></sysctl>",
+		    "empty <tunable>" },
+	};
 
 	(void)state;
-	e = parse_error("<sysctl>\n<item><tunable>a</tunable>\n</sysctl>\n");
-	assert_non_null(strstr(e, "t.conf:2: <item> without </item>"));
-	free(e);
-	e = parse_error("<sysctl><item><tunable></tunable><value>1</value></item></sysctl>");
-	assert_non_null(strstr(e, "empty <tunable>"));
-	free(e);
+	testutil_each_contains(parse_error, bad, nitems(bad));
 }
 
 static void

@@ -10,6 +10,7 @@
 #include "kb/kb.h"
 #include "kb/rules.h"
 #include "util/util.h"
+#include "testutil.h"
 
 static struct kb_rules *
 parse(const char *text)
@@ -141,33 +142,23 @@ test_rules_eval_smt_rss_and_goal_terms(void **state)
 static void
 test_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
 {
-	char *e;
+	static const struct testutil_case bad[] = {
+		{ "knob: a\nvalue: 1\ncertainty: sure\n", "t.advice:3: bad certainty 'sure'" },
+		{ "\nknob: a\nvalue: 1\ncertainty: safe\nreason: r\n",
+		    "t.advice:2: rule has no 'source'" },
+		{ "knob: a\nwhen: ncpu >> 1\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "t.advice:1: bad condition 'ncpu >> 1'" },
+		{ "knob: a\nwhen: role king\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "bad condition 'role king'" },
+		{ "knob: a\nvalue: {memory}\ncertainty: safe\nreason: r\nsource: s\n",
+		    "unknown {placeholder}" },
+		{ "knob: a\nknob: b\n", "t.advice:2: key 'knob' given twice" },
+		{ "bogus: 1\n", "t.advice:1: unknown key 'bogus'" },
+		{ "  cont\n", "continuation line without a key" },
+	};
 
 	(void)state;
-	e = parse_error("knob: a\nvalue: 1\ncertainty: sure\n");
-	assert_non_null(strstr(e, "t.advice:3: bad certainty 'sure'"));
-	free(e);
-	e = parse_error("\nknob: a\nvalue: 1\ncertainty: safe\nreason: r\n");
-	assert_non_null(strstr(e, "t.advice:2: rule has no 'source'"));
-	free(e);
-	e = parse_error("knob: a\nwhen: ncpu >> 1\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "t.advice:1: bad condition 'ncpu >> 1'"));
-	free(e);
-	e = parse_error("knob: a\nwhen: role king\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "bad condition 'role king'"));
-	free(e);
-	e = parse_error("knob: a\nvalue: {memory}\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "unknown {placeholder}"));
-	free(e);
-	e = parse_error("knob: a\nknob: b\n");
-	assert_non_null(strstr(e, "t.advice:2: key 'knob' given twice"));
-	free(e);
-	e = parse_error("bogus: 1\n");
-	assert_non_null(strstr(e, "t.advice:1: unknown key 'bogus'"));
-	free(e);
-	e = parse_error("  cont\n");
-	assert_non_null(strstr(e, "continuation line without a key"));
-	free(e);
+	testutil_each_contains(parse_error, bad, nitems(bad));
 }
 
 static void
@@ -244,28 +235,23 @@ test_rules_eval_per_nic_terms_expressions_and_placeholders(void **state)
 static void
 test_rules_parse_rejects_nic_terms_outside_per_nic_rules(void **state)
 {
-	char *e;
+	static const struct testutil_case bad[] = {
+		{ "knob: a\nwhen: queues > 1\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "t.advice:1: bad condition 'queues > 1' (NIC terms need 'for: nic')" },
+		{ "knob: if.{nic}.x\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "NIC placeholders need 'for: nic'" },
+		{ "knob: a\nfor: nics\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "t.advice:2: bad 'for: nics'" },
+		{ "knob: a\nfor: nic\nwhen: queues >\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "bad condition 'queues >'" },
+		{ "knob: a\nfor: nic\nvalue: 1\ncertainty: not advised\nreason: r\nsource: s\n",
+		    "t.advice:1: a 'not advised' rule has no value" },
+		{ "knob: a\nnic-state: lro\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n",
+		    "nic-state is lro or tso, in a 'for: nic' rule" },
+	};
 
 	(void)state;
-	e = parse_error("knob: a\nwhen: queues > 1\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "t.advice:1: bad condition 'queues > 1' (NIC terms need 'for: nic')"));
-	free(e);
-	e = parse_error("knob: if.{nic}.x\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "NIC placeholders need 'for: nic'"));
-	free(e);
-	e = parse_error("knob: a\nfor: nics\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "t.advice:2: bad 'for: nics'"));
-	free(e);
-	e = parse_error("knob: a\nfor: nic\nwhen: queues >\nvalue: 1\ncertainty: safe\nreason: r\n"
-	    "source: s\n");
-	assert_non_null(strstr(e, "bad condition 'queues >'"));
-	free(e);
-	e = parse_error("knob: a\nfor: nic\nvalue: 1\ncertainty: not advised\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "t.advice:1: a 'not advised' rule has no value"));
-	free(e);
-	e = parse_error("knob: a\nnic-state: lro\nvalue: 1\ncertainty: safe\nreason: r\nsource: s\n");
-	assert_non_null(strstr(e, "nic-state is lro or tso, in a 'for: nic' rule"));
-	free(e);
+	testutil_each_contains(parse_error, bad, nitems(bad));
 }
 
 static void

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "remote/remote.h"
+#include "util/util.h"
+#include "testutil.h"
 
 static const char *const nasty[] = {
 	"plain", "two words", "it's", "'", "''", "a;touch /tmp/x", "$(id)", "`id`", "\"dq\"",
@@ -19,18 +21,14 @@ static const char *const nasty[] = {
 static void
 test_remote_quote_escapes_single_quote(void **state)
 {
-	char *q;
+	static const struct testutil_case quoted[] = {
+		{ "it's", "'it'\\''s'" },
+		{ "", "''" },
+		{ "$(id); `id`", "'$(id); `id`'" },
+	};
 
 	(void)state;
-	q = remote_quote("it's");
-	assert_string_equal(q, "'it'\\''s'");
-	free(q);
-	q = remote_quote("");
-	assert_string_equal(q, "''");
-	free(q);
-	q = remote_quote("$(id); `id`");
-	assert_string_equal(q, "'$(id); `id`'");
-	free(q);
+	testutil_each_equal(remote_quote, quoted, nitems(quoted));
 }
 
 /* Every word survives /bin/sh unchanged: printf gets exactly the original bytes back. */
