@@ -32,48 +32,58 @@ fake_get(void *arg, const char *name, char **value, char **why)
 	return -1;
 }
 
-static void
-candidates(const char *const *values, struct bench_candidate **c, size_t *n, char ***notes,
-    size_t *nnotes)
+/* The tuner's candidates for a DUT with the given values, and its notes on what it left out. */
+struct cands {
+	struct bench_candidate	*c;
+	size_t			 n;
+	char			**notes;
+	size_t			 nnotes;
+};
+
+static struct cands
+candidates(const char *const *values)
 {
 	struct bench_gens gens;
+	struct cands cs;
 	char *cause = NULL;
 
 	dut = values;
-	*notes = NULL;
-	*nnotes = 0;
+	memset(&cs, 0, sizeof cs);
 	if (bench_gens_load(NULL, &gens, &cause) == -1)
 		fail_msg("bench_gens_load: %s", cause);
-	bench_tune_candidates_from(testutil_kb, &gens, fake_get, NULL, 2, false, c, n, notes, nnotes);
+	bench_tune_candidates_from(testutil_kb, &gens, fake_get, NULL, 2, false, &cs.c, &cs.n,
+	    &cs.notes, &cs.nnotes);
 	bench_gens_free(&gens);
+	return cs;
 }
 
 static void
-free_notes(char **notes, size_t n)
+candidates_free(struct cands *cs)
 {
-	while (n > 0)
-		free(notes[--n]);
-	free(notes);
+	while (cs->nnotes > 0)
+		free(cs->notes[--cs->nnotes]);
+	free(cs->notes);
+	free(cs->c);
 }
 
 static const struct bench_candidate *
-find(const struct bench_candidate *c, size_t n, const char *label)
+find(const struct cands *cs, const char *label)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(c[i].label, label) == 0)
-			return &c[i];
+	for (i = 0; i < cs->n; i++)
+		if (strcmp(cs->c[i].label, label) == 0)
+			return &cs->c[i];
 	return NULL;
 }
 
 static bool
-noted(char **notes, size_t n, const char *what)
+noted(const struct cands *cs, const char *what)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (strstr(notes[i], what) != NULL)
+	for (i = 0; i < cs->nnotes; i++)
+		if (strstr(cs->notes[i], what) != NULL)
 			return true;
 	return false;
 }
@@ -90,44 +100,42 @@ test_bench_tune_bundles_come_whole_pinned_and_first(void **state)
 		"if.dut0.offload.rx-gro-list=off", "if.dut0.napi_threaded=0", "if.dut0.rps_cpus=0",
 		"if.dut0.napi_thread_cpus=0-1", NULL,
 	};
-	struct bench_candidate *c;
 	const struct bench_candidate *b;
-	char **notes;
-	size_t n, nnotes;
+	struct cands cs;
 
 	(void)state;
-	candidates(values, &c, &n, &notes, &nnotes);
-	assert_true(n > 8);
-	assert_string_equal(c[0].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	cs = candidates(values);
+	assert_true(cs.n > 8);
+	assert_string_equal(cs.c[0].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
 	    " + if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
-	assert_int_equal(c[0].n, 4);
-	assert_string_equal(c[0].set[0].current, "off");
-	assert_string_equal(c[0].set[2].current, "0");
-	assert_string_equal(c[0].set[3].current, "0-1");
-	assert_string_equal(c[0].was, "if.dut0.offload.gro=off, if.dut0.offload.rx-gro-list=off, "
+	assert_int_equal(cs.c[0].n, 4);
+	assert_string_equal(cs.c[0].set[0].current, "off");
+	assert_string_equal(cs.c[0].set[2].current, "0");
+	assert_string_equal(cs.c[0].set[3].current, "0-1");
+	assert_string_equal(cs.c[0].was,
+	    "if.dut0.offload.gro=off, if.dut0.offload.rx-gro-list=off, "
 	    "if.dut0.napi_threaded=0, if.dut0.napi_thread_cpus=0-1");
-	assert_string_equal(c[1].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	assert_string_equal(cs.c[1].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
 	    " + if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=0");
-	assert_string_equal(c[2].label, "if.dut0.offload.gro=on + "
+	assert_string_equal(cs.c[2].label, "if.dut0.offload.gro=on + "
 	    "if.dut0.offload.rx-udp-gro-forwarding=on + if.dut0.napi_threaded=1 + "
 	    "if.dut0.napi_thread_cpus=1");
-	assert_string_equal(c[4].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
+	assert_string_equal(cs.c[4].label, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"
 	    " + if.dut0.napi_threaded=1");
-	assert_string_equal(c[5].label, "if.dut0.rps_cpus=2");
-	assert_string_equal(c[5].was, "0");
-	assert_non_null(b = find(c, n, "if.dut0.offload.gro=on + if.dut0.napi_threaded=1"));
-	assert_non_null(find(c, n, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"));
-	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
+	assert_string_equal(cs.c[5].label, "if.dut0.rps_cpus=2");
+	assert_string_equal(cs.c[5].was, "0");
+	assert_non_null(b = find(&cs, "if.dut0.offload.gro=on + if.dut0.napi_threaded=1"));
+	assert_non_null(find(&cs, "if.dut0.offload.gro=on + if.dut0.offload.rx-gro-list=on"));
+	assert_non_null(find(&cs, "if.dut0.napi_threaded=1"));
 	/* Every value of RPS, but one try of each knob before the second value of any. */
-	assert_non_null(find(c, n, "if.dut0.rps_cpus=3"));
-	assert_true(find(c, n, "if.dut0.rps_cpus=1") > b);
+	assert_non_null(find(&cs, "if.dut0.rps_cpus=3"));
+	assert_true(find(&cs, "if.dut0.rps_cpus=1") > b);
 	/* Host-global knobs are left out with a note, unreadable ones too. */
-	assert_true(noted(notes, nnotes, "net.core.netdev_budget is host-global"));
-	assert_true(noted(notes, nnotes, "if.dut1.xps_cpus is not available in the DUT"));
+	assert_true(noted(&cs, "net.core.netdev_budget is host-global"));
+	assert_true(noted(&cs, "if.dut1.xps_cpus is not available in the DUT"));
 	/* Every knob of share/tune/linux.cand is in the knowledge base. */
-	assert_false(noted(notes, nnotes, "is not in the knowledge base"));
-	free(c);
-	free_notes(notes, nnotes);
+	assert_false(noted(&cs, "is not in the knowledge base"));
+	candidates_free(&cs);
 }
 
 /* The parts of a bundle that are in force already drop out; a bundle fully in force goes. */
@@ -139,25 +147,22 @@ test_bench_tune_bundle_drops_what_is_in_force(void **state)
 		"if.dut0.offload.rx-gro-list=on", "if.dut0.napi_threaded=0",
 		"if.dut0.napi_thread_cpus=0-1", NULL,
 	};
-	struct bench_candidate *c;
-	char **notes;
-	size_t n, nnotes;
+	struct cands cs;
 
 	(void)state;
-	candidates(gro_on, &c, &n, &notes, &nnotes);
+	cs = candidates(gro_on);
 	/* Only the thread and its pin are left of the first bundle. */
-	assert_string_equal(c[0].label, "if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
-	assert_int_equal(c[0].n, 2);
-	assert_string_equal(c[2].label, "if.dut0.offload.rx-udp-gro-forwarding=on + "
+	assert_string_equal(cs.c[0].label, "if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
+	assert_int_equal(cs.c[0].n, 2);
+	assert_string_equal(cs.c[2].label, "if.dut0.offload.rx-udp-gro-forwarding=on + "
 	    "if.dut0.napi_threaded=1 + if.dut0.napi_thread_cpus=1");
-	assert_int_equal(c[2].n, 3);
+	assert_int_equal(cs.c[2].n, 3);
 	/* The unpinned bundle is then the single knob. */
-	assert_non_null(find(c, n, "if.dut0.napi_threaded=1"));
-	assert_true(noted(notes, nnotes, "fraglist GRO on dut0 left out: already in force"));
-	assert_non_null(find(c, n, "if.dut0.offload.rx-udp-gro-forwarding=on"));
-	assert_non_null(find(c, n, "if.dut0.offload.gro=off"));
-	free(c);
-	free_notes(notes, nnotes);
+	assert_non_null(find(&cs, "if.dut0.napi_threaded=1"));
+	assert_true(noted(&cs, "fraglist GRO on dut0 left out: already in force"));
+	assert_non_null(find(&cs, "if.dut0.offload.rx-udp-gro-forwarding=on"));
+	assert_non_null(find(&cs, "if.dut0.offload.gro=off"));
+	candidates_free(&cs);
 }
 
 /* A known trap (strict rp_filter) is the first candidate where it is set, and nowhere else. */
@@ -166,22 +171,18 @@ test_bench_tune_trap_only_where_set(void **state)
 {
 	static const char *const strict[] = { "net.ipv4.conf.dut0.rp_filter=1", NULL };
 	static const char *const off[] = { "net.ipv4.conf.dut0.rp_filter=0", NULL };
-	struct bench_candidate *c;
-	char **notes;
-	size_t n, nnotes;
+	struct cands cs;
 
 	(void)state;
-	candidates(strict, &c, &n, &notes, &nnotes);
-	assert_true(n >= 1);
-	assert_string_equal(c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
-	assert_string_equal(c[0].was, "1");
-	free(c);
-	free_notes(notes, nnotes);
-	candidates(off, &c, &n, &notes, &nnotes);
-	assert_null(find(c, n, "net.ipv4.conf.dut0.rp_filter=2"));
-	assert_true(noted(notes, nnotes, "rp_filter left out: it is '0', not the trap '1'"));
-	free(c);
-	free_notes(notes, nnotes);
+	cs = candidates(strict);
+	assert_true(cs.n >= 1);
+	assert_string_equal(cs.c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
+	assert_string_equal(cs.c[0].was, "1");
+	candidates_free(&cs);
+	cs = candidates(off);
+	assert_null(find(&cs, "net.ipv4.conf.dut0.rp_filter=2"));
+	assert_true(noted(&cs, "rp_filter left out: it is '0', not the trap '1'"));
+	candidates_free(&cs);
 }
 
 static struct bench_candidate
@@ -373,67 +374,67 @@ test_bench_tune_order_puts_diagnosed_knobs_first(void **state)
 		"if.dut1.qdisc", NULL, "if.dut0.rps_cpus", "if.dut0.rps_flow_cnt", NULL, "",
 	};
 	struct diag_result *d = diagnosis(knobs);
-	struct bench_candidate *c, *listed;
-	char **notes;
-	size_t n, nnotes, i, k;
+	struct bench_candidate *listed;
+	struct cands cs;
+	size_t i, k;
 
 	(void)state;
-	candidates(plain_dut, &c, &n, &notes, &nnotes);
-	listed = xreallocarray(NULL, n, sizeof *listed);
-	memcpy(listed, c, n * sizeof *c);
-	bench_tune_order(c, n, d);
+	cs = candidates(plain_dut);
+	listed = xreallocarray(NULL, cs.n, sizeof *listed);
+	memcpy(listed, cs.c, cs.n * sizeof *cs.c);
+	bench_tune_order(cs.c, cs.n, d);
 	/* The first qdisc in the list, then the first RPS mask, then the list. */
-	assert_string_equal(c[0].set[0].name, "if.dut1.qdisc");
-	assert_string_equal(c[0].label, listed[position(listed, n, c[0].label)].label);
-	assert_int_equal(c[0].finding, 0);
-	assert_string_equal(c[0].order, "the diagnosis found finding-1 on dut0 (certain) "
+	assert_string_equal(cs.c[0].set[0].name, "if.dut1.qdisc");
+	assert_string_equal(cs.c[0].label, listed[position(listed, cs.n, cs.c[0].label)].label);
+	assert_int_equal(cs.c[0].finding, 0);
+	assert_string_equal(cs.c[0].order, "the diagnosis found finding-1 on dut0 (certain) "
 	    "and names if.dut1.qdisc");
-	assert_string_equal(c[1].label, "if.dut0.rps_cpus=2");
-	assert_int_equal(c[1].finding, 1);
-	assert_non_null(strstr(c[1].order, "finding-2 on dut0 (certain) and names if.dut0.rps_cpus"));
+	assert_string_equal(cs.c[1].label, "if.dut0.rps_cpus=2");
+	assert_int_equal(cs.c[1].finding, 1);
+	assert_non_null(strstr(cs.c[1].order,
+	    "finding-2 on dut0 (certain) and names if.dut0.rps_cpus"));
 	/* The other qdiscs and masks stay where the list had them. */
-	assert_int_equal(c[2].finding, -1);
-	assert_string_equal(c[2].label, listed[0].label);
-	assert_non_null(strstr(c[2].order, "no finding of the diagnosis names its knobs"));
-	assert_true(position(c, n, "if.dut0.rps_cpus=1") > position(c, n, listed[0].label));
-	assert_non_null(strstr(c[position(c, n, "if.dut0.rps_cpus=1")].order,
+	assert_int_equal(cs.c[2].finding, -1);
+	assert_string_equal(cs.c[2].label, listed[0].label);
+	assert_non_null(strstr(cs.c[2].order, "no finding of the diagnosis names its knobs"));
+	assert_true(position(cs.c, cs.n, "if.dut0.rps_cpus=1") >
+	    position(cs.c, cs.n, listed[0].label));
+	assert_non_null(strstr(cs.c[position(cs.c, cs.n, "if.dut0.rps_cpus=1")].order,
 	    "another value of a knob the diagnosis names"));
 	/* Nothing lost or doubled; the unnamed keep their relative order. */
-	for (i = 0, k = 2; i < n; i++) {
-		position(c, n, listed[i].label);
-		if (strcmp(listed[i].label, c[0].label) == 0 || strcmp(listed[i].label, c[1].label) == 0)
+	for (i = 0, k = 2; i < cs.n; i++) {
+		position(cs.c, cs.n, listed[i].label);
+		if (strcmp(listed[i].label, cs.c[0].label) == 0 ||
+		    strcmp(listed[i].label, cs.c[1].label) == 0)
 			continue;
-		assert_string_equal(c[k++].label, listed[i].label);
+		assert_string_equal(cs.c[k++].label, listed[i].label);
 	}
-	free(c);
-	free_notes(notes, nnotes);
+	candidates_free(&cs);
 	/* A known trap found set goes before what the diagnosis names (the setting is the evidence). */
 	{
 		static const char *const trapped[] = {
 			"net.ipv4.conf.dut0.rp_filter=1", "if.dut0.rps_cpus=0", "if.dut1.qdisc=tbf", NULL,
 		};
 
-		candidates(trapped, &c, &n, &notes, &nnotes);
-		bench_tune_order(c, n, d);
-		assert_string_equal(c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
-		assert_true(c[0].trap);
-		assert_non_null(strstr(c[0].order, "a known trap is set in the DUT (line "));
-		assert_string_equal(c[1].set[0].name, "if.dut1.qdisc");
-		assert_string_equal(c[2].label, "if.dut0.rps_cpus=2");
-		free(c);
-		free_notes(notes, nnotes);
+		cs = candidates(trapped);
+		bench_tune_order(cs.c, cs.n, d);
+		assert_string_equal(cs.c[0].label, "net.ipv4.conf.dut0.rp_filter=2");
+		assert_true(cs.c[0].trap);
+		assert_non_null(strstr(cs.c[0].order, "a known trap is set in the DUT (line "));
+		assert_string_equal(cs.c[1].set[0].name, "if.dut1.qdisc");
+		assert_string_equal(cs.c[2].label, "if.dut0.rps_cpus=2");
+		candidates_free(&cs);
 	}
-	candidates(plain_dut, &c, &n, &notes, &nnotes);
+	cs = candidates(plain_dut);
 	/* No diagnosis: the list's order, said so with the line. */
-	memcpy(c, listed, n * sizeof *c);
-	bench_tune_order(c, n, NULL);
-	assert_string_equal(c[0].label, listed[0].label);
-	assert_non_null(strstr(c[0].order, "the candidate list's order (line "));
-	assert_true(c[0].line > 0);
+	memcpy(cs.c, listed, cs.n * sizeof *cs.c);
+	bench_tune_order(cs.c, cs.n, NULL);
+	assert_string_equal(cs.c[0].label, listed[0].label);
+	assert_non_null(strstr(cs.c[0].order, "the candidate list's order (line "));
+	assert_true(cs.c[0].line > 0);
 	diag_result_free(d);
 	free(listed);
-	free(c);
-	free_notes(notes, nnotes);
+	candidates_free(&cs);
 }
 
 /* More spread, or a smaller effect, needs more runs; never beyond the cap, never below min. */

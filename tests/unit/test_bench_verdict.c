@@ -8,15 +8,25 @@
 
 #include "bench/bench.h"
 
+/* The verdict on B against A, 5 runs each, at 95% confidence (alpha 0.05); fails the test if none. */
+static void
+verdict(const double *a, const double *b, struct bench_verdict *v)
+{
+	char *cause = NULL;
+
+	if (bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, v, &cause) != 0)
+		fail_msg("bench_verdict_compute: %s", cause);
+}
+
 static void
 test_bench_verdict_text_says_how_much_more(void **state)
 {
 	const double a[] = { 100, 102, 98, 101, 99 }, b[] = { 120, 122, 118, 121, 119 };
 	struct bench_verdict v;
-	char *cause = NULL, *text;
+	char *text;
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, &cause), 0);
+	verdict(a, b, &v);
 	assert_true(v.decided);
 	assert_int_equal(v.direction, 1);
 	assert_true(v.pct > 19.99 && v.pct < 20.01);
@@ -36,7 +46,7 @@ test_bench_verdict_text_says_fewer_when_worse(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	verdict(a, b, &v);
 	assert_int_equal(v.direction, -1);
 	text = bench_verdict_text(&v);
 	assert_non_null(strstr(text, "B forwards 20.0% ± "));
@@ -52,7 +62,7 @@ test_bench_verdict_no_difference_when_overlapping(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	verdict(a, b, &v);
 	assert_false(v.decided);
 	assert_int_equal(v.direction, 0);
 	text = bench_verdict_text(&v);
@@ -70,7 +80,7 @@ test_bench_verdict_zero_baseline_says_absolute_change(void **state)
 	char *text, *table;
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	verdict(a, b, &v);
 	assert_int_equal(v.direction, 1);
 	text = bench_verdict_text(&v);
 	table = bench_verdict_table(&v);
@@ -100,7 +110,7 @@ test_bench_verdict_uses_the_corrected_level(void **state)
 	struct bench_seq s = { 5, 10, 0.95, 1 };
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v1, NULL), 0);
+	verdict(a, b, &v1);
 	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, bench_seq_alpha(&s), &v6,
 	    NULL), 0);
 	assert_true(v1.p_welch < 0.05 && v1.p_welch > bench_seq_alpha(&s));
@@ -116,7 +126,7 @@ test_bench_verdict_text_for_latency_says_lower(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	verdict(a, b, &v);
 	strcpy(v.unit, "latency");
 	text = bench_verdict_text(&v);
 	assert_non_null(strstr(text, "B has a 20.0% ± "));

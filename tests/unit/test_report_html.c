@@ -58,6 +58,37 @@ test_report_parse_runs_rejects_wrong_types(void **state)
 	}
 }
 
+/* A bench report of the runs in text (JSON lines) that stopped for the given reason. */
+static void
+report_of(struct report_data *d, const char *text, const char *stopped)
+{
+	char *cause = NULL;
+
+	memset(d, 0, sizeof *d);
+	d->meta = json_pack("{s:s, s:b, s:s}", "kind", "bench", "complete", 1, "stopped", stopped);
+	d->runs = report_parse_runs("t", text, strlen(text), &cause);
+	if (d->runs == NULL)
+		fail_msg("report_parse_runs: %s", cause);
+}
+
+/* Its page, checked to hold each of wants and none of unwanted (NULL-terminated lists). */
+static void
+expect_page(const struct report_data *d, const char *const *wants, const char *const *unwanted)
+{
+	char *html = report_html(d);
+
+	assert_non_null(html);
+	for (; *wants != NULL; wants++) {
+		if (strstr(html, *wants) == NULL)
+			fail_msg("the page has no '%s'", *wants);
+	}
+	for (; unwanted != NULL && *unwanted != NULL; unwanted++) {
+		if (strstr(html, *unwanted) != NULL)
+			fail_msg("the page has '%s'", *unwanted);
+	}
+	free(html);
+}
+
 static void
 test_report_html_draws_one_box_per_profile(void **state)
 {
@@ -66,22 +97,18 @@ test_report_html_draws_one_box_per_profile(void **state)
 	    "{\"run\":2,\"block\":1,\"label\":\"a\",\"warmup\":false,\"pps\":100,\"per_second\":[99,101],\"cpu_busy\":[50,60]}\n"
 	    "{\"run\":3,\"block\":1,\"label\":\"b<i>\",\"warmup\":false,\"pps\":200,\"per_second\":[200,200],\"cpu_busy\":[90,5]}\n"
 	    "{\"run\":4,\"block\":2,\"label\":\"a\",\"warmup\":false,\"pps\":110,\"per_second\":[110],\"cpu_busy\":[55,65]}\n";
+	static const char *const wants[] = {
+		">a (2)<",		/* the warm-up is not counted */
+		">b&lt;i&gt; (1)<", "CPU 1 5% busy",
+		"stroke-dasharray",	/* the warm-up's line */
+		NULL,
+	};
+	static const char *const unwanted[] = { "<i>)", "<script", NULL };
 	struct report_data d;
-	char *html, *cause = NULL;
 
 	(void)state;
-	memset(&d, 0, sizeof d);
-	d.meta = json_pack("{s:s, s:b, s:s}", "kind", "bench", "complete", 1, "stopped", "max-runs");
-	d.runs = report_parse_runs("t", text, strlen(text), &cause);
-	assert_non_null(d.runs);
-	html = report_html(&d);
-	assert_non_null(strstr(html, ">a (2)<"));	/* the warm-up is not counted */
-	assert_non_null(strstr(html, ">b&lt;i&gt; (1)<"));
-	assert_null(strstr(html, "<i>)"));
-	assert_non_null(strstr(html, "CPU 1 5% busy"));
-	assert_non_null(strstr(html, "stroke-dasharray"));	/* the warm-up's line */
-	assert_null(strstr(html, "<script"));
-	free(html);
+	report_of(&d, text, "max-runs");
+	expect_page(&d, wants, unwanted);
 	json_decref(d.meta);
 	json_decref(d.runs);
 }
@@ -93,27 +120,23 @@ test_report_html_decided_worse_is_not_shown_as_a_gain(void **state)
 	const char text[] =
 	    "{\"run\":1,\"block\":1,\"label\":\"a\",\"warmup\":false,\"pps\":100,\"per_second\":[100]}\n"
 	    "{\"run\":2,\"block\":1,\"label\":\"b\",\"warmup\":false,\"pps\":90,\"per_second\":[90]}\n";
+	static const char *const wants[] = {
+		"<li class=\"decided worse\">b forwards fewer",
+		"<li class=\"decided better\">c forwards more",
+		"<li class=\"decided better\">d lower latency", "li.worse{color:#b71c1c}", NULL,
+	};
 	struct report_data d;
-	char *html, *cause = NULL;
 
 	(void)state;
-	memset(&d, 0, sizeof d);
-	d.meta = json_pack("{s:s, s:b, s:s}", "kind", "bench", "complete", 1, "stopped", "decided");
-	d.runs = report_parse_runs("t", text, strlen(text), &cause);
+	report_of(&d, text, "decided");
 	d.verdict = json_pack("{s:f, s:[{s:s, s:s, s:s, s:b, s:i, s:s}, {s:s, s:s, s:s, s:b, s:i, s:s},"
 	    " {s:s, s:s, s:s, s:b, s:i, s:s}]}", "confidence", 95.0, "comparisons",
 	    "a", "a", "b", "b", "metric", "pps", "decided", 1, "direction", -1, "text", "b forwards fewer",
 	    "a", "a", "b", "c", "metric", "pps", "decided", 1, "direction", 1, "text", "c forwards more",
 	    "a", "a", "b", "d", "metric", "latency_p99_us", "decided", 1, "direction", -1, "text",
 	    "d lower latency");
-	assert_non_null(d.runs);
 	assert_non_null(d.verdict);
-	html = report_html(&d);
-	assert_non_null(strstr(html, "<li class=\"decided worse\">b forwards fewer"));
-	assert_non_null(strstr(html, "<li class=\"decided better\">c forwards more"));
-	assert_non_null(strstr(html, "<li class=\"decided better\">d lower latency"));
-	assert_non_null(strstr(html, "li.worse{color:#b71c1c}"));
-	free(html);
+	expect_page(&d, wants, NULL);
 	json_decref(d.meta);
 	json_decref(d.runs);
 	json_decref(d.verdict);

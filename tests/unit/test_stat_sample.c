@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "stat/stat.h"
+#include "util/util.h"
+#include "testutil.h"
 
 static struct stat_parse defaults = { 1, " \t", 1 };
 
@@ -32,6 +34,19 @@ expect_error(const char *text, const struct stat_parse *p, int status, const cha
 		fail_msg("message '%s', want '%s'", e.msg ? e.msg : "(null)", msg);
 	free(e.msg);
 	stat_set_free(&s);
+}
+
+/* The message of reading text with the defaults, which must fail as bad input (status 2). */
+static char *
+read_error(const char *text)
+{
+	struct stat_set s;
+	struct stat_error e;
+
+	assert_int_equal(read_str(&s, text, NULL, &e), -1);
+	assert_int_equal(e.status, 2);
+	stat_set_free(&s);
+	return e.msg;
 }
 
 static void
@@ -111,23 +126,31 @@ test_stat_read_buf_keeps_sums_in_input_order(void **state)
 static void
 test_stat_read_buf_rejects_what_ministat_rejects(void **state)
 {
+	static const struct testutil_case bad[] = {
+		{ "1\n2\n12abc\n", "Invalid data on line 3 in data.txt" },
+		{ "1\n2\n3\n1e\n", "Invalid data on line 4 in data.txt" },
+		{ "1\n2\n1,5\n", "Invalid data on line 3 in data.txt" },
+		{ "1\n2\n", "Dataset data.txt must contain at least 3 data points" },
+		{ "", "Dataset data.txt must contain at least 3 data points" },
+		{ "# x\n\n", "Dataset data.txt must contain at least 3 data points" },
+	};
+
 	(void)state;
-	expect_error("1\n2\n12abc\n", NULL, 2, "Invalid data on line 3 in data.txt");
-	expect_error("1\n2\n3\n1e\n", NULL, 2, "Invalid data on line 4 in data.txt");
-	expect_error("1\n2\n1,5\n", NULL, 2, "Invalid data on line 3 in data.txt");
-	expect_error("1\n2\n", NULL, 2, "Dataset data.txt must contain at least 3 data points");
-	expect_error("", NULL, 2, "Dataset data.txt must contain at least 3 data points");
-	expect_error("# x\n\n", NULL, 2, "Dataset data.txt must contain at least 3 data points");
+	testutil_each_equal(read_error, bad, nitems(bad));
 }
 
 static void
 test_stat_read_buf_rejects_nonfinite_overflow_and_binary(void **state)
 {
+	static const struct testutil_case bad[] = {
+		{ "1\n2\nnan\n", "data.txt:3: not a finite number 'nan'" },
+		{ "1\n-inf\n3\n", "data.txt:2: not a finite number '-inf'" },
+		{ "1\n2\n1e999\n", "data.txt:3: number out of range '1e999'" },
+		{ "1\n2\n-1e400 x\n", "data.txt:3: number out of range '-1e400'" },
+	};
+
 	(void)state;
-	expect_error("1\n2\nnan\n", NULL, 2, "data.txt:3: not a finite number 'nan'");
-	expect_error("1\n-inf\n3\n", NULL, 2, "data.txt:2: not a finite number '-inf'");
-	expect_error("1\n2\n1e999\n", NULL, 2, "data.txt:3: number out of range '1e999'");
-	expect_error("1\n2\n-1e400 x\n", NULL, 2, "data.txt:3: number out of range '-1e400'");
+	testutil_each_equal(read_error, bad, nitems(bad));
 	{
 		struct stat_set s;
 		struct stat_error e;

@@ -15,6 +15,24 @@
 struct kb *testutil_kb;
 char testutil_tmpdir[] = "/tmp/ntune-test-XXXXXX";
 
+/* s with its newlines, tabs and quotes written as C escapes, for a message (static buffer). */
+static const char *
+escaped(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *s != '\0' && n + 3 < sizeof buf; s++) {
+		if (*s == '\n' || *s == '\t' || *s == '\'') {
+			buf[n++] = '\\';
+			buf[n++] = *s == '\n' ? 'n' : *s == '\t' ? 't' : '\'';
+		} else
+			buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static void
 each(char *(*fn)(const char *), const struct testutil_case *c, size_t n, int whole)
 {
@@ -24,9 +42,10 @@ each(char *(*fn)(const char *), const struct testutil_case *c, size_t n, int who
 	for (i = 0; i < n; i++) {
 		got = fn(c[i].in);
 		if (got == NULL)
-			fail_msg("case %zu ('%s'): got nothing, want '%s'", i, c[i].in, c[i].want);
+			fail_msg("case %zu ('%s'): got nothing, want '%s'", i, escaped(c[i].in),
+			    c[i].want);
 		if (whole ? strcmp(got, c[i].want) != 0 : strstr(got, c[i].want) == NULL)
-			fail_msg("case %zu ('%s'): got '%s', want %s'%s'", i, c[i].in, got,
+			fail_msg("case %zu ('%s'): got '%s', want %s'%s'", i, escaped(c[i].in), got,
 			    whole ? "" : "a part ", c[i].want);
 		free(got);
 	}
