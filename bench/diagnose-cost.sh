@@ -4,15 +4,12 @@
 # so this is the cost of diagnosing at a 1 s interval. procps `top -b -d 1` runs alongside
 # over the same seconds as the peer. RUNS times (default 3): each run, then mean and range.
 # usage: bench/diagnose-cost.sh [DURATION] [RUNS]     (NTUNE=path/to/ntune, default build/ntune)
-set -eu
+. "$(dirname "$0")/lib.sh"
+set -e
 DURATION=${1:-30}
 RUNS=${2:-3}
-NTUNE=${NTUNE:-$(cd "$(dirname "$0")/.." && pwd)/build/ntune}
-[ -x "$NTUNE" ] || { echo "bench/diagnose-cost.sh: no ntune binary at $NTUNE (make first)" >&2; exit 2; }
-command -v top >/dev/null || { echo "bench/diagnose-cost.sh: top(1) not installed (procps)" >&2; exit 2; }
-HZ=$(getconf CLK_TCK)
-
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+bench_need_binary
+bench_need_top
 
 # One run: prints "DIAG_SECONDS TOP_SECONDS" of CPU over DURATION seconds.
 one() {

@@ -7,17 +7,14 @@
 # Environment: NTUNE (binary), OUT (results directory), DURATION (s a run, default 2),
 # GEN_TSO=on (put TSO back on gen0 as in labs before 2026-12-04: then only socket-sent
 # frames reach dut0's NAPI), LOAD (default `gen --cpus 0`).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 RUNS=${1:-5}
 MAXR=${2:-8}
-OUT=${OUT:-$(mktemp -d /tmp/ntune-napi.XXXXXX)}
+bench_results napi
 P="np$$"
-[ "$(id -u)" = 0 ] || { echo "bench/napi-placement.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/napi-placement.sh: no $NTUNE (run make)" >&2; exit 2; }
-trap '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
+bench_need_root
+bench_at_exit '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1'
 "$NTUNE" lab up --prefix "$P" >&2 || exit 1
 [ "${GEN_TSO:-off}" = on ] && ip netns exec "$P-gen" ethtool -K gen0 tso on
 NCPU=$(getconf _NPROCESSORS_ONLN)

@@ -5,22 +5,19 @@
 # their 95% intervals: same sign, overlapping intervals.
 # Usage: sudo bench/remote.sh [REPS]   Environment: NTUNE (binary), OUT (results), B (profile line b;
 # a is the settings as they are), RUNS (runs each, default 4).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 REPS=${1:-3}
 RUNS=${RUNS:-4}
 # Default b: the bundle `ntune tune --lab` keeps (GRO with fraglist GRO and a NAPI thread on dut0).
 B=${B:-"if.dut0.offload.gro=on
 if.dut0.offload.rx-gro-list=on
 if.dut0.napi_threaded=1"}
-OUT=${OUT:-$(mktemp -d /tmp/ntune-remote.XXXXXX)}
-[ "$(id -u)" = 0 ] || { echo "bench/remote.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/remote.sh: no $NTUNE (run make)" >&2; exit 2; }
+bench_results remote
+bench_need_root
 P="rl$$" N="rr$$"
 mkdir -p "$OUT/rig" || exit 1
-trap '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1; sh scripts/ssh-rig.sh down "$OUT/rig" "$N" >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
+bench_at_exit '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1; sh scripts/ssh-rig.sh down "$OUT/rig" "$N" >/dev/null 2>&1'
 printf '# the settings as they are\n' >"$OUT/a.conf"
 printf '%s\n' "$B" >"$OUT/b.conf"
 "$NTUNE" lab up --prefix "$P" >/dev/null || exit 1

@@ -3,15 +3,11 @@
 # procps `top -b -d 1` measured over the same DURATION seconds (default 60) on the
 # same machine, side by side. Prints both as % of one CPU and their ratio.
 # usage: bench/top.sh [DURATION]     (NTUNE=path/to/ntune, default build/ntune)
-set -eu
+. "$(dirname "$0")/lib.sh"
+set -e
 DURATION=${1:-60}
-NTUNE=${NTUNE:-$(cd "$(dirname "$0")/.." && pwd)/build/ntune}
-[ -x "$NTUNE" ] || { echo "bench/top.sh: no ntune binary at $NTUNE (make first)" >&2; exit 2; }
-command -v top >/dev/null || { echo "bench/top.sh: top(1) not installed (procps)" >&2; exit 2; }
-HZ=$(getconf CLK_TCK)
-
-# CPU ticks (user + system) a process has used so far.
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+bench_need_binary
+bench_need_top
 
 "$NTUNE" top -b -d 1 >/dev/null &
 ntune_pid=$!

@@ -6,24 +6,20 @@
 # Goal (issue 16): the fixing knob kept, best >= 90% of the unimpaired rate.
 # Usage: sudo bench/tune-planted.sh [BUDGET_MINUTES] [ROUNDS] [IMPAIRMENT...]
 # Environment: NTUNE (binary), OUT (results directory), DURATION (s a measured run, default 2).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 BUDGET=${1:-2}
 ROUNDS=${2:-5}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- rp-filter napi-on-sender
 DUR=${DURATION:-2}
-OUT=${OUT:-$(mktemp -d /tmp/ntune-planted.XXXXXX)}
-mkdir -p "$OUT" || exit 1
-export NTUNE_STATE_DIR=${NTUNE_STATE_DIR:-$OUT/state}
-[ "$(id -u)" = 0 ] || { echo "bench/tune-planted.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/tune-planted.sh: no $NTUNE (run make)" >&2; exit 2; }
+bench_results planted
+bench_own_journal
+bench_need_root
 U="pu$$"
 LABS="$U"
-trap 'for l in $LABS; do "$NTUNE" lab down --prefix "$l" >/dev/null 2>&1; done' EXIT
-trap 'exit 130' INT TERM
+bench_at_exit 'for l in $LABS; do "$NTUNE" lab down --prefix "$l" >/dev/null 2>&1; done'
 echo "tune-planted: budget $BUDGET min, $ROUNDS rounds of $DUR s, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
 "$NTUNE" lab up --prefix "$U" >/dev/null 2>&1 || { echo "lab up failed" >&2; exit 1; }
 # pps forwarded to sink0 of lab $1 while the lab's default load (gen on CPU 0) sends.

@@ -10,25 +10,20 @@
 # Usage: sudo bench/tune-repeat.sh [N] [BUDGET_MINUTES] [extra ntune tune options...]
 # Environment: NTUNE (binary, default build/ntune), OUT (results directory), CHECK_ROUNDS
 # (0: no re-measurement), DURATION (s a re-measured run, default 2).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 N=${1:-5}
 BUDGET=${2:-3}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] && shift
-OUT=${OUT:-$(mktemp -d /tmp/ntune-tune-repeat.XXXXXX)}
-mkdir -p "$OUT" || exit 1
-# A journal of its own: other ntune runs on the machine hold the default one's lock.
-export NTUNE_STATE_DIR=${NTUNE_STATE_DIR:-$OUT/state}
-[ "$(id -u)" = 0 ] || { echo "bench/tune-repeat.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/tune-repeat.sh: no $NTUNE (run make)" >&2; exit 2; }
-trap 'exit 130' INT TERM
+bench_results tune-repeat
+bench_own_journal
+bench_need_root
 echo "tune-repeat: $N tunes, budget $BUDGET min, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs" | tee "$OUT/header.txt"
 CHECK_ROUNDS=${CHECK_ROUNDS:-5}
 DUR=${DURATION:-2}
 LABS=""
-trap 'for l in $LABS; do "$NTUNE" lab down --prefix "$l" >/dev/null 2>&1; done' EXIT
+bench_at_exit 'for l in $LABS; do "$NTUNE" lab down --prefix "$l" >/dev/null 2>&1; done'
 # pps forwarded to sink0 of lab $1 while gen sends from CPU 0 for DUR seconds.
 measure() {
 	a=$(ip netns exec "$1-sink" cat /sys/class/net/sink0/statistics/rx_packets)

@@ -9,20 +9,17 @@
 # tuned.conf), as recorded in /work/shared/notes/tuning-anchors.md section 1.
 # Usage: sudo bench/tune-vs.sh [BUDGET_MINUTES] [RUNS] [MAX_RUNS]
 # Environment: NTUNE (binary), OUT (results directory), DURATION (s a run, default 2).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 BUDGET=${1:-3}
 RUNS=${2:-5}
 MAXR=${3:-10}
-OUT=${OUT:-$(mktemp -d /tmp/ntune-tune-vs.XXXXXX)}
+bench_results tune-vs
 mkdir -p "$OUT/profiles" || exit 1
-export NTUNE_STATE_DIR=${NTUNE_STATE_DIR:-$OUT/state}
+bench_own_journal
 P="tv$$"
-[ "$(id -u)" = 0 ] || { echo "bench/tune-vs.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/tune-vs.sh: no $NTUNE (run make)" >&2; exit 2; }
-trap '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
+bench_need_root
+bench_at_exit '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1'
 echo "tune-vs: budget $BUDGET min, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
 "$NTUNE" lab up --prefix "$P" >/dev/null 2>&1 || { echo "lab up failed" >&2; exit 1; }
 printf '# a fresh lab as it is\n' >"$OUT/profiles/defaults.conf"

@@ -5,18 +5,14 @@
 # Environment: NTUNE (binary, default build/ntune), OUT (results directory), LOAD (default
 # `gen --method sendmmsg --cpus 0`: a generator through the host stack pinned to CPU 0, the
 # set-up of the ~480 kpps -> ~690 kpps RPS measurement the goal comes from).
-set -u
-cd "$(dirname "$0")/.."
-NTUNE=${NTUNE:-$PWD/build/ntune}
+. "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 BUDGET=${1:-4}
 [ $# -gt 0 ] && shift
-OUT=${OUT:-$(mktemp -d /tmp/ntune-tune.XXXXXX)}
-mkdir -p "$OUT" || exit 1
+bench_results tune
 P="tb$$"
-[ "$(id -u)" = 0 ] || { echo "bench/tune.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -x "$NTUNE" ] || { echo "bench/tune.sh: no $NTUNE (run make)" >&2; exit 2; }
-trap '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
+bench_need_root
+bench_at_exit '"$NTUNE" lab down --prefix "$P" >/dev/null 2>&1'
 "$NTUNE" lab up --prefix "$P" >&2 || exit 1
 "$NTUNE" tune --lab --prefix "$P" --budget "$BUDGET" --load "${LOAD:-gen --method sendmmsg --cpus 0}" -o "$OUT/tune" "$@" >"$OUT/tune.txt" || {
 	cat "$OUT/tune.txt"; exit 1; }
