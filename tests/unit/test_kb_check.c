@@ -100,6 +100,31 @@ done(struct result *r)
 	kb_diags_free(r->d, r->n);
 }
 
+/* text, linted as file for target on s, has the diagnostic has() looks for. */
+static void
+expect_diag(const char *file, const char *text, const struct kb_system *s, enum kb_target t,
+    int line, enum kb_severity sev, const char *rule, const char *message)
+{
+	struct result r = lint(file, text, s, t);
+
+	if (!has(&r, line, sev, rule, message))
+		fail_msg("%s: no %s %s at line %d saying '%s'", file, kb_severity_name(sev), rule,
+		    line, message);
+	done(&r);
+}
+
+/* text, linted as file for target on s, has no diagnostic of rule. */
+static void
+expect_no_rule(const char *file, const char *text, const struct kb_system *s, enum kb_target t,
+    const char *rule)
+{
+	struct result r = lint(file, text, s, t);
+
+	if (has_rule(&r, rule))
+		fail_msg("%s: a diagnostic of %s", file, rule);
+	done(&r);
+}
+
 static void
 test_check_unknown_knob_suggests_a_name(void **state)
 {
@@ -126,9 +151,8 @@ test_check_loader_variables_are_not_tunables(void **state)
 	assert_true(has(&r, 1, KB_NOTE, "unknown-knob", "loader variable, not a tunable"));
 	assert_int_equal(r.errors, 0);
 	done(&r);
-	r = lint("sysctl.conf", "if_ix_load=YES\n", &s, KB_TARGET_SYSCTL);
-	assert_true(has(&r, 1, KB_ERROR, "placement", "is a loader.conf variable"));
-	done(&r);
+	expect_diag("sysctl.conf", "if_ix_load=YES\n", &s, KB_TARGET_SYSCTL,
+	    1, KB_ERROR, "placement", "is a loader.conf variable");
 }
 
 static void
@@ -184,22 +208,19 @@ test_check_placement_in_loader_and_sysctl_files(void **state)
 	assert_int_equal(r.errors, 1);
 	done(&r);
 	/* Tunables that are both (RWTUN) fit either file. */
-	r = lint("sysctl.conf", "net.isr.dispatch=deferred\n", &s, KB_TARGET_SYSCTL);
-	assert_false(has_rule(&r, "placement"));
-	done(&r);
+	expect_no_rule("sysctl.conf", "net.isr.dispatch=deferred\n", &s, KB_TARGET_SYSCTL,
+	    "placement");
 	s = sys_of("pfsense");
-	r = lint("config.xml", "net.isr.maxthreads=-1\n", &s, KB_TARGET_PFSENSE);
-	assert_true(has(&r, 1, KB_ERROR, "placement", "/boot/loader.conf.local"));
-	done(&r);
+	expect_diag("config.xml", "net.isr.maxthreads=-1\n", &s, KB_TARGET_PFSENSE,
+	    1, KB_ERROR, "placement", "/boot/loader.conf.local");
 	s = sys_of("opnsense");
 	r = lint("config.xml", "net.isr.maxthreads=-1\n", &s, KB_TARGET_OPNSENSE);
 	assert_true(has(&r, 1, KB_NOTE, "placement", "after a reboot"));
 	assert_int_equal(r.errors, 0);
 	done(&r);
 	s = sys_of("linux");
-	r = lint("99-x.conf", "if.eth0.ring.rx=4096\n", &s, KB_TARGET_SYSCTL);
-	assert_true(has(&r, 1, KB_ERROR, "placement", "interface setting (ethtool)"));
-	done(&r);
+	expect_diag("99-x.conf", "if.eth0.ring.rx=4096\n", &s, KB_TARGET_SYSCTL,
+	    1, KB_ERROR, "placement", "interface setting (ethtool)");
 }
 
 static void
@@ -237,22 +258,18 @@ test_check_obsolete_knob_names_its_replacement(void **state)
 	assert_true(has(&r, 2, KB_NOTE, "obsolete", "prefer kern.ipc.soacceptqueue"));
 	done(&r);
 	s.version = "11.2-RELEASE";
-	r = lint("p", "hw.ix.rxd=4096\n", &s, KB_TARGET_ANY);
-	assert_false(has_rule(&r, "obsolete"));
-	done(&r);
+	expect_no_rule("p", "hw.ix.rxd=4096\n", &s, KB_TARGET_ANY, "obsolete");
 }
 
 static void
 test_check_knob_newer_than_the_os_has_no_effect(void **state)
 {
 	struct kb_system s = sys_of("freebsd");
-	struct result r;
 
 	(void)state;
 	s.version = "11.4-RELEASE";
-	r = lint("p", "dev.ix.0.iflib.override_nrxqs=4\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_ERROR, "version", "exists since 12.0"));
-	done(&r);
+	expect_diag("p", "dev.ix.0.iflib.override_nrxqs=4\n", &s, KB_TARGET_ANY,
+	    1, KB_ERROR, "version", "exists since 12.0");
 	assert_true(kb_version_cmp("14.1-RELEASE", "12.0") > 0);
 	assert_true(kb_version_cmp("12.0", "12.0-STABLE") == 0);
 	assert_true(kb_version_cmp("4.9", "4.12") < 0);
@@ -300,55 +317,41 @@ test_check_rss_bits_against_the_cpu_count(void **state)
 	assert_false(has_rule(&r, "range"));
 	assert_int_equal(r.errors, 0);
 	done(&r);
-	r = lint("p", "net.inet.rss.enabled=1\nnet.inet.rss.bits=8\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 2, KB_ERROR, "range", "0..7"));
-	done(&r);
+	expect_diag("p", "net.inet.rss.enabled=1\nnet.inet.rss.bits=8\n", &s, KB_TARGET_ANY,
+	    2, KB_ERROR, "range", "0..7");
 	s.ncpu = 8;
-	r = lint("p", "net.inet.rss.enabled=1\nnet.inet.rss.bits=3\n", &s, KB_TARGET_ANY);
-	assert_false(has_rule(&r, "range"));
-	done(&r);
+	expect_no_rule("p", "net.inet.rss.enabled=1\nnet.inet.rss.bits=3\n", &s, KB_TARGET_ANY,
+	    "range");
 }
 
 static void
 test_check_requirements(void **state)
 {
 	struct kb_system s = sys_of("freebsd");
-	struct result r;
 
 	(void)state;
 	s.rss_kernel = 0;
-	r = lint("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_ERROR, "requires", "options RSS"));
-	done(&r);
+	expect_diag("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY,
+	    1, KB_ERROR, "requires", "options RSS");
 	s.rss_kernel = -1;
-	r = lint("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "requires", "options RSS"));
-	done(&r);
+	expect_diag("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY,
+	    1, KB_WARNING, "requires", "options RSS");
 	s.rss_kernel = 1;
-	r = lint("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY);
-	assert_false(has_rule(&r, "requires"));
-	done(&r);
-	r = lint("p", "net.isr.bindthreads=1\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "requires", "net.isr.maxthreads > 1 (net.isr.maxthreads "
-	    "is 1, default)"));
-	done(&r);
-	r = lint("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY);
-	assert_false(has_rule(&r, "requires"));
-	done(&r);
+	expect_no_rule("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY, "requires");
+	expect_diag("p", "net.isr.bindthreads=1\n", &s, KB_TARGET_ANY, 1, KB_WARNING, "requires",
+	    "net.isr.maxthreads > 1 (net.isr.maxthreads is 1, default)");
+	expect_no_rule("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY,
+	    "requires");
 	s.ncpu = 1;
-	r = lint("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "requires", "net.isr.maxthreads is -1"));
-	done(&r);
+	expect_diag("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY,
+	    1, KB_WARNING, "requires", "net.isr.maxthreads is -1");
 	/* Knob against knob. */
-	r = lint("p", "net.inet.tcp.recvbuf_max=8388608\nkern.ipc.maxsockbuf=4194304\n", &s,
-	    KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "requires", "kern.ipc.maxsockbuf >= "
-	    "net.inet.tcp.recvbuf_max"));
-	done(&r);
+	expect_diag("p", "net.inet.tcp.recvbuf_max=8388608\nkern.ipc.maxsockbuf=4194304\n", &s,
+	    KB_TARGET_ANY, 1, KB_WARNING, "requires",
+	    "kern.ipc.maxsockbuf >= net.inet.tcp.recvbuf_max");
 	s = sys_of("opnsense");
-	r = lint("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "requires", "unless net.inet.rss.enabled=1"));
-	done(&r);
+	expect_diag("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY,
+	    1, KB_WARNING, "requires", "unless net.inet.rss.enabled=1");
 }
 
 static void
@@ -368,9 +371,8 @@ test_check_lowering_a_limit_warns(void **state)
 	s = sys_of("linux");
 	s.get = fake_get;
 	s.arg = &f;
-	r = lint("p", "net.core.netdev_max_backlog=2000\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_WARNING, "lowers-limit", "below the current value 5000"));
-	done(&r);
+	expect_diag("p", "net.core.netdev_max_backlog=2000\n", &s, KB_TARGET_ANY,
+	    1, KB_WARNING, "lowers-limit", "below the current value 5000");
 }
 
 static void
@@ -379,18 +381,15 @@ test_check_notes_values_that_change_nothing(void **state)
 	static const char *const kv[] = { "net.ipv4.ip_forward", "1", NULL };
 	struct fake f = { kv };
 	struct kb_system s = sys_of("freebsd");
-	struct result r;
 
 	(void)state;
-	r = lint("p", "hw.ibrs_disable=1\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_NOTE, "no-change", "is the default"));
-	done(&r);
+	expect_diag("p", "hw.ibrs_disable=1\n", &s, KB_TARGET_ANY,
+	    1, KB_NOTE, "no-change", "is the default");
 	s = sys_of("linux");
 	s.get = fake_get;
 	s.arg = &f;
-	r = lint("p", "net.ipv4.ip_forward=1\n", &s, KB_TARGET_ANY);
-	assert_true(has(&r, 1, KB_NOTE, "no-change", "already 1 on this system"));
-	done(&r);
+	expect_diag("p", "net.ipv4.ip_forward=1\n", &s, KB_TARGET_ANY,
+	    1, KB_NOTE, "no-change", "already 1 on this system");
 }
 
 static void

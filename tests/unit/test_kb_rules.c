@@ -49,6 +49,19 @@ ctx(const struct kb_system *s, const char *os, enum kb_role role, enum kb_goal g
 	return c;
 }
 
+/* A machine of ncpu CPUs on ncores cores (smt: hyperthreads on), nothing else known. */
+static struct kb_system
+machine(int ncpu, int ncores, int smt)
+{
+	struct kb_system s;
+
+	memset(&s, 0, sizeof s);
+	s.ncpu = ncpu;
+	s.ncores = ncores;
+	s.smt = smt;
+	return s;
+}
+
 static void
 test_rules_parse_reads_the_shipped_files(void **state)
 {
@@ -75,15 +88,11 @@ test_rules_eval_conditions_and_placeholders(void **state)
 	    "when: ncpu > 1 and role router|firewall\nvalue: {ncpu}\ncertainty: usually helps\n"
 	    "reason: one thread per CPU ({ncpu} CPUs,\n  {ncores} cores, mask {cpumask}, {role})\n"
 	    "source: netisr(9)\n");
-	struct kb_system s;
+	struct kb_system s = machine(8, 4, 1);
 	struct kb_rule_ctx c;
 	char *name, *value, *reason;
 
 	(void)state;
-	memset(&s, 0, sizeof s);
-	s.ncpu = 8;
-	s.ncores = 4;
-	s.smt = 1;
 	assert_int_equal(rs->n, 1);
 	assert_int_equal(rs->r[0].certainty, KB_USUALLY);
 	assert_int_equal(rs->r[0].line, 1);
@@ -112,16 +121,11 @@ test_rules_eval_smt_rss_and_goal_terms(void **state)
 	    "source: s\n\nknob: b\nwhen: rss and goal latency|throughput\nvalue: 1\n"
 	    "certainty: measure it\nreason: r\nsource: s\n\nknob: c\nwhen: ncores >= 4\nvalue: 1\n"
 	    "certainty: safe\nreason: r\nsource: s\n");
-	struct kb_system s;
+	struct kb_system s = machine(4, 4, 0);	/* and no RSS in the kernel */
 	struct kb_rule_ctx c;
 	char *n, *v, *r;
 
 	(void)state;
-	memset(&s, 0, sizeof s);
-	s.ncpu = 4;
-	s.ncores = 4;
-	s.smt = 0;
-	s.rss_kernel = 0;
 	c = ctx(&s, "freebsd", KB_ROLE_ROUTER, KB_GOAL_LATENCY);
 	assert_int_equal(kb_rule_eval(&rs->r[0], &c, &n, &v, &r, NULL), 0);
 	assert_int_equal(kb_rule_eval(&rs->r[1], &c, &n, &v, &r, NULL), 0);
@@ -171,14 +175,12 @@ test_rules_eval_per_nic_terms_expressions_and_placeholders(void **state)
 	    "knob: net.core.netdev_max_backlog\nwhen: maxspeed * 1000 / 672 / ncpu > 1000\n"
 	    "value: {maxspeed * 1000 / 672 / ncpu}\ncertainty: safe\nreason: r\nsource: s\n");
 	struct kb_driver drv;
-	struct kb_system s;
+	struct kb_system s = machine(8, 0, 0);
 	struct kb_nic nic;
 	struct kb_rule_ctx c;
 	char *n, *v, *r, *src;
 
 	(void)state;
-	memset(&s, 0, sizeof s);
-	s.ncpu = 8;
 	memset(&nic, 0, sizeof nic);
 	snprintf(nic.name, sizeof nic.name, "ix3");
 	nic.queues = 2;

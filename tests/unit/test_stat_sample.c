@@ -186,26 +186,43 @@ test_stat_read_buf_splits_long_lines_like_fgets(void **state)
 	free(buf);
 }
 
+/* A new scratch file (path: a mkstemp template, changed in place), open for writing. */
+static FILE *
+scratch(char *path)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	return f;
+}
+
+/* What was written to f, read back from its start by stat_read_fd as file name. */
+static int
+read_back(FILE *f, const char *name, struct stat_set *s, struct stat_error *e)
+{
+	fflush(f);
+	lseek(fileno(f), 0, SEEK_SET);
+	return stat_read_fd(s, fileno(f), name, &defaults, e);
+}
+
 static void
 test_stat_read_fd_rejects_lines_over_one_mebibyte(void **state)
 {
 	struct stat_set s;
 	struct stat_error e;
 	char path[] = "/tmp/ntune-test-stat-XXXXXX";
-	FILE *f;
-	int fd, i;
+	FILE *f = scratch(path);
+	int i;
 
 	(void)state;
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
 	fprintf(f, "1\n2\n3\n");
 	for (i = 0; i < 300000; i++)
 		fputs("1 2 ", f);
 	fputs("\n4\n", f);
-	fflush(f);
-	lseek(fd, 0, SEEK_SET);
-	assert_int_equal(stat_read_fd(&s, fd, "big.txt", &defaults, &e), -1);
+	assert_int_equal(read_back(f, "big.txt", &s, &e), -1);
 	assert_string_equal(e.msg, "big.txt:4: line longer than 1 MiB");
 	free(e.msg);
 	stat_set_free(&s);
@@ -219,17 +236,13 @@ test_stat_read_fd_reads_many_values_across_buffers(void **state)
 	struct stat_set s;
 	struct stat_error e;
 	char path[] = "/tmp/ntune-test-stat-XXXXXX";
-	FILE *f;
-	int fd, i;
+	FILE *f = scratch(path);
+	int i;
 
 	(void)state;
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
 	for (i = 0; i < 700000; i++)
 		fprintf(f, i % 5 ? "%d\n" : "%d.5 extra\n", i);
-	fflush(f);
-	lseek(fd, 0, SEEK_SET);
-	assert_int_equal(stat_read_fd(&s, fd, "many.txt", &defaults, &e), 0);
+	assert_int_equal(read_back(f, "many.txt", &s, &e), 0);
 	assert_int_equal(s.n, 700000);
 	stat_set_finish(&s, 0);
 	assert_true(s.sum.min == 0.5 && s.sum.max == 699999);
