@@ -153,6 +153,37 @@ test_cmp_golden() {
 # A name unique to this test run, for namespaces and labs.
 test_unique() { echo "nt$$$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')"; }
 
+# test_lab_files: `ntune lab` keeps the state of the labs this file makes in the trash
+# (NTUNE_LAB_DIR), not with the machine's other labs.
+test_lab_files() {
+	NTUNE_LAB_DIR="$TRASH/labstate"
+	export NTUNE_LAB_DIR
+}
+
+# test_lab_up: a route lab of this file's own for all its tests (needs root and ip, else the
+# file is skipped): P its prefix, ntune's journal in the trash (NTUNE_STATE_DIR), taken down
+# at exit; if it does not come up the rest of the file is skipped.
+test_lab_up() {
+	test_require ROOT,IP
+	P=$(test_unique)
+	NTUNE_STATE_DIR="$TRASH/state"
+	export NTUNE_STATE_DIR
+	ntune lab up --prefix "$P" >/dev/null 2>&1 || test_skip_all 'lab up failed'
+	test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1"
+}
+
+# test_wait_for TEXT FILE: until FILE holds TEXT (a grep pattern), at most 10 s.
+test_wait_for() {
+	_i=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+}
+
+# test_history_first FILE: `ntune history ID` of the first entry `ntune history --json` lists, into FILE.
+test_history_first() {
+	_id=$(ntune history --json | python3 -c "import json, sys; print(json.load(sys.stdin)[0][\"id\"])") &&
+	ntune history "$_id" >"$1"
+}
+
 # Exit 1 when a test failed; 77 (meson's "skipped") when every test was skipped.
 test_done() {
 	echo "1..$test_count"

@@ -14,36 +14,32 @@ run_inner() {
 	sed "s/^/$1: /" "$1.out"
 }
 
-write_inner right <<\EOF
+# write_refusal NAME MESSAGE STATUS: an inner test that wants exit status 2 and "unknown knob"
+# on stderr, of a stand-in command that prints MESSAGE and exits STATUS.
+write_refusal() {
+	write_inner "$1" <<EOF
 test_expect_success 'the refusal names the knob and exits 2' '
-	test_expect_code 2 sh -c "echo \"unknown knob x\" >&2; exit 2" 2>err &&
+	test_expect_code 2 sh -c "echo \"$2\" >&2; exit $3" 2>err &&
 	grep -q "unknown knob" err
 '
 EOF
+}
+
+write_refusal right "unknown knob x" 2
 test_expect_success 'a right message and exit status pass (the control)' '
 	run_inner right && test "$(cat right.rc)" = 0 &&
 	grep -q "^ok 1 - the refusal names the knob and exits 2$" right.out &&
 	grep -q "^1\.\.1$" right.out
 '
 
-write_inner wrong-message <<\EOF
-test_expect_success 'the refusal names the knob and exits 2' '
-	test_expect_code 2 sh -c "echo \"something else\" >&2; exit 2" 2>err &&
-	grep -q "unknown knob" err
-'
-EOF
+write_refusal wrong-message "something else" 2
 test_expect_success 'a wrong message fails the test although the exit status is right' '
 	run_inner wrong-message && test "$(cat wrong-message.rc)" = 1 &&
 	grep -q "^not ok 1 - the refusal names the knob and exits 2$" wrong-message.out &&
 	grep -q "^# failed 1 of 1$" wrong-message.out
 '
 
-write_inner wrong-status <<\EOF
-test_expect_success 'the refusal names the knob and exits 2' '
-	test_expect_code 2 sh -c "echo \"unknown knob x\" >&2; exit 1" 2>err &&
-	grep -q "unknown knob" err
-'
-EOF
+write_refusal wrong-status "unknown knob x" 1
 test_expect_success 'a wrong exit status fails the test although the message is right' '
 	run_inner wrong-status && test "$(cat wrong-status.rc)" = 1 &&
 	grep -q "^not ok 1 - " wrong-status.out &&

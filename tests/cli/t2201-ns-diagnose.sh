@@ -4,8 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 P=$(test_unique)
-NTUNE_LAB_DIR="$TRASH/labstate"
-export NTUNE_LAB_DIR
+test_lab_files
 # Host-wide sysctls are changed and restored below: two runs of this file at once (plain and
 # ASan suites) would restore each other's test values, so the second waits for the first.
 exec 7>/tmp/ntune-t2201-host-sysctl.lock

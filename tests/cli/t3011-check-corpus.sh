@@ -18,6 +18,21 @@ check_all() { # OS DIR: one `ntune check --json` document per line into $1.jsonl
 	done
 }
 
+# diagnostics: every diagnostic of both corpora (after check_all), one JSON object a line,
+# with "file", the corpus file it is about (relative to the corpus).
+diagnostics() {
+	python3 -c "
+import json, sys
+base = sys.argv[1] + \"/\"
+for o in (\"freebsd\", \"linux\"):
+    for l in open(o + \".jsonl\"):
+        d = json.loads(l)
+        for x in d[\"diagnostics\"]:
+            x[\"file\"] = d[\"file\"].replace(base, \"\")
+            print(json.dumps(x))
+" "$C"
+}
+
 test_expect_success 'every corpus file names its source repository, path and commit' '
 	bad=0 &&
 	for f in $(find "$C" -type f); do
@@ -51,47 +66,40 @@ for os in (\"freebsd\", \"linux\"):
         over.append(os)
 assert not over, over
 " >figures &&
+	diagnostics >all.jsonl &&
 	python3 -c "
 import json, sys
-base = sys.argv[1] + \"/\"
-for o in (\"freebsd\", \"linux\"):
-    for l in open(o + \".jsonl\"):
-        d = json.loads(l)
-        for x in d[\"diagnostics\"]:
-            if x[\"rule\"] == \"unknown-knob\":
-                print(\"%s:%d: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"knob\"]))
-" "$C" | sort >unknown.txt &&
+for x in map(json.loads, sys.stdin):
+    if x[\"rule\"] == \"unknown-knob\":
+        print(\"%s:%d: %s\" % (x[\"file\"], x[\"line\"], x[\"knob\"]))
+" <all.jsonl | sort >unknown.txt &&
 	test_cmp_golden t3011-corpus-unknown.txt unknown.txt
 '
 # The figures, passed or failed, as TAP comments in the log.
 [ -f "$TRASH/figures" ] && sed 's/^/# /' "$TRASH/figures"
 test_expect_success 'no unknown knob is an error except a typo within distance 2; errors are reviewed' '
+	diagnostics >all.jsonl &&
 	python3 -c "
 import json, sys
-base = sys.argv[1] + \"/\"
-for o in (\"freebsd\", \"linux\"):
-    for l in open(o + \".jsonl\"):
-        d = json.loads(l)
-        for x in d[\"diagnostics\"]:
-            if x[\"severity\"] != \"error\":
-                continue
-            assert x[\"rule\"] != \"unknown-knob\" or \"did you mean\" in x[\"message\"], x
-            if x[\"rule\"] == \"read-only\" and \"on this kernel\" in x[\"message\"]:
-                continue	# mode bits of the machine running the test
-            print(\"%s:%d: %s: %s\" % (d[\"file\"].replace(base, \"\"), x[\"line\"], x[\"rule\"], x[\"knob\"]))
-" "$C" | sort >errors.txt &&
+for x in map(json.loads, sys.stdin):
+    if x[\"severity\"] != \"error\":
+        continue
+    assert x[\"rule\"] != \"unknown-knob\" or \"did you mean\" in x[\"message\"], x
+    if x[\"rule\"] == \"read-only\" and \"on this kernel\" in x[\"message\"]:
+        continue	# mode bits of the machine running the test
+    print(\"%s:%d: %s: %s\" % (x[\"file\"], x[\"line\"], x[\"rule\"], x[\"knob\"]))
+" <all.jsonl | sort >errors.txt &&
 	test_cmp_golden t3011-corpus-errors.txt errors.txt
 '
 test_expect_success 'every placement, obsolete and read-only statement names its source line' '
+	diagnostics >all.jsonl &&
 	python3 -c "
-import json, re
-for o in (\"freebsd\", \"linux\"):
-    for l in open(o + \".jsonl\"):
-        for x in json.loads(l)[\"diagnostics\"]:
-            if x[\"rule\"] in (\"placement\", \"rc-conf\", \"node\", \"version\", \"obsolete\",
-                             \"read-only\", \"absent\"):
-                assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob|rst):[0-9]+\", x[\"message\"]), x
-"
+import json, re, sys
+for x in map(json.loads, sys.stdin):
+    if x[\"rule\"] in (\"placement\", \"rc-conf\", \"node\", \"version\", \"obsolete\",
+                     \"read-only\", \"absent\"):
+        assert re.search(r\"[a-z0-9_/.-]+\\.(c|h|conf|5|lua|knob|rst):[0-9]+\", x[\"message\"]), x
+" <all.jsonl
 '
 test_expect_success 'a public OPNsense config.xml: its one non-default tunable is known and no error' '
 	f="$C/opnsense/config.xml.evilbit-labs-opndossier-sample1" &&

@@ -44,8 +44,7 @@ test_expect_success 'history lists both applies, revert restores the file of eac
 test_expect_success 'history --json and history ID show the journal' '
 	ntune history --json >h.json &&
 	python3 -c "import json; h=json.load(open(\"h.json\")); assert [e[\"state\"] for e in h]==[\"reverted\",\"reverted\"]" &&
-	id=$(python3 -c "import json; print(json.load(open(\"h.json\"))[0][\"id\"])") &&
-	ntune history "$id" >e.json &&
+	test_history_first e.json &&
 	python3 -c "import json; e=json.load(open(\"e.json\")); assert e[\"changes\"][0][\"name\"]==\"net.isr.maxthreads\" and e[\"files\"][0][\"old\"]==\"kern.hz=100\\n\""
 '
 test_expect_success 'nothing left to revert exits 1' 'test_expect_code 1 ntune revert 2>/dev/null'

@@ -72,8 +72,7 @@ test_expect_success 'apply --trial-boot runs nextboot -e for each loader tunable
 	printf "kern.hz=\"100\"\n" | cmp - "$R/boot/loader.conf.local" &&
 	ntune history --json >h.json &&
 	python3 -c "import json; e=json.load(open(\"h.json\"))[0]; assert e[\"state\"]==\"applied\", e" &&
-	id=$(python3 -c "import json; print(json.load(open(\"h.json\"))[0][\"id\"])") &&
-	ntune history "$id" >e.json &&
+	test_history_first e.json &&
 	python3 -c "import json; e=json.load(open(\"e.json\")); assert [c[\"action\"] for c in e[\"changes\"]]==[\"trial\",\"trial\"] and e[\"trial\"][\"state\"]==\"pending\", e"
 '
 test_expect_success 'confirm before the reboot keeps nothing and says why' '

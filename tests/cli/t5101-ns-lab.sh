@@ -4,13 +4,7 @@
 
 test_require ROOT
 p=$(test_unique)
-NTUNE_LAB_DIR="$TRASH/labstate"
-export NTUNE_LAB_DIR
-# wait_ready FILE: until the sink has said on stderr that it receives (at most 10 s).
-wait_ready() {
-	i=0
-	while ! grep -q "receiving on" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-}
+test_lab_files
 test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1; ip netns del $p-gen 2>/dev/null; ip netns del $p-dut 2>/dev/null; ip netns del $p-sink 2>/dev/null"
 
 leftovers() { ls /run/netns 2>/dev/null | grep "^$p-" ; ls "$NTUNE_LAB_DIR" 2>/dev/null | grep "^$p\\." ; }
@@ -19,7 +13,7 @@ leftovers() { ls /run/netns 2>/dev/null | grep "^$p-" ; ls "$NTUNE_LAB_DIR" 2>/d
 traffic() {
 	rm -f sink.err; timeout 20 ip netns exec "$p-sink" "$NTUNE" sink --count 2000 --duration 10 --quiet --json >sink.json 2>sink.err &
 	spid=$!
-	wait_ready sink.err
+	test_wait_for "receiving on" sink.err
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 2000 --rate 20000 --quiet "$@" >gen.out || return 1
 	wait $spid || { cat sink.json; return 1; }
 	grep -q "\"packets\": 2000," sink.json || { cat sink.json; return 1; }

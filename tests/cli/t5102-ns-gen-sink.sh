@@ -4,13 +4,7 @@
 
 test_require ROOT
 p=$(test_unique)
-NTUNE_LAB_DIR="$TRASH/labstate"
-export NTUNE_LAB_DIR
-# wait_ready FILE: until the sink has said on stderr that it receives (at most 10 s).
-wait_ready() {
-	i=0
-	while ! grep -q "receiving on" "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-}
+test_lab_files
 test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1"
 
 dut1_tx() { ip netns exec "$p-dut" cat /sys/class/net/dut1/statistics/tx_packets; }
@@ -45,7 +39,7 @@ test_expect_success 'gen --count smaller than --threads sends exactly that many'
 test_expect_success 'sink counts every frame, per flow, without loss or reordering' '
 	rm -f s.err &&
 	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --flows --json --quiet >s.json 2>s.err & } &&
-	spid=$! && wait_ready s.err &&
+	spid=$! && test_wait_for "receiving on" s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 40000 --rate 40000 --flows 4 --quiet >/dev/null &&
 	wait $spid &&
 	test "$(jnum packets s.json)" = 40000 && test "$(jnum lost s.json)" = 0 &&
@@ -56,7 +50,7 @@ test_expect_success 'sink counts every frame, per flow, without loss or reorderi
 test_expect_success 'sink with --method sendmmsg traffic sees the same frames' '
 	rm -f s.err &&
 	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --count 5000 --duration 20 --json --quiet >s.json 2>s.err & } &&
-	spid=$! && wait_ready s.err &&
+	spid=$! && test_wait_for "receiving on" s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 5000 --rate 50000 --method sendmmsg --quiet >out &&
 	wait $spid && grep -q sendmmsg out && test "$(jnum packets s.json)" = 5000
 '
@@ -67,7 +61,7 @@ test_expect_success 'sink detects loss from the sequence numbers' '
 	test_when_finished "ip netns exec $p-dut nft delete table ip lossy" &&
 	rm -f s.err &&
 	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err & } &&
-	spid=$! && wait_ready s.err &&
+	spid=$! && test_wait_for "receiving on" s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --count 10000 --rate 20000 --quiet >/dev/null &&
 	wait $spid &&
 	got=$(jnum packets s.json) && lost=$(jnum lost s.json) && echo "received $got, lost $lost" &&
@@ -77,7 +71,7 @@ test_expect_success 'sink detects loss from the sequence numbers' '
 test_expect_success 'sink --values writes one pps a line that ministat reads' '
 	rm -f s.err &&
 	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --duration 3.5 --values v.txt --quiet >/dev/null 2>s.err & } &&
-	spid=$! && wait_ready s.err &&
+	spid=$! && test_wait_for "receiving on" s.err &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --rate 10000 --quiet >/dev/null &&
 	wait $spid && test "$(wc -l <v.txt)" -ge 2 && ! grep -qv "^[0-9][0-9]*$" v.txt &&
 	{ ! command -v ministat >/dev/null || ministat -n v.txt >/dev/null; }
@@ -89,7 +83,7 @@ test_expect_success 'a sink that sees nothing says so and exits 1' '
 test_expect_success NOT_SANITIZED 'sink keeps up with gen at full speed (within 1% of the DUT forwarded count)' '
 	rm -f s.err &&
 	{ timeout 30 ip netns exec "$p-sink" "$NTUNE" sink --idle 0.5 --duration 20 --json --quiet >s.json 2>s.err & } &&
-	spid=$! && wait_ready s.err && a=$(dut1_tx) &&
+	spid=$! && test_wait_for "receiving on" s.err && a=$(dut1_tx) &&
 	timeout 20 ip netns exec "$p-gen" "$NTUNE" gen --duration 3 --threads 2 --quiet >/dev/null &&
 	wait $spid && b=$(dut1_tx) && got=$(jnum packets s.json) && fwd=$((b - a)) &&
 	echo "forwarded $fwd, sink $got" &&

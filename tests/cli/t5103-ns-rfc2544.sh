@@ -4,8 +4,7 @@
 
 test_require ROOT
 p=$(test_unique)
-NTUNE_LAB_DIR="$TRASH/labstate"
-export NTUNE_LAB_DIR
+test_lab_files
 test_at_exit "\"$NTUNE\" lab down --prefix $p >/dev/null 2>&1"
 
 test_expect_success 'setup: a route lab' 'ntune lab up --prefix "$p" 2>/dev/null'

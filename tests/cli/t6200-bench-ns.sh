@@ -2,11 +2,7 @@
 # ntune bench in a lab: interleaved A/B runs, verdict, results directory, faults, restore on signals.
 . "$(dirname "$0")/lib.sh"
 
-test_require ROOT,IP
-P=$(test_unique)
-export NTUNE_STATE_DIR="$TRASH/state"
-ntune lab up --prefix "$P" >/dev/null 2>&1 || test_skip_all 'lab up failed'
-test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1"
+test_lab_up
 
 rps() { ip netns exec "$P-dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus; }
 ORIG=$(rps)

@@ -2,11 +2,7 @@
 # ntune tune in a lab: candidates benched against the best so far, kept only when proven better.
 . "$(dirname "$0")/lib.sh"
 
-test_require ROOT,IP
-P=$(test_unique)
-export NTUNE_STATE_DIR="$TRASH/state"
-ntune lab up --prefix "$P" >/dev/null 2>&1 || test_skip_all 'lab up failed'
-test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1"
+test_lab_up
 
 knobs() { ip netns exec "$P-dut" sh -c 'cat /sys/class/net/dut0/queues/rx-0/rps_cpus /sys/class/net/dut1/queues/rx-0/rps_cpus; tc qdisc show dev dut1 | head -1'; }
 knobs >"$TRASH/before"

@@ -16,20 +16,8 @@ test_expect_success 'tune --dut refuses what it does not do, before any connecti
 	grep -q "go with --dut" e4
 '
 
-test_prereq_SSHD() { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1; }
-if ! test_have_prereq ROOT,IP,SSHD; then
-	test_skip 'ntune tune against a DUT over ssh' "missing $test_missing_prereq"
-	test_done
-fi
-N=$(test_unique)
-RIG=$TRASH/rig
-mkdir -p "$RIG"
-test_at_exit "sh \"$SRCDIR/scripts/ssh-rig.sh\" down \"$RIG\" $N >/dev/null 2>&1"
-if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >"$TRASH/rig.log" 2>&1; then
-	cat "$TRASH/rig.log" >&2
-	test_skip 'ntune tune against a DUT over ssh' 'the ssh rig did not come up'
-	test_done
-fi
+# The rest needs the ssh rig (root, ip, sshd): without it, it is skipped.
+. "$(dirname "$0")/rig.sh"
 knobs() { ip netns exec "$N-dut" sh -c 'cat /sys/class/net/dut1/tx_queue_len /sys/class/net/dut0/queues/rx-0/rps_cpus'; }
 knobs >"$TRASH/before"
 restored() {
