@@ -185,6 +185,13 @@ def flags_of(access):
     return toks, (ctype[0] if ctype else None), rd, wr, tun
 
 
+def text_entry(kind, macro, src):
+    """A name a text file gives (loader.conf, rc.conf, a manual page, the loader's C): a string
+    with no sysctl flags; a loader variable is a tunable, an rc.conf one is not."""
+    return {'kind': kind, 'type': 'string', 'rd': False, 'wr': False, 'tun': kind == 'loader',
+            'flags': [], 'macro': macro, 'src': src, 'fetch': None}
+
+
 class Tree:
     def __init__(self, spec):
         tid, rest = spec.split('=', 1)
@@ -501,51 +508,42 @@ class Tree:
             'src': '%s:%d' % (rel, line), 'fetch': None,
         }
 
-    def loader_vars(self):
-        for rel in ('stand/defaults/loader.conf', 'sys/boot/forth/loader.conf'):
-            path = os.path.join(self.path, rel)
-            if os.path.exists(path):
-                break
-        if os.path.exists(path):
-            for i, l in enumerate(open(path, encoding='latin-1'), 1):
-                m = re.match(r'^#?\s*([A-Za-z_][\w.]*)\s*=', l)
-                if m and m.group(1) not in self.entries:
-                    self.entries[m.group(1)] = {
-                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
-                        'tun': True, 'flags': [], 'macro': 'loader.conf',
-                        'src': '%s:%d' % (rel, i), 'fetch': None}
-        for rel in ('stand/defaults/loader.conf.5', 'share/man/man5/loader.conf.5',
-                    'sys/boot/forth/loader.conf.5'):
-            man = os.path.join(self.path, rel)
-            if os.path.exists(man):
-                break
-        else:
-            return
-        lines = open(man, encoding='latin-1').read().split('\n')
-        for i, l in enumerate(lines, 1):
-            m = re.match(r'^\.It Va ([A-Za-z_][\w.]*)\s*$', l)
+    def first_file(self, *rels):
+        """The first of rels (paths in the tree) that the tree holds, or None."""
+        for rel in rels:
+            if os.path.exists(os.path.join(self.path, rel)):
+                return rel
+        return None
+
+    def text_vars(self, rel, pattern, kind, macro):
+        """Each name pattern's first group finds on a line of rel, unless known: a text entry."""
+        for i, l in enumerate(open(os.path.join(self.path, rel), encoding='latin-1'), 1):
+            m = re.match(pattern, l)
             if m and m.group(1) not in self.entries:
-                self.entries[m.group(1)] = {
-                    'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False, 'tun': True,
-                    'flags': [], 'macro': 'loader.conf(5)',
-                    'src': '%s:%d' % (rel, i), 'fetch': None}
+                self.entries[m.group(1)] = text_entry(kind, macro, '%s:%d' % (rel, i))
+
+    def loader_vars(self):
+        rel = self.first_file('stand/defaults/loader.conf', 'sys/boot/forth/loader.conf')
+        if rel is not None:
+            self.text_vars(rel, r'^#?\s*([A-Za-z_][\w.]*)\s*=', 'loader', 'loader.conf')
+        rel = self.first_file('stand/defaults/loader.conf.5', 'share/man/man5/loader.conf.5',
+                              'sys/boot/forth/loader.conf.5')
+        if rel is None:
+            return
+        self.text_vars(rel, r'^\.It Va ([A-Za-z_][\w.]*)\s*$', 'loader', 'loader.conf(5)')
+        lines = open(os.path.join(self.path, rel), encoding='latin-1').read().split('\n')
         for suffix, pat in LOADER_PATTERNS:
             for i, l in enumerate(lines, 1):
                 if re.search(r'Ar module Ns Li %s\b|\b%s\b' % (suffix, suffix), l) and \
                         l.startswith('.It'):
-                    self.entries[pat] = {
-                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
-                        'tun': True, 'flags': [], 'macro': 'loader.conf(5)',
-                        'src': '%s:%d' % (rel, i), 'fetch': None}
+                    self.entries[pat] = text_entry('loader', 'loader.conf(5)', '%s:%d' % (rel, i))
                     break
         hints = os.path.join(self.path, 'share/man/man5/device.hints.5')
         if os.path.exists(hints):
             for i, l in enumerate(open(hints, encoding='latin-1'), 1):
                 if 'hint.' in l:
-                    self.entries['hint.%s.%d.*'] = {
-                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
-                        'tun': True, 'flags': [], 'macro': 'device.hints(5)',
-                        'src': 'share/man/man5/device.hints.5:%d' % i, 'fetch': None}
+                    self.entries['hint.%s.%d.*'] = text_entry(
+                        'loader', 'device.hints(5)', 'share/man/man5/device.hints.5:%d' % i)
                     break
 
     def stand_vars(self):
@@ -567,25 +565,13 @@ class Tree:
                     name = m.group(1)
                     if name in self.entries:
                         continue
-                    self.entries[name] = {
-                        'kind': 'loader', 'type': 'string', 'rd': False, 'wr': False,
-                        'tun': True, 'flags': [], 'macro': 'stand',
-                        'src': '%s:%d' % (self.rel(path), text.count('\n', 0, m.start()) + 1),
-                        'fetch': None}
+                    self.entries[name] = text_entry('loader', 'stand', '%s:%d' % (
+                        self.rel(path), text.count('\n', 0, m.start()) + 1))
 
     def rc_vars(self):
-        for cand in ('libexec/rc/rc.conf', 'etc/defaults/rc.conf'):
-            path = os.path.join(self.path, cand)
-            if not os.path.exists(path):
-                continue
-            for i, l in enumerate(open(path, encoding='latin-1'), 1):
-                m = re.match(r'^#?([A-Za-z_][A-Za-z0-9_]*)=', l)
-                if m and m.group(1) not in self.entries:
-                    self.entries[m.group(1)] = {
-                        'kind': 'rcconf', 'type': 'string', 'rd': False, 'wr': False,
-                        'tun': False, 'flags': [], 'macro': 'rc.conf',
-                        'src': '%s:%d' % (cand, i), 'fetch': None}
-            break
+        rel = self.first_file('libexec/rc/rc.conf', 'etc/defaults/rc.conf')
+        if rel is not None:
+            self.text_vars(rel, r'^#?([A-Za-z_][A-Za-z0-9_]*)=', 'rcconf', 'rc.conf')
 
     def scan_values(self):
         """Names a string sysctl accepts, when the source lists them as data."""

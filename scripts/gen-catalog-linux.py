@@ -79,13 +79,19 @@ NET_DOCS = [('ipvs-sysctl.rst', 'net.ipv4.vs.'), ('mpls-sysctl.rst', 'net.mpls.'
             ('nf_conntrack-sysctl.rst', 'net.netfilter.'), ('smc-sysctl.rst', 'net.smc.')]
 
 
-def net_docs(root, out):
-    for f, prefix in NET_DOCS:
-        rel = 'Documentation/networking/' + f
+def doc_files(root, folder, table):
+    """(file, prefix, path in the tree, its lines) for each (file, prefix) of table that
+    root's folder holds."""
+    for f, prefix in table:
+        rel = folder + f
         path = os.path.join(root, rel)
-        if not os.path.exists(path):
-            continue
-        for i, l in enumerate(open(path, encoding='utf-8', errors='replace').read().split('\n')):
+        if os.path.exists(path):
+            yield f, prefix, rel, open(path, encoding='utf-8', errors='replace').read().split('\n')
+
+
+def net_docs(root, out):
+    for f, prefix, rel, lines in doc_files(root, 'Documentation/networking/', NET_DOCS):
+        for i, l in enumerate(lines):
             m = re.match(r'^([a-z0-9_]+(?:/[a-z0-9_]+)*)\s+-\s+(.*)$', l)
             if m:
                 out.setdefault(prefix + m.group(1).replace('/', '.'),
@@ -93,12 +99,7 @@ def net_docs(root, out):
 
 
 def admin(root, out):
-    for f, prefix in ADMIN:
-        rel = 'Documentation/admin-guide/sysctl/' + f
-        path = os.path.join(root, rel)
-        if not os.path.exists(path):
-            continue
-        lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
+    for f, prefix, rel, lines in doc_files(root, 'Documentation/admin-guide/sysctl/', ADMIN):
         cur = prefix
         for i, l in enumerate(lines):
             nxt = lines[i + 1] if i + 1 < len(lines) else ''
