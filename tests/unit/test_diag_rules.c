@@ -145,6 +145,24 @@ evaluate(struct samples *x, const char *netns)
 	return d;
 }
 
+/* Finding i of d: of kind, naming knob first, its summary holding summary (NULL: not checked). */
+static void
+expect_finding(const struct diag_result *d, size_t i, const char *kind, const char *knob,
+    const char *summary)
+{
+	const struct diag_finding *f;
+
+	if (i >= d->nfindings)
+		fail_msg("%zu findings, no finding %zu", d->nfindings, i);
+	f = &d->findings[i];
+	if (kind != NULL)
+		assert_string_equal(f->kind, kind);
+	if (knob != NULL)
+		assert_string_equal(f->knobs[0].name, knob);
+	if (summary != NULL && strstr(f->summary, summary) == NULL)
+		fail_msg("finding %zu says '%s', not '%s'", i, f->summary, summary);
+}
+
 static void
 test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 {
@@ -154,16 +172,14 @@ test_diag_evaluate_names_backlog_drops_first_then_rps(void **state)
 	sample(x, 600);
 	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 2);
-	assert_string_equal(d->findings[0].kind, "backlog-drops");
-	assert_string_equal(d->findings[0].knobs[0].name, "net.core.netdev_max_backlog");
+	expect_finding(d, 0, "backlog-drops", "net.core.netdev_max_backlog",
+	    "(300/s on dut0; 300/s host-wide");
 	assert_true(d->findings[0].knobs[0].host);
-	assert_non_null(strstr(d->findings[0].summary, "(300/s on dut0; 300/s host-wide"));
-	assert_string_equal(d->findings[1].kind, "work-not-spread");
+	expect_finding(d, 1, "work-not-spread", "if.dut0.rps_cpus",
+	    "CPU 0 processes 1500000 packets/s in softirq (100%; it is 90% busy), the other "
+	    "CPUs 5/s");
 	assert_string_equal(d->findings[1].entity, "dut0");
-	assert_string_equal(d->findings[1].knobs[0].name, "if.dut0.rps_cpus");
 	assert_int_equal(d->findings[1].certainty, DIAG_LIKELY);
-	assert_non_null(strstr(d->findings[1].summary, "CPU 0 processes 1500000 packets/s in "
-	    "softirq (100%; it is 90% busy), the other CPUs 5/s"));
 	assert_int_equal(diag_knob_rank(d, "net.core.netdev_max_backlog"), 0);
 	assert_int_equal(diag_knob_rank(d, "if.dut0.rps_cpus"), 1);
 	assert_int_equal(diag_knob_rank(d, "if.dut1.rps_cpus"), -1);
@@ -199,16 +215,14 @@ test_diag_evaluate_maps_driver_miss_counters_to_ring_overrun(void **state)
 	counter(x, "if.eth0.ipackets", 0, 198000);
 	d = evaluate(x, "");
 	assert_int_equal(d->nfindings, 1);
-	assert_string_equal(d->findings[0].kind, "ring-overrun");
-	assert_string_equal(d->findings[0].knobs[0].name, "if.eth0.ring.rx");
-	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1000 packets/s on its receive "
-	    "ring (1% of what arrives)"));
+	expect_finding(d, 0, "ring-overrun", "if.eth0.ring.rx",
+	    "eth0 misses 1000 packets/s on its receive ring (1% of what arrives)");
 	diag_result_free(d);
 	/* per-queue names: virtio_net and veth's rx_queue_N_drops, summed over the queues */
 	counter(x, "nic.eth0.rx_queue_0_drops", 0, 300);
 	counter(x, "nic.eth0.rx_queue_1_drops", 0, 100);
 	d = evaluate(x, "");
-	assert_non_null(strstr(d->findings[0].summary, "eth0 misses 1200 packets/s"));
+	expect_finding(d, 0, NULL, NULL, "eth0 misses 1200 packets/s");
 	diag_result_free(d);
 }
 
@@ -223,9 +237,8 @@ test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much(void *
 	os_counters_set(&x->b, "softnet.cpu1.processed", 3001000, false);
 	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 1);
-	assert_string_equal(d->findings[0].kind, "work-not-spread");
+	expect_finding(d, 0, "work-not-spread", NULL, "cannot be told from inside the namespace");
 	assert_int_equal(d->findings[0].certainty, DIAG_POSSIBLE);
-	assert_non_null(strstr(d->findings[0].summary, "cannot be told from inside the namespace"));
 	diag_result_free(d);
 	/* on the host the counters are ours: no claim either way, no finding */
 	d = evaluate(x, "");
@@ -253,10 +266,9 @@ test_diag_evaluate_one_cpu_from_the_napi_thread_time(void **state)
 	os_counters_set(&x->b, "if.dut0.napi_threads", 1, true);
 	d = evaluate(x, "lab-dut");
 	assert_int_equal(d->nfindings, 1);
+	expect_finding(d, 0, NULL, "if.dut0.napi_thread_cpus",
+	    "dut0's NAPI thread works on CPU 1 only (70% of that CPU)");
 	assert_int_equal(d->findings[0].certainty, DIAG_LIKELY);
-	assert_string_equal(d->findings[0].knobs[0].name, "if.dut0.napi_thread_cpus");
-	assert_non_null(strstr(d->findings[0].summary, "dut0's NAPI thread works on CPU 1 only (70% "
-	    "of that CPU)"));
 	assert_int_equal((int)json_number_value(json_object_get(d->metrics, "if.dut0.napi_cpus")), 1);
 	diag_result_free(d);
 }
@@ -284,11 +296,9 @@ test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
 		free(ents[i]);
 	free(ents);
 	assert_int_equal(d->nfindings, 1);
-	assert_string_equal(d->findings[0].kind, "shaper-limit");
+	expect_finding(d, 0, "shaper-limit", "if.eth0.10.qdisc",
+	    "a shaping qdisc on eth0.10 holds the rate: 1000 overlimits/s");
 	assert_string_equal(d->findings[0].entity, "eth0.10");
-	assert_string_equal(d->findings[0].knobs[0].name, "if.eth0.10.qdisc");
-	assert_non_null(strstr(d->findings[0].summary, "a shaping qdisc on eth0.10 holds the rate: "
-	    "1000 overlimits/s"));
 	diag_result_free(d);
 }
 
