@@ -112,16 +112,27 @@ test_remote_ifname_valid_refuses_shell_text(void **state)
 	assert_false(remote_ifname_valid("averyveryverylongname"));
 }
 
+/* The "local" host: commands run here through /bin/sh, no ssh. */
+static struct remote_host
+local_host(void)
+{
+	struct remote_host h;
+	char *cause = NULL;
+
+	if (remote_parse("local", &h, &cause) != 0)
+		fail_msg("remote_parse local: %s", cause);
+	return h;
+}
+
 /* "local" runs through /bin/sh with the words quoted: a ; in an argument is data. */
 static void
 test_remote_run_local_passes_words_literally(void **state)
 {
-	struct remote_host h;
+	struct remote_host h = local_host();
 	struct remote_result r;
 	char *argv[] = { "printf", "%s", "a;echo INJECTED", NULL }, *cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_parse("local", &h, &cause), 0);
 	assert_int_equal(remote_run(&h, argv, NULL, 10, &r, &cause), 0);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "a;echo INJECTED");
@@ -131,12 +142,11 @@ test_remote_run_local_passes_words_literally(void **state)
 static void
 test_remote_sh_reads_script_and_args(void **state)
 {
-	struct remote_host h;
+	struct remote_host h = local_host();
 	struct remote_result r;
 	char *args[] = { "x y", "$(id)", NULL }, *cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_parse("local", &h, &cause), 0);
 	assert_int_equal(remote_sh(&h, "printf '%s|' \"$1\" \"$2\"; exit 3\n", args, 10, &r, &cause), 0);
 	assert_int_equal(r.status, 3);
 	assert_string_equal(r.out, "x y|$(id)|");
@@ -146,12 +156,11 @@ test_remote_sh_reads_script_and_args(void **state)
 static void
 test_remote_run_times_out(void **state)
 {
-	struct remote_host h;
+	struct remote_host h = local_host();
 	struct remote_result r;
 	char *argv[] = { "sleep", "5", NULL }, *cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_parse("local", &h, &cause), 0);
 	assert_int_equal(remote_run(&h, argv, NULL, 0.3, &r, &cause), 0);
 	assert_true(r.timed_out);
 	assert_string_equal(remote_result_why(&r), "no answer in time");
