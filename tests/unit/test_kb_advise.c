@@ -177,6 +177,18 @@ test_advise_plain_freebsd_without_rss_kernel_skips_rss(void **state)
 	done(&ad);
 }
 
+/* A NIC of that name and driver ("" unknown), every other field 0: the test sets what it needs. */
+static struct kb_nic
+nic_named(const char *name, const char *driver)
+{
+	struct kb_nic n;
+
+	memset(&n, 0, sizeof n);
+	snprintf(n.name, sizeof n.name, "%s", name);
+	snprintf(n.driver, sizeof n.driver, "%s", driver);
+	return n;
+}
+
 static void
 test_advise_iflib_nic_queues_rings_and_flow_control(void **state)
 {
@@ -185,9 +197,7 @@ test_advise_iflib_nic_queues_rings_and_flow_control(void **state)
 	struct advice ad;
 
 	(void)state;
-	memset(&nic, 0, sizeof nic);
-	snprintf(nic.name, sizeof nic.name, "ix1");
-	snprintf(nic.driver, sizeof nic.driver, "ix");
+	nic = nic_named("ix1", "ix");
 	nic.speed_mbps = 10000;
 	nic.queues = 4;
 	nic.max_queues = 64;
@@ -224,8 +234,7 @@ test_advise_linux_single_queue_nic_gets_rps_over_all_cpus(void **state)
 	struct advice ad;
 
 	(void)state;
-	memset(nic, 0, sizeof nic);
-	snprintf(nic[0].name, sizeof nic[0].name, "eth0");
+	nic[0] = nic_named("eth0", "");
 	nic[0].speed_mbps = 1000;
 	nic[0].queues = 1;
 	nic[0].max_queues = 1;
@@ -234,7 +243,7 @@ test_advise_linux_single_queue_nic_gets_rps_over_all_cpus(void **state)
 	nic[0].flow_control = 1;
 	nic[0].adaptive_rx = -1;
 	nic[0].lro = 1;
-	snprintf(nic[1].name, sizeof nic[1].name, "ens1f0");
+	nic[1] = nic_named("ens1f0", "");
 	nic[1].speed_mbps = 25000;
 	nic[1].queues = 2;
 	nic[1].max_queues = 63;
@@ -268,8 +277,7 @@ test_advise_linux_mask_for_many_cpus_is_grouped(void **state)
 	struct advice ad;
 
 	(void)state;
-	memset(&nic, 0, sizeof nic);
-	snprintf(nic.name, sizeof nic.name, "eth0");
+	nic = nic_named("eth0", "");
 	nic.speed_mbps = -1;
 	nic.queues = 1;
 	nic.max_queues = -1;
@@ -325,11 +333,8 @@ test_advise_linux_lro_cites_the_driver_and_the_kernel_rule(void **state)
 	const struct kb_advice *a;
 
 	(void)state;
-	memset(nic, 0, sizeof nic);
-	snprintf(nic[0].name, sizeof nic[0].name, "enp1s0f0");
-	snprintf(nic[0].driver, sizeof nic[0].driver, "ixgbe");
-	snprintf(nic[1].name, sizeof nic[1].name, "eth1");
-	snprintf(nic[1].driver, sizeof nic[1].driver, "unknown_drv");
+	nic[0] = nic_named("enp1s0f0", "ixgbe");
+	nic[1] = nic_named("eth1", "unknown_drv");
 	nic[0].lro = nic[1].lro = 1;
 	nic[0].queues = nic[1].queues = nic[0].max_queues = nic[1].max_queues = -1;
 	nic[0].rx_ring = nic[1].rx_ring = nic[0].max_rx_ring = nic[1].max_rx_ring = -1;
