@@ -186,14 +186,16 @@ test_stat_read_buf_splits_long_lines_like_fgets(void **state)
 	free(buf);
 }
 
-/* A new scratch file (path: a mkstemp template, changed in place), open for writing. */
+/* A new scratch file, open for writing and already unlinked: closing it removes it. */
 static FILE *
-scratch(char *path)
+scratch(void)
 {
+	char path[] = "/tmp/ntune-test-stat-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f;
 
 	assert_true(fd >= 0);
+	unlink(path);
 	f = fdopen(fd, "w");
 	assert_non_null(f);
 	return f;
@@ -213,8 +215,7 @@ test_stat_read_fd_rejects_lines_over_one_mebibyte(void **state)
 {
 	struct stat_set s;
 	struct stat_error e;
-	char path[] = "/tmp/ntune-test-stat-XXXXXX";
-	FILE *f = scratch(path);
+	FILE *f = scratch();
 	int i;
 
 	(void)state;
@@ -227,7 +228,6 @@ test_stat_read_fd_rejects_lines_over_one_mebibyte(void **state)
 	free(e.msg);
 	stat_set_free(&s);
 	fclose(f);
-	unlink(path);
 }
 
 static void
@@ -235,8 +235,7 @@ test_stat_read_fd_reads_many_values_across_buffers(void **state)
 {
 	struct stat_set s;
 	struct stat_error e;
-	char path[] = "/tmp/ntune-test-stat-XXXXXX";
-	FILE *f = scratch(path);
+	FILE *f = scratch();
 	int i;
 
 	(void)state;
@@ -249,7 +248,6 @@ test_stat_read_fd_reads_many_values_across_buffers(void **state)
 	assert_true(s.sum.median == 350000.5);
 	stat_set_free(&s);
 	fclose(f);
-	unlink(path);
 }
 
 int
