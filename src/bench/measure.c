@@ -676,6 +676,13 @@ bench_lab_measure(struct bench_lab *l, double duration, struct bench_run *r, cha
 		return -1;
 	}
 	unlink(tmpl);
+	/*
+	 * Each run starts from an empty conntrack table in the DUT: entries the
+	 * previous run made under a larger nf_conntrack_max outlive a smaller one
+	 * (and time out only after 30 s), so a NAT DUT's run would carry the
+	 * previous profile's state. Best effort: a DUT without conntrack has none.
+	 */
+	(void)lab_conntrack_flush(l->dut_ns, NULL);
 	startup = l->load == BENCH_LOAD_GEN ? 0 : BENCH_STARTUP_WAIT;
 	/* The load runs a little longer than the window so that it never ends inside it. */
 	snprintf(secs, sizeof secs, "%d", (int)ceil(total + 1 + startup));

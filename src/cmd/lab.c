@@ -12,6 +12,16 @@
 
 static const struct ntune_cmd cmd_lab_up, cmd_lab_down, cmd_lab_status, cmd_lab_exec;
 
+/* The host-wide sysctl lab prefix's impairment holds, if any, in one line. */
+static void
+print_host_held(FILE *f, const char *prefix)
+{
+	char name[128], value[64], orig[64];
+
+	if (lab_host_held(prefix, name, sizeof name, value, sizeof value, orig, sizeof orig) == 0)
+		fprintf(f, "host-wide %s=%s (was %s; lab down puts it back)\n", name, value, orig);
+}
+
 static const struct option up_opts[] = {
 	{ "mode", required_argument, NULL, 'm' },
 	{ "queues", required_argument, NULL, 'q' },
@@ -53,8 +63,8 @@ lab_cmd_up(struct cmd_args *args)
 			break;
 		case 'I':
 			if (lab_impair_parse(arg, &c.impair) == -1 || c.impair == LAB_IMPAIR_NONE)
-				return cmd_usage_error(&cmd_lab_up, "unknown impairment '%s' (rp-filter or "
-				    "napi-on-sender)", arg);
+				return cmd_usage_error(&cmd_lab_up, "unknown impairment '%s' (rp-filter, "
+				    "napi-on-sender, conntrack-small or backlog-rps)", arg);
 			break;
 		}
 	}
@@ -66,6 +76,7 @@ lab_cmd_up(struct cmd_args *args)
 	    c.impair != LAB_IMPAIR_NONE ? ", impaired: " : "",
 	    c.impair != LAB_IMPAIR_NONE ? lab_impair_name(c.impair) : "",
 	    c.prefix, c.prefix, c.prefix, util_now() - t0);
+	print_host_held(stderr, c.prefix);
 	return 0;
 }
 
@@ -170,6 +181,7 @@ print_status(const struct lab_status *st)
 	putchar('\n');
 	if (!any)
 		return;
+	print_host_held(stdout, st->config.prefix);
 	printf("%-20s %-7s %-5s %14s %16s %10s %14s %16s %10s\n", "namespace", "iface", "state",
 	    "rx_packets", "rx_bytes", "rx_drop", "tx_packets", "tx_bytes", "tx_drop");
 	for (r = 0; r < LAB_NROLES; r++) {
@@ -222,6 +234,14 @@ status_json(const struct lab_status *st)
 	o = json_pack("{s:s, s:b, s:s, s:i, s:i, s:s, s:o}", "prefix", st->config.prefix, "up", any,
 	    "mode", lab_mode_name(st->config.mode), "queues", st->config.queues,
 	    "mtu", st->config.mtu, "impair", lab_impair_name(st->config.impair), "namespaces", nss);
+	{
+		char name[128], value[64], orig[64];
+
+		json_object_set_new(o, "host_sysctl", lab_host_held(st->config.prefix, name,
+		    sizeof name, value, sizeof value, orig, sizeof orig) == 0 ?
+		    json_pack("{s:s, s:s, s:s}", "name", name, "value", value, "original", orig) :
+		    json_null());
+	}
 	return o;
 }
 
@@ -300,7 +320,7 @@ static const struct ntune_cmd cmd_lab_up = {
 	.name = "lab up",
 	.summary = "build the lab: three namespaces joined by veth pairs",
 	.usage = "lab up [--mode route|nat|bridge] [--queues N] [--prefix NAME] [--mtu N]\n"
-	    "    [--impair rp-filter|napi-on-sender]",
+	    "    [--impair rp-filter|napi-on-sender|conntrack-small|backlog-rps]",
 	.longopts = up_opts,
 	.optstring = "m:q:p:",
 	.max_args = 0,

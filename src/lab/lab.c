@@ -412,15 +412,43 @@ pin_napi_cpu0(void *arg)
 	return rc;
 }
 
+/* RPS on each of dut0's receive queues to the highest CPU, away from the generator's CPU 0. */
+static int
+rps_to_last_cpu(const char *dutns, char **cause)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char cmd[160];
+	char *argv[] = { "sh", "-c", cmd, NULL };
+
+	if (ncpu < 2 || ncpu > 64) {
+		util_cause(cause, "--impair backlog-rps needs 2 to 64 CPUs (RPS to another CPU), "
+		    "not %ld", ncpu);
+		return -1;
+	}
+	snprintf(cmd, sizeof cmd, "for q in /sys/class/net/" LAB_DUT_IN_IF "/queues/rx-*; do "
+	    "echo %llx >$q/rps_cpus || exit 1; done", 1ULL << (ncpu - 1));
+	if (lab_netns_exec(dutns, argv, cause) != 0) {
+		if (cause != NULL && *cause == NULL)
+			util_cause(cause, "cannot turn on RPS on dut0 in '%s'", dutns);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The planted misconfigurations (bench/tune-planted.sh asks tune to find them):
  * rp-filter: strict reverse-path filtering on dut0 while the route back to the
  * generator leaves by dut1, as on a router with asymmetric routing: every
  * packet is dropped (IPReversePathFilter). napi-on-sender: dut0's receive
  * path in a NAPI thread pinned to CPU 0, where the lab's generator runs.
+ * conntrack-small: a NAT DUT whose conntrack table (host-wide
+ * nf_conntrack_max) holds 128 entries, fewer than a many-flow load needs.
+ * backlog-rps: RPS on dut0 to another CPU, whose backlog (host-wide
+ * netdev_max_backlog) holds 64 packets. The host-wide values are held as
+ * hostsysctl.c says (*owned: this lab restores them).
  */
 static int
-impair(const struct lab_config *c, const char *dutns, char **cause)
+impair(const struct lab_config *c, const char *dutns, bool *owned, char **cause)
 {
 	static const char *const rpf[] = { "net/ipv4/conf/all/rp_filter",
 	    "net/ipv4/conf/" LAB_DUT_IN_IF "/rp_filter", NULL };
@@ -428,6 +456,7 @@ impair(const struct lab_config *c, const char *dutns, char **cause)
 	char *gro[] = { "ethtool", "-K", LAB_DUT_IN_IF, "gro", "on", "rx-gro-list", "on", NULL };
 	char *thr[] = { "sh", "-c", "echo 1 >/sys/class/net/" LAB_DUT_IN_IF "/threaded", NULL };
 
+	*owned = false;
 	switch (c->impair) {
 	case LAB_IMPAIR_NONE:
 		return 0;
@@ -451,6 +480,12 @@ impair(const struct lab_config *c, const char *dutns, char **cause)
 		if (lab_netns_run(dutns, pin_napi_cpu0, NULL, cause) != 0)
 			goto napi_fail;
 		return 0;
+	case LAB_IMPAIR_CONNTRACK_SMALL:
+		return lab_host_hold(c, owned, cause);
+	case LAB_IMPAIR_BACKLOG_RPS:
+		if (rps_to_last_cpu(dutns, cause) == -1)
+			return -1;
+		return lab_host_hold(c, owned, cause);
 	}
 	return 0;
 napi_fail:
@@ -476,6 +511,11 @@ up_check(const struct lab_config *c, char ns[LAB_NROLES][LAB_NSNAME_MAX], char *
 		util_cause(cause, "invalid mtu %d (68..65535)", c->mtu);
 		return -1;
 	}
+	if (c->impair == LAB_IMPAIR_CONNTRACK_SMALL && c->mode != LAB_NAT) {
+		util_cause(cause, "--impair conntrack-small needs --mode nat (a DUT that tracks "
+		    "connections)");
+		return -1;
+	}
 	if (lab_check_privileges(cause) == -1)
 		return -1;
 	for (r = 0; r < LAB_NROLES; r++) {
@@ -499,7 +539,7 @@ lab_up(const struct lab_config *c, char **cause)
 	static const char *const fwd[] = { "net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding", NULL };
 	struct sysctl_job job = { fwd, "1\n" };
 	char ns[LAB_NROLES][LAB_NSNAME_MAX], path[512];
-	bool created[LAB_NROLES] = { false, false, false };
+	bool created[LAB_NROLES] = { false, false, false }, owned = false;
 	struct strbuf b;
 	int r, rc;
 
@@ -585,7 +625,7 @@ lab_up(const struct lab_config *c, char **cause)
 		if (run(ns[LAB_GEN], argv, NULL, cause) == -1)
 			goto fail;
 	}
-	if (impair(c, ns[LAB_DUT], cause) == -1)
+	if (impair(c, ns[LAB_DUT], &owned, cause) == -1)
 		goto fail;
 	strbuf_free(&b);
 	return 0;
@@ -594,6 +634,8 @@ fail:
 	explain_failure(cause);
 	strbuf_free(&b);
 	delete_namespaces(c->prefix, created, NULL);
+	if (owned)
+		(void)lab_host_release(c->prefix, NULL);
 	unlink(path);
 	return -1;
 }
@@ -628,6 +670,9 @@ lab_down(const char *prefix, int *removed, char **cause)
 			return -1;
 	}
 	if (n > 0 && delete_namespaces(prefix, which, cause) == -1)
+		return -1;
+	/* A host-wide sysctl this lab's impairment changed goes back, also after a crash. */
+	if (lab_host_release(prefix, cause) == -1)
 		return -1;
 	if (state && unlink(path) == -1 && errno != ENOENT) {
 		util_cause(cause, "cannot remove '%s': %s", path, strerror(errno));

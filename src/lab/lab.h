@@ -47,6 +47,32 @@ int	 lab_status(const char *prefix, struct lab_status *, char **cause);
 /* Names of labs with a state file or namespaces "<x>-gen|dut|sink"; free with lab_list_free. */
 int	 lab_list(char ***prefixes, size_t *n, char **cause);
 void	 lab_list_free(char **, size_t);
+/* The host-wide sysctl an impairment sets (hostsysctl.c): its dotted name and value. */
+struct lab_host_setting {
+	enum lab_impair	impair;
+	const char	*name;
+	const char	*value;
+};
+/* The impairment's host-wide setting, NULL when it has none. */
+const struct lab_host_setting *lab_host_setting(enum lab_impair);
+/*
+ * Sets c's impairment's host-wide sysctl after recording its original in
+ * LAB_HOST_STATE (*owned true), or shares it with the live lab that set it to
+ * the same value (*owned false). -1 + cause when another live lab holds it.
+ */
+int	 lab_host_hold(const struct lab_config *c, bool *owned, char **cause);
+/* Writes back the original when lab prefix holds the host sysctl; 0 when it does not. */
+int	 lab_host_release(const char *prefix, char **cause);
+/* The host sysctl lab prefix holds: 0 with its name, value and original, -1 when none. */
+int	 lab_host_held(const char *prefix, char *name, size_t nlen, char *value, size_t vlen,
+	    char *original, size_t olen);
+/*
+ * Deletes every conntrack entry in namespace ns (conntrack.c), so that a run
+ * does not inherit the previous run's flows: entries made while a larger
+ * nf_conntrack_max was in force outlive a smaller one. -1 + cause when it
+ * could not (no conntrack netlink in the kernel); nothing to delete is 0.
+ */
+int	 lab_conntrack_flush(const char *ns, char **cause);
 /* Reads a lab's state file; -1 + cause when the lab is not up. */
 int	 lab_read_config(const char *prefix, struct lab_config *, char **cause);
 

@@ -14,7 +14,8 @@
 
 static const char *const role_names[LAB_NROLES] = { "gen", "dut", "sink" };
 static const char *const mode_names[] = { "route", "nat", "bridge" };
-static const char *const impair_names[] = { "none", "rp-filter", "napi-on-sender" };
+static const char *const impair_names[] = { "none", "rp-filter", "napi-on-sender",
+    "conntrack-small", "backlog-rps" };
 
 void
 lab_config_init(struct lab_config *c)

@@ -10,17 +10,24 @@
 
 enum lab_role { LAB_GEN, LAB_DUT, LAB_SINK, LAB_NROLES };
 enum lab_mode { LAB_ROUTE, LAB_NAT, LAB_BRIDGE };
-/* A misconfiguration planted in the DUT at `lab up --impair NAME` (route mode). */
+/* A misconfiguration planted in the DUT at `lab up --impair NAME`. */
 enum lab_impair {
 	LAB_IMPAIR_NONE,
 	LAB_IMPAIR_RP_FILTER,	/* "rp-filter": strict reverse-path filter, asymmetric return route */
 	LAB_IMPAIR_NAPI_SENDER,	/* "napi-on-sender": dut0's NAPI thread pinned to CPU 0, the sender's */
+	LAB_IMPAIR_CONNTRACK_SMALL,	/* "conntrack-small": NAT mode, host nf_conntrack_max 128 */
+	LAB_IMPAIR_BACKLOG_RPS,	/* "backlog-rps": RPS on dut0, host netdev_max_backlog 64 */
 };
 
 #define LAB_PREFIX_DEFAULT	"ntune"
 #define LAB_PREFIX_MAX		32
 #define LAB_NSNAME_MAX		(LAB_PREFIX_MAX + 8)
 #define LAB_STATE_DIR		"/run/ntune/lab"	/* $NTUNE_LAB_DIR overrides */
+/*
+ * The host-wide sysctl an impairment holds (one lab at a time, whatever its
+ * state directory): its original value, put back when that lab goes down.
+ */
+#define LAB_HOST_STATE		"/run/ntune/lab-host-sysctl.json"
 
 /* Fixed addresses of the lab (doc/interfaces.md). */
 #define LAB_GEN_IF	"gen0"

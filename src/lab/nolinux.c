@@ -32,6 +32,12 @@ lab_down(const char *prefix, int *removed, char **cause)
 }
 
 int
+lab_conntrack_flush(const char *ns, char **cause)
+{
+	return linux_only(cause);
+}
+
+int
 lab_status(const char *prefix, struct lab_status *st, char **cause)
 {
 	return linux_only(cause);
