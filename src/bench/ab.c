@@ -132,7 +132,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 		rc = c->runner->measure(c->runner->arg, warmup ? c->warmup : c->duration, &r, &why);
 	else
 		rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
-	r.value = c->latency ? r.lat_p99 : c->bits ? r.bps : r.pps;
+	r.value = rc == 0 ? bench_run_value(c, &r) : 0;
 	if (revert_one(c, &rcause) == -1) {
 		if (rc == -1) {
 			util_cause(cause, "%s; %s", why, rcause);
@@ -205,8 +205,9 @@ compare_all(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench
 			pv[i - 1] = 1;
 			continue;
 		}
-		if (c->bits || c->latency)
-			snprintf(v[i - 1].unit, sizeof v[i - 1].unit, "%s", c->latency ? "latency" : "bits");
+		if (c->bits || c->latency || c->efficiency)
+			snprintf(v[i - 1].unit, sizeof v[i - 1].unit, "%s", c->latency ? "latency" :
+			    c->bits ? "bits" : "efficiency");
 		pv[i - 1] = isfinite(v[i - 1].p_welch) ? v[i - 1].p_welch : 1;
 	}
 }

@@ -82,7 +82,8 @@ struct bench_verdict {
 	/* ratio mean_b / mean_a, interval by the delta method with Welch df */
 	double	ratio, ratio_lo, ratio_hi;
 	bool	decided;		/* p_welch < alpha_decide */
-	char	unit[16];		/* "packets" (pps, default), "bits" (bit/s) or "latency" (p99 µs) */
+	char	unit[16];		/* "packets" (pps, default), "bits" (bit/s), "latency" (p99 µs)
+					   or "efficiency" (packets per busy CPU-second) */
 	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
 };
 
@@ -133,6 +134,19 @@ struct bench_run {
 };
 
 void	bench_run_free(struct bench_run *);
+/*
+ * --metric efficiency: packets forwarded per busy CPU-second, r->pps divided
+ * by the CPUs' busy time per second (the sum of r->cpu_busy / 100) over the
+ * run. Every CPU's busy time counts (the generator's and sink's too, and other
+ * work on a shared machine). -1 when the run has no CPU times or none busy.
+ */
+double	bench_run_efficiency(const struct bench_run *);
+struct bench_ctx;
+/*
+ * The value a run gives for ctx's metric (pps, bit/s, p99 µs or efficiency);
+ * an efficiency that cannot be computed marks the run failed and gives 0.
+ */
+double	bench_run_value(const struct bench_ctx *, struct bench_run *);
 /* Marks the run failed, with why (its error). */
 void	bench_run_fail(struct bench_run *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t	*bench_run_json(const struct bench_run *);
@@ -258,6 +272,7 @@ struct bench_ctx {
 	double	warmup;			/* seconds of the discarded warm-up run per profile, 0 = none */
 	bool	bits;			/* compare bit/s instead of packets/s */
 	bool	latency;		/* compare the sink's p99 latency (lower is better) */
+	bool	efficiency;		/* compare packets per busy CPU-second */
 	uint64_t seed;
 	int	step;			/* tune: the step, recorded with each run */
 	int	run;			/* runs so far, numbering continues across calls */

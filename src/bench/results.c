@@ -122,6 +122,36 @@ bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH
 	snprintf(out, len, "%.*s", BENCH_LABEL_MAX - 1, try);
 }
 
+double
+bench_run_efficiency(const struct bench_run *r)
+{
+	double cpus = 0;
+	size_t i;
+
+	for (i = 0; i < r->ncpu; i++)
+		cpus += r->cpu_busy[i] / 100.0;
+	return cpus > 0 ? r->pps / cpus : -1;
+}
+
+double
+bench_run_value(const struct bench_ctx *c, struct bench_run *r)
+{
+	double e;
+
+	if (c->latency)
+		return r->lat_p99;
+	if (c->bits)
+		return r->bps;
+	if (!c->efficiency)
+		return r->pps;
+	if ((e = bench_run_efficiency(r)) < 0) {
+		if (r->ok)
+			bench_run_fail(r, "no CPU time measured: no packets per CPU-second");
+		return 0;
+	}
+	return e;
+}
+
 void
 bench_run_fail(struct bench_run *r, const char *fmt, ...)
 {

@@ -841,9 +841,9 @@ spread_add(struct bench_tune *t, struct bench_tune_step *s, const struct bench_v
 
 /* The value a run gives for the tune's metric. */
 static double
-run_value(const struct bench_ctx *c, const struct bench_run *r)
+run_value(const struct bench_ctx *c, struct bench_run *r)
 {
-	return c->latency ? r->lat_p99 : c->bits ? r->bps : r->pps;
+	return bench_run_value(c, r);
 }
 
 /*

@@ -99,6 +99,8 @@ unit_per_run(const char *unit)
 		return "µs";
 	if (strcmp(unit, "bits") == 0)
 		return "bit/s";
+	if (strcmp(unit, "efficiency") == 0)
+		return "packets per busy CPU-second";
 	return "packets/s";
 }
 
@@ -148,6 +150,7 @@ bench_verdict_text(const struct bench_verdict *v)
 		xasprintf(&s, "%s forwards %.1f%% ± %.1f%% %s %s than %s, %g%% confidence, %s"
 		    " (ratio %.3f, %.3f..%.3f; Welch p = %.2g, Mann-Whitney p = %.2g)",
 		    v->b, fabs(v->pct), v->pct_hw, v->direction > 0 ? "more" : "fewer",
+		    strcmp(v->unit, "efficiency") == 0 ? "packets per busy CPU-second" :
 		    v->unit[0] != '\0' ? v->unit : "packets", v->a,
 		    pct_of(v->confidence), runs, v->ratio, v->ratio_lo, v->ratio_hi,
 		    v->p_welch, v->p_mw);
@@ -171,7 +174,8 @@ bench_verdict_table(const struct bench_verdict *v)
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "    %-20s %4s %14s %14s\n", "profile", "N",
 	    strcmp(v->unit, "bits") == 0 ? "Avg bit/s" : strcmp(v->unit, "latency") == 0 ?
-	    "Avg p99 us" : "Avg pps", "Stddev");
+	    "Avg p99 us" : strcmp(v->unit, "efficiency") == 0 ? "Avg pkt/CPU-s" : "Avg pps",
+	    "Stddev");
 	strbuf_addf(&sb, "x   %-20s %4zu %14.1f %14.1f\n", v->a, v->na, v->mean_a, v->sd_a);
 	strbuf_addf(&sb, "+   %-20s %4zu %14.1f %14.1f\n", v->b, v->nb, v->mean_b, v->sd_b);
 	if (isfinite(v->diff_hw)) {
@@ -218,7 +222,8 @@ bench_verdict_json(const struct bench_verdict *v)
 	json_object_set_new(o, "stddev_b", num(v->sd_b));
 	json_object_set_new(o, "confidence", json_real(pct_of(v->confidence)));
 	json_object_set_new(o, "metric", json_string(strcmp(v->unit, "bits") == 0 ? "bps" :
-	    strcmp(v->unit, "latency") == 0 ? "latency_p99_us" : "pps"));
+	    strcmp(v->unit, "latency") == 0 ? "latency_p99_us" :
+	    strcmp(v->unit, "efficiency") == 0 ? "efficiency" : "pps"));
 	w = stat_cmp_json(&v->welch);
 	m = stat_cmp_json(&v->mw);
 	json_object_set_new(o, "welch", w != NULL ? w : json_null());

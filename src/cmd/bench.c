@@ -480,7 +480,7 @@ const struct ntune_cmd cmd_bench = {
 	.summary = "interleaved, randomized A/B of profiles under load, with a verdict",
 	.usage = "bench PROFILE_A PROFILE_B... [--load gen|iperf3|CMD] [--runs N] [--duration S]\n"
 	    "      [--warmup S] [--max-runs N] [--confidence PCT] [--prefix LAB] [--size BYTES]\n"
-	    "      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency]\n"
+	    "      [--flows N] [--threads N] [--rate PPS] [--seed N] [--metric pps|bps|latency|efficiency]\n"
 	    "      [--no-host-knobs] [-o DIR] [--json]\n"
 	    "      [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	    "       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"

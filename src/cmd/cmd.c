@@ -379,8 +379,11 @@ cmd_parse_metric(const struct ntune_cmd *cmd, const char *opt, const char *bits,
 		c->bits = true;
 	else if (strcmp(arg, "latency") == 0)
 		c->latency = lab->latency = true;
+	else if (strcmp(arg, "efficiency") == 0)
+		c->efficiency = true;
 	else {
-		return cmd_error(cmd, -1, "%s is pps, %s or latency, not '%s'", opt, bits, arg);
+		return cmd_error(cmd, -1, "%s is pps, %s, latency or efficiency, not '%s'", opt, bits,
+		    arg);
 	}
 	return 0;
 }

@@ -46,7 +46,8 @@ print_summary(const struct bench_tune *t, const char *dir)
 		    t->final_lab[0] != '\0' ? ", re-measured in the fresh lab '" : "", t->final_lab,
 		    t->final_lab[0] != '\0' ? "'" : "", t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
 		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" :
-		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" : "pps");
+		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" :
+		    strcmp(t->final.unit, "efficiency") == 0 ? "packets per busy CPU-second" : "pps");
 		printf("%s\n", text);
 		free(text);
 	} else
@@ -125,6 +126,7 @@ static const struct option longopts[] = {
 	{ "lab", no_argument, NULL, 'L' },
 	{ "host", required_argument, NULL, 'H' },
 	{ "goal", required_argument, NULL, 'g' },
+	{ "metric", required_argument, NULL, 'g' },
 	{ "budget", required_argument, NULL, 'b' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep", no_argument, NULL, 'k' },
@@ -418,6 +420,7 @@ run(struct cmd_args *args)
 	t.budget_s = o.budget * 60;
 	t.bits = c.bits;
 	t.latency = c.latency;
+	t.efficiency = c.efficiency;
 	if (t.ncpu == 0)
 		t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	t.pairs = (int)o.pairs;
@@ -457,8 +460,9 @@ out:
 const struct ntune_cmd cmd_tune = {
 	.name = "tune",
 	.summary = "auto-tuner: try knobs, keep only changes proven better",
-	.usage = "tune [--lab] [--goal pps|throughput|latency] [--budget MINUTES] [-o DIR] [--keep]\n"
-	    "     [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N] [--duration S] [--warmup S]\n"
+	.usage = "tune [--lab] [--goal|--metric pps|throughput|latency|efficiency] [--budget MINUTES]\n"
+	    "     [-o DIR] [--keep] [--host-knobs] [--prefix LAB] [--runs N] [--max-runs N]\n"
+	    "     [--duration S] [--warmup S]\n"
 	    "     [--load gen|iperf3|CMD] [--size BYTES] [--flows N] [--threads N] [--rate PPS] [--seed N]\n"
 	    "     [--cand FILE] [--diagnosis FILE] [--pairs N] [--min-effect PCT] [--no-fresh-final]\n"
 	    "     [--json]\n"

@@ -65,6 +65,6 @@ test_expect_success 'SIGINT during a tune restores the settings, results marked 
 	grep -q "\"stopped\": \"interrupted\"" t2/meta.json && test -f t2/summary.json && restored
 '
 test_expect_success 'an unknown --goal is refused' '
-	test_expect_code 2 ntune tune --goal jitter 2>err && grep -q "goal is pps, throughput or latency, not .jitter." err
+	test_expect_code 2 ntune tune --goal jitter 2>err && grep -q "goal is pps, throughput, latency or efficiency, not .jitter." err
 '
 test_done

@@ -86,12 +86,67 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* --metric efficiency: 300000 pps on CPUs 100% and 50% busy is 200000 per busy CPU-second. */
+static void
+test_bench_run_efficiency_is_packets_per_busy_cpu_second(void **state)
+{
+	double busy[2] = { 100, 50 }, idle[2] = { 0, 0 };
+	struct bench_run r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.pps = 300000;
+	r.cpu_busy = busy;
+	r.ncpu = 2;
+	assert_float_equal(bench_run_efficiency(&r), 200000, 1e-6);
+	busy[1] = 0;
+	assert_float_equal(bench_run_efficiency(&r), 300000, 1e-6);
+	r.cpu_busy = idle;
+	assert_float_equal(bench_run_efficiency(&r), -1, 0);
+	r.ncpu = 0;
+	assert_float_equal(bench_run_efficiency(&r), -1, 0);
+}
+
+/* The run's value follows the metric; an efficiency without CPU times fails the run. */
+static void
+test_bench_run_value_follows_the_metric(void **state)
+{
+	double busy[2] = { 25, 25 };
+	struct bench_ctx c;
+	struct bench_run r;
+
+	(void)state;
+	memset(&c, 0, sizeof c);
+	memset(&r, 0, sizeof r);
+	r.ok = true;
+	r.pps = 1000;
+	r.bps = 8e6;
+	r.lat_p99 = 42;
+	r.cpu_busy = busy;
+	r.ncpu = 2;
+	assert_float_equal(bench_run_value(&c, &r), 1000, 0);
+	c.efficiency = true;
+	assert_float_equal(bench_run_value(&c, &r), 2000, 1e-9);
+	c.bits = true;
+	assert_float_equal(bench_run_value(&c, &r), 8e6, 0);
+	c.bits = false;
+	c.latency = true;
+	assert_float_equal(bench_run_value(&c, &r), 42, 0);
+	c.latency = false;
+	r.ncpu = 0;
+	assert_float_equal(bench_run_value(&c, &r), 0, 0);
+	assert_false(r.ok);
+	assert_non_null(strstr(r.error, "no CPU time measured"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_label_from_path_is_a_unique_file_name),
 		cmocka_unit_test(test_bench_results_round_trip_through_the_report_reader),
+		cmocka_unit_test(test_bench_run_efficiency_is_packets_per_busy_cpu_second),
+		cmocka_unit_test(test_bench_run_value_follows_the_metric),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
