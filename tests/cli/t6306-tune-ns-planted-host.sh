@@ -57,9 +57,10 @@ test_expect_success ROOT,IP 'another lab cannot change the host value while it i
 	test "$(cat $BL)" = "$BACKLOG" && test "$(cat $CT)" = 128
 '
 test_expect_success ROOT,IP 'tune finds and keeps the larger table first; the lab stays impaired' '
-	{ timeout 300 "$NTUNE" tune --lab --prefix "$P" --host-knobs --flows 1024 --budget 0.6 \
-		--duration 0.5 --runs 3 --max-runs 3 --warmup 0 -o t >out 2>err ||
+	{ timeout 300 "$NTUNE" tune --lab --prefix "$P" --host-knobs --flows 1024 --budget 1 \
+		--duration 1 --runs 3 --max-runs 6 --warmup 0 -o t >out 2>err ||
 		{ tail -5 err; false; }; } &&
+	cat out && grep "finding:\|step 1/" err &&
 	grep -q "finding: the conntrack table is full (1[23][0-9] of 128 entries)" err &&
 	grep -q "^1 *kept *net.netfilter.nf_conntrack_max=2048" out &&
 	grep -q "^net.netfilter.nf_conntrack_max=2048$" t/best.conf &&
