@@ -12,6 +12,8 @@
 # gets a new boot id (the file DIR/dut/boot_id, read through NTUNE_TEST_BOOT_ID: test only), its
 # boot-time settings are applied again from DIR/dut/root/etc/sysctl.d/*.conf and its sshd restarted.
 # DIR/ROLE/bin comes first on that host's PATH (a test's stand-ins for tools of one host).
+# DIR/dut/boot-hook, when a test made it, runs in the DUT sshd's mount namespace before sshd at
+# every boot (stand-ins mounted there are what the DUT's sessions see).
 # Fault files: DIR/dut/never-back (the DUT stays down), DIR/dut/after-boot.conf (sysctl lines
 # applied after the persisted ones: a setting silently changed at boot).
 # Everything is removed by `down`; all waits are bounded.
@@ -85,6 +87,8 @@ start_sshd() { # ROLE
 			for c in /bin/systemctl /sbin/reboot /sbin/shutdown /usr/sbin/reboot /usr/sbin/shutdown; do
 				[ -e "$c" ] && mount --bind "$2/bin/rig-reboot" "$c"
 			done
+			# A test may make the DUT look like another OS here, at every boot (t6310).
+			if [ -x "$2/dut/boot-hook" ]; then "$2/dut/boot-hook" || exit 1; fi
 		fi
 		exec "$3" -f "$2/$1/sshd_config" -E "$2/$1/sshd.log"' rig "$1" "$DIR" "$SSHD"
 	i=0

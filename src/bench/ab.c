@@ -228,6 +228,8 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 		return -1;
 	}
 	c->seq.ncomparisons = (int)n - 1;
+	if (c->runner != NULL && c->runner->per_boot != NULL)
+		c->per_boot = c->runner->per_boot(c->runner->arg, p, n);
 	alpha = bench_seq_alpha(&c->seq);
 	order = xreallocarray(NULL, n, sizeof *order);
 	pv = xcalloc(n, sizeof *pv);

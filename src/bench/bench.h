@@ -253,6 +253,11 @@ struct bench_runner {
 	int	(*restore)(void *arg, const char *journal, char **cause);
 	int	(*measure)(void *arg, double duration, struct bench_run *, char **cause);
 	double	(*idle_busy)(void *arg, double secs);
+	/*
+	 * Whether the profiles are compared boot against boot (one boot = one
+	 * sample, bench_ctx.per_boot), or NULL: never. bench_ab asks it first.
+	 */
+	bool	(*per_boot)(void *arg, const struct bench_profile *, size_t n);
 };
 
 struct bench_ctx {
@@ -335,14 +340,26 @@ struct bench_remote {
 	bool	reboot;
 	const char *dut_root;		/* apply --root on the DUT, or NULL */
 	const char *reboot_cmd;		/* sh command on the DUT; NULL: shutdown -r now */
+	/*
+	 * The tuner's reboot mode: only the profile's boot-time part (loader
+	 * tunables on the DUT's OS, kb) is applied persistently, with a reboot
+	 * when it differs from the part in force; the runtime part is applied
+	 * with --confirm after it, for each run, like without reboots.
+	 */
+	bool	reboot_auto;
+	const struct kb *kb;		/* which knobs take effect at boot (reboot_auto) */
 	double	reboot_timeout;		/* s from the reboot command to a forwarding DUT */
 	double	reboot_settle;		/* s after the data path probe passed */
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;
 	/* found */
 	struct remote_facts dut_facts, gen_facts, sink_facts;
+	const char *os;			/* the DUT's OS as the knowledge base names it */
 	char	boot_id[128];		/* the DUT's current boot */
 	char	dut_mac[18];		/* pkt-gen: dut_in's MAC address (its -D), "" until read */
+	double	reboot_mean;		/* s one reboot took on average (an estimate before the first) */
+	double	reboot_total;		/* s spent in reboots */
+	char	*boot_text;		/* reboot_auto: the boot-time part in force, "" the original, NULL unknown */
 	int	ncpu;			/* the DUT's CPUs */
 	int	run;
 	json_t	*boots;			/* [{boot_id, why, before_run, recovery_s, came_back}] */
@@ -373,6 +390,11 @@ int	bench_remote_verify(struct bench_remote *, const struct bench_profile *, cha
 /* `ntune snapshot` of the DUT (idle) into DIR/dut/NAME.json; quietly nothing without DIR. */
 void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
+/* The knowledge base's name for the OS the facts describe (linux, freebsd, opnsense, pfsense). */
+const char *bench_remote_os(const struct remote_facts *);
+/* The lines of profile p whose knob takes effect at boot on the DUT (boot), or the others (malloc'd). */
+char	*bench_remote_profile_part(const struct bench_remote *, const struct bench_profile *p,
+	    bool boot);
 /*
  * Reads the knobs names[0..n-1] on the DUT with one `ntune verify - --json` there
  * (a profile of the names; the values are not set, only compared): *values is an
@@ -383,6 +405,22 @@ int	bench_remote_knobs(struct bench_remote *, char *const *names, size_t n, json
 	    char **cause);
 /* A bench_getter over bench_remote_knobs' values (arg: the json_t object). */
 int	bench_remote_knob_get(void *arg, const char *name, char **value, char **why);
+/*
+ * The tuner's candidates for the DUT: path, or the candidate file of the DUT's
+ * OS (bench_gens_default), with its dut0/dut1 (and FreeBSD's dev.dut0 device
+ * tree) renamed to --dut-in/--dut-out; boot-time knobs allowed in reboot_auto.
+ */
+struct bench_gens;
+int	bench_remote_gens(const struct bench_remote *, const char *path, struct bench_gens *,
+	    char **cause);
+/*
+ * tune --dut --plan: the candidates in the order they would be tried (the list's:
+ * the DUT is not diagnosed), each with its runs, reboots and most DUT time, which
+ * fit in the budget, and the totals; schema 1 (README). Nothing is changed.
+ */
+struct bench_tune;
+json_t	*bench_remote_tune_plan(const struct bench_remote *, const struct bench_ctx *,
+	    struct bench_tune *);
 /*
  * An RFC 2544 trial through the DUT, for rfc2544_config.run_trial with arg the
  * opened bench_remote: the DUT's counters are read idle before and after, the
@@ -449,6 +487,8 @@ struct bench_gen {
 struct bench_gens {
 	struct bench_gen *v;
 	size_t	 n;
+	const char *os;		/* the knowledge base's OS of the DUT, NULL: linux */
+	bool	 boot;		/* boot-time (loader) knobs may be tried: the runner reboots */
 };
 
 /* Parses candidate stanzas ("file:line: ..." errors; at least one candidate). */
@@ -456,6 +496,8 @@ int	bench_gens_parse(const char *file, const char *text, size_t len, struct benc
 	    char **cause);
 /* Reads path, NULL: <share>/tune/linux.cand. */
 int	bench_gens_load(const char *path, struct bench_gens *, char **cause);
+/* The default candidate file for the knowledge base's OS os: <share>/tune/OS.cand (malloc'd). */
+char	*bench_gens_default(const char *os);
 void	bench_gens_free(struct bench_gens *);
 /* The knob names the generators read (a bundle's parts too), each once, in order (malloc'd). */
 size_t	bench_gens_knobs(const struct bench_gens *, char ***names);
@@ -530,6 +572,11 @@ struct bench_tune {
 	bench_getter get;	/* how knobs are read in the DUT, NULL: inside the lab's DUT */
 	void	*get_arg;
 	const char *dut_name;	/* what the log calls the DUT, NULL: the lab's DUT namespace */
+	/*
+	 * What one reboot of the DUT costs (s, the runner's measured mean) when
+	 * boot-time candidates are tried across reboots (gens->boot), else NULL.
+	 */
+	const double *reboot_s;
 	int	pairs;		/* pair up the best N singles that were not kept (0: no pairs) */
 	double	min_effect;	/* the relative effect a step is planned to decide (0.10) */
 	int	max_runs_cap;	/* a step's runs per profile never exceed this */
@@ -564,6 +611,16 @@ struct bench_tune {
 /* The rule: keep a change only when the bench stopped decided and it forwards more. */
 bool	bench_tune_keep(enum bench_stop, const struct bench_verdict *);
 int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
+/* Whether cand changes a knob that takes effect at boot, tried across reboots (t->reboot_s). */
+bool	bench_tune_boot_change(const struct bench_ctx *, const struct bench_tune *,
+	    const struct bench_candidate *cand);
+/*
+ * The most a step of runs runs per profile may take, warm-ups included, and with
+ * boot the reboots: at most one per run, two for the warm-ups and one to restore
+ * (*reboots, when not NULL), each costing *t->reboot_s.
+ */
+double	bench_tune_step_cost(const struct bench_ctx *, const struct bench_tune *, bool boot,
+	    double per_run, int runs, int *reboots);
 /*
  * The final bench: the best profile against the starting settings in ctx's
  * lab (a fresh one when the caller made it so: t->final_lab), into t->final.

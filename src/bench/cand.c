@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "kb/kb.h"
+#include "os/platform.h"
 #include "util/util.h"
 
 static const char *const kind_names[] = {
@@ -153,6 +154,17 @@ bench_gens_parse(const char *file, const char *text, size_t len, struct bench_ge
 	return 0;
 }
 
+char *
+bench_gens_default(const char *os)
+{
+	enum os_platform p = os_platform_family(os_platform_parse(os != NULL ? os : "linux"));
+	char *path;
+
+	xasprintf(&path, "%s/tune/%s.cand", util_share_dir(), p == OS_PLATFORM_FREEBSD ? "freebsd" :
+	    "linux");
+	return path;
+}
+
 int
 bench_gens_load(const char *path, struct bench_gens *g, char **cause)
 {
@@ -161,7 +173,7 @@ bench_gens_load(const char *path, struct bench_gens *g, char **cause)
 	int rc;
 
 	if (path == NULL)
-		xasprintf(&def, "%s/tune/linux.cand", util_share_dir());
+		def = bench_gens_default(NULL);
 	if (util_read_file(path != NULL ? path : def, &text, &len, cause) == -1) {
 		free(def);
 		return -1;

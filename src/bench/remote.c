@@ -18,6 +18,7 @@
 
 #include "bench/remote_impl.h"
 #include "kb/kb.h"
+#include "os/platform.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
@@ -86,6 +87,10 @@ bench_remote_open(struct bench_remote *b, char **cause)
 	if (bench_trial_check_load(b, cause) == -1)
 		return -1;
 	snprintf(b->boot_id, sizeof b->boot_id, "%s", b->dut_facts.boot_id);
+	b->os = bench_remote_os(&b->dut_facts);
+	/* The boot found runs the original settings; a reboot costs about this until one is measured. */
+	b->boot_text = xstrdup("");
+	b->reboot_mean = b->reboot_timeout / 4 + b->reboot_settle;
 	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c, cause) == -1)
 		return -1;
 	b->ncpu = (int)c.ncpu;
@@ -122,6 +127,39 @@ bench_remote_close(struct bench_remote *b)
 	if (b->boots != NULL)
 		json_decref(b->boots);
 	b->boots = NULL;
+	free(b->boot_text);
+	b->boot_text = NULL;
+}
+
+const char *
+bench_remote_os(const struct remote_facts *f)
+{
+	enum os_platform p = os_platform_parse(f->platform);
+
+	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
+		return os_platform_name(OS_PLATFORM_LINUX);
+	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
+}
+
+char *
+bench_remote_profile_part(const struct bench_remote *b, const struct bench_profile *p, bool boot)
+{
+	const struct kb_entry *e;
+	const struct kb_knob *k;
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "");
+	for (i = 0; p->prof != NULL && i < p->prof->nentries; i++) {
+		e = &p->prof->entries[i];
+		if (kb_profile_get(p->prof, e->name) != e)
+			continue;	/* a later line sets it again */
+		k = b->kb != NULL ? kb_find(b->kb, e->name, b->os) : NULL;
+		if ((k != NULL && k->placement == KB_PLACE_LOADER) == boot)
+			strbuf_addf(&sb, "%s%s%s\n", e->name, kb_op_text(e->op), e->value);
+	}
+	return strbuf_detach(&sb);
 }
 
 /* Runs `ntune WORDS...` on the DUT with input on its standard input. */
@@ -371,6 +409,8 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 	if (!nap(b->reboot_settle, interruptible))
 		goto interrupted;
 	rc = 0;
+	b->reboot_total += util_now() - t0;
+	b->reboot_mean = b->reboot_total / b->nreboots;
 	BENCH_SAY(b, "the DUT is back after %.1f s (boot %s)", util_now() - t0, b->boot_id);
 	goto record;
 gone:
@@ -409,11 +449,16 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 	}
 	b->cur_label[0] = '\0';
 	if (p != NULL && p->prof != NULL && p->prof->nentries > 0) {
+		size_t nw = 3;
+
 		if (b->dut_root != NULL) {
-			w[3] = "--root";
-			w[4] = b->dut_root;
-			w[5] = NULL;
+			w[nw++] = "--root";
+			w[nw++] = b->dut_root;
 		}
+		/* FreeBSD: loader tunables for one boot only (nextboot -e): a hung boot reverts itself. */
+		if (b->os != NULL && os_platform_family(os_platform_parse(b->os)) == OS_PLATFORM_FREEBSD)
+			w[nw++] = "--trial-boot";
+		w[nw] = NULL;
 		if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
 			return -1;
 		doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
@@ -442,15 +487,18 @@ bench_remote_finish(struct bench_remote *b, char **cause)
 {
 	double deadline = util_now() + b->reboot_timeout;
 	char id[128], *why = NULL;
+	bool orig;
 
-	if (!b->reboot || (b->cur_journal[0] == '\0' && b->nreboots == 0))
+	if (!(b->reboot || b->reboot_auto) || (b->cur_journal[0] == '\0' && b->nreboots == 0))
 		return 0;
 	/*
 	 * The boot in force came up with nothing of ours persisted (a profile
 	 * without settings, its switch completed): it runs the original settings
 	 * already, and another reboot would only repeat that.
 	 */
-	if (b->cur_journal[0] == '\0' && b->cur_label[0] != '\0' && b->pending[0] == '\0') {
+	orig = b->reboot_auto ? b->boot_text != NULL && b->boot_text[0] == '\0' :
+	    b->cur_label[0] != '\0';
+	if (b->cur_journal[0] == '\0' && orig && b->pending[0] == '\0') {
 		BENCH_SAY(b, "the DUT runs its original settings (boot %s): no reboot to restore them", b->boot_id);
 		return 0;
 	}
@@ -467,11 +515,57 @@ bench_remote_finish(struct bench_remote *b, char **cause)
 		nap(1, false);
 	}
 	snprintf(b->boot_id, sizeof b->boot_id, "%s", id);
-	return switch_boot(b, NULL, false, cause);
+	free(b->boot_text);
+	b->boot_text = NULL;
+	if (switch_boot(b, NULL, false, cause) == -1)
+		return -1;
+	b->boot_text = xstrdup("");
+	return 0;
 }
 
-static int	apply_runtime(struct bench_remote *, const struct bench_profile *, char *, size_t,
-		    char **);
+static int	apply_runtime(struct bench_remote *, const struct bench_profile *,
+		    const struct bench_profile *, char *, size_t, char **);
+
+/* A part of a profile as a profile of its own (text is taken). */
+static int
+part_profile(const char *label, char *text, struct bench_profile *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->label, sizeof out->label, "%s", label);
+	out->text = text;
+	out->prof = kb_profile_parse(label, text, strlen(text), cause);
+	return out->prof != NULL ? 0 : -1;
+}
+
+/*
+ * reboot_auto: a reboot when p's boot-time part is not the one in force, then
+ * the runtime part with --confirm, then the whole of p read back.
+ */
+static int
+apply_auto(struct bench_remote *b, const struct bench_profile *p, char *journal, size_t len,
+    char **cause)
+{
+	struct bench_profile boot, rt;
+	int rc = -1;
+
+	memset(&boot, 0, sizeof boot);
+	memset(&rt, 0, sizeof rt);
+	if (part_profile(p->label, bench_remote_profile_part(b, p, true), &boot, cause) == -1 ||
+	    part_profile(p->label, bench_remote_profile_part(b, p, false), &rt, cause) == -1)
+		goto out;
+	if (b->boot_text == NULL || strcmp(b->boot_text, boot.text) != 0) {
+		free(b->boot_text);
+		b->boot_text = NULL;
+		if (switch_boot(b, boot.prof->nentries > 0 ? &boot : NULL, true, cause) == -1)
+			goto out;
+		b->boot_text = xstrdup(boot.text);
+	}
+	rc = apply_runtime(b, &rt, p, journal, len, cause);
+out:
+	bench_profile_free(&boot);
+	bench_profile_free(&rt);
+	return rc;
+}
 
 static int
 r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
@@ -480,6 +574,8 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 	char *why = NULL;
 
 	journal[0] = '\0';
+	if (b->reboot_auto)
+		return apply_auto(b, p, journal, len, cause);
 	if (b->reboot) {
 		/* The boot found runs the original settings: a profile without any is in force. */
 		if (b->nreboots == 0 && b->cur_journal[0] == '\0' && (p->prof == NULL ||
@@ -500,12 +596,13 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 		/* Verify after the boot: a setting the DUT changed on its way up is refused. */
 		return bench_remote_verify(b, p, cause);
 	}
-	return apply_runtime(b, p, journal, len, cause);
+	return apply_runtime(b, p, p, journal, len, cause);
 }
 
+/* Applies p with --confirm (nothing when it is empty), then reads check back. */
 static int
-apply_runtime(struct bench_remote *b, const struct bench_profile *p, char *journal, size_t len,
-    char **cause)
+apply_runtime(struct bench_remote *b, const struct bench_profile *p,
+    const struct bench_profile *check, char *journal, size_t len, char **cause)
 {
 	struct remote_result r;
 	char secs[16];
@@ -516,7 +613,8 @@ apply_runtime(struct bench_remote *b, const struct bench_profile *p, char *journ
 
 	journal[0] = '\0';
 	if (p->prof == NULL || p->prof->nentries == 0)
-		return 0;
+		return check->prof == NULL || check->prof->nentries == 0 ? 0 :
+		    bench_remote_verify(b, check, cause);
 	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
 	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
 		return -1;
@@ -532,7 +630,7 @@ apply_runtime(struct bench_remote *b, const struct bench_profile *p, char *journ
 	snprintf(journal, len, "%s", id);
 	json_decref(doc);
 	remote_result_free(&r);
-	if (bench_remote_verify(b, p, cause) == -1) {
+	if (bench_remote_verify(b, check, cause) == -1) {
 		char *why = NULL;
 
 		if (r_restore(b, journal, &why) == -1) {
@@ -581,6 +679,27 @@ r_measure(void *arg, double duration, struct bench_run *r, char **cause)
 	return rc;
 }
 
+/* Boot against boot: bench's reboot mode always, the tuner's when the boot-time parts differ. */
+static bool
+r_per_boot(void *arg, const struct bench_profile *p, size_t n)
+{
+	struct bench_remote *b = arg;
+	char *first, *other;
+	bool differ = false;
+	size_t i;
+
+	if (b->reboot || !b->reboot_auto)
+		return b->reboot;
+	first = bench_remote_profile_part(b, &p[0], true);
+	for (i = 1; i < n && !differ; i++) {
+		other = bench_remote_profile_part(b, &p[i], true);
+		differ = strcmp(first, other) != 0;
+		free(other);
+	}
+	free(first);
+	return differ;
+}
+
 void
 bench_remote_runner(struct bench_remote *b, struct bench_runner *r)
 {
@@ -590,4 +709,5 @@ bench_remote_runner(struct bench_remote *b, struct bench_runner *r)
 	r->restore = r_restore;
 	r->measure = r_measure;
 	r->idle_busy = r_idle_busy;
+	r->per_boot = r_per_boot;
 }

@@ -212,17 +212,19 @@ expand(const struct bench_gen *g, const struct kb_knob *k, const char *cur, int 
  * host_knobs, readable in the DUT. Returns its value (malloc'd) or NULL with a note.
  */
 static char *
-usable(const struct kb *kb, const char *name, const char *what, bench_getter get, void *arg,
-    bool host_knobs, const struct kb_knob **kp, char ***notes, size_t *nnotes)
+usable(const struct kb *kb, const struct bench_gens *gs, const char *name, const char *what,
+    bench_getter get, void *arg, bool host_knobs, const struct kb_knob **kp, char ***notes,
+    size_t *nnotes)
 {
 	const struct kb_knob *k;
 	char *cur = NULL, *why = NULL;
 
-	if ((k = kb_find(kb, name, "linux")) == NULL) {
-		note(notes, nnotes, "%s left out: %s is not in the knowledge base", what, name);
+	if ((k = kb_find(kb, name, gs->os != NULL ? gs->os : "linux")) == NULL) {
+		note(notes, nnotes, "%s left out: %s is not in the knowledge base for %s", what, name,
+		    gs->os != NULL ? gs->os : "linux");
 		return NULL;
 	}
-	if (k->placement == KB_PLACE_LOADER) {
+	if (k->placement == KB_PLACE_LOADER && !gs->boot) {
 		note(notes, nnotes, "%s left out: %s takes effect at boot only (a reboot for every "
 		    "switch of profile; not tried by the tuner yet)", what, name);
 		return NULL;
@@ -244,8 +246,9 @@ usable(const struct kb *kb, const char *name, const char *what, bench_getter get
 
 /* A bundle: the parts not yet at their value, all or nothing. */
 static void
-expand_bundle_one(const struct kb *kb, const struct bench_gen *g, bench_getter get, void *arg, int ncpu,
-    bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
+expand_bundle_one(const struct kb *kb, const struct bench_gens *gs, const struct bench_gen *g,
+    bench_getter get, void *arg, int ncpu, bool host_knobs, struct bench_candidate **c, size_t *n,
+    char ***notes, size_t *nnotes)
 {
 	struct bench_change set[BENCH_CHANGES_MAX];
 	const struct kb_knob *k;
@@ -261,7 +264,7 @@ expand_bundle_one(const struct kb *kb, const struct bench_gen *g, bench_getter g
 			break;
 		}
 		*eq = '\0';
-		if ((cur = usable(kb, w, g->name, get, arg, host_knobs, &k, notes, nnotes)) == NULL) {
+		if ((cur = usable(kb, gs, w, g->name, get, arg, host_knobs, &k, notes, nnotes)) == NULL) {
 			ok = false;
 			break;
 		}
@@ -307,22 +310,23 @@ subst_cpu(const char *s, int cpu)
 
 /* A bundle whose changes say "%c": one bundle per CPU, the highest first (up to 4). */
 static void
-expand_bundle(const struct kb *kb, const struct bench_gen *g, bench_getter get, void *arg, int ncpu,
-    bool host_knobs, struct bench_candidate **c, size_t *n, char ***notes, size_t *nnotes)
+expand_bundle(const struct kb *kb, const struct bench_gens *gs, const struct bench_gen *g,
+    bench_getter get, void *arg, int ncpu, bool host_knobs, struct bench_candidate **c, size_t *n,
+    char ***notes, size_t *nnotes)
 {
 	struct bench_gen one;
 	char *name, *args;
 	int cpu;
 
 	if (strstr(g->arg, "%c") == NULL) {
-		expand_bundle_one(kb, g, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
+		expand_bundle_one(kb, gs, g, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
 		return;
 	}
 	for (cpu = ncpu - 1; cpu >= 0 && cpu >= ncpu - 4; cpu--) {
 		one = *g;
 		one.name = name = subst_cpu(g->name, cpu);
 		one.arg = args = subst_cpu(g->arg, cpu);
-		expand_bundle_one(kb, &one, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
+		expand_bundle_one(kb, gs, &one, get, arg, ncpu, host_knobs, c, n, notes, nnotes);
 		free(name);
 		free(args);
 	}
@@ -377,10 +381,10 @@ bench_tune_candidates_from(const struct kb *kb, const struct bench_gens *gens, b
 	for (i = 0; i < gens->n; i++) {
 		g = &gens->v[i];
 		if (g->kind == BENCH_GEN_BUNDLE) {
-			expand_bundle(kb, g, get, arg, ncpu, host_knobs, out, nout, notes, nnotes);
+			expand_bundle(kb, gens, g, get, arg, ncpu, host_knobs, out, nout, notes, nnotes);
 			continue;
 		}
-		if ((cur = usable(kb, g->name, g->name, get, arg, host_knobs, &k, notes,
+		if ((cur = usable(kb, gens, g->name, g->name, get, arg, host_knobs, &k, notes,
 		    nnotes)) == NULL)
 			continue;
 		expand(g, k, util_trim(cur), ncpu, out, nout, notes, nnotes);
@@ -716,8 +720,12 @@ bench_tune_best_conf(const struct bench_tune *t, const char *prefix)
 
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# ntune tune: the changes proven better, each at 95% confidence\n");
-	strbuf_addf(&sb, "# (lab '%s'; apply inside the DUT: ntune apply best.conf --netns %s-dut --no-persist)\n",
-	    prefix, prefix);
+	if (t->dut_name != NULL)
+		strbuf_addf(&sb, "# (DUT %s; apply there: ntune apply best.conf --confirm 300, then "
+		    "ntune confirm; boot-time lines take effect after a reboot)\n", t->dut_name);
+	else
+		strbuf_addf(&sb, "# (lab '%s'; apply inside the DUT: ntune apply best.conf --netns "
+		    "%s-dut --no-persist)\n", prefix, prefix);
 	if (t->have_final) {
 		text = bench_verdict_text(&t->final);
 		strbuf_addf(&sb, "# %s\n", text);
@@ -927,11 +935,54 @@ plan(const struct bench_ctx *c, const struct bench_tune *t)
 	return bench_tune_plan_runs(&c->seq, t->cv, t->min_effect > 0 ? t->min_effect : 0.10, cap);
 }
 
-/* The time a step of runs runs per profile may take, warm-ups included. */
-static double
-step_time(const struct bench_ctx *c, const struct tune_loop *l, int runs)
+bool
+bench_tune_boot_change(const struct bench_ctx *c, const struct bench_tune *t,
+    const struct bench_candidate *cand)
 {
-	return l->per_run * 2.0 * runs + (c->warmup > 0 ? 2 * (c->warmup + 1.3) : 0);
+	const struct kb_knob *k;
+	size_t i;
+
+	if (t->reboot_s == NULL || t->gens == NULL || !t->gens->boot)
+		return false;
+	for (i = 0; i < cand->n; i++) {
+		k = kb_find(c->kb, cand->set[i].name, t->gens->os);
+		if (k != NULL && k->placement == KB_PLACE_LOADER)
+			return true;
+	}
+	return false;
+}
+
+double
+bench_tune_step_cost(const struct bench_ctx *c, const struct bench_tune *t, bool boot,
+    double per_run, int runs, int *reboots)
+{
+	int nr = boot ? 2 * runs + (c->warmup > 0 ? 2 : 0) + 1 : 0;
+
+	if (reboots != NULL)
+		*reboots = nr;
+	return per_run * 2.0 * runs + (c->warmup > 0 ? 2 * (c->warmup + 1.3) : 0) +
+	    (nr > 0 ? nr * *t->reboot_s : 0);
+}
+
+/* The time a step of runs runs per profile may take, warm-ups and reboots included. */
+static double
+step_time(const struct bench_ctx *c, const struct bench_tune *t, const struct tune_loop *l,
+    const struct bench_candidate *cand, int runs)
+{
+	return bench_tune_step_cost(c, t, cand != NULL && bench_tune_boot_change(c, t, cand),
+	    l->per_run, runs, NULL);
+}
+
+/* The final bench's time: the best against the start, with reboots when a kept step needs them. */
+static double
+final_time(const struct bench_ctx *c, const struct bench_tune *t, const struct tune_loop *l, int runs)
+{
+	bool boot = false;
+	size_t i;
+
+	for (i = 0; i < t->nsteps; i++)
+		boot = boot || (t->steps[i].kept && bench_tune_boot_change(c, t, &t->steps[i].c));
+	return bench_tune_step_cost(c, t, boot, l->per_run, runs, NULL);
 }
 
 /*
@@ -974,7 +1025,8 @@ bench_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s,
 			*cause = why;
 		goto out;
 	}
-	if (c->run > runs_before)
+	/* A step with reboots says nothing of a run's time: they are counted apart. */
+	if (c->run > runs_before && !bench_tune_boot_change(c, t, &s->c))
 		l->per_run = (util_now() - run_t0) / (c->run - runs_before);
 	rc = 0;
 out:
@@ -1000,7 +1052,8 @@ extension(const struct bench_ctx *c, const struct bench_tune *t, const struct tu
 		return 0;
 	need = bench_tune_plan_runs(&c->seq, s->cv, fabs(v->pct) / 100, cap + 1);
 	if (need <= s->max_runs || need > cap ||
-	    util_now() - l->t0 + step_time(c, l, need) + step_time(c, l, need) > t->budget_s)
+	    util_now() - l->t0 + step_time(c, t, l, &s->c, need) + final_time(c, t, l, need) >
+	    t->budget_s)
 		return 0;
 	return need;
 }
@@ -1048,6 +1101,24 @@ try_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s, s
 	return write_outputs(c, t, cause);
 }
 
+/* A boot-time step whose reboots do not fit in the budget left: recorded as skipped. */
+static void
+skip_step(struct bench_ctx *c, struct bench_tune *t, const struct tune_loop *l,
+    const struct bench_candidate *cand, bool pairs, double need)
+{
+	struct bench_tune_step *s;
+
+	t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
+	s = &t->steps[t->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->c = *cand;
+	s->pair = pairs;
+	xasprintf(&s->note, "skipped: it takes effect at boot and its reboots (%.0f s each) make "
+	    "it take up to %.0f s, more than the budget left (%.0f s)", *t->reboot_s, need,
+	    t->budget_s - (util_now() - l->t0));
+	BENCH_SAY(c, "step %zu/%zu: %s: %s", t->nsteps, l->ncand, s->c.label, s->note);
+}
+
 /*
  * Steps through cand[0..n-1] while the budget lasts. 0: all done, 1: out of
  * budget, -1 + cause: stop.
@@ -1061,9 +1132,16 @@ steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, s
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		step_max = step_time(c, l, plan(c, t));
+		step_max = step_time(c, t, l, &cand[i], plan(c, t));
 		/* The final bench is only needed once something is kept. */
-		final_max = t->nkept > 0 ? step_max : 0;
+		final_max = t->nkept > 0 ? final_time(c, t, l, plan(c, t)) : 0;
+		if (util_now() - l->t0 + step_max + final_max > t->budget_s &&
+		    bench_tune_boot_change(c, t, &cand[i]) &&
+		    util_now() - l->t0 + step_time(c, t, l, NULL, plan(c, t)) + final_max <= t->budget_s) {
+			/* Its reboots do not fit; a step without any may. */
+			skip_step(c, t, l, &cand[i], pairs, step_max);
+			continue;
+		}
 		if (util_now() - l->t0 + step_max + final_max > t->budget_s) {
 			BENCH_SAY(c, "budget: %.0f s left, a step may take %.0f s (+%.0f s for the final bench); "
 			    "stopping after %zu of %zu %s", t->budget_s - (util_now() - l->t0),

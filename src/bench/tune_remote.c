@@ -1,4 +1,10 @@
-/* The tuner on a DUT reached over ssh: what its knobs are set to, read in one go. */
+/*
+ * The tuner on a DUT reached over ssh: its candidates (the candidate file of
+ * the DUT's OS, with the DUT's interface names), what its knobs are set to,
+ * read in one go, and the plan (--plan: steps, reboots, DUT time).
+ */
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +12,98 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "lab/lab.h"
+#include "os/platform.h"
 #include "util/util.h"
+
+/* FreeBSD's device tree of an interface: ix0 -> dev.ix.0; "" when the name has no unit. */
+static void
+dev_tree(const char *ifname, char *buf, size_t len)
+{
+	size_t n = strlen(ifname), d = n;
+
+	while (d > 0 && isdigit((unsigned char)ifname[d - 1]))
+		d--;
+	if (d == 0 || d == n)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "dev.%.*s.%s", (int)d, ifname, ifname + d);
+}
+
+int
+bench_remote_gens(const struct bench_remote *b, const char *path, struct bench_gens *g,
+    char **cause)
+{
+	char *def = NULL, tree[64];
+	int rc;
+
+	if (path == NULL)
+		def = bench_gens_default(b->os);
+	rc = bench_gens_load(path != NULL ? path : def, g, cause);
+	free(def);
+	if (rc == -1)
+		return -1;
+	g->os = b->os;
+	g->boot = b->reboot_auto;
+	/* dev.dut0.X in the file is the device tree of --dut-in (FreeBSD: dev.ix.0.X). */
+	if (os_platform_family(os_platform_parse(b->os)) == OS_PLATFORM_FREEBSD) {
+		dev_tree(b->dut_in, tree, sizeof tree);
+		if (tree[0] != '\0')
+			bench_gens_rename(g, "dev." LAB_DUT_IN_IF, tree);
+		dev_tree(b->dut_out, tree, sizeof tree);
+		if (tree[0] != '\0')
+			bench_gens_rename(g, "dev." LAB_DUT_OUT_IF, tree);
+	}
+	bench_gens_rename(g, LAB_DUT_IN_IF, b->dut_in);
+	bench_gens_rename(g, LAB_DUT_OUT_IF, b->dut_out);
+	return 0;
+}
+
+json_t *
+bench_remote_tune_plan(const struct bench_remote *b, const struct bench_ctx *c,
+    struct bench_tune *t)
+{
+	struct bench_candidate *cand = NULL;
+	size_t n = 0, i, fit = 0;
+	double per_run = c->lab->settle + c->duration + 6, secs, sum = 0;
+	int runs = c->seq.max_runs, reboots, nreboots = 0;
+	bool boot, restore = false, stopped = false, in;
+	json_t *steps = json_array(), *notes = json_array();
+
+	bench_tune_candidates_from(c->kb, t->gens, t->get, t->get_arg, t->ncpu, t->host_knobs,
+	    &cand, &n, &t->notes, &t->nnotes);
+	bench_tune_order(cand, n, NULL);
+	for (i = 0; i < n; i++) {
+		boot = bench_tune_boot_change(c, t, &cand[i]);
+		secs = bench_tune_step_cost(c, t, boot, per_run, runs, &reboots);
+		/* One reboot restores the original settings at the end: counted with the first boot step. */
+		if (boot && restore) {
+			secs -= *t->reboot_s;
+			reboots--;
+		}
+		/* As the tuner goes: a boot-time step that does not fit is skipped, any other stops it. */
+		in = !stopped && sum + secs <= t->budget_s;
+		if (in) {
+			sum += secs;
+			nreboots += reboots;
+			fit++;
+			restore = restore || boot;
+		} else if (!boot)
+			stopped = true;
+		json_array_append_new(steps, json_pack("{s:i, s:s, s:s, s:s, s:b, s:i, s:i, s:f, s:b}",
+		    "step", (int)i + 1, "change", cand[i].label, "was", cand[i].was, "why",
+		    cand[i].why, "boot", boot, "runs_each", runs, "reboots", reboots, "secs", secs,
+		    "in_budget", in));
+	}
+	for (i = 0; i < t->nnotes; i++)
+		json_array_append_new(notes, json_string(t->notes[i]));
+	free(cand);
+	return json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:i, s:i, s:f}",
+	    "schema", 1, "dut", b->dut.url, "os", b->os, "budget_s", t->budget_s, "run_s", per_run,
+	    "reboot_s", *t->reboot_s, "reboot_timeout_s", b->reboot_timeout, "reboot_settle_s",
+	    b->reboot_settle, "steps", steps, "left_out", notes, "steps_in_budget", (int)fit,
+	    "reboots_in_budget", nreboots, "dut_s", sum);
+}
 
 int
 bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t **values,

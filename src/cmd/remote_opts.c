@@ -9,7 +9,6 @@
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "lab/lab.h"
-#include "os/platform.h"
 #include "util/util.h"
 
 void
@@ -96,9 +95,5 @@ cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, s
 const char *
 cmd_dut_os(const struct remote_facts *f)
 {
-	enum os_platform p = os_platform_parse(f->platform);
-
-	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
-		return os_platform_name(OS_PLATFORM_LINUX);
-	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
+	return bench_remote_os(f);
 }

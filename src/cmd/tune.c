@@ -229,9 +229,11 @@ parse(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct 
 		return cmd_error(&cmd_tune, 2, "--keep is for a lab; on a DUT apply best.conf there "
 		    "(ntune apply best.conf --confirm 300)");
 	}
-	if (o->ro.dut != NULL && (o->ro.plan || rb->reboot || rb->dut_root != NULL))
-		return cmd_error(&cmd_tune, 2, "--plan, --reboot and --dut-root are bench's: tune --dut "
-		    "leaves boot-time knobs out");
+	if (o->ro.dut == NULL && o->ro.plan)
+		return cmd_error(&cmd_tune, 2, "--plan goes with --dut ssh://...");
+	if (o->ro.dut != NULL && rb->reboot)
+		return cmd_error(&cmd_tune, 2, "--reboot is bench's: tune --dut reboots the DUT only "
+		    "for the steps that change a boot-time knob");
 	if (o->ro.dut != NULL && cmd_remote_check(&cmd_tune, &o->ro, rb, lab, c) == -1)
 		return 2;
 	return 0;
@@ -253,20 +255,19 @@ remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, s
 	r->rb.lab = lab;
 	r->rb.confirm_secs = (int)(300 + 3 * (lab->settle + c->duration + c->warmup));
 	r->rb.progress = progress;
+	/* Boot-time candidates: a reboot when a profile's boot-time part changes. */
+	r->rb.reboot_auto = true;
+	r->rb.kb = c->kb;
 	r->opened = true;
 	if (bench_remote_open(&r->rb, cause) == -1)
 		return -1;
 	cmd_error(&cmd_tune, 0, "DUT %s: %s; %s; boot %s", r->rb.dut.url,
 	    r->rb.dut_facts.uname, r->rb.dut_facts.version, r->rb.boot_id);
-	if (strcmp(cmd_dut_os(&r->rb.dut_facts), "linux") != 0) {
-		util_cause(cause, "the tuner has candidates for a Linux DUT only; %s runs %s",
-		    r->rb.dut.url, r->rb.dut_facts.os);
+	/* The DUT says what it runs: its candidates and knowledge base are that OS's. */
+	if (bench_remote_gens(&r->rb, t->cand_path, &r->gens, cause) == -1)
 		return -1;
-	}
-	if (bench_gens_load(t->cand_path, &r->gens, cause) == -1)
-		return -1;
-	bench_gens_rename(&r->gens, LAB_DUT_IN_IF, r->rb.dut_in);
-	bench_gens_rename(&r->gens, LAB_DUT_OUT_IF, r->rb.dut_out);
+	cmd_error(&cmd_tune, 0, "the DUT runs %s: candidates from %s", r->rb.os,
+	    t->cand_path != NULL ? t->cand_path : "the knowledge base's list for it");
 	n = bench_gens_knobs(&r->gens, &names);
 	rc = bench_remote_knobs(&r->rb, names, n, &r->values, cause);
 	for (i = 0; i < n; i++)
@@ -281,8 +282,62 @@ remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, s
 	/* The DUT is a host of its own: its host-wide knobs are its to tune. */
 	t->host_knobs = true;
 	t->dut_name = r->rb.dut.url;
+	t->reboot_s = &r->rb.reboot_mean;
 	bench_remote_runner(&r->rb, &r->runner);
 	c->runner = &r->runner;
+	return 0;
+}
+
+/* --plan: the steps, the reboots and the DUT time, read on the DUT; nothing changed. */
+static int
+print_plan(const struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c,
+    struct bench_tune *t, struct bench_remote *rb)
+{
+	json_t *plan, *s;
+	size_t i;
+
+	c->lab = lab;
+	c->seq.confidence = 0.95;
+	t->budget_s = o->budget * 60;
+	t->pairs = (int)o->pairs;
+	plan = bench_remote_tune_plan(rb, c, t);
+	if (o->json) {
+		json_dumpf(plan, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(plan);
+		return 0;
+	}
+	printf("plan: tune %s (%s), budget %.1f min; generator %s, sink %s\n", rb->dut.url,
+	    rb->os, o->budget, o->ro.gen != NULL ? o->ro.gen : "local",
+	    o->ro.sink != NULL ? o->ro.sink : "local");
+	printf("  each run: apply --confirm and verify on the DUT, %.1f s settle + %.1f s measured, "
+	    "about %.0f s; up to %d runs per profile a step\n", lab->settle, c->duration,
+	    json_real_value(json_object_get(plan, "run_s")), c->seq.max_runs);
+	printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), %.0f s settle; "
+	    "counted as %.0f s\n", rb->reboot_timeout, rb->reboot_settle, rb->reboot_mean);
+	json_array_foreach(json_object_get(plan, "steps"), i, s) {
+		printf("  step %zu: %s (now %s): %s, at most %lld reboots, about %.0f s%s\n", i + 1,
+		    json_string_value(json_object_get(s, "change")),
+		    json_string_value(json_object_get(s, "was")),
+		    json_is_true(json_object_get(s, "boot")) ? "boot time" : "runtime",
+		    json_integer_value(json_object_get(s, "reboots")),
+		    json_real_value(json_object_get(s, "secs")),
+		    json_is_true(json_object_get(s, "in_budget")) ? "" :
+		    json_is_true(json_object_get(s, "boot")) ? " (skipped: its reboots do not fit "
+		    "in the budget)" : " (beyond the budget: the tune stops before it)");
+	}
+	json_array_foreach(json_object_get(plan, "left_out"), i, s)
+		printf("  left out: %s\n", json_string_value(s));
+	printf("  in the budget: %lld of %zu steps, at most %lld reboots (one to restore the "
+	    "original boot-time settings included)\n",
+	    json_integer_value(json_object_get(plan, "steps_in_budget")),
+	    json_array_size(json_object_get(plan, "steps")),
+	    json_integer_value(json_object_get(plan, "reboots_in_budget")));
+	printf("  DUT time: about %.0f min %02.0f s, never beyond the budget (pairs and the final "
+	    "bench come out of it too)\n", floor(json_real_value(json_object_get(plan, "dut_s")) / 60),
+	    fmod(json_real_value(json_object_get(plan, "dut_s")), 60));
+	printf("nothing was changed\n");
+	json_decref(plan);
 	return 0;
 }
 
@@ -320,10 +375,29 @@ keep_best(const struct kb *kb, const struct bench_lab *lab, const struct bench_t
 	return 0;
 }
 
-/* Runs the tune in the open lab and prints its summary; 0 or -1 + cause. */
+/*
+ * A DUT's original boot-time settings back (with a reboot when a boot-time part
+ * of ours is in force), also after a failure or Ctrl-C; false when that failed.
+ */
+static bool
+remote_finish(struct bench_remote *rb, bool ok, char **cause)
+{
+	char *why = NULL;
+
+	if (rb == NULL || bench_remote_finish(rb, &why) == 0)
+		return ok;
+	cmd_error(&cmd_tune, 1, "%s", why);
+	if (ok)
+		*cause = why;
+	else
+		free(why);
+	return false;
+}
+
+/* Runs the tune in the open lab (or on the DUT of rb) and prints its summary; 0 or -1 + cause. */
 static int
 tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const char *dir,
-    char **cause)
+    struct bench_remote *rb, char **cause)
 {
 	int ok;
 
@@ -340,6 +414,10 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 	ok = bench_tune_run(c, t, cause) == 0;
 	if (ok && t->final_apart && t->nkept > 0)
 		ok = final_in_fresh_lab(c, t, o->prefix, cause) == 0;
+	ok = remote_finish(rb, ok, cause);
+	if (rb != NULL && rb->nreboots > 0)
+		cmd_error(&cmd_tune, 0, "reboots of the DUT: %d, %.0f s in all (each boot-time step's "
+		    "boots are its samples)", rb->nreboots, rb->reboot_total);
 	bench_signals_restore();
 	bench_results_finish(dir, ok, t->stopped, ok ? NULL : *cause, NULL);
 	if (o->json) {
@@ -404,6 +482,10 @@ run(struct cmd_args *args)
 	if (o.ro.dut != NULL) {
 		if (remote_open(&tr, &lab, &c, &t, &cause) == -1)
 			goto fail_usage;
+		if (o.ro.plan) {
+			rc = print_plan(&o, &lab, &c, &t, &tr.rb);
+			goto out;
+		}
 	} else if (lab_open(&o, &lab, &made_lab, &cause) == -1)
 		goto fail;
 	if ((dir = o.dir) == NULL) {
@@ -425,7 +507,7 @@ run(struct cmd_args *args)
 		t.ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	t.pairs = (int)o.pairs;
 	t.min_effect = o.effect / 100;
-	if (tune(&c, &t, &o, dir, &cause) == -1) {
+	if (tune(&c, &t, &o, dir, o.ro.dut != NULL ? &tr.rb : NULL, &cause) == -1) {
 		cmd_fail(&cmd_tune, &cause, 1);
 		cmd_error(&cmd_tune, 1, "settings restored; partial results kept in %s (marked "
 		    "incomplete)", dir);
@@ -468,7 +550,8 @@ const struct ntune_cmd cmd_tune = {
 	    "     [--json]\n"
 	    "     [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	    "      [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
-	    "      [--ssh-config FILE] [--ssh-accept-new] [--gen-args ARGS] [--sink-args ARGS]]",
+	    "      [--ssh-config FILE] [--ssh-accept-new] [--gen-args ARGS] [--sink-args ARGS] [--plan]\n"
+	    "      [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
 	.optstring = "o:",
 	.longopts = longopts,
 	.max_args = 0,

@@ -74,7 +74,8 @@ linux_writeval(const char *path, const char *value, char **cause)
 	size_t n = strlen(value);
 	ssize_t w;
 
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+	/* O_TRUNC as sh's > and sysctl -w (fopen "w"): a regular file standing for one (a test's) keeps no old tail. */
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1) {
 		err = errno;
 		util_cause(cause, "cannot open '%s': %s", path, strerror(err));
 		errno = err;

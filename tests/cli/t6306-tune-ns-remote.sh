@@ -9,7 +9,7 @@ test_expect_success 'tune --dut refuses what it does not do, before any connecti
 	test_expect_code 2 ntune tune --dut ssh://nowhere.invalid --keep 2>e1 &&
 	grep -q "keep is for a lab" e1 &&
 	test_expect_code 2 ntune tune --dut ssh://nowhere.invalid --reboot 2>e2 &&
-	grep -q "leaves boot-time knobs out" e2 &&
+	grep -q "reboot is bench.s: tune --dut reboots the DUT only for the steps that change a boot-time knob" e2 &&
 	test_expect_code 2 ntune tune --dut "ssh://dut;touch $TRASH/pwned" 2>e3 &&
 	grep -q "invalid host" e3 && test ! -e pwned &&
 	test_expect_code 2 ntune tune --gen ssh://gen 2>e4 &&

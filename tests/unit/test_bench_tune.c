@@ -588,6 +588,66 @@ test_bench_gens_knobs_and_rename(void **state)
 	bench_gens_free(&g);
 }
 
+/* A FreeBSD ix DUT as share/tune/freebsd.cand sees it (the file's dut0 is ix0, dev.dut0 dev.ix.0). */
+static const char *const fbsd_ix[] = {
+	"net.isr.maxthreads=1", "net.isr.bindthreads=0", "net.isr.dispatch=direct",
+	"machdep.hyperthreading_intr_allowed=0", "dev.ix.0.iflib.rx_budget=0", "dev.ix.0.fc=3",
+	"kern.random.harvest.mask=511", "net.inet.ip.intr_queue_maxlen=256",
+	"if.ix0.offload.lro=on", "if.ix1.offload.tso=on", "net.isr.defaultqlimit=256", NULL,
+};
+
+static struct cands
+fbsd_candidates(bool boot)
+{
+	struct bench_gens gens;
+	struct cands cs;
+	char *path = bench_gens_default("opnsense"), *cause = NULL;
+
+	dut = fbsd_ix;
+	memset(&cs, 0, sizeof cs);
+	assert_non_null(strstr(path, "/tune/freebsd.cand"));
+	if (bench_gens_load(path, &gens, &cause) == -1)
+		fail_msg("bench_gens_load: %s", cause);
+	free(path);
+	gens.os = "freebsd";
+	gens.boot = boot;
+	bench_gens_rename(&gens, "dev.dut0", "dev.ix.0");
+	bench_gens_rename(&gens, "dut0", "ix0");
+	bench_gens_rename(&gens, "dut1", "ix1");
+	bench_tune_candidates_from(testutil_kb, &gens, fake_get, NULL, 4, true, &cs.c, &cs.n,
+	    &cs.notes, &cs.nnotes);
+	bench_gens_free(&gens);
+	return cs;
+}
+
+/*
+ * FreeBSD's candidates are FreeBSD knobs of the knowledge base; the boot-time ones
+ * (netisr threads, hyper-thread interrupts) only when the runner can reboot.
+ */
+static void
+test_bench_tune_freebsd_candidates_boot_only_with_reboots(void **state)
+{
+	struct cands cs;
+
+	(void)state;
+	cs = fbsd_candidates(false);
+	assert_false(noted(&cs, "is not in the knowledge base"));
+	assert_true(noted(&cs, "net.isr.maxthreads takes effect at boot only"));
+	assert_null(find(&cs, "machdep.hyperthreading_intr_allowed=1"));
+	assert_non_null(find(&cs, "net.isr.dispatch=deferred"));
+	assert_non_null(find(&cs, "dev.ix.0.iflib.rx_budget=65535"));
+	assert_non_null(find(&cs, "dev.ix.0.fc=0"));
+	assert_non_null(find(&cs, "kern.random.harvest.mask=351"));
+	assert_non_null(find(&cs, "if.ix0.offload.lro=off"));
+	candidates_free(&cs);
+	cs = fbsd_candidates(true);
+	assert_false(noted(&cs, "takes effect at boot only"));
+	assert_string_equal(cs.c[0].label, "net.isr.maxthreads=-1 + net.isr.bindthreads=1");
+	assert_non_null(find(&cs, "machdep.hyperthreading_intr_allowed=1"));
+	assert_non_null(find(&cs, "net.isr.defaultqlimit=2048"));
+	candidates_free(&cs);
+}
+
 /* A bad candidate file is refused with its file, line and what is wrong. */
 static void
 test_bench_gens_parse_names_file_and_line(void **state)
@@ -642,6 +702,7 @@ main(void)
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
 		cmocka_unit_test(test_bench_tune_order_puts_diagnosed_knobs_first),
 		cmocka_unit_test(test_bench_gens_knobs_and_rename),
+		cmocka_unit_test(test_bench_tune_freebsd_candidates_boot_only_with_reboots),
 		cmocka_unit_test(test_bench_tune_plan_runs_follows_the_spread),
 		cmocka_unit_test(test_bench_tune_pairs_of_the_best_undecided_singles),
 	};

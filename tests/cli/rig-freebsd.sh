@@ -1,0 +1,63 @@
+# Sourced after lib.sh and before rig.sh by the tests of a FreeBSD DUT on the ssh rig (t6310,
+# t6311, t6312). The rig's DUT is a Linux network namespace; what its ssh sessions see is made to look
+# like FreeBSD 14 by stand-ins set up at each of its boots (rig-freebsd-boot.sh, the rig's
+# boot-hook): uname(1) says FreeBSD, and /proc/sys is a tmpfs holding a FreeBSD MIB that the
+# loader's and rc's files under the DUT's root fill at boot, so a reboot loses runtime changes
+# and brings loader.conf.local and a one-boot nextboot.conf into force as on FreeBSD. ntune on
+# the DUT is the real binary reading and writing that MIB through its Linux backend; only its
+# OS choice, made with uname(2), cannot be stood in for: ntune-fbsd (--ntune) is ntune with
+# `apply --os freebsd`. nextboot(8) is a stand-in writing boot/nextboot.conf as
+# sbin/reboot/nextboot.sh does on UFS (-e name=value, -D removes it).
+# Not run here: FreeBSD's sysctl(3)/kenv(2) backend (src/os/freebsd.c, unit-tested on a fake MIB),
+# the FreeBSD branch of the DUT counters (netstat -ibnd, kern.cp_times), a real loader.
+RIG=$TRASH/rig
+mkdir -p "$RIG/dut/root/boot" "$RIG/dut/root/etc" "$RIG/bin"
+cp "$SRCDIR/tests/cli/rig-freebsd-boot.sh" "$RIG/dut/boot-hook"
+chmod +x "$RIG/dut/boot-hook"
+# The kernel's OIDs the tests use, with FreeBSD 14's defaults (share/knobs/freebsd: netisr.knob,
+# iflib.knob, mitigations.knob, inet.knob, machdep.knob; dut0 is the device dut.0).
+cat >"$RIG/dut/fbsd-mib.conf" <<-\EOF2
+	kern.conftxt=options	SMP
+	net.inet.ip.forwarding=1
+	net.isr.dispatch=direct
+	net.isr.maxthreads=1
+	net.isr.bindthreads=0
+	net.isr.defaultqlimit=256
+	net.inet.ip.intr_queue_maxlen=256
+	kern.random.harvest.mask=511
+	machdep.hyperthreading_intr_allowed=0
+	dev.dut.0.iflib.rx_budget=0
+EOF2
+cat >"$RIG/dut/fbsd-uname" <<-\EOF2
+	#!/bin/sh
+	# uname(1) of the FreeBSD stand-in DUT.
+	case ${1:-} in
+	-a) echo "FreeBSD dut 14.3-RELEASE FreeBSD 14.3-RELEASE GENERIC amd64" ;;
+	-r) echo 14.3-RELEASE ;;
+	-m|-p) echo amd64 ;;
+	*) echo FreeBSD ;;
+	esac
+EOF2
+cat >"$RIG/bin/nextboot" <<EOF2
+#!/bin/sh
+# nextboot(8) stand-in: -e var=value -> var="value" after nextboot_enable="YES" (as
+# sbin/reboot/nextboot.sh writes /boot/nextboot.conf on UFS), -D removes the file.
+echo "nextboot \$*" >>"$RIG/dut/nextboot.log"
+if [ "\$1" = -D ]; then rm -f "$RIG/dut/root/boot/nextboot.conf"; exit 0; fi
+out='nextboot_enable="YES"'
+while getopts e: o; do
+	[ "\$o" = e ] || exit 1
+	out="\$out
+\${OPTARG%%=*}=\"\${OPTARG#*=}\""
+done
+printf '%s\n' "\$out" >"$RIG/dut/root/boot/nextboot.conf"
+EOF2
+cat >"$RIG/bin/ntune-fbsd" <<EOF2
+#!/bin/sh
+# ntune as on FreeBSD: apply plans for FreeBSD (ntune picks its OS with uname(2)).
+if [ "\${1:-}" = apply ]; then shift; exec "$NTUNE" apply --os freebsd "\$@"; fi
+exec "$NTUNE" "\$@"
+EOF2
+chmod +x "$RIG/dut/fbsd-uname" "$RIG/bin/nextboot" "$RIG/bin/ntune-fbsd"
+# An OID as the DUT's ssh sessions see it.
+fbsd_oid() { ip netns exec "$N-ctl" ssh -F "$RIG/ssh_config" -o BatchMode=yes dut cat "/proc/sys/$(echo "$1" | tr . /)"; }
