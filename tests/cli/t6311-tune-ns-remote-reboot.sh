@@ -74,4 +74,10 @@ test_expect_success 'each boot is one sample of the boot-time step; the runtime 
 	assert "switch to s01-try" in why and why[-1] == "restore the original settings", why
 	PY
 '
+test_expect_success 'report shows the tune'\''s hosts, every boot of the DUT with its recovery time, each run'\''s boot' '
+	"$NTUNE" report t1 >/dev/null &&
+	grep -q "<h2>Hosts</h2>" t1/report.html &&
+	grep -q "<td>switch to s01-try</td><td>[0-9a-f-]*</td><td>[0-9.]* s</td><td>yes</td>" t1/report.html &&
+	test $(grep -c "DUT boot [0-9a-f-]" t1/report.html) -ge 12
+'
 test_done
