@@ -3,7 +3,6 @@
  * the DUT's OS, with the DUT's interface names), what its knobs are set to,
  * read in one go, and the plan (--plan: steps, reboots, DUT time).
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +19,13 @@
 static void
 dev_tree(const char *ifname, char *buf, size_t len)
 {
-	size_t n = strlen(ifname), d = n;
+	char drv[32];
+	int unit = util_ifname_unit(ifname, drv, sizeof drv);
 
-	while (d > 0 && isdigit((unsigned char)ifname[d - 1]))
-		d--;
-	if (d == 0 || d == n)
+	if (unit < 0)
 		buf[0] = '\0';
 	else
-		snprintf(buf, len, "dev.%.*s.%s", (int)d, ifname, ifname + d);
+		snprintf(buf, len, "dev.%s.%d", drv, unit);
 }
 
 int
