@@ -7,7 +7,7 @@
 # The reference is the same router without the misconfiguration: a plain lab (rp-filter,
 # napi-on-sender), a NAT lab (conntrack-small), a lab with the same RPS on dut0 (backlog-rps).
 # conntrack-small and backlog-rps hold a host-wide sysctl: while they run, this script holds
-# /tmp/ntune-t2201-host-sysctl.lock (as t2201 and t6306 do), and the reference is measured with
+# /tmp/ntune-t2201-host-sysctl.lock (as t2201 and t6309 do), and the reference is measured with
 # the host's original value put back for its run only. Every run starts with the DUT's
 # conntrack table emptied (ctnetlink flush, as bench does).
 # Usage: sudo bench/tune-planted.sh [BUDGET_MINUTES] [ROUNDS] [IMPAIRMENT...]

@@ -14,7 +14,7 @@ BL=/proc/sys/net/core/netdev_max_backlog
 # The host-wide sysctls are changed: wait for any other test that changes them (t2201 takes
 # the same lock), and put the originals back whatever happens.
 exec 7>/tmp/ntune-t2201-host-sysctl.lock
-flock -w 600 7 || { echo "ntune t6306: another run holds the host-sysctl lock" >&2; exit 1; }
+flock -w 600 7 || { echo "ntune t6309: another run holds the host-sysctl lock" >&2; exit 1; }
 CTMAX=$(cat $CT 2>/dev/null || echo)
 BACKLOG=$(cat $BL)
 test_at_exit "\"$NTUNE\" lab down --prefix $P >/dev/null 2>&1; \"$NTUNE\" lab down --prefix ${P}b >/dev/null 2>&1"
