@@ -53,23 +53,55 @@ cmpstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether text holds FreeBSD command output (pciconf, vmstat -i, ifconfig...) ntune reads. */
-static bool
-is_dump(const char *data, size_t len, const char *path)
+/*
+ * The kinds of FreeBSD command output (pciconf, vmstat -i, ifconfig...) ntune reads in
+ * text, e.g. "sysctl top", or NULL when it holds none.
+ */
+static char *
+dump_kinds(const char *data, size_t len, const char *path)
 {
 	struct fbsd_text *t = fbsd_text_new();
-	bool yes;
+	char *kinds;
 
 	fbsd_text_add(t, data, len, path);
-	yes = *fbsd_text_kinds(t) != '\0';
+	kinds = *fbsd_text_kinds(t) != '\0' ? xstrdup(fbsd_text_kinds(t)) : NULL;
 	fbsd_text_free(t);
-	return yes;
+	return kinds;
+}
+
+static int
+count_cb(const char *name, const char *value, void *arg)
+{
+	(void)name;
+	(void)value;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+/*
+ * Command output that holds no tunables (top -P, vmstat -i, pciconf) is not a system
+ * to compare: diffing it would show every knob as unset.
+ */
+static int
+side_empty(struct side *s, const char *arg, const char *kinds, char **cause)
+{
+	size_t n = 0;
+	char *why = NULL;
+
+	if (os_tunable_list(s->os, "", count_cb, &n, &why) == 0 && n > 0)
+		return 0;
+	free(why);
+	os_close(s->os);
+	s->os = NULL;
+	xasprintf(cause, "%s: holds no tunables (it reads as %s output); diff compares "
+	    "profiles, snapshots and sysctl -a dumps", arg, kinds);
+	return -1;
 }
 
 static int
 side_open(struct side *s, const char *arg, char **cause)
 {
-	char *data = NULL;
+	char *data = NULL, *kinds;
 	size_t len, i = 0;
 	const char *paths[1] = { arg };
 
@@ -89,14 +121,21 @@ side_open(struct side *s, const char *arg, char **cause)
 		return s->os != NULL ? 0 : -1;
 	}
 	s->p = kb_profile_parse(arg, data, len, cause);
-	if (s->p == NULL && is_dump(data, len, arg)) {
+	if (s->p == NULL && (kinds = dump_kinds(data, len, arg)) != NULL) {
 		/* Not a profile but FreeBSD command output the snapshot backend reads. */
 		char *why = NULL;
 
 		if ((s->os = os_open_files(paths, 1, &why)) != NULL) {
 			free(*cause);
 			*cause = NULL;
+			if (side_empty(s, arg, kinds, cause) == -1) {
+				free(kinds);
+				free(why);
+				free(data);
+				return -1;
+			}
 		}
+		free(kinds);
 		free(why);
 	}
 	if (s->p == NULL && s->os == NULL) {

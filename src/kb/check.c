@@ -475,6 +475,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	const struct kb_entry *e;
 	const struct kb_knob *k;
 	size_t i;
+	int consumer;
 
 	memset(&l, 0, sizeof l);
 	l.kb = kb;
@@ -502,11 +503,15 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 			    "were not confirmed at the kernel source (%s)", e->name, k->unverified);
 		rule_placement(&l, e, k);
 		rule_version(&l, e, k);
-		if (!check_consumer_value(&l, e, k, NULL) && !check_catalog_values(&l, e, k))
+		consumer = check_consumer_value(&l, e, k, NULL);
+		if (consumer == 0 && !check_catalog_values(&l, e, k))
 			rule_value(&l, e, k);
 		rule_requires(&l, e, k);
-		rule_lowers(&l, e, k);
-		rule_default(&l, e, k);
+		/* A value the consumer refuses sets nothing: no "lowers", no "default". */
+		if (consumer != 1) {
+			rule_lowers(&l, e, k);
+			rule_default(&l, e, k);
+		}
 		rule_others(&l, e, k);
 		rule_device(&l, e);
 	}

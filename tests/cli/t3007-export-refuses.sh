@@ -53,4 +53,15 @@ test_expect_success 'diff of a file it cannot parse is an input error with file:
 	test_expect_code 2 ntune diff ok.conf bad.conf >out 2>err &&
 	grep -q "bad.conf:2: unterminated quote" err && test ! -s out
 '
+test_expect_success REAL_FIXTURES 'diff of real top -P or vmstat -i output is refused (no tunables), not an empty system' '
+	R="$FIXTURES/os/real" &&
+	test_expect_code 2 ntune diff ok.conf "$R/top-P_freebsd14.3_4cpu_3snapshots.txt" >out 2>err &&
+	test ! -s out &&
+	grep -q "top-P_freebsd14.3_4cpu_3snapshots.txt: holds no tunables (it reads as top-P output)" err &&
+	test_expect_code 2 ntune diff "$R/vmstat-i_freebsd14.3_4cpu_igc-4rxq.txt" ok.conf >out 2>err &&
+	test ! -s out && grep -q "holds no tunables (it reads as vmstat-i output)" err &&
+	printf "dev.ix.0.fc=0\n" >fc.conf &&
+	test_expect_code 1 ntune diff "$R/sysctl-dev.ix.0_pfsense_partial.txt" fc.conf >out &&
+	grep -q "^dev.ix.0.fc  *3  |  0$" out
+'
 test_done

@@ -35,6 +35,20 @@ test_expect_success 'values as the consumer parses them: loader, sysctl(8), proc
 	test_expect_code 1 ntune check --os linux l.conf >out 2>/dev/null &&
 	grep -q "l.conf:1: error: the kernel refuses .128M. for net.core.rmem_max: procfs takes plain integers" out
 '
+test_expect_success 'a value the consumer refuses is not then read as a number (16K is not 16384 to sysctl(8) or procfs)' '
+	printf "kern.ipc.maxsockbuf=16K\n" >etc-sysctl.conf &&
+	test_expect_code 1 ntune check --os freebsd --target sysctl etc-sysctl.conf >out 2>err &&
+	grep -q "error: sysctl(8) refuses .16K. for kern.ipc.maxsockbuf" out &&
+	! grep -q "lowers the limit" out &&
+	grep -q "1 error, 0 warnings" err &&
+	printf "net.core.wmem_max=16K\n" >l16.conf &&
+	test_expect_code 1 ntune check --os linux l16.conf >out 2>/dev/null &&
+	grep -q "error: the kernel refuses .16K. for net.core.wmem_max" out &&
+	! grep -q "lowers the limit" out &&
+	printf "net.isr.maxqlimit=1K\n" >boot/loader.conf &&
+	ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
+	grep -q "loader.conf:1: warning: net.isr.maxqlimit=1K lowers the limit below the default value 10240" out
+'
 test_expect_success 'OPNsense: net.inet.rss.enabled=yes leaves RSS off' '
 	printf "<sysctl><item><tunable>net.inet.rss.enabled</tunable><value>yes</value></item></sysctl>\n" >config.xml &&
 	test_expect_code 1 ntune check config.xml >out 2>/dev/null &&
