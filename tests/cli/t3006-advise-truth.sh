@@ -49,31 +49,38 @@ test_expect_success 'RSS bits follow the kernel rule for 6 and 256 CPUs, not one
 	python3 -c "import json; a={x[\"name\"]:x for x in json.load(open(\"big.json\"))[\"advice\"]}; b=a[\"net.inet.rss.bits\"]; assert b[\"value\"]==\"7\" and b[\"already_set\"] and b[\"current\"]==\"0\", b"
 '
 test_expect_success 'LRO and TSO are advised off per NIC for a router, with the state ifconfig showed' '
-	sed "0,/options=8800b8<VLAN_MTU/s//options=8805bb<RXCSUM,TXCSUM,TSO4,LRO,VLAN_MTU/" "$SEED0/ifconfig-a.txt" >ifc.txt &&
-	grep -q "^	options=.*LRO" ifc.txt &&
-	ntune advise --from dec750.txt --from ifc.txt >off.conf &&
-	lro=ax0 &&
-	grep -B1 "^if.$lro.offload.lro=off$" off.conf | grep -q "^# now: on → off$" &&
-	grep -q "^if.$lro.offload.tso=off$" off.conf &&
-	grep -q "^#   if.ax1.offload.lro=off (now off)$" off.conf &&
-	ntune advise --from dec750.txt --from ifc.txt --role host >host.conf &&
+	ntune advise --from dec750.txt --from "$SEED0/ifconfig-a.txt" >ax.conf &&
+	grep -q "^#   if.ax0.offload.lro: ax0.s driver has no LRO (no IFCAP_LRO): nothing to turn off \[source: axgbe(4); .*if_axgbe_pci.c:701-706" ax.conf &&
+	! grep -q "^if.ax0.offload.lro=" ax.conf &&
+	grep -q "^#   if.ax0.offload.tso=off (now off)$" ax.conf &&
+	sed "s/ax\([01]\)/igc\1/g; s/dev.ax./dev.igc./g; s/%driver: ax/%driver: igc/" dec750.txt >igc0.txt &&
+	sed "s/^ax\([01]\)/igc\1/; 0,/options=8800b8<VLAN_MTU/s//options=8805bb<RXCSUM,TXCSUM,TSO4,LRO,VLAN_MTU/" "$SEED0/ifconfig-a.txt" >ifc.txt &&
+	grep -q "^igc0: .*" ifc.txt && grep -q "^	options=.*LRO" ifc.txt &&
+	ntune advise --from igc0.txt --from ifc.txt >off.conf &&
+	grep -B1 "^if.igc0.offload.lro=off$" off.conf | grep -q "^# now: on → off$" &&
+	grep -B2 "^if.igc0.offload.lro=off$" off.conf | grep -q "^# source: igc(4); .*if_igc.c:442-446 IGC_CAPS" &&
+	grep -B1 "^if.igc0.offload.tso=off$" off.conf | grep -q "^# now: on → off$" &&
+	grep -q "^#   if.igc1.offload.lro=off (now off)$" off.conf &&
+	ntune advise --from igc0.txt --from ifc.txt --role host >host.conf &&
 	! grep -q "offload" host.conf
 '
 test_expect_success 'iflib descriptor overrides only where the driver maximum is known, and said so otherwise' '
 	ntune advise --from dec750.txt >ax.conf &&
 	grep -B4 "^dev.ax.0.iflib.override_nrxds=4096$" ax.conf | grep -q "^# \[measure it\] ax0 uses its driver.s default of 512 rx descriptors" &&
 	grep -B4 "^dev.ax.0.iflib.override_nrxds=4096$" ax.conf | grep -q "^# source: iflib(4); axgbe(4); .*XGBE_RX_DESC_CNT_MAX 4096" &&
+	sed "s/ax\([01]\)/vmx\1/g; s/dev.ax./dev.vmx./g; s/%driver: ax/%driver: vmx/" dec750.txt >vmx.txt &&
+	ntune advise --from vmx.txt >vmx.conf &&
+	! grep -q "^dev.vmx.0.iflib.override_nrxds=" vmx.conf &&
+	grep -q "^#   dev.vmx.0.iflib.override_nrxds: no descriptor count is proposed for vmx0: neither the NIC nor ntune.s driver data (share/knobs/drivers) gives the driver.s maximum.* \[source: iflib(4); vmx(4); .*three rings" vmx.conf &&
+	ntune advise --json --from vmx.txt >vmx.json &&
+	python3 -c "import json; d=json.load(open(\"vmx.json\")); n={x[\"name\"]: x for x in d[\"not_advised\"]}; x=n[\"dev.vmx.1.iflib.override_nrxds\"]; assert \"value\" not in x and x[\"certainty\"]==\"not advised\" and \"vmx(4)\" in x[\"source\"], x; assert not [a for a in d[\"advice\"] if \"nrxds\" in a[\"name\"]]" &&
 	ntune advise --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.conf &&
-	! grep -q "^dev.ix.0.iflib.override_nrxds=" ix.conf &&
-	grep -A1 "^# Not advised, with why" ix.conf >/dev/null &&
-	grep -q "^#   dev.ix.0.iflib.override_nrxds: no descriptor count is proposed for ix0: neither the NIC nor ntune.s driver data (share/knobs/drivers) gives the driver.s maximum.* \[source: iflib(4); ixgbe(4); " ix.conf &&
-	ntune advise --json --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.json &&
-	python3 -c "import json; d=json.load(open(\"ix.json\")); n={x[\"name\"]: x for x in d[\"not_advised\"]}; x=n[\"dev.ix.1.iflib.override_nrxds\"]; assert \"value\" not in x and x[\"certainty\"]==\"not advised\" and \"ixgbe(4)\" in x[\"source\"], x; assert not [a for a in d[\"advice\"] if \"nrxds\" in a[\"name\"]]" &&
+	! grep -q "^dev.ix.*iflib" ix.conf &&
 	sed "s/ax\([01]\)/igc\1/g; s/dev.ax./dev.igc./g; s/%driver: ax/%driver: igc/; s/^\(dev.igc.[01].iflib.override_nrxds:\) 0\$/\1 1024/" dec750.txt >igc.txt &&
 	grep -q "^dev.igc.0.iflib.override_nrxds: 1024$" igc.txt &&
 	ntune advise --from igc.txt >igc.conf &&
 	grep -B1 "^dev.igc.0.iflib.override_nrxds=4096$" igc.conf | grep -q "^# now: 1024 → 4096$" &&
-	grep -B3 "^dev.igc.0.iflib.override_nrxds=4096$" igc.conf | grep -q "^# source: iflib(4); igc(4); sys/dev/igc/if_igc.h IGC_MAX_RXD 4096"
+	grep -B3 "^dev.igc.0.iflib.override_nrxds=4096$" igc.conf | grep -q "^# source: iflib(4); igc(4); sys/dev/igc/if_igc.c:305-307 .*if_igc.h:131 IGC_MAX_RXD 4096"
 '
 test_expect_success 'LRO/TSO advice per FreeBSD driver cites the driver source; vtnet gets its loader tunables' '
 	ntune advise --from "$SEED1/sysctl-a.txt" --from "$SEED1/pciconf-lv.txt" >ix.conf &&

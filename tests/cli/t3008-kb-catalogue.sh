@@ -43,4 +43,20 @@ test_expect_success 'the cross-check sees a knob placed against its flag' '
 	(\$1 in cat) && (\$2 == \"sysctl\" ? \"runtime\" : \$2) != cat[\$1] && !(\$2 == \"loader\" && \$3 ~ /attach/) && !(\$2 == \"read-only\") { bad++ }
 	END { exit bad > 0 }" bad.tsv kb.tsv
 '
+test_expect_success 'every verified FreeBSD fact names a source line, or says why it has none' '
+	grep -h "^verified:" "$KNOBS"/*.knob >ver &&
+	test "$(wc -l <ver)" -ge 150 &&
+	sed -n "/\.[ch]:[0-9]/!p" ver >noline &&
+	test "$(wc -l <noline)" -le 6 &&
+	! grep -v "no line number" noline | grep -v "^verified: *absent" | grep .
+'
+test_expect_success 'every FreeBSD driver fact advise uses (maxima, LRO, TSO) names the file and line it was read at' '
+	awk "
+	function flush() { if (d != \"\" && facts && src !~ /\\.[ch]:[0-9]/) { print d; bad++ } d = src = \"\"; facts = 0 }
+	/^driver:/ { flush(); d = \$2 }
+	/^(max-rxd|max-txd|default-rxd|lro|tso):/ { facts = 1 }
+	/^source:/ { src = src \$0 }
+	END { flush(); exit bad > 0 }" "$SRCDIR/share/knobs/drivers/freebsd.drivers" &&
+	! grep -q "public copy" "$SRCDIR/share/knobs/drivers/freebsd.drivers"
+'
 test_done
