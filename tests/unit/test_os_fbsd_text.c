@@ -383,12 +383,12 @@ test_fbsd_text_seed001_xeon_ix(void **state)
 	json_t *cpu = json_object_get(d, "cpu"), *n;
 
 	(void)state;
-	assert_int_equal(jint(cpu, "threads"), 4);
+	assert_int_equal(jint(cpu, "threads"), 6);
 	assert_true(json_is_false(json_object_get(cpu, "smt")));
 	n = nic(d, "ix0");
 	assert_string_equal(jstr(n, "pci_id"), "8086:1528");
 	assert_string_equal(jstr(n, "pci_name"), "Intel Corporation Ethernet Controller 10-Gigabit X540-AT2");
-	assert_int_equal(json_array_size(json_object_get(n, "queues")), 4);
+	assert_int_equal(json_array_size(json_object_get(n, "queues")), 6);
 	assert_int_equal(jint(json_array_get(json_object_get(n, "queues"), 0), "irq"), 264);
 	assert_string_equal(jstr(json_object_get(d, "sysctls"), "hw.ix.rx_process_limit"), "256");
 	/* kern.version's second line is part of its value */
