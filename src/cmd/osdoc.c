@@ -135,8 +135,12 @@ tunable_names(struct names *ns, const char *os, json_t *nics, const struct kb *k
 	for (i = 0; i < kb_count(kb); i++) {
 		const struct kb_knob *k = kb_knob(kb, i);
 
-		/* Only the knobs of the NICs this box has. */
-		if (k->os != NULL && strcmp(k->os, os) == 0 && !other_driver(k->name, nics, ds))
+		/*
+		 * Only the knobs of the NICs this box has, and none that no kernel
+		 * defines (hw.ix.allow_unsupported_sfp): no output can hold them.
+		 */
+		if (k->os != NULL && strcmp(k->os, os) == 0 && k->nonexistent == NULL &&
+		    !other_driver(k->name, nics, ds))
 			expand(ns, k->name, nics);
 	}
 }

@@ -14,6 +14,8 @@ test_expect_success REAL_FIXTURES 'a real pfSense "sysctl dev.ix.0": the per-dev
 	test_expect_code 1 ntune inspect --from "$IXDUMP" >out 2>err &&
 	grep -q "^  dev.ix.0.enable_aim *runtime *0$" out &&
 	grep -q "^  dev.ix.0.fc *runtime *3$" out &&
+	grep -q "hw.ix.rx_process_limit" out &&
+	! grep -q "hw.ix.allow_unsupported_sfp\|hw.ixl" out &&
 	grep -q "^    link         unknown, " out && ! grep -q "link *down" out &&
 	grep -q "sysctl-dev.ix.0_pfsense_partial.txt:37: last line cut short" err &&
 	test_expect_code 1 ntune inspect --json --from "$IXDUMP" >out.json 2>/dev/null &&
