@@ -286,7 +286,6 @@ load(struct bench_remote *b, struct bench_trial *t, char **cause)
 	struct remote_child sink, gen;
 	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN, late;
 	int gs = 0, ss = 255;
-	double until;
 
 	if (start_sink(b, t, &sink, cause) == -1)
 		goto interrupted;
@@ -303,8 +302,7 @@ load(struct bench_remote *b, struct bench_trial *t, char **cause)
 	}
 	/* pkt-gen -f rx does not stop by itself: after the late frames' second, we stop it. */
 	if (gs == 0 && pktgen) {
-		for (until = util_now() + LATE_FRAMES_S; util_now() < until && !bench_interrupted;)
-			usleep(50000);
+		util_sleep(LATE_FRAMES_S, &bench_interrupted);
 		bench_pktgen_stop(&sink);
 	}
 	if (gs == 0)
