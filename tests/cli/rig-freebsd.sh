@@ -61,3 +61,17 @@ EOF2
 chmod +x "$RIG/dut/fbsd-uname" "$RIG/bin/nextboot" "$RIG/bin/ntune-fbsd"
 # An OID as the DUT's ssh sessions see it.
 fbsd_oid() { ip netns exec "$N-ctl" ssh -F "$RIG/ssh_config" -o BatchMode=yes dut cat "/proc/sys/$(echo "$1" | tr . /)"; }
+
+# The reboot tests (t6311, t6312): their hosts, and what a user checks afterwards — the
+# boot-time and runtime values as at the start, nothing of ours left for the next boot, no
+# journal entry applied.
+FBSD_REBOOT_HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config --ntune ntune-fbsd
+	--dut-root $RIG/dut/root --reboot-timeout 90 --reboot-settle 0.5"
+restored() {
+	test "$(fbsd_oid net.isr.maxthreads)" = 1 && test "$(fbsd_oid net.isr.bindthreads)" = 0 &&
+	test "$(fbsd_oid net.isr.dispatch)" = direct &&
+	! grep -qs "net.isr" "$RIG/dut/root/boot/loader.conf.local" &&
+	! grep -qs 'nextboot_enable="YES"' "$RIG/dut/root/boot/nextboot.conf" &&
+	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) " ||
+	{ echo "not restored: $(fbsd_oid net.isr.maxthreads) $(fbsd_oid net.isr.bindthreads) $(fbsd_oid net.isr.dispatch)"; false; }
+}

@@ -22,19 +22,8 @@ cat >"$TRASH/boot.cand" <<-\EOF2
 	arg:  deferred
 	why:  queue inbound packets to the netisr threads
 EOF2
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config --ntune ntune-fbsd
-	--dut-root $RIG/dut/root --reboot-timeout 90 --reboot-settle 0.5"
+HOSTS=$FBSD_REBOOT_HOSTS
 TUNE="timeout 500 $NTUNE tune $HOSTS --cand $TRASH/boot.cand --runs 3 --max-runs 3 --duration 0.5 --warmup 0 --pairs 0 --seed 1"
-# What a user checks afterwards: the boot-time and runtime values as at the start, nothing of ours
-# left for the next boot, no journal entry applied.
-restored() {
-	test "$(fbsd_oid net.isr.maxthreads)" = 1 && test "$(fbsd_oid net.isr.bindthreads)" = 0 &&
-	test "$(fbsd_oid net.isr.dispatch)" = direct &&
-	! grep -qs "net.isr" "$RIG/dut/root/boot/loader.conf.local" &&
-	! grep -qs 'nextboot_enable="YES"' "$RIG/dut/root/boot/nextboot.conf" &&
-	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) " ||
-	{ echo "not restored: $(fbsd_oid net.isr.maxthreads) $(fbsd_oid net.isr.bindthreads) $(fbsd_oid net.isr.dispatch)"; false; }
-}
 
 test_expect_success 'tune --dut --plan counts the boot-time step'\''s reboots' '
 	ctl $TUNE --plan --budget 6 >plan &&
