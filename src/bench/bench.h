@@ -557,6 +557,16 @@ struct bench_tune_step {
 	int	max_runs;	/* planned for the step from the spread */
 	bool	extended;	/* benched again with more runs: the first bench could not decide */
 	bool	pair;		/* a pair of two singles tried after them */
+	/*
+	 * A drop check (drop_of > 0): benches the best profile without the
+	 * changes of kept step drop_of (1-based) against the best profile;
+	 * removed: they were taken out (the profile without them was not
+	 * decided worse). A kept step taken out so has kept = false and
+	 * dropped_at = the check's step (1-based).
+	 */
+	size_t	drop_of;
+	bool	removed;
+	size_t	dropped_at;
 	enum bench_stop stop;
 };
 

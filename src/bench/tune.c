@@ -561,27 +561,29 @@ plist_set(struct plist *l, const struct bench_change *ch)
 	l->v[l->n++] = ch;
 }
 
+/* The changes of the kept steps, in order, except step skip's (SIZE_MAX: none skipped). */
 static void
-plist_kept(struct plist *l, const struct bench_tune *t)
+plist_kept(struct plist *l, const struct bench_tune *t, size_t skip)
 {
 	size_t i, j;
 
 	for (i = 0; i < t->nsteps; i++) {
-		if (!t->steps[i].kept)
+		if (!t->steps[i].kept || i == skip)
 			continue;
 		for (j = 0; j < t->steps[i].c.n; j++)
 			plist_set(l, &t->steps[i].c.set[j]);
 	}
 }
 
-char *
-bench_tune_profile(const struct bench_tune *t, const struct bench_candidate *extra)
+/* The profile of the kept steps except step skip (SIZE_MAX: none), then extra's changes. */
+static char *
+profile_text(const struct bench_tune *t, size_t skip, const struct bench_candidate *extra)
 {
 	struct plist l = { NULL, 0 };
 	struct strbuf sb;
 	size_t i;
 
-	plist_kept(&l, t);
+	plist_kept(&l, t, skip);
 	for (i = 0; extra != NULL && i < extra->n; i++)
 		plist_set(&l, &extra->set[i]);
 	strbuf_init(&sb);
@@ -592,6 +594,12 @@ bench_tune_profile(const struct bench_tune *t, const struct bench_candidate *ext
 	return strbuf_detach(&sb);
 }
 
+char *
+bench_tune_profile(const struct bench_tune *t, const struct bench_candidate *extra)
+{
+	return profile_text(t, SIZE_MAX, extra);
+}
+
 /* Whether every change of c is in the profile of the kept steps already. */
 static bool
 in_best(const struct bench_tune *t, const struct bench_candidate *c)
@@ -599,7 +607,7 @@ in_best(const struct bench_tune *t, const struct bench_candidate *c)
 	struct plist l = { NULL, 0 };
 	size_t i, j, have = 0;
 
-	plist_kept(&l, t);
+	plist_kept(&l, t, SIZE_MAX);
 	for (i = 0; i < c->n; i++) {
 		for (j = 0; j < l.n; j++) {
 			if (strcmp(l.v[j]->name, c->set[i].name) == 0 &&
@@ -675,7 +683,8 @@ bench_tune_pairs(const struct bench_tune *t, size_t top, struct bench_candidate 
 		const struct bench_tune_step *s = &t->steps[i];
 
 		/* Tried, measured, not kept, not proven worse, pointing the right way. */
-		if (!s->tried || s->kept || s->pair || s->runs == 0 || s->stop == BENCH_DECIDED ||
+		if (!s->tried || s->kept || s->pair || s->drop_of > 0 || s->runs == 0 ||
+		    s->stop == BENCH_DECIDED ||
 		    !(gain(t, s->pct) > 0))
 			continue;
 		idx[ni++] = i;
@@ -737,6 +746,9 @@ bench_tune_best_conf(const struct bench_tune *t, const char *prefix)
 		if (s->kept)
 			strbuf_addf(&sb, "# step %zu: %s: %s; was %s; %+.1f%% ± %.1f%%\n", i + 1,
 			    s->c.label, s->c.why, s->c.was, s->pct, s->pct_hw);
+		else if (s->dropped_at > 0)
+			strbuf_addf(&sb, "# step %zu: %s: kept (%+.1f%% ± %.1f%%), then %s\n", i + 1,
+			    s->c.label, s->pct, s->pct_hw, s->note);
 	}
 	if (t->nkept == 0)
 		strbuf_adds(&sb, "# no change was proven better than the settings in force\n");
@@ -1003,7 +1015,8 @@ bench_step(struct bench_ctx *c, struct bench_tune *t, struct bench_tune_step *s,
 	snprintf(label[1], sizeof label[1], "s%02zu-try", t->nsteps);
 	memset(pr, 0, sizeof pr);
 	if (make_profile(c, &pr[0], label[0], bench_tune_profile(t, NULL), cause) == -1 ||
-	    make_profile(c, &pr[1], label[1], bench_tune_profile(t, &s->c), cause) == -1)
+	    make_profile(c, &pr[1], label[1], s->drop_of > 0 ? profile_text(t, s->drop_of - 1, NULL) :
+	    bench_tune_profile(t, &s->c), cause) == -1)
 		goto out;
 	c->step = (int)t->nsteps;
 	c->seq.max_runs = runs;
@@ -1119,6 +1132,99 @@ skip_step(struct bench_ctx *c, struct bench_tune *t, const struct tune_loop *l,
 	BENCH_SAY(c, "step %zu/%zu: %s: %s", t->nsteps, l->ncand, s->c.label, s->note);
 }
 
+/* Takes kept step j out of the best profile, saying why in its note. */
+static void
+drop(struct bench_tune *t, size_t j, size_t at, const char *why)
+{
+	struct bench_tune_step *d = &t->steps[j];
+	char *note;
+
+	d->kept = false;
+	d->dropped_at = at;
+	t->nkept--;
+	xasprintf(&note, "%s%sdropped at step %zu: %s", d->note != NULL ? d->note : "",
+	    d->note != NULL ? "; " : "", at, why);
+	free(d->note);
+	d->note = note;
+}
+
+/*
+ * Drop checks once step k is kept: each earlier kept step is benched out of
+ * the best profile (the best without its changes against the best) and taken
+ * out unless the profile without it is decided worse, so best.conf holds only
+ * changes proven needed together, whatever order found them. A step whose
+ * changes later ones override entirely goes without a bench. 0 go on, 1 out of
+ * budget, -1 + cause stop.
+ */
+static int
+prune(struct bench_ctx *c, struct bench_tune *t, size_t k, struct tune_loop *l, char **cause)
+{
+	struct bench_tune_step *s;
+	struct bench_verdict v;
+	enum bench_stop stop;
+	char *with, *without, why[160];
+	size_t j;
+	bool same, needed;
+	int r;
+
+	for (j = 0; j < k && t->nkept >= 2; j++) {
+		if (!t->steps[j].kept)
+			continue;
+		with = bench_tune_profile(t, NULL);
+		without = profile_text(t, j, NULL);
+		same = strcmp(with, without) == 0;
+		free(with);
+		free(without);
+		if (same) {
+			snprintf(why, sizeof why, "step %zu sets every knob it changed", k + 1);
+			drop(t, j, k + 1, why);
+			BENCH_SAY(c, "step %zu: dropped: %s", j + 1, why);
+			continue;
+		}
+		if (util_now() - l->t0 + step_time(c, t, l, &t->steps[j].c, plan(c, t)) +
+		    final_time(c, t, l, plan(c, t)) > t->budget_s) {
+			BENCH_SAY(c, "budget: no time left to check whether step %zu is still needed "
+			    "with step %zu", j + 1, k + 1);
+			return 1;
+		}
+		t->steps = xreallocarray(t->steps, t->nsteps + 1, sizeof *t->steps);
+		s = &t->steps[t->nsteps++];
+		memset(s, 0, sizeof *s);
+		s->c = t->steps[j].c;
+		snprintf(s->c.label, sizeof s->c.label, "without step %zu (%.*s)", j + 1,
+		    (int)sizeof s->c.label - 48, t->steps[j].c.label);
+		snprintf(s->c.why, sizeof s->c.why, "take step %zu's changes out of the best profile "
+		    "unless it needs them", j + 1);
+		snprintf(s->c.order, sizeof s->c.order, "a drop check: step %zu was kept before step "
+		    "%zu; is it still needed with it?", j + 1, k + 1);
+		s->drop_of = j + 1;
+		s->tried = true;
+		s->max_runs = plan(c, t);
+		BENCH_SAY(c, "step %zu (drop check): is step %zu (%s) still needed now that step %zu is "
+		    "kept? the best profile without it, up to %d runs each", t->nsteps, j + 1,
+		    t->steps[j].c.label, k + 1, s->max_runs);
+		if ((r = bench_step(c, t, s, s->max_runs, l, &v, &stop, cause)) == -1)
+			return -1;
+		if (r == 1)
+			continue;
+		step_from_verdict(s, &v, stop);
+		spread_add(t, s, &v);
+		needed = stop == BENCH_DECIDED && v.na > 0 && v.decided &&
+		    v.direction == (strcmp(v.unit, "latency") == 0 ? 1 : -1);
+		if (!needed) {
+			s->removed = true;
+			snprintf(why, sizeof why, "the best profile without it was not decided worse "
+			    "(%+.1f%% ± %.1f%%)", s->pct, s->pct_hw);
+			drop(t, j, t->nsteps, why);
+		}
+		BENCH_SAY(c, "step %zu: step %zu %s: %s", t->nsteps, j + 1, needed ? "is still needed" :
+		    "dropped", s->verdict != NULL ? s->verdict : "no verdict");
+		if (write_outputs(c, t, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Steps through cand[0..n-1] while the budget lasts. 0: all done, 1: out of
  * budget, -1 + cause: stop.
@@ -1129,7 +1235,8 @@ steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, s
 {
 	struct bench_tune_step *s;
 	double step_max, final_max;
-	size_t i;
+	size_t i, k;
+	int r;
 
 	for (i = 0; i < n; i++) {
 		step_max = step_time(c, t, l, &cand[i], plan(c, t));
@@ -1161,6 +1268,9 @@ steps(struct bench_ctx *c, struct bench_tune *t, struct bench_candidate *cand, s
 		}
 		if (try_step(c, t, s, l, cause) == -1)
 			return -1;
+		k = t->nsteps - 1;
+		if (t->steps[k].kept && t->nkept >= 2 && (r = prune(c, t, k, l, cause)) != 0)
+			return r;
 	}
 	return 0;
 }
@@ -1304,6 +1414,12 @@ bench_tune_summary(const struct bench_tune *t)
 		    (size_t)st->c.finding < t->diag->nfindings ?
 		    json_string(t->diag->findings[st->c.finding].kind) : json_null());
 		json_object_set_new(s, "pair", json_boolean(st->pair));
+		json_object_set_new(s, "drop_of", st->drop_of > 0 ? json_integer((json_int_t)st->drop_of) :
+		    json_null());
+		if (st->drop_of > 0)
+			json_object_set_new(s, "removed", json_boolean(st->removed));
+		json_object_set_new(s, "dropped_at", st->dropped_at > 0 ?
+		    json_integer((json_int_t)st->dropped_at) : json_null());
 		json_object_set_new(s, "extended", json_boolean(st->extended));
 		if (st->tried)
 			json_object_set_new(s, "max_runs", json_integer(st->max_runs));

@@ -35,8 +35,9 @@ print_summary(const struct bench_tune *t, const char *dir)
 	for (i = 0; i < t->nsteps; i++) {
 		const struct bench_tune_step *s = &t->steps[i];
 
-		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->kept ? "kept" : s->tried ? "rejected" :
-		    "skipped", s->c.label,
+		printf("%-4zu %-9s %-40s %s%s%s\n", i + 1, s->drop_of > 0 ? (s->removed ? "dropped" :
+		    "needed") : s->kept ? "kept" : s->dropped_at > 0 ? "dropped" : s->tried ?
+		    "rejected" : "skipped", s->c.label,
 		    s->verdict != NULL ? s->verdict : "", s->note != NULL ? " " : "",
 		    s->note != NULL ? s->note : "");
 	}

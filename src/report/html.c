@@ -459,14 +459,22 @@ diagnosis(struct strbuf *sb, const struct report_data *d)
 
 static const char *metric_key(const struct report_data *);
 
-/* A tuner step's result: kept, rejected, or skipped (already in the best profile, not run). */
+/*
+ * A tuner step's result: kept, rejected, skipped (already in the best profile,
+ * not run), dropped (kept, then taken out by a drop check); a drop check's:
+ * dropped or needed.
+ */
 static const char *
 step_result(json_t *s)
 {
 	json_t *tried = json_object_get(s, "tried");
 
+	if (json_is_integer(json_object_get(s, "drop_of")))
+		return json_is_true(json_object_get(s, "removed")) ? "dropped" : "needed";
 	if (json_is_true(json_object_get(s, "kept")))
 		return "kept";
+	if (json_is_integer(json_object_get(s, "dropped_at")))
+		return "dropped";
 	return json_is_false(tried) ? "skipped" : "rejected";
 }
 

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -557,6 +558,135 @@ test_bench_tune_pairs_of_the_best_undecided_singles(void **state)
 	bench_tune_free(&t);
 }
 
+/*
+ * A DUT the fake runner measures: its rate follows the profile applied. RPS to
+ * CPU 1 gains 65% alone; the GRO + fraglist bundle with its NAPI thread on CPU
+ * 1 gains 180% with or without it (RPS then adds nothing); each run is off by
+ * up to 1% (a fixed pseudo-random sequence).
+ */
+static char fake_applied[4096];
+static int fake_runs;
+
+static int
+fake_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
+{
+	(void)arg;
+	(void)cause;
+	snprintf(fake_applied, sizeof fake_applied, "%s", p->text);
+	snprintf(journal, len, "%s", p->text[0] != '\0' ? "fake" : "");
+	return 0;
+}
+
+static int
+fake_restore(void *arg, const char *journal, char **cause)
+{
+	(void)arg;
+	(void)journal;
+	(void)cause;
+	fake_applied[0] = '\0';
+	return 0;
+}
+
+static int
+fake_measure(void *arg, double duration, struct bench_run *r, char **cause)
+{
+	double pps = 100000;
+
+	(void)arg;
+	(void)duration;
+	(void)cause;
+	if (strstr(fake_applied, "if.dut0.offload.rx-gro-list=on") != NULL &&
+	    strstr(fake_applied, "if.dut0.napi_thread_cpus=1\n") != NULL)
+		pps *= 2.8;
+	else if (strstr(fake_applied, "if.dut0.rps_cpus=2\n") != NULL)
+		pps *= 1.65;
+	r->pps = pps * (0.99 + 0.02 * (double)((unsigned)fake_runs++ * 2654435761u % 1000) / 1000);
+	r->ok = true;
+	return 0;
+}
+
+static double
+fake_idle(void *arg, double secs)
+{
+	(void)arg;
+	(void)secs;
+	return 0;
+}
+
+/*
+ * A change kept early that a later one makes useless is dropped: the diagnosis
+ * puts RPS first (kept, +65%), the bundle is kept after it (+70% more), and the
+ * drop check finds the best profile without RPS no worse, so best.conf holds the
+ * bundle alone, the same set as a tune that tried the bundle first. The bundle
+ * itself is still needed.
+ */
+static void
+test_bench_tune_drops_a_kept_change_a_later_one_made_useless(void **state)
+{
+	static const char *const rps[] = { "if.dut0.rps_cpus", NULL, "" };
+	struct bench_runner run = { NULL, fake_apply, fake_restore, fake_measure, fake_idle, NULL };
+	struct bench_lab lab;
+	struct bench_gens gens;
+	struct bench_ctx c;
+	struct bench_tune t;
+	const struct bench_tune_step *first = NULL, *bundle = NULL, *check = NULL;
+	char *cause = NULL, *best;
+	size_t i;
+
+	(void)state;
+	memset(&lab, 0, sizeof lab);
+	memset(&c, 0, sizeof c);
+	memset(&t, 0, sizeof t);
+	c.lab = &lab;
+	c.runner = &run;
+	c.kb = testutil_kb;
+	c.seq.min_runs = 3;
+	c.seq.max_runs = 10;
+	c.seq.confidence = 0.95;
+	c.seed = 1;
+	dut = plain_dut;
+	if (bench_gens_load(NULL, &gens, &cause) == -1)
+		fail_msg("bench_gens_load: %s", cause);
+	t.gens = &gens;
+	t.get = fake_get;
+	t.ncpu = 2;
+	t.budget_s = 3600;
+	t.min_effect = 0.2;
+	t.diag = diagnosis(rps);
+	t.final_apart = true;
+	if (bench_tune_run(&c, &t, &cause) == -1)
+		fail_msg("bench_tune_run: %s", cause);
+	for (i = 0; i < t.nsteps; i++) {
+		const struct bench_tune_step *s = &t.steps[i];
+
+		if (i == 0)
+			first = s;
+		if (s->drop_of == 0 && bundle == NULL && strcmp(s->c.label, "if.dut0.offload.gro=on + "
+		    "if.dut0.offload.rx-gro-list=on + if.dut0.napi_threaded=1 + "
+		    "if.dut0.napi_thread_cpus=1") == 0)
+			bundle = s;
+		if (s->drop_of == 1 && check == NULL)
+			check = s;
+	}
+	assert_non_null(first);
+	assert_string_equal(first->c.label, "if.dut0.rps_cpus=2");
+	assert_true(first->tried);
+	assert_false(first->kept);
+	assert_non_null(bundle);
+	assert_true(bundle->kept);
+	assert_non_null(check);
+	assert_true(check->removed);
+	assert_int_equal(first->dropped_at, (size_t)(check - t.steps) + 1);
+	assert_non_null(strstr(first->note, "not decided worse"));
+	best = bench_tune_profile(&t, NULL);
+	assert_string_equal(best, "if.dut0.offload.gro=on\nif.dut0.offload.rx-gro-list=on\n"
+	    "if.dut0.napi_threaded=1\nif.dut0.napi_thread_cpus=1\n");
+	assert_int_equal(t.nkept, 1);
+	free(best);
+	bench_tune_free(&t);
+	bench_gens_free(&gens);
+}
+
 /* The knobs a candidate file reads, bundles' parts too, once each; dut0 renamed as a word only. */
 static void
 test_bench_gens_knobs_and_rename(void **state)
@@ -705,6 +835,7 @@ main(void)
 		cmocka_unit_test(test_bench_tune_freebsd_candidates_boot_only_with_reboots),
 		cmocka_unit_test(test_bench_tune_plan_runs_follows_the_spread),
 		cmocka_unit_test(test_bench_tune_pairs_of_the_best_undecided_singles),
+		cmocka_unit_test(test_bench_tune_drops_a_kept_change_a_later_one_made_useless),
 	};
 
 	return cmocka_run_group_tests(tests, testutil_kb_setup, testutil_kb_teardown);
