@@ -66,6 +66,7 @@ import json, os, sys, collections
 out, n = sys.argv[1], int(sys.argv[2])
 kept = collections.Counter()
 tried = collections.Counter()
+dropped = collections.Counter()
 sets = collections.Counter()
 rows = []
 for i in range(1, n + 1):
@@ -75,10 +76,14 @@ for i in range(1, n + 1):
     s = json.load(open(p))
     k = tuple(x["change"] for x in s["steps"] if x["kept"])
     for x in s["steps"]:
+        if x.get("drop_of") is not None:
+            continue  # a drop check: counted below on the step it checked
         if x.get("tried"):
             tried[x["change"]] += 1
         if x["kept"]:
             kept[x["change"]] += 1
+        if x.get("dropped_at") is not None:
+            dropped[x["change"]] += 1
     sets[k] += 1
     rows.append((i, s))
 import statistics as st
@@ -108,9 +113,10 @@ for i, s in rows:
     inside = ("yes" if abs(s["gain_pct"] - rc[0]) <= rc[1] else "no") if rc and has else "-"
     print("%-5d %-5d %-20s %-9s %-22s %s" % (i, s["kept"], g, "yes" if ok else "no", rcs, inside))
 print()
-print("%-6s %-6s %s" % ("kept", "tried", "change"))
+print("%-6s %-6s %-8s %s" % ("kept", "tried", "dropped", "change"))
 for ch, t in sorted(tried.items(), key=lambda x: (-kept[x[0]], -x[1])):
-    print("%d/%-4d %-6d %s" % (kept[ch], n, t, ch))
+    print("%d/%-4d %-6d %-8d %s" % (kept[ch], n, t, dropped[ch], ch))
+print("(dropped: kept, then taken out by a drop check once a later step was kept)")
 common, cnt = sets.most_common(1)[0] if sets else ((), 0)
 print()
 print("same kept set in %d of %d tunes: %s" % (cnt, n, " ; ".join(common) if common else "(nothing kept)"))
