@@ -4,18 +4,65 @@
 # part of TuneD's network-throughput profile, and tune's best.conf; prints every ratio, best
 # against each of the others included. Host-global knobs are left out of every profile
 # (--no-host-knobs), so all four change only the DUT's namespace.
-# TuneD network-throughput [sysctl] (tuned:profiles/network-throughput/tuned.conf, HEAD
-# 2bfa442) and its parent throughput-performance's (tuned:profiles/throughput-performance/
-# tuned.conf), as recorded in /work/shared/notes/tuning-anchors.md section 1.
+# TuneD's network-throughput is the real file of Debian 12's tuned package as `make deps`
+# extracts it (scripts/deps.sh; never installed), read by ntune itself with its include
+# (throughput-performance), as TuneD merges them (ntune.8, TUNED PROFILES); settings not
+# known to be per network namespace (vm.*: host-global) are left out and listed.
 # Usage: sudo bench/tune-vs.sh [BUDGET_MINUTES] [RUNS] [MAX_RUNS]
-# Environment: NTUNE (binary), OUT (results directory), DURATION (s a run, default 2).
+#        bench/tune-vs.sh --prepare-only   (TuneD's profile as the bench would get it; no root)
+# Environment: NTUNE (binary), OUT (results directory), DURATION (s a run, default 2),
+# TUNED_PROFILES (the extracted profiles, default /usr/local/share/ntune/peers/tuned/current).
 . "$(dirname "$0")/lib.sh"
 cd "$BENCH_ROOT"
+PREPARE_ONLY=0
+[ "${1:-}" = --prepare-only ] && PREPARE_ONLY=1 && shift
 BUDGET=${1:-3}
 RUNS=${2:-5}
 MAXR=${3:-10}
 bench_results tune-vs
 mkdir -p "$OUT/profiles" || exit 1
+
+# tuned_profile OUTFILE: TuneD's network-throughput as ntune reads it (include followed), in
+# ntune's profile syntax, each line with the file:line it comes from; the rest listed.
+tuned_profile() {
+	td=${TUNED_PROFILES:-/usr/local/share/ntune/peers/tuned/current}
+	nt="$td/network-throughput/tuned.conf"
+	if [ ! -f "$nt" ]; then
+		echo "tune-vs: no TuneD profile at $nt: run 'make deps' (it downloads Debian's tuned" \
+		    "package and extracts its profiles; it never installs it)" >&2
+		return 2
+	fi
+	tv=$(cat "$td/.tuned-version" 2>/dev/null || echo "unknown version")
+	echo "tune-vs: TuneD $tv network-throughput, $nt, its include read by ntune"
+	"$NTUNE" check --os linux --json "$nt" >"$OUT/profiles/tuned-nt.json"
+	[ $? -le 1 ] || { echo "tune-vs: ntune cannot read $nt" >&2; return 2; }
+	python3 - "$OUT/profiles/tuned-nt.json" "$tv" "$NTUNE" >"$1" <<'PY' || return 2
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+print("# TuneD %s network-throughput as ntune reads it (its include followed)" % sys.argv[2])
+for e in d["entries"]:
+    x = subprocess.run([sys.argv[3], "explain", "--os", "linux", "--json", e["name"]],
+                       capture_output=True, text=True)
+    scope = json.loads(x.stdout)["scope"] if x.returncode == 0 else None
+    line = "%s%s%s" % (e["name"], e["op"], e["value"])
+    where = "%s:%d" % (e["file"], e["line"])
+    if scope == "netns":
+        print("# %s\n%s" % (where, line))
+        continue
+    why = "host-global" if scope else "not in ntune's knowledge base, not known to be per network namespace"
+    print("# left out (%s): %s  # %s" % (why, line, where))
+    print("tune-vs: TuneD's %s left out: %s (a lab changes only the DUT's namespace)" % (line, why),
+          file=sys.stderr)
+PY
+	grep -v '^#' "$1" | sed 's/^/tune-vs: TuneD setting benched: /'
+}
+bench_need_binary
+tuned_profile "$OUT/profiles/tuned-nt.conf" 2>&1 || exit 2
+if [ "$PREPARE_ONLY" = 1 ]; then
+	echo "tune-vs: $OUT/profiles/tuned-nt.conf:"
+	cat "$OUT/profiles/tuned-nt.conf"
+	exit 0
+fi
 bench_own_journal
 P="tv$$"
 bench_need_root
@@ -25,16 +72,6 @@ echo "tune-vs: budget $BUDGET min, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r)
 printf '# a fresh lab as it is\n' >"$OUT/profiles/defaults.conf"
 ip netns exec "$P-dut" "$NTUNE" advise --goal forwarding --role router >"$OUT/profiles/advice.conf" ||
 	{ echo "ntune advise failed" >&2; exit 1; }
-cat >"$OUT/profiles/tuned-nt.conf" <<'TUNED'
-# TuneD network-throughput, its [sysctl] section and its parent's (throughput-performance)
-# tuned:profiles/network-throughput/tuned.conf
-net.ipv4.tcp_notsent_lowat=131072
-net.ipv4.tcp_slow_start_after_idle=0
-net.ipv4.tcp_rmem=4096 131072 16777216
-net.ipv4.tcp_wmem=4096 16384 16777216
-# tuned:profiles/throughput-performance/tuned.conf (vm.swappiness=10 is host-global: left out)
-net.core.somaxconn=2048
-TUNED
 "$NTUNE" tune --lab --prefix "$P" --budget "$BUDGET" -o "$OUT/tune" >"$OUT/tune.txt" 2>"$OUT/tune.err" ||
 	{ echo "tune failed, see $OUT/tune.err" >&2; exit 1; }
 grep '^gain over' "$OUT/tune.txt"

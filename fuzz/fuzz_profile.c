@@ -1,4 +1,9 @@
-/* Fuzzes the profile parser (name=value text and OPNsense config.xml) and the lint over it. */
+/*
+ * Fuzzes the profile parser (name=value text and OPNsense config.xml) and the lint over
+ * it; and tuned.conf includes over profiles held in the input itself: "\n%%% NAME\n"
+ * starts the profile /fuzz/NAME/tuned.conf, the text before the first one is
+ * /fuzz/main/tuned.conf. Nothing is read from the file system.
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,6 +13,70 @@
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define MARK	"\n%%% "
+
+/* The profile at path, if the input holds it (a kb_profile_reader's read). */
+static int
+read_input(void *arg, const char *path, char **text, size_t *len)
+{
+	const char *all = arg, *s, *name, *nl, *end;
+	size_t n;
+
+	if (strncmp(path, "/fuzz/", 6) != 0)
+		return -1;
+	for (s = strstr(all, MARK); s != NULL; s = strstr(s + 1, MARK)) {
+		name = s + strlen(MARK);
+		if ((nl = strchr(name, '\n')) == NULL)
+			return -1;
+		n = (size_t)(nl - name);
+		if (strncmp(path + 6, name, n) != 0 || strcmp(path + 6 + n, "/tuned.conf") != 0)
+			continue;
+		end = strstr(nl, MARK);
+		end = end != NULL ? end : nl + strlen(nl);
+		*len = (size_t)(end - (nl + 1 > end ? end : nl + 1));
+		*text = xmalloc(*len + 1);
+		memcpy(*text, nl + 1 > end ? end : nl + 1, *len);
+		(*text)[*len] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/* The main profile read with its includes: every entry and note names a file it read. */
+static void
+tuned_includes(const struct kb *kb, const char *text)
+{
+	struct kb_profile_reader rd = { read_input, (void *)text, "/fuzz-root" };
+	const char *mark = strstr(text, MARK);
+	size_t len = mark != NULL ? (size_t)(mark - text) : strlen(text), i, j;
+	struct kb_profile *p;
+	struct kb_diag *d;
+	char *cause = NULL;
+
+	if ((p = kb_profile_parse_from("/fuzz/main/tuned.conf", text, len, &rd, true, &cause)) ==
+	    NULL) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < p->nentries; i++) {
+		if (p->entries[i].line < 1 || p->entries[i].file == NULL)
+			abort();
+		for (j = 0; j < p->nfiles && p->entries[i].file != p->files[j]; j++)
+			;
+		if (p->entries[i].file != p->path && j == p->nfiles)
+			abort();
+	}
+	for (i = 0; i < p->nnotes; i++) {
+		if (p->notes[i].file != NULL && strncmp(p->notes[i].file, "/fuzz/", 6) != 0)
+			abort();
+	}
+	if (kb != NULL) {
+		kb_check(kb, p, NULL, kb_target_guess(p, OS_PLATFORM_LINUX), &d, &i);
+		kb_diags_free(d, i);
+	}
+	kb_profile_free(p);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -37,6 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	free(cause);
 	cause = NULL;
+	tuned_includes(kb, text);
 	p = kb_profile_parse("fuzz.conf", text, len, &cause);
 	if (p == NULL) {
 		free(cause);

@@ -1,9 +1,14 @@
 #!/bin/sh
-# deps.sh check|install: are the build/test dependencies present; install them with apt-get.
+# deps.sh check|install|tuned-profiles: are the build/test dependencies present; install them with
+# apt-get; extract TuneD's profiles only (install does that too).
 # iputils-ping: the learning ping before a remote run's generator (t6214).
 # debhelper/lintian/dpkg-dev/man-db: t0103 (the .deb, in make check); lld/file/binutils: t0101 (make freebsd-check,
 # whose FreeBSD root ../shared/tools/freebsd-sysroot makes and installs its own tools for).
+# TuneD's own profiles (t3014, bench/tune-vs.sh): Debian's tuned package is downloaded and its
+# usr/lib/tuned extracted to $TUNED_PEERS/VERSION ('current' links to it); it is never installed
+# (its daemon would retune the host) and nothing of it goes into the repository (GPL text).
 set -eu
+TUNED_PEERS=${NTUNE_PEERS:-/usr/local/share/ntune/peers}/tuned
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
 netsniff-ng hyperfine procps kmod pci.ids python3 util-linux iputils-ping
@@ -30,10 +35,36 @@ install() {
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $PKGS
+	tuned_profiles || echo "deps: TuneD's profiles not extracted; t3014 and bench/tune-vs.sh need them" >&2
+}
+
+# Downloads (never installs) Debian's tuned and extracts its profiles, once per version.
+tuned_profiles() {
+	v=$(apt-cache policy tuned 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+	case "$v" in ""|"(none)") echo "deps: apt knows no 'tuned' package" >&2; return 1 ;; esac
+	dest="$TUNED_PEERS/$(printf %s "$v" | tr : _)"
+	if [ -f "$dest/network-throughput/tuned.conf" ]; then
+		echo "deps: TuneD $v profiles already in $dest"
+	else
+		tmp=$(mktemp -d) || return 1
+		chmod 755 "$tmp"	# apt-get download runs as _apt where it can
+		if ! (cd "$tmp" && apt-get download -qq "tuned=$v" >/dev/null) ||
+		    ! dpkg-deb -x "$tmp"/tuned_*.deb "$tmp/x" || [ ! -d "$tmp/x/usr/lib/tuned" ]; then
+			rm -rf "$tmp"
+			return 1
+		fi
+		mkdir -p "$TUNED_PEERS" && rm -rf "$dest.new" && cp -R "$tmp/x/usr/lib/tuned" "$dest.new" &&
+		    mv "$dest.new" "$dest" || { rm -rf "$tmp" "$dest.new"; return 1; }
+		rm -rf "$tmp"
+		echo "deps: TuneD $v profiles extracted (apt-get download tuned=$v, dpkg-deb -x, not installed) to $dest: $(ls "$dest" | wc -l) entries"
+	fi
+	ln -sfn "$(basename "$dest")" "$TUNED_PEERS/current"
+	printf '%s\n' "$v" >"$dest/.tuned-version"
 }
 
 case "${1:-check}" in
 check) check ;;
 install) install ;;
-*) echo "usage: deps.sh check|install" >&2; exit 2 ;;
+tuned-profiles) tuned_profiles ;;
+*) echo "usage: deps.sh check|install|tuned-profiles" >&2; exit 2 ;;
 esac

@@ -72,6 +72,14 @@ print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 	json_object_set_new(doc, "notes", json_integer((json_int_t)s->count[KB_NOTE]));
 	json_object_set_new(doc, "unknown", json_integer((json_int_t)s->unknown));
 	json_object_set_new(doc, "unreadable_lines", json_integer((json_int_t)s->syntax));
+	/* The settings read and in effect (a tuned profile's: its includes' too, merged). */
+	json_object_set_new(doc, "entries", json_array());
+	for (i = 0; i < p->nentries; i++) {
+		o = json_pack("{s:s, s:i, s:s, s:s, s:s}", "file", p->entries[i].file, "line",
+		    p->entries[i].line, "name", p->entries[i].name, "op",
+		    kb_op_text(p->entries[i].op), "value", p->entries[i].value);
+		json_array_append_new(json_object_get(doc, "entries"), o);
+	}
 	for (i = 0; i < nd; i++) {
 		o = json_object();
 		json_object_set_new(o, "file", json_string(d[i].file));

@@ -489,7 +489,8 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	l.cat = kb_get_catalog(kb);
 	/* What the reader said: lines it could not read, and how it read unusual ones. */
 	for (i = 0; i < p->nnotes; i++) {
-		struct kb_entry at = { .file = p->path, .line = p->notes[i].line, .name = "" };
+		struct kb_entry at = { .file = p->notes[i].file != NULL ? p->notes[i].file : p->path,
+		    .line = p->notes[i].line, .name = "" };
 
 		diag(&l, &at, p->notes[i].severity, p->notes[i].severity == KB_ERROR ? "syntax" :
 		    "input", "%s", p->notes[i].message);

@@ -183,7 +183,7 @@ enum kb_op {
 };
 
 struct kb_entry {
-	const char *file;	/* points into the profile (its path) */
+	const char *file;	/* points into the profile (its path, or a file it includes) */
 	int	line;
 	char	*name;
 	enum kb_op op;
@@ -193,10 +193,13 @@ struct kb_entry {
 
 /* What the reader said about a line: a parse error, or how an unusual line was read. */
 struct kb_input_note {
+	const char *file;	/* NULL: the profile's own path; else a file it includes */
 	int	line;
 	enum kb_severity severity;	/* KB_ERROR: the line was not read */
 	char	*message;
 };
+
+struct kb_tuned;
 
 struct kb_profile {
 	char	*path;
@@ -207,14 +210,30 @@ struct kb_profile {
 	size_t	nnotes;
 	int	nlines;		/* lines of the input */
 	bool	dump;		/* read as `sysctl -a` output: a value may be empty */
+	char	**files;	/* the tuned profiles its include= lines read */
+	size_t	nfiles;
+	struct kb_tuned *tuned;	/* private: a tuned.conf(5)'s units while it is read */
+};
+
+/*
+ * How the profiles a tuned.conf includes are found: read() gives a file's text
+ * (allocated, NUL-terminated) or -1 when there is no such regular file; TuneD's own
+ * profile directories are looked up under root ("" = /). A file, not text, has a
+ * place to look beside: kb_profile_load follows includes from the file system.
+ */
+struct kb_profile_reader {
+	int	(*read)(void *arg, const char *path, char **text, size_t *len);
+	void	*arg;
+	const char *root;
 };
 
 /*
  * Reads a profile ("-" = stdin); a file starting with '<' is read as OPNsense/pfSense
  * config.xml. Besides the syntax above: a UTF-8 BOM, XML comments, `sysctl -w name=value`
  * and `sysctl name=value` lines, sysctl.d globs (net.ipv4.conf.*.rp_filter), tuned
- * profiles ([main] include=, [sysctl]: only [sysctl] is read) and a bulleted paste
- * (`• name: value (alt?)`) are read, each with a note. Binary input is refused.
+ * profiles (the units of the sysctl plugin; [main] include= followed as TuneD does, see
+ * tuned.c) and a bulleted paste (`• name: value (alt?)`) are read, each with a note.
+ * Binary input is refused.
  * Fails on any line it cannot read; the cause lists every such line ("file:line: ...").
  */
 struct kb_profile *kb_profile_load(const char *path, char **cause);
@@ -233,6 +252,9 @@ struct kb_profile *kb_profile_parse_dump(const char *name, const char *text, siz
 struct kb_profile *kb_profile_load_all(const char *path, char **cause);
 struct kb_profile *kb_profile_parse_all(const char *name, const char *text, size_t len,
 	    char **cause);
+/* Text that came from file name: a tuned profile's includes are read with rd (NULL: not). */
+struct kb_profile *kb_profile_parse_from(const char *name, const char *text, size_t len,
+	    const struct kb_profile_reader *rd, bool all, char **cause);
 void	 kb_profile_free(struct kb_profile *);
 /* The last entry for name, or NULL. */
 const struct kb_entry *kb_profile_get(const struct kb_profile *, const char *name);

@@ -9,37 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "kb/kb.h"
+#include "kb/profile_impl.h"
+#include "os/os.h"
 #include "util/util.h"
 
 #define PROFILE_MAX_ENTRIES	100000
-
-void
-kb_profile_free(struct kb_profile *p)
-{
-	size_t i;
-
-	if (p == NULL)
-		return;
-	for (i = 0; i < p->nentries; i++) {
-		free(p->entries[i].name);
-		free(p->entries[i].value);
-		free(p->entries[i].comment);
-	}
-	free(p->entries);
-	for (i = 0; i < p->nnotes; i++)
-		free(p->notes[i].message);
-	free(p->notes);
-	free(p->path);
-	free(p);
-}
 
 static int
 notecmp(const void *x, const void *y)
 {
 	const struct kb_input_note *a = x, *b = y;
+	int c;
 
+	/* The profile's own lines first, then each included file's. */
+	if (a->file != b->file) {
+		if (a->file == NULL || b->file == NULL)
+			return a->file == NULL ? -1 : 1;
+		if ((c = strcmp(a->file, b->file)) != 0)
+			return c;
+	}
 	return (a->line > b->line) - (a->line < b->line);
 }
 
@@ -57,8 +48,8 @@ finish(struct kb_profile *p, bool all, char **cause)
 	strbuf_init(&sb);
 	for (i = 0; i < p->nnotes; i++) {
 		if (p->notes[i].severity == KB_ERROR)
-			strbuf_addf(&sb, "%s%s:%d: %s", sb.len ? "\n" : "", p->path, p->notes[i].line,
-			    p->notes[i].message);
+			strbuf_addf(&sb, "%s%s:%d: %s", sb.len ? "\n" : "", p->notes[i].file != NULL ?
+			    p->notes[i].file : p->path, p->notes[i].line, p->notes[i].message);
 	}
 	if (sb.len == 0)
 		return p;
@@ -67,31 +58,6 @@ finish(struct kb_profile *p, bool all, char **cause)
 	else
 		strbuf_free(&sb);
 	kb_profile_free(p);
-	return NULL;
-}
-
-const char *
-kb_op_text(enum kb_op op)
-{
-	switch (op) {
-	case KB_OP_RAISE:
-		return "=>";
-	case KB_OP_LOWER:
-		return "=<";
-	default:
-		return "=";
-	}
-}
-
-const struct kb_entry *
-kb_profile_get(const struct kb_profile *p, const char *name)
-{
-	size_t i;
-
-	for (i = p->nentries; i > 0; i--) {
-		if (strcmp(p->entries[i - 1].name, name) == 0)
-			return &p->entries[i - 1];
-	}
 	return NULL;
 }
 
@@ -276,15 +242,10 @@ note(struct kb_profile *p, int line, enum kb_severity sev, const char *fmt, ...)
 static void
 note(struct kb_profile *p, int line, enum kb_severity sev, const char *fmt, ...)
 {
-	struct kb_input_note *n;
 	va_list ap;
 
-	p->notes = xreallocarray(p->notes, p->nnotes + 1, sizeof *p->notes);
-	n = &p->notes[p->nnotes++];
-	n->line = line;
-	n->severity = sev;
 	va_start(ap, fmt);
-	xvasprintf(&n->message, fmt, ap);
+	kb_profile_vnote(p, NULL, line, sev, fmt, ap);
 	va_end(ap);
 }
 
@@ -331,32 +292,8 @@ bullet(char *c, char **rest)
 }
 
 struct reader {
-	char	section[32];	/* tuned: the current [section], "" before any */
-	bool	tuned;
 	char	*comment;
 };
-
-/* A tuned.conf(5) line: [section], include=, or a line outside [sysctl]. 1 when consumed. */
-static int
-tuned_line(struct kb_profile *p, struct reader *r, int lineno, char *c)
-{
-	size_t len = strlen(c);
-
-	if (c[0] == '[' && c[len - 1] == ']' && len < sizeof r->section + 2) {
-		r->tuned = true;
-		snprintf(r->section, sizeof r->section, "%.*s", (int)(len - 2), c + 1);
-		if (strcmp(r->section, "sysctl") != 0 && strcmp(r->section, "main") != 0)
-			note(p, lineno, KB_NOTE, "tuned section [%s] is not read: only [sysctl] "
-			    "holds sysctls", r->section);
-		return 1;
-	}
-	if (!r->tuned || strcmp(r->section, "sysctl") == 0)
-		return 0;
-	if (strcmp(r->section, "main") == 0 && util_startswith(c, "include"))
-		note(p, lineno, KB_WARNING, "tuned '%s': the included profile is not read; check "
-		    "its file too", c);
-	return 1;
-}
 
 static int
 read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **cause)
@@ -364,7 +301,7 @@ read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **ca
 	char *setting, *rest = NULL;
 	const char *bul = "\xe2\x80\xa2";	/* U+2022 BULLET */
 
-	if (tuned_line(p, r, lineno, c))
+	if (kb_tuned_line(p, lineno, c))
 		return 0;
 	if (util_startswith(c, bul)) {
 		c = util_trim(c + strlen(bul));
@@ -387,8 +324,8 @@ read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **ca
 	return parse_line(p, lineno, c, r->comment, cause);
 }
 
-static struct kb_profile *
-parse_text(struct kb_profile *p, const char *text, size_t len, bool all, char **cause)
+static void
+parse_text(struct kb_profile *p, const char *text, size_t len)
 {
 	const char *s = text, *end = text + len, *nl;
 	char *line, *c, *why = NULL;
@@ -396,6 +333,7 @@ parse_text(struct kb_profile *p, const char *text, size_t len, bool all, char **
 	int lineno = 0;
 
 	memset(&r, 0, sizeof r);
+	p->tuned = kb_tuned_scan(text, len);
 	while (s < end) {
 		if ((nl = memchr(s, '\n', end - s)) == NULL)
 			nl = end;
@@ -426,7 +364,6 @@ parse_text(struct kb_profile *p, const char *text, size_t len, bool all, char **
 	}
 	free(r.comment);
 	p->nlines = lineno;
-	return finish(p, all, cause);
 }
 
 static char *
@@ -575,8 +512,20 @@ xml_uncomment(const char *text, size_t len)
 	return t;
 }
 
+static struct kb_profile *parse(const char *, const char *, size_t,
+    const struct kb_profile_reader *, bool, bool, bool, char **);
+
+/* An included tuned profile: every line read, its own includes left to tuned.c. */
 static struct kb_profile *
-parse(const char *name, const char *text, size_t len, bool all, bool dump, char **cause)
+parse_one(const char *name, const char *text, size_t len, char **cause)
+{
+	return parse(name, text, len, NULL, true, false, true, cause);
+}
+
+/* One file's text; rd: how a tuned profile's includes are read (NULL: not followed). */
+static struct kb_profile *
+parse(const char *name, const char *text, size_t len, const struct kb_profile_reader *rd,
+    bool all, bool dump, bool one, char **cause)
 {
 	struct kb_profile *p;
 	size_t i = 0;
@@ -601,37 +550,64 @@ parse(const char *name, const char *text, size_t len, bool all, bool dump, char 
 		free(t);
 		return p;
 	}
-	return parse_text(p, text, len, all, cause);
+	parse_text(p, text, len);
+	if (one)
+		return p;
+	if (p->tuned != NULL)
+		kb_tuned_resolve(p, rd, parse_one);
+	return finish(p, all, cause);
 }
 
 struct kb_profile *
 kb_profile_parse(const char *name, const char *text, size_t len, char **cause)
 {
-	return parse(name, text, len, false, false, cause);
+	return parse(name, text, len, NULL, false, false, false, cause);
 }
 
 struct kb_profile *
 kb_profile_parse_dump(const char *name, const char *text, size_t len, char **cause)
 {
-	return parse(name, text, len, false, true, cause);
+	return parse(name, text, len, NULL, false, true, false, cause);
 }
 
 struct kb_profile *
 kb_profile_parse_all(const char *name, const char *text, size_t len, char **cause)
 {
-	return parse(name, text, len, true, false, cause);
+	return parse(name, text, len, NULL, true, false, false, cause);
+}
+
+struct kb_profile *
+kb_profile_parse_from(const char *name, const char *text, size_t len,
+    const struct kb_profile_reader *rd, bool all, char **cause)
+{
+	return parse(name, text, len, rd, all, false, false, cause);
+}
+
+
+/* An included profile's tuned.conf: a regular file (TuneD: os.path.isfile, locator.py:40). */
+static int
+read_regular(void *arg, const char *path, char **text, size_t *len)
+{
+	struct stat st;
+
+	(void)arg;
+	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode))
+		return -1;
+	return util_read_file(path, text, len, NULL);
 }
 
 static struct kb_profile *
 load(const char *path, bool all, char **cause)
 {
+	struct kb_profile_reader rd = { read_regular, NULL, os_target_root() };
 	struct kb_profile *p;
+	bool in = strcmp(path, "-") == 0;
 	char *data;
 	size_t len;
 
 	if (util_read_file(path, &data, &len, cause) == -1)
 		return NULL;
-	p = parse(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, all, false, cause);
+	p = parse(in ? "<stdin>" : path, data, len, &rd, all, false, false, cause);
 	free(data);
 	return p;
 }

@@ -8,6 +8,8 @@ export NTUNE SRCDIR
 GOLDEN="$SRCDIR/tests/cli/golden"
 FIXTURES="$SRCDIR/tests/fixtures"
 SHARED_FIXTURES="$SRCDIR/../shared/fixtures"
+# TuneD's own profiles, downloaded and extracted (never installed) by scripts/deps.sh.
+TUNED_PROFILES="${NTUNE_TUNED_PROFILES:-/usr/local/share/ntune/peers/tuned/current}"
 test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
 # Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
@@ -30,6 +32,7 @@ test_prereq_SETSID() { command -v setsid >/dev/null 2>&1; }
 test_prereq_SCRIPT() { command -v script >/dev/null 2>&1; }
 test_prereq_CHROMIUM() { command -v chromium >/dev/null 2>&1; }
 test_prereq_SHARED_FIXTURES() { [ -d "$SHARED_FIXTURES/real" ]; }
+test_prereq_TUNED_PROFILES() { [ -f "$TUNED_PROFILES/network-throughput/tuned.conf" ]; }
 # Fixtures that may be absent from a trimmed source tree.
 test_prereq_SEED_FIXTURES() { [ -d "$FIXTURES/os/seed000-dec750" ]; }
 test_prereq_REAL_FIXTURES() { [ -d "$FIXTURES/os/real" ]; }

@@ -63,10 +63,10 @@ test_expect_success 'a UTF-8 BOM is not a bad line; XML comments are not items' 
 	grep -q "1 settings for opnsense" err && ! grep -q bogus out
 '
 test_expect_success 'a tuned profile: [sysctl] read, other sections and include= said' '
-	printf "[main]\ninclude=throughput-performance\n[cpu]\ngovernor=performance\n[sysctl]\nnet.core.busy_read=50\n" >tuned.conf &&
+	printf "[main]\ninclude=ntune-t3010-no-such-profile\n[cpu]\ngovernor=performance\n[sysctl]\nnet.core.busy_read=50\n" >tuned.conf &&
 	ntune check --os linux tuned.conf >out 2>err &&
 	cat out err &&
-	grep -q "tuned.conf:2: warning: tuned .include=throughput-performance.: the included profile is not read" out &&
+	grep -q "tuned.conf:2: warning: tuned include .ntune-t3010-no-such-profile. is not read: no ntune-t3010-no-such-profile/tuned.conf in \.\., /etc/tuned, /usr/lib/tuned" out &&
 	grep -q "tuned.conf:3: note: tuned section \[cpu\] is not read" out &&
 	grep -q "1 settings for linux" err
 '
