@@ -52,7 +52,9 @@ struct tunit {
 	char	*type;
 	bool	enabled;
 	bool	replace;
+	int	replace_line;
 	char	*drop;
+	int	drop_line;
 	char	*uname_re;
 	char	*cpuinfo_re;
 };
@@ -122,10 +124,13 @@ unit_option(struct kb_tuned *t, struct tunit *u, int lineno, const char *key, co
 		set_str(&u->type, v);
 	else if (strcmp(key, "enabled") == 0)
 		u->enabled = truthy(v);
-	else if (strcmp(key, "replace") == 0)
+	else if (strcmp(key, "replace") == 0) {
 		u->replace = truthy(v);
-	else if (strcmp(key, "drop") == 0)
+		u->replace_line = lineno;
+	} else if (strcmp(key, "drop") == 0) {
 		set_str(&u->drop, v);
+		u->drop_line = lineno;
+	}
 	else if (strcmp(key, "uname_regex") == 0)
 		set_str(&u->uname_re, v);
 	else if (strcmp(key, "cpuinfo_regex") == 0)
@@ -575,9 +580,9 @@ merge_unit(struct resolve *r, struct munit **mu, size_t *nm, size_t li, const st
 	size_t i;
 
 	if (m != NULL && u->replace && m->n > 0) {
-		kb_profile_note(r->top, l->nfile, u->line, KB_NOTE, "replace=true: the %zu settings "
-		    "of [%s] from the included profiles are dropped (tuned/profiles/merger.py:30-31)",
-		    m->n, u->name);
+		kb_profile_note(r->top, l->nfile, u->replace_line, KB_NOTE, "replace=true: the %zu "
+		    "settings of [%s] from the included profiles are dropped "
+		    "(tuned/profiles/merger.py:30-31)", m->n, u->name);
 		m->n = 0;
 	}
 	if (m == NULL) {
@@ -597,7 +602,7 @@ merge_unit(struct resolve *r, struct munit **mu, size_t *nm, size_t li, const st
 		for (d = drop; d != NULL; d = next) {
 			if ((next = strpbrk(d, ",;")) != NULL)
 				*next++ = '\0';
-			drop_older(r, m, li, util_trim(d), l->nfile, u->line, "drop= removes");
+			drop_older(r, m, li, util_trim(d), l->nfile, u->drop_line, "drop= removes");
 		}
 		free(drop);
 	}
@@ -623,8 +628,8 @@ unit_applies(struct resolve *r, const struct munit *m)
 	if (!m->enabled) {
 		kb_profile_note(r->top, m->nfile, m->u->line, KB_NOTE, "tuned section [%s] "
 		    "(type=sysctl) is disabled (enabled= not True, true or 1): TuneD creates no "
-		    "instance of it (tuned/units/manager.py:66-68); its %zu settings are not read",
-		    m->u->name, m->n);
+		    "instance of it (tuned/units/manager.py:66-68); its %zu setting%s not read",
+		    m->u->name, m->n, m->n == 1 ? " is" : "s are");
 		return false;
 	}
 	if (m->uname_re == NULL && m->cpuinfo_re == NULL)

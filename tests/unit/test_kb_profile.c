@@ -184,6 +184,137 @@ test_profile_load_names_missing_file(void **state)
 	free(cause);
 }
 
+/* tuned.conf includes, read from a table of files instead of the file system. */
+struct file {
+	const char *path, *text;
+};
+
+static int
+read_table(void *arg, const char *path, char **text, size_t *len)
+{
+	const struct file *f;
+
+	for (f = arg; f->path != NULL; f++) {
+		if (strcmp(f->path, path) == 0) {
+			*text = xstrdup(f->text);
+			*len = strlen(f->text);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static struct kb_profile *
+parse_tuned(const struct file *files, bool all, char **cause)
+{
+	struct kb_profile_reader rd = { read_table, (void *)files, "/r" };
+
+	return kb_profile_parse_from(files[0].path, files[0].text, strlen(files[0].text), &rd, all,
+	    cause);
+}
+
+static const char *
+note_at(const struct kb_profile *p, const char *file, int line, const char *part)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnotes; i++) {
+		if (p->notes[i].line == line && strstr(p->notes[i].message, part) != NULL &&
+		    (file == NULL ? p->notes[i].file == NULL : p->notes[i].file != NULL &&
+		    strcmp(p->notes[i].file, file) == 0))
+			return p->notes[i].message;
+	}
+	return NULL;
+}
+
+static void
+test_profile_tuned_replace_and_drop_remove_the_included_settings(void **state)
+{
+	static const struct file files[] = {
+		{ "/p/child/tuned.conf", "[main]\ninclude=parent\n[sysctl]\ndrop=net.ipv4.tcp_sack\n"
+		    "net.ipv4.tcp_ecn=2\n[sysctl.more]\ntype=sysctl\nreplace=true\n"
+		    "net.ipv4.tcp_dsack=0\n" },
+		{ "/p/parent/tuned.conf", "[sysctl]\nnet.ipv4.tcp_sack=1\nnet.ipv4.tcp_ecn=1\n"
+		    "net.ipv4.tcp_fack=1\n[sysctl.more]\ntype=sysctl\nnet.ipv4.tcp_frto=2\n" },
+		{ NULL, NULL },
+	};
+	struct kb_profile *p = parse_tuned(files, false, NULL);
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(p->nentries, 3);
+	assert_null(kb_profile_get(p, "net.ipv4.tcp_sack"));
+	assert_null(kb_profile_get(p, "net.ipv4.tcp_frto"));
+	assert_string_equal(kb_profile_get(p, "net.ipv4.tcp_ecn")->value, "2");
+	assert_string_equal(kb_profile_get(p, "net.ipv4.tcp_ecn")->file, "/p/child/tuned.conf");
+	assert_string_equal(kb_profile_get(p, "net.ipv4.tcp_fack")->file, "/p/parent/tuned.conf");
+	assert_non_null(note_at(p, NULL, 4, "drop= removes 'net.ipv4.tcp_sack=1' of /p/parent/tuned.conf:2"));
+	assert_non_null(note_at(p, NULL, 5, "overrides 'net.ipv4.tcp_ecn=1' of /p/parent/tuned.conf:3"));
+	assert_non_null(note_at(p, NULL, 8, "replace=true: the 1 settings of [sysctl.more]"));
+	kb_profile_free(p);
+}
+
+static void
+test_profile_tuned_etc_profile_of_the_same_name_includes_the_system_one(void **state)
+{
+	/* A user's /etc/tuned/NAME including NAME: TuneD skips the file it is reading and
+	 * finds /usr/lib/tuned/NAME (locator.py:36-38). */
+	static const struct file files[] = {
+		{ "/r/etc/tuned/network-throughput/tuned.conf",
+		    "[main]\ninclude=network-throughput\n[sysctl]\nnet.core.somaxconn=8192\n" },
+		{ "/r/usr/lib/tuned/network-throughput/tuned.conf",
+		    "[sysctl]\nnet.core.somaxconn=>2048\nnet.ipv4.tcp_rmem=4096 87380 16777216\n" },
+		{ NULL, NULL },
+	};
+	struct kb_profile *p = parse_tuned(files, false, NULL);
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(p->nentries, 2);
+	assert_string_equal(kb_profile_get(p, "net.core.somaxconn")->value, "8192");
+	assert_string_equal(kb_profile_get(p, "net.ipv4.tcp_rmem")->file,
+	    "/r/usr/lib/tuned/network-throughput/tuned.conf");
+	kb_profile_free(p);
+}
+
+static void
+test_profile_tuned_unreadable_line_in_an_include_names_that_file(void **state)
+{
+	static const struct file files[] = {
+		{ "/p/a/tuned.conf", "[main]\ninclude=-b\n[sysctl]\nnet.ipv4.tcp_sack=1\n" },
+		{ "/p/b/tuned.conf", "[sysctl]\nnet.ipv4.tcp_ecn 1\n" },
+		{ NULL, NULL },
+	};
+	char *cause = NULL;
+
+	(void)state;
+	assert_null(parse_tuned(files, false, &cause));
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "/p/b/tuned.conf:2: "));
+	free(cause);
+}
+
+static void
+test_profile_tuned_disabled_unit_and_text_include_are_said(void **state)
+{
+	static const struct file files[] = {
+		{ "/p/a/tuned.conf", "[main]\ninclude=-nowhere\n[sysctl]\nenabled=false\n"
+		    "net.ipv4.tcp_sack=1\n" },
+		{ NULL, NULL },
+	};
+	struct kb_profile *p = parse_tuned(files, false, NULL);
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(p->nentries, 0);
+	assert_non_null(note_at(p, NULL, 3, "is disabled"));
+	assert_non_null(note_at(p, NULL, 2, "TuneD skips a '-' include it cannot find"));
+	kb_profile_free(p);
+	p = parse(files[0].text);
+	assert_non_null(note_at(p, NULL, 2, "the included profile is not read"));
+	kb_profile_free(p);
+}
+
 int
 main(void)
 {
@@ -194,6 +325,10 @@ main(void)
 		cmocka_unit_test(test_profile_parse_rejects_bad_lines_with_file_and_line),
 		cmocka_unit_test(test_profile_parse_rejects_broken_xml_items),
 		cmocka_unit_test(test_profile_load_names_missing_file),
+		cmocka_unit_test(test_profile_tuned_replace_and_drop_remove_the_included_settings),
+		cmocka_unit_test(test_profile_tuned_etc_profile_of_the_same_name_includes_the_system_one),
+		cmocka_unit_test(test_profile_tuned_unreadable_line_in_an_include_names_that_file),
+		cmocka_unit_test(test_profile_tuned_disabled_unit_and_text_include_are_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
