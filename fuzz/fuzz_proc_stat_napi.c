@@ -13,10 +13,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	char *text = xstrndup((const char *)data, len);
-	unsigned long long ticks;
+	unsigned long long ticks, start;
 	int cpu;
 
 	(void)os_proc_stat_napi(text, &ticks, &cpu);
+	(void)os_proc_stat_napi_start(text, &ticks, &start);
 	free(text);
 	return 0;
 }

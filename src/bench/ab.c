@@ -113,6 +113,19 @@ diagnose_baseline(struct bench_ctx *c, size_t k, int block, struct bench_profile
 }
 
 /* One run of profile p: apply, measure, revert, record. */
+/* "; DUT CPU 0.85 (softirq 0.30 + NAPI threads 0.56)": what --metric efficiency divides by. */
+static void
+dut_cpu_words(const struct bench_run *r, char *buf, size_t len)
+{
+	if (r->dut_cpu_from == NULL)
+		snprintf(buf, len, "; DUT CPU not measured");
+	else if (strcmp(r->dut_cpu_from, BENCH_DUT_CPU_LAB) == 0)
+		snprintf(buf, len, "; DUT CPU %.2f (softirq %.2f + NAPI threads %.2f)", r->dut_cpu,
+		    r->dut_softirq, r->dut_napi);
+	else
+		snprintf(buf, len, "; DUT CPU %.2f (its CPUs busy)", r->dut_cpu);
+}
+
 static int
 one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, char **cause)
 {
@@ -171,18 +184,20 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	}
 	{
 		struct strbuf sb;
-		char lat[64] = "";
+		char lat[64] = "", dut[128] = "";
 		size_t i;
 
 		if (r.lat_p99 > 0)
 			snprintf(lat, sizeof lat, ", latency avg %.0f p99 %.0f µs", r.lat_avg, r.lat_p99);
+		if (c->efficiency)
+			dut_cpu_words(&r, dut, sizeof dut);
 		strbuf_init(&sb);
 		for (i = 0; i < r.ncpu && i < 16; i++)
 			strbuf_addf(&sb, "%s%.0f%%", i > 0 ? " " : "", r.cpu_busy[i]);
-		BENCH_SAY(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s%s", r.run, c->planned,
+		BENCH_SAY(c, "run %d/%d %s%s: %.0f pps forwarded, %llu lost%s%s%s%s", r.run, c->planned,
 		    p->label, warmup ? " (warm-up, discarded)" : "", r.pps,
 		    (unsigned long long)r.drops, lat, r.ncpu > 0 ? "; CPUs busy " : "",
-		    r.ncpu > 0 ? sb.buf : "");
+		    r.ncpu > 0 ? sb.buf : "", dut);
 		strbuf_free(&sb);
 	}
 	bench_run_free(&r);

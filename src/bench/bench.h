@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "os/os.h"
 #include "remote/remote.h"
 #include "stat/stat.h"
 
@@ -83,7 +84,7 @@ struct bench_verdict {
 	double	ratio, ratio_lo, ratio_hi;
 	bool	decided;		/* p_welch < alpha_decide */
 	char	unit[16];		/* "packets" (pps, default), "bits" (bit/s), "latency" (p99 µs)
-					   or "efficiency" (packets per busy CPU-second) */
+					   or "efficiency" (packets per DUT CPU-second) */
 	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
 };
 
@@ -131,16 +132,67 @@ struct bench_run {
 	double	duration_s;
 	json_t	*extra;			/* more keys for runs.jsonl (a remote DUT's counters), or NULL */
 	char	boot[128];		/* the DUT's boot id during the run (remote), else "" */
+	/*
+	 * The DUT's CPU time over the run in CPU-seconds a second, what
+	 * --metric efficiency divides by: from BENCH_DUT_CPU_LAB or
+	 * BENCH_DUT_CPU_HOST (dut_cpu_from); NULL: not measured (dut_cpu_why).
+	 */
+	const char *dut_cpu_from;
+	double	dut_cpu;
+	double	dut_softirq, dut_napi;	/* lab: its two parts */
+	int	dut_napi_threads;	/* lab: NAPI threads whose time is counted */
+	int	dut_napi_unmeasured;	/* lab: threads whose time in the run could not be read */
+	char	dut_cpu_why[200];
 };
+
+/*
+ * Where a run's dut_cpu comes from. Lab: the softirq time of every CPU
+ * (/proc/stat) plus the CPU time of the NAPI threads of the DUT's dut0 and
+ * dut1; the softirq part also holds the sink's receive and the generator's
+ * transmit softirqs, which run on the same host, and a softirq the kernel runs
+ * as a NAPI thread re-enables bottom halves is in both parts (the tick is
+ * charged to the softirq column and to the thread's stime: kernel/sched/
+ * cputime.c account_system_time). Host: every CPU of a DUT
+ * reached over ssh, a machine of its own (busy time of kern.cp_times or
+ * /proc/stat).
+ */
+#define BENCH_DUT_CPU_LAB	"softirq+napi"
+#define BENCH_DUT_CPU_HOST	"dut-host"
+
+/* The NAPI threads of the DUT's interfaces at one instant (BENCH_DUT_CPU_LAB). */
+#define BENCH_NAPI_MAX	64
+struct bench_napi_snap {
+	struct os_napi_thread t[BENCH_NAPI_MAX];
+	size_t	n;
+	double	at;			/* util_now() when read */
+	bool	ok;			/* false: they could not be listed, why says why */
+	char	why[160];
+};
+
+/*
+ * Sets r's dut_cpu (BENCH_DUT_CPU_LAB) from the CPU times a (start of the run)
+ * and b (end) and the NAPI threads s0 and s1 read then, hz clock ticks a
+ * second: the softirq share of every CPU's ticks, summed, plus the threads' CPU
+ * time over s1->at - s0->at. A thread in both counts its difference; one only
+ * in s1 started during the run (a NAPI instance keeps its thread) and counts
+ * all its time; one gone by s1 counts nothing and is counted in
+ * dut_napi_unmeasured. No CPU times or threads that could not be listed leave
+ * dut_cpu unmeasured with why.
+ */
+/* All the ticks of one CPU's times (every column). */
+uint64_t bench_cpu_total(const struct os_cpu_times *);
+void	bench_run_dut_cpu(struct bench_run *r, const struct os_cpu_times *a, size_t na,
+	    const struct os_cpu_times *b, size_t nb, const struct bench_napi_snap *s0,
+	    const struct bench_napi_snap *s1, long hz);
 
 void	bench_run_free(struct bench_run *);
 /*
- * --metric efficiency: packets forwarded per busy CPU-second, r->pps divided
- * by the CPUs' busy time per second (the sum of r->cpu_busy / 100) over the
- * run. Every CPU's busy time counts (the generator's and sink's too, and other
- * work on a shared machine). -1 when the run has no CPU times or none busy.
+ * --metric efficiency: packets forwarded per CPU-second the DUT spent,
+ * r->pps / r->dut_cpu. -1 when the DUT's CPU time was not measured or is 0.
  */
 double	bench_run_efficiency(const struct bench_run *);
+/* Every CPU's busy time over the run, CPU-seconds a second (the sum of r->cpu_busy / 100). */
+double	bench_run_all_cpu(const struct bench_run *);
 struct bench_ctx;
 /*
  * The value a run gives for ctx's metric (pps, bit/s, p99 µs or efficiency);
@@ -277,7 +329,7 @@ struct bench_ctx {
 	double	warmup;			/* seconds of the discarded warm-up run per profile, 0 = none */
 	bool	bits;			/* compare bit/s instead of packets/s */
 	bool	latency;		/* compare the sink's p99 latency (lower is better) */
-	bool	efficiency;		/* compare packets per busy CPU-second */
+	bool	efficiency;		/* compare packets per DUT CPU-second */
 	uint64_t seed;
 	int	step;			/* tune: the step, recorded with each run */
 	int	run;			/* runs so far, numbering continues across calls */
@@ -575,7 +627,7 @@ struct bench_tune {
 	bool	host_knobs;
 	bool	bits;		/* goal throughput: bit/s (else pps) */
 	bool	latency;	/* goal latency: p99 µs at the sink, lower is better */
-	bool	efficiency;	/* metric efficiency: pps per busy CPU */
+	bool	efficiency;	/* metric efficiency: pps per DUT CPU-second */
 	int	ncpu;
 	const char *cand_path;	/* the candidate file, NULL: <share>/tune/linux.cand */
 	const struct bench_gens *gens;	/* the generators (read already), or NULL: cand_path's */

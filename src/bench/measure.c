@@ -335,10 +335,8 @@ cpu_busy(struct bench_run *r, const struct os_cpu_times *a, size_t na, const str
 	r->cpu_busy = xreallocarray(NULL, n, sizeof *r->cpu_busy);
 	r->ncpu = n;
 	for (i = 0; i < n; i++) {
-		ta = a[i].user + a[i].nice + a[i].system + a[i].interrupt + a[i].softirq + a[i].idle +
-		    a[i].iowait + a[i].steal;
-		tb = b[i].user + b[i].nice + b[i].system + b[i].interrupt + b[i].softirq + b[i].idle +
-		    b[i].iowait + b[i].steal;
+		ta = bench_cpu_total(&a[i]);
+		tb = bench_cpu_total(&b[i]);
 		ia = a[i].idle + a[i].iowait;
 		ib = b[i].idle + b[i].iowait;
 		r->cpu_busy[i] = tb > ta ? 100.0 * (double)((tb - ta) - (ib - ia)) / (double)(tb - ta) : 0;
@@ -474,6 +472,7 @@ struct lab_run {
 	struct os_cpu_times *ct0, *ct1;
 	struct os_irq *ir0, *ir1;
 	size_t	nct0, nct1, nir0, nir1;
+	struct bench_napi_snap napi0, napi1;
 };
 
 /* iperf3 -s in the sink, once it listens (a loaded machine may take a while to start it). */
@@ -554,9 +553,80 @@ start_latency_sink(struct lab_run *m, double total, char **cause)
 	return 0;
 }
 
+static int
+write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* In the DUT's namespace (lab_netns_run's child): the NAPI threads of dut0 and dut1 into *fd. */
+static int
+napi_in_dut(void *arg)
+{
+	static const char *const ifs[] = { LAB_DUT_IN_IF, LAB_DUT_OUT_IF };
+	struct bench_napi_snap s;
+	const int *fd = arg;
+	char *why = NULL;
+	size_t i, k;
+
+	memset(&s, 0, sizeof s);
+	s.ok = true;
+	for (i = 0; i < nitems(ifs) && s.ok; i++) {
+		if (os_napi_threads(ifs[i], s.t + s.n, BENCH_NAPI_MAX - s.n, &k, &why) == 0) {
+			s.n += k;
+			continue;
+		}
+		s.ok = false;
+		snprintf(s.why, sizeof s.why, "%s", why != NULL ? why : "unknown error");
+		free(why);
+	}
+	return write_all(*fd, &s, sizeof s) == 0 ? 0 : 1;
+}
+
+/* The NAPI threads of the DUT's interfaces and their CPU time now (BENCH_DUT_CPU_LAB). */
+static void
+napi_snapshot(struct bench_lab *l, struct bench_napi_snap *s)
+{
+	char *why = NULL;
+	int fd[2], rc;
+	size_t got = 0;
+	ssize_t n;
+
+	memset(s, 0, sizeof *s);
+	if (pipe(fd) == -1) {
+		snprintf(s->why, sizeof s->why, "pipe: %s", strerror(errno));
+		return;
+	}
+	/* A snapshot is a few KB: the child's write never waits for the reader. */
+	rc = lab_netns_run(l->dut_ns, napi_in_dut, &fd[1], &why);
+	close(fd[1]);
+	while (rc == 0 && got < sizeof *s && ((n = read(fd[0], (char *)s + got, sizeof *s - got)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		got += n > 0 ? (size_t)n : 0;
+	close(fd[0]);
+	s->at = util_now();
+	if (rc != 0 || got != sizeof *s) {
+		s->ok = false;
+		snprintf(s->why, sizeof s->why, "in '%s': %s", l->dut_ns, why != NULL ? why :
+		    "the reader in the namespace failed");
+	}
+	free(why);
+}
+
 /*
- * The measured window: the sink's counters every second, CPU times and
- * interrupts at both ends. 1 when the load died in it, -1 on a signal
+ * The measured window: the sink's counters every second, CPU times, the DUT's
+ * NAPI threads and interrupts at both ends. 1 when the load died in it, -1 on a signal
  * (cause left alone) or when the counters cannot be read.
  */
 static int
@@ -567,6 +637,7 @@ window(struct lab_run *m, char **cause)
 	bool have_cpu, have_irq;
 	size_t nsec, k;
 
+	napi_snapshot(m->l, &m->napi0);
 	have_cpu = cpu_snapshot(m->l, &m->ct0, &m->nct0) == 0;
 	have_irq = irq_snapshot(m->l, &m->ir0, &m->nir0) == 0;
 	if (sample(m->l, &s0, cause) == -1)
@@ -592,6 +663,9 @@ window(struct lab_run *m, char **cause)
 	}
 	if (have_cpu && cpu_snapshot(m->l, &m->ct1, &m->nct1) == 0)
 		cpu_busy(r, m->ct0, m->nct0, m->ct1, m->nct1);
+	napi_snapshot(m->l, &m->napi1);
+	bench_run_dut_cpu(r, m->ct0, m->nct0, m->ct1, m->nct1, &m->napi0, &m->napi1,
+	    os_clock_ticks());
 	if (have_irq && irq_snapshot(m->l, &m->ir1, &m->nir1) == 0)
 		irq_rates(r, m->ir0, m->nir0, m->ir1, m->nir1, prev.t - s0.t);
 	r->duration_s = prev.t - s0.t;

@@ -324,6 +324,13 @@ fill_run(struct bench_run *r, const struct bench_trial *t)
 	r->ncpu = t->c0.ncpu < t->c1.ncpu ? t->c0.ncpu : t->c1.ncpu;
 	r->cpu_busy = xcalloc(r->ncpu > 0 ? r->ncpu : 1, sizeof *r->cpu_busy);
 	cpu_mean_busy(&t->c0, &t->c1, r->cpu_busy, r->ncpu);
+	/* The DUT is a machine of its own: all its CPUs' busy time is what it spent. */
+	if (r->ncpu > 0) {
+		r->dut_cpu = bench_run_all_cpu(r);
+		r->dut_cpu_from = BENCH_DUT_CPU_HOST;
+	} else
+		snprintf(r->dut_cpu_why, sizeof r->dut_cpu_why, "no per-CPU times from the DUT "
+		    "(kern.cp_times or /proc/stat over ssh)");
 	r->extra = bench_trial_json(t);
 }
 

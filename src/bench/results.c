@@ -31,6 +31,26 @@ bench_run_free(struct bench_run *r)
 	r->nsec = r->ncpu = r->nirq = 0;
 }
 
+/* dut_cpu and its parts (bench.h), or dut_cpu null and why. */
+static void
+dut_cpu_json(json_t *o, const struct bench_run *r)
+{
+	if (r->dut_cpu_from == NULL) {
+		json_object_set_new(o, "dut_cpu", json_null());
+		if (r->dut_cpu_why[0] != '\0')
+			json_object_set_new(o, "dut_cpu_error", json_string(r->dut_cpu_why));
+		return;
+	}
+	json_object_set_new(o, "dut_cpu", json_real(r->dut_cpu));
+	json_object_set_new(o, "dut_cpu_from", json_string(r->dut_cpu_from));
+	if (strcmp(r->dut_cpu_from, BENCH_DUT_CPU_LAB) != 0)
+		return;
+	json_object_set_new(o, "dut_cpu_softirq", json_real(r->dut_softirq));
+	json_object_set_new(o, "dut_cpu_napi", json_real(r->dut_napi));
+	json_object_set_new(o, "dut_napi_threads", json_integer(r->dut_napi_threads));
+	json_object_set_new(o, "dut_napi_unmeasured", json_integer(r->dut_napi_unmeasured));
+}
+
 json_t *
 bench_run_json(const struct bench_run *r)
 {
@@ -65,6 +85,8 @@ bench_run_json(const struct bench_run *r)
 	for (i = 0; i < r->nirq; i++)
 		json_object_set_new(irq, r->irq_names[i], json_real(r->irq_rates[i]));
 	json_object_set_new(o, "irq_rates", irq);
+	json_object_set_new(o, "all_cpu", json_real(bench_run_all_cpu(r)));
+	dut_cpu_json(o, r);
 	if (r->lat_p99 > 0)
 		json_object_set_new(o, "latency_us", json_pack("{s:f, s:f}", "avg", r->lat_avg,
 		    "p99", r->lat_p99));
@@ -123,14 +145,20 @@ bench_label_from_path(const char *path, char *out, size_t len, char used[][BENCH
 }
 
 double
-bench_run_efficiency(const struct bench_run *r)
+bench_run_all_cpu(const struct bench_run *r)
 {
 	double cpus = 0;
 	size_t i;
 
 	for (i = 0; i < r->ncpu; i++)
 		cpus += r->cpu_busy[i] / 100.0;
-	return cpus > 0 ? r->pps / cpus : -1;
+	return cpus;
+}
+
+double
+bench_run_efficiency(const struct bench_run *r)
+{
+	return r->dut_cpu_from != NULL && r->dut_cpu > 0 ? r->pps / r->dut_cpu : -1;
 }
 
 double
@@ -145,8 +173,14 @@ bench_run_value(const struct bench_ctx *c, struct bench_run *r)
 	if (!c->efficiency)
 		return r->pps;
 	if ((e = bench_run_efficiency(r)) < 0) {
-		if (r->ok)
-			bench_run_fail(r, "no CPU time measured: no packets per CPU-second");
+		if (r->ok && r->dut_cpu_from == NULL)
+			bench_run_fail(r, "no DUT CPU time measured (%s): no packets per DUT CPU-second",
+			    r->dut_cpu_why[0] != '\0' ? r->dut_cpu_why : "nothing read");
+		else if (r->ok)
+			bench_run_fail(r, "no DUT CPU time measured: 0 CPU-seconds (%s) over the run, "
+			    "no packets per DUT CPU-second", strcmp(r->dut_cpu_from,
+			    BENCH_DUT_CPU_LAB) == 0 ? "softirq and the NAPI threads of dut0 and dut1" :
+			    "the DUT's CPUs busy");
 		return 0;
 	}
 	return e;

@@ -100,7 +100,7 @@ unit_per_run(const char *unit)
 	if (strcmp(unit, "bits") == 0)
 		return "bit/s";
 	if (strcmp(unit, "efficiency") == 0)
-		return "packets per busy CPU-second";
+		return "packets per DUT CPU-second";
 	return "packets/s";
 }
 
@@ -150,7 +150,7 @@ bench_verdict_text(const struct bench_verdict *v)
 		xasprintf(&s, "%s forwards %.1f%% ± %.1f%% %s %s than %s, %g%% confidence, %s"
 		    " (ratio %.3f, %.3f..%.3f; Welch p = %.2g, Mann-Whitney p = %.2g)",
 		    v->b, fabs(v->pct), v->pct_hw, v->direction > 0 ? "more" : "fewer",
-		    strcmp(v->unit, "efficiency") == 0 ? "packets per busy CPU-second" :
+		    strcmp(v->unit, "efficiency") == 0 ? "packets per DUT CPU-second" :
 		    v->unit[0] != '\0' ? v->unit : "packets", v->a,
 		    pct_of(v->confidence), runs, v->ratio, v->ratio_lo, v->ratio_hi,
 		    v->p_welch, v->p_mw);

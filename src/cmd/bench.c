@@ -487,6 +487,13 @@ const struct ntune_cmd cmd_bench = {
 	    "       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
 	    "       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]\n"
 	    "       [--load pkt-gen]]",
+	.notes = "--metric efficiency compares forwarded packets per CPU-second the DUT spent. In the\n"
+	    "lab: the softirq time of every CPU plus the CPU time of the NAPI threads of dut0 and\n"
+	    "dut1. The softirq part also holds the sink's receive and the generator's transmit\n"
+	    "softirqs (they run on the same host) and cannot tell them apart; a softirq run as a NAPI\n"
+	    "thread re-enables bottom halves counts in both parts. With --dut: every CPU of the DUT\n"
+	    "host, busy time (it is a machine of its own). A run whose DUT CPU time is 0 or cannot be\n"
+	    "read fails. runs.jsonl keeps dut_cpu, its parts and all_cpu (every CPU) per run.\n",
 	.optstring = "o:",
 	.longopts = longopts,
 	.min_args = 2,

@@ -47,6 +47,8 @@ cmd_usage(const struct ntune_cmd *cmd, int to_stdout)
 		print_forms(f, (*s)->usage, s == cmd->subs);
 	if (to_stdout)
 		fprintf(f, "\n%s\n", cmd->summary);
+	if (to_stdout && cmd->notes != NULL)
+		fprintf(f, "\n%s", cmd->notes);
 }
 
 /* The name a subcommand is given by: the last word of "lab up". */

@@ -42,6 +42,7 @@ struct ntune_cmd {
 	const char *name;
 	const char *summary;	/* one line, shown by `ntune help` */
 	const char *usage;	/* shown by `ntune NAME --help` and on misuse; lines after the first are indented */
+	const char *notes;	/* NULL, or more lines `ntune NAME --help` shows after the summary */
 	const char *optstring;	/* getopt_long's; "+..." stops at the first operand */
 	const struct option *longopts;
 	int	    min_args;	/* operands after the options */

@@ -48,7 +48,7 @@ print_summary(const struct bench_tune *t, const char *dir)
 		    t->final_lab[0] != '\0' ? "'" : "", t->final.pct, isfinite(t->final.pct_hw) ? t->final.pct_hw : 0.0, t->final.mean_a,
 		    t->final.mean_b, strcmp(t->final.unit, "bits") == 0 ? "bit/s" :
 		    strcmp(t->final.unit, "latency") == 0 ? "µs p99 latency" :
-		    strcmp(t->final.unit, "efficiency") == 0 ? "packets per busy CPU-second" : "pps");
+		    strcmp(t->final.unit, "efficiency") == 0 ? "packets per DUT CPU-second" : "pps");
 		printf("%s\n", text);
 		free(text);
 	} else
@@ -553,6 +553,8 @@ const struct ntune_cmd cmd_tune = {
 	    "      [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
 	    "      [--ssh-config FILE] [--ssh-accept-new] [--gen-args ARGS] [--sink-args ARGS] [--plan]\n"
 	    "      [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
+	.notes = "--goal efficiency compares forwarded packets per CPU-second the DUT spent, as\n"
+	    "`ntune bench --metric efficiency` does (its --help says what is counted).\n",
 	.optstring = "o:",
 	.longopts = longopts,
 	.max_args = 0,

@@ -13,6 +13,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <sched.h>
@@ -218,21 +219,109 @@ os_linux_pid_set_cpus(pid_t pid, const unsigned char set[OS_MAXCPU], char **caus
 	return 0;
 }
 
-/* One thread's /proc/PID/stat (os_proc_stat_napi reads it); 0 when it is gone. */
+/* One thread's /proc/PID/stat line into buf; 0 when it is gone. */
 static int
-napi_stat(pid_t pid, unsigned long long *ticks, int *cpu)
+read_proc_stat(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024];
+	char path[64];
 	size_t n;
 	FILE *f;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
-	n = fread(buf, 1, sizeof buf - 1, f);
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return os_proc_stat_napi(buf, ticks, cpu);
+	return n > 0;
+}
+
+/* One thread's CPU time and CPU (os_proc_stat_napi reads them); 0 when it is gone. */
+static int
+napi_stat(pid_t pid, unsigned long long *ticks, int *cpu)
+{
+	char buf[1024];
+
+	return read_proc_stat(pid, buf, sizeof buf) && os_proc_stat_napi(buf, ticks, cpu);
+}
+
+int
+os_linux_napi_thread_read(struct os_napi_thread *t)
+{
+	unsigned long long ticks, start;
+	char buf[1024];
+
+	if (!read_proc_stat((pid_t)t->pid, buf, sizeof buf) ||
+	    !os_proc_stat_napi_start(buf, &ticks, &start) || start != t->start)
+		return -1;
+	t->ticks = ticks;
+	return 0;
+}
+
+/*
+ * Whether any thread on the host is named like one of ifname's NAPI threads
+ * (napi/IF-ID, cut to the 15 bytes of a task's comm): 0 none, 1 some.
+ */
+static int
+napi_named(const char *ifname)
+{
+	char want[16], path[300], comm[64];
+	struct dirent *e;
+	size_t len;
+	DIR *d;
+	FILE *f;
+	int found = 0;
+
+	snprintf(want, sizeof want, "napi/%s-", ifname);
+	len = strlen(want);
+	if ((d = opendir("/proc")) == NULL)
+		return 1;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		if (fgets(comm, sizeof comm, f) != NULL && strncmp(comm, want, len) == 0)
+			found = 1;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+int
+os_linux_napi_threads(const char *ifname, struct os_napi_thread *t, size_t max, size_t *n,
+    char **cause)
+{
+	unsigned long long ticks, start;
+	pid_t pids[64];
+	char buf[1024], *why = NULL;
+	size_t i, k;
+
+	*n = 0;
+	if (napi_list(ifname, pids, NULL, max < nitems(pids) ? max : nitems(pids), &k, &why) != 0) {
+		/* Without the listing, no thread of that name anywhere still says "none". */
+		if (if_nametoindex(ifname) != 0 && !napi_named(ifname)) {
+			free(why);
+			return 0;
+		}
+		util_cause(cause, "%s; napi/%s-* threads exist and whose they are cannot be told",
+		    why, ifname);
+		free(why);
+		return -1;
+	}
+	/* A thread that exits between the listing and its read is not listed. */
+	for (i = 0; i < k; i++) {
+		if (!read_proc_stat(pids[i], buf, sizeof buf) ||
+		    !os_proc_stat_napi_start(buf, &ticks, &start))
+			continue;
+		t[*n].pid = (int)pids[i];
+		t[*n].start = start;
+		t[*n].ticks = ticks;
+		(*n)++;
+	}
+	return 0;
 }
 
 /*
@@ -249,7 +338,7 @@ os_linux_napi_counters(const char *ifname, struct os_counters *c)
 	uint32_t ids[64];
 	size_t n, i, nthreads = 0;
 	unsigned long long ticks;
-	long hz = sysconf(_SC_CLK_TCK);
+	long hz = os_clock_ticks();
 	int cpu;
 
 	if (napi_list(ifname, pids, ids, nitems(pids), &n, NULL) != 0)

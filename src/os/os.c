@@ -93,6 +93,31 @@ os_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause)
 #endif
 }
 
+int
+os_napi_threads(const char *ifname, struct os_napi_thread *t, size_t max, size_t *n, char **cause)
+{
+	*n = 0;
+#if defined(__linux__)
+	return os_linux_napi_threads(ifname, t, max, n, cause);
+#else
+	(void)t;
+	(void)max;
+	util_cause(cause, "'%s' has no NAPI threads on this system (Linux only)", ifname);
+	return -1;
+#endif
+}
+
+int
+os_napi_thread_read(struct os_napi_thread *t)
+{
+#if defined(__linux__)
+	return os_linux_napi_thread_read(t);
+#else
+	(void)t;
+	return -1;
+#endif
+}
+
 void
 os_close(struct os_ctx *ctx)
 {

@@ -192,6 +192,32 @@ int	 os_tunable_list(struct os_ctx *, const char *prefix,
  */
 int	 os_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
 
+/*
+ * A kernel thread of an interface's threaded NAPI (Linux: napi/IF-ID), with
+ * its CPU time so far: utime + stime of /proc/PID/stat (fields 14 and 15, in
+ * clock ticks: os_clock_ticks() a second) and its start time (field 22), which
+ * tells the thread from a later one that got the same PID.
+ */
+struct os_napi_thread {
+	int	 pid;
+	uint64_t start;
+	uint64_t ticks;
+};
+/*
+ * The NAPI threads of ifname in the calling thread's network namespace (at most
+ * max; *n = 0 when it is not threaded), found by ifindex through the netdev
+ * netlink family, not by name (every lab has a dut0). Where the kernel cannot
+ * list them (Linux < 6.9), "none" is still known when no thread on the host has
+ * such a name. -1 + cause otherwise (no such interface, threads of that name
+ * whose owner cannot be told, not Linux).
+ */
+int	 os_napi_threads(const char *ifname, struct os_napi_thread *, size_t max, size_t *n,
+	    char **cause);
+/* Reads t->ticks again: 0, or -1 when the thread is gone (its PID free or another thread's). */
+int	 os_napi_thread_read(struct os_napi_thread *t);
+/* Clock ticks a second of process CPU times (sysconf(_SC_CLK_TCK)). */
+long	 os_clock_ticks(void);
+
 void	 os_cpu_free(struct os_cpu *);
 void	 os_nics_free(struct os_nic *, size_t);
 void	 os_irqs_free(struct os_irq *, size_t);

@@ -17,6 +17,10 @@ int	 os_linux_napi_pids(const char *ifname, pid_t *pids, size_t max, size_t *n, 
 int	 os_linux_if_hwaddr(const char *ifname, uint8_t mac[6], char **cause);
 /* linux_napi.c: counters of ifname's NAPI threads (napi.IF.ID.usecs, .cpu; if.IF.napi_threads). */
 void	 os_linux_napi_counters(const char *ifname, struct os_counters *);
+/* linux_napi.c: os_napi_threads and os_napi_thread_read on Linux. */
+int	 os_linux_napi_threads(const char *ifname, struct os_napi_thread *, size_t max, size_t *n,
+	    char **cause);
+int	 os_linux_napi_thread_read(struct os_napi_thread *);
 #endif
 /* Declared everywhere: tests/shim compiles freebsd.c on Linux. */
 extern const struct os_ops os_freebsd_ops;
@@ -36,6 +40,9 @@ int	 os_fbsd_counters(struct os_ctx *, struct os_counters *, char **cause);
  * thread: 1 with its CPU time and CPU; 0 when it is not one or the line is short or bad.
  */
 int	 os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu);
+/* The same with the thread's start time (field 22, clock ticks after boot) instead of its CPU. */
+int	 os_proc_stat_napi_start(const char *text, unsigned long long *ticks,
+	    unsigned long long *start);
 /* os_counters_set with a printf-made name (cut to the name's size). */
 void	 os_counters_setf(struct os_counters *, uint64_t value, bool gauge, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));

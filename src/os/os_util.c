@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "os/os_impl.h"
 #include "util/util.h"
@@ -224,11 +225,12 @@ os_cpulist_first(const char *s)
 	return -1;
 }
 
-int
-os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
+/* Fields 14, 15 (utime, stime), 22 (starttime) and 39 (processor) of a napi/ thread's line. */
+static int
+proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu, unsigned long long *start)
 {
 	char buf[1024], *open, *close, *p, *save, *end;
-	unsigned long long ut = 0, st = 0;
+	unsigned long long ut = 0, st = 0, t0 = 0;
 	int field;
 
 	os_strlcpy(buf, text, sizeof buf);
@@ -242,6 +244,8 @@ os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
 			ut = strtoull(p, &end, 10);
 		else if (field == 15)
 			st = strtoull(p, &end, 10);
+		else if (field == 22)
+			t0 = strtoull(p, &end, 10);
 		else if (field == 39)
 			*cpu = (int)strtol(p, &end, 10);
 		else
@@ -252,5 +256,30 @@ os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
 	if (*cpu < 0 || field <= 39)
 		return 0;
 	*ticks = ut + st;
+	*start = t0;
 	return 1;
+}
+
+int
+os_proc_stat_napi(const char *text, unsigned long long *ticks, int *cpu)
+{
+	unsigned long long start;
+
+	return proc_stat_napi(text, ticks, cpu, &start);
+}
+
+int
+os_proc_stat_napi_start(const char *text, unsigned long long *ticks, unsigned long long *start)
+{
+	int cpu;
+
+	return proc_stat_napi(text, ticks, &cpu, start);
+}
+
+long
+os_clock_ticks(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? hz : 100;
 }

@@ -42,6 +42,9 @@ test_expect_success 'each run holds the sink'\''s count, the generator'\''s, and
 	    # the DUT forwarded what reached the sink (nothing else crosses dut1)
 	    assert r["dut"]["out_packets"] >= r["packets"] and r["dut"]["in_packets"] >= r["packets"], r
 	    assert len(r["cpu_busy"]) >= 1
+	    # the DUT is a host of its own: its CPU time (efficiency) is all its CPUs busy
+	    assert r["dut_cpu_from"] == "dut-host", r
+	    assert abs(r["dut_cpu"] - sum(r["cpu_busy"]) / 100) < 1e-9 and r["dut_cpu"] == r["all_cpu"], r
 	PY
 '
 test_expect_success 'the results name every host: uname, ntune version, boot id; snapshots around each run' '

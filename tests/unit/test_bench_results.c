@@ -86,11 +86,14 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	assert_int_equal(system(path), 0);
 }
 
-/* --metric efficiency: 300000 pps on CPUs 100% and 50% busy is 200000 per busy CPU-second. */
+/*
+ * --metric efficiency: 300000 pps for which the DUT spent 1.5 CPU-seconds a
+ * second is 200000 per DUT CPU-second, whatever every CPU's busy time was.
+ */
 static void
-test_bench_run_efficiency_is_packets_per_busy_cpu_second(void **state)
+test_bench_run_efficiency_is_packets_per_dut_cpu_second(void **state)
 {
-	double busy[2] = { 100, 50 }, idle[2] = { 0, 0 };
+	double busy[2] = { 100, 100 };
 	struct bench_run r;
 
 	(void)state;
@@ -98,16 +101,16 @@ test_bench_run_efficiency_is_packets_per_busy_cpu_second(void **state)
 	r.pps = 300000;
 	r.cpu_busy = busy;
 	r.ncpu = 2;
+	assert_float_equal(bench_run_efficiency(&r), -1, 0);	/* not measured */
+	r.dut_cpu_from = BENCH_DUT_CPU_LAB;
+	r.dut_cpu = 1.5;
 	assert_float_equal(bench_run_efficiency(&r), 200000, 1e-6);
-	busy[1] = 0;
-	assert_float_equal(bench_run_efficiency(&r), 300000, 1e-6);
-	r.cpu_busy = idle;
-	assert_float_equal(bench_run_efficiency(&r), -1, 0);
-	r.ncpu = 0;
+	assert_float_equal(bench_run_all_cpu(&r), 2.0, 1e-12);
+	r.dut_cpu = 0;
 	assert_float_equal(bench_run_efficiency(&r), -1, 0);
 }
 
-/* The run's value follows the metric; an efficiency without CPU times fails the run. */
+/* The run's value follows the metric; an efficiency without the DUT's CPU time fails the run. */
 static void
 test_bench_run_value_follows_the_metric(void **state)
 {
@@ -124,19 +127,58 @@ test_bench_run_value_follows_the_metric(void **state)
 	r.lat_p99 = 42;
 	r.cpu_busy = busy;
 	r.ncpu = 2;
+	r.dut_cpu_from = BENCH_DUT_CPU_LAB;
+	r.dut_cpu = 0.25;
 	assert_float_equal(bench_run_value(&c, &r), 1000, 0);
 	c.efficiency = true;
-	assert_float_equal(bench_run_value(&c, &r), 2000, 1e-9);
+	assert_float_equal(bench_run_value(&c, &r), 4000, 1e-9);
 	c.bits = true;
 	assert_float_equal(bench_run_value(&c, &r), 8e6, 0);
 	c.bits = false;
 	c.latency = true;
 	assert_float_equal(bench_run_value(&c, &r), 42, 0);
 	c.latency = false;
-	r.ncpu = 0;
+	r.dut_cpu = 0;
 	assert_float_equal(bench_run_value(&c, &r), 0, 0);
 	assert_false(r.ok);
-	assert_non_null(strstr(r.error, "no CPU time measured"));
+	assert_non_null(strstr(r.error, "no DUT CPU time measured: 0 CPU-seconds (softirq and the "
+	    "NAPI threads of dut0 and dut1)"));
+	r.ok = true;
+	r.dut_cpu_from = NULL;
+	snprintf(r.dut_cpu_why, sizeof r.dut_cpu_why, "cannot list the DUT's NAPI threads: x");
+	assert_float_equal(bench_run_value(&c, &r), 0, 0);
+	assert_false(r.ok);
+	assert_non_null(strstr(r.error, "no DUT CPU time measured (cannot list the DUT's NAPI threads: x)"));
+}
+
+/* runs.jsonl carries the DUT's CPU time and its parts, and every CPU's as all_cpu. */
+static void
+test_bench_run_json_keeps_dut_cpu_and_all_cpu(void **state)
+{
+	double busy[2] = { 100, 50 };
+	struct bench_run r;
+	json_t *o;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.cpu_busy = busy;
+	r.ncpu = 2;
+	o = bench_run_json(&r);
+	assert_true(json_is_null(json_object_get(o, "dut_cpu")));
+	assert_float_equal(json_number_value(json_object_get(o, "all_cpu")), 1.5, 1e-12);
+	json_decref(o);
+	r.dut_cpu_from = BENCH_DUT_CPU_LAB;
+	r.dut_cpu = 0.9;
+	r.dut_softirq = 0.4;
+	r.dut_napi = 0.5;
+	r.dut_napi_threads = 1;
+	o = bench_run_json(&r);
+	assert_float_equal(json_number_value(json_object_get(o, "dut_cpu")), 0.9, 1e-12);
+	assert_float_equal(json_number_value(json_object_get(o, "dut_cpu_softirq")), 0.4, 1e-12);
+	assert_float_equal(json_number_value(json_object_get(o, "dut_cpu_napi")), 0.5, 1e-12);
+	assert_int_equal(json_integer_value(json_object_get(o, "dut_napi_threads")), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "dut_cpu_from")), "softirq+napi");
+	json_decref(o);
 }
 
 int
@@ -145,7 +187,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_label_from_path_is_a_unique_file_name),
 		cmocka_unit_test(test_bench_results_round_trip_through_the_report_reader),
-		cmocka_unit_test(test_bench_run_efficiency_is_packets_per_busy_cpu_second),
+		cmocka_unit_test(test_bench_run_efficiency_is_packets_per_dut_cpu_second),
+		cmocka_unit_test(test_bench_run_json_keeps_dut_cpu_and_all_cpu),
 		cmocka_unit_test(test_bench_run_value_follows_the_metric),
 	};
 

@@ -302,6 +302,22 @@ test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
 	diag_result_free(d);
 }
 
+/* The start time (field 22) tells a NAPI thread from a later one with the same PID. */
+static void
+test_os_proc_stat_napi_start_reads_cpu_time_and_start_time(void **state)
+{
+	unsigned long long ticks = 0, start = 0;
+
+	(void)state;
+	assert_int_equal(os_proc_stat_napi_start("4958 (napi/dut0-8193) S 2 0 0 0 -1 2129984 0 0 0 0 "
+	    "12 830 0 0 20 0 1 0 123456 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 "
+	    "1 0 0\n", &ticks, &start), 1);
+	assert_int_equal(ticks, 842);
+	assert_int_equal(start, 123456);
+	assert_int_equal(os_proc_stat_napi_start("12 (ksoftirqd/1) S 2 0 0 0 -1 0 0 0 0 0 3 4 0 0 20 "
+	    "0 1 0 9 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0", &ticks, &start), 0);
+}
+
 static void
 test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only(void **state)
 {
@@ -393,6 +409,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_keeps_vlan_names_with_dots_whole, samples_new,
 		    samples_free),
 		cmocka_unit_test(test_os_proc_stat_napi_reads_cpu_time_and_cpu_of_napi_threads_only),
+		cmocka_unit_test(test_os_proc_stat_napi_start_reads_cpu_time_and_start_time),
 		cmocka_unit_test_setup_teardown(test_diag_json_round_trip_keeps_findings_knobs_and_evidence, samples_new,
 		    samples_free),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_without_drops_or_load_reports_headroom, samples_new,
