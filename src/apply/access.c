@@ -82,31 +82,13 @@ local_set(struct apply_access *a, const char *name, const char *value, char **ca
 
 /* Messages: op byte, then length-prefixed strings. */
 static int
-xfer(int fd, void *buf, size_t len, bool out)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		n = out ? write(fd, p, len) : read(fd, p, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
 send_str(int fd, const char *s)
 {
 	uint32_t len = s != NULL ? (uint32_t)strlen(s) : 0;
 
-	if (xfer(fd, &len, sizeof len, true) == -1)
+	if (util_xfer(fd, &len, sizeof len, true) == -1)
 		return -1;
-	return len > 0 ? xfer(fd, (void *)s, len, true) : 0;
+	return len > 0 ? util_xfer(fd, (void *)s, len, true) : 0;
 }
 
 static char *
@@ -115,10 +97,10 @@ recv_str(int fd)
 	uint32_t len;
 	char *s;
 
-	if (xfer(fd, &len, sizeof len, false) == -1 || len > (1U << 24))
+	if (util_xfer(fd, &len, sizeof len, false) == -1 || len > (1U << 24))
 		return NULL;
 	s = xmalloc((size_t)len + 1);
-	if (len > 0 && xfer(fd, s, len, false) == -1) {
+	if (len > 0 && util_xfer(fd, s, len, false) == -1) {
 		free(s);
 		return NULL;
 	}
@@ -133,7 +115,7 @@ serve(struct apply_access *a, int fd)
 	int rc;
 
 	for (;;) {
-		if (xfer(fd, &op, 1, false) == -1)
+		if (util_xfer(fd, &op, 1, false) == -1)
 			return;
 		name = recv_str(fd);
 		value = recv_str(fd);
@@ -145,7 +127,7 @@ serve(struct apply_access *a, int fd)
 		else
 			rc = local_set(a, name, value, &cause);
 		op = rc == 0 ? 0 : 1;
-		if (xfer(fd, &op, 1, true) == -1 || send_str(fd, rc == 0 ? out : cause) == -1)
+		if (util_xfer(fd, &op, 1, true) == -1 || send_str(fd, rc == 0 ? out : cause) == -1)
 			return;
 		free(name);
 		free(value);
@@ -172,7 +154,7 @@ server_main(void *arg)
 	memset(&inner, 0, sizeof inner);
 	ready = util_netns_enter_sys(s->netns, &why);
 	status = ready == 0 ? 0 : 1;
-	if (xfer(s->fd[1], &status, 1, true) == -1 || send_str(s->fd[1], why) == -1)
+	if (util_xfer(s->fd[1], &status, 1, true) == -1 || send_str(s->fd[1], why) == -1)
 		return 1;
 	if (ready == 0)
 		serve(&inner, s->fd[1]);
@@ -203,7 +185,7 @@ apply_access_open(const char *netns, char **cause)
 	}
 	close(s.fd[1]);
 	a->fd = s.fd[0];
-	if (xfer(a->fd, &status, 1, false) == -1 || (why = recv_str(a->fd)) == NULL) {
+	if (util_xfer(a->fd, &status, 1, false) == -1 || (why = recv_str(a->fd)) == NULL) {
 		util_cause(cause, "cannot start the helper in namespace '%s'", netns);
 		goto fail;
 	}
@@ -225,8 +207,8 @@ remote(struct apply_access *a, char op, const char *name, const char *value, cha
 {
 	char status, *s;
 
-	if (xfer(a->fd, &op, 1, true) == -1 || send_str(a->fd, name) == -1 ||
-	    send_str(a->fd, value) == -1 || xfer(a->fd, &status, 1, false) == -1 ||
+	if (util_xfer(a->fd, &op, 1, true) == -1 || send_str(a->fd, name) == -1 ||
+	    send_str(a->fd, value) == -1 || util_xfer(a->fd, &status, 1, false) == -1 ||
 	    (s = recv_str(a->fd)) == NULL) {
 		util_cause(cause, "lost the helper in namespace '%s'", a->netns);
 		return -1;

@@ -553,22 +553,6 @@ start_latency_sink(struct lab_run *m, double total, char **cause)
 	return 0;
 }
 
-static int
-write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* In the DUT's namespace (lab_netns_run's child): the NAPI threads of dut0 and dut1 into *fd. */
 static int
@@ -591,7 +575,7 @@ napi_in_dut(void *arg)
 		snprintf(s.why, sizeof s.why, "%s", why != NULL ? why : "unknown error");
 		free(why);
 	}
-	return write_all(*fd, &s, sizeof s) == 0 ? 0 : 1;
+	return util_xfer(*fd, &s, sizeof s, true) == 0 ? 0 : 1;
 }
 
 /* The NAPI threads of the DUT's interfaces and their CPU time now (BENCH_DUT_CPU_LAB). */

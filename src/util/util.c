@@ -361,6 +361,24 @@ util_did_you_mean(const char *word, const char *const *candidates, size_t n)
 	return best <= limit ? found : NULL;
 }
 
+int
+util_xfer(int fd, void *buf, size_t len, bool out)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = out ? write(fd, p, len) : read(fd, p, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 void
 util_sleep(double secs, const volatile sig_atomic_t *stop)
 {

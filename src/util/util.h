@@ -125,6 +125,12 @@ uint64_t util_now_ns(void);
 void	 util_sleep(double secs, const volatile sig_atomic_t *stop);
 
 /*
+ * Writes (out) or reads all len bytes of buf on fd, resuming after EINTR:
+ * 0, or -1 on an error or end of file before len bytes.
+ */
+int	 util_xfer(int fd, void *buf, size_t len, bool out);
+
+/*
  * The absolute path of the running executable into buf; -1 when unknown.
  * Per system: src/util/self_linux.c (/proc/self/exe), self_freebsd.c (kern.proc.pathname).
  */

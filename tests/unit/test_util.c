@@ -291,6 +291,23 @@ test_util_sort_orders_by_arg_and_keeps_ties_in_order(void **state)
 	util_sort(v, 1, sizeof v[0], cmp_key, &dir);
 }
 
+/* util_xfer moves every byte both ways and says -1 when the other end closed early. */
+static void
+test_util_xfer_moves_all_bytes_and_fails_at_early_eof(void **state)
+{
+	char out[] = "abcdef", in[8] = "";
+	int fd[2];
+
+	(void)state;
+	assert_int_equal(pipe(fd), 0);
+	assert_int_equal(util_xfer(fd[1], out, 6, true), 0);
+	close(fd[1]);
+	assert_int_equal(util_xfer(fd[0], in, 4, false), 0);
+	assert_memory_equal(in, "abcd", 4);
+	assert_int_equal(util_xfer(fd[0], in, 4, false), -1);
+	close(fd[0]);
+}
+
 int
 main(void)
 {
@@ -308,6 +325,7 @@ main(void)
 		cmocka_unit_test(test_util_child_new_pgrp_puts_the_child_in_a_group_of_its_own),
 		cmocka_unit_test(test_util_utc_formats_iso_and_compact),
 		cmocka_unit_test(test_util_sort_orders_by_arg_and_keeps_ties_in_order),
+		cmocka_unit_test(test_util_xfer_moves_all_bytes_and_fails_at_early_eof),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
