@@ -81,8 +81,13 @@ mgmt_link() { # ROLE
 start_sshd() { # ROLE
 	h=$DIR/$1
 	rm -f "$h/sshd.pid"
-	# Inside ip netns exec's own mount namespace, the DUT's reboot commands are the rig's.
+	# Inside ip netns exec's own mount namespace, the DUT's reboot commands are the rig's, and
+	# each host's /root is an empty directory of its own: this machine's /root/.bashrc, which
+	# bash reads for every ssh session, stays out (a pyenv init there made every session wait
+	# 60 s for a stale lock on 2026-12-05, and the rig timed out).
+	mkdir -p "$h/home"
 	ip netns exec "$NAME-$1" sh -c '
+		mount --bind "$2/$1/home" /root || exit 1
 		if [ "$1" = dut ]; then
 			for c in /bin/systemctl /sbin/reboot /sbin/shutdown /usr/sbin/reboot /usr/sbin/shutdown; do
 				[ -e "$c" ] && mount --bind "$2/bin/rig-reboot" "$c"
