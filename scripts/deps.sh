@@ -47,7 +47,7 @@ tuned_profiles() {
 		echo "deps: TuneD $v profiles already in $dest"
 	else
 		tmp=$(mktemp -d) || return 1
-		chmod 755 "$tmp"	# apt-get download runs as _apt where it can
+		chown _apt "$tmp" 2>/dev/null || :	# apt-get download writes as _apt where it can
 		if ! (cd "$tmp" && apt-get download -qq "tuned=$v" >/dev/null) ||
 		    ! dpkg-deb -x "$tmp"/tuned_*.deb "$tmp/x" || [ ! -d "$tmp/x/usr/lib/tuned" ]; then
 			rm -rf "$tmp"

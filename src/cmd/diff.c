@@ -120,7 +120,7 @@ side_open(struct side *s, const char *arg, char **cause)
 		s->os = os_open_files(paths, 1, cause);
 		return s->os != NULL ? 0 : -1;
 	}
-	s->p = kb_profile_parse(arg, data, len, cause);
+	s->p = kb_profile_parse_from(arg, data, len, kb_profile_files(), false, cause);
 	if (s->p == NULL && (kinds = dump_kinds(data, len, arg)) != NULL) {
 		/* Not a profile but FreeBSD command output the snapshot backend reads. */
 		char *why = NULL;

@@ -252,6 +252,8 @@ struct kb_profile *kb_profile_parse_dump(const char *name, const char *text, siz
 struct kb_profile *kb_profile_load_all(const char *path, char **cause);
 struct kb_profile *kb_profile_parse_all(const char *name, const char *text, size_t len,
 	    char **cause);
+/* Includes read from the file system, TuneD's directories under os_target_root(). */
+const struct kb_profile_reader *kb_profile_files(void);
 /* Text that came from file name: a tuned profile's includes are read with rd (NULL: not). */
 struct kb_profile *kb_profile_parse_from(const char *name, const char *text, size_t len,
 	    const struct kb_profile_reader *rd, bool all, char **cause);

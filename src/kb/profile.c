@@ -596,10 +596,18 @@ read_regular(void *arg, const char *path, char **text, size_t *len)
 	return util_read_file(path, text, len, NULL);
 }
 
+const struct kb_profile_reader *
+kb_profile_files(void)
+{
+	static struct kb_profile_reader rd = { read_regular, NULL, NULL };
+
+	rd.root = os_target_root();
+	return &rd;
+}
+
 static struct kb_profile *
 load(const char *path, bool all, char **cause)
 {
-	struct kb_profile_reader rd = { read_regular, NULL, os_target_root() };
 	struct kb_profile *p;
 	bool in = strcmp(path, "-") == 0;
 	char *data;
@@ -607,7 +615,7 @@ load(const char *path, bool all, char **cause)
 
 	if (util_read_file(path, &data, &len, cause) == -1)
 		return NULL;
-	p = parse(in ? "<stdin>" : path, data, len, &rd, all, false, false, cause);
+	p = parse(in ? "<stdin>" : path, data, len, kb_profile_files(), all, false, false, cause);
 	free(data);
 	return p;
 }

@@ -81,6 +81,13 @@ m = [x[\"message\"] for x in d[\"diagnostics\"] if x[\"file\"] == \"prof/mine/tu
 assert any(\"overrides \x27net.core.somaxconn=>2048\x27 of prof/throughput-performance/tuned.conf:64\" in x for x in m), m
 "
 '
+test_expect_success TUNED_PROFILES 'diff reads the include too: network-throughput differs from its parent by its two settings' '
+	test_expect_code 1 ntune diff "$TUNED_PROFILES/throughput-performance/tuned.conf" \
+	    "$TUNED_PROFILES/network-throughput/tuned.conf" >out 2>err &&
+	grep -q "2 of 6 knobs differ" err &&
+	grep -q "^net.ipv4.tcp_rmem  *-  |  4096 87380 16777216" out &&
+	! grep -q somaxconn out
+'
 test_expect_success 'an include cycle is cut as TuneD cuts it (each file read once), with a warning at the line' '
 	mkdir -p cyc/a cyc/b &&
 	printf "[main]\ninclude=b\n[sysctl]\nnet.ipv4.tcp_sack=1\n" >cyc/a/tuned.conf &&
