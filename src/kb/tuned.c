@@ -661,7 +661,8 @@ assemble(struct resolve *r, struct munit *mu, size_t nm)
 	for (i = 0; i < r->top->nentries && r->top->entries[i].line < r->top->tuned->u[0].line; i++)
 		r->l[r->nl - 1].kept[i] = true;
 	out = xreallocarray(NULL, i + 1, sizeof *out);
-	memcpy(out, r->top->entries, i * sizeof *out);
+	if (i > 0)	/* entries may be NULL when there are none: memcpy's argument must not be */
+		memcpy(out, r->top->entries, i * sizeof *out);
 	n = i;
 	for (k = 0; k < nm; k++) {
 		if (!is_sysctl(mu[k].u) || !unit_applies(r, &mu[k]))
