@@ -553,7 +553,6 @@ start_latency_sink(struct lab_run *m, double total, char **cause)
 	return 0;
 }
 
-
 /* In the DUT's namespace (lab_netns_run's child): the NAPI threads of dut0 and dut1 into *fd. */
 static int
 napi_in_dut(void *arg)
@@ -584,8 +583,7 @@ napi_snapshot(struct bench_lab *l, struct bench_napi_snap *s)
 {
 	char *why = NULL;
 	int fd[2], rc;
-	size_t got = 0;
-	ssize_t n;
+	bool got;
 
 	memset(s, 0, sizeof *s);
 	if (pipe(fd) == -1) {
@@ -595,12 +593,10 @@ napi_snapshot(struct bench_lab *l, struct bench_napi_snap *s)
 	/* A snapshot is a few KB: the child's write never waits for the reader. */
 	rc = lab_netns_run(l->dut_ns, napi_in_dut, &fd[1], &why);
 	close(fd[1]);
-	while (rc == 0 && got < sizeof *s && ((n = read(fd[0], (char *)s + got, sizeof *s - got)) > 0 ||
-	    (n == -1 && errno == EINTR)))
-		got += n > 0 ? (size_t)n : 0;
+	got = rc == 0 && util_xfer(fd[0], s, sizeof *s, false) == 0;
 	close(fd[0]);
 	s->at = util_now();
-	if (rc != 0 || got != sizeof *s) {
+	if (!got) {
 		s->ok = false;
 		snprintf(s->why, sizeof s->why, "in '%s': %s", l->dut_ns, why != NULL ? why :
 		    "the reader in the namespace failed");
