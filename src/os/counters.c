@@ -97,7 +97,7 @@ irq_counters(struct os_ctx *ctx, struct os_counters *c)
 	os_irqs_free(irqs, nirq);
 }
 
-/* Queue counts, RPS state and which interrupt each queue has (gauges; once is enough). */
+/* Queue counts, RPS state, veth or not, which interrupt each queue has (gauges; once is enough). */
 static void
 nic_counters(struct os_ctx *ctx, struct os_counters *c)
 {
@@ -129,6 +129,14 @@ nic_counters(struct os_ctx *ctx, struct os_counters *c)
 		}
 		if (rxq > 0)
 			os_counters_setf(c, rxq, true, "if.%s.rxqueues", nic->name);
+		/*
+		 * A veth receives on the CPU that transmits to its peer (drivers/net/veth.c
+		 * veth_xmit: __netif_rx into that CPU's backlog, or with GRO on its NAPI
+		 * scheduled there by __veth_xdp_flush), not on a queue interrupt's CPU.
+		 */
+		if (nic->driver[0] != '\0')
+			os_counters_setf(c, strcmp(nic->driver, "veth") == 0, true, "if.%s.veth",
+			    nic->name);
 		if (rps_known)
 			os_counters_setf(c, rps, true, "if.%s.rps", nic->name);
 	}

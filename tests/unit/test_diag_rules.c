@@ -273,6 +273,43 @@ test_diag_evaluate_one_cpu_from_the_napi_thread_time(void **state)
 	diag_result_free(d);
 }
 
+/*
+ * A veth without a NAPI thread receives on the sending CPU: the NAPI thread's CPU is named first,
+ * RPS last, whatever softnet_stat says; not when RPS or a NAPI thread is on, nor for another driver.
+ */
+static void
+test_diag_evaluate_a_veth_names_the_napi_thread_before_rps(void **state)
+{
+	struct samples *x = *state;
+	struct diag_result *d;
+
+	sample(x, 0);
+	os_counters_set(&x->b, "softnet.cpu1.processed", 3001000, false);
+	os_counters_set(&x->b, "if.dut0.veth", 1, true);
+	os_counters_set(&x->b, "if.dut0.napi_threads", 0, true);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfindings, 1);
+	expect_finding(d, 0, "work-not-spread", "if.dut0.napi_thread_cpus",
+	    "dut0 is a veth, which receives on the CPU that transmits to it, and receives 1500000 "
+	    "pkt/s with RPS off and no NAPI thread");
+	assert_int_equal(d->findings[0].certainty, DIAG_LIKELY);
+	assert_int_equal(d->findings[0].nknobs, 4);
+	assert_string_equal(d->findings[0].knobs[3].name, "if.dut0.rps_cpus");
+	diag_result_free(d);
+	/* another driver: the rules that read where packets are processed */
+	os_counters_set(&x->b, "if.dut0.veth", 0, true);
+	d = evaluate(x, "lab-dut");
+	expect_finding(d, 0, "work-not-spread", "if.dut0.rps_cpus", "cannot be told");
+	diag_result_free(d);
+	/* a veth with RPS on: nothing to say */
+	os_counters_set(&x->b, "if.dut0.veth", 1, true);
+	os_counters_set(&x->b, "if.dut0.rps", 2, true);
+	os_counters_set(&x->b, "softnet.cpu1.processed", 1010, false);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfindings, 0);
+	diag_result_free(d);
+}
+
 /* VLAN names have dots: "eth0.10" is one interface in metrics, findings and knobs. */
 static void
 test_diag_evaluate_keeps_vlan_names_with_dots_whole(void **state)
@@ -404,6 +441,8 @@ main(void)
 		    samples_free),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_one_cpu_is_not_claimed_when_other_cpus_process_as_much, samples_new,
 		    samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_a_veth_names_the_napi_thread_before_rps,
+		    samples_new, samples_free),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_one_cpu_from_the_napi_thread_time, samples_new,
 		    samples_free),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_keeps_vlan_names_with_dots_whole, samples_new,
