@@ -2,7 +2,9 @@
 # Where dut0's NAPI thread runs decides the gain of threaded NAPI in the lab. One interleaved
 # bench in one fresh lab, generator pinned to CPU 0: the defaults, the GRO + fraglist +
 # NAPI-thread bundle left to the scheduler, and the same bundle with the thread pinned to
-# each CPU (if.dut0.napi_thread_cpus). Prints each profile's ratio to the defaults.
+# each CPU (if.dut0.napi_thread_cpus), and the two ways RPS takes part: RPS alone to the last CPU
+# (if.dut0.rps_cpus), and RPS to the last CPU with the thread pinned to CPU 0 (the other local
+# optimum a search that starts with RPS reaches). Prints each profile's ratio to the defaults.
 # Usage: sudo bench/napi-placement.sh [RUNS] [MAX_RUNS]
 # Environment: NTUNE (binary), OUT (results directory), DURATION (s a run, default 2),
 # GEN_TSO=on (put TSO back on gen0 as in labs before 2026-12-04: then only socket-sent
@@ -31,6 +33,10 @@ while [ $c -ge 0 ]; do
 	set -- "$@" "$OUT/profiles/bundle-cpu$c.conf"
 	c=$((c - 1))
 done
+RPS=$(printf '%x' $((1 << (NCPU - 1))))
+printf 'if.dut0.rps_cpus=%s\n' "$RPS" >"$OUT/profiles/rps.conf"
+printf '%s\nif.dut0.napi_thread_cpus=0\nif.dut0.rps_cpus=%s\n' "$B" "$RPS" >"$OUT/profiles/rps-bundle-cpu0.conf"
+set -- "$@" "$OUT/profiles/rps.conf" "$OUT/profiles/rps-bundle-cpu0.conf"
 echo "napi-placement: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $NCPU CPUs, loadavg $(cut -d' ' -f1-3 /proc/loadavg) before" >&2
 "$NTUNE" bench "$@" --prefix "$P" --load "${LOAD:-gen --cpus 0}" --duration "${DURATION:-2}" \
 	--runs "$RUNS" --max-runs "$MAXR" -o "$OUT/bench" >"$OUT/bench.txt" 2>"$OUT/bench.err" || {
