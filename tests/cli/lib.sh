@@ -33,6 +33,11 @@ test_prereq_SCRIPT() { command -v script >/dev/null 2>&1; }
 test_prereq_CHROMIUM() { command -v chromium >/dev/null 2>&1; }
 test_prereq_SHARED_FIXTURES() { [ -d "$SHARED_FIXTURES/real" ]; }
 test_prereq_TUNED_PROFILES() { [ -f "$TUNED_PROFILES/network-throughput/tuned.conf" ]; }
+# The netdev netlink family lists an interface's NAPI threads from Linux 6.9.
+test_prereq_NAPI_PIDS() {
+	v=$(uname -r) && maj=${v%%.*} && rest=${v#*.} && min=${rest%%[!0-9]*} &&
+	{ [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 9 ]; }; }
+}
 # Fixtures that may be absent from a trimmed source tree.
 test_prereq_SEED_FIXTURES() { [ -d "$FIXTURES/os/seed000-dec750" ]; }
 test_prereq_REAL_FIXTURES() { [ -d "$FIXTURES/os/real" ]; }

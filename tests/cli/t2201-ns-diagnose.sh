@@ -110,13 +110,14 @@ test_expect_success ROOT,IP 'a light load on a clean lab: no finding, exit 0, th
 '
 # The generator on one CPU: dut0 is a veth, which receives on the CPU that sends to it (its
 # backlog, or its NAPI scheduled there): the finding says so and names the NAPI thread's CPU
-# first, then RPS. Where the kernel cannot list NAPI threads (Linux < 6.9: if.dut0.napi_threads
-# unmeasured, the veth rule cannot fire) the rules read where packets are processed instead: softnet_stat is the host's,
-# so when another namespace's traffic runs on the other CPU at the same time (other tests,
-# other labs) the concentration cannot be told from here and the finding says so (possible).
+# first, then RPS. Where the kernel cannot list NAPI threads (not NAPI_PIDS:
+# if.dut0.napi_threads unmeasured, the veth rule cannot fire) the rules read where packets
+# are processed instead: softnet_stat is the host's, so when another namespace's traffic runs
+# on the other CPU at the same time (other tests, other labs) the concentration cannot be told
+# from here and the finding says so (possible).
 test_expect_success ROOT,IP 'the default lab under load: a veth receives on the sending CPU, the NAPI thread and RPS named' '
 	expect_finding "work-not-spread on dut0" "if.dut0.rps_cpus" --flows 64 --threads 1 --cpus 0 &&
-	if uname -r | awk -F. "{ exit !(\$1 > 6 || (\$1 == 6 && \$2 >= 9)) }"; then
+	if test_have_prereq NAPI_PIDS; then
 		grep -q "^1\. work-not-spread on dut0 (likely)" out &&
 		grep -q "dut0 is a veth, which receives on the CPU that transmits to it, and receives [0-9]* pkt/s with RPS off and no NAPI thread" out &&
 		grep -q "knobs: if.dut0.napi_thread_cpus, if.dut0.napi_threaded, if.dut0.offload.gro, if.dut0.rps_cpus" out &&

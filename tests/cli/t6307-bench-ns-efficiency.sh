@@ -4,12 +4,6 @@
 # and the verdict says so.
 . "$(dirname "$0")/lib.sh"
 
-# The netdev netlink family lists an interface's NAPI threads from Linux 6.9.
-test_prereq_NAPI_PIDS() {
-	v=$(uname -r) && maj=${v%%.*} && rest=${v#*.} && min=${rest%%[!0-9]*} &&
-	{ [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 9 ]; }; }
-}
-
 P=$(test_unique)
 export NTUNE_STATE_DIR="$TRASH/state"
 NTUNE_LAB_DIR="$TRASH/labstate"
