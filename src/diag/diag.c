@@ -153,6 +153,18 @@ cmp_certainty(const void *a, const void *b)
 	return (int)x->certainty - (int)y->certainty;
 }
 
+static bool
+has_prefix(const json_t *m, const char *prefix)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)m, key, v)
+		if (strncmp(key, prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
 /* What could not be seen, and what is host-wide inside a namespace. */
 static void
 notes(struct diag_result *d)
@@ -165,9 +177,18 @@ notes(struct diag_result *d)
 		    "nf_conntrack_max are host-wide settings, set on the host", d->netns);
 		add_note(d, n);
 	}
-	if (d->since_boot)
+	if (d->since_boot && metric(d->metrics, "cpu.from_top") == 1)
+		add_note(d, xstrdup("one capture: the CPU load is top's display (of now), the other "
+		    "counters are totals since boot; give --before and --after captures for rates"));
+	else if (d->since_boot)
 		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
 		    "and --after captures for rates"));
+	if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
+	    !has_prefix(d->metrics, "ithr.") && !has_prefix(d->metrics, "kthr.") &&
+	    !has_prefix(d->metrics, "nic."))
+		add_note(d, xstrdup("top -P shows how busy each CPU is, not which NIC queue or kernel "
+		    "thread the time goes to: add vmstat -i (interrupts per queue) or top -HSP (CPU per "
+		    "thread: intr{irq..: ix0:rxq0}, netisr, if_io_tqg)"));
 	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "softnet.processed")))
 		add_note(d, xstrdup("no /proc/net/softnet_stat: backlog drops and budget "
 		    "exhaustion unseen"));
@@ -320,10 +341,11 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 	return 0;
 }
 
-int
-diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
-    double secs, const char *os, const char *const *ifs, size_t nifs, struct diag_result **out,
-    char **cause)
+/* Rules, two sets of counters read by fill, evaluated; the common part of diag_files and diag_captures. */
+static int
+diagnose_counters(int (*fill)(const void *, size_t, struct os_counters *, char **),
+    const void *before, size_t nb, const void *after, size_t na, double secs, const char *os,
+    const char *const *ifs, size_t nifs, struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
 	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
@@ -331,13 +353,49 @@ diag_files(const char *const *before, size_t nb, const char *const *after, size_
 
 	if (diag_rules_load(NULL, &rs, cause) != 0)
 		return -1;
-	if ((nb == 0 || diag_counters_read(before, nb, &a, cause) == 0) &&
-	    diag_counters_read(after, na, &b, cause) == 0)
+	if ((nb == 0 || fill(before, nb, &a, cause) == 0) && fill(after, na, &b, cause) == 0)
 		rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause);
 	os_counters_free(&a);
 	os_counters_free(&b);
 	diag_rules_free(rs);
 	return rc;
+}
+
+static int
+fill_files(const void *paths, size_t n, struct os_counters *c, char **cause)
+{
+	return diag_counters_read(paths, n, c, cause);
+}
+
+static int
+fill_captures(const void *caps, size_t n, struct os_counters *c, char **cause)
+{
+	const struct diag_capture *k = caps;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (os_counters_text(k[i].text, k[i].len, k[i].name, c, cause) != 0)
+			return -1;
+	return 0;
+}
+
+int
+diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
+    double secs, const char *os, const char *const *ifs, size_t nifs, struct diag_result **out,
+    char **cause)
+{
+	return diagnose_counters(fill_files, before, nb, after, na, secs, os, ifs, nifs, out, cause);
+}
+
+int
+diag_captures(const struct diag_capture *before, size_t nb, const struct diag_capture *after,
+    size_t na, double secs, const char *os, struct diag_result **out, char **cause)
+{
+	if (na == 0) {
+		util_cause(cause, "no capture to diagnose");
+		return -1;
+	}
+	return diagnose_counters(fill_captures, before, nb, after, na, secs, os, NULL, 0, out, cause);
 }
 
 void

@@ -5,7 +5,8 @@
  * if.dut0.rx_pps, softnet.dropped...); the rules in share/knobs/diagnose/NAME.rules
  * (data, format in share/knobs/diagnose/linux.rules) turn metrics into findings.
  *
- * Used by `ntune diagnose`, `advise --diagnosis` and the tuner (candidate order):
+ * Used by `ntune diagnose`, `advise --diagnosis`, the tuner (candidate order) and doctor
+ * (diag_captures: pasted text in, findings out):
  *
  *	struct diag_result *d;
  *	if (diag_run(ctx, 2.0, &d, &cause) == -1) ...       // live, sleeps 2 s
@@ -100,6 +101,29 @@ int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *
 int	 diag_files(const char *const *before, size_t nb, const char *const *after, size_t na,
 	    double secs, const char *os, const char *const *ifs, size_t nifs, struct diag_result **,
 	    char **cause);
+
+/*
+ * The same from text already in memory (doctor: a folder of pasted captures, or two
+ * samples taken secs apart): each capture is the output of one or more of sysctl (kern.cp_times,
+ * dev.X.N subtrees), vmstat -i, netstat -Q, netstat -i[bd], netstat -m, pfctl -si/-sm,
+ * top -P and top -HSP/-aSH/-SHPn, in any mixture; the kind of each line is found from its
+ * content. name is what errors cite ("name:line: problem 'line'"). after only (nb == 0):
+ * one capture, counters since boot (top's CPU and thread figures are of now); before and
+ * after: rates over secs. Nothing is printed; -1 with *cause on bad input. The result:
+ * findings (costs being paid now, most certain first), headroom (with no finding), notes
+ * (what the captures could not show), metrics (every number, for --json).
+ *
+ *	struct diag_capture c[] = { { "top-P.txt", text, len }, { "vmstat-i.txt", t2, l2 } };
+ *	if (diag_captures(NULL, 0, c, 2, 0, "opnsense", &d, &cause) == -1) ...
+ */
+struct diag_capture {
+	const char *name;
+	const char *text;
+	size_t	 len;
+};
+int	 diag_captures(const struct diag_capture *before, size_t nb,
+	    const struct diag_capture *after, size_t na, double secs, const char *os,
+	    struct diag_result **, char **cause);
 
 json_t	*diag_to_json(const struct diag_result *);
 int	 diag_from_json(const json_t *, struct diag_result **, char **cause);

@@ -123,31 +123,68 @@ map_queues(json_t *m, json_t *d)
 			json_object_del(m, key);
 }
 
-static void
-cpus(json_t *m, const json_t *d)
+/*
+ * One CPU's times (user nice system interrupt softirq idle iowait steal): ticks over the
+ * interval from the counters, else a top -P display (tenths of a percent, already a rate);
+ * false when CPU n has neither.
+ */
+static bool
+cpu_times(const json_t *m, const json_t *d, int n, bool top, double v[8])
 {
 	static const char *const f[] = { "user", "nice", "system", "interrupt", "softirq", "idle",
 	    "iowait", "steal" };
-	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101;
-	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0;
 	size_t k;
 
-	for (n = 0;; n++) {
-		tot = 0;
-		for (k = 0; k < nitems(f); k++) {
-			v[k] = get(d, "cpu.%d.%s", n, f[k]);
-			tot += v[k] > 0 ? v[k] : 0;
-		}
-		if (v[0] < 0 && v[5] < 0)
-			break;
+	for (k = 0; k < nitems(f); k++)
+		v[k] = top ? get(m, "top.cpu.%d.%s", n, f[k]) : get(d, "cpu.%d.%s", n, f[k]);
+	return v[0] >= 0 || v[5] >= 0;
+}
+
+static double
+pos(double v)
+{
+	return v > 0 ? v : 0;
+}
+
+/* Averages over the CPUs of where the time goes, in %: user, system, interrupt, the kernel. */
+static void
+cpu_shares(json_t *m, const double sum[4], double kmin, int n)
+{
+	put(m, sum[0] / n, "cpu.user_avg");
+	put(m, sum[1] / n, "cpu.system_avg");
+	put(m, sum[2] / n, "cpu.intr_avg");
+	put(m, (sum[1] + sum[2]) / n, "cpu.kernel_avg");
+	put(m, kmin, "cpu.kernel_min");
+}
+
+static void
+cpus(json_t *m, const json_t *d)
+{
+	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101, kmin = 101;
+	double maxsoft = 0;
+	double sum[4] = { 0 };
+	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0;
+	/* top's display is of now: it wins over kern.cp_times since boot, not over two samples */
+	bool top = get(m, "top.cpu.0.idle") >= 0 && (get(m, "interval") <= 0 ||
+	    (get(d, "cpu.0.user") < 0 && get(d, "cpu.0.idle") < 0));
+	size_t k;
+
+	for (n = 0; cpu_times(m, d, n, top, v); n++) {
+		for (tot = 0, k = 0; k < 8; k++)
+			tot += pos(v[k]);
 		if (tot <= 0)
 			continue;
-		busy = 100 * (tot - (v[5] > 0 ? v[5] : 0) - (v[6] > 0 ? v[6] : 0)) / tot;
-		soft = 100 * ((v[3] > 0 ? v[3] : 0) + (v[4] > 0 ? v[4] : 0)) / tot;
+		busy = 100 * (tot - pos(v[5]) - pos(v[6])) / tot;
+		soft = 100 * (pos(v[3]) + pos(v[4])) / tot;
+		sum[0] += 100 * (pos(v[0]) + pos(v[1])) / tot;
+		sum[1] += 100 * pos(v[2]) / tot;
+		sum[2] += soft;
+		if (100 * pos(v[2]) / tot + soft < kmin)
+			kmin = 100 * pos(v[2]) / tot + soft;
 		put(m, busy, "cpu.%d.busy", n);
 		put(m, soft, "cpu.%d.soft", n);
 		if (busy > max)
-			max = busy, maxcpu = n;
+			max = busy, maxcpu = n, maxsoft = soft;
 		if (busy < min)
 			min = busy;
 		if (soft > softmax)
@@ -160,8 +197,12 @@ cpus(json_t *m, const json_t *d)
 	if (n == 0)
 		return;
 	put(m, n, "ncpu");
+	/* 1: the CPU figures are of now (two samples, or top's display), 0: since boot */
+	put(m, top || get(m, "interval") > 0, "cpu.rates");
+	put(m, top, "cpu.from_top");
 	put(m, max, "cpu.busy_max");
 	put(m, maxcpu, "cpu.busy_max_cpu");
+	put(m, maxsoft, "cpu.busy_max_soft");
 	put(m, min, "cpu.busy_min");
 	put(m, softmax, "cpu.soft_max");
 	put(m, softcpu, "cpu.soft_max_cpu");
@@ -169,6 +210,88 @@ cpus(json_t *m, const json_t *d)
 	put(m, softmax - softmin, "cpu.soft_spread");
 	put(m, idle, "cpu.idle_cpus");
 	put(m, sat, "cpu.saturated_cpus");
+	cpu_shares(m, sum, kmin, n);
+}
+
+/* The number in a queue or thread name: "rxq3" -> 3, "irq28" -> 28, "3" -> 3; -1 without one. */
+static double
+name_number(const char *s)
+{
+	s += strcspn(s, "0123456789");
+	return *s != '\0' ? atof(s) : -1;
+}
+
+/* The busiest of a family of top -HS threads: its % of a CPU, number, CPU; the sum and count. */
+struct tfam {
+	double	 max, id, cpu, sum, n;
+};
+
+static void
+thread_family(const json_t *m, const char *prefix, struct tfam *t)
+{
+	const char *key;
+	json_t *v;
+	char idbuf[64];
+	size_t l = strlen(prefix);
+
+	memset(t, 0, sizeof *t);
+	t->max = t->id = t->cpu = -1;
+	json_object_foreach((json_t *)m, key, v) {
+		if (strncmp(key, prefix, l) != 0 || strchr(key + l, '.') == NULL ||
+		    strcmp(strchr(key + l, '.'), ".pct") != 0)
+			continue;
+		t->n++;
+		t->sum += json_number_value(v);
+		if (json_number_value(v) <= t->max)
+			continue;
+		t->max = json_number_value(v);
+		snprintf(idbuf, sizeof idbuf, "%.*s", (int)(strchr(key + l, '.') - (key + l)), key + l);
+		t->id = name_number(idbuf);
+		t->cpu = get(m, "%s%s.cpu", prefix, idbuf);
+	}
+}
+
+/* Puts a family's figures as OUT.thread_max, _id, _cpu, OUT.thread_sum, OUT.threads. */
+static void
+put_family(json_t *m, const char *prefix, const char *out)
+{
+	struct tfam t;
+
+	thread_family(m, prefix, &t);
+	if (t.n == 0)
+		return;
+	put(m, t.max, "%s.thread_max", out);
+	put(m, t.id, "%s.thread_max_id", out);
+	put(m, t.cpu, "%s.thread_max_cpu", out);
+	put(m, t.sum, "%s.thread_sum", out);
+	put(m, t.n, "%s.threads", out);
+}
+
+/* top -HS thread shares: "X.pct10" (tenths) become "X.pct"; the busiest netisr and iflib threads. */
+static void
+top_threads(json_t *m)
+{
+	const char *key;
+	json_t *v, *todo = json_array();
+	char name[160];
+	size_t i;
+	void *tmp;
+
+	json_object_foreach_safe(m, tmp, key, v) {
+		if (strlen(key) > 6 && strcmp(key + strlen(key) - 6, ".pct10") == 0 &&
+		    (strncmp(key, "ithr.", 5) == 0 || strncmp(key, "kthr.", 5) == 0)) {
+			snprintf(name, sizeof name, "%.*s.pct", (int)strlen(key) - 6, key);
+			json_array_append_new(todo, json_pack("[sf]", name, json_number_value(v) / 10));
+			json_object_del(m, key);
+		} else if (strncmp(key, "top.cpu.", 8) == 0)
+			json_object_del(m, key);
+	}
+	json_array_foreach(todo, i, v)
+		put(m, json_number_value(json_array_get(v, 1)), "%s",
+		    json_string_value(json_array_get(v, 0)));
+	json_decref(todo);
+	put_family(m, "kthr.netisr.", "netisr");
+	put_family(m, "kthr.if_io_tqg.", "iflib");
 }
 
 /*
@@ -198,7 +321,7 @@ suffix_parts(const char *fam, const char *key)
 
 	if (strcmp(fam, "if") == 0 || strcmp(fam, "qdisc") == 0)
 		return 1;
-	if (strcmp(fam, "napi") == 0 || strcmp(fam, "queue") == 0)
+	if (strcmp(fam, "napi") == 0 || strcmp(fam, "queue") == 0 || strcmp(fam, "ithr") == 0)
 		return 2;
 	if (strcmp(fam, "irq") == 0)
 		return last != NULL && strncmp(last + 1, "cpu", 3) == 0 &&
@@ -387,6 +510,24 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 		put(m, (double)cpus, "irq.%s.cpus_active", nic);
 }
 
+/* Per NIC: its queues' interrupt threads in top -HS (ithr.NIC.QUEUE.pct), the busiest one. */
+static void
+ithreads(json_t *m, const char *nic)
+{
+	struct tfam t;
+	char prefix[112];
+
+	snprintf(prefix, sizeof prefix, "ithr.%s.", nic);
+	thread_family(m, prefix, &t);
+	if (t.n == 0)
+		return;
+	put(m, t.max, "if.%s.ithread_max", nic);
+	put(m, t.id, "if.%s.ithread_max_queue", nic);
+	put(m, t.cpu, "if.%s.ithread_max_cpu", nic);
+	put(m, t.sum, "if.%s.ithread_sum", nic);
+	put(m, t.n, "if.%s.ithreads", nic);
+}
+
 /*
  * Per NIC with NAPI threads: the share of a CPU the busiest thread uses (napi.X.ID.usecs
  * is a rate in microseconds per second), on how many CPUs the NAPI work ran, which CPU
@@ -572,6 +713,7 @@ interfaces(json_t *m, const json_t *d, const struct diag_rules *rs, double secs,
 		if (secs > 0 && (v = get(d, "if.%s.opackets", ifs[i])) >= 0)
 			put(m, v / secs, "if.%s.tx_pps", ifs[i]);
 		irq_spread(m, d, ifs[i]);
+		ithreads(m, ifs[i]);
 		napi_spread(m, ifs[i]);
 		queue_counters(m, ifs[i]);
 		nic_canonical(m, rs, ifs[i], os);
@@ -621,7 +763,7 @@ nic_entity(const char *key, char **known, size_t nknown, char *out, size_t len)
 static size_t
 interface_entities(const json_t *metrics, char ***out)
 {
-	static const char *const fams[] = { "if", "irq", "qdisc", "napi", "queue" };
+	static const char *const fams[] = { "if", "irq", "qdisc", "napi", "queue", "ithr" };
 	const char *key, *rest;
 	json_t *v;
 	char name[160], **e = NULL;
@@ -684,6 +826,7 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 	raw(m, d, before, after, secs);
 	map_queues(m, d);
 	cpus(m, d);
+	top_threads(m);
 	softnet_totals(m);
 	if (get(m, "softnet.top_cpu") >= 0 && get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")) >= 0)
 		put(m, get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")), "softnet.top_cpu_busy");

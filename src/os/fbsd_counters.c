@@ -15,6 +15,12 @@
  *                 Coll [Drop]" (-b adds the bytes, -d the drops; usr.bin/netstat/if.c intpr);
  *                 the <Link#N> row of each interface carries its counters, a '*' after
  *                 the name says it is down; names may have dots (vlan0.10, igb0.100)
+ *   top -P        "CPU N: a% user, b% nice, c% system, d% interrupt, e% idle" (usr.bin/top/machine.c);
+ *                 already rates, over top's own interval: gauges, the last display wins
+ *   top -HSP      the thread list under "PID USERNAME ... C TIME WCPU COMMAND": interrupt
+ *                 threads of NIC queues "intr{irq264: ix0:rxq0}", netisr "intr{swi1: netisr 3}"
+ *                 (sys/net/netisr.c), iflib's "kernel{if_io_tqg_3}" (sys/net/iflib.c); with -a
+ *                 in brackets
  *   pfctl -si     "Status: ..." then indented "name  value [rate]" rows; "current entries"
  *                 under State Table, "memory" under Counters (sbin/pfctl/pfctl_parser.c
  *                 print_status); pfctl -sm: "states        hard limit    N"
@@ -23,7 +29,9 @@
  * "ix0:rxq0" gives irq.ix0.rxq0), netisr.<proto>.cpuN.qdrops|queued|handled,
  * netisr.<proto>.qlimit, ip.intr_queue_drops, mbuf.denied, mbuf.jumbo_denied,
  * pf.states, pf.states_limit, pf.memory, nic.<drv><unit>.<rest of the dev.drv.unit sysctl>,
- * if.<name>.ipackets|ierrors|idrops|ibytes|opackets|oerrors|obytes|odrops (netstat -i).
+ * if.<name>.ipackets|ierrors|idrops|ibytes|opackets|oerrors|obytes|odrops (netstat -i),
+ * top.cpu.N.user|nice|system|interrupt|idle (top -P, tenths of a percent), ithr.<nic>.<queue>,
+ * kthr.netisr.N, kthr.if_io_tqg.N .pct10|.cpu (top -HS: tenths of a percent of one CPU, the CPU).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -35,7 +43,8 @@
 #include "os/os_impl.h"
 #include "util/util.h"
 
-enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF, C_NETSTAT_I };
+enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF, C_NETSTAT_I,
+    C_TOP };
 
 struct creader {
 	struct os_counters *c;
@@ -47,6 +56,7 @@ struct creader {
 	bool	 block;		/* a sysctl whose value starts on the next line (vm.phys_segs) */
 	const char *icols[12];	/* netstat -i: the counter names of the columns after Address */
 	size_t	 nicols;
+	struct os_top_cols tcols;	/* top -H: the columns of the thread list */
 	char	*cause;
 };
 
@@ -341,6 +351,90 @@ netstat_i_row(struct creader *r, char *line)
 	return 0;
 }
 
+/* A new top display ("last pid:" line): what the previous one showed is replaced. */
+static void
+top_display(struct creader *r)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->c->n; i++)
+		if (strncmp(r->c->v[i].name, "top.", 4) != 0 && strncmp(r->c->v[i].name, "ithr.", 5) != 0 &&
+		    strncmp(r->c->v[i].name, "kthr.", 5) != 0)
+			r->c->v[k++] = r->c->v[i];
+	r->c->n = k;
+}
+
+/* top -P: each CPU's states in tenths of a percent (gauges: top shows rates already). */
+static int
+top_cpu(struct creader *r, const char *line)
+{
+	static const char *const f[] = { "user", "nice", "system", "interrupt", "idle" };
+	double v[5];
+	int cpu, rc, i;
+
+	if ((rc = os_top_cpu_line(line, &cpu, v)) <= 0)
+		return rc == 0 ? 0 : bad(r, "top -P line cut short", line);
+	for (i = 0; i < 5; i++)
+		os_counters_setf(r->c, (uint64_t)(v[i] * 10 + 0.5), true, "top.cpu.%d.%s", cpu, f[i]);
+	return 1;
+}
+
+/*
+ * top -HS: the kernel threads that carry the receive path, their share of a CPU in
+ * tenths of a percent and the CPU they last ran on: ithr.NIC.QUEUE.pct10 (a queue's
+ * interrupt thread), kthr.netisr.N.pct10, kthr.if_io_tqg.N.pct10 (with .cpu each).
+ */
+static int
+top_thread(struct creader *r, const char *line)
+{
+	struct os_top_thread th;
+	char a[OS_NAME_MAX], b[OS_NAME_MAX], name[2 * OS_NAME_MAX + 16];
+	uint64_t pct;
+
+	if (os_top_thread_row(line, &r->tcols, &th) != 1)
+		return bad(r, "top thread row without the columns of its header", line);
+	pct = (uint64_t)(th.pct * 10 + 0.5);
+	switch (os_top_thread_kind(th.command, a, sizeof a, b, sizeof b)) {
+	case OS_TOP_QUEUE:
+		if (!os_counters_want(r->c, a))
+			return 0;
+		snprintf(name, sizeof name, "ithr.%s.%s", a, b);
+		break;
+	case OS_TOP_NETISR:
+		snprintf(name, sizeof name, "kthr.netisr.%s", a);
+		break;
+	case OS_TOP_IFLIB:
+		snprintf(name, sizeof name, "kthr.if_io_tqg.%s", a);
+		break;
+	default:
+		return 0;
+	}
+	os_counters_setf(r->c, pct, true, "%s.pct10", name);
+	if (th.cpu >= 0)
+		os_counters_setf(r->c, (uint64_t)th.cpu, true, "%s.cpu", name);
+	return 0;
+}
+
+static int
+top_line(struct creader *r, const char *line)
+{
+	int rc;
+
+	if (os_top_header_line(line)) {
+		if (strncmp(line, "last pid:", 9) == 0)
+			top_display(r);
+		r->mode = C_NONE;
+		return 1;
+	}
+	if ((rc = top_cpu(r, line)) != 0)
+		return rc;
+	if (os_top_thread_head(line, &r->tcols)) {
+		r->mode = C_TOP;
+		return 1;
+	}
+	return 0;
+}
+
 static int
 head_line(struct creader *r, char *line)
 {
@@ -381,7 +475,11 @@ one_line(struct creader *r, char *line)
 	}
 	if (pf_limit(r, line))
 		return 0;
+	if ((rc = top_line(r, line)) != 0)
+		return rc < 0 ? -1 : 0;
 	switch (r->mode) {
+	case C_TOP:
+		return top_thread(r, line);
 	case C_VMSTAT:
 		return vmstat_row(r, line);
 	case C_NETSTAT_I:
@@ -404,8 +502,8 @@ one_line(struct creader *r, char *line)
 	if (r->mode == C_SYSCTL && !r->last && (isspace((unsigned char)line[0]) ||
 	    line[0] == '<' || strchr(line, '\t') != NULL || r->block))
 		return 0;
-	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -m, "
-	    "pfctl -si or pfctl -sm output)", line);
+	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -i, "
+	    "netstat -m, top -P, top -HSP, pfctl -si or pfctl -sm output)", line);
 }
 
 int

@@ -239,40 +239,15 @@ fbsd_text_vmstat_line(struct fbsd_text *t, const char *line, int in_vmstat, int 
 int
 fbsd_text_top_line(struct fbsd_text *t, const char *line, int *cut)
 {
-	int cpu, i;
-	const char *p;
+	int cpu, rc;
 	double v[5];
-	static const char *const keys[] = { "user", "nice", "system", "interrupt", "idle" };
-	char *end;
 
 	*cut = 0;
-	if (strncmp(line, "CPU ", 4) != 0)
+	if ((rc = os_top_cpu_line(line, &cpu, v)) == 0)
 		return 0;
-	p = line + 4;
-	while (*p == ' ')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	cpu = atoi(p);
-	if ((p = strchr(p, ':')) == NULL || cpu < 0 || cpu >= OS_MAXCPU)
-		return 0;
-	p++;
-	for (i = 0; i < 5; i++) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		v[i] = strtod(p, &end);
-		if (end == p || *end != '%') {
-			*cut = 1;
-			return 1;
-		}
-		p = end + 1;
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, keys[i], strlen(keys[i])) != 0) {
-			*cut = 1;
-			return 1;
-		}
-		p += strlen(keys[i]);
+	if (rc < 0) {
+		*cut = 1;
+		return 1;
 	}
 	if (cpu == 0) {
 		t->nload = 0;

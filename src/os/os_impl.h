@@ -61,6 +61,36 @@ int	 os_linux_pid_set_cpus(pid_t, const unsigned char set[OS_MAXCPU], char **cau
 #endif
 
 
+/*
+ * top(1) text (fbsd_top.c). A `top -P` CPU line: 1 with the CPU and its user, nice, system,
+ * interrupt, idle percentages; 0 when it is not one; -1 when it is one cut short.
+ */
+int	 os_top_cpu_line(const char *line, int *cpu, double v[5]);
+/* A line of top's header ("last pid:", "158 threads:", "Mem:", "ARC:", "Swap:"...). */
+int	 os_top_header_line(const char *line);
+/* The columns of top's process/thread list, from its header ("PID USERNAME ... COMMAND"). */
+struct os_top_cols {
+	int	 c;		/* the CPU column "C", -1 when absent (no -P on a uniprocessor) */
+	int	 wcpu;		/* "WCPU" */
+	int	 command;	/* "COMMAND": the rest of the line */
+};
+int	 os_top_thread_head(const char *line, struct os_top_cols *);
+struct os_top_thread {
+	int	 cpu;		/* the C column, -1 unknown */
+	double	 pct;		/* WCPU: % of one CPU */
+	char	 command[OS_TEXT_MAX];
+};
+/* One row under that header: 1, or -1 when it does not have the columns. */
+int	 os_top_thread_row(const char *line, const struct os_top_cols *, struct os_top_thread *);
+/*
+ * The kernel threads diagnose looks at, from a row's COMMAND: OS_TOP_QUEUE for a NIC
+ * queue's interrupt thread ("intr{irq264: ix0:rxq0}": a "ix0", b "rxq0"; without a queue
+ * "intr{irq28: virtio_pci1}": a "virtio_pci1", b "irq28"), OS_TOP_NETISR ("intr{swi1:
+ * netisr 3}": a "3"), OS_TOP_IFLIB ("kernel{if_io_tqg_3}": a "3"); 0 for any other.
+ */
+enum { OS_TOP_QUEUE = 1, OS_TOP_NETISR, OS_TOP_IFLIB };
+int	 os_top_thread_kind(const char *command, char *a, size_t alen, char *b, size_t blen);
+
 void	 os_strlcpy(char *dst, const char *src, size_t len);
 void	 os_nic_init(struct os_nic *);
 

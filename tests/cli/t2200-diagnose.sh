@@ -158,6 +158,66 @@ test_expect_success 'a netstat -i capture cut short fails with file:line, exit 2
 	grep -q "cut-netstat-i.txt:5: last line cut short: .ix0 *1500 <Link#1>" err &&
 	test ! -s out
 '
+test_expect_success 'seed 000 top -P (8 CPUs, 0-4% idle, 21-88% interrupt): CPU-bound, where the time goes, the knobs' '
+	test_expect_code 1 ntune diagnose --from "$D/real-top-P_opnsense_dec750_seed000.txt" >out 2>err &&
+	test ! -s err &&
+	grep -q "^1\. cpu-bound (likely)" out &&
+	grep -q "every CPU is busy (the least busy 95.7% of 8), on average 53.8% in interrupt, 36.5% in system" out &&
+	grep -q "the box is CPU-bound in the kernel.s packet path" out &&
+	grep -q "knobs: net.isr.dispatch, kern.random.harvest.mask, hw.ix.max_interrupt_rate" out &&
+	grep -q "^note: top -P shows how busy each CPU is, not which NIC queue or kernel thread" out &&
+	grep -q "add vmstat -i (interrupts per queue) or top -HSP" out &&
+	grep -q "^note: one capture: the CPU load is top.s display (of now)" out
+'
+test_expect_success 'a real idle top -P with three displays: the last display is read, no finding, exit 0' '
+	ntune diagnose --from "$D/real-top-P_freebsd14.3_4cpu_3snapshots.txt" >out &&
+	grep -q "^no bottleneck found: nothing saturated: the busiest CPU (2) is 3% busy" out
+'
+test_expect_success 'a real top -SHPn of a VM forwarding 16 flows: threads read, 40% idle is headroom, exit 0' '
+	F="$D/real-top-SHPn_freebsd14.3-vm_4cpu_vtnet-netisr_16flows.txt" &&
+	ntune diagnose --from "$F" >out &&
+	grep -q "^no bottleneck found: nothing saturated: the busiest CPU (2) is 63% busy" out &&
+	! grep -q "^note: top -P shows" out &&
+	ntune diagnose --from "$F" --json >t.json &&
+	python3 - <<-\PY
+	import json
+	m = json.load(open("t.json"))["metrics"]
+	assert m["netisr.thread_max"] == 21.6 and m["netisr.thread_max_cpu"] == 1 and m["netisr.threads"] == 4, m
+	assert m["ithr.virtio_pci1.irq28.pct"] == 20.7 and m["if.virtio_pci1.ithreads"] == 4, m
+	assert m["cpu.from_top"] == 1 and m["cpu.idle_cpus"] == 0 and m["cpu.busy_max"] == 63.4, m
+	PY
+'
+test_expect_success 'top -aSHP with a saturated netisr thread and iflib task: both named with their CPU and knobs' '
+	test_expect_code 1 ntune diagnose --from "$D/opnsense-top-HSP-busy.txt" >out &&
+	grep -q "^1\. netisr-thread-busy (likely)" out &&
+	grep -q "netisr thread 1 uses 96.4% of a CPU (CPU 1; 2 netisr threads" out &&
+	grep -q "knobs: net.isr.maxthreads, net.isr.bindthreads, net.isr.dispatch" out &&
+	grep -q "^2\. iflib-thread-busy (likely)" out &&
+	grep -q "iflib task thread if_io_tqg_0 uses 98.6% of a CPU (CPU 0)" out &&
+	grep -q "CPU 0 is 99.6% busy (0.8% interrupt) while 2 CPU(s) idle" out
+'
+test_expect_success 'top -P pasted after sysctl, vmstat -i and netstat -Q: each read, top -P gives the CPU load' '
+	cat "$D/opnsense-netisr-drops.txt" "$D/real-top-P_opnsense_dec750_seed000.txt" >mix.txt &&
+	test_expect_code 1 ntune diagnose --from mix.txt --json >mix.json &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("mix.json"))
+	kinds = [f["kind"] for f in d["findings"]]
+	assert kinds == ["netisr-queue-drops", "cpu-bound"], kinds
+	assert d["metrics"]["cpu.from_top"] == 1 and d["metrics"]["ncpu"] == 8, d["metrics"]
+	PY
+'
+test_expect_success 'a top -aSHIP excerpt cut inside a CPU line fails with file:line, exit 2' '
+	test_expect_code 2 ntune diagnose --from "$D/real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt" >out 2>err &&
+	grep -q "real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt:5: last line cut short: .CPU 2:" err &&
+	test ! -s out
+'
+test_expect_success 'every knob the top findings name is one explain knows' '
+	for k in kern.random.harvest.mask hw.ix.max_interrupt_rate hw.igc.max_interrupt_rate \
+	    net.isr.bindthreads dev.ix.0.iflib.override_nrxqs; do
+		ntune explain "$k" >/dev/null || { echo "explain does not know $k"; return 1; }
+	done
+'
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
 	grep -q "go together" err &&

@@ -427,11 +427,36 @@ test_diag_evaluate_without_drops_or_load_reports_headroom(void **state)
 	diag_result_free(d);
 }
 
+/* diag_captures: text in memory in, findings out; a bad line is named with the capture's name. */
+static void
+test_diag_captures_reads_top_p_text_and_names_bad_lines(void **state)
+{
+	static const char top[] =
+	    "CPU 0: 12.9% user,  0.0% nice, 17.3% system, 67.5% interrupt,  2.4% idle\n"
+	    "CPU 1:  0.0% user,  0.0% nice, 56.1% system, 43.9% interrupt,  0.0% idle\n";
+	struct diag_capture c[] = { { "top.txt", top, sizeof top - 1 },
+	    { "bad.txt", "hw.ncpu: 2\nhello\n", 17 } };
+	struct diag_result *d;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(diag_captures(NULL, 0, c, 1, 0, "opnsense", &d, &cause), 0);
+	assert_int_equal(d->nfindings, 1);
+	assert_string_equal(d->findings[0].kind, "cpu-bound");
+	assert_null(d->headroom);
+	assert_true(json_number_value(json_object_get(d->metrics, "cpu.busy_min")) > 97);
+	diag_result_free(d);
+	assert_int_equal(diag_captures(NULL, 0, c, 2, 0, "opnsense", &d, &cause), -1);
+	assert_non_null(strstr(cause, "bad.txt:2: unrecognized line"));
+	free(cause);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
+		cmocka_unit_test(test_diag_captures_reads_top_p_text_and_names_bad_lines),
 		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_names_backlog_drops_first_then_rps, samples_new,
 		    samples_free),

@@ -1,0 +1,168 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+static void
+test_os_top_cpu_line_reads_the_five_states_and_refuses_a_cut_line(void **state)
+{
+	double v[5];
+	int cpu;
+
+	(void)state;
+	assert_int_equal(os_top_cpu_line("CPU 5:  5.9% user,  0.0% nice,  3.9% system, 87.8% "
+	    "interrupt,  2.4% idle", &cpu, v), 1);
+	assert_int_equal(cpu, 5);
+	assert_true(v[3] > 87.79 && v[3] < 87.81 && v[4] > 2.39 && v[4] < 2.41);
+	assert_int_equal(os_top_cpu_line("CPU 1:   0.0% user,  0.0% nice,  0.0% system,  0.0% "
+	    "interrupt,  100% idle", &cpu, v), 1);
+	assert_true(v[4] == 100);
+	assert_int_equal(os_top_cpu_line("CPU 2:   0.0% user,  0.0% nice,  0", &cpu, v), -1);
+	assert_int_equal(os_top_cpu_line("CPU:  2.0% user,  0.0% nice,  1.0% system", &cpu, v), 0);
+	assert_int_equal(os_top_cpu_line("CPU 0: 120.0% user, 0.0% nice, 0.0% system, 0.0% "
+	    "interrupt, 0.0% idle", &cpu, v), -1);
+}
+
+static void
+test_os_top_thread_row_takes_cpu_wcpu_and_the_command_with_spaces(void **state)
+{
+	struct os_top_cols cols;
+	struct os_top_thread th;
+
+	(void)state;
+	assert_int_equal(os_top_thread_head("  PID USERNAME    PRI NICE   SIZE    RES STATE    C   "
+	    "TIME    WCPU COMMAND", &cols), 1);
+	assert_int_equal(cols.c, 7);
+	assert_int_equal(cols.wcpu, 9);
+	assert_int_equal(os_top_thread_row("   12 root        -64    -     0B   640K WAIT     1   "
+	    "0:10  19.89% intr{swi1: netisr 1}", &cols, &th), 1);
+	assert_int_equal(th.cpu, 1);
+	assert_true(th.pct > 19.88 && th.pct < 19.9);
+	assert_string_equal(th.command, "intr{swi1: netisr 1}");
+	assert_int_equal(os_top_thread_row("   12 root  -64", &cols, &th), -1);
+	assert_int_equal(os_top_thread_row("   12 root        -64    -     0B   640K WAIT     1   "
+	    "0:10  19.89 intr", &cols, &th), -1);
+	/* top without -P has no C column */
+	assert_int_equal(os_top_thread_head("  PID USERNAME  THR PRI NICE   SIZE    RES STATE    "
+	    "TIME    WCPU COMMAND", &cols), 1);
+	assert_int_equal(cols.c, -1);
+}
+
+static void
+test_os_top_thread_kind_names_queue_netisr_and_iflib_threads(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	assert_int_equal(os_top_thread_kind("[intr{irq264: ix0:rxq0}]", a, sizeof a, b, sizeof b),
+	    OS_TOP_QUEUE);
+	assert_string_equal(a, "ix0");
+	assert_string_equal(b, "rxq0");
+	assert_int_equal(os_top_thread_kind("intr{irq28: virtio_pci1}", a, sizeof a, b, sizeof b),
+	    OS_TOP_QUEUE);
+	assert_string_equal(a, "virtio_pci1");
+	assert_string_equal(b, "irq28");
+	assert_int_equal(os_top_thread_kind("intr{swi1: netisr 3}", a, sizeof a, b, sizeof b),
+	    OS_TOP_NETISR);
+	assert_string_equal(a, "3");
+	assert_int_equal(os_top_thread_kind("[kernel{if_io_tqg_11}]", a, sizeof a, b, sizeof b),
+	    OS_TOP_IFLIB);
+	assert_string_equal(a, "11");
+	assert_int_equal(os_top_thread_kind("idle{idle: cpu3}", a, sizeof a, b, sizeof b), 0);
+	assert_int_equal(os_top_thread_kind("intr{swi4: clock (0)}", a, sizeof a, b, sizeof b), 0);
+	assert_int_equal(os_top_thread_kind("kernel{if_config_tqg_0}", a, sizeof a, b, sizeof b), 0);
+	assert_int_equal(os_top_thread_kind("top -aSHP", a, sizeof a, b, sizeof b), 0);
+}
+
+static struct os_counters
+read_text(const char *text, int want_rc, const char *want_cause)
+{
+	struct os_counters c = { NULL, 0, NULL, 0 };
+	char *cause = NULL;
+
+	assert_int_equal(os_counters_text(text, strlen(text), "t.txt", &c, &cause), want_rc);
+	if (want_cause != NULL) {
+		assert_non_null(cause);
+		if (strstr(cause, want_cause) == NULL)
+			fail_msg("'%s' does not contain '%s'", cause, want_cause);
+	}
+	free(cause);
+	return c;
+}
+
+static uint64_t
+value(const struct os_counters *c, const char *name)
+{
+	const struct os_counter *x = os_counters_get(c, name);
+
+	if (x == NULL)
+		fail_msg("no counter '%s'", name);
+	return x->value;
+}
+
+/* Two displays: the last one is what counts, a thread gone from it is gone. */
+static void
+test_os_counters_text_reads_top_displays_the_last_one_wins(void **state)
+{
+	static const char text[] =
+	    "last pid:  1986;  load averages:  1.31,  0.79,  0.37  up 0+00:09:01    10:23:03\n"
+	    "158 threads:   7 running, 108 sleeping, 43 waiting\n"
+	    "CPU 0:  0.0% user,  0.0% nice,  0.3% system, 56.3% interrupt, 43.4% idle\n"
+	    "Mem: 12M Active, 2416K Inact, 127M Wired, 27M Buf, 1816M Free\n"
+	    "\n"
+	    "  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME    WCPU COMMAND\n"
+	    "   12 root        -64    -     0B   640K WAIT     0   0:26  21.00% intr{irq28: ix0:rxq0}\n"
+	    "   12 root        -60    -     0B   640K WAIT     1   0:10  19.89% intr{swi1: netisr 1}\n"
+	    "\n"
+	    "last pid:  1997;  load averages:  1.45,  0.82,  0.38  up 0+00:09:06    10:23:08\n"
+	    "CPU 0:  1.9% user,  0.0% nice,  7.1% system, 51.8% interrupt, 39.2% idle\n"
+	    "  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME    WCPU COMMAND\n"
+	    "    0 root        -76    -     0B   736K CPU0     0 612:40  98.63% [kernel{if_io_tqg_0}]\n";
+	struct os_counters c = read_text(text, 0, NULL);
+
+	(void)state;
+	assert_int_equal(value(&c, "top.cpu.0.interrupt"), 518);
+	assert_int_equal(value(&c, "top.cpu.0.idle"), 392);
+	assert_int_equal(value(&c, "kthr.if_io_tqg.0.pct10"), 986);
+	assert_int_equal(value(&c, "kthr.if_io_tqg.0.cpu"), 0);
+	assert_null(os_counters_get(&c, "ithr.ix0.rxq0.pct10"));
+	assert_null(os_counters_get(&c, "kthr.netisr.1.pct10"));
+	assert_true(os_counters_get(&c, "top.cpu.0.idle")->gauge);
+	os_counters_free(&c);
+}
+
+static void
+test_os_counters_text_names_a_cut_top_line_and_a_bad_thread_row(void **state)
+{
+	struct os_counters c;
+
+	(void)state;
+	c = read_text("CPU 0:  0.0% user,  0.0% nice,  0.3% system, 56.3% interrupt, 43.4% idle\n"
+	    "CPU 1:  0.0% user,  0.0% nice,  0\n", -1, "t.txt:2: top -P line cut short: 'CPU 1:");
+	os_counters_free(&c);
+	c = read_text("  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME    WCPU COMMAND\n"
+	    "   12 root        -64    -     0B   640K WAIT     0   0:26  21.00\n", -1,
+	    "t.txt:2: top thread row without the columns of its header");
+	os_counters_free(&c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_os_top_cpu_line_reads_the_five_states_and_refuses_a_cut_line),
+		cmocka_unit_test(test_os_top_thread_row_takes_cpu_wcpu_and_the_command_with_spaces),
+		cmocka_unit_test(test_os_top_thread_kind_names_queue_netisr_and_iflib_threads),
+		cmocka_unit_test(test_os_counters_text_reads_top_displays_the_last_one_wins),
+		cmocka_unit_test(test_os_counters_text_names_a_cut_top_line_and_a_bad_thread_row),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
