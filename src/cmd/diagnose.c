@@ -53,6 +53,10 @@ print_text(const struct diag_result *d)
 	}
 	if (d->headroom != NULL)
 		printf("\nno bottleneck found: %s\n", d->headroom);
+	for (i = 0; i < d->nfacts; i++)
+		printf("%s  %s%s%s: %s\n", i == 0 ? "\nheadroom (seen, but not a cost being paid now):\n" : "", d->facts[i].kind,
+		    d->facts[i].entity[0] != '\0' ? " on " : "", d->facts[i].entity,
+		    d->facts[i].summary);
 	for (i = 0; i < d->nnotes; i++)
 		printf("%snote: %s\n", i == 0 ? "\n" : "", d->notes[i]);
 }

@@ -39,6 +39,7 @@ diag_result_free(struct diag_result *d)
 	if (d == NULL)
 		return;
 	util_array_free(d->findings, d->nfindings, sizeof *d->findings, finding_free);
+	util_array_free(d->facts, d->nfacts, sizeof *d->facts, finding_free);
 	util_strv_free(d->notes, d->nnotes);
 	free(d->os);
 	free(d->netns);
@@ -73,20 +74,26 @@ host_knob(const struct kb *kb, const char *name, const char *os)
 	return k->scope == KB_SCOPE_HOST;
 }
 
+/* A finding (fact false) or a headroom fact (its text is the rule's headroom sentence). */
 static void
-add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity)
+add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity, bool fact)
 {
 	struct diag_finding *f;
 	char *x;
 	size_t i;
 
-	d->findings = xreallocarray(d->findings, d->nfindings + 1, sizeof *d->findings);
-	f = &d->findings[d->nfindings++];
+	if (fact) {
+		d->facts = xreallocarray(d->facts, d->nfacts + 1, sizeof *d->facts);
+		f = &d->facts[d->nfacts++];
+	} else {
+		d->findings = xreallocarray(d->findings, d->nfindings + 1, sizeof *d->findings);
+		f = &d->findings[d->nfindings++];
+	}
 	memset(f, 0, sizeof *f);
 	f->kind = xstrdup(r->finding);
 	f->entity = xstrdup(entity != NULL ? entity : "");
 	f->certainty = (enum diag_certainty)r->certainty;
-	x = diag_expand_entity(r->summary, r->each, entity);
+	x = diag_expand_entity(fact ? r->headroom : r->summary, r->each, entity);
 	f->summary = diag_expand_metrics(x, d->metrics);
 	free(x);
 	f->source = xstrdup(r->source);
@@ -108,17 +115,33 @@ add_finding(struct diag_result *d, const struct diag_rule *r, const char *entity
 	f->nknobs = r->nknobs;
 }
 
-/* One finding of a kind on an entity: the first rule that fires gives it. */
 static bool
-found(const struct diag_result *d, const char *kind, const char *entity)
+in(const struct diag_finding *f, size_t n, const char *kind, const char *entity)
 {
 	size_t i;
 
-	for (i = 0; i < d->nfindings; i++)
-		if (strcmp(d->findings[i].kind, kind) == 0 && strcmp(d->findings[i].entity,
-		    entity != NULL ? entity : "") == 0)
+	for (i = 0; i < n; i++)
+		if (strcmp(f[i].kind, kind) == 0 && strcmp(f[i].entity, entity != NULL ? entity :
+		    "") == 0)
 			return true;
 	return false;
+}
+
+/* One finding or fact of a kind on an entity: the first rule whose `when` holds gives it. */
+static bool
+found(const struct diag_result *d, const char *kind, const char *entity)
+{
+	return in(d->findings, d->nfindings, kind, entity) || in(d->facts, d->nfacts, kind, entity);
+}
+
+/* A rule whose condition holds: a finding when its cost is being paid, else a headroom fact. */
+static void
+fire(struct diag_result *d, const struct diag_rule *r, const char *entity)
+{
+	char *cost = r->cost != NULL ? diag_expand_entity(r->cost, r->each, entity) : NULL;
+
+	add_finding(d, r, entity, cost != NULL && diag_condition(cost, d->metrics) != 1);
+	free(cost);
 }
 
 static void
@@ -131,14 +154,14 @@ apply_rule(struct diag_result *d, const struct diag_rule *r)
 		return;
 	if (r->each == NULL) {
 		if (!found(d, r->finding, NULL) && diag_condition(r->when, d->metrics) == 1)
-			add_finding(d, r, NULL);
+			fire(d, r, NULL);
 		return;
 	}
 	n = diag_entities(d->metrics, r->each, &ents);
 	for (i = 0; i < n; i++) {
 		if ((when = diag_expand_entity(r->when, r->each, ents[i])) != NULL &&
 		    !found(d, r->finding, ents[i]) && diag_condition(when, d->metrics) == 1)
-			add_finding(d, r, ents[i]);
+			fire(d, r, ents[i]);
 		free(when);
 		free(ents[i]);
 	}
@@ -212,10 +235,15 @@ headroom(struct diag_result *d)
 		d->headroom = xstrdup("nothing saturated as far as the counters show");
 		return;
 	}
-	if (busy >= 85)
-		xasprintf(&d->headroom, "CPU %d is %.0f%% busy, but no drops and no rule points at "
-		    "the forwarding path (other processes may be using the CPUs: see top)",
-		    (int)cpu, busy);
+	if (busy >= 85 && strcmp(d->os, "linux") == 0)
+		xasprintf(&d->headroom, "CPU %d is %.0f%% busy, %.0f%% of it in softirq and "
+		    "interrupt, and nothing drops: the packet path does not fill it (other processes "
+		    "may: see top)", (int)cpu, busy, metric(d->metrics, "cpu.busy_max_soft"));
+	else if (busy >= 85)
+		xasprintf(&d->headroom, "CPU %d is %.0f%% busy, %.0f%% of it in the kernel (interrupt "
+		    "and system), and nothing drops: no rule points at the packet path (other "
+		    "processes may be using the CPUs: see top -HSP)", (int)cpu, busy,
+		    metric(d->metrics, "cpu.busy_max_kernel"));
 	else
 		xasprintf(&d->headroom, "nothing saturated: the busiest CPU (%d) is %.0f%% busy and "
 		    "nothing drops; the DUT has headroom, so the limit is elsewhere (the load "

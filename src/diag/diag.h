@@ -61,6 +61,12 @@ struct diag_result {
 	struct diag_finding *findings;	/* most certain first */
 	size_t	 nfindings;
 	char	*headroom;	/* with no finding: where the headroom is; else NULL */
+	/*
+	 * What a rule saw while no cost is being paid now (nothing saturated, nothing lost):
+	 * a fact under headroom, not a finding (exit 0); summary is the rule's headroom text.
+	 */
+	struct diag_finding *facts;
+	size_t	 nfacts;
 	char	**notes;	/* what could not be seen, host-wide caveats */
 	size_t	 nnotes;
 	json_t	*metrics;	/* object: metric name -> number */

@@ -11,6 +11,8 @@ struct diag_rule {
 	char	*os;		/* platforms, white-space separated; NULL = all */
 	char	*each;		/* NULL, "if", "proto" or "cpu" */
 	char	*when;
+	char	*cost;		/* the cost being paid now; when it does not hold, a headroom fact */
+	char	*headroom;	/* the fact's sentence when when holds and cost does not */
 	int	 certainty;	/* enum diag_certainty, -1 unset */
 	char	*summary;
 	char	*source;
@@ -38,7 +40,11 @@ size_t	 diag_entities(const json_t *metrics, const char *each, char ***out);
 bool	 diag_os_match(const char *list, const char *os);
 /* Replaces {if} {drv} {unit} {proto} {cpu} with the entity; NULL when a placeholder is unknown. */
 char	*diag_expand_entity(const char *text, const char *each, const char *entity);
-/* 1 true, 0 false (or a metric missing), -1 bad syntax (metrics NULL: syntax only). */
+/*
+ * Terms `metric OP number` joined by `and`, groups of them joined by `or` (and binds
+ * tighter). 1 true, 0 false (a term on a missing metric is false), -1 bad syntax
+ * (metrics NULL: syntax only).
+ */
 int	 diag_condition(const char *when, const json_t *metrics);
 /* {metric} placeholders replaced by their values ("?" when missing). */
 char	*diag_expand_metrics(const char *text, const json_t *metrics);

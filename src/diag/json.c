@@ -38,7 +38,7 @@ finding_json(const struct diag_finding *f)
 json_t *
 diag_to_json(const struct diag_result *d)
 {
-	json_t *o = json_object(), *fs = json_array(), *ns = json_array();
+	json_t *o = json_object(), *fs = json_array(), *ns = json_array(), *hf;
 	size_t i;
 
 	json_object_set_new(o, "schema", json_string(DIAG_SCHEMA));
@@ -52,6 +52,10 @@ diag_to_json(const struct diag_result *d)
 	json_object_set_new(o, "findings", fs);
 	json_object_set_new(o, "headroom", d->headroom != NULL ? json_string(d->headroom) :
 	    json_null());
+	hf = json_array();
+	for (i = 0; i < d->nfacts; i++)
+		json_array_append_new(hf, finding_json(&d->facts[i]));
+	json_object_set_new(o, "headroom_facts", hf);
 	for (i = 0; i < d->nnotes; i++)
 		json_array_append_new(ns, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", ns);
@@ -152,6 +156,15 @@ diag_from_json(const json_t *o, struct diag_result **out, char **cause)
 	for (i = 0; i < json_array_size(fs); i++) {
 		d->nfindings++;
 		if (finding_from(json_array_get(fs, i), &d->findings[i], cause, i) != 0) {
+			diag_result_free(d);
+			return -1;
+		}
+	}
+	v = json_object_get(o, "headroom_facts");
+	d->facts = xcalloc(json_array_size(v) + 1, sizeof *d->facts);
+	for (i = 0; i < json_array_size(v); i++) {
+		d->nfacts++;
+		if (finding_from(json_array_get(v, i), &d->facts[i], cause, i) != 0) {
 			diag_result_free(d);
 			return -1;
 		}

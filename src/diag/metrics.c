@@ -161,7 +161,7 @@ static void
 cpus(json_t *m, const json_t *d)
 {
 	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101, kmin = 101;
-	double maxsoft = 0;
+	double maxsoft = 0, maxkern = 0;
 	double sum[4] = { 0 };
 	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0;
 	/* top's display is of now: it wins over kern.cp_times since boot, not over two samples */
@@ -184,7 +184,7 @@ cpus(json_t *m, const json_t *d)
 		put(m, busy, "cpu.%d.busy", n);
 		put(m, soft, "cpu.%d.soft", n);
 		if (busy > max)
-			max = busy, maxcpu = n, maxsoft = soft;
+			max = busy, maxcpu = n, maxsoft = soft, maxkern = soft + 100 * pos(v[2]) / tot;
 		if (busy < min)
 			min = busy;
 		if (soft > softmax)
@@ -203,6 +203,7 @@ cpus(json_t *m, const json_t *d)
 	put(m, max, "cpu.busy_max");
 	put(m, maxcpu, "cpu.busy_max_cpu");
 	put(m, maxsoft, "cpu.busy_max_soft");
+	put(m, maxkern, "cpu.busy_max_kernel");
 	put(m, min, "cpu.busy_min");
 	put(m, softmax, "cpu.soft_max");
 	put(m, softcpu, "cpu.soft_max_cpu");
@@ -565,6 +566,8 @@ napi_spread(json_t *m, const char *nic)
 			top = percpu[i], topcpu = (int)i;
 	}
 	put(m, busy, "if.%s.napi_busy_max", nic);
+	if (topcpu >= 0 && get(m, "cpu.%d.busy", topcpu) >= 0)
+		put(m, get(m, "cpu.%d.busy", topcpu), "if.%s.napi_top_cpu_busy", nic);
 	put(m, (double)cpus, "if.%s.napi_cpus", nic);
 	put(m, topcpu, "if.%s.napi_top_cpu", nic);
 	put(m, tot > 0 ? 100 * top / tot : 0, "if.%s.napi_top_share", nic);
@@ -828,8 +831,10 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 	cpus(m, d);
 	top_threads(m);
 	softnet_totals(m);
-	if (get(m, "softnet.top_cpu") >= 0 && get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")) >= 0)
+	if (get(m, "softnet.top_cpu") >= 0 && get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")) >= 0) {
 		put(m, get(m, "cpu.%d.busy", (int)get(m, "softnet.top_cpu")), "softnet.top_cpu_busy");
+		put(m, get(m, "cpu.%d.soft", (int)get(m, "softnet.top_cpu")), "softnet.top_cpu_soft");
+	}
 	netisr_totals(m);
 	if (get(m, "conntrack.max") > 0 && get(m, "conntrack.count") >= 0)
 		put(m, 100 * get(m, "conntrack.count") / get(m, "conntrack.max"), "conntrack.fill_pct");

@@ -34,6 +34,8 @@ rule_free(void *p)
 	free(r->os);
 	free(r->each);
 	free(r->when);
+	free(r->cost);
+	free(r->headroom);
 	free(r->summary);
 	free(r->source);
 	free(r->file);
@@ -168,7 +170,24 @@ metric_term(const char *t, void *metrics)
 int
 diag_condition(const char *when, const json_t *metrics)
 {
-	return kb_condition(when, metric_term, (void *)metrics);
+	const char *p = when, *or;
+	char *part;
+	int v, any = 0;
+
+	if (when == NULL)
+		return 1;
+	for (;;) {
+		or = strstr(p, " or ");
+		part = or != NULL ? xstrndup(p, (size_t)(or - p)) : xstrdup(p);
+		v = kb_condition(part, metric_term, (void *)metrics);
+		free(part);
+		if (v == -1)
+			return -1;
+		any |= v == 1;
+		if (or == NULL)
+			return any;
+		p = or + 4;
+	}
 }
 
 char *
@@ -241,6 +260,8 @@ static const struct kb_stanza_key rule_keys[] = {
 	{ "os", offsetof(struct diag_rule, os) },
 	{ "each", offsetof(struct diag_rule, each) },
 	{ "when", offsetof(struct diag_rule, when) },
+	{ "cost", offsetof(struct diag_rule, cost) },
+	{ "headroom", offsetof(struct diag_rule, headroom) },
 	{ "summary", offsetof(struct diag_rule, summary) },
 	{ "source", offsetof(struct diag_rule, source) },
 };
@@ -297,8 +318,13 @@ check_rule(const struct diag_rule *r)
 	if (r->each != NULL && i == nitems(eaches))
 		return "has an unknown 'each' (if, proto or cpu)";
 	if (diag_condition(r->when, NULL) != 1)
-		return "has a bad 'when' (terms 'metric OP number' joined by 'and')";
-	if (!placeholders_ok(r, r->when) || !placeholders_ok(r, r->summary))
+		return "has a bad 'when' (terms 'metric OP number' joined by 'and' or 'or')";
+	if (r->cost != NULL && diag_condition(r->cost, NULL) != 1)
+		return "has a bad 'cost' (terms 'metric OP number' joined by 'and' or 'or')";
+	if ((r->cost != NULL) != (r->headroom != NULL))
+		return "has 'cost' without 'headroom' or 'headroom' without 'cost'";
+	if (!placeholders_ok(r, r->when) || !placeholders_ok(r, r->summary) ||
+	    (r->cost != NULL && (!placeholders_ok(r, r->cost) || !placeholders_ok(r, r->headroom))))
 		return "uses a placeholder its 'each' does not give";
 	for (i = 0; i < r->nknobs; i++)
 		if (!placeholders_ok(r, r->knobs[i]))

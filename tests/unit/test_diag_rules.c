@@ -71,6 +71,10 @@ test_diag_rules_parse_rejects_bad_rules_with_file_and_line(void **state)
 		    "knob: k\nsource: s\n",
 		    "placeholder its 'each' does not give" },
 		{ "finding: x\ncertainty: sure\n", "t.rules:2: bad certainty 'sure'" },
+		{ "finding: x\nwhen: a >= 1\ncost: b >= 1\ncertainty: likely\nsummary: s\nknob: k\n"
+		    "source: s\n", "t.rules:1: rule has 'cost' without 'headroom'" },
+		{ "finding: x\nwhen: a >= 1\ncost: b >= 1 or\nheadroom: h\ncertainty: likely\n"
+		    "summary: s\nknob: k\nsource: s\n", "t.rules:1: rule has a bad 'cost'" },
 	};
 
 	(void)state;
@@ -427,6 +431,93 @@ test_diag_evaluate_without_drops_or_load_reports_headroom(void **state)
 	diag_result_free(d);
 }
 
+/*
+ * A veth at 20 kpps on a CPU full of a process (user time, no softirq), nothing dropped: the
+ * work would not spread, but no cost is paid: a headroom fact, no finding. The same CPU busy
+ * in softirq: the finding.
+ */
+static void
+test_diag_evaluate_not_spread_without_saturation_or_loss_is_headroom(void **state)
+{
+	struct samples *x = *state;
+	struct diag_result *d;
+
+	sample(x, 0);
+	counter(x, "cpu.0.softirq", 0, 0);
+	counter(x, "cpu.0.user", 0, 200);
+	counter(x, "cpu.0.idle", 0, 0);
+	counter(x, "if.dut0.ipackets", 0, 40000);
+	counter(x, "softnet.cpu0.processed", 0, 80000);
+	os_counters_set(&x->b, "if.dut0.veth", 1, true);
+	os_counters_set(&x->b, "if.dut0.napi_threads", 0, true);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfindings, 0);
+	assert_int_equal(d->nfacts, 1);
+	assert_string_equal(d->facts[0].kind, "work-not-spread");
+	assert_string_equal(d->facts[0].entity, "dut0");
+	if (strstr(d->facts[0].summary, "dut0 is a veth, which receives on the CPU that sends to it "
+	    "(20000 pkt/s, RPS off, no NAPI thread); the CPU that processes most packets (CPU 0) is "
+	    "100% busy, 0% of it in softirq, and nothing drops: not a bottleneck now") == NULL)
+		fail_msg("fact: %s", d->facts[0].summary);
+	assert_non_null(d->headroom);
+	diag_result_free(d);
+	/* the same CPU busy in softirq: the cost is paid */
+	counter(x, "cpu.0.softirq", 0, 150);
+	counter(x, "cpu.0.user", 0, 50);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfacts, 0);
+	expect_finding(d, 0, "work-not-spread", "if.dut0.napi_thread_cpus", "dut0 is a veth");
+	diag_result_free(d);
+	/* idle, but dut0 counts drops: the cost is paid */
+	counter(x, "cpu.0.softirq", 0, 0);
+	counter(x, "if.dut0.idrops", 0, 12);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfacts, 0);
+	expect_finding(d, 0, "work-not-spread", NULL, NULL);
+	diag_result_free(d);
+}
+
+static void
+test_diag_condition_or_binds_looser_than_and(void **state)
+{
+	json_t *m = json_pack("{sfsfsf}", "a", 1.0, "b", 0.0, "c", 5.0);
+
+	(void)state;
+	assert_int_equal(diag_condition("a >= 1 and b >= 1 or c == 5", m), 1);
+	assert_int_equal(diag_condition("a >= 1 and b >= 1 or c == 4", m), 0);
+	assert_int_equal(diag_condition("b >= 1 or a >= 1 and c == 5", m), 1);
+	assert_int_equal(diag_condition("missing >= 0 or b >= 1", m), 0);
+	assert_int_equal(diag_condition("a >= 1 or c five", m), -1);
+	assert_int_equal(diag_condition("a >= 1 or", NULL), -1);
+	json_decref(m);
+}
+
+/* The diagnosis as JSON keeps the headroom facts (doctor and bench read them back). */
+static void
+test_diag_json_round_trip_keeps_headroom_facts(void **state)
+{
+	struct samples *x = *state;
+	struct diag_result *d, *d2;
+	char *cause = NULL;
+	json_t *j;
+
+	sample(x, 0);
+	counter(x, "cpu.0.softirq", 0, 0);
+	counter(x, "cpu.0.user", 0, 200);
+	os_counters_set(&x->b, "if.dut0.veth", 1, true);
+	os_counters_set(&x->b, "if.dut0.napi_threads", 0, true);
+	d = evaluate(x, "lab-dut");
+	assert_int_equal(d->nfacts, 1);
+	j = diag_to_json(d);
+	assert_int_equal(diag_from_json(j, &d2, &cause), 0);
+	assert_int_equal(d2->nfacts, 1);
+	assert_string_equal(d2->facts[0].summary, d->facts[0].summary);
+	assert_string_equal(d2->facts[0].rule, d->facts[0].rule);
+	json_decref(j);
+	diag_result_free(d);
+	diag_result_free(d2);
+}
+
 /* diag_captures: text in memory in, findings out; a bad line is named with the capture's name. */
 static void
 test_diag_captures_reads_top_p_text_and_names_bad_lines(void **state)
@@ -457,6 +548,11 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
 		cmocka_unit_test(test_diag_captures_reads_top_p_text_and_names_bad_lines),
+		cmocka_unit_test(test_diag_condition_or_binds_looser_than_and),
+		cmocka_unit_test_setup_teardown(test_diag_evaluate_not_spread_without_saturation_or_loss_is_headroom,
+		    samples_new, samples_free),
+		cmocka_unit_test_setup_teardown(test_diag_json_round_trip_keeps_headroom_facts,
+		    samples_new, samples_free),
 		cmocka_unit_test(test_diag_rules_parse_rejects_bad_rules_with_file_and_line),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_names_backlog_drops_first_then_rps, samples_new,
 		    samples_free),
