@@ -200,9 +200,12 @@ notes(struct diag_result *d)
 		    "nf_conntrack_max are host-wide settings, set on the host", d->netns);
 		add_note(d, n);
 	}
-	if (d->since_boot && metric(d->metrics, "cpu.from_top") == 1)
-		add_note(d, xstrdup("one capture: the CPU load is top's display (of now), the other "
-		    "counters are totals since boot; give --before and --after captures for rates"));
+	if (d->since_boot && (metric(d->metrics, "cpu.from_top") == 1 ||
+	    metric(d->metrics, "irq.rates") == 1 || has_prefix(d->metrics, "ifw.") ||
+	    has_prefix(d->metrics, "ifs.")))
+		add_note(d, xstrdup("one capture: what top, netstat -w, systat -ifstat and vmstat -i N "
+		    "show is of now (rates), the other counters are totals since boot; give --before "
+		    "and --after captures for rates of everything"));
 	else if (d->since_boot)
 		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
 		    "and --after captures for rates"));
@@ -220,7 +223,7 @@ notes(struct diag_result *d)
 	if (strcmp(d->os, "linux") != 0 && isnan(metric(d->metrics, "netisr.handled")))
 		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen"));
 	if (isnan(metric(d->metrics, "cpu.busy_max")))
-		add_note(d, xstrdup("no CPU times (kern.cp_times or /proc/stat): saturation unseen"));
+		add_note(d, xstrdup("no CPU times (kern.cp_times, top -P or /proc/stat): saturation unseen"));
 }
 
 static void
@@ -231,8 +234,13 @@ headroom(struct diag_result *d)
 
 	if (d->nfindings > 0)
 		return;
+	if (isnan(busy) && !isnan(metric(d->metrics, "net.rx_pps")))
+		xasprintf(&d->headroom, "nothing lost on receive at %.0f pkt/s in, %.0f out (netstat "
+		    "-w); how close the CPUs are to full is unseen: add top -P", metric(d->metrics,
+		    "net.rx_pps"), metric(d->metrics, "net.tx_pps"));
 	if (isnan(busy)) {
-		d->headroom = xstrdup("nothing saturated as far as the counters show");
+		if (d->headroom == NULL)
+			d->headroom = xstrdup("nothing saturated as far as the counters show");
 		return;
 	}
 	if (busy >= 85 && strcmp(d->os, "linux") == 0)

@@ -507,6 +507,8 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 	if (json_object_get(m, "interval") != NULL && json_number_value(json_object_get(m,
 	    "interval")) > 0)
 		put(m, tot / json_number_value(json_object_get(m, "interval")), "irq.%s.rate", nic);
+	else if (get(m, "irq.rates") == 1)
+		put(m, tot, "irq.%s.rate", nic);
 	if (have_cpu)
 		put(m, (double)cpus, "irq.%s.cpus_active", nic);
 }
@@ -817,6 +819,80 @@ diag_entities(const json_t *metrics, const char *each, char ***out)
 	return n;
 }
 
+/*
+ * vmstat -i N: the later blocks' rates per second (irqrate.NIC.QUEUE) stand for the queue
+ * interrupt counts when there is no interval: irq.NIC.QUEUE becomes a rate (irq.rates 1).
+ */
+static void
+irq_rates(json_t *m, json_t *d)
+{
+	const char *key;
+	json_t *v;
+	void *tmp;
+	char name[160];
+	bool any = false;
+
+	json_object_foreach_safe(m, tmp, key, v) {
+		if (strncmp(key, "irqrate.", 8) != 0)
+			continue;
+		snprintf(name, sizeof name, "irq.%s", key + 8);
+		if (strcmp(name + strlen(name) - 4, ".irq") == 0)
+			name[strlen(name) - 4] = '\0';
+		put(d, json_number_value(v), "%s", name);
+		put(m, json_number_value(v), "%s", name);
+		json_object_del(m, key);
+		any = true;
+	}
+	if (any)
+		put(m, 1, "irq.rates");
+}
+
+/* One netstat -w stream (ifw.NAME.*): NAME's rates, or for "total" the box's (net.*). */
+static void
+stream_one(json_t *m, const char *name)
+{
+	double in = get(m, "ifw.%s.ipackets", name), err = get(m, "ifw.%s.ierrors", name);
+	double drop = get(m, "ifw.%s.idrops", name), loss = (err > 0 ? err : 0) + (drop > 0 ? drop : 0);
+	char pre[96];
+
+	if (strcmp(name, "total") == 0)
+		snprintf(pre, sizeof pre, "net");
+	else
+		snprintf(pre, sizeof pre, "if.%s", name);
+	if (in >= 0 && get(m, "%s.rx_pps", pre) < 0)
+		put(m, in, "%s.rx_pps", pre);
+	if (get(m, "ifw.%s.opackets", name) >= 0 && get(m, "%s.tx_pps", pre) < 0)
+		put(m, get(m, "ifw.%s.opackets", name), "%s.tx_pps", pre);
+	put(m, loss, "%s.rx_loss_ps", pre);
+	put(m, in + loss > 0 ? 100 * loss / (in + loss) : 0, "%s.rx_loss_pct", pre);
+	if (get(m, "ifw.%s.odrops", name) >= 0)
+		put(m, get(m, "ifw.%s.odrops", name), "%s.tx_drops_ps", pre);
+}
+
+/* Rates a capture holds already: netstat -w streams and systat -ifstat (bytes/s -> bit/s). */
+static void
+stream_rates(json_t *m)
+{
+	const char *key;
+	json_t *v, *names = json_array();
+	char name[96];
+	size_t i, l;
+
+	json_object_foreach(m, key, v) {
+		l = strlen(key);
+		if (strncmp(key, "ifw.", 4) == 0 && l > 9 && strcmp(key + l - 5, ".rows") == 0) {
+			snprintf(name, sizeof name, "%.*s", (int)(l - 9), key + 4);
+			json_array_append_new(names, json_string(name));
+		} else if (strncmp(key, "ifs.", 4) == 0 && l > 11 && strcmp(key + l - 7, ".ibytes") == 0)
+			put(m, 8 * json_number_value(v), "if.%.*s.rx_bps", (int)(l - 11), key + 4);
+		else if (strncmp(key, "ifs.", 4) == 0 && l > 11 && strcmp(key + l - 7, ".obytes") == 0)
+			put(m, 8 * json_number_value(v), "if.%.*s.tx_bps", (int)(l - 11), key + 4);
+	}
+	json_array_foreach(names, i, v)
+		stream_one(m, json_string_value(v));
+	json_decref(names);
+}
+
 json_t *
 diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
     const struct os_counters *after, double secs, const char *os)
@@ -827,6 +903,8 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 		secs = 0;
 	json_object_set_new(m, "interval", json_real(secs));
 	raw(m, d, before, after, secs);
+	if (secs <= 0)
+		irq_rates(m, d);
 	map_queues(m, d);
 	cpus(m, d);
 	top_threads(m);
@@ -840,6 +918,7 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 		put(m, 100 * get(m, "conntrack.count") / get(m, "conntrack.max"), "conntrack.fill_pct");
 	if (get(m, "pf.states_limit") > 0 && get(m, "pf.states") >= 0)
 		put(m, 100 * get(m, "pf.states") / get(m, "pf.states_limit"), "pf.fill_pct");
+	stream_rates(m);
 	interfaces(m, d, rs, secs, os);
 	json_decref(d);
 	return m;

@@ -21,6 +21,9 @@
  *                 threads of NIC queues "intr{irq264: ix0:rxq0}", netisr "intr{swi1: netisr 3}"
  *                 (sys/net/netisr.c), iflib's "kernel{if_io_tqg_3}" (sys/net/iflib.c); with -a
  *                 in brackets
+ *   vmstat -i N   the first block since boot, each later block (after a "Total" row) the
+ *                 interval's counts and their rate per second: irqrate.<nic>.<queue>, gauges
+ *   netstat -w, systat -ifstat: rates already (fbsd_rates.c)
  *   pfctl -si     "Status: ..." then indented "name  value [rate]" rows; "current entries"
  *                 under State Table, "memory" under Counters (sbin/pfctl/pfctl_parser.c
  *                 print_status); pfctl -sm: "states        hard limit    N"
@@ -44,7 +47,7 @@
 #include "util/util.h"
 
 enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF, C_NETSTAT_I,
-    C_TOP };
+    C_TOP, C_NETSTAT_W, C_SYSTAT };
 
 struct creader {
 	struct os_counters *c;
@@ -57,6 +60,9 @@ struct creader {
 	const char *icols[12];	/* netstat -i: the counter names of the columns after Address */
 	size_t	 nicols;
 	struct os_top_cols tcols;	/* top -H: the columns of the thread list */
+	struct os_netstat_w nsw;	/* netstat -w: the stream being read */
+	char	 systat_if[OS_NAME_MAX];	/* systat -ifstat: the interface of an "out" line */
+	int	 vmstat_blocks;	/* vmstat -i N: blocks ended by "Total" (later ones: per interval) */
 	char	*cause;
 };
 
@@ -170,8 +176,10 @@ vmstat_row(struct creader *r, char *line)
 	size_t n;
 	uint64_t total, rate;
 
-	if (strncmp(line, "Total ", 6) == 0)
+	if (strncmp(line, "Total ", 6) == 0) {
+		r->vmstat_blocks++;
 		return 0;
+	}
 	n = words(line, w, nitems(w));
 	if (n < 3 || !number(w[n - 2], &total) || !number(w[n - 1], &rate))
 		return bad(r, "vmstat -i row without its total and rate", w[0]);
@@ -182,7 +190,14 @@ vmstat_row(struct creader *r, char *line)
 		*colon = '\0';
 	if (!os_counters_want(r->c, desc))
 		return 0;
-	if (colon == NULL)
+	/*
+	 * vmstat -i N: the first block counts since boot, each later one the interval's
+	 * interrupts and their rate per second (usr.bin/vmstat/vmstat.c dointr, print_intrcnts)
+	 */
+	if (r->vmstat_blocks > 0)
+		os_counters_setf(r->c, rate, true, "irqrate.%s.%s", desc, colon != NULL ? colon + 1 :
+		    "irq");
+	else if (colon == NULL)
 		os_counters_setf(r->c, total, false, "irq.%s", desc);
 	else
 		os_counters_setf(r->c, total, false, "irq.%s.%s", desc, colon + 1);
@@ -435,11 +450,49 @@ top_line(struct creader *r, const char *line)
 	return 0;
 }
 
+/* netstat -w: the banner's header, then rows; systat -ifstat rows. */
+static int
+rate_line(struct creader *r, const char *line)
+{
+	int rc;
+
+	if (r->mode == C_NETSTAT_W && r->nsw.ncols == 0) {
+		if ((rc = os_netstat_w_header(line, &r->nsw)) == 0)
+			return bad(r, "netstat -w banner without its header", line);
+		return rc < 0 ? bad(r, "netstat -w header with an unknown column", line) : 1;
+	}
+	if (r->mode == C_NETSTAT_W) {
+		if (os_netstat_w_row(line, &r->nsw, r->c) < 0)
+			return bad(r, "netstat -w row that does not match its header", line);
+		return 1;
+	}
+	if ((rc = os_systat_ifstat_line(line, r->systat_if, sizeof r->systat_if, r->c)) != 0) {
+		r->mode = C_SYSTAT;
+		return rc < 0 ? bad(r, "systat -ifstat line with a bad rate", line) : 1;
+	}
+	return 0;
+}
+
 static int
 head_line(struct creader *r, char *line)
 {
+	struct os_netstat_w w;
+
 	if (strncmp(line, "interrupt ", 10) == 0 && strstr(line, "total") != NULL) {
 		r->mode = C_VMSTAT;
+		r->vmstat_blocks = 0;
+		return 1;
+	}
+	if (os_netstat_w_banner(line, &w)) {
+		/* the banner comes again every 21 rows: the same stream goes on */
+		if (strcmp(w.name, r->nsw.name) != 0)
+			r->nsw = w;
+		r->nsw.ncols = 0;
+		r->mode = C_NETSTAT_W;
+		return 1;
+	}
+	if (os_systat_ifstat_head(line)) {
+		r->mode = C_SYSTAT;
 		return 1;
 	}
 	if (strcmp(line, "Configuration:") == 0) {
@@ -475,7 +528,7 @@ one_line(struct creader *r, char *line)
 	}
 	if (pf_limit(r, line))
 		return 0;
-	if ((rc = top_line(r, line)) != 0)
+	if ((rc = top_line(r, line)) != 0 || (rc = rate_line(r, line)) != 0)
 		return rc < 0 ? -1 : 0;
 	switch (r->mode) {
 	case C_TOP:
@@ -503,7 +556,8 @@ one_line(struct creader *r, char *line)
 	    line[0] == '<' || strchr(line, '\t') != NULL || r->block))
 		return 0;
 	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -i, "
-	    "netstat -m, top -P, top -HSP, pfctl -si or pfctl -sm output)", line);
+	    "netstat -w, netstat -m, systat -ifstat, top -P, top -HSP, pfctl -si or pfctl -sm "
+	    "output)", line);
 }
 
 int

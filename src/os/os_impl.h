@@ -91,6 +91,29 @@ int	 os_top_thread_row(const char *line, const struct os_top_cols *, struct os_t
 enum { OS_TOP_QUEUE = 1, OS_TOP_NETISR, OS_TOP_IFLIB };
 int	 os_top_thread_kind(const char *command, char *a, size_t alen, char *b, size_t blen);
 
+/*
+ * Outputs that are rates already (fbsd_rates.c). netstat -w: the banner "input (Total)
+ * output" starts a stream (1), its header names the columns (1, -1 unknown), each row
+ * updates the gauges ifw.NAME.COUNTER (1, -1 when it does not match the header).
+ */
+#define OS_NETSTAT_W_COLS	10
+struct os_netstat_w {
+	char	 name[OS_NAME_MAX];	/* the interface, "total" for (Total) */
+	const char *cols[OS_NETSTAT_W_COLS];	/* counter of each column, "" to skip */
+	int	 ncols, rows;
+	double	 sum[OS_NETSTAT_W_COLS], first[OS_NETSTAT_W_COLS];
+};
+int	 os_netstat_w_banner(const char *line, struct os_netstat_w *);
+int	 os_netstat_w_header(const char *line, struct os_netstat_w *);
+int	 os_netstat_w_row(const char *line, struct os_netstat_w *, struct os_counters *);
+/*
+ * systat -ifstat: an "IF in RATE UNIT PEAK UNIT TOTAL UNIT" line (ifname set) or the "out"
+ * line under it: 1 and the gauge ifs.IF.ibytes|obytes (bytes/s); 0 not one; -1 bad rate.
+ */
+int	 os_systat_ifstat_line(const char *line, char *ifname, size_t len, struct os_counters *);
+/* systat -ifstat's own header lines (the load bar, "Interface Traffic Peak Total"). */
+int	 os_systat_ifstat_head(const char *line);
+
 void	 os_strlcpy(char *dst, const char *src, size_t len);
 void	 os_nic_init(struct os_nic *);
 

@@ -183,7 +183,7 @@ test_expect_success 'seed 000 top -P (8 CPUs, 0-4% idle, 21-88% interrupt): CPU-
 	grep -q "knobs: net.isr.dispatch, kern.random.harvest.mask, hw.ix.max_interrupt_rate" out &&
 	grep -q "^note: top -P shows how busy each CPU is, not which NIC queue or kernel thread" out &&
 	grep -q "add vmstat -i (interrupts per queue) or top -HSP" out &&
-	grep -q "^note: one capture: the CPU load is top.s display (of now)" out
+	grep -q "^note: one capture: what top, netstat -w, systat -ifstat and vmstat -i N show is of now" out
 '
 test_expect_success 'a real idle top -P with three displays: the last display is read, no finding, exit 0' '
 	ntune diagnose --from "$D/real-top-P_freebsd14.3_4cpu_3snapshots.txt" >out &&
@@ -233,6 +233,44 @@ test_expect_success 'every knob the top findings name is one explain knows' '
 	    net.isr.bindthreads dev.ix.0.iflib.override_nrxqs; do
 		ntune explain "$k" >/dev/null || { echo "explain does not know $k"; return 1; }
 	done
+'
+test_expect_success 'a real overloaded netstat -ihw 1 (400 kpps through, 914 k errs/s): receive loss named, exit 1' '
+	test_expect_code 1 ntune diagnose --from "$D/real-netstat-ihw1_bsdrp_overloaded.txt" >out &&
+	grep -q "^1\. receive-loss (certain)" out &&
+	grep -q "the box loses 914364 packets/s on receive (69.6% of what arrives; netstat -w errs and idrops" out &&
+	grep -q "while 398455 pkt/s get in" out
+'
+test_expect_success 'a real clean netstat -ihw 1 at 370 kpps: nothing lost, exit 0, says top -P is missing' '
+	ntune diagnose --from "$D/real-netstat-ihw1_bsdrp_370kpps.txt" >out &&
+	grep -q "^no bottleneck found: nothing lost on receive at 369667 pkt/s in, 369833 out (netstat -w)" out &&
+	grep -q "add top -P" out
+'
+test_expect_success 'an older netstat -w -I stream (no idrops) and systat -ifstat: read per interface' '
+	cat "$D/real-netstat-w1-I_bsdrp_vge0.txt" "$D/real-systat-ifstat_bsdrp_vge0.txt" >w.txt &&
+	ntune diagnose --from w.txt --json >w.json &&
+	python3 - <<-\PY
+	import json
+	m = json.load(open("w.json"))["metrics"]
+	assert m["if.vge0.rx_pps"] == 243 and m["if.vge0.tx_pps"] == 550 and m["if.vge0.rx_loss_ps"] == 0, m
+	assert m["if.vge0.tx_bps"] == 8 * 1493172 and m["if.lo0.rx_bps"] == 8 * 124, m
+	PY
+'
+test_expect_success 'netstat -w: a row that does not match its header, or an unknown column, is file:line, exit 2' '
+	printf "input (Total) output\npackets errs idrops bytes packets errs bytes colls\n370k 0 0 38M\n" >w1.txt &&
+	test_expect_code 2 ntune diagnose --from w1.txt 2>err &&
+	grep -q "w1.txt:3: netstat -w row that does not match its header: .370k 0 0 38M" err &&
+	printf "input (Total) output\npackets errs widgets bytes packets errs bytes colls\n" >w2.txt &&
+	test_expect_code 2 ntune diagnose --from w2.txt 2>err &&
+	grep -q "w2.txt:2: netstat -w header with an unknown column" err
+'
+test_expect_success 'vmstat -i 1: the last interval counts, not the totals since boot; with a busy box the finding' '
+	ntune diagnose --from "$D/opnsense-vmstat-i-1.txt" >out &&
+	grep -q "^  one-queue on ix0: one queue of ix0 takes 99.6% of its 4 queues. interrupts" out &&
+	ntune diagnose --from "$D/opnsense-vmstat-i-1.txt" --json >v.json &&
+	python3 -c "import json; m = json.load(open(\"v.json\"))[\"metrics\"]; assert m[\"irq.rates\"] == 1 and m[\"irq.ix0.rate\"] == 91584, m" &&
+	cat "$D/opnsense-vmstat-i-1.txt" "$D/real-top-P_opnsense_dec750_seed000.txt" >v.txt &&
+	test_expect_code 1 ntune diagnose --from v.txt >out &&
+	grep -q "^1\. one-queue on ix0 (likely)" out && grep -q "^2\. cpu-bound (likely)" out
 '
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&
