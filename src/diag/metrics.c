@@ -225,6 +225,7 @@ name_number(const char *s)
 /* The busiest of a family of top -HS threads: its % of a CPU, number, CPU; the sum and count. */
 struct tfam {
 	double	 max, id, cpu, sum, n;
+	char	 name[64];	/* the busiest one's name after the prefix ("rxq3", "irq28", "que") */
 };
 
 static void
@@ -248,6 +249,7 @@ thread_family(const json_t *m, const char *prefix, struct tfam *t)
 		t->max = json_number_value(v);
 		snprintf(idbuf, sizeof idbuf, "%.*s", (int)(strchr(key + l, '.') - (key + l)), key + l);
 		t->id = name_number(idbuf);
+		snprintf(t->name, sizeof t->name, "%s", idbuf);
 		t->cpu = get(m, "%s%s.cpu", prefix, idbuf);
 	}
 }
@@ -525,7 +527,8 @@ ithreads(json_t *m, const char *nic)
 	if (t.n == 0)
 		return;
 	put(m, t.max, "if.%s.ithread_max", nic);
-	put(m, t.id, "if.%s.ithread_max_queue", nic);
+	/* a queue number only from a queue's name ("rxq3"), not from "irq28" or "que" */
+	put(m, strncmp(t.name, "irq", 3) == 0 ? -1 : t.id, "if.%s.ithread_max_queue", nic);
 	put(m, t.cpu, "if.%s.ithread_max_cpu", nic);
 	put(m, t.sum, "if.%s.ithread_sum", nic);
 	put(m, t.n, "if.%s.ithreads", nic);

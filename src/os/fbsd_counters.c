@@ -404,6 +404,8 @@ top_thread(struct creader *r, const char *line)
 {
 	struct os_top_thread th;
 	char a[OS_NAME_MAX], b[OS_NAME_MAX], name[2 * OS_NAME_MAX + 16];
+	char key[2 * OS_NAME_MAX + 24];
+	const struct os_counter *old;
 	uint64_t pct;
 
 	if (os_top_thread_row(line, &r->tcols, &th) != 1)
@@ -424,7 +426,11 @@ top_thread(struct creader *r, const char *line)
 	default:
 		return 0;
 	}
-	os_counters_setf(r->c, pct, true, "%s.pct10", name);
+	/* several threads of one name ("igb0 que"): the busiest one stands for them */
+	snprintf(key, sizeof key, "%s.pct10", name);
+	if ((old = os_counters_get(r->c, key)) != NULL && old->value >= pct)
+		return 0;
+	os_counters_set(r->c, key, pct, true);
 	if (th.cpu >= 0)
 		os_counters_setf(r->c, (uint64_t)th.cpu, true, "%s.cpu", name);
 	return 0;

@@ -171,12 +171,21 @@ os_top_thread_kind(const char *command, char *a, size_t alen, char *b, size_t bl
 		}
 		return 0;
 	}
+	if (!braces(command, "kernel", in, sizeof in))
+		return 0;
 	/* "kernel{if_io_tqg_3}" (sys/net/iflib.c: the receive and transmit tasks of iflib NICs) */
-	if (braces(command, "kernel", in, sizeof in) && strncmp(in, "if_io_tqg_", 10) == 0 &&
-	    isdigit((unsigned char)in[10])) {
+	if (strncmp(in, "if_io_tqg_", 10) == 0 && isdigit((unsigned char)in[10])) {
 		snprintf(a, alen, "%s", in + 10);
 		b[0] = '\0';
 		return OS_TOP_IFLIB;
+	}
+	/* "kernel{igb0 que}": a driver's own queue taskqueue ("%s que", drivers before iflib) */
+	if ((colon = strstr(in, " que")) != NULL && colon[4] == '\0' && colon > in &&
+	    isdigit((unsigned char)colon[-1]) && strchr(in, ' ') == colon) {
+		*colon = '\0';
+		snprintf(a, alen, "%s", in);
+		snprintf(b, blen, "que");
+		return OS_TOP_QUEUE;
 	}
 	return 0;
 }

@@ -85,7 +85,8 @@ int	 os_top_thread_row(const char *line, const struct os_top_cols *, struct os_t
 /*
  * The kernel threads diagnose looks at, from a row's COMMAND: OS_TOP_QUEUE for a NIC
  * queue's interrupt thread ("intr{irq264: ix0:rxq0}": a "ix0", b "rxq0"; without a queue
- * "intr{irq28: virtio_pci1}": a "virtio_pci1", b "irq28"), OS_TOP_NETISR ("intr{swi1:
+ * "intr{irq28: virtio_pci1}": a "virtio_pci1", b "irq28"; a driver's queue task before
+ * iflib "kernel{igb0 que}": a "igb0", b "que"), OS_TOP_NETISR ("intr{swi1:
  * netisr 3}": a "3"), OS_TOP_IFLIB ("kernel{if_io_tqg_3}": a "3"); 0 for any other.
  */
 enum { OS_TOP_QUEUE = 1, OS_TOP_NETISR, OS_TOP_IFLIB };

@@ -210,7 +210,11 @@ test_expect_success 'top -aSHP with a saturated netisr thread and iflib task: bo
 	grep -q "knobs: net.isr.maxthreads, net.isr.bindthreads, net.isr.dispatch" out &&
 	grep -q "^2\. iflib-thread-busy (likely)" out &&
 	grep -q "iflib task thread if_io_tqg_0 uses 98.6% of a CPU (CPU 0)" out &&
-	grep -q "CPU 0 is 99.6% busy (0.8% interrupt) while 2 CPU(s) idle" out
+	grep -q "CPU 0 is 99.6% busy (0.8% interrupt) while 2 CPU(s) idle" out &&
+	sed "s/  0.20% \[intr{irq264/ 97.20% [intr{irq264/" "$D/opnsense-top-HSP-busy.txt" >q.txt &&
+	test_expect_code 1 ntune diagnose --from q.txt >out &&
+	grep -q "the interrupt thread of ix0 queue 0 uses 97.2% of a CPU (CPU 0; 2 queue threads of ix0" out &&
+	grep -q "knobs: dev.ix.0.iflib.override_nrxqs, net.inet.rss.enabled, net.isr.dispatch" out
 '
 test_expect_success 'top -P pasted after sysctl, vmstat -i and netstat -Q: each read, top -P gives the CPU load' '
 	cat "$D/opnsense-netisr-drops.txt" "$D/real-top-P_opnsense_dec750_seed000.txt" >mix.txt &&
@@ -271,6 +275,13 @@ test_expect_success 'vmstat -i 1: the last interval counts, not the totals since
 	cat "$D/opnsense-vmstat-i-1.txt" "$D/real-top-P_opnsense_dec750_seed000.txt" >v.txt &&
 	test_expect_code 1 ntune diagnose --from v.txt >out &&
 	grep -q "^1\. one-queue on ix0 (likely)" out && grep -q "^2\. cpu-bound (likely)" out
+'
+test_expect_success 'real thread rows of a FreeBSD-based switch under a flood: the netisr thread and the NIC queue task named' '
+	test_expect_code 1 ntune diagnose --from "$D/real-top-HS_junos-ex2300_flood_jsa11230.txt" >out &&
+	grep -q "^[0-9]\. netisr-thread-busy (likely)" out &&
+	grep -q "netisr thread 0 uses 89% of a CPU (CPU 1; 1 netisr threads" out &&
+	grep -q "^[0-9]\. queue-thread-busy on bcm560xgmac0 (likely)" out &&
+	grep -q "a receive thread of bcm560xgmac0 (its interrupt or queue task; top -HSP does not name the queue) uses 88% of a CPU (CPU 1" out
 '
 test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 ntune diagnose --before a --interval 1 2>err &&

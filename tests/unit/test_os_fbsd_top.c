@@ -75,6 +75,11 @@ test_os_top_thread_kind_names_queue_netisr_and_iflib_threads(void **state)
 	assert_int_equal(os_top_thread_kind("[kernel{if_io_tqg_11}]", a, sizeof a, b, sizeof b),
 	    OS_TOP_IFLIB);
 	assert_string_equal(a, "11");
+	assert_int_equal(os_top_thread_kind("kernel{igb0 que}", a, sizeof a, b, sizeof b),
+	    OS_TOP_QUEUE);
+	assert_string_equal(a, "igb0");
+	assert_string_equal(b, "que");
+	assert_int_equal(os_top_thread_kind("kernel{dummy que}", a, sizeof a, b, sizeof b), 0);
 	assert_int_equal(os_top_thread_kind("idle{idle: cpu3}", a, sizeof a, b, sizeof b), 0);
 	assert_int_equal(os_top_thread_kind("intr{swi4: clock (0)}", a, sizeof a, b, sizeof b), 0);
 	assert_int_equal(os_top_thread_kind("kernel{if_config_tqg_0}", a, sizeof a, b, sizeof b), 0);
