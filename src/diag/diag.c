@@ -434,23 +434,32 @@ diag_captures(const struct diag_capture *before, size_t nb, const struct diag_ca
 	return diagnose_counters(fill_captures, before, nb, after, na, secs, os, NULL, 0, out, cause);
 }
 
+/* Keeps the entries of f about an entity in names (or about the whole system); the count left. */
+static size_t
+keep(struct diag_finding *f, size_t nf, const char *const *names, size_t n)
+{
+	size_t i, j, k = 0;
+	bool ok;
+
+	for (i = 0; i < nf; i++) {
+		ok = f[i].entity[0] == '\0';
+		for (j = 0; j < n && !ok; j++)
+			ok = strcmp(names[j], f[i].entity) == 0;
+		if (ok)
+			f[k++] = f[i];
+		else
+			finding_free(&f[i]);
+	}
+	return k;
+}
+
 void
 diag_keep_entities(struct diag_result *d, const char *const *names, size_t n)
 {
-	size_t i, j, k = 0;
-	bool keep;
-
-	for (i = 0; n > 0 && i < d->nfindings; i++) {
-		keep = d->findings[i].entity[0] == '\0';
-		for (j = 0; j < n && !keep; j++)
-			keep = strcmp(names[j], d->findings[i].entity) == 0;
-		if (keep)
-			d->findings[k++] = d->findings[i];
-		else
-			finding_free(&d->findings[i]);
-	}
-	if (n > 0)
-		d->nfindings = k;
+	if (n == 0)
+		return;
+	d->nfindings = keep(d->findings, d->nfindings, names, n);
+	d->nfacts = keep(d->facts, d->nfacts, names, n);
 }
 
 int

@@ -135,7 +135,7 @@ json_t	*diag_to_json(const struct diag_result *);
 int	 diag_from_json(const json_t *, struct diag_result **, char **cause);
 /* Reads a saved `ntune diagnose --json` document. */
 int	 diag_load(const char *path, struct diag_result **, char **cause);
-/* Drops the findings about an entity (interface) not in names (n == 0: keeps all). */
+/* Drops the findings and facts about an entity (interface) not in names (n == 0: keeps all). */
 void	 diag_keep_entities(struct diag_result *, const char *const *names, size_t n);
 /* Position of the first finding naming knob (0 = the most certain), -1 if none does. */
 int	 diag_knob_rank(const struct diag_result *, const char *knob);

@@ -460,6 +460,9 @@ test_diag_evaluate_not_spread_without_saturation_or_loss_is_headroom(void **stat
 	    "100% busy, 0% of it in softirq, and nothing drops: not a bottleneck now") == NULL)
 		fail_msg("fact: %s", d->facts[0].summary);
 	assert_non_null(d->headroom);
+	/* -i dut1: the fact about dut0 goes with dut0's findings */
+	diag_keep_entities(d, (const char *const[]){ "dut1" }, 1);
+	assert_int_equal(d->nfacts, 0);
 	diag_result_free(d);
 	/* the same CPU busy in softirq: the cost is paid */
 	counter(x, "cpu.0.softirq", 0, 150);
