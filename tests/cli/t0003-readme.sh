@@ -46,8 +46,7 @@ test_expect_success 'every man page section the README points to is a section of
 		grep -qxF "$s" man-secs || { echo "ntune(8) has no section \"$s\""; exit 1; }
 	done <secs
 '
-test_expect_success 'the report screenshot the README shows is a PNG' '
-	head -c 8 "$SRCDIR/doc/report.png" | od -An -tx1 | tr -d " \n" >sig &&
-	test "$(cat sig)" = 89504e470d0a1a0a
+test_expect_success 'the report screenshot the README shows is a picture, not a blank page' '
+	test "$(python3 "$FIXTURES/bench/pngcolors.py" "$SRCDIR/doc/report.png")" -gt 100
 '
 test_done

@@ -96,4 +96,16 @@ test_expect_success CHROMIUM 'headless Chromium renders a real tune report witho
 	! grep "CONSOLE" chrome.log &&
 	test "$(python3 "$FIXTURES/bench/pngcolors.py" tune.png)" -gt 100
 '
+test_expect_success CHROMIUM 'scripts/report-screenshot.sh DIR: the picture of DIR'"'"'s report, in colour, where OUT says' '
+	OUT="$TRASH/shot.png" NTUNE="$NTUNE" sh "$SRCDIR/scripts/report-screenshot.sh" "$FIXTURES/bench/lab-tune" >out 2>err &&
+	test "$(tail -1 out)" = "$TRASH/shot.png" &&
+	test "$(python3 "$FIXTURES/bench/pngcolors.py" shot.png)" -gt 100 &&
+	test ! -e "$FIXTURES/bench/lab-tune/report.html"
+'
+test_expect_success 'scripts/report-screenshot.sh refuses a directory without results, writing nothing' '
+	mkdir empty &&
+	test_expect_code 1 env OUT="$TRASH/none.png" NTUNE="$NTUNE" sh "$SRCDIR/scripts/report-screenshot.sh" empty 2>err &&
+	grep -q "empty: not a results directory" err &&
+	test ! -e none.png
+'
 test_done
