@@ -1,12 +1,19 @@
 # Thin wrapper around Meson; the real build is meson.build.
 PREFIX ?= /usr/local
 BUILD ?= build
+# One sanitizer build: clang, ASan + UBSan, with the libFuzzer targets (-Dfuzz=true).
 ASAN_BUILD ?= build-asan
-FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+# Each fuzz target's run in `make check` (a test of the sanitizer build, fuzz/meson.build).
+FUZZ_CHECK_SECONDS ?= 5
+TEST_JOBS ?= 2
 MESON_OPTS ?=
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	FUZZ_CHECK_SECONDS=$(FUZZ_CHECK_SECONDS)
+TEST = meson test --print-errorlogs --num-processes $(TEST_JOBS)
 
-.PHONY: all deps check check-plain check-asan check-fuzz install lab fuzz clean freebsd-check deb deb-check port-plist port-distinfo
+.PHONY: all deps check check-plain check-asan check-fuzz check-full check-full-plain check-full-asan \
+	install lab fuzz clean freebsd-check deb deb-check port-plist port-distinfo
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -21,20 +28,37 @@ $(BUILD)/build.ninja:
 
 $(ASAN_BUILD)/build.ninja:
 	@scripts/deps.sh check || scripts/deps.sh install
-	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
+	CC=clang meson setup $(ASAN_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
 
-# Tests are found by name (tests/unit/test_*.c, tests/cli/t*.sh): reconfigure so new ones register.
-check: check-plain check-asan check-fuzz
+# The test sets (tests/README.md): `make check` is the set 'check' (unit tests, the CLI tests, the
+# root-namespace tests that prove each promise once), then 'asan-check' under ASan/UBSan (the unit
+# tests, the parsers' CLI tests, each fuzz target for FUZZ_CHECK_SECONDS); at most 10 minutes on
+# 2 cores. `make check-full` is everything: `make check`, then the set 'full' (long lab, tune and
+# remote tests), then under ASan every test 'asan-check' left out. Tests are found by name
+# (tests/unit/test_*.c, tests/cli/t*.sh): reconfigure so new ones register.
+check: check-plain check-asan
+	@scripts/test-summary.sh $(BUILD)/meson-logs/check.json $(ASAN_BUILD)/meson-logs/check.json
 
 check-plain: $(BUILD)/build.ninja
 	@scripts/deps.sh check || scripts/deps.sh install
 	meson setup --reconfigure $(BUILD) >/dev/null
-	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	$(TEST) -C $(BUILD) --suite check --logbase check
 
 check-asan: $(ASAN_BUILD)/build.ninja
 	meson setup --reconfigure $(ASAN_BUILD) >/dev/null
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --timeout-multiplier 3
+	$(SAN_ENV) $(TEST) -C $(ASAN_BUILD) --suite asan-check --logbase check --timeout-multiplier 3
+
+check-full: check check-full-plain check-full-asan
+	@scripts/test-summary.sh $(BUILD)/meson-logs/check.json $(ASAN_BUILD)/meson-logs/check.json \
+		$(BUILD)/meson-logs/full.json $(ASAN_BUILD)/meson-logs/full.json
+
+check-full-plain: $(BUILD)/build.ninja
+	meson setup --reconfigure $(BUILD) >/dev/null
+	$(TEST) -C $(BUILD) --no-suite check --logbase full
+
+check-full-asan: $(ASAN_BUILD)/build.ninja
+	meson setup --reconfigure $(ASAN_BUILD) >/dev/null
+	$(SAN_ENV) $(TEST) -C $(ASAN_BUILD) --no-suite asan-check --logbase full --timeout-multiplier 3
 
 install: $(BUILD)/build.ninja
 	meson configure $(BUILD) -Dprefix=$(PREFIX) >/dev/null
@@ -52,7 +76,7 @@ freebsd-check: $(BUILD)/build.ninja
 	FREEBSD_SYSROOT="$(FREEBSD_SYSROOT)" meson test -C $(BUILD) --print-errorlogs t0101-freebsd-cross
 
 # The Debian package (../ntune_VERSION_ARCH.deb; its build runs the unprivileged tests),
-# and its test alone (t0103, part of `make check`: build, lintian, dpkg --root install, run).
+# and its test alone (t0103, part of `make check-full`: build, lintian, dpkg --root install, run).
 deb:
 	dpkg-buildpackage -us -uc -b
 deb-check: $(BUILD)/build.ninja
@@ -71,21 +95,14 @@ port-distinfo:
 lab: all
 	scripts/make-lab.sh
 
-# Each libFuzzer target runs for FUZZ_SECONDS.
-# check-fuzz (part of check): the clang libFuzzer build compiles, and each target
-# survives a short run from its corpus (FUZZ_CHECK_SECONDS each).
-FUZZ_CHECK_SECONDS ?= 5
-check-fuzz:
-	@scripts/deps.sh check || scripts/deps.sh install
-	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
-	ninja -C $(FUZZ_BUILD)
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_CHECK_SECONDS) 1
+# Each libFuzzer target runs for FUZZ_SECONDS. check-fuzz: each for FUZZ_CHECK_SECONDS (part of check-asan).
+check-fuzz: $(ASAN_BUILD)/build.ninja
+	meson setup --reconfigure $(ASAN_BUILD) >/dev/null
+	$(SAN_ENV) $(TEST) -C $(ASAN_BUILD) --suite fuzz --logbase fuzz
 
-fuzz:
-	@scripts/deps.sh check || scripts/deps.sh install
-	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false
-	ninja -C $(FUZZ_BUILD)
-	scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+fuzz: $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	scripts/run-fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -2,7 +2,8 @@
 # deps.sh check|install|tuned-profiles: are the build/test dependencies present; install them with
 # apt-get; extract TuneD's profiles only (install does that too).
 # iputils-ping: the learning ping before a remote run's generator (t6214).
-# debhelper/lintian/dpkg-dev/man-db: t0103 (the .deb, in make check); lld/file/binutils: t0101 (make freebsd-check,
+# debhelper/lintian/dpkg-dev/man-db/build-essential: t0103 (the .deb, in make check-full: dpkg-buildpackage
+# refuses without build-essential, "Unmet build dependencies: build-essential:native"); lld/file/binutils: t0101 (make freebsd-check,
 # whose FreeBSD root ../shared/tools/freebsd-sysroot makes and installs its own tools for).
 # TuneD's own profiles (t3014, bench/tune-vs.sh): Debian's tuned package is downloaded and its
 # usr/lib/tuned extracted to $TUNED_PEERS/VERSION ('current' links to it); it is never installed
@@ -12,10 +13,12 @@ TUNED_PEERS=${NTUNE_PEERS:-/usr/local/share/ntune/peers}/tuned
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
 netsniff-ng hyperfine procps kmod pci.ids python3 util-linux iputils-ping
-debhelper lintian dpkg-dev man-db lld file binutils openssh-client openssh-server"
+debhelper lintian dpkg-dev man-db build-essential fakeroot lld file binutils openssh-client openssh-server"
 CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid ssh ssh-keygen
-dpkg-buildpackage dh lintian man"
+dpkg-buildpackage dh lintian man iperf3 ministat ping sshd ld.lld file readelf"
 LIBS="cmocka jansson ncursesw"
+# Packages that put no command of their own on PATH, checked with dpkg-query.
+DEBS="build-essential libclang-rt-14-dev"
 
 check() {
 	for c in $CMDS; do
@@ -23,6 +26,11 @@ check() {
 	done
 	for l in $LIBS; do
 		pkg-config --exists "$l" 2>/dev/null || { echo "deps: missing library '$l'" >&2; return 1; }
+	done
+	command -v dpkg-query >/dev/null 2>&1 || return 0
+	for d in $DEBS; do
+		dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q "ok installed" ||
+			{ echo "deps: missing package '$d'" >&2; return 1; }
 	done
 }
 

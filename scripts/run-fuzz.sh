@@ -1,11 +1,15 @@
 #!/bin/sh
-# run-fuzz.sh BUILD SECONDS [SEED]: runs each libFuzzer target for SECONDS with its corpus and dictionary
-# (SEED: a fixed libFuzzer seed, so a short run in make check explores the same inputs each time).
+# run-fuzz.sh BUILD SECONDS [SEED [TARGET...]]: runs each libFuzzer target of BUILD (or each TARGET,
+# a path) for SECONDS with its corpus and dictionary (SEED: a fixed libFuzzer seed, so a short run in
+# make check explores the same inputs each time). SECONDS '-' is $FUZZ_CHECK_SECONDS, else 5: the
+# fuzz build's tests (fuzz/meson.build) run one target each this way, in parallel.
 set -eu
 build=$1; secs=$2; seed=${3:-0}
+[ "$secs" = - ] && secs=${FUZZ_CHECK_SECONDS:-5}
+[ $# -gt 3 ] && shift 3 || set -- "$build"/fuzz/fuzz_*
 root=$(cd "$(dirname "$0")/.." && pwd)
 fail=0
-for t in "$build"/fuzz/fuzz_*; do
+for t; do
 	[ -f "$t" ] && [ -x "$t" ] || continue  # not the .p object directories
 	name=$(basename "$t"); short=${name#fuzz_}
 	corpus=$(mktemp -d)

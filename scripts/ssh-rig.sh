@@ -81,13 +81,13 @@ mgmt_link() { # ROLE
 start_sshd() { # ROLE
 	h=$DIR/$1
 	rm -f "$h/sshd.pid"
-	# Inside ip netns exec's own mount namespace, the DUT's reboot commands are the rig's, and
-	# each host's /root is an empty directory of its own: this machine's /root/.bashrc, which
-	# bash reads for every ssh session, stays out (a pyenv init there made every session wait
-	# 60 s for a stale lock on 2026-12-05, and the rig timed out).
+	# Inside ip netns exec's own mount namespace, the DUT's reboot commands are the rig's. Each
+	# host's home is an empty directory of its own (HOME, host_dirs' SetEnv): this machine's
+	# /root/.bashrc, which bash reads for every ssh session, stays out (a pyenv init there made
+	# every session wait 60 s for a stale lock on 2026-12-05, and the rig timed out). /root itself
+	# stays visible: the tree under test may be a clone under /root.
 	mkdir -p "$h/home"
 	ip netns exec "$NAME-$1" sh -c '
-		mount --bind "$2/$1/home" /root || exit 1
 		if [ "$1" = dut ]; then
 			for c in /bin/systemctl /sbin/reboot /sbin/shutdown /usr/sbin/reboot /usr/sbin/shutdown; do
 				[ -e "$c" ] && mount --bind "$2/bin/rig-reboot" "$c"
@@ -119,7 +119,7 @@ host_dirs() { # ROLE
 	UsePAM no
 	StrictModes no
 	PrintMotd no
-	SetEnv NTUNE_DEADMAN=fork NTUNE_STATE_DIR=$h/state NTUNE_TEST_BOOT_ID=$h/boot_id NTUNE_RIG_HOST=$1 PATH=$h/bin:$DIR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	SetEnv HOME=$h/home NTUNE_DEADMAN=fork NTUNE_STATE_DIR=$h/state NTUNE_TEST_BOOT_ID=$h/boot_id NTUNE_RIG_HOST=$1 PATH=$h/bin:$DIR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	EOF
 	echo "$(mgmt_ip "$1") $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$DIR/known_hosts"
 	cat /proc/sys/kernel/random/uuid >"$h/boot_id"

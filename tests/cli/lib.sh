@@ -5,6 +5,21 @@ set -u
 : "${NTUNE:=$(cd "$(dirname "$0")/../.." && pwd)/build/ntune}"
 : "${SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 export NTUNE SRCDIR
+# The host lock (tests/README.md). Tests run in parallel; what they share is the host: its
+# host-wide sysctls (netdev_max_backlog, nf_conntrack_max: every namespace's traffic goes through
+# them) and its CPUs (a figure measured under load moves when another test loads them). A file
+# with the line '# test-lock: exclusive' (it changes host-wide state, or asserts on a figure another
+# test's load would move) runs alone among the locked ones; every other *-ns-* file takes the lock
+# shared. Run as root only (the others skip what needs root). The file is run again under
+# flock -o, so nothing it starts (sshd, dead-man timers) holds the lock after it ends.
+if [ -z "${NTUNE_TEST_LOCKED:-}" ] && [ "$(id -u)" = 0 ] && command -v flock >/dev/null 2>&1; then
+	_lock=
+	case ${0##*/} in *-ns-*|*-ns.sh) _lock=-s ;; esac
+	grep -qx '# test-lock: exclusive' "$0" 2>/dev/null && _lock=-x
+	if [ -n "$_lock" ]; then
+		NTUNE_TEST_LOCKED=${0##*/} exec flock -o $_lock "${NTUNE_TEST_LOCK:-/run/lock/ntune-tests.lock}" /bin/sh "$0" "$@"
+	fi
+fi
 GOLDEN="$SRCDIR/tests/cli/golden"
 FIXTURES="$SRCDIR/tests/fixtures"
 SHARED_FIXTURES="$SRCDIR/../shared/fixtures"

@@ -136,4 +136,46 @@ test_expect_success 'no test file uses the deleted helper or ends a body in exit
 	! grep -n "test_expect_failure_status\|exit \$rc$\|exit 0$\|test_need_root" "$SRCDIR"/tests/cli/t[0-9]*.sh |
 		grep -v "^$SRCDIR/tests/cli/t0000-lib.sh:"
 '
+
+# The host lock (tests/README.md): files named *-ns-* or *-ns.sh take it shared, a file with the
+# line '# test-lock: exclusive' alone; a file that starts a process which outlives it does not
+# pass the lock on to it. A lock file of this test's own (NTUNE_TEST_LOCK); each stand-in file
+# logs when it starts and ends.
+# write_locked NAME [MARKER]: a stand-in of NAME.sh that holds what it took for 2 s, and leaves
+# a `sleep 30` behind.
+write_locked() {
+	{ printf '#!/bin/sh\n'; [ -n "${2:-}" ] && printf '%s\n' "$2"
+	  printf '. "%s/tests/cli/lib.sh"\n' "$SRCDIR"
+	  printf 'echo "start $(date +%%s%%N)" >>"%s/%s.log"\n' "$TRASH" "$1"
+	  printf 'sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>"%s/left.pids"\nsleep 2\n' "$TRASH"
+	  printf 'echo "end $(date +%%s%%N)" >>"%s/%s.log"\nexit 0\n' "$TRASH" "$1"; } >"$TRASH/$1.sh"
+}
+# stamp NAME start|end: when NAME's stand-in logged it (ns).
+stamp() { sed -n "s/^$2 //p" "$TRASH/$1.log"; }
+# started NAME: waits up to 10 s for NAME's start.
+started() { test_wait_for "^start" "$TRASH/$1.log"; test -s "$TRASH/$1.log"; }
+test_at_exit "kill \$(cat '$TRASH/left.pids' 2>/dev/null) 2>/dev/null"
+write_locked t9001-ns-a
+write_locked t9002-b-ns
+write_locked t9003-ns-x "# test-lock: exclusive"
+write_locked t9004-plain
+export NTUNE_TEST_LOCK="$TRASH/host.lock"
+test_expect_success ROOT 'the host lock: two shared files run at the same time' '
+	{ sh t9001-ns-a.sh & } && started t9001-ns-a && sh t9002-b-ns.sh && wait &&
+	test "$(stamp t9002-b-ns start)" -lt "$(stamp t9001-ns-a end)"
+'
+test_expect_success ROOT 'the host lock: an exclusive file waits for a shared one, a shared one for it' '
+	rm -f t900*.log &&
+	{ sh t9001-ns-a.sh & } && started t9001-ns-a && { sh t9003-ns-x.sh & } && started t9003-ns-x &&
+	sh t9002-b-ns.sh && wait &&
+	test "$(stamp t9003-ns-x start)" -ge "$(stamp t9001-ns-a end)" &&
+	test "$(stamp t9002-b-ns start)" -ge "$(stamp t9003-ns-x end)"
+'
+test_expect_success ROOT 'the host lock: a file with neither name nor marker takes none; what a file left running holds none' '
+	rm -f t900*.log &&
+	{ sh t9003-ns-x.sh & } && started t9003-ns-x && sh t9004-plain.sh &&
+	test "$(stamp t9004-plain start)" -lt "$(stamp t9003-ns-x end)" && wait &&
+	start=$(date +%s) && sh t9003-ns-x.sh && test $(($(date +%s) - start)) -lt 10
+'
+unset NTUNE_TEST_LOCK
 test_done

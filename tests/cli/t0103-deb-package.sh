@@ -6,9 +6,10 @@
 # this machine; --force-depends because that database does not hold libc6 and
 # libjansson4, which this machine has), and the installed ntune, ntune(8) and
 # /usr/share/ntune used from there, and removed again.
-# About 4 minutes on 2 busy cores. Runs once per `make check`: not in the ASan run
+# About 4 minutes on 2 busy cores. Runs once per `make check-full`: not in the ASan run
 # (the package is built from the sources, not from that build) and not inside the
 # package's own test run (NTUNE_IN_DEB_BUILD, debian/rules), which would recurse.
+# test-set: full
 . "$(dirname "$0")/lib.sh"
 
 test_prereq_DEBBUILD() {

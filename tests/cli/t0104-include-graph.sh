@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/include-graph.sh: the `#include "..."` graph of src/ has no cycle, and a
 # cycle introduced into it is found and named.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 
 graph="$SRCDIR/scripts/include-graph.sh"

@@ -2,6 +2,7 @@
 # ntune stat prints what ministat 20150715 prints: stdout byte for byte, the same
 # exit status and the same first error line after the program name. The expected
 # results come from the real ministat (scripts/stat-golden.sh), one case a row.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 
 cases="$GOLDEN/stat/cases"

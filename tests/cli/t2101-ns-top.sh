@@ -1,6 +1,7 @@
 #!/bin/sh
 # ntune top with real traffic: two namespaces joined by a veth pair (198.18.x),
 # `ntune gen` sending at a fixed rate; top must report that rate within 10%.
+# test-lock: exclusive
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP

@@ -1,5 +1,6 @@
 #!/bin/sh
 # ntune top's ncurses screen driven through tmux: keys q, i, s, c.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP,TMUX

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ntune inspect inside a network namespace: veth without rings or coalescing is
 # reported as such ("-"), not as an error.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP

@@ -1,14 +1,14 @@
 #!/bin/sh
 # ntune diagnose in the DUT of a lab under ntune gen load: each bottleneck is named with its knob,
 # a light clean load gives exit 0. Loads of 4 s; every host-wide sysctl changed is restored.
+# test-set: check
+# test-lock: exclusive
 . "$(dirname "$0")/lib.sh"
 
 P=$(test_unique)
 test_lab_files
-# Host-wide sysctls are changed and restored below: two runs of this file at once (plain and
-# ASan suites) would restore each other's test values, so the second waits for the first.
-exec 7>/tmp/ntune-t2201-host-sysctl.lock
-flock -w 600 7 || { echo "ntune t2201: another run holds the host-sysctl lock" >&2; exit 1; }
+# Host-wide sysctls are changed and restored below: the file holds the host lock exclusively
+# (test-lock above, tests/cli/lib.sh), so no other run of it or lab test sees the test values.
 BACKLOG=$(cat /proc/sys/net/core/netdev_max_backlog)
 CTMAX=$(cat /proc/sys/net/netfilter/nf_conntrack_max 2>/dev/null || echo)
 # The test values (8, 64) found here are a run's leftover (one without this lock): the backlog

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ntune advise/inspect on real-shaped FreeBSD/OPNsense output: the platform from evidence,
 # current values beside proposals, the kernel's RSS rule, goals and roles, a seed compared.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 SEED0="$SRCDIR/tests/fixtures/os/seed000-dec750"
 SEED1="$SRCDIR/tests/fixtures/os/seed001-xeon-ix"

@@ -6,6 +6,7 @@
 # loader variables newer than the trees read, a Red Hat-only knob. Knobs gone from the
 # kernel (FreeBSD 10's hw.igb.*, Linux's tcp_tw_recycle) are known from the older trees
 # the catalogue read. A new unknown or a new error turns this red.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 C="$FIXTURES/corpus"
 

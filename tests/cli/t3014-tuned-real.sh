@@ -15,6 +15,7 @@
 # Errors and warnings about values depend on the kernel that runs the test (e.g.
 # kernel.nmi_watchdog read-only in a container, wmem_max below the current value): not
 # asserted here; what is asserted is that no line is unreadable.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success TUNED_PROFILES 'every profile of the package is read: no line unreadable, exit 0 or 1' '

@@ -1,5 +1,6 @@
 #!/bin/sh
 # ntune apply/verify/diff/revert of real net.* sysctls and if.* settings inside a namespace this test makes.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP

@@ -1,5 +1,6 @@
 #!/bin/sh
 # apply killed by SIGKILL after 0..N writes: `ntune revert` restores the exact previous state.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP

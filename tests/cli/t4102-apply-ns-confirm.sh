@@ -1,5 +1,6 @@
 #!/bin/sh
 # apply --confirm SECS: the change reverts itself unless `ntune confirm` arrives, even when the session ends.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT,IP,SETSID

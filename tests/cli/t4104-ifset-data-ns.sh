@@ -5,6 +5,7 @@
 # anyone, written with CAP_NET_ADMIN) a setting that verify reads, export prints, and,
 # as root, apply sets in a namespace this test makes and revert restores. A broken line
 # stops every command with its file and line (exit 2).
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_prereq_NETDEV_GROUP() { test -r /sys/class/net/lo/netdev_group; }

@@ -1,5 +1,6 @@
 #!/bin/sh
 # ntune lab up/down/status/exec: namespaces, veths, modes, cleanup, refusals.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT

@@ -1,5 +1,7 @@
 #!/bin/sh
 # ntune gen and ntune sink in a lab: no options needed inside it, counts, loss, latency, RPS.
+# test-set: check
+# test-lock: exclusive
 . "$(dirname "$0")/lib.sh"
 
 test_require ROOT

@@ -1,5 +1,6 @@
 #!/bin/sh
 # ntune report: a self-contained HTML page of a results directory.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 
 AB="$FIXTURES/bench/synthetic-ab"

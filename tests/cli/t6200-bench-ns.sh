@@ -1,5 +1,6 @@
 #!/bin/sh
 # ntune bench in a lab: interleaved A/B runs, verdict, results directory, faults, restore on signals.
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 
 test_lab_up

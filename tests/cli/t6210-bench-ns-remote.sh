@@ -2,6 +2,7 @@
 # ntune bench --dut ssh://...: a DUT, a generator and a sink that are separate "hosts" (network
 # namespaces, each with its own real OpenSSH server, keys made here), the controller in a fourth
 # namespace reaching them only over ssh (scripts/ssh-rig.sh).
+# test-set: check
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"
 gen_running() {
@@ -20,6 +21,16 @@ restored() {
 HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
 BENCH="timeout 300 $NTUNE bench $HOSTS --duration 1 --warmup 0.5"
 
+# The rig's hosts see the tree under test wherever it is (a clone under /root included: issue 26),
+# and each keeps a home of its own: bash reads that home's .bashrc, not this machine's /root/.bashrc.
+test_expect_success 'each rig host has a private home and sees the ntune under test' '
+	for h in dut gen sink; do
+		echo "RIG_HOME_OF=$h" >"$RIG/$h/home/.bashrc" &&
+		ctl ssh -F "$RIG/ssh_config" -o BatchMode=yes $h "echo \$HOME \$RIG_HOME_OF; ntune --version" >out &&
+		cat out && test "$(head -1 out)" = "$RIG/$h/home $h" && grep -q "^ntune [0-9]" out &&
+		ctl ssh -F "$RIG/ssh_config" -o BatchMode=yes $h "test -x \"$NTUNE\" && test -d \"$SRCDIR/share\"" || exit 1
+	done
+'
 test_expect_success 'bench --dut compares two profiles on the DUT over ssh and restores its settings' '
 	ctl $BENCH a.conf b.conf --runs 3 --max-runs 3 -o r1 >out 2>err &&
 	cat out &&

@@ -2,6 +2,7 @@
 # bench --metric efficiency: each run's value is its forwarded packets per CPU-second the DUT
 # spent (dut_cpu in runs.jsonl: softirq of every CPU + the NAPI threads of dut0 and dut1),
 # and the verdict says so.
+# test-lock: exclusive
 . "$(dirname "$0")/lib.sh"
 
 P=$(test_unique)

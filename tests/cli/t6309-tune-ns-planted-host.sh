@@ -3,6 +3,7 @@
 # mode, nf_conntrack_max 128) and `--impair backlog-rps` (RPS on dut0, netdev_max_backlog 64).
 # One lab at a time holds the host value, lab down puts the original back exactly (also after
 # a crash), and tune finds and keeps the larger conntrack table first.
+# test-lock: exclusive
 . "$(dirname "$0")/lib.sh"
 
 P=$(test_unique)

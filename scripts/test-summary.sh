@@ -1,0 +1,22 @@
+#!/bin/sh
+# test-summary.sh LOG.json...: the ten slowest tests of the meson test logs given (meson test
+# --logbase NAME writes meson-logs/NAME.json, one JSON object a test), with their build and
+# result, and the tests' total time; missing logs are left out. `make check` prints it last.
+exec python3 - "$@" <<'PY'
+import json, os, sys
+rows = []
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        continue
+    build = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    for line in open(path):
+        if line.strip():
+            t = json.loads(line)
+            rows.append((t["duration"], build, t["name"], t["result"]))
+if not rows:
+    sys.exit(0)
+rows.sort(reverse=True)
+print("slowest ten of %d tests (%.0f s of test time in all):" % (len(rows), sum(r[0] for r in rows)))
+for d, build, name, result in rows[:10]:
+    print("  %7.1f s  %-10s %-45s %s" % (d, build, name, result))
+PY
