@@ -1,0 +1,73 @@
+/*
+ * Agentless apply: the POSIX sh scripts that apply, confirm and revert a
+ * profile on a DUT that has no ntune, only sshd and its base system. They are
+ * generated here on the controller, sent over ssh's standard input to the
+ * DUT's sh and shown by `apply --dut ... --plan`. Every word from a profile or
+ * read from the DUT is single-quoted (remote_quote) and checked first: a knob
+ * name is [A-Za-z0-9_.%-] with letters first, a value printable without quotes,
+ * backslashes or shell-active characters. Nothing is interpolated unchecked.
+ *
+ * On the DUT, a journal directory STATE/ID (STATE: /var/db/ntune-agentless on
+ * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix) holds:
+ *   state      applying | applied | confirmed | reverted | failed
+ *   restore    a generated sh script that puts every original back (the
+ *              runtime values read first, the files as they were, byte for byte)
+ *   wait       the dead-man: sleeps --confirm SECS, then runs restore unless
+ *              `confirmed` or `reverted` exists; started detached (daemon(8)
+ *              on FreeBSD, setsid nohup on Linux) before anything is set
+ *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
+ *              (the loader tunables into loader.conf.local's block)
+ * STATE/latest names the newest entry. The whole script is one function called
+ * on its last line, so a connection cut while it is sent runs nothing.
+ */
+#ifndef NTUNE_APPLY_REMOTE_SCRIPT_H
+#define NTUNE_APPLY_REMOTE_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rscript_os { RSCRIPT_FREEBSD, RSCRIPT_LINUX };
+
+struct rscript_knob {
+	const char *name;
+	const char *value;	/* wanted */
+	const char *old;	/* as the controller read it (runtime knobs); NULL for boot ones */
+	bool	boot;		/* FreeBSD loader tunable: loader.conf.local or nextboot(8) */
+};
+
+struct rscript {
+	enum rscript_os os;
+	const char *id;		/* journal entry: [A-Za-z0-9-]; NULL in confirm/revert = latest */
+	const char *root;	/* prefix of every file ("" or NULL = /): tests and images */
+	int	confirm_secs;	/* > 0: the dead-man job */
+	bool	persist;	/* write the boot-time files */
+	bool	trial_boot;	/* FreeBSD: loader tunables for one boot (nextboot -e) */
+};
+
+/* Exit statuses of the apply script besides 0 (applied). */
+enum {
+	RSCRIPT_EX_JOURNAL = 3,	/* cannot make the journal entry */
+	RSCRIPT_EX_CHANGED = 4,	/* an original changed since the controller read it */
+	RSCRIPT_EX_DEADMAN = 5,	/* the dead-man job did not start */
+	RSCRIPT_EX_SET = 6,	/* a set failed (everything restored) */
+	RSCRIPT_EX_READBACK = 7,	/* a value read back differs (everything restored) */
+	RSCRIPT_EX_PERSIST = 8,	/* a boot-time file could not be written (everything restored) */
+	RSCRIPT_EX_NEXTBOOT = 9,	/* a nextboot(8) configuration is already waiting */
+	RSCRIPT_EX_NOENTRY = 10,	/* confirm/revert: no such entry */
+};
+
+/* Is name a knob name these scripts accept? -1 + cause naming it when not. */
+int	 rscript_check_name(const char *name, char **cause);
+/* Is value (of name) one they can write and restore? -1 + cause when not. */
+int	 rscript_check_value(const char *name, const char *value, const char *what, char **cause);
+/* The journal directory on the DUT (malloc'd). */
+char	*rscript_state_dir(const struct rscript *);
+/* /proc/sys path of a Linux knob (malloc'd). */
+char	*rscript_proc_path(const char *name);
+/* The apply script (malloc'd), or NULL + cause when a name or value is refused. */
+char	*rscript_apply(const struct rscript *, const struct rscript_knob *, size_t n, char **cause);
+/* confirm / revert of entry s->id (NULL: latest); malloc'd. */
+char	*rscript_confirm(const struct rscript *);
+char	*rscript_revert(const struct rscript *);
+
+#endif

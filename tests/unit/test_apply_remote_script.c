@@ -1,0 +1,304 @@
+/*
+ * The agentless apply/confirm/revert scripts (src/apply/remote_script.c): their
+ * text, refusal of hostile names and values, and what they do when run by sh
+ * against the FreeBSD sysctl stand-in (tests/cli/standin/freebsd/sysctl) on a
+ * MIB directory in a scratch root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "apply/remote_script.h"
+#include "util/util.h"
+#include "tmpdir.h"
+
+static const struct rscript_knob two[] = {
+	{ "net.isr.dispatch", "deferred", "direct", false },
+	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
+};
+
+static void
+test_apply_text_quotes_every_word(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "20261205T150000Z-0001", "", 120, true, false };
+	char *t, *cause = NULL;
+
+	(void)state;
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred' ||"));
+	assert_non_null(strstr(t, "ntune_is 'net.isr.dispatch' - 'direct' ||"));
+	assert_non_null(strstr(t, "ntune_set 'net.inet.ip.intr_queue_maxlen' - '256' || ok=1\n"));
+	assert_non_null(strstr(t, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\""));
+	assert_non_null(strstr(t, "S='/var/db/ntune-agentless'\n"));
+	assert_non_null(strstr(t, "f='/etc/sysctl.conf.local'"));
+	/* The dead-man starts before the first set. */
+	assert_true(strstr(t, "daemon -f") < strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'"));
+	/* Nothing runs before the last line. */
+	assert_non_null(strstr(t, "}\nntune_main \"$@\"\n"));
+	assert_string_equal(t + strlen(t) - strlen("}\nntune_main \"$@\"\n"), "}\nntune_main \"$@\"\n");
+	free(t);
+	s.os = RSCRIPT_LINUX;
+	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.ipv4.tcp_rmem", "4096 131072 6291456",
+	    "4096 87380 6291456", false } }, 1, &cause);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "ntune_set 'net.ipv4.tcp_rmem' '/proc/sys/net/ipv4/tcp_rmem' "
+	    "'4096 131072 6291456'"));
+	assert_non_null(strstr(t, "setsid nohup sh \"$J/wait\""));
+	assert_non_null(strstr(t, "f='/etc/sysctl.d/90-ntune.conf'"));
+	free(t);
+}
+
+static void
+test_trial_boot_uses_nextboot(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e1", "/r", 0, false, true };
+	const struct rscript_knob k[] = { { "net.isr.maxthreads", "4", NULL, true } };
+	char *t, *cause = NULL;
+
+	(void)state;
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "nextboot -e 'net.isr.maxthreads=4' >/dev/null"));
+	assert_null(strstr(t, "daemon -f"));
+	assert_non_null(strstr(t, "net.isr.maxthreads=\"4\"\n# END ntune"));	/* the keep block */
+	free(t);
+	/* A loader tunable on Linux is refused. */
+	s.os = RSCRIPT_LINUX;
+	assert_null(rscript_apply(&s, k, 1, &cause));
+	assert_non_null(strstr(cause, "loader tunable"));
+	free(cause);
+}
+
+static void
+test_hostile_names_and_values_are_refused(void **state)
+{
+	static const char *const names[] = { "a;b", "$(id)", "net.x`id`", "-n", ".a", "a..b", "a b",
+	    "a'b", "a\nb", "", "1abc", "a.", "net.x/../y" };
+	static const char *const values[] = { "1'; reboot #", "$(id)", "`id`", "a\nb", "x\"y", "a\\b",
+	    " 1", "1 ", "a;b", "a|b", "a&b", "a>b", "*", "~", "a\tb", "!x" };
+	struct rscript s = { RSCRIPT_FREEBSD, "e1", "", 60, true, false };
+	struct rscript_knob k = { "net.ok", "1", "0", false };
+	char *cause = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nitems(names); i++) {
+		k.name = names[i];
+		assert_null(rscript_apply(&s, &k, 1, &cause));
+		assert_non_null(strstr(cause, "refuses the knob name"));
+		free(cause);
+		cause = NULL;
+	}
+	k.name = "net.ok";
+	for (i = 0; i < nitems(values); i++) {
+		k.value = values[i];
+		k.old = "0";
+		assert_null(rscript_apply(&s, &k, 1, &cause));
+		assert_non_null(strstr(cause, "refuses the value"));
+		assert_non_null(strstr(cause, "'net.ok'"));
+		free(cause);
+		cause = NULL;
+		/* An original read from the DUT is checked the same way. */
+		k.value = "1";
+		k.old = values[i];
+		assert_null(rscript_apply(&s, &k, 1, &cause));
+		assert_non_null(strstr(cause, "refuses the original value"));
+		free(cause);
+		cause = NULL;
+	}
+	s.id = "x;y";
+	k.old = "0";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	free(cause);
+}
+
+/* --- run by sh against the sysctl stand-in ---------------------------------------------- */
+
+static char root[] = "/tmp/ntune-rscript-XXXXXX";
+
+static void
+put(const char *rel, const char *text)
+{
+	char *p;
+
+	xasprintf(&p, "%s%s", root, rel);
+	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
+	free(p);
+}
+
+static char *
+get(const char *rel)
+{
+	char *p, *d = NULL;
+	size_t len;
+
+	xasprintf(&p, "%s%s", root, rel);
+	if (util_read_file(p, &d, &len, NULL) == -1)
+		d = NULL;
+	free(p);
+	return d;
+}
+
+/* Runs script (cut to len bytes when len > 0) with sh; its exit status. */
+static int
+run(const char *script, size_t len)
+{
+	char *path, *cmd;
+	FILE *f;
+	int st;
+
+	xasprintf(&path, "%s/script.sh", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(script, 1, len > 0 ? len : strlen(script), f);
+	fclose(f);
+	xasprintf(&cmd, "PATH='%s/tests/cli/standin/freebsd':\"$PATH\" SYSCTL_STANDIN_MIB='%s/mib' "
+	    "sh -s <'%s' >'%s/out' 2>&1", NTUNE_SRCDIR, root, path, root);
+	st = system(cmd);
+	free(cmd);
+	free(path);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void
+expect(const char *rel, const char *want)
+{
+	char *got = get(rel);
+
+	if (want == NULL) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static int
+setup_root(void **state)
+{
+	char *cmd;
+
+	(void)state;
+	tmpdir_make(root);
+	xasprintf(&cmd, "mkdir -p '%s/mib/net/isr' '%s/mib/net/inet/ip' '%s/etc' '%s/boot'", root, root,
+	    root, root);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	put("/mib/net/isr/dispatch", "direct\n");
+	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	return 0;
+}
+
+static int
+teardown_root(void **state)
+{
+	(void)state;
+	tmpdir_remove(root);
+	return 0;
+}
+
+static void
+test_apply_then_revert_restores_byte_for_byte(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e1", root, 0, true, false };
+	char *t, *cause = NULL;
+
+	(void)state;
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_non_null(t);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n# BEGIN ntune: managed by "
+	    "`ntune apply`; edits inside this block are lost\nnet.isr.dispatch=deferred\n"
+	    "net.inet.ip.intr_queue_maxlen=2048\n# END ntune\n");
+	expect("/var/db/ntune-agentless/latest", "e1\n");
+	expect("/var/db/ntune-agentless/e1/state", "applied\n");
+	s.id = NULL;
+	t = rscript_revert(&s);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	expect("/var/db/ntune-agentless/e1/state", "reverted\n");
+}
+
+static void
+test_failed_set_restores_everything(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e2", root, 0, true, false };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "direct", false },
+	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
+	char *t, *cause = NULL;
+
+	(void)state;
+	t = rscript_apply(&s, k, 2, &cause);
+	assert_non_null(t);
+	assert_int_equal(run(t, 0), RSCRIPT_EX_SET);	/* the stand-in: invalid integer 'lots' */
+	free(t);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	expect("/var/db/ntune-agentless/e2/state", "failed\n");
+}
+
+static void
+test_changed_original_changes_nothing(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e3", root, 0, true, false };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "deferred", false } };
+	char *t, *cause = NULL;
+
+	(void)state;
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_int_equal(run(t, 0), RSCRIPT_EX_CHANGED);
+	free(t);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/var/db/ntune-agentless/e3/state", NULL);
+}
+
+static void
+test_cut_script_runs_nothing(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e4", root, 0, true, false };
+	char *t, *cause = NULL;
+	size_t cut;
+
+	(void)state;
+	t = rscript_apply(&s, two, 2, &cause);
+	/* Cut anywhere after the first set: sh finds no end of ntune_main and runs nothing. */
+	for (cut = (size_t)(strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'") - t) + 10;
+	    cut < strlen(t) - 3; cut += 97) {
+		assert_int_not_equal(run(t, cut), 0);
+		expect("/mib/net/isr/dispatch", "direct\n");
+		expect("/var/db/ntune-agentless/e4/state", NULL);
+	}
+	free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_text_quotes_every_word),
+		cmocka_unit_test(test_trial_boot_uses_nextboot),
+		cmocka_unit_test(test_hostile_names_and_values_are_refused),
+		cmocka_unit_test(test_apply_then_revert_restores_byte_for_byte),
+		cmocka_unit_test(test_failed_set_restores_everything),
+		cmocka_unit_test(test_changed_original_changes_nothing),
+		cmocka_unit_test(test_cut_script_runs_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, setup_root, teardown_root);
+}
