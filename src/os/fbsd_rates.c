@@ -81,8 +81,9 @@ count(const char *s, bool bytes, double *v)
 	const char *units = "kKMGTPE", *u;
 	double mul, base = bytes ? 1024 : 1000;
 
+	/* A count of 2^64 or more is no counter's (and has no uint64_t to become). */
 	*v = strtod(s, &end);
-	if (end == s || !isdigit((unsigned char)*s) || *v < 0)
+	if (end == s || !isdigit((unsigned char)*s) || *v < 0 || !(*v < 0x1p64))
 		return false;
 	if (*end == '\0')
 		return true;
@@ -93,7 +94,7 @@ count(const char *s, bool bytes, double *v)
 	for (; u > units + 1; u--)
 		mul *= base;
 	*v *= mul;
-	return true;
+	return *v < 0x1p64;
 }
 
 int
@@ -105,7 +106,9 @@ os_netstat_w_row(const char *line, struct os_netstat_w *w, struct os_counters *c
 
 	os_strlcpy(copy, line, sizeof copy);
 	for (t = strtok_r(copy, " \t", &save); t != NULL; t = strtok_r(NULL, " \t", &save)) {
-		if (n == w->ncols || !count(t, strcmp(w->cols[n] + 1, "bytes") == 0, &v[n]))
+		/* "" is a column read and dropped (colls): not "?bytes", and no byte past its end. */
+		if (n == w->ncols || !count(t, w->cols[n][0] != '\0' &&
+		    strcmp(w->cols[n] + 1, "bytes") == 0, &v[n]))
 			return -1;
 		n++;
 	}
@@ -134,11 +137,11 @@ rate(const char *num, const char *unit, double *v)
 	size_t i;
 
 	*v = strtod(num, &end);
-	if (end == num || *end != '\0' || *v < 0)
+	if (end == num || *end != '\0' || !(*v >= 0))
 		return false;
 	for (i = 0; i < nitems(units) && strcmp(units[i], unit) != 0; i++)
 		*v *= 1024;
-	return i < nitems(units);
+	return i < nitems(units) && *v < 0x1p64;
 }
 
 int

@@ -35,7 +35,7 @@ os_top_cpu_line(const char *line, int *cpu, double v[5])
 		while (*p == ' ' || *p == ',')
 			p++;
 		v[i] = strtod(p, &end);
-		if (end == p || *end != '%' || v[i] < 0 || v[i] > 100)
+		if (end == p || *end != '%' || !(v[i] >= 0 && v[i] <= 100))	/* not NaN either */
 			return -1;
 		for (p = end + 1; *p == ' '; p++)
 			;
@@ -111,8 +111,9 @@ os_top_thread_row(const char *line, const struct os_top_cols *cols, struct os_to
 		if (n == cols->c)
 			th->cpu = isdigit((unsigned char)*w) ? atoi(w) : -1;
 		if (n == cols->wcpu) {
+			/* a process of many threads may pass 100%, never all the CPUs' (nor NaN) */
 			th->pct = strtod(w, &end);
-			if (end == w || *end != '%')
+			if (end == w || *end != '%' || !(th->pct >= 0 && th->pct <= 100.0 * OS_MAXCPU))
 				return -1;
 		}
 	}
