@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
+#include "cmd/agentless.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "util/util.h"
@@ -166,6 +167,71 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 	json_decref(doc);
 }
 
+/* apply --dut: the DUT's lines, as print_text says them here. */
+static void
+print_dut(const struct cmd_agentless *a, const struct agentless_result *r, int confirm)
+{
+	size_t i, w = 0, set = 0;
+	const struct apply_change *c;
+
+	for (i = 0; i < r->nchanges; i++) {
+		if (strlen(r->changes[i].name) > w)
+			w = strlen(r->changes[i].name);
+		set += r->changes[i].action == APPLY_SET || r->changes[i].action == APPLY_BOOT_ONLY ||
+		    r->changes[i].action == APPLY_TRIAL_BOOT;
+	}
+	printf("applied %s on %s: %zu of %zu settings changed\n", r->id, a->host.url, set, r->nchanges);
+	for (i = 0; i < r->nchanges; i++) {
+		c = &r->changes[i];
+		printf("  %-*s  %s -> %s  (%s)\n", (int)w, c->name, c->old ? c->old : "?", c->want,
+		    action_text(c->action, false));
+	}
+	if (confirm > 0)
+		printf("reverts in %d s unless `ntune confirm --dut %s %s` runs (a job on the DUT does it)\n",
+		    confirm, a->host.url, r->id);
+}
+
+/* apply --dut URL: agentless, or --plan: the script on standard output, nothing changed. */
+static int
+run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool json,
+    const struct kb *kb, const struct kb_profile *p)
+{
+	struct agentless_result r;
+	char *cause = NULL;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	if ((rc = cmd_agentless_open(&cmd_apply, a)) != 0)
+		return rc;
+	a->o.root = o->root != NULL ? o->root : "";
+	a->o.confirm_secs = o->confirm_secs;
+	a->o.persist = o->persist;
+	a->o.trial_boot = o->trial_boot;
+	a->o.plan = plan;
+	if (o->trial_boot && a->o.os != RSCRIPT_FREEBSD)
+		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
+		    a->host.url);
+	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
+		rc = cmd_fail(&cmd_apply, &cause, 1);
+	else {
+		if (plan)
+			fputs(r.script, stdout);
+		else if (json) {
+			struct apply_result ar;
+
+			memset(&ar, 0, sizeof ar);
+			snprintf(ar.id, sizeof ar.id, "%s", r.id);
+			ar.changes = r.changes;
+			ar.nchanges = r.nchanges;
+			print_json(&ar, false, o->confirm_secs);
+		} else
+			print_dut(a, &r, o->confirm_secs);
+	}
+	agentless_result_free(&r);
+	cmd_agentless_close(a);
+	return rc;
+}
+
 static const struct option longopts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "confirm", required_argument, NULL, 'c' },
@@ -176,6 +242,8 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "trial-boot", no_argument, NULL, 'T' },
+	{ "plan", no_argument, NULL, 'p' },
+	CMD_AGENTLESS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -186,17 +254,24 @@ run(struct cmd_args *args)
 	struct apply_result r;
 	struct kb_profile *p;
 	struct kb *kb = NULL;
+	struct cmd_agentless a;
 	char *cause = NULL, *end;
 	char *arg;
-	bool json = false, force = false;
+	bool json = false, force = false, plan = false;
 	enum os_platform pf;
 	int ch, rc;
 	long secs;
 
 	memset(&o, 0, sizeof o);
+	memset(&a, 0, sizeof a);
 	o.persist = true;
 	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_agentless_option(&a, ch, arg))
+			continue;
 		switch (ch) {
+		case 'p':
+			plan = true;
+			break;
 		case 'n':
 			o.dry_run = true;
 			break;
@@ -232,7 +307,12 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	if (o.trial_boot && !apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()))
+	if ((plan || a.ssh_config != NULL || a.accept_new) && a.url == NULL)
+		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config and --ssh-accept-new go with --dut");
+	if (a.url != NULL && (o.netns != NULL || o.os != NULL || o.dry_run))
+		return cmd_error(&cmd_apply, 2, "--dut goes without --netns, --os and --dry-run (--plan "
+		    "shows what it would do)");
+	if (a.url == NULL && o.trial_boot && !apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()))
 		return cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD, OPNsense and pfSense "
 		    "(nextboot(8)); '%s' has no loader tunables", o.os != NULL ? o.os : apply_detect_os());
 	if (o.trial_boot && !o.persist)
@@ -253,6 +333,12 @@ run(struct cmd_args *args)
 		kb_free(kb);
 		return 1;
 	}
+	if (a.url != NULL) {
+		rc = run_dut(&a, &o, plan, json, kb, p);
+		kb_profile_free(p);
+		kb_free(kb);
+		return rc;
+	}
 	rc = apply_profile(kb, p, &o, &r, &cause);
 	if (rc == 0) {
 		if (json)
@@ -271,7 +357,9 @@ const struct ntune_cmd cmd_apply = {
 	.name = "apply",
 	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
 	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot] [--no-persist] [--root DIR]\n"
-	    "      [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]",
+	    "      [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
+	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS] [--trial-boot]\n"
+	    "      [--no-persist] [--root DIR] [--ssh-config FILE] [--ssh-accept-new] [--json]",
 	.optstring = "nc:Pr:N:o:jF",
 	.longopts = longopts,
 	.min_args = 1,

@@ -2,21 +2,40 @@
  * ntune confirm: keep a change applied with --confirm (stops its dead-man timer)
  * or with --trial-boot (after the reboot: writes the tried loader tunables).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "apply/apply.h"
+#include "cmd/agentless.h"
 #include "cmd/cmd.h"
 
 extern const struct ntune_cmd cmd_confirm;
+
+static const struct option longopts[] = {
+	{ "root", required_argument, NULL, 'r' },
+	CMD_AGENTLESS_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
 
 static int
 run(struct cmd_args *args)
 {
 	char *cause = NULL, *kept = NULL, done[APPLY_ID_MAX];
 	bool waiting;
+	struct cmd_agentless a;
+	char *arg;
+	int ch;
 
+	memset(&a, 0, sizeof a);
+	while ((ch = cmd_next(args, &arg)) != -1)
+		if (!cmd_agentless_option(&a, ch, arg) && ch == 'r')
+			a.o.root = arg;
+	if (a.url != NULL)
+		return cmd_agentless_entry(&cmd_confirm, &a, args->argc == 1 ? args->argv[0] : NULL, true);
+	if (a.o.root != NULL || a.ssh_config != NULL || a.accept_new)
+		return cmd_error(&cmd_confirm, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
 	if (apply_confirm(NULL, args->argc == 1 ? args->argv[0] : NULL, done, sizeof done, &kept,
 	    &waiting, &cause) == -1)
 		return cmd_fail(&cmd_confirm, &cause, 1);
@@ -33,7 +52,8 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_confirm = {
 	.name = "confirm",
 	.summary = "keep a change applied with --confirm or --trial-boot",
-	.usage = "confirm [ID]",
+	.usage = "confirm [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	.longopts = longopts,
 	.max_args = 1,
 	.run = run,
 };

@@ -5,12 +5,15 @@
 #include <string.h>
 
 #include "apply/apply.h"
+#include "cmd/agentless.h"
 #include "cmd/cmd.h"
 
 extern const struct ntune_cmd cmd_revert;
 
 static const struct option longopts[] = {
 	{ "deadman", no_argument, NULL, 'd' },
+	{ "root", required_argument, NULL, 'r' },
+	CMD_AGENTLESS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -22,8 +25,22 @@ run(struct cmd_args *args)
 	bool deadman = false;
 	int rc;
 
-	while (cmd_next(args, &arg) == 'd')
-		deadman = true;	/* the timer started by systemd-run */
+	struct cmd_agentless a;
+	int ch;
+
+	memset(&a, 0, sizeof a);
+	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_agentless_option(&a, ch, arg))
+			continue;
+		if (ch == 'r')
+			a.o.root = arg;
+		else if (ch == 'd')
+			deadman = true;	/* the timer started by systemd-run */
+	}
+	if (a.url != NULL && !deadman)
+		return cmd_agentless_entry(&cmd_revert, &a, args->argc == 1 ? args->argv[0] : NULL, false);
+	if (a.o.root != NULL || a.ssh_config != NULL || a.accept_new)
+		return cmd_error(&cmd_revert, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
 	if (deadman && args->argc != 1) {
 		cmd_usage(&cmd_revert, 0);
 		return 2;
@@ -42,7 +59,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_revert = {
 	.name = "revert",
 	.summary = "restore the state before a journalled apply",
-	.usage = "revert [ID]",
+	.usage = "revert [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

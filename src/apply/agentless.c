@@ -1,0 +1,470 @@
+/*
+ * Agentless apply (agentless.h): originals read with the DUT's own commands,
+ * parsed and checked here, then the generated scripts run by its sh.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply/agentless.h"
+#include "kb/kb.h"
+#include "remote/remote.h"
+#include "util/util.h"
+
+int
+agentless_os(const struct remote_host *h, enum rscript_os *os, char **cause)
+{
+	struct remote_result r;
+	char *const argv[] = { "uname", "-s", NULL };
+
+	if (remote_run(h, argv, NULL, 30, &r, cause) == -1)
+		return -1;
+	if (r.status == 0 && strcmp(r.out, "Linux\n") == 0)
+		*os = RSCRIPT_LINUX;
+	else if (r.status == 0 && strcmp(r.out, "FreeBSD\n") == 0)
+		*os = RSCRIPT_FREEBSD;
+	else {
+		util_cause(cause, "%s: uname -s says '%.40s' (exit %d): agentless mode knows FreeBSD "
+		    "(OPNsense, pfSense) and Linux", h->url, util_trim(r.out), r.status);
+		remote_result_free(&r);
+		return -1;
+	}
+	remote_result_free(&r);
+	return 0;
+}
+
+/* FreeBSD: `sysctl -e NAME...` lines name=value, exactly one per name asked. */
+static int
+parse_sysctl_e(const char *url, const char *out, char *const names[], size_t n, char **v,
+    char **cause)
+{
+	const char *p = out, *nl, *eq;
+	size_t i, len;
+
+	for (; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		eq = memchr(p, '=', (size_t)(nl - p));
+		for (i = 0; eq != NULL && i < n; i++) {
+			len = strlen(names[i]);
+			if (v[i] == NULL && (size_t)(eq - p) == len && strncmp(p, names[i], len) == 0)
+				break;
+		}
+		if (eq == NULL || i == n) {
+			util_cause(cause, "%s: sysctl -e printed a line that is not one asked for: '%.*s'",
+			    url, (int)((nl - p) > 80 ? 80 : (nl - p)), p);
+			return -1;
+		}
+		v[i] = xstrndup(eq + 1, (size_t)(nl - eq - 1));
+	}
+	return 0;
+}
+
+/* Linux: the values of the /proc/sys files, one `=VALUE` line each, in order. */
+static const char linux_read[] =
+	"for p; do v=$(cat \"$p\") || exit 1; printf '=%s\\n' \"$v\" | tr '\\t' ' '; done\n";
+
+static int
+parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
+{
+	const char *p = out, *nl;
+	size_t i;
+
+	for (i = 0; i < n; i++, p = nl + 1) {
+		if (*p != '=' || (nl = strchr(p, '\n')) == NULL) {
+			util_cause(cause, "%s: unexpected output reading /proc/sys", url);
+			return -1;
+		}
+		v[i] = xstrndup(p + 1, (size_t)(nl - p - 1));
+	}
+	if (*p != '\0') {
+		util_cause(cause, "%s: unexpected output reading /proc/sys", url);
+		return -1;
+	}
+	return 0;
+}
+
+/* tolerant: a name the DUT does not have gets NULL (FreeBSD sysctl -i). */
+static int
+read_values(const struct agentless_opts *o, char *const names[], size_t n, bool tolerant,
+    char ***values, char **cause)
+{
+	struct remote_words w = { NULL, 0 };
+	struct remote_result r;
+	char **v = xcalloc(n + 1, sizeof *v);
+	size_t i;
+	int rc = -1;
+
+	*values = NULL;
+	for (i = 0; i < n; i++)
+		if (rscript_check_name(names[i], cause) == -1)
+			goto out;
+	if (o->os == RSCRIPT_FREEBSD) {
+		remote_words_add(&w, "sysctl");
+		remote_words_add(&w, tolerant ? "-ie" : "-e");
+	}
+	for (i = 0; i < n; i++) {
+		if (o->os == RSCRIPT_FREEBSD)
+			remote_words_add(&w, names[i]);
+		else {
+			char *p = rscript_proc_path(names[i]);
+
+			remote_words_add(&w, p);
+			free(p);
+		}
+	}
+	if (n == 0)
+		rc = 0;
+	else if ((o->os == RSCRIPT_FREEBSD ? remote_run(o->dut, w.v, NULL, 30, &r, cause) :
+	    remote_sh(o->dut, linux_read, w.v, 30, &r, cause)) == 0) {
+		if (r.status != 0 && !(tolerant && o->os == RSCRIPT_FREEBSD))
+			util_cause(cause, "%s: cannot read the current values: %s", o->dut->url,
+			    remote_result_why(&r));
+		else if ((o->os == RSCRIPT_FREEBSD ? parse_sysctl_e(o->dut->url, r.out, names, n, v, cause) :
+		    parse_linux(o->dut->url, r.out, n, v, cause)) == 0)
+			rc = 0;
+		for (i = 0; rc == 0 && !tolerant && i < n; i++)
+			if (v[i] == NULL) {
+				util_cause(cause, "%s: sysctl -e did not print '%s'", o->dut->url, names[i]);
+				rc = -1;
+			}
+		remote_result_free(&r);
+	}
+	remote_words_free(&w);
+out:
+	if (rc == 0)
+		*values = v;
+	else
+		util_strv_free(v, n);
+	return rc;
+}
+
+int
+agentless_read(const struct agentless_opts *o, char *const names[], size_t n, char ***values,
+    char **cause)
+{
+	return read_values(o, names, n, false, values, cause);
+}
+
+/* One knob of the profile as agentless mode sets it. */
+struct knob {
+	char	*name, *want, *old;
+	enum kb_op op;
+	bool	boot;
+};
+
+static const char *
+place_word(enum kb_placement pl)
+{
+	switch (pl) {
+	case KB_PLACE_IFCONFIG:
+		return "an ifconfig setting";
+	case KB_PLACE_ETHTOOL:
+		return "an ethtool setting";
+	case KB_PLACE_SYSFS:
+		return "a /sys attribute";
+	default:
+		return "read only";
+	}
+}
+
+/* The knobs of p (a name's last line wins): -1 + cause for one agentless mode cannot set. */
+static int
+knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, struct knob **out,
+    size_t *nout, char **cause)
+{
+	const struct kb_entry *e;
+	const struct kb_knob *k;
+	enum kb_placement pl;
+	struct knob *v = xcalloc(p->nentries + 1, sizeof *v);
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (kb_profile_get(p, e->name) != e)
+			continue;
+		k = kb != NULL ? kb_find(kb, e->name, os == RSCRIPT_FREEBSD ? "freebsd" : "linux") : NULL;
+		pl = k != NULL ? k->placement : strncmp(e->name, "if.", 3) == 0 ? KB_PLACE_IFCONFIG :
+		    KB_PLACE_SYSCTL;
+		if (pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
+		    pl != KB_PLACE_UNKNOWN) {
+			util_cause(cause, "%s:%d: '%s' is %s: agentless mode sets sysctl knobs and loader "
+			    "tunables only (install ntune on the DUT for it)", e->file, e->line, e->name,
+			    place_word(pl));
+			goto bad;
+		}
+		v[n].name = xstrdup(e->name);
+		v[n].want = xstrdup(e->value);
+		v[n].op = e->op;
+		v[n].boot = pl == KB_PLACE_LOADER && os == RSCRIPT_FREEBSD;
+		n++;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+bad:
+	while (n-- > 0) {
+		free(v[n].name);
+		free(v[n].want);
+	}
+	free(v);
+	return -1;
+}
+
+static void
+knobs_free(struct knob *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].want);
+		free(v[i].old);
+	}
+	free(v);
+}
+
+/* Equal with runs of blanks as one space. */
+static bool
+same(const char *a, const char *b)
+{
+	while (*a != '\0' && *b != '\0') {
+		if ((*a == ' ' || *a == '\t') && (*b == ' ' || *b == '\t')) {
+			while (*a == ' ' || *a == '\t')
+				a++;
+			while (*b == ' ' || *b == '\t')
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return *a == *b;
+}
+
+static enum apply_action
+action_of(const struct knob *k, const struct agentless_opts *o)
+{
+	char *e1, *e2;
+	double cur, want;
+
+	if (k->old != NULL && same(k->old, k->want))
+		return APPLY_SKIP_SAME;
+	if (k->op != KB_OP_SET && k->old != NULL) {
+		cur = strtod(k->old, &e1);
+		want = strtod(k->want, &e2);
+		if (*e1 == '\0' && *e2 == '\0' && (k->op == KB_OP_RAISE ? cur >= want : cur <= want))
+			return APPLY_SKIP_OP;
+	}
+	if (k->boot)
+		return o->trial_boot ? APPLY_TRIAL_BOOT : APPLY_BOOT_ONLY;
+	return APPLY_SET;
+}
+
+/* Reads the originals: the runtime knobs strictly, the loader tunables when the kernel shows them. */
+static int
+read_originals(const struct agentless_opts *o, struct knob *k, size_t n, char **cause)
+{
+	char **names = xcalloc(n + 1, sizeof *names), **vals;
+	size_t i, j, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0, j = 0; i < n; i++)
+			if (k[i].boot == (pass == 1))
+				names[j++] = k[i].name;
+		if (j == 0)
+			continue;
+		if (read_values(o, names, j, pass == 1, &vals, cause) == -1) {
+			free(names);
+			return -1;
+		}
+		for (i = 0, j = 0; i < n; i++)
+			if (k[i].boot == (pass == 1))
+				k[i].old = vals[j++];
+		free(vals);
+	}
+	free(names);
+	return 0;
+}
+
+/* The changes of the result, and the knobs the script sets. */
+static size_t
+plan_changes(const struct agentless_opts *o, const struct knob *k, size_t n,
+    struct agentless_result *res, struct rscript_knob *set)
+{
+	size_t i, ns = 0;
+	struct apply_change *c;
+
+	res->changes = xcalloc(n + 1, sizeof *res->changes);
+	for (i = 0; i < n; i++) {
+		c = &res->changes[res->nchanges++];
+		c->name = xstrdup(k[i].name);
+		c->old = k[i].old != NULL ? xstrdup(k[i].old) : NULL;
+		c->want = xstrdup(k[i].want);
+		c->action = action_of(&k[i], o);
+		if (c->action == APPLY_SET || c->action == APPLY_BOOT_ONLY || c->action == APPLY_TRIAL_BOOT)
+			set[ns++] = (struct rscript_knob){ k[i].name, k[i].want, k[i].old, k[i].boot };
+	}
+	return ns;
+}
+
+static const char *
+exit_word(int st)
+{
+	switch (st) {
+	case RSCRIPT_EX_JOURNAL:
+		return "cannot make its journal entry";
+	case RSCRIPT_EX_CHANGED:
+		return "a value changed since it was read; nothing changed";
+	case RSCRIPT_EX_DEADMAN:
+		return "cannot start the dead-man job; nothing changed";
+	case RSCRIPT_EX_SET:
+		return "a set failed; everything restored";
+	case RSCRIPT_EX_READBACK:
+		return "a value read back differs; everything restored";
+	case RSCRIPT_EX_PERSIST:
+		return "a boot-time file could not be written; everything restored";
+	case RSCRIPT_EX_NEXTBOOT:
+		return "a nextboot(8) configuration is already waiting; nothing changed";
+	case RSCRIPT_EX_NOENTRY:
+		return "no such journal entry";
+	case 255:
+		return "the ssh connection failed";
+	}
+	return "the script failed";
+}
+
+/* Runs script there; 0 when it exited 0 (its output in *said). */
+static int
+run_script(const struct agentless_opts *o, const char *script, const char *what, const char *id,
+    char **said, char **cause)
+{
+	struct remote_result r;
+
+	if (remote_sh(o->dut, script, NULL, 120, &r, cause) == -1)
+		return -1;
+	if (r.status != 0 || r.timed_out) {
+		util_cause(cause, "cannot %s on %s (journal entry %s there): %s: %s%s", what, o->dut->url,
+		    id, exit_word(r.status), remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
+		    "; if the apply started, the DUT's own dead-man job restores the originals" : "");
+		remote_result_free(&r);
+		return -1;
+	}
+	if (said != NULL)
+		*said = xstrdup(util_trim(r.out));
+	remote_result_free(&r);
+	return 0;
+}
+
+int
+agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct agentless_opts *o,
+    struct agentless_result *res, char **cause)
+{
+	struct knob *k = NULL;
+	struct rscript_knob *set = NULL;
+	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot };
+	char utc[UTIL_UTC_LEN];
+	size_t n = 0, ns;
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	snprintf(res->id, sizeof res->id, "%s-%05d", util_utc(0, true, utc), (int)(getpid() % 100000));
+	if (knobs_of(kb, p, o->os, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
+		goto out;
+	set = xcalloc(n + 1, sizeof *set);
+	ns = plan_changes(o, k, n, res, set);
+	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
+		goto out;
+	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, cause);
+out:
+	free(set);
+	knobs_free(k, n);
+	return rc;
+}
+
+void
+agentless_result_free(struct agentless_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nchanges; i++) {
+		free(r->changes[i].name);
+		free(r->changes[i].old);
+		free(r->changes[i].want);
+	}
+	free(r->changes);
+	free(r->script);
+	free(r->said);
+	memset(r, 0, sizeof *r);
+}
+
+static int
+entry_script(const struct agentless_opts *o, const char *id, bool confirm, char **said,
+    char **cause)
+{
+	struct rscript s = { o->os, id, o->root, 0, false, false };
+	const char *c;
+	char *t;
+	int rc;
+
+	for (c = id; c != NULL && *c != '\0'; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-') {
+			util_cause(cause, "bad journal entry name '%s'", id);
+			return -1;
+		}
+	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
+	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, cause);
+	free(t);
+	return rc;
+}
+
+int
+agentless_confirm(const struct agentless_opts *o, const char *id, char **said, char **cause)
+{
+	return entry_script(o, id, true, said, cause);
+}
+
+int
+agentless_revert(const struct agentless_opts *o, const char *id, char **said, char **cause)
+{
+	return entry_script(o, id, false, said, cause);
+}
+
+int
+agentless_verify(const struct kb *kb, const struct kb_profile *p, const struct agentless_opts *o,
+    char **diff, char **cause)
+{
+	struct knob *k = NULL;
+	struct strbuf sb;
+	size_t n = 0, i;
+	int rc = -1;
+
+	*diff = NULL;
+	if (knobs_of(kb, p, o->os, &k, &n, cause) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		k[i].boot = false;	/* every value read back, the loader tunables too */
+	if (read_originals(o, k, n, cause) == -1)
+		goto out;
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++) {
+		if (action_of(&k[i], o) == APPLY_SKIP_SAME || action_of(&k[i], o) == APPLY_SKIP_OP)
+			continue;
+		strbuf_addf(&sb, "%s%s wants %s, has %s", sb.len > 0 ? "; " : "", k[i].name, k[i].want,
+		    k[i].old);
+	}
+	strbuf_addc(&sb, '\0');
+	rc = sb.len > 1 ? 1 : 0;
+	if (rc == 1)
+		*diff = strbuf_detach(&sb);
+	else
+		strbuf_free(&sb);
+out:
+	knobs_free(k, n);
+	return rc;
+}

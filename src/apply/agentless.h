@@ -1,0 +1,58 @@
+/*
+ * Agentless apply on a DUT reached over ssh that has no ntune: the controller
+ * reads the originals with the DUT's own commands (FreeBSD `sysctl -e NAME...`,
+ * Linux the files under /proc/sys), checks them, and runs the scripts of
+ * remote_script.h there. Only sysctl knobs and (FreeBSD) loader tunables: an
+ * ifconfig/ethtool/sysfs knob needs ntune on the DUT.
+ */
+#ifndef NTUNE_APPLY_AGENTLESS_H
+#define NTUNE_APPLY_AGENTLESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "apply/apply.h"
+#include "apply/remote_script.h"
+
+struct kb;
+struct kb_profile;
+struct remote_host;
+
+struct agentless_opts {
+	const struct remote_host *dut;
+	enum rscript_os os;
+	const char *root;	/* prefix of the DUT's files and journal ("" = /) */
+	int	confirm_secs;
+	bool	persist;
+	bool	trial_boot;
+	bool	plan;		/* read the originals, make the script, change nothing */
+};
+
+struct agentless_result {
+	char	id[APPLY_ID_MAX];
+	char	*script;	/* the apply script (also when plan) */
+	struct apply_change *changes;
+	size_t	nchanges;
+	char	*said;		/* what the DUT's script printed */
+};
+
+/* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
+int	 agentless_os(const struct remote_host *, enum rscript_os *, char **cause);
+/* The current values of names there (all or an error naming the first missing one). */
+int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n, char ***values,
+	    char **cause);
+/* Applies p there (or only plans it). */
+int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
+	    struct agentless_result *, char **cause);
+void	 agentless_result_free(struct agentless_result *);
+/* Confirms / reverts entry id (NULL: the latest); *said: the DUT's line. */
+int	 agentless_confirm(const struct agentless_opts *, const char *id, char **said, char **cause);
+int	 agentless_revert(const struct agentless_opts *, const char *id, char **said, char **cause);
+/*
+ * Reads every knob of p back: 0 all match, 1 some differ (*diff: "name wants W,
+ * has A; ..."), -1 + cause when they cannot be read.
+ */
+int	 agentless_verify(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
+	    char **diff, char **cause);
+
+#endif
