@@ -16,9 +16,17 @@ if [ -z "${NTUNE_TEST_LOCKED:-}" ] && [ "$(id -u)" = 0 ] && command -v flock >/d
 	_lock=
 	case ${0##*/} in *-ns-*|*-ns.sh) _lock=-s ;; esac
 	grep -qx '# test-lock: exclusive' "$0" 2>/dev/null && _lock=-x
-	if [ -n "$_lock" ]; then
-		NTUNE_TEST_LOCKED=${0##*/} exec flock -o $_lock "${NTUNE_TEST_LOCK:-/run/lock/ntune-tests.lock}" /bin/sh "$0" "$@"
+	# Fair to the exclusive ones: one waits in LOCK.queue, which a shared one passes through
+	# first, so shared files that keep coming do not keep it waiting (nor past meson's timeout).
+	_l=${NTUNE_TEST_LOCK:-/run/lock/ntune-tests.lock}
+	export NTUNE_TEST_LOCKED="${0##*/}"
+	if [ "$_lock" = -x ]; then
+		exec flock -o -x "$_l.queue" flock -o -x "$_l" /bin/sh "$0" "$@"
+	elif [ -n "$_lock" ]; then
+		flock -x "$_l.queue" true
+		exec flock -o -s "$_l" /bin/sh "$0" "$@"
 	fi
+	unset NTUNE_TEST_LOCKED
 fi
 GOLDEN="$SRCDIR/tests/cli/golden"
 FIXTURES="$SRCDIR/tests/fixtures"

@@ -171,6 +171,13 @@ test_expect_success ROOT 'the host lock: an exclusive file waits for a shared on
 	test "$(stamp t9003-ns-x start)" -ge "$(stamp t9001-ns-a end)" &&
 	test "$(stamp t9002-b-ns start)" -ge "$(stamp t9003-ns-x end)"
 '
+test_expect_success ROOT 'the host lock: a shared file that comes while an exclusive one waits, waits for it' '
+	rm -f t900*.log &&
+	{ sh t9001-ns-a.sh & } && started t9001-ns-a && { sh t9003-ns-x.sh & } && sleep 0.5 &&
+	sh t9002-b-ns.sh && wait &&
+	test "$(stamp t9003-ns-x start)" -ge "$(stamp t9001-ns-a end)" &&
+	test "$(stamp t9002-b-ns start)" -ge "$(stamp t9003-ns-x end)"
+'
 test_expect_success ROOT 'the host lock: a file with neither name nor marker takes none; what a file left running holds none' '
 	rm -f t900*.log &&
 	{ sh t9003-ns-x.sh & } && started t9003-ns-x && sh t9004-plain.sh &&

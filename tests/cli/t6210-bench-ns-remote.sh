@@ -4,22 +4,7 @@
 # namespace reaching them only over ssh (scripts/ssh-rig.sh).
 # test-set: check
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/rig.sh"
-gen_running() {
-	for p in $(ip netns pids "$N-gen"); do tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline"; echo; done |
-		grep -q "ntune gen --iface gen0"
-}
-rps() { ip netns exec "$N-dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus; }
-ORIG=$(rps)
-printf '# the settings as they are\n' >"$TRASH/a.conf"
-printf 'if.dut0.rps_cpus=2\n' >"$TRASH/b.conf"
-# Restored: the knob reads as before and no journal entry is left applied on the DUT.
-restored() {
-	test "$(rps)" = "$ORIG" || { echo "rps_cpus on the DUT is $(rps), was $ORIG"; return 1; }
-	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) "
-}
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
-BENCH="timeout 300 $NTUNE bench $HOSTS --duration 1 --warmup 0.5"
+. "$(dirname "$0")/rig-bench.sh"
 
 # The rig's hosts see the tree under test wherever it is (a clone under /root included: issue 26),
 # and each keeps a home of its own: bash reads that home's .bashrc, not this machine's /root/.bashrc.
@@ -83,23 +68,6 @@ for f in glob.glob(\"$RIG/dut/state/journal/*.json\"):
     assert d[\"confirm_deadline\"] > 0 and d[\"state\"] == \"reverted\", d
 "
 '
-test_expect_success IPERF3 'bench --dut --load iperf3: bit/s from what the iperf3 server on the sink host received' '
-	ctl $BENCH a.conf b.conf --load iperf3 --metric bps --runs 2 --max-runs 2 --warmup 0 -o r9 >out9 2>err9 &&
-	grep -q "^stopped: \(decided\|max-runs\) after 2 runs each" out9 &&
-	python3 - <<-\PY &&
-	import json
-	runs = [json.loads(l) for l in open("r9/runs.jsonl")]
-	assert len(runs) == 4, runs
-	for r in runs:
-	    # bit/s are the bytes the server received over its own intervals (its clock)
-	    assert r["ok"] and r["bytes"] > 0 and r["duration_s"] > 0.5, r
-	    assert abs(r["bps"] - r["bytes"] * 8 / r["duration_s"]) < 1e-6 * r["bps"], r
-	    assert r["dut"]["out_packets"] > 0 and r["dut"]["in_packets"] > 0, r
-	vals = [float(l) for l in open("r9/values/a.txt")]
-	assert len(vals) == 2 and all(v > 0 for v in vals), vals
-	PY
-	restored
-'
 test_expect_success '--load iperf3 over --dut compares bit/s; pps and latency are refused' '
 	test_expect_code 2 $NTUNE bench a.conf b.conf --dut ssh://dut --load iperf3 2>e12 &&
 	grep -q "with --dut and --load iperf3 the metric is bps" e12 &&
@@ -136,34 +104,5 @@ test_expect_success 'a profile value with shell text is refused by the knowledge
 	test_expect_code 2 ctl $BENCH a.conf bad2.conf -o r3 2>e6 &&
 	grep -q "bad2.conf:1: if.dut0.rps_cpus" e6 &&
 	test ! -e pwned && test ! -e r2 && restored
-'
-test_expect_success 'the ntune path and load arguments arrive as literal words on the hosts' '
-	test_expect_code 2 ctl $BENCH a.conf b.conf --ntune "ntune;touch $TRASH/pwned" -o r4 2>e7 &&
-	grep -q "no .ntune;touch .*pwned. on ssh://dut" e7 &&
-	test_expect_code 1 ctl $BENCH a.conf b.conf --runs 2 --max-runs 2 --warmup 0 \
-		--gen-args "--size \$(touch\${IFS}$TRASH/pwned)" -o r5 2>e8 &&
-	grep -q "ntune gen on ssh://gen failed: .*invalid --size .\$(touch" e8 &&
-	test ! -e pwned && restored
-'
-test_expect_success 'an unknown DUT host key is refused; --ssh-accept-new takes it' '
-	sed "s|$RIG/known_hosts|$TRASH/kh|" "$RIG/ssh_config" >cfg &&
-	grep -v "^198.19.254.2 " "$RIG/known_hosts" >kh &&
-	test_expect_code 2 ctl $NTUNE bench a.conf b.conf --dut ssh://dut --gen ssh://gen --sink ssh://sink \
-		--ssh-config "$TRASH/cfg" -o r6 2>e9 &&
-	grep -q "Host key verification failed" e9 && test ! -e r6 &&
-	ctl timeout 120 $NTUNE bench a.conf b.conf --dut ssh://dut --gen ssh://gen --sink ssh://sink \
-		--ssh-config "$TRASH/cfg" --ssh-accept-new --duration 0.5 --warmup 0 --runs 2 --max-runs 2 -o r7 >/dev/null 2>e10 &&
-	grep -q "^198.19.254.2 " kh && restored
-'
-test_expect_success 'Ctrl-C during a trial: the DUT settings are restored, the partial results kept' '
-	{ ip netns exec "$N-ctl" $NTUNE bench a.conf b.conf $HOSTS --duration 20 --warmup 0 --runs 2 --max-runs 2 -o r8 >/dev/null 2>e11 & } &&
-	pid=$! && i=0 &&
-	while [ $i -lt 300 ] && ! gen_running; do sleep 0.1; i=$((i + 1)); done &&
-	gen_running &&
-	kill -INT $pid && test_expect_code 130 wait $pid &&
-	grep -q "settings restored; partial results kept in r8" e11 &&
-	python3 -c "import json; m=json.load(open(\"r8/meta.json\")); assert m[\"complete\"] is False and m[\"stopped\"] == \"interrupted\", m" &&
-	restored &&
-	sleep 1 && ! gen_running
 '
 test_done
