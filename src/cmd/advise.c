@@ -11,6 +11,7 @@
 #include "kb/kb.h"
 #include "kb/system.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_advise;
 
@@ -481,7 +482,7 @@ run(struct cmd_args *args)
 		json_t *doc = advice_json(&si.sys, o.goal, o.role, a, na, worse, nworse, o.measured,
 		    cmp);
 
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_apply;
 
@@ -162,7 +163,7 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 		json_array_append_new(arr, json_string(r->not_persisted[i]));
 	json_object_set_new(doc, "not_persisted", arr);
 	json_object_set_new(doc, "confirm_secs", json_integer(confirm));
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
 }

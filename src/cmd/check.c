@@ -10,6 +10,7 @@
 #include "kb/kb.h"
 #include "kb/system.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_check;
 
@@ -91,7 +92,7 @@ print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "diagnostics", arr);
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
 }

@@ -15,6 +15,7 @@
 #include "os/fbsd_text.h"
 #include "os/os.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_diff;
 
@@ -268,7 +269,7 @@ run(struct cmd_args *args)
 		json_object_set_new(o, "compared", json_integer((json_int_t)ns.n));
 		json_object_set_new(o, "differ", json_integer((json_int_t)differ));
 		json_object_set_new(o, "knobs", arr);
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(o);
 	} else

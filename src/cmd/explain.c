@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_explain;
 
@@ -202,7 +203,7 @@ run(struct cmd_args *args)
 		}
 	}
 	if (json && (list || found > 0)) {
-		json_dumpf(list || found > 1 ? arr : json_array_get(arr, 0), stdout,
+		util_json_print(list || found > 1 ? arr : json_array_get(arr, 0), stdout,
 		    JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 	}

@@ -22,6 +22,7 @@
 #include "lab/traffic_cli.h"
 #include "os/os.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 
 static volatile int stop_flag;
@@ -318,7 +319,7 @@ run(struct cmd_args *args)
 	if (o.json) {
 		json_t *doc = result_json(&c, &r);
 
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(doc);
 	} else {

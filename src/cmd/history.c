@@ -9,6 +9,7 @@
 
 #include "apply/apply.h"
 #include "cmd/cmd.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_history;
 
@@ -34,7 +35,7 @@ run(struct cmd_args *args)
 		/* One entry in full: the journal document itself. */
 		if ((doc = apply_journal_read(NULL, id, &cause)) == NULL)
 			return cmd_fail(&cmd_history, &cause, 2);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 		return 0;
@@ -59,7 +60,7 @@ run(struct cmd_args *args)
 			    json_null());
 			json_array_append_new(arr, o);
 		}
-		json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(arr);
 	} else if (n == 0) {

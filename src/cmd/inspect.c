@@ -13,6 +13,7 @@
 #include "os/os.h"
 #include "os/os_json.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 /* ---- text rendering ---- */
 
@@ -246,7 +247,7 @@ run(struct cmd_args *args)
 	if (doc == NULL)
 		return 2;
 	if (json) {
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	} else
 		render(doc);

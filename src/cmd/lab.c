@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "lab/lab.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 static const struct ntune_cmd cmd_lab_up, cmd_lab_down, cmd_lab_status, cmd_lab_exec;
 
@@ -263,7 +264,7 @@ lab_cmd_status(struct cmd_args *args)
 	if (json) {
 		json_t *o = status_json(&st);
 
-		json_dumpf(o, stdout, JSON_INDENT(2));
+		util_json_print(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 	} else {

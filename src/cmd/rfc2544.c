@@ -20,6 +20,7 @@
 #include "lab/traffic.h"
 #include "remote/remote.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 static volatile int rfc_stop;
 
@@ -354,7 +355,7 @@ print_result(const struct rfc2544_config *c, const struct rfc2544_result *r, con
 
 	if (out->json) {
 		o = rfc2544_json(c, r);
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(o);
 	} else

@@ -19,6 +19,7 @@
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 
 static volatile int stop_flag;
@@ -222,7 +223,7 @@ run(struct cmd_args *args)
 	if (json) {
 		json_t *o = result_json(&c, &r, flows);
 
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(o);
 	} else

@@ -12,6 +12,7 @@
 #include "cmd/osdoc.h"
 #include "os/collect.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 /* A boot file's path and text, for `ntune check --from` to compare a profile with. */
 static void
@@ -73,7 +74,7 @@ run(struct cmd_args *args)
 		json_object_set_new(doc, "boot_files", files);
 	}
 	os_close(ctx);
-	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	text = util_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;
 	if (out == NULL || strcmp(out, "-") == 0) {
 		fputs(text, stdout);

@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "stat/stat.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 #define MAX_SETS	7
 #define MAX_WIDTH	100000
@@ -360,7 +361,7 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 		json_array_append_new(jcmps, jc);
 	}
 	json_object_set_new(doc, "comparisons", jcmps);
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	putchar('\n');
 	json_decref(doc);
 }

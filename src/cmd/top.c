@@ -21,6 +21,7 @@
 #include "cmd/osdoc.h"
 #include "os/os.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 struct qirq {
 	char	 name[OS_NAME_MAX];	/* the IRQ's name as os_irq has it ("38", "irq264: ix0:rxq0") */
@@ -438,7 +439,7 @@ run_batch(struct top *tp, double delay, long count, int json)
 		if (json) {
 			json_t *o = render_json(tp, &v);
 
-			json_dumpf(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+			util_json_print(o, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
 			putchar('\n');
 			json_decref(o);
 		} else {

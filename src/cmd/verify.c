@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_verify;
 
@@ -103,7 +104,7 @@ run(struct cmd_args *args)
 		json_object_set_new(doc, "checked", json_integer((json_int_t)checked));
 		json_object_set_new(doc, "differ", json_integer((json_int_t)differ));
 		json_object_set_new(doc, "knobs", arr);
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else

@@ -117,4 +117,9 @@ test_expect_success 'snapshot to an unwritable place exits 2 and leaves nothing'
 test_expect_success 'inspect refuses stray arguments' '
 	test_expect_code 2 ntune inspect extra 2>/dev/null
 '
+test_expect_success 'inspect --json writes a pasted percentage as it was pasted (87.8, not 87.799999999999997)' '
+	ntune inspect --json --from "$SRCDIR/tests/fixtures/diagnose/real-top-P_opnsense_dec750_seed000.txt" >out &&
+	grep "\"interrupt\": 87.8,$" out &&
+	! grep "99999999" out
+'
 test_done

@@ -14,6 +14,7 @@
 
 #include "util/run.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 static void
 test_util_edit_distance_counts_single_edits(void **state)
@@ -308,6 +309,27 @@ test_util_xfer_moves_all_bytes_and_fails_at_early_eof(void **state)
 	close(fd[0]);
 }
 
+/* Issue 27 item 4: jansson alone writes 87.8 as 87.799999999999997. */
+static void
+test_util_json_dumps_writes_each_real_shortest_and_leaves_the_rest(void **state)
+{
+	json_t *o = json_pack("{s:f, s:f, s:f, s:I, s:s, s:f, s:f, s:f}", "a", 87.8, "b", 0.1 + 0.2,
+	    "c", 5.0, "d", (json_int_t)12345678901234, "e", "1.50000000000000001", "f", -1e-300, "g", 90.0, "h", 1.5e20);
+	char *text = util_json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+	json_t *back;
+
+	(void)state;
+	assert_non_null(text);
+	assert_string_equal(text, "{\"a\":87.8,\"b\":0.30000000000000004,\"c\":5.0,"
+	    "\"d\":12345678901234,\"e\":\"1.50000000000000001\",\"f\":-1e-300,\"g\":90.0,\"h\":1.5e20}");
+	back = json_loads(text, 0, NULL);
+	assert_true(json_real_value(json_object_get(back, "b")) == 0.1 + 0.2);
+	assert_true(json_is_real(json_object_get(back, "c")));
+	json_decref(back);
+	json_decref(o);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -326,6 +348,7 @@ main(void)
 		cmocka_unit_test(test_util_utc_formats_iso_and_compact),
 		cmocka_unit_test(test_util_sort_orders_by_arg_and_keeps_ties_in_order),
 		cmocka_unit_test(test_util_xfer_moves_all_bytes_and_fails_at_early_eof),
+		cmocka_unit_test(test_util_json_dumps_writes_each_real_shortest_and_leaves_the_rest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
