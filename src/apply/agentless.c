@@ -89,6 +89,14 @@ parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
 	return 0;
 }
 
+int
+agentless_parse_values(enum rscript_os os, const char *url, const char *out, char *const names[],
+    size_t n, char **v, char **cause)
+{
+	return os == RSCRIPT_FREEBSD ? parse_sysctl_e(url, out, names, n, v, cause) :
+	    parse_linux(url, out, n, v, cause);
+}
+
 /* tolerant: a name the DUT does not have gets NULL (FreeBSD sysctl -i). */
 static int
 read_values(const struct agentless_opts *o, char *const names[], size_t n, bool tolerant,
@@ -125,8 +133,7 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 		if (r.status != 0 && !(tolerant && o->os == RSCRIPT_FREEBSD))
 			util_cause(cause, "%s: cannot read the current values: %s", o->dut->url,
 			    remote_result_why(&r));
-		else if ((o->os == RSCRIPT_FREEBSD ? parse_sysctl_e(o->dut->url, r.out, names, n, v, cause) :
-		    parse_linux(o->dut->url, r.out, n, v, cause)) == 0)
+		else if (agentless_parse_values(o->os, o->dut->url, r.out, names, n, v, cause) == 0)
 			rc = 0;
 		for (i = 0; rc == 0 && !tolerant && i < n; i++)
 			if (v[i] == NULL) {
