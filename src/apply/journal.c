@@ -13,6 +13,7 @@
 
 #include "apply/apply_impl.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 const char *
 apply_action_name(enum apply_action a)
@@ -163,7 +164,7 @@ apply_journal_write(const char *state_dir, const char *id, json_t *doc, char **c
 	free(dir);
 	if (rc == -1)
 		return -1;
-	if ((text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) == NULL) {
+	if ((text = util_json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) == NULL) {
 		util_cause(cause, "cannot encode the journal");
 		return -1;
 	}

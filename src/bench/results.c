@@ -15,6 +15,7 @@
 
 #include "bench/bench.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 void
 bench_run_free(struct bench_run *r)
@@ -204,7 +205,7 @@ write_json_file(const char *path, json_t *doc, char **cause)
 	char *text;
 	int rc;
 
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	text = util_json_dumps(doc, JSON_INDENT(2));
 	if (text == NULL) {
 		util_cause(cause, "cannot encode '%s'", path);
 		return -1;
@@ -380,7 +381,7 @@ bench_results_add_run(const char *dir, const struct bench_run *r, char **cause)
 	int rc;
 
 	o = bench_run_json(r);
-	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	text = util_json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	xasprintf(&line, "%s\n", text);
 	free(text);

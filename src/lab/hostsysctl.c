@@ -26,6 +26,7 @@
 
 #include "lab/lab.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 static const struct lab_host_setting host_settings[] = {
 	{ LAB_IMPAIR_CONNTRACK_SMALL, "net.netfilter.nf_conntrack_max", "128" },
@@ -200,7 +201,7 @@ hold_locked(const struct lab_config *c, const struct lab_host_setting *s, bool *
 		return -1;
 	o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s}", "schema", 1, "owner", c->prefix, "impair",
 	    lab_impair_name(c->impair), "sysctl", s->name, "value", s->value, "original", cur);
-	text = json_dumps(o, JSON_INDENT(2));
+	text = util_json_dumps(o, JSON_INDENT(2));
 	json_decref(o);
 	rc = util_write_file_atomic(LAB_HOST_STATE, text, strlen(text), 0644, cause);
 	free(text);

@@ -23,6 +23,7 @@
 #include "os/os.h"
 #include "util/run.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 static int
 mkdir_p(const char *dir, char **cause)
@@ -60,7 +61,7 @@ state_write(const struct lab_config *c, char **cause)
 	    "mode", lab_mode_name(c->mode), "queues", c->queues, "mtu", c->mtu, "impair",
 	    lab_impair_name(c->impair), "namespaces", lab_role_name(LAB_GEN), lab_role_name(LAB_DUT),
 	    lab_role_name(LAB_SINK));
-	text = json_dumps(o, JSON_INDENT(2));
+	text = util_json_dumps(o, JSON_INDENT(2));
 	json_decref(o);
 	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
 	free(text);

@@ -21,6 +21,7 @@
 #include "lab/traffic_cli.h"
 #include "remote/remote.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 #define SINK_READY_S	10	/* the longest wait for the sink's socket */
 #define SINK_IDLE_S	"0.3"	/* the sink stops this long after the last frame */
@@ -671,7 +672,7 @@ write_json(const char *dir, const char *name, json_t *o, size_t flags, char **ca
 	int rc;
 
 	xasprintf(&path, "%s/%s", dir, name);
-	text = json_dumps(o, flags);
+	text = util_json_dumps(o, flags);
 	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
 	free(text);
 	free(path);
@@ -704,7 +705,7 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 		char *line;
 
 		o = trial_json(&r->trials[i], i);
-		line = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		line = util_json_dumps(o, JSON_COMPACT);
 		strbuf_adds(&runs, line);
 		strbuf_addc(&runs, '\n');
 		free(line);
@@ -733,7 +734,7 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 			return -1;
 	}
 	o = rfc2544_json(c, r);
-	rc = write_json(dir, "rfc2544.json", o, JSON_INDENT(2) | JSON_REAL_PRECISION(10), cause);
+	rc = write_json(dir, "rfc2544.json", o, JSON_INDENT(2), cause);
 	json_decref(o);
 	if (rc == -1)
 		return -1;

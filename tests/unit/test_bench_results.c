@@ -86,6 +86,41 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* runs.jsonl keeps each real whole and short: 87.8 and 1/3 with all its digits. */
+static void
+test_bench_results_runs_keep_reals_whole_and_short(void **state)
+{
+	char dir[] = "/tmp/ntune-unit-results.XXXXXX", *cause = NULL;
+	char *argv[] = { "bench", "a" };
+	double ps[2] = { 87.8, 1.0 / 3.0 }, busy[1] = { 43.9 };
+	struct bench_run r;
+	char path[300], *text;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(bench_results_create(dir, "bench", 2, argv, &cause), 0);
+	memset(&r, 0, sizeof r);
+	r.run = 1;
+	r.block = 1;
+	r.ok = true;
+	strcpy(r.label, "a");
+	r.pps = 87.8;
+	r.per_second = ps;
+	r.nsec = 2;
+	r.cpu_busy = busy;
+	r.ncpu = 1;
+	assert_int_equal(bench_results_add_run(dir, &r, &cause), 0);
+	snprintf(path, sizeof path, "%s/runs.jsonl", dir);
+	assert_int_equal(util_read_file(path, &text, &len, &cause), 0);
+	assert_non_null(strstr(text, "[87.8,0.3333333333333333]"));
+	assert_non_null(strstr(text, "43.9"));
+	assert_null(strstr(text, "87.79999"));
+	free(text);
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /*
  * --metric efficiency: 300000 pps for which the DUT spent 1.5 CPU-seconds a
  * second is 200000 per DUT CPU-second, whatever every CPU's busy time was.
@@ -187,6 +222,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_label_from_path_is_a_unique_file_name),
 		cmocka_unit_test(test_bench_results_round_trip_through_the_report_reader),
+		cmocka_unit_test(test_bench_results_runs_keep_reals_whole_and_short),
 		cmocka_unit_test(test_bench_run_efficiency_is_packets_per_dut_cpu_second),
 		cmocka_unit_test(test_bench_run_json_keeps_dut_cpu_and_all_cpu),
 		cmocka_unit_test(test_bench_run_value_follows_the_metric),
