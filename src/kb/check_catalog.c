@@ -230,17 +230,38 @@ in_newest(struct lint *l, const struct kb_cat_entry *ce)
 	return newest_tree(l, ce, &i) == NULL || (ce->seen & (1u << i)) != 0;
 }
 
+/*
+ * The release the check is about: the system's (a dump's kern.osrelease, this
+ * machine), else the one a base-system tag in the file states; *stated says which.
+ */
+static const char *
+release_of(struct lint *l, bool *stated)
+{
+	*stated = false;
+	if (l->sys != NULL && l->sys->version != NULL && isdigit((unsigned char)*l->sys->version))
+		return l->sys->version;
+	if (l->p != NULL && l->p->release != NULL && strcmp(l->os, "freebsd") == 0) {
+		*stated = true;
+		return l->p->release;
+	}
+	return NULL;
+}
+
+/*
+ * A name the catalogue has from older trees only: gone from the kernel since. A
+ * warning naming the last tree that had it; a note when the release checked for
+ * (the system's, or one the file states) still has it.
+ */
 static void
 version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
-	const struct kb_cat_tree *t = NULL, *newest = NULL;
-	const char *ver = l->sys != NULL ? l->sys->version : NULL;
+	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce);
+	bool stated, linux = strcmp(ce->os, "linux") == 0;
+	const char *ver = release_of(l, &stated), *os = linux ? "Linux" : "FreeBSD";
 	char seen[128] = "";
 	size_t i;
 	int in;
 
-	if ((in = kb_catalog_in_version(l->cat, ce, ver, &t)) == 1)
-		return;
 	for (i = 0; i < kb_catalog_ntrees(l->cat); i++) {
 		const struct kb_cat_tree *x = kb_catalog_tree(l->cat, i);
 
@@ -251,18 +272,25 @@ version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry
 			snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s",
 			    *seen ? ", " : "", x->version);
 	}
+	in = kb_catalog_in_version(l->cat, ce, ver, &t);
 	if (in == 0)
 		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
-		    "(%s@%.10s); it was in %s (%s)", e->name, strcmp(ce->os, "linux") == 0 ?
-		    "Linux" : "FreeBSD", t->version, t->repo, t->commit, seen, where(l, ce));
-	else if (newest != NULL && !in_newest(l, ce) && strcmp(ce->os, "linux") == 0)
-		/* The Linux trees are mainline releases: a name they lost is gone. */
-		diag(l, e, KB_WARNING, "version", "'%s' is gone from Linux: not in the newest "
-		    "source the catalogue read (%s); seen in %s (%s); setting it fails on a kernel "
-		    "without it", e->name, newest->version, seen, where(l, ce));
-	else if (newest != NULL && !in_newest(l, ce))
-		diag(l, e, KB_NOTE, "version", "'%s' is not in the newest source the catalogue read "
-		    "(FreeBSD %s); seen in %s (%s)", e->name, newest->version, seen, where(l, ce));
+		    "(%s@%.10s)%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
+		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
+	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
+		return;
+	if (in == 1)
+		diag(l, e, KB_NOTE, "version", "'%s' is in %s %s%s but gone from the newest source "
+		    "the catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s)",
+		    e->name, os, ver, stated ? " (the release the file's $FreeBSD$ tag states)" : "",
+		    os, newest->version, os, last->version, last->repo, last->commit, seen,
+		    where(l, ce));
+	else
+		diag(l, e, KB_WARNING, "version", "'%s' is gone from %s: not in the newest source the "
+		    "catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s); on a "
+		    "kernel without it the setting %s", e->name, os, os, newest->version, os,
+		    last->version, last->repo, last->commit, seen, where(l, ce),
+		    linux ? "fails" : "does nothing");
 }
 
 static bool

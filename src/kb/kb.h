@@ -213,6 +213,7 @@ struct kb_profile {
 	char	**files;	/* the tuned profiles its include= lines read */
 	size_t	nfiles;
 	struct kb_tuned *tuned;	/* private: a tuned.conf(5)'s units while it is read */
+	char	*release;	/* the release a base-system tag states ($FreeBSD: releng/10.4/...), or NULL */
 };
 
 /*

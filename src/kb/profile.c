@@ -295,6 +295,31 @@ struct reader {
 	char	*comment;
 };
 
+/*
+ * The release of a base-system file's version tag in a comment: "$FreeBSD:
+ * releng/10.4/etc/sysctl.conf ...$" states 10.4, "stable/11/" 11. NULL for none.
+ */
+static char *
+tag_release(const char *c)
+{
+	const char *t = strstr(c, "$FreeBSD: "), *v;
+	size_t n;
+
+	if (t == NULL)
+		return NULL;
+	t += strlen("$FreeBSD: ");
+	if (util_startswith(t, "releng/"))
+		v = t + strlen("releng/");
+	else if (util_startswith(t, "stable/"))
+		v = t + strlen("stable/");
+	else
+		return NULL;
+	n = strspn(v, "0123456789.");
+	if (n == 0 || v[n] != '/' || v[0] == '.')
+		return NULL;
+	return xstrndup(v, n);
+}
+
 static int
 read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **cause)
 {
@@ -349,6 +374,8 @@ parse_text(struct kb_profile *p, const char *text, size_t len)
 		} else if (*c == '#' || *c == ';') {
 			free(r.comment);
 			r.comment = xstrdup(util_trim(c + 1));
+			if (p->release == NULL)
+				p->release = tag_release(c);
 		} else {
 			if (read_line(p, &r, lineno, c, &why) == -1) {
 				note(p, lineno, KB_ERROR, "%s", why);

@@ -24,6 +24,7 @@ kb_profile_free(struct kb_profile *p)
 		free(p->notes[i].message);
 	free(p->notes);
 	util_strv_free(p->files, p->nfiles);
+	free(p->release);
 	free(p->path);
 	free(p);
 }

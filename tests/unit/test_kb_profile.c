@@ -129,6 +129,26 @@ test_profile_parse_reads_each_form(void **state)
 }
 
 static void
+test_profile_parse_reads_the_release_of_a_freebsd_tag(void **state)
+{
+	struct kb_profile *p;
+
+	(void)state;
+	p = parse("# $FreeBSD: releng/10.4/etc/sysctl.conf 112200 2003-03-13 18:43:50Z mux $\n"
+	    "# $FreeBSD: releng/12.1/etc/sysctl.conf 1 $\nkern.ipc.somaxconn=1024\n");
+	assert_non_null(p->release);
+	assert_string_equal(p->release, "10.4");	/* the first tag */
+	kb_profile_free(p);
+	p = parse("#\t$FreeBSD: stable/11/etc/sysctl.conf 1 $\nkern.ipc.somaxconn=1024\n");
+	assert_string_equal(p->release, "11");
+	kb_profile_free(p);
+	p = parse("# tuned for FreeBSD 10.4\n# $FreeBSD$\n# $FreeBSD: head/etc/sysctl.conf 1 $\n"
+	    "kern.ipc.somaxconn=1024 # $FreeBSD: releng/9.3/x $\n");
+	assert_null(p->release);	/* prose, an empty tag, head, a value's comment */
+	kb_profile_free(p);
+}
+
+static void
 test_profile_get_finds_an_entry_by_name(void **state)
 {
 	struct kb_profile *p = parse(sysctl_d);
@@ -322,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_profile_parse_loads_seed_000_block_as_is),
 		cmocka_unit_test(test_profile_parse_reads_each_form),
 		cmocka_unit_test(test_profile_get_finds_an_entry_by_name),
+		cmocka_unit_test(test_profile_parse_reads_the_release_of_a_freebsd_tag),
 		cmocka_unit_test(test_profile_parse_rejects_bad_lines_with_file_and_line),
 		cmocka_unit_test(test_profile_parse_rejects_broken_xml_items),
 		cmocka_unit_test(test_profile_load_names_missing_file),
