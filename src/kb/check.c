@@ -454,6 +454,47 @@ rule_device(struct lint *l, const struct kb_entry *e)
 		    "effect", ifn, e->name);
 }
 
+#define SRC_PROCPS	"procps 4.0.2 src/sysctl.c:659 parse_setting_line, :545 WriteSetting"
+#define SRC_RC_SYSCTL	"libexec/rc/rc.d/sysctl:26 'sysctl -i -f', sbin/sysctl/sysctl.c:369,400"
+#define SRC_LOADER_LUA	"stand/lua/config.lua:537"
+
+/*
+ * A `sysctl -w name=value` line: a setting in a shell script, which runs it; in a
+ * file a loader reads (sysctl.conf, sysctl.d, loader.conf) a line that loader
+ * fails on, so no setting. 1 when the entry is settled (not a setting).
+ */
+static int
+rule_command(struct lint *l, const struct kb_entry *e)
+{
+	bool linux = strcmp(l->os, "linux") == 0;
+
+	if (e->command == NULL || l->p->shell)
+		return 0;
+	switch (l->target) {
+	case KB_TARGET_SYSCTL:
+		if (linux)
+			diag(l, e, KB_WARNING, "command", "a '%s' command line in a sysctl.conf or "
+			    "sysctl.d file: sysctl -p and --system take '%s' as the key, find no "
+			    "/proc/sys file for it and exit 1 (%s); the setting is not applied, write "
+			    "'%s=%s'", e->command, e->command, SRC_PROCPS, e->name, e->value);
+		else
+			diag(l, e, KB_WARNING, "command", "a '%s' command line in sysctl.conf: "
+			    "/etc/rc.d/sysctl runs sysctl -i -f, which takes '%s' as the name and "
+			    "skips it as unknown (%s); the setting is not applied, write '%s=%s'",
+			    e->command, e->command, SRC_RC_SYSCTL, e->name, e->value);
+		return 1;
+	case KB_TARGET_LOADER:
+		diag(l, e, KB_WARNING, "command", "a '%s' command line in loader.conf: the loader "
+		    "prints 'Malformed line' and skips it (%s); the setting is not applied, write "
+		    "%s=\"%s\"", e->command, SRC_LOADER_LUA, e->name, e->value);
+		return 1;
+	default:
+		diag(l, e, KB_NOTE, "command", "read the setting of a '%s' command line",
+		    e->command);
+		return 0;
+	}
+}
+
 static int
 diagcmp(const void *x, const void *y)
 {
@@ -497,7 +538,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	}
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
-		if (!check_known(&l, e, &k))
+		if (rule_command(&l, e) || !check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)
 			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "

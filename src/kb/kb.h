@@ -189,6 +189,8 @@ struct kb_entry {
 	enum kb_op op;
 	char	*value;		/* unquoted; runs of white space collapsed to one space */
 	char	*comment;	/* trailing or preceding `#` comment text, or NULL */
+	char	*command;	/* "sysctl -w net.inet.ip.forwarding": the command line it was read
+				   from, up to the '=', or NULL */
 };
 
 /* What the reader said about a line: a parse error, or how an unusual line was read. */
@@ -214,6 +216,7 @@ struct kb_profile {
 	size_t	nfiles;
 	struct kb_tuned *tuned;	/* private: a tuned.conf(5)'s units while it is read */
 	char	*release;	/* the release a base-system tag states ($FreeBSD: releng/10.4/...), or NULL */
+	bool	shell;		/* a shell script (#!...sh, *.sh): its sysctl command lines are settings */
 };
 
 /*

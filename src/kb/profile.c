@@ -84,6 +84,7 @@ add_entry(struct kb_profile *p, int line, const char *name, enum kb_op op, const
 	}
 	p->entries = xreallocarray(p->entries, p->nentries + 1, sizeof *p->entries);
 	e = &p->entries[p->nentries++];
+	memset(e, 0, sizeof *e);
 	e->file = p->path;
 	e->line = line;
 	e->name = xstrdup(name);
@@ -339,12 +340,25 @@ read_line(struct kb_profile *p, struct reader *r, int lineno, char *c, char **ca
 		return parse_line(p, lineno, c, *rest ? rest : r->comment, cause);
 	}
 	if ((setting = sysctl_command(c)) != NULL) {
+		size_t n = p->nentries;
+		char *cmd;
+
 		if (strchr(setting, '=') == NULL) {
 			note(p, lineno, KB_WARNING, "a sysctl command that sets nothing: skipped");
 			return 0;
 		}
-		note(p, lineno, KB_NOTE, "read the setting of a 'sysctl' command line");
-		return parse_line(p, lineno, setting, r->comment, cause);
+		/* Whether it is a setting depends on the file's reader: kb_check says. */
+		cmd = xstrndup(c, (size_t)(strchr(setting, '=') - c));
+		util_trim(cmd);
+		if (parse_line(p, lineno, setting, r->comment, cause) == -1) {
+			free(cmd);
+			return -1;
+		}
+		if (p->nentries > n)
+			p->entries[p->nentries - 1].command = cmd;
+		else
+			free(cmd);
+		return 0;
 	}
 	return parse_line(p, lineno, c, r->comment, cause);
 }
@@ -368,6 +382,9 @@ parse_text(struct kb_profile *p, const char *text, size_t len)
 		if (strlen(line) > 0 && line[strlen(line) - 1] == '\r')
 			line[strlen(line) - 1] = '\0';
 		c = util_trim(line);
+		/* "#!/bin/sh", "#!/usr/bin/env bash": a script, whose sysctl commands run. */
+		if (lineno == 1 && util_startswith(c, "#!") && strstr(c, "sh") != NULL)
+			p->shell = true;
 		if (*c == '\0') {
 			free(r.comment);
 			r.comment = NULL;
@@ -569,6 +586,7 @@ parse(const char *name, const char *text, size_t len, const struct kb_profile_re
 	p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(name);
 	p->dump = dump;
+	p->shell = strlen(name) > 3 && strcmp(name + strlen(name) - 3, ".sh") == 0;
 	while (i < len && isspace((unsigned char)text[i]))
 		i++;
 	if (i < len && text[i] == '<') {

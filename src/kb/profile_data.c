@@ -18,6 +18,7 @@ kb_profile_free(struct kb_profile *p)
 		free(p->entries[i].name);
 		free(p->entries[i].value);
 		free(p->entries[i].comment);
+		free(p->entries[i].command);
 	}
 	free(p->entries);
 	for (i = 0; i < p->nnotes; i++)

@@ -685,6 +685,7 @@ assemble(struct resolve *r, struct munit *mu, size_t nm)
 			free(p->entries[i].name);
 			free(p->entries[i].value);
 			free(p->entries[i].comment);
+			free(p->entries[i].command);
 		}
 		free(p->entries);
 		p->entries = NULL;

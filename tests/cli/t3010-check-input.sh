@@ -14,12 +14,54 @@ test_expect_success 'a sysctl.d glob name does not hide the rest of the file' '
 	ntune check --os linux --json etc/sysctl.d/90-r.conf >out.json &&
 	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"settings\"]==27 and d[\"unknown\"]==0 and d[\"unreadable_lines\"]==0, d"
 '
-test_expect_success 'sysctl -w and sysctl name=value lines are read, each with a note, all of them' '
+test_expect_success 'in a shell script sysctl -w and sysctl name=value lines are settings, all of them' '
 	printf "sysctl -w net.inet.tcp.syncookies=1\nsysctl net.inet.ip.redirect=0\nsysctl -q -w kern.ipc.somaxconn=4096\n" >cmds.sh &&
 	ntune check --os freebsd cmds.sh >out 2>err &&
-	grep -q "cmds.sh:1: note: read the setting of a .sysctl. command line" out &&
-	grep -q "cmds.sh:3: note: read the setting of a .sysctl. command line" out &&
-	grep -q "3 settings for freebsd: 0 errors" err
+	! grep -q "command" out &&
+	grep -q "3 settings for freebsd: 0 errors, 0 warnings" err &&
+	{ echo "#!/usr/bin/env bash"; cat cmds.sh; } >tune-up &&
+	ntune check --os freebsd tune-up >out 2>err &&
+	grep -q "3 settings for freebsd: 0 errors, 0 warnings" err &&
+	printf "sysctl -w net.inet.tcp.syncookies=yes\n" >bad.sh &&
+	test_expect_code 1 ntune check --os freebsd bad.sh >out 2>/dev/null &&
+	grep -q "bad.sh:1: error: sysctl(8) refuses .yes." out
+'
+test_expect_success 'in a file of no known kind (a paste) they are read with a note' '
+	cp cmds.sh cmds.txt &&
+	ntune check --os freebsd cmds.txt >out 2>err &&
+	grep -q "cmds.txt:1: note: read the setting of a .sysctl -w net.inet.tcp.syncookies. command line" out &&
+	grep -q "cmds.txt:3: note: read the setting of a .sysctl -q -w kern.ipc.somaxconn. command line" out &&
+	grep -q "3 settings for freebsd: 0 errors, 0 warnings" err
+'
+test_expect_success 'in a Linux sysctl.conf or sysctl.d file each is a warning: sysctl -p/--system fails on it' '
+	mkdir -p etc/sysctl.d &&
+	printf "net.ipv4.ip_forward=1\nsysctl -w net.ipv4.tcp_syncookies=1\nsysctl net.core.somaxconn=1024\nsysctl -w net.core.rmem_max=16M\n" >etc/sysctl.conf &&
+	cp etc/sysctl.conf etc/sysctl.d/60-net.conf &&
+	for f in etc/sysctl.conf etc/sysctl.d/60-net.conf; do
+		test_expect_code 0 ntune check --os linux --json "$f" >out.json 2>/dev/null &&
+		python3 -c "
+import json, re, sys
+d = json.load(open(\"out.json\"))
+c = [x for x in d[\"diagnostics\"] if x[\"rule\"] == \"command\"]
+assert [x[\"line\"] for x in c] == [2, 3, 4], d
+assert all(x[\"severity\"] == \"warning\" for x in c), c
+assert re.search(r\"a .sysctl -w net.ipv4.tcp_syncookies. command line in a sysctl.conf or sysctl.d file: sysctl -p and --system take .sysctl -w net.ipv4.tcp_syncookies. as the key, find no /proc/sys file for it and exit 1 \\(procps 4.0.2 src/sysctl.c:659 parse_setting_line, :545 WriteSetting\\); the setting is not applied, write .net.ipv4.tcp_syncookies=1.\", c[0][\"message\"]), c[0]
+# not a setting: the 16M a procfs write would refuse is not reported
+assert not [x for x in d[\"diagnostics\"] if x[\"line\"] == 4 and x[\"rule\"] != \"command\"], d
+assert d[\"errors\"] == 0 and d[\"warnings\"] >= 3, d
+" || return 1
+	done
+'
+test_expect_success 'in a FreeBSD sysctl.conf or loader.conf each is a warning naming what its reader does' '
+	mkdir -p boot &&
+	printf "sysctl -w net.inet.ip.forwarding=1\nsysctl kern.ipc.somaxconn=1024\n" >etc/sysctl.conf &&
+	test_expect_code 0 ntune check --os freebsd etc/sysctl.conf >out 2>err &&
+	grep -q "sysctl.conf:1: warning: a .sysctl -w net.inet.ip.forwarding. command line in sysctl.conf: /etc/rc.d/sysctl runs sysctl -i -f, which takes .sysctl -w net.inet.ip.forwarding. as the name and skips it as unknown (libexec/rc/rc.d/sysctl:26 .sysctl -i -f., sbin/sysctl/sysctl.c:369,400); the setting is not applied, write .net.inet.ip.forwarding=1." out &&
+	grep -q "sysctl.conf:2: warning: a .sysctl kern.ipc.somaxconn. command line" out &&
+	grep -q "0 errors, 2 warnings, 0 notes" err &&
+	printf "sysctl -w kern.ipc.nmbclusters=1000000\n" >boot/loader.conf &&
+	test_expect_code 0 ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
+	grep -q "loader.conf:1: warning: a .sysctl -w kern.ipc.nmbclusters. command line in loader.conf: the loader prints .Malformed line. and skips it (stand/lua/config.lua:537); the setting is not applied, write kern.ipc.nmbclusters=\"1000000\"" out
 '
 test_expect_success 'values as the consumer parses them: loader, sysctl(8), procfs' '
 	mkdir -p boot &&
