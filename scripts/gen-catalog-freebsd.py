@@ -109,6 +109,30 @@ def drivers_of(rel):
     return best[1] if best else None
 
 
+DRIVER_RE = re.compile(r'\b(?:EARLY_)?DRIVER_MODULE(?:_ORDERED)?\s*\(\s*(\w+)\s*,')
+
+
+def file_drivers(text):
+    """The drivers a file declares (DRIVER_MODULE(acpi, nexus, ...)): the names
+    device_get_name() gives for its devices."""
+    return set(DRIVER_RE.findall(text))
+
+
+def name_arg(arg, drivers):
+    """A name argument of SYSCTL_ADD_*: a literal; device_get_name(dev) of a file
+    that declares one driver is that driver's name (acpi.c: hw.acpi), and
+    device_get_nameunit(dev) that name and a unit (twe%d); else None."""
+    lit = literal(arg)
+    if lit is not None or len(drivers) != 1:
+        return lit
+    drv = next(iter(drivers))
+    if re.match(r'^device_get_name\s*\(', arg.strip()):
+        return drv
+    if re.match(r'^device_get_nameunit\s*\(', arg.strip()):
+        return drv + '%d'
+    return None
+
+
 def strip_comments(text):
     """Blank out comments (keeping newlines) so line numbers stay right."""
     out = []
@@ -234,16 +258,21 @@ class Tree:
 
     def scan_file(self, rel, text):
         assigns = []	# (offset, var, expr)
+        self.drivers = file_drivers(text)
+        # "c0 = children = SYSCTL_CHILDREN(oid)": both variables hold the node.
         for m in re.finditer(r'([A-Za-z_][\w]*(?:(?:->|\.)[A-Za-z_]\w*)*)\s*=\s*'
+                             r'(?:([A-Za-z_][\w]*(?:(?:->|\.)[A-Za-z_]\w*)*)\s*=\s*)?'
                              r'(SYSCTL_ADD_NODE(?:_WITH_LABEL)?\s*\(|SYSCTL_CHILDREN\s*\(|'
                              r'SYSCTL_STATIC_CHILDREN\s*\(|device_get_sysctl_tree\s*\(|'
                              r'&?\s*SYSCTL_NODE_CHILDREN\s*\()', text):
-            paren = text.index('(', m.start(2))
+            paren = text.index('(', m.start(3))
             r = split_args(text, paren)
             if r is None:
                 continue
-            head = m.group(2).split('(')[0].strip().lstrip('&').strip()
-            assigns.append((m.start(), m.group(1), head, r[0]))
+            head = m.group(3).split('(')[0].strip().lstrip('&').strip()
+            for var in (m.group(1), m.group(2)):
+                if var is not None:
+                    assigns.append((m.start(), var, head, r[0]))
         for off, var, head, args in assigns:
             # A node kept in a struct field is used by other files (acpi_video.c adds
             # under acpi.c's sc->acpi_sysctl_tree): remember it by the field's name.
@@ -251,7 +280,7 @@ class Tree:
                 continue
             if head.startswith('SYSCTL_ADD_NODE') and len(args) >= 4:
                 val = self.dyn_parent(args[1], off, assigns, text, 1) + '.' + \
-                    (literal(args[3]) or '*')
+                    (name_arg(args[3], self.drivers) or '*')
             elif head == 'device_get_sysctl_tree':
                 val = 'dev.%s.%d'
             else:
@@ -327,7 +356,7 @@ class Tree:
                 return
             if t not in ADD_TYPES or len(args) < 5:
                 return
-            name = literal(args[3])
+            name = name_arg(args[3], self.drivers)
             parent = self.dyn_parent(args[1], off, assigns, text, 0)
             fmt = args[8] if t in ('PROC', 'OID') and len(args) > 8 else None
             self.raw.append(('sysctl', macro, parent, name if name else '*', args[4],
@@ -402,6 +431,14 @@ class Tree:
             if a[0] < off and a[1] == var:
                 best = a
         if best is None:
+            # A node kept in a global that module load sets, used by functions
+            # written above that code (rack.c: rack_sysctl_root): its one assignment.
+            later = [a for a in assigns if a[1] == var]
+            if len(later) == 1 and re.match(r'^\w+$', var) and re.search(
+                    r'^(?:static\s+)?struct\s+sysctl_oid(?:_list)?\s*\*\s*' + var + r'\s*[;=]',
+                    text, re.M):
+                best = later[0]
+        if best is None:
             m = re.search(r'(?:->|\.)(\w+)$', var)
             return '^' + m.group(1) if m else '?'
         aoff, _, head, args = best
@@ -415,7 +452,7 @@ class Tree:
             return '@' + args[0].strip() + '_' + args[1].strip()
         if head.startswith('SYSCTL_ADD_NODE') and len(args) >= 4:
             parent = self.dyn_parent(args[1], aoff, assigns, text, depth + 1)
-            name = literal(args[3])
+            name = name_arg(args[3], self.drivers)
             return parent + '.' + (name if name else '*')
         return '?'
 
@@ -471,8 +508,16 @@ class Tree:
                 if re.match(r'^[\w.%*-]+$', full):	# not "SGE holes"
                     self.add(full, macro, access, typ, fmt, rel, line)
 
+        patterns = [(re.compile(pattern_re(n)), e) for n, e in self.entries.items()
+                    if e['kind'] == 'sysctl' and re.search(r'[*%]', n)]
         for name, (macro, typ, rel, line) in tunables.items():
             e = self.entries.get(name)
+            if e is None and '%' not in name:
+                # A kenv read of a name a sysctl pattern covers (hw.acpi.verbose under a
+                # node named at run time): that sysctl, also a loader tunable.
+                hits = [p for rx, p in patterns if rx.match(name)]
+                if len(hits) == 1:
+                    e = self.entries[name] = dict(hits[0])
             if e is not None and e['kind'] == 'sysctl':
                 e['fetch'] = '%s:%d' % (rel, line)
                 e['tun'] = True
@@ -604,6 +649,15 @@ class Tree:
                     stacks.append(f[:-2])	# STACKNAME is the module's name
         if stacks:
             self.values['net.inet.tcp.functions_default'] = (sorted(set(stacks)), first)
+
+
+def pattern_re(name):
+    """A catalogue pattern as ntune matches it (src/kb/catalog.c kb_catalog_match):
+    %d digits, %s a name (dots allowed), * one level."""
+    out = ''
+    for tok in re.split(r'(%d|%s|\*)', name):
+        out += {'%d': r'[0-9]+', '%s': r'[\w.:/-]+', '*': r'[\w:/-]+'}.get(tok, re.escape(tok))
+    return '^' + out + '$'
 
 
 def placement(e):

@@ -124,7 +124,18 @@ test_expect_success 'per-instance names match the patterns of the source, not a 
 	ntune check --os freebsd --json etc/sysctl.conf >out.json 2>/dev/null &&
 	python3 -c "import json; d=json.load(open(\"out.json\")); assert d[\"unknown\"]==0, d" &&
 	grep -q "^net.link.lagg.\*.use_flowid	.*sys/net/if_lagg.c:[0-9]*$" "$SRCDIR/share/catalog/freebsd.tsv" &&
-	grep -q "^hw.\*.video.\*.brightness	.*sys/dev/acpica/acpi_video.c:[0-9]*$" "$SRCDIR/share/catalog/freebsd.tsv"
+	grep -q "^hw.acpi.video.\*.brightness	.*sys/dev/acpica/acpi_video.c:[0-9]*$" "$SRCDIR/share/catalog/freebsd.tsv"
+'
+test_expect_success 'hw.acpi.verbose: a runtime sysctl under the node acpi names at attach, also a loader tunable' '
+	printf "hw.acpi.verbose=1\n" >etc/sysctl.conf &&
+	printf "hw.acpi.verbose=\"1\"\n" >boot/loader.conf &&
+	test_expect_code 0 ntune check --os freebsd etc/sysctl.conf >out1 2>err1 &&
+	test_expect_code 0 ntune check --os freebsd boot/loader.conf >out2 2>err2 &&
+	cat out1 out2 &&
+	! grep -q "boot-time\|placement\|runtime sysctl" out1 out2 &&
+	grep -q "0 errors, 0 warnings, 0 notes, 0 unknown" err1 &&
+	grep -q "0 errors, 0 warnings, 0 notes, 0 unknown" err2 &&
+	grep -q "^hw.acpi.verbose	sysctl	int	both	RW	.*sys/dev/acpica/acpi.c:[0-9]* fetch:sys/dev/acpica/acpi.c:[0-9]*" "$SRCDIR/share/catalog/freebsd.tsv"
 '
 test_expect_success 'Linux enum-like knobs: a value the source does not provide is an error listing those it does' '
 	printf "net.ipv4.tcp_congestion_control=bbr2\nnet.core.default_qdisc=fq_codel\n" >v.conf &&
