@@ -106,12 +106,26 @@ worse_find(const struct worse *w, size_t n, const struct kb_advice *a)
 	return NULL;
 }
 
-/* "4 -> 5", "0 (the default) -> 5", "unknown -> 5". */
+/* What is known of the value now: "the default; the system did not say", a boot-value note. */
+static const char *
+now_note(const struct kb_advice *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", a->current_is_default ? "the default" : "",
+	    a->current_is_default && a->boot_note != NULL ? ": " : "",
+	    a->boot_note != NULL ? a->boot_note : "");
+	return buf;
+}
+
+/* "4 -> 5", "0 (the default; the system did not say) -> 5", "unknown -> 5". */
 static void
 print_change(const struct kb_advice *a)
 {
-	printf("# now: %s%s → %s\n", a->current != NULL ? a->current : "unknown",
-	    a->current_is_default ? " (the default; the system did not say)" : "", a->value);
+	char note[160];
+
+	now_note(a, note, sizeof note);
+	printf("# now: %s%s%s%s%s → %s\n", a->current != NULL ? a->current : "unknown",
+	    *note ? " (" : "", note, a->current_is_default ? "; the system did not say" : "",
+	    *note ? ")" : "", a->value);
 }
 
 /* The changes, each with its reason, source and current value; then what is already so. */
@@ -150,7 +164,9 @@ print_text(const struct kb_advice *a, size_t na, const struct worse *worse, size
 		return;
 	printf("\n# Already in effect, nothing to change (%zu):\n", nalready);
 	for (i = 0; i < na; i++) {
-		if (a[i].already)
+		if (a[i].already && a[i].boot_note != NULL)
+			printf("#   %s=%s (%s)\n", a[i].name, a[i].value, a[i].boot_note);
+		else if (a[i].already)
 			printf("#   %s=%s (now %s%s)\n", a[i].name, a[i].value, a[i].current,
 			    a[i].current_is_default ? ", the default" : "");
 	}
@@ -278,6 +294,8 @@ one_json(const struct kb_advice *a, const struct worse *wf, const char *measured
 	json_object_set_new(o, "current_from", a->current == NULL ? json_null() :
 	    json_string(a->current_is_default ? "default" : "system"));
 	json_object_set_new(o, "already_set", json_boolean(a->already));
+	json_object_set_new(o, "kernel_sets", a->boot_note != NULL ? json_string(a->boot_note) :
+	    json_null());
 	if (wf != NULL)
 		json_object_set_new(o, "measured", json_pack("{s:s, s:b, s:s, s:s}", "verdict",
 		    "worse", "alone", wf->alone, "text", wf->text, "results", measured));

@@ -61,23 +61,64 @@ kb_rss_bits(int ncpu)
 	return b > 7 ? 7 : b;
 }
 
+static int log2floor(int);
+
+/* What the rule language sees of sys, without a NIC (cpumask, drivers: none). */
+static void
+system_ctx(const struct kb_system *sys, struct kb_rule_ctx *c)
+{
+	memset(c, 0, sizeof *c);
+	c->sys = sys;
+	c->os = os_platform_name(sys->platform != OS_PLATFORM_UNKNOWN ? sys->platform :
+	    OS_PLATFORM_LINUX);
+	c->log2ncpu = log2floor(sys->ncpu);
+	c->rssbits = kb_rss_bits(sys->ncpu);
+	c->cpumask = "";
+}
+
+/*
+ * The value the kernel runs with when the knob holds cur: what a boot-value line of
+ * its stanza computes (rss.bits 0 -> fls(ncpu-1)+1), else cur itself. why gets
+ * "the kernel sets 4 at boot for 6 CPUs" when a line applied, else "".
+ */
+static bool
+boot_effect(const struct kb_knob *k, const struct kb_system *sys, const char *cur,
+    long long *v, char *why, size_t len)
+{
+	struct kb_rule_ctx c;
+	char dep[64];
+
+	*why = '\0';
+	if (sys->ncpu <= 0 || k->nboot_values == 0)
+		return false;
+	system_ctx(sys, &c);
+	if (kb_boot_value(k, cur, &c, v, dep, sizeof dep) != 1)
+		return false;
+	snprintf(why, len, "the kernel sets %lld at boot%s%s", *v, *dep ? " " : "", dep);
+	return true;
+}
+
 /* Whether the current value already has the effect of the proposed one. */
 bool
 kb_same_effect(const struct kb_knob *k, const struct kb_system *sys, const char *name,
     const char *cur, const char *want)
 {
-	long long c, w;
+	long long c, w, b;
+	char why[128];
 
+	(void)name;
 	if (kb_value_equal(k, cur, want))
 		return true;
-	if (kb_parse_number(cur, &c) == -1 || kb_parse_number(want, &w) == -1)
+	if (kb_parse_number(want, &w) == -1)
+		return false;
+	/* A value the kernel replaces at boot (the stanza's boot-value lines). */
+	if (boot_effect(k, sys, cur, &b, why, sizeof why) && b == w)
+		return true;
+	if (kb_parse_number(cur, &c) == -1)
 		return false;
 	/* -1 = "all CPUs" for net.isr.maxthreads and friends. */
 	if (k->range != NULL && util_startswith(k->range, "-1..ncpu") && sys->ncpu > 0 &&
 	    ((c == -1 && w == sys->ncpu) || (w == -1 && c == sys->ncpu)))
-		return true;
-	/* rss.bits 0 = the kernel's automatic value. */
-	if (strcmp(name, "net.inet.rss.bits") == 0 && c == 0 && w == kb_rss_bits(sys->ncpu))
 		return true;
 	return false;
 }
@@ -128,6 +169,14 @@ advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *so
 	current_of(ad, k, x);
 	x->already = value != NULL && x->current != NULL &&
 	    kb_same_effect(k, ad->sys, name, x->current, value);
+	x->boot_note = NULL;
+	if (x->current != NULL) {
+		long long b;
+		char why[128];
+
+		if (boot_effect(k, ad->sys, x->current, &b, why, sizeof why))
+			x->boot_note = xstrdup(why);
+	}
 	return x;
 }
 
@@ -141,6 +190,7 @@ advice_free(void *p)
 	free(a->reason);
 	free(a->source);
 	free(a->current);
+	free(a->boot_note);
 }
 
 void
@@ -192,6 +242,8 @@ nic_state(struct kb_advice *x, int on)
 	if (x == NULL || (x->current != NULL && !x->current_is_default) || on < 0)
 		return;
 	free(x->current);
+	free(x->boot_note);
+	x->boot_note = NULL;
 	x->current = xstrdup(on ? "on" : "off");
 	x->current_is_default = false;
 	x->already = strcmp(x->current, x->value) == 0;
@@ -232,6 +284,7 @@ self_check(struct advisor *ad)
 			free(ad->a[i].reason);
 			free(ad->a[i].source);
 			free(ad->a[i].current);
+			free(ad->a[i].boot_note);
 			continue;
 		}
 		ad->a[w++] = ad->a[i];
@@ -324,13 +377,10 @@ kb_advise(const struct kb *kb, const struct kb_system *sys, enum kb_goal goal, e
 	}
 	drivers = kb_get_drivers(kb);
 	cpumask(sys->ncpu, mask, sizeof mask);
-	memset(&c, 0, sizeof c);
-	c.sys = sys;
+	system_ctx(sys, &c);
 	c.os = ad.os;
 	c.goal = goal;
 	c.role = role;
-	c.log2ncpu = log2floor(sys->ncpu);
-	c.rssbits = kb_rss_bits(sys->ncpu);
 	c.cpumask = mask;
 	c.drivers = drivers;
 	for (i = 0; i < sys->nnics; i++) {

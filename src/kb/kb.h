@@ -70,6 +70,9 @@ struct kb_knob {
 	char	*risk;
 	char	**sources;
 	size_t	nsources;
+	char	**boot_values;	/* "0 -> rssbits when ncpu > 1": the kernel sets EXPR at boot in
+				   place of the value given (kb_boot_value in kb/rules.h) */
+	size_t	nboot_values;
 	char	*verified;	/* where the defining line was read: "sys/net/netisr.c SYSCTL_PROC CTLFLAG_RWTUN (FreeBSD 14)" */
 	char	*unverified;	/* or why it could not be confirmed */
 	char	*file;		/* stanza location, for messages */
@@ -354,6 +357,8 @@ struct kb_advice {
 	char	*current;	/* the value now (system, else the knob's default), or NULL unknown */
 	bool	 current_is_default;	/* current is the KB default: the system did not say */
 	bool	 already;	/* current already has the proposed effect: nothing to change */
+	char	*boot_note;	/* "the kernel sets 4 at boot for 6 CPUs" (current is a value the
+				   kernel replaces at boot, see kb_boot_value), or NULL */
 };
 
 /* Proposes settings for sys; every value derives from its topology. */

@@ -76,6 +76,7 @@ knob_free(void *p)
 	free(k->effect);
 	free(k->risk);
 	util_strv_free(k->sources, k->nsources);
+	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
 	memset(k, 0, sizeof *k);
 }
@@ -510,6 +511,19 @@ stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 			return -1;
 		}
 	}
+	for (i = 0; i < k->nboot_values; i++) {
+		char *from = NULL, *why = kb_boot_value_problem(k->boot_values[i], &from);
+
+		if (why == NULL)
+			why = kb_value_problem(k, from, 0);
+		free(from);
+		if (why != NULL) {
+			util_cause(cause, "%s:%d: knob '%s' boot-value '%s': %s", file, k->line, k->name,
+			    k->boot_values[i], why);
+			free(why);
+			return -1;
+		}
+	}
 	for (i = 0; i < kb->n; i++) {
 		if (strcmp(kb->knobs[i].name, k->name) == 0 && strcmp(kb->knobs[i].os, k->os) == 0 &&
 		    (kb->knobs[i].platform == NULL) == (k->platform == NULL)) {
@@ -534,6 +548,8 @@ last_of(struct kb_knob *k, const char *key)
 		return &k->conflicts[k->nconflicts - 1];
 	if (strcmp(key, "source") == 0)
 		return &k->sources[k->nsources - 1];
+	if (strcmp(key, "boot-value") == 0)
+		return &k->boot_values[k->nboot_values - 1];
 	return NULL;
 }
 
@@ -588,6 +604,10 @@ stanza_set(struct kb_knob *k, const char *key, const char *value, const char *fi
 	}
 	if (strcmp(key, "conflicts") == 0) {
 		k->conflicts = util_strv_add(k->conflicts, &k->nconflicts, value);
+		return 0;
+	}
+	if (strcmp(key, "boot-value") == 0) {
+		k->boot_values = util_strv_add(k->boot_values, &k->nboot_values, value);
 		return 0;
 	}
 	if (strcmp(key, "placement") == 0 || strcmp(key, "type") == 0 || strcmp(key, "scope") == 0 ||

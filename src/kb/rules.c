@@ -590,3 +590,88 @@ kb_rule_eval(const struct kb_rule *r, const struct kb_rule_ctx *c, char **name, 
 		*source = expand(r->source, c, r->per_nic, &bad);
 	return 1;
 }
+
+/* A boot-value line split: FROM, EXPR and COND (NULL when none); -1 when malformed. */
+static int
+boot_split(const char *line, char **from, char **ex, char **cond)
+{
+	const char *arrow = strstr(line, " -> "), *when;
+
+	*from = *ex = *cond = NULL;
+	if (arrow == NULL)
+		return -1;
+	*from = xstrndup(line, (size_t)(arrow - line));
+	util_trim(*from);
+	arrow += strlen(" -> ");
+	if ((when = strstr(arrow, " when ")) != NULL) {
+		*ex = xstrndup(arrow, (size_t)(when - arrow));
+		*cond = xstrdup(when + strlen(" when "));
+		util_trim(*cond);
+	} else
+		*ex = xstrdup(arrow);
+	util_trim(*ex);
+	return **from != '\0' && **ex != '\0' && (*cond == NULL || **cond != '\0') ? 0 : -1;
+}
+
+char *
+kb_boot_value_problem(const char *line, char **from)
+{
+	char *ex, *cond, *why = NULL;
+	long long v;
+
+	if (boot_split(line, from, &ex, &cond) == -1)
+		why = xstrdup("want 'VALUE -> EXPR' or 'VALUE -> EXPR when CONDITION'");
+	else if (expr(ex, NULL, false, &v) == -1)
+		xasprintf(&why, "bad expression '%s'", ex);
+	else if (cond != NULL && condition(cond, NULL, false) == -1)
+		xasprintf(&why, "bad condition '%s'", cond);
+	if (why != NULL) {
+		free(*from);
+		*from = NULL;
+	}
+	free(ex);
+	free(cond);
+	return why;
+}
+
+/* "for 6 CPUs", "for 4 cores": what a boot-value expression depends on. */
+static void
+depends_on(const char *ex, const struct kb_rule_ctx *c, char *why, size_t len)
+{
+	static const char *const per_cpu[] = { "ncpu", "log2ncpu", "rssbits" };
+	size_t i;
+
+	*why = '\0';
+	if (strstr(ex, "ncores") != NULL && c->sys->ncores > 0) {
+		snprintf(why, len, "for %d cores", c->sys->ncores);
+		return;
+	}
+	for (i = 0; i < nitems(per_cpu); i++) {
+		if (strstr(ex, per_cpu[i]) != NULL) {
+			snprintf(why, len, "for %d CPUs", c->sys->ncpu);
+			return;
+		}
+	}
+}
+
+int
+kb_boot_value(const struct kb_knob *k, const char *value, const struct kb_rule_ctx *c,
+    long long *v, char *why, size_t len)
+{
+	char *from, *ex, *cond;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < k->nboot_values && !found; i++) {
+		if (boot_split(k->boot_values[i], &from, &ex, &cond) == 0 &&
+		    kb_value_equal(k, value, from) && (cond == NULL || condition(cond, c, false) == 1) &&
+		    expr(ex, c, false, v) == 0) {
+			depends_on(ex, c, why, len);
+			found = 1;
+		}
+		free(from);
+		free(ex);
+		free(cond);
+	}
+	return found;
+}

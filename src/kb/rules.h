@@ -111,4 +111,19 @@ void	 kb_rules_free(struct kb_rules *);
 int	 kb_rule_eval(const struct kb_rule *, const struct kb_rule_ctx *, char **name, char **value,
 	    char **reason, char **source);
 
+/*
+ * A knob's boot-value lines: "FROM -> EXPR [when COND]", EXPR and COND in the language
+ * of the advice rules (ncpu, ncores, rssbits, log2ncpu...): while the knob holds FROM
+ * the kernel sets EXPR at boot (net.inet.rss.bits: "0 -> rssbits when ncpu > 1").
+ * 1 with *v, and in why what EXPR depends on ("for 6 CPUs", or ""), when a line
+ * applies to value on c's system; else 0.
+ */
+int	 kb_boot_value(const struct kb_knob *, const char *value, const struct kb_rule_ctx *c,
+	    long long *v, char *why, size_t len);
+/*
+ * Why a boot-value line is bad (malloc'd), or NULL with *from its VALUE (malloc'd), for
+ * the knob's own value check.
+ */
+char	*kb_boot_value_problem(const char *line, char **from);
+
 #endif

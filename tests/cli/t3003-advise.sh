@@ -19,9 +19,9 @@ test_expect_success SEED_FIXTURES 'the advice for seed 000 passes check against 
 '
 test_expect_success 'a bigger or smaller CPU gets different values, not a pasted constant' '
 	ntune advise --os opnsense --cpus 16 --cores 8 >a16.conf &&
-	grep -q "^#   net.inet.rss.bits=5 (now 0, the default)$" a16.conf && grep -q "^net.isr.maxthreads=16$" a16.conf &&
+	grep -q "^#   net.inet.rss.bits=5 (the kernel sets 5 at boot for 16 CPUs)$" a16.conf && grep -q "^net.isr.maxthreads=16$" a16.conf &&
 	ntune advise --os opnsense --cpus 2 >a2.conf &&
-	grep -q "^#   net.inet.rss.bits=2 (now 0, the default)$" a2.conf &&
+	grep -q "^#   net.inet.rss.bits=2 (the kernel sets 2 at boot for 2 CPUs)$" a2.conf &&
 	grep -q "^net.isr.maxthreads=2$" a2.conf &&
 	! grep -q hyperthreading a2.conf
 '
@@ -46,10 +46,26 @@ test_expect_success 'goals and roles change the advice' '
 	ntune advise --os linux --cpus 4 --goal latency --role host >lat.conf &&
 	grep -q "^net.core.busy_poll=50$" lat.conf && ! grep -q "^net.ipv4.ip_forward" lat.conf
 '
+test_expect_success 'a default the kernel computes at boot is said so: rss.bits 0 on 6 CPUs is 4, maxthreads -1 is every CPU' '
+	ntune advise --os opnsense --cpus 6 >a6.conf &&
+	grep -q "^#   net.inet.rss.bits=4 (the kernel sets 4 at boot for 6 CPUs)$" a6.conf &&
+	! grep -q "rss.bits=4 (now 0" a6.conf &&
+	ntune advise --json --os opnsense --cpus 6 >a6.json &&
+	python3 -c "
+import json
+a = {x[\"name\"]: x for x in json.load(open(\"a6.json\"))[\"advice\"]}
+b = a[\"net.inet.rss.bits\"]
+assert b[\"already_set\"] and b[\"current\"] == \"0\" and b[\"kernel_sets\"] == \"the kernel sets 4 at boot for 6 CPUs\", b
+assert a[\"net.isr.maxthreads\"][\"kernel_sets\"] is None, a[\"net.isr.maxthreads\"]
+" &&
+	mkdir -p k && printf "kern.ostype: FreeBSD\nnet.isr.maxthreads: -1\n" >k/isr.txt &&
+	ntune advise --os opnsense --cpus 6 --from k/isr.txt >m6.conf 2>/dev/null &&
+	grep -q "^#   net.isr.maxthreads=6 (the kernel sets 6 at boot for 6 CPUs)$" m6.conf
+'
 test_expect_success 'advise --from an OPNsense config.xml advises for OPNsense' '
 	ntune export "$SRCDIR/share/profiles/opnsense-router.conf" --format opnsense >config.xml &&
 	ntune advise --from config.xml --cpus 4 --cores 4 >x.conf &&
-	grep -q "^# ntune advise for opnsense" x.conf && grep -q "^#   net.inet.rss.bits=3 (now 0, the default)$" x.conf
+	grep -q "^# ntune advise for opnsense" x.conf && grep -q "^#   net.inet.rss.bits=3 (the kernel sets 3 at boot for 4 CPUs)$" x.conf
 '
 test_expect_success 'without a CPU count advise says how to give one' '
 	test_expect_code 2 ntune advise --from config.xml 2>err && grep -q "CPU count is unknown" err

@@ -51,9 +51,9 @@ test_expect_success REAL_FIXTURES 'the same real box: --goal latency and --role 
 test_expect_success REAL_FIXTURES 'RSS bits on real CPU counts: the kernel rule fls(ncpu-1)+1, never one bucket per CPU' '
 	ntune advise --os opnsense --from "$R/sysctl-kern.smp_freebsd_ten64-nxp-ls1088_8c8t.txt" >k8.conf &&
 	grep -q "^# ntune advise for opnsense.*: 8 CPUs (8 cores, SMT off)" k8.conf &&
-	grep -q "^#   net.inet.rss.bits=4 (now 0, the default)$" k8.conf &&
+	grep -q "^#   net.inet.rss.bits=4 (the kernel sets 4 at boot for 8 CPUs)$" k8.conf &&
 	ntune advise --os opnsense --from "$R/top-P_freebsd14.3_4cpu_3snapshots.txt" >k4.conf &&
-	grep -q "^#   net.inet.rss.bits=3 (now 0, the default)$" k4.conf
+	grep -q "^#   net.inet.rss.bits=3 (the kernel sets 3 at boot for 4 CPUs)$" k4.conf
 '
 test_expect_success REAL_FIXTURES 'export refuses the real netbenches loader.conf.local as check does, names file:line, and --force writes it' '
 	cp "$NBLOADER" loader.conf.local &&

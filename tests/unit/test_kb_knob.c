@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "util/util.h"
 
 #include "share_kb.h"
@@ -190,6 +191,15 @@ test_kb_load_text_rejects_bad_stanzas_with_file_and_line(void **state)
 		{ "name: a\nname: b\n", "t.knob:2: key 'name' given twice" },
 		{ "  continued\n", "continuation line without a key" },
 		{ "just text\n", "t.knob:1: expected 'key: value'" },
+		{ "name: a\nos: freebsd\nplacement: loader\ntype: int\nrange: 0..7\neffect: x\n"
+		    "source: y\nboot-value: 0 rssbits\n",
+		    "boot-value '0 rssbits': want 'VALUE -> EXPR' or 'VALUE -> EXPR when CONDITION'" },
+		{ "name: a\nos: freebsd\nplacement: loader\ntype: int\nrange: 0..7\neffect: x\n"
+		    "source: y\nboot-value: 9 -> 1\n", "boot-value '9 -> 1': 9 is out of range" },
+		{ "name: a\nos: freebsd\nplacement: loader\ntype: int\neffect: x\n"
+		    "source: y\nboot-value: 0 -> ncpus\n", "bad expression 'ncpus'" },
+		{ "name: a\nos: freebsd\nplacement: loader\ntype: int\neffect: x\n"
+		    "source: y\nboot-value: 0 -> ncpu when ncpu >> 1\n", "bad condition 'ncpu >> 1'" },
 	};
 	size_t i;
 	char *e;
@@ -202,6 +212,43 @@ test_kb_load_text_rejects_bad_stanzas_with_file_and_line(void **state)
 			    cases[i].want);
 		free(e);
 	}
+}
+
+/* boot-value lines: the value the kernel sets at boot in place of the one given, per system. */
+static void
+test_kb_boot_value_computes_what_the_kernel_sets(void **state)
+{
+	const char *text = "name: n.bits\nos: freebsd\nplacement: loader\ntype: int\n"
+	    "range: 0..7\ndefault: 0\neffect: x\nsource: y\n"
+	    "boot-value: 0 -> rssbits when ncpu > 1\nboot-value: 5 -> ncores * 2\n";
+	struct kb *kb = kb_new();
+	const struct kb_knob *k;
+	struct kb_system sys;
+	struct kb_rule_ctx c;
+	long long v;
+	char why[64];
+
+	(void)state;
+	assert_int_equal(kb_load_text(kb, "t", text, strlen(text), NULL), 0);
+	assert_non_null(k = kb_knob(kb, 0));
+	memset(&sys, 0, sizeof sys);
+	memset(&c, 0, sizeof c);
+	sys.ncpu = 6;
+	sys.ncores = 3;
+	c.sys = &sys;
+	c.os = "opnsense";
+	c.rssbits = kb_rss_bits(6);
+	assert_int_equal(kb_boot_value(k, "0", &c, &v, why, sizeof why), 1);
+	assert_int_equal(v, 4);
+	assert_string_equal(why, "for 6 CPUs");
+	assert_int_equal(kb_boot_value(k, "5", &c, &v, why, sizeof why), 1);
+	assert_int_equal(v, 6);
+	assert_string_equal(why, "for 3 cores");
+	assert_int_equal(kb_boot_value(k, "3", &c, &v, why, sizeof why), 0);
+	sys.ncpu = 1;
+	c.rssbits = kb_rss_bits(1);
+	assert_int_equal(kb_boot_value(k, "0", &c, &v, why, sizeof why), 0);	/* one CPU keeps 0 */
+	kb_free(kb);
 }
 
 static void
@@ -319,6 +366,7 @@ main(void)
 		cmocka_unit_test(test_kb_load_knows_every_knob_of_both_seeds),
 		cmocka_unit_test(test_kb_load_every_freebsd_knob_is_verified_or_marked),
 		cmocka_unit_test(test_kb_load_refuses_verified_and_unverified_together),
+		cmocka_unit_test(test_kb_boot_value_computes_what_the_kernel_sets),
 		cmocka_unit_test(test_kb_find_matches_unit_and_interface_patterns),
 		cmocka_unit_test(test_kb_name_match_handles_edges),
 		cmocka_unit_test(test_kb_suggest_finds_typos),
