@@ -397,14 +397,7 @@ out:
 void
 agentless_result_free(struct agentless_result *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nchanges; i++) {
-		free(r->changes[i].name);
-		free(r->changes[i].old);
-		free(r->changes[i].want);
-	}
-	free(r->changes);
+	apply_changes_free(r->changes, r->nchanges);
 	free(r->script);
 	free(r->said);
 	memset(r, 0, sizeof *r);

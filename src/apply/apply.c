@@ -18,16 +18,22 @@
 #include "util/util.h"
 
 void
-apply_result_free(struct apply_result *r)
+apply_changes_free(struct apply_change *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < r->nchanges; i++) {
-		free(r->changes[i].name);
-		free(r->changes[i].old);
-		free(r->changes[i].want);
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].old);
+		free(v[i].want);
 	}
-	free(r->changes);
+	free(v);
+}
+
+void
+apply_result_free(struct apply_result *r)
+{
+	apply_changes_free(r->changes, r->nchanges);
 	util_strv_free(r->persisted, r->npersisted);
 	util_strv_free(r->reboot, r->nreboot);
 	util_strv_free(r->not_persisted, r->nnot_persisted);

@@ -78,6 +78,8 @@ struct apply_result {
  */
 int	 apply_profile(const struct kb *, const struct kb_profile *p, const struct apply_opts *,
 	    struct apply_result *, char **cause);
+/* Frees n changes and the array itself (an apply_result's or an agentless_result's). */
+void	 apply_changes_free(struct apply_change *, size_t n);
 void	 apply_result_free(struct apply_result *);
 
 /* Restores the state before journal entry id (NULL = the latest one not reverted). */
