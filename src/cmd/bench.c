@@ -390,7 +390,7 @@ report(struct bench_cmd *b, const struct bench_verdict *v, bool ok, enum bench_s
 		cmd_error(&cmd_bench, 1, "cannot write %s/verdict.json", b->dir);
 	bench_results_finish(b->dir, ok, stopped, ok ? NULL : *cause, NULL);
 	if (b->json) {
-		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(doc, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 	} else {
 		for (k = 0; k + 1 < (size_t)b->nprof; k++) {

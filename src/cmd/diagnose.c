@@ -72,7 +72,7 @@ output(struct diag_result *d, char **ifs, size_t nifs, bool json)
 	rc = d->nfindings > 0 ? 1 : 0;
 	if (json) {
 		doc = diag_to_json(d);
-		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		util_json_print(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(doc);
 	} else

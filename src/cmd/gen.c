@@ -319,7 +319,7 @@ run(struct cmd_args *args)
 	if (o.json) {
 		json_t *doc = result_json(&c, &r);
 
-		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(doc, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(doc);
 	} else {

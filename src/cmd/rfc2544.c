@@ -355,7 +355,7 @@ print_result(const struct rfc2544_config *c, const struct rfc2544_result *r, con
 
 	if (out->json) {
 		o = rfc2544_json(c, r);
-		util_json_print(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 	} else

@@ -223,7 +223,7 @@ run(struct cmd_args *args)
 	if (json) {
 		json_t *o = result_json(&c, &r, flows);
 
-		util_json_print(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 	} else

@@ -361,7 +361,7 @@ print_json(struct stat_set *const *sets, int nsets, const struct opts *o)
 		json_array_append_new(jcmps, jc);
 	}
 	json_object_set_new(doc, "comparisons", jcmps);
-	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	util_json_print(doc, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(doc);
 }

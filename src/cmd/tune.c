@@ -304,7 +304,7 @@ print_plan(const struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c
 	t->pairs = (int)o->pairs;
 	plan = bench_remote_tune_plan(rb, c, t);
 	if (o->json) {
-		util_json_print(plan, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(plan, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(plan);
 		return 0;
@@ -425,7 +425,7 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 	if (o->json) {
 		json_t *sum = bench_tune_summary(t);
 
-		util_json_print(sum, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		util_json_print(sum, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(sum);
 	} else
