@@ -9,16 +9,7 @@
 
 #include "os/os_impl.h"
 #include "util/util.h"
-
-static uint64_t
-value(const struct os_counters *c, const char *name)
-{
-	const struct os_counter *x = os_counters_get(c, name);
-
-	if (x == NULL)
-		fail_msg("no counter '%s'", name);
-	return x->value;
-}
+#include "testutil.h"
 
 /* The rows after the first are averaged (older releases print the first since boot). */
 static void
@@ -36,12 +27,12 @@ test_os_netstat_w_reads_human_counts_and_skips_the_first_row(void **state)
 	assert_int_equal(os_netstat_w_row("  9.9M 0 0 9.9G 9.9M 0 9.9G 0 0", &w, &c), 1);
 	assert_int_equal(os_netstat_w_row("  370k 12 0 38M 1.5M 0 38M 0 7", &w, &c), 1);
 	assert_int_equal(os_netstat_w_row("  372k 14 0 38M 1.5M 0 38M 0 9", &w, &c), 1);
-	assert_int_equal(value(&c, "ifw.total.ipackets"), 371000);
-	assert_int_equal(value(&c, "ifw.total.ierrors"), 13);
-	assert_int_equal(value(&c, "ifw.total.opackets"), 1500000);
-	assert_int_equal(value(&c, "ifw.total.ibytes"), 38 * 1024 * 1024);
-	assert_int_equal(value(&c, "ifw.total.odrops"), 8);
-	assert_int_equal(value(&c, "ifw.total.rows"), 3);
+	assert_int_equal(testutil_counter(&c, "ifw.total.ipackets"), 371000);
+	assert_int_equal(testutil_counter(&c, "ifw.total.ierrors"), 13);
+	assert_int_equal(testutil_counter(&c, "ifw.total.opackets"), 1500000);
+	assert_int_equal(testutil_counter(&c, "ifw.total.ibytes"), 38 * 1024 * 1024);
+	assert_int_equal(testutil_counter(&c, "ifw.total.odrops"), 8);
+	assert_int_equal(testutil_counter(&c, "ifw.total.rows"), 3);
 	assert_int_equal(os_netstat_w_row("  372k 14 0 38M", &w, &c), -1);
 	assert_int_equal(os_netstat_w_row("  372x 14 0 38M 1.5M 0 38M 0 9", &w, &c), -1);
 	assert_int_equal(os_netstat_w_header("packets errs widgets bytes packets errs bytes colls", &w), -1);
@@ -63,8 +54,8 @@ test_os_systat_ifstat_reads_in_and_out_rates(void **state)
 	assert_string_equal(ifname, "ix0");
 	assert_int_equal(os_systat_ifstat_line("                 out     1.000 KB/s          1.400 KB/s"
 	    "           20.112 GB", ifname, sizeof ifname, &c), 1);
-	assert_int_equal(value(&c, "ifs.ix0.ibytes"), (uint64_t)(112.5 * 1024 * 1024));
-	assert_int_equal(value(&c, "ifs.ix0.obytes"), 1024);
+	assert_int_equal(testutil_counter(&c, "ifs.ix0.ibytes"), (uint64_t)(112.5 * 1024 * 1024));
+	assert_int_equal(testutil_counter(&c, "ifs.ix0.obytes"), 1024);
 	assert_int_equal(os_systat_ifstat_line("ix0 in 1.2 XB/s 1.4 MB/s 9.1 GB", ifname, sizeof ifname,
 	    &c), -1);
 	assert_int_equal(os_systat_ifstat_line("hw.ncpu: 4", ifname, sizeof ifname, &c), 0);

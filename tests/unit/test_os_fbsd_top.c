@@ -9,6 +9,7 @@
 
 #include "os/os_impl.h"
 #include "util/util.h"
+#include "testutil.h"
 
 static void
 test_os_top_cpu_line_reads_the_five_states_and_refuses_a_cut_line(void **state)
@@ -102,16 +103,6 @@ read_text(const char *text, int want_rc, const char *want_cause)
 	return c;
 }
 
-static uint64_t
-value(const struct os_counters *c, const char *name)
-{
-	const struct os_counter *x = os_counters_get(c, name);
-
-	if (x == NULL)
-		fail_msg("no counter '%s'", name);
-	return x->value;
-}
-
 /* Two displays: the last one is what counts, a thread gone from it is gone. */
 static void
 test_os_counters_text_reads_top_displays_the_last_one_wins(void **state)
@@ -133,10 +124,10 @@ test_os_counters_text_reads_top_displays_the_last_one_wins(void **state)
 	struct os_counters c = read_text(text, 0, NULL);
 
 	(void)state;
-	assert_int_equal(value(&c, "top.cpu.0.interrupt"), 518);
-	assert_int_equal(value(&c, "top.cpu.0.idle"), 392);
-	assert_int_equal(value(&c, "kthr.if_io_tqg.0.pct10"), 986);
-	assert_int_equal(value(&c, "kthr.if_io_tqg.0.cpu"), 0);
+	assert_int_equal(testutil_counter(&c, "top.cpu.0.interrupt"), 518);
+	assert_int_equal(testutil_counter(&c, "top.cpu.0.idle"), 392);
+	assert_int_equal(testutil_counter(&c, "kthr.if_io_tqg.0.pct10"), 986);
+	assert_int_equal(testutil_counter(&c, "kthr.if_io_tqg.0.cpu"), 0);
 	assert_null(os_counters_get(&c, "ithr.ix0.rxq0.pct10"));
 	assert_null(os_counters_get(&c, "kthr.netisr.1.pct10"));
 	assert_true(os_counters_get(&c, "top.cpu.0.idle")->gauge);

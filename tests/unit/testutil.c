@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "kb/kb.h"
+#include "os/os.h"
 #include "share_kb.h"
 #include "testutil.h"
 #include "tmpdir.h"
@@ -94,4 +95,14 @@ testutil_tmpdir_teardown(void **state)
 	(void)state;
 	tmpdir_remove(testutil_tmpdir);
 	return 0;
+}
+
+uint64_t
+testutil_counter(const struct os_counters *c, const char *name)
+{
+	const struct os_counter *x = os_counters_get(c, name);
+
+	if (x == NULL)
+		fail_msg("no counter '%s'", name);
+	return x->value;
 }

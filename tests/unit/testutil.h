@@ -6,6 +6,9 @@
 #define NTUNE_TEST_TESTUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct os_counters;
 
 /* An input and the string a function returns for it (or a part of that string). */
 struct testutil_case {
@@ -30,5 +33,8 @@ int	testutil_kb_teardown(void **);
 extern char testutil_tmpdir[];
 int	testutil_tmpdir_setup(void **);
 int	testutil_tmpdir_teardown(void **);
+
+/* The value of counter name in c; the test fails, naming it, when c has no such counter. */
+uint64_t testutil_counter(const struct os_counters *c, const char *name);
 
 #endif
