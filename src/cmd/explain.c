@@ -75,6 +75,7 @@ print_text(const struct kb_knob *k)
 	field("removed", k->removed);
 	field("no effect since", k->no_effect_since);
 	field("nonexistent", k->nonexistent);
+	field("forwarding", k->forwarding);
 	field("replaced by", k->replaced_by);
 	for (i = 0; i < k->nrequires; i++)
 		field(i == 0 ? "requires" : "", k->requires[i]);
@@ -125,6 +126,7 @@ to_json(const struct kb_knob *k)
 	json_object_set_new(o, "removed", opt(k->removed));
 	json_object_set_new(o, "no_effect_since", opt(k->no_effect_since));
 	json_object_set_new(o, "nonexistent", opt(k->nonexistent));
+	json_object_set_new(o, "forwarding", opt(k->forwarding));
 	json_object_set_new(o, "replaced_by", opt(k->replaced_by));
 	json_object_set_new(o, "requires", strv(k->requires, k->nrequires));
 	json_object_set_new(o, "conflicts", strv(k->conflicts, k->nconflicts));

@@ -495,6 +495,43 @@ rule_command(struct lint *l, const struct kb_entry *e)
 	}
 }
 
+/*
+ * A router: OPNsense and pfSense (firewalls that route by design), or a system whose IPv4
+ * or IPv6 forwarding is on (net.inet.ip.forwarding, net.ipv4.ip_forward...).
+ */
+static bool
+is_router(const struct kb_system *sys)
+{
+	static const char *const names[] = { "net.inet.ip.forwarding", "net.inet6.ip6.forwarding",
+		"net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding" };
+	char *v;
+	size_t i;
+	bool on;
+
+	if (sys == NULL)
+		return false;
+	if (sys->platform == OS_PLATFORM_OPNSENSE || sys->platform == OS_PLATFORM_PFSENSE)
+		return true;
+	for (i = 0; sys->get != NULL && i < nitems(names); i++) {
+		if (sys->get(sys->arg, names[i], &v) != 0)
+			continue;
+		on = strcmp(v, "1") == 0;
+		free(v);
+		if (on)
+			return true;
+	}
+	return false;
+}
+
+/* On a router, a knob the knowledge base says does nothing for forwarded packets is waste. */
+static void
+rule_forwarding(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	if (l->router && k->forwarding != NULL)
+		diag(l, e, KB_WARNING, "forwarding", "'%s' is useless for forwarding: %s", e->name,
+		    k->forwarding + strlen("none: "));
+}
+
 static int
 diagcmp(const void *x, const void *y)
 {
@@ -528,6 +565,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	l.platform = os_platform_name(l.pf);
 	l.os = os_platform_name(os_platform_family(l.pf));
 	l.cat = kb_get_catalog(kb);
+	l.router = is_router(sys);
 	/* What the reader said: lines it could not read, and how it read unusual ones. */
 	for (i = 0; i < p->nnotes; i++) {
 		struct kb_entry at = { .file = p->notes[i].file != NULL ? p->notes[i].file : p->path,
@@ -549,6 +587,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		if (consumer == 0 && !check_catalog_values(&l, e, k))
 			rule_value(&l, e, k);
 		rule_requires(&l, e, k);
+		rule_forwarding(&l, e, k);
 		/* A value the consumer refuses sets nothing: no "lowers", no "default". */
 		if (consumer != 1) {
 			rule_lowers(&l, e, k);

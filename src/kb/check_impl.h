@@ -14,6 +14,7 @@ struct lint {
 	const char *os;		/* the KB os: "freebsd" or "linux" */
 	const char *platform;	/* os_platform_name() of the target */
 	enum os_platform pf;
+	bool	router;		/* the system forwards packets: forwarding on, or OPNsense/pfSense */
 	struct kb_diag *d;
 	size_t	n;
 	int	errors;

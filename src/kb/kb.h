@@ -61,6 +61,8 @@ struct kb_knob {
 	char	*removed;	/* OS version it was removed in, or NULL */
 	char	*no_effect_since;	/* the OID is still there but does nothing since, or NULL */
 	char	*nonexistent;	/* why no kernel has it (a documented name that never existed), or NULL */
+	char	*forwarding;	/* "none: why": it does nothing for forwarded packets (only for the
+				   host's own sockets), with the code that shows it; or NULL */
 	char	*replaced_by;
 	char	**requires;	/* "net.isr.maxthreads > 1", "kernel RSS" */
 	size_t	nrequires;

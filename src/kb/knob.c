@@ -68,6 +68,7 @@ knob_free(void *p)
 	free(k->removed);
 	free(k->no_effect_since);
 	free(k->nonexistent);
+	free(k->forwarding);
 	free(k->verified);
 	free(k->unverified);
 	free(k->replaced_by);
@@ -493,6 +494,11 @@ stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 		    "is either gone or still there)", file, k->line, k->name);
 		return -1;
 	}
+	if (k->forwarding != NULL && !util_startswith(k->forwarding, "none: ")) {
+		util_cause(cause, "%s:%d: knob '%s': 'forwarding' is 'none: WHY' (the one form: it "
+		    "does nothing for forwarded packets, and why)", file, k->line, k->name);
+		return -1;
+	}
 	if (k->type == KB_TYPE_ENUM && k->nvalues == 0) {
 		util_cause(cause, "%s:%d: enum knob '%s' has no 'values'", file, k->line, k->name);
 		return -1;
@@ -570,6 +576,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "removed", offsetof(struct kb_knob, removed) },
 		{ "no-effect-since", offsetof(struct kb_knob, no_effect_since) },
 		{ "nonexistent", offsetof(struct kb_knob, nonexistent) },
+		{ "forwarding", offsetof(struct kb_knob, forwarding) },
 		{ "verified", offsetof(struct kb_knob, verified) },
 		{ "unverified", offsetof(struct kb_knob, unverified) },
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },

@@ -354,6 +354,37 @@ test_check_requirements(void **state)
 	    1, KB_WARNING, "requires", "unless net.inet.rss.enabled=1");
 }
 
+/*
+ * A knob whose stanza says it does nothing for forwarded packets (forwarding: none: ...)
+ * is waste on a router (OPNsense, pfSense, or forwarding on), and fine on a host.
+ */
+static void
+test_check_socket_buffer_knobs_are_useless_on_a_router(void **state)
+{
+	static const char *const fwd_on[] = { "net.inet.ip.forwarding", "1", NULL };
+	static const char *const fwd_off[] = { "net.inet.ip.forwarding", "0", NULL };
+	const char *text = "kern.ipc.maxsockbuf=16777216\nnet.inet.tcp.sendbuf_max=4194304\n"
+	    "net.isr.maxthreads=-1\n";
+	struct kb_system opn = sys_of("opnsense"), bsd = sys_of("freebsd"), host = sys_of("freebsd");
+	struct fake on = { fwd_on }, off = { fwd_off };
+
+	(void)state;
+	bsd.get = fake_get;
+	bsd.arg = &on;
+	host.get = fake_get;
+	host.arg = &off;
+	expect_diag("s.conf", text, &opn, KB_TARGET_SYSCTL, 1, KB_WARNING, "forwarding",
+	    "'kern.ipc.maxsockbuf' is useless for forwarding: it caps the buffers of sockets on this "
+	    "host");
+	expect_diag("s.conf", text, &opn, KB_TARGET_SYSCTL, 2, KB_WARNING, "forwarding",
+	    "sys/netinet/ip_fastfwd.c:233");
+	expect_diag("s.conf", text, &bsd, KB_TARGET_SYSCTL, 2, KB_WARNING, "forwarding",
+	    "'net.inet.tcp.sendbuf_max' is useless for forwarding");
+	expect_no_rule("s.conf", "net.isr.maxthreads=-1\n", &opn, KB_TARGET_SYSCTL, "forwarding");
+	expect_no_rule("s.conf", text, &host, KB_TARGET_SYSCTL, "forwarding");
+	expect_no_rule("s.conf", text, NULL, KB_TARGET_SYSCTL, "forwarding");
+}
+
 static void
 test_check_lowering_a_limit_warns(void **state)
 {
@@ -494,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_check_read_only_oid_is_an_error_and_unverified_knob_a_note),
 		cmocka_unit_test(test_check_rss_bits_against_the_cpu_count),
 		cmocka_unit_test(test_check_requirements),
+		cmocka_unit_test(test_check_socket_buffer_knobs_are_useless_on_a_router),
 		cmocka_unit_test(test_check_lowering_a_limit_warns),
 		cmocka_unit_test(test_check_notes_values_that_change_nothing),
 		cmocka_unit_test(test_check_duplicate_entries),

@@ -189,6 +189,8 @@ test_kb_load_text_rejects_bad_stanzas_with_file_and_line(void **state)
 		    "name: a\nos: linux\nplacement: sysctl\neffect: x\nsource: y\n",
 		    "t.knob:7: knob 'a' already defined at t.knob:1" },
 		{ "name: a\nname: b\n", "t.knob:2: key 'name' given twice" },
+		{ "name: a\nos: freebsd\nplacement: sysctl\neffect: x\nsource: y\n"
+		    "forwarding: useless\n", "t.knob:1: knob 'a': 'forwarding' is 'none: WHY'" },
 		{ "  continued\n", "continuation line without a key" },
 		{ "just text\n", "t.knob:1: expected 'key: value'" },
 		{ "name: a\nos: freebsd\nplacement: loader\ntype: int\nrange: 0..7\neffect: x\n"
