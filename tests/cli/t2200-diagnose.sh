@@ -37,7 +37,7 @@ test_expect_success 'the same queue with a CPU saturated in the kernel (top -aSH
 	test_expect_code 1 ntune diagnose --from sat.txt >out &&
 	grep -q "^[0-9]\. one-queue on ix0 (likely)" out &&
 	grep -q "one queue of ix0 takes 100% of its 4 queues" out &&
-	grep -q "knobs: net.isr.dispatch, net.isr.maxthreads, net.inet.rss.enabled" out &&
+	grep -q "knobs: net.inet.rss.enabled, net.inet.rss.bits, net.isr.dispatch, net.isr.maxthreads" out &&
 	! grep -q "^  one-queue" out
 '
 test_expect_success 'ring misses in mac_stats are named with the iflib ring knobs of that NIC' '
@@ -214,7 +214,7 @@ test_expect_success 'top -aSHP with a saturated netisr thread and iflib task: bo
 	sed "s/  0.20% \[intr{irq264/ 97.20% [intr{irq264/" "$D/opnsense-top-HSP-busy.txt" >q.txt &&
 	test_expect_code 1 ntune diagnose --from q.txt >out &&
 	grep -q "the interrupt thread of ix0 queue 0 uses 97.2% of a CPU (CPU 0; 2 queue threads of ix0" out &&
-	grep -q "knobs: dev.ix.0.iflib.override_nrxqs, net.inet.rss.enabled, net.isr.dispatch" out
+	grep -q "knobs: net.inet.rss.enabled, net.inet.rss.bits, net.isr.dispatch, dev.ix.0.iflib.override_nrxqs" out
 '
 test_expect_success 'top -P pasted after sysctl, vmstat -i and netstat -Q: each read, top -P gives the CPU load' '
 	cat "$D/opnsense-netisr-drops.txt" "$D/real-top-P_opnsense_dec750_seed000.txt" >mix.txt &&
