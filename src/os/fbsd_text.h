@@ -17,6 +17,11 @@ struct fbsd_text;
 struct fbsd_text *fbsd_text_new(void);
 /* Adds one file's text; what cannot be parsed is recorded as an error naming path:line. */
 void	 fbsd_text_add(struct fbsd_text *, const char *data, size_t len, const char *path);
+/*
+ * Adds text known to be the whole output of `sysctl -a`: a line that is not
+ * "name: value" continues the value above it (kern.conftxt's, for one).
+ */
+void	 fbsd_text_add_sysctl_a(struct fbsd_text *, const char *data, size_t len, const char *path);
 /* Adds one sysctl (the freebsd backend feeds live values through this). */
 void	 fbsd_text_sysctl(struct fbsd_text *, const char *name, const char *value);
 /* The kinds of output found so far, e.g. "sysctl pciconf vmstat-i". */

@@ -22,6 +22,7 @@ struct scan {
 	size_t		 lineno, recognized, conf, linux, reported;
 	enum mode	 mode;
 	int		 in_vmstat, last_ok;
+	int		 sysctl_a;	/* the whole text is `sysctl -a`: every other line continues a value */
 	char		*last_sysctl;
 };
 
@@ -180,8 +181,8 @@ sysctl_more(struct fbsd_text *t, const char *line, struct scan *s)
 	if (s->last_sysctl == NULL)
 		return ARM_NO;
 	last = fbsd_text_value(t, s->last_sysctl);
-	if (!isspace((unsigned char)line[0]) && line[0] != '<' && (last == NULL || last[0] != '<') &&
-	    strcmp(s->last_sysctl, "kern.version") != 0)
+	if (!s->sysctl_a && !isspace((unsigned char)line[0]) && line[0] != '<' &&
+	    (last == NULL || last[0] != '<') && strcmp(s->last_sysctl, "kern.version") != 0)
 		return ARM_NO;
 	xasprintf(&v, "%s\n%s", last != NULL ? last : "", line);
 	fbsd_text_sysctl(t, s->last_sysctl, v);
@@ -319,11 +320,17 @@ scan_end(struct fbsd_text *t, const struct scan *s, size_t unknown, size_t first
 		    unknown > 1 ? "s" : "", unknown);
 }
 
-void
-fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *path)
+/*
+ * sysctl_a: the text is known to be `sysctl -a` (a capture's sysctl-a.txt), so a line
+ * that is not "name: value" continues the value above it (kern.conftxt, kern.geom.confdot,
+ * vm.phys_segs...) instead of being another output's; an empty line is skipped.
+ */
+static void
+add_text(struct fbsd_text *t, const char *data, size_t len, const char *path, int sysctl_a)
 {
-	struct scan s = { .path = path, .mode = M_NONE, .last_ok = 1 };
-	char *copy, *line, *next, last_line[80] = "";
+	struct scan s = { .path = path, .mode = M_NONE, .last_ok = 1, .sysctl_a = sysctl_a };
+	char *copy, *line, *next, last_line[80] = "", name[256];
+	const char *value;
 	size_t unknown = 0, first_unknown = 0, l;
 	int ends_nl;
 
@@ -345,6 +352,11 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 		if (l > 0 && line[l - 1] == '\r')
 			line[--l] = '\0';
 		s.last_ok = 1;
+		if (sysctl_a && s.last_sysctl != NULL && l > 0 && strspn(line, " \t") != l &&
+		    !fbsd_text_sysctl_line(line, name, sizeof name, &value)) {
+			sysctl_more(t, line, &s);
+			continue;
+		}
 		if (l == 0 || strspn(line, " \t") == l) {
 			if (s.mode != M_NETSTAT_Q)
 				s.mode = M_NONE;
@@ -360,4 +372,16 @@ fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *pat
 	scan_end(t, &s, unknown, first_unknown, ends_nl, last_line);
 	free(s.last_sysctl);
 	free(copy);
+}
+
+void
+fbsd_text_add(struct fbsd_text *t, const char *data, size_t len, const char *path)
+{
+	add_text(t, data, len, path, 0);
+}
+
+void
+fbsd_text_add_sysctl_a(struct fbsd_text *t, const char *data, size_t len, const char *path)
+{
+	add_text(t, data, len, path, 1);
 }

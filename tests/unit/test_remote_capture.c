@@ -1,0 +1,299 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "os/collect.h"
+#include "os/os.h"
+#include "remote/capture.h"
+#include "util/util.h"
+#include "util/util_json.h"
+#include "testutil.h"
+
+#define SEED FIXTURES "/os/seed000-dec750/"
+
+/* The token of a script: what follows "T=" up to the newline. */
+static void
+token_of(const char *script, char *tok, size_t len)
+{
+	const char *p = strstr(script, "\nT=");
+
+	assert_non_null(p);
+	p += 3;
+	snprintf(tok, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/* Two scripts carry two random tokens; SECS is the only number put in; dash can read it. */
+static void
+test_capture_script_token_and_syntax(void **state)
+{
+	char *a = capture_script(7), *b = capture_script(7), ta[80], tb[80], *cmd;
+	FILE *f;
+
+	(void)state;
+	token_of(a, ta, sizeof ta);
+	token_of(b, tb, sizeof tb);
+	assert_int_equal(strlen(ta), 16);
+	assert_string_not_equal(ta, tb);
+	assert_non_null(strstr(a, "S=${1:-7}\n"));
+	assert_non_null(strstr(a, "echo \"::$T:: ntune-capture 1\"\n"));
+	assert_null(strstr(a, "@T@"));
+	assert_null(strstr(a, "[["));	/* no bash-isms */
+	assert_null(strstr(a, "mktemp"));	/* writes nothing */
+	xasprintf(&cmd, "sh -n >/dev/null 2>&1 <<'EOF'\n%sEOF\n", a);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_int_equal(pclose(f), 0);
+	free(cmd);
+	free(a);
+	free(b);
+}
+
+/* The script run here (Linux): its output parses, with the contract's Linux sections. */
+static void
+test_capture_script_runs_here(void **state)
+{
+	char *script = capture_script(1), *cmd, *cause = NULL, dir[] = "/tmp/ntune-cap-XXXXXX";
+	struct capture_set set;
+	struct strbuf out;
+	const struct capture_section *s;
+	char buf[4096];
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* the script and a SECS of 1; run in an empty directory, which stays empty */
+	xasprintf(&cmd, "cd %s && TMPDIR=%s sh -s 1 2>/dev/null <<'EOF'\n%sEOF\n", dir, dir, script);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	strbuf_init(&out);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&out, buf, n);
+	assert_int_equal(pclose(f), 0);
+	assert_int_equal(capture_parse(out.buf, out.len, "here", &set, &cause), 0);
+	assert_non_null(s = capture_get(&set, "uname.txt"));
+	assert_int_equal(strncmp(s->text, "Linux", 5), 0);
+	assert_non_null(s = capture_get(&set, "clock.txt"));
+	assert_int_equal(strspn(s->text, "0123456789\n"), s->len);
+	assert_non_null(capture_get(&set, "before.txt"));
+	assert_non_null(capture_get(&set, "after.txt"));
+	assert_non_null(s = capture_get(&set, "vmstat-i.txt"));
+	assert_non_null(strstr(s->text, "CPU0"));
+	assert_null(capture_get(&set, "kenv.txt"));
+	assert_int_equal(rmdir(dir), 0);	/* nothing was written in it */
+	capture_set_free(&set);
+	strbuf_free(&out);
+	free(cmd);
+	free(script);
+}
+
+static const char paste[] =
+    "$ sh c.sh 5\r\n"
+    "::abcdefgh12:: ntune-capture 1\r\n"
+    "::abcdefgh12:: begin uname.txt\r\n"
+    "FreeBSD fw 14.1-RELEASE\r\n"
+    "\r\n"
+    "::abcdefgh12:: end uname.txt 0\r\n"
+    "::abcdefgh12:: begin kenv.txt\r\n"
+    "\r\n"
+    "::abcdefgh12:: end kenv.txt 127\r\n"
+    "::abcdefgh12:: begin sysctl.conf\r\n"
+    "no newline at the end\r\n"
+    "::abcdefgh12:: end sysctl.conf 0\r\n"
+    "::abcdefgh12:: done\r\n"
+    "$ \r\n";
+
+/* A user's paste: CRLF, a prompt before and after; a failed command is an absent section. */
+static void
+test_capture_parse_paste(void **state)
+{
+	struct capture_set set;
+	const struct capture_section *s;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(capture_parse(paste, strlen(paste), "c.txt", &set, &cause), 0);
+	assert_int_equal(set.n, 3);
+	assert_non_null(s = capture_get(&set, "uname.txt"));
+	assert_string_equal(s->text, "FreeBSD fw 14.1-RELEASE\n");
+	assert_int_equal(s->line, 3);
+	assert_null(capture_get(&set, "kenv.txt"));
+	assert_int_equal(set.v[1].status, 127);
+	assert_non_null(s = capture_get(&set, "sysctl.conf"));
+	assert_string_equal(s->text, "no newline at the end");
+	assert_string_equal(set.origin, "c.txt");
+	assert_true(capture_is_capture(paste, strlen(paste)));
+	capture_set_free(&set);
+}
+
+/* Each broken capture: exit -1 and the cause naming origin:line. */
+static void
+test_capture_parse_errors(void **state)
+{
+	static const struct testutil_case bad[] = {
+		{ "nothing here\n", "c.txt: not a capture (no '::TOKEN:: ntune-capture 1' line)" },
+		{ "::abcdefgh12:: ntune-capture 2\n", "c.txt:1: capture format 2 (this ntune reads format 1)" },
+		{ "::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin sysctl-a.txt\nkern.hz: 1000\nkern.",
+		  "c.txt:4: section 'sysctl-a.txt' (begun at line 2) is cut short: no end line (the capture is truncated)" },
+		{ "::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin a.txt\n\n::abcdefgh12:: end a.txt 0\n",
+		  "c.txt:4: the capture ends without its '::abcdefgh12:: done' line (it is truncated)" },
+		{ "junk\n::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin ../etc/passwd\n",
+		  "c.txt:3: bad section name '../etc/passwd'" },
+		{ "::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin a.txt\nx\n::abcdefgh12:: begin b.txt\n",
+		  "c.txt:4: section 'a.txt' ends with 'begin b.txt'" },
+		{ "::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin a.txt\nx\n::abcdefgh12:: end a.txt 256\n",
+		  "c.txt:4: bad exit status '256' in the end line of section 'a.txt'" },
+		{ "::abcdefgh12:: ntune-capture 1\n::abcdefgh12:: begin a.txt\n\n::abcdefgh12:: end a.txt 0\n"
+		  "::abcdefgh12:: begin a.txt\n\n::abcdefgh12:: end a.txt 0\n::abcdefgh12:: done\n",
+		  "c.txt:5: section 'a.txt' appears twice" },
+	};
+	struct capture_set set;
+	char *cause;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nitems(bad); i++) {
+		cause = NULL;
+		if (capture_parse(bad[i].in, strlen(bad[i].in), "c.txt", &set, &cause) != -1)
+			fail_msg("case %zu parsed", i);
+		if (strstr(cause, bad[i].want) == NULL)
+			fail_msg("case %zu: '%s', want '%s'", i, cause, bad[i].want);
+		assert_int_equal(set.n, 0);
+		free(cause);
+	}
+}
+
+/* The directory form: written atomically, read back the same; never over a full directory. */
+static void
+test_capture_dir_round_trip(void **state)
+{
+	struct capture_set set, back;
+	char *dir, *cause = NULL;
+
+	(void)state;
+	assert_int_equal(capture_parse(paste, strlen(paste), "c.txt", &set, &cause), 0);
+	xasprintf(&dir, "%s/cap", testutil_tmpdir);
+	assert_int_equal(capture_write_dir(&set, dir, &cause), 0);
+	assert_int_equal(capture_read_dir(dir, &back, &cause), 0);
+	assert_int_equal(back.n, 2);	/* kenv.txt failed: not written */
+	assert_string_equal(capture_get(&back, "uname.txt")->text, "FreeBSD fw 14.1-RELEASE\n");
+	assert_string_equal(capture_get(&back, "sysctl.conf")->text, "no newline at the end");
+	assert_int_equal(capture_write_dir(&set, dir, &cause), -1);
+	assert_non_null(strstr(cause, "is not empty"));
+	free(cause);
+	cause = NULL;
+	capture_set_free(&back);
+	assert_int_equal(capture_load(dir, &back, &cause), 0);
+	assert_int_equal(back.n, 2);
+	capture_set_free(&back);
+	capture_set_free(&set);
+	free(dir);
+}
+
+static void
+add_file(struct capture_set *set, const char *name, const char *file)
+{
+	char *data, *cause = NULL;
+	size_t len;
+
+	if (util_read_file(file, &data, &len, &cause) != 0)
+		fail_msg("%s", cause);
+	capture_set_add(set, name, data, len, 0);
+	free(data);
+}
+
+/* A FreeBSD capture reads as the same files given to --from do. */
+static void
+test_capture_os_same_as_files(void **state)
+{
+	static const char *const files[] = {
+		SEED "sysctl-a.txt", SEED "ifconfig-a.txt", SEED "pciconf-lv.txt", SEED "vmstat-i.txt",
+		SEED "top-P.txt",
+	};
+	static const char *const names[] = {
+		"sysctl-a.txt", "ifconfig-a.txt", "pciconf-lv.txt", "vmstat-i.txt", "top.txt",
+	};
+	struct capture_set set;
+	struct os_ctx *a, *b;
+	json_t *da, *db;
+	char *cause = NULL, *ta, *tb;
+	size_t i;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	set.origin = xstrdup("ssh://fw");
+	capture_set_add(&set, "uname.txt", "FreeBSD fw 13.2-RELEASE-p7\n", 27, 0);
+	for (i = 0; i < nitems(files); i++)
+		add_file(&set, names[i], files[i]);
+	assert_non_null(a = os_open_captures(&set, &cause));
+	assert_non_null(b = os_open_files(files, nitems(files), &cause));
+	da = os_collect(a, NULL, 0, OS_COLLECT_SNAPSHOT);
+	db = os_collect(b, NULL, 0, OS_COLLECT_SNAPSHOT);
+	ta = util_json_dumps(da, JSON_SORT_KEYS);
+	tb = util_json_dumps(db, JSON_SORT_KEYS);
+	assert_string_equal(ta, tb);
+	assert_non_null(strstr(ta, "\"ax0\""));
+	free(ta);
+	free(tb);
+	json_decref(da);
+	json_decref(db);
+	os_close(a);
+	os_close(b);
+	/* a capture of no known system, or of none */
+	capture_set_add(&set, "uname.txt", "Plan9\n", 6, 0);
+	assert_null(os_open_captures(&set, &cause));
+	assert_non_null(strstr(cause, "ssh://fw: uname.txt names a system ntune does not read: 'Plan9'"));
+	free(cause);
+	capture_set_free(&set);
+}
+
+/* A `sysctl -a` value of several lines (kern.conftxt) is one value, not unknown lines. */
+static void
+test_capture_sysctl_a_multiline(void **state)
+{
+	static const char text[] = "kern.ostype: FreeBSD\nkern.conftxt: options\tCONFIG_AUTOGENERATED\n"
+	    "ident\tGENERIC\noptions\tSMP\nkern.hz: 1000\n";
+	struct capture_set set;
+	struct os_ctx *ctx;
+	char *cause = NULL, *v = NULL;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	set.origin = xstrdup("c.txt");
+	capture_set_add(&set, "uname.txt", "FreeBSD\n", 8, 0);
+	capture_set_add(&set, "sysctl-a.txt", text, strlen(text), 0);
+	set.v[1].line = 2;
+	assert_non_null(ctx = os_open_captures(&set, &cause));
+	assert_int_equal(os_tunable_get(ctx, "kern.conftxt", &v, &cause), 0);
+	assert_string_equal(v, "options\tCONFIG_AUTOGENERATED\nident\tGENERIC\noptions\tSMP");
+	free(v);
+	assert_int_equal(os_tunable_get(ctx, "kern.hz", &v, &cause), 0);
+	assert_string_equal(v, "1000");
+	free(v);
+	os_close(ctx);
+	capture_set_free(&set);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capture_script_token_and_syntax),
+		cmocka_unit_test(test_capture_script_runs_here),
+		cmocka_unit_test(test_capture_parse_paste),
+		cmocka_unit_test(test_capture_parse_errors),
+		cmocka_unit_test(test_capture_dir_round_trip),
+		cmocka_unit_test(test_capture_os_same_as_files),
+		cmocka_unit_test(test_capture_sysctl_a_multiline),
+	};
+
+	return cmocka_run_group_tests(tests, testutil_tmpdir_setup, testutil_tmpdir_teardown);
+}
