@@ -214,6 +214,7 @@ render(json_t *doc)
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "from", required_argument, NULL, 'f' },
+	CMD_OS_SSH_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -223,11 +224,14 @@ run(struct cmd_args *args)
 	const char **from = NULL;
 	size_t nfrom = 0;
 	int json = 0, ch, rc;
+	struct cmd_os_ssh ssh = { NULL, NULL, false };
 	struct os_ctx *ctx;
 	char *arg;
 	json_t *doc;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_os_ssh_option(&ssh, ch, arg))
+			continue;
 		switch (ch) {
 		case 'j':
 			json = 1;
@@ -238,7 +242,8 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	ctx = cmd_os_open(&cmd_inspect, from, nfrom);
+	ctx = cmd_os_open_at(&cmd_inspect, args->argc > 0 ? args->argv[0] : NULL, &ssh, from, nfrom,
+	    NULL);
 	free(from);
 	if (ctx == NULL)
 		return 2;
@@ -260,9 +265,14 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_inspect = {
 	.name = "inspect",
 	.summary = "report CPUs, SMT, NUMA, NICs, queues, IRQs and network tunables",
-	.usage = "inspect [--json] [--from FILE]...",
+	.usage = "inspect [--json] [--from FILE|CAPTURE]...\n"
+	    "inspect [--json] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "     [--dut-root DIR]",
+	.notes = "An ssh:// target is read agentless: one POSIX sh script over one ssh connection\n"
+	    "(the base system's sysctl, ifconfig, pciconf, vmstat, netstat, top...), parsed here;\n"
+	    "nothing is written or installed there. --from takes that script's output too.\n",
 	.optstring = "jf:",
 	.longopts = longopts,
-	.max_args = 0,
+	.max_args = 1,
 	.run = run,
 };

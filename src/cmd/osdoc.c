@@ -1,4 +1,6 @@
 /* The inspect document with the knowledge base's tunables, shared by inspect and snapshot. */
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,8 @@
 #include "kb/rules.h"
 #include "os/collect.h"
 #include "os/snapshot.h"
+#include "remote/capture.h"
+#include "remote/remote.h"
 #include "util/util.h"
 
 static const char *
@@ -243,15 +247,132 @@ cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_fl
 	return doc;
 }
 
-struct os_ctx *
-cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
+int
+cmd_os_ssh_option(struct cmd_os_ssh *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case CMD_OS_OPT_SSH_CONFIG:
+		o->ssh_config = arg;
+		return 1;
+	case CMD_OS_OPT_ACCEPT_NEW:
+		o->accept_new = true;
+		return 1;
+	case CMD_OS_OPT_DUT_ROOT:
+		o->dut_root = arg;
+		return 1;
+	}
+	return 0;
+}
+
+/* The capture of an ssh:// host, taken agentless over one connection. */
+static int
+capture_ssh(const struct ntune_cmd *cmd, const char *url, const struct cmd_os_ssh *o,
+    struct capture_set *cap)
+{
+	struct remote_ssh ssh;
+	struct remote_host h;
+	char *cause = NULL;
+	int rc;
+
+	memset(&ssh, 0, sizeof ssh);
+	ssh.config = o != NULL ? o->ssh_config : NULL;
+	ssh.accept_new = o != NULL && o->accept_new;
+	if (strncmp(url, "ssh://", 6) != 0) {
+		cmd_usage_error(cmd, "the target is ssh://[user@]host[:port] (this machine: none), "
+		    "not '%s'", url);
+		return -1;
+	}
+	if (remote_parse(url, &h, &cause) == -1)
+		return cmd_fail(cmd, &cause, -1);
+	if (remote_ssh_init(&ssh, &cause) == -1)
+		return cmd_fail(cmd, &cause, -1);
+	h.ssh = &ssh;
+	rc = capture_run_root(&h, 1, o != NULL ? o->dut_root : NULL, cap, &cause);
+	remote_host_disconnect(&h);
+	remote_ssh_done(&ssh);
+	return rc == -1 ? cmd_fail(cmd, &cause, -1) : 0;
+}
+
+/* Is the one --from path a capture (a directory, or a file of the capture script's output)? */
+static bool
+is_capture(const char *path)
+{
+	struct stat st;
+	char *data;
+	size_t len;
+	bool yes;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return true;
+	if (util_read_file(path, &data, &len, NULL) != 0)
+		return false;
+	yes = capture_is_capture(data, len);
+	free(data);
+	return yes;
+}
+
+/*
+ * The platform layer over a capture; what its parsers could not read is an input
+ * error here (exit 2), each complaint printed, as a capture is one command's output.
+ */
+static struct os_ctx *
+open_capture(const struct ntune_cmd *cmd, const struct capture_set *cap)
 {
 	struct os_ctx *ctx;
 	char *cause = NULL;
+	json_t *errors;
 
-	if ((ctx = os_open_target(from, nfrom, &cause)) == NULL)
+	if ((ctx = os_open_captures(cap, &cause)) == NULL) {
 		cmd_fail(cmd, &cause, 2);
+		return NULL;
+	}
+	errors = os_snapshot_errors(ctx);
+	if (json_array_size(errors) > 0) {
+		cmd_os_errors(cmd, os_snapshot_doc(ctx));
+		os_close(ctx);
+		return NULL;
+	}
 	return ctx;
+}
+
+struct os_ctx *
+cmd_os_open_at(const struct ntune_cmd *cmd, const char *target, const struct cmd_os_ssh *o,
+    const char **from, size_t nfrom, struct capture_set *cap)
+{
+	struct capture_set own;
+	struct os_ctx *ctx = NULL;
+	char *cause = NULL;
+
+	if (cap == NULL)
+		cap = &own;
+	memset(cap, 0, sizeof *cap);
+	if (target != NULL && nfrom > 0) {
+		cmd_usage_error(cmd, "give a target or --from files, not both");
+		return NULL;
+	}
+	if (target != NULL) {
+		if (capture_ssh(cmd, target, o, cap) == -1)
+			return NULL;
+	} else if (nfrom == 1 && is_capture(from[0])) {
+		if (capture_load(from[0], cap, &cause) == -1) {
+			cmd_fail(cmd, &cause, 2);
+			return NULL;
+		}
+	} else {
+		if ((ctx = os_open_target(from, nfrom, &cause)) == NULL)
+			cmd_fail(cmd, &cause, 2);
+		return ctx;
+	}
+	ctx = open_capture(cmd, cap);
+	if (cap == &own)
+		capture_set_free(&own);
+	return ctx;
+}
+
+struct os_ctx *
+cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
+{
+	return cmd_os_open_at(cmd, NULL, NULL, from, nfrom, NULL);
 }
 
 size_t

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "cmd/osdoc.h"
 #include "os/collect.h"
+#include "remote/capture.h"
 #include "util/util.h"
 #include "util/util_json.h"
 
@@ -32,8 +33,16 @@ add_boot_file(void *arg, const char *path, const char *at)
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "from", required_argument, NULL, 'f' },
+	CMD_OS_SSH_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* A captured boot file's path and text (the DUT's, read agentless). */
+static void
+add_captured_file(void *arg, const char *path, const char *text)
+{
+	json_array_append_new(arg, json_pack("{s:s, s:s}", "path", path, "text", text));
+}
 
 static int
 run(struct cmd_args *args)
@@ -43,10 +52,14 @@ run(struct cmd_args *args)
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
 	json_t *doc, *files;
+	struct cmd_os_ssh ssh = { NULL, NULL, false };
+	struct capture_set cap;
 	char *arg;
 	int ch, rc;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_os_ssh_option(&ssh, ch, arg))
+			continue;
 		switch (ch) {
 		case 'o':
 			out = arg;
@@ -57,23 +70,32 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	ctx = cmd_os_open(&cmd_snapshot, from, nfrom);
+	ctx = cmd_os_open_at(&cmd_snapshot, args->argc > 0 ? args->argv[0] : NULL, &ssh, from, nfrom,
+	    &cap);
 	free(from);
-	if (ctx == NULL)
+	if (ctx == NULL) {
+		capture_set_free(&cap);
 		return 2;
+	}
 	/* the boot files are read under the same captured tree */
 	root = os_target_root();
 	if ((doc = cmd_os_document(&cmd_snapshot, ctx, OS_COLLECT_SNAPSHOT)) == NULL) {
 		os_close(ctx);
 		return 2;
 	}
-	if (nfrom == 0) {
+	if (cap.n > 0) {
+		/* an agentless read: the DUT's boot files as the capture has them */
+		files = json_array();
+		capture_boot_files(&cap, add_captured_file, files);
+		json_object_set_new(doc, "boot_files", files);
+	} else if (nfrom == 0) {
 		files = json_array();
 		os_boot_files(strcmp(os_backend_name(ctx), "linux") == 0 ? OS_PLATFORM_LINUX :
 		    OS_PLATFORM_FREEBSD, root, add_boot_file, files);
 		json_object_set_new(doc, "boot_files", files);
 	}
 	os_close(ctx);
+	capture_set_free(&cap);
 	text = util_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	rc = 0;
 	if (out == NULL || strcmp(out, "-") == 0) {
@@ -104,9 +126,13 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "save everything inspect sees, plus all network sysctls, as JSON",
-	.usage = "snapshot [-o FILE] [--from FILE]...",
+	.usage = "snapshot [-o FILE] [--from FILE|CAPTURE]...\n"
+	    "snapshot [-o FILE] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "     [--dut-root DIR]",
+	.notes = "An ssh:// target is read agentless (see inspect): the same ntune-inspect JSON as\n"
+	    "a snapshot taken there, its boot files included.\n",
 	.optstring = "o:f:",
 	.longopts = longopts,
-	.max_args = 0,
+	.max_args = 1,
 	.run = run,
 };

@@ -53,7 +53,7 @@ test_expect_success 'too few or too many operands: exit 2 with the usage, nothin
 	grep -q "^ntune diff: needs 2 arguments, not 1$" err &&
 	grep -q "^usage: ntune diff " err &&
 	test_expect_code 2 ntune report 2>err && grep -q "^ntune report: needs 1 argument, not 0$" err &&
-	test_expect_code 2 ntune inspect extra 2>err &&
+	test_expect_code 2 ntune inspect ssh://a extra 2>err &&
 	grep -q "^ntune inspect: unexpected argument .extra.$" err &&
 	test_expect_code 2 ntune bench only.conf 2>err &&
 	grep -q "^ntune bench: needs at least 2 arguments, not 1$" err
