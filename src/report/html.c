@@ -743,6 +743,21 @@ static const char style[] =
     "tr.rejected td{background:#fdf0f0}tr.skipped td{color:#6b7785}pre{background:#f4f6f8;border:1px solid #d8dee4;"
     "padding:8px;overflow:auto;font-size:13px}.small{font-size:13px;color:#556270}";
 
+void
+report_page_head(struct strbuf *sb, const char *title)
+{
+	strbuf_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+	    "<link rel=\"icon\" href=\"data:,\">\n<title>");
+	report_esc(sb, title);
+	strbuf_adds(sb, "</title>\n<style>");
+	strbuf_adds(sb, style);
+	strbuf_adds(sb, "</style>\n</head>\n<body>\n<h1>");
+	report_esc(sb, title);
+	strbuf_adds(sb, "</h1>\n");
+}
+
 char *
 report_html(const struct report_data *d)
 {

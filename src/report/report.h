@@ -33,6 +33,12 @@ void	report_data_free(struct report_data *);
 /* The whole page: self-contained HTML with inline SVG, no scripts, no external resources. */
 char	*report_html(const struct report_data *);
 
+/*
+ * The page of an `ntune doctor` document (schema ntune-doctor): per-CPU load as a chart,
+ * the ranked list, what is fine, the proposed profile. Self-contained as report_html.
+ */
+char	*report_doctor_html(const json_t *doc);
+
 /* Quantile of sorted values (linear interpolation, type 7). */
 double	report_quantile(const double *sorted, size_t n, double q);
 

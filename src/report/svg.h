@@ -34,4 +34,7 @@ void	 report_y_grid(struct strbuf *, const struct axis *);
 /* White (idle) through yellow to dark red (100% busy), as #rrggbb. */
 void	 report_heat_color(char *buf, size_t len, double pct);
 
+/* The page's head (report's style) and its <h1>title</h1>; the body stays open. */
+void	 report_page_head(struct strbuf *, const char *title);
+
 #endif

@@ -1,0 +1,365 @@
+/*
+ * The doctor's pass over a capture: the system (the platform layer over the pasted
+ * text), the files the box loads (kb_check), the samples (diag_captures), the advice
+ * ordered by the diagnosis; items.c turns them into the ranked list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/diag.h"
+#include "doctor/doctor_impl.h"
+#include "kb/kb.h"
+#include "kb/system.h"
+#include "os/fbsd_text.h"
+#include "os/os.h"
+#include "os/platform.h"
+#include "os/snapshot.h"
+#include "util/util.h"
+
+/* The sections the platform layer reads (fbsd_text finds each one's kind by content). */
+static const char *const system_sections[] = {
+	"sysctl-a.txt", "ifconfig-a.txt", "pciconf-lv.txt", "vmstat-i.txt", "netstat-Q.txt",
+	"dmesg.txt",
+};
+
+/* The files a FreeBSD box loads tunables from, in the order the box applies them. */
+static const struct {
+	const char *section, *shown;
+} box_files[DOCTOR_MAXFILES] = {
+	{ "loader.conf", "/boot/loader.conf" },
+	{ "loader.conf.local", "/boot/loader.conf.local" },
+	{ "sysctl.conf", "/etc/sysctl.conf" },
+	{ "sysctl.conf.local", "/etc/sysctl.conf.local" },
+	{ "config-sysctl.xml", "config-sysctl.xml" },
+};
+
+size_t
+doctor_items(const json_t *doc)
+{
+	return json_array_size(json_object_get(doc, "items"));
+}
+
+/* The first "path:line: ..." error the text readers recorded, as the cause. */
+static int
+text_errors(json_t *osdoc, char **cause)
+{
+	json_t *errs = json_object_get(osdoc, "errors"), *e;
+
+	if (json_array_size(errs) == 0)
+		return 0;
+	e = json_array_get(errs, 0);
+	util_cause(cause, "%s", json_is_string(e) ? json_string_value(e) :
+	    json_string_value(json_object_get(e, "message")) != NULL ?
+	    json_string_value(json_object_get(e, "message")) : "unreadable capture");
+	return -1;
+}
+
+/* The platform layer over the capture's text, and the system kb's rules see. */
+static int
+open_system(struct doctor *dr, char **cause)
+{
+	const struct doctor_section *s;
+	struct fbsd_text *t = fbsd_text_new();
+	enum os_platform pf;
+	json_t *osdoc;
+	size_t i;
+
+	if (doctor_section(dr, "sysctl-a.txt") == NULL) {
+		fbsd_text_free(t);
+		util_cause(cause, "the capture has no sysctl-a.txt (sysctl -a): nothing to read "
+		    "the system from");
+		return -1;
+	}
+	for (i = 0; i < nitems(system_sections); i++) {
+		if ((s = doctor_section(dr, system_sections[i])) != NULL && s->len > 0)
+			fbsd_text_add(t, s->text, s->len, s->name);
+	}
+	osdoc = fbsd_text_doc(t);
+	fbsd_text_free(t);
+	if (text_errors(osdoc, cause) == -1) {
+		json_decref(osdoc);
+		return -1;
+	}
+	dr->os = os_open_doc(osdoc);
+	if (kb_system_from_os(dr->os, &dr->si, cause) == -1)
+		return -1;
+	dr->si_open = true;
+	if ((s = doctor_section(dr, "platform.txt")) != NULL && s->len > 0) {
+		char *text = xstrndup(s->text, s->len);
+
+		if ((pf = os_platform_in_text(text)) != OS_PLATFORM_UNKNOWN)
+			dr->si.sys.platform = pf;
+		free(text);
+	}
+	if (os_platform_family(dr->si.sys.platform) != OS_PLATFORM_FREEBSD) {
+		util_cause(cause, "sysctl-a.txt: a %s capture; doctor reads FreeBSD, OPNsense and "
+		    "pfSense captures", os_platform_label(dr->si.sys.platform));
+		return -1;
+	}
+	return 0;
+}
+
+/* The box's host name: uname -a's second word, else kern.hostname. */
+static void
+find_host(struct doctor *dr)
+{
+	const struct doctor_section *s = doctor_section(dr, "uname.txt");
+	char *v;
+	size_t i = 0, j;
+
+	dr->host[0] = '\0';
+	if (s != NULL) {
+		while (i < s->len && s->text[i] != ' ' && s->text[i] != '\n')
+			i++;
+		for (j = ++i; j < s->len && j - i < sizeof dr->host - 1 &&
+		    (s->text[j] == '.' || s->text[j] == '-' || s->text[j] == '_' ||
+		    (s->text[j] >= '0' && s->text[j] <= '9') || (s->text[j] >= 'a' && s->text[j] <= 'z') ||
+		    (s->text[j] >= 'A' && s->text[j] <= 'Z')); j++)
+			;
+		if (j > i && j <= s->len)
+			snprintf(dr->host, sizeof dr->host, "%.*s", (int)(j - i), s->text + i);
+	}
+	if (dr->host[0] == '\0' && (v = doctor_running(dr, "kern.hostname")) != NULL) {
+		snprintf(dr->host, sizeof dr->host, "%s", v);
+		free(v);
+	}
+	if (dr->o->dut != NULL)
+		snprintf(dr->dut, sizeof dr->dut, "%s", dr->o->dut);
+	else
+		snprintf(dr->dut, sizeof dr->dut, "ssh://root@%s", dr->host[0] ? dr->host : "ROUTER");
+}
+
+/* Each file the box loads, read as a profile (every line kept, unreadable ones noted). */
+static int
+read_files(struct doctor *dr, char **cause)
+{
+	const struct doctor_section *s;
+	struct doctor_file *f;
+	size_t i;
+
+	for (i = 0; i < nitems(box_files); i++) {
+		if ((s = doctor_section(dr, box_files[i].section)) == NULL)
+			continue;
+		f = &dr->files[dr->nfiles];
+		f->section = box_files[i].section;
+		f->shown = box_files[i].shown;
+		if ((f->p = kb_profile_parse_all(f->shown, s->text, s->len, cause)) == NULL)
+			return -1;
+		dr->nfiles++;
+	}
+	return 0;
+}
+
+/* kb_check of each file, the others being the box's other boot files. */
+static void
+check_files(struct doctor *dr)
+{
+	struct kb_profile *others[DOCTOR_MAXFILES];
+	struct kb_system sys;
+	size_t i, j, n;
+
+	for (i = 0; i < dr->nfiles; i++) {
+		sys = dr->si.sys;
+		for (j = n = 0; j < dr->nfiles; j++) {
+			if (j != i)
+				others[n++] = dr->files[j].p;
+		}
+		sys.others = others;
+		sys.nothers = n;
+		kb_check(dr->kb, dr->files[i].p, &sys, kb_target_guess(dr->files[i].p,
+		    sys.platform), &dr->files[i].d, &dr->files[i].nd);
+	}
+}
+
+/* Seconds between the samples: clock.txt's two `date -u +%s` lines, else --duration. */
+static double
+interval(struct doctor *dr)
+{
+	const struct doctor_section *s = doctor_section(dr, "clock.txt");
+	long long a, b;
+	char *text;
+	int n;
+
+	if (s != NULL) {
+		text = xstrndup(s->text, s->len);
+		n = sscanf(text, "%lld %lld", &a, &b);
+		free(text);
+		if (n == 2 && b > a)
+			return (double)(b - a);
+	}
+	return dr->o->duration;
+}
+
+static void
+add_capture(struct diag_capture *c, size_t *n, const struct doctor_section *s)
+{
+	if (s == NULL || s->len == 0)
+		return;
+	c[*n].name = s->name;
+	c[*n].text = s->text;
+	c[*n].len = s->len;
+	(*n)++;
+}
+
+/* The samples: before.txt and after.txt (+ top.txt) over the interval, else since boot. */
+static int
+diagnose(struct doctor *dr, char **cause)
+{
+	struct diag_capture before[1], after[4];
+	size_t nb = 0, na = 0;
+	const char *os = os_platform_name(dr->si.sys.platform);
+
+	add_capture(before, &nb, doctor_section(dr, "before.txt"));
+	add_capture(after, &na, doctor_section(dr, "after.txt"));
+	dr->secs = interval(dr);
+	if (nb == 1 && na == 1 && dr->secs > 0) {
+		add_capture(after, &na, doctor_section(dr, "top.txt"));
+		return diag_captures(before, nb, after, na, dr->secs, os, &dr->d, cause);
+	}
+	dr->secs = 0;
+	na = 0;
+	add_capture(after, &na, doctor_section(dr, "vmstat-i.txt"));
+	add_capture(after, &na, doctor_section(dr, "netstat-Q.txt"));
+	add_capture(after, &na, doctor_section(dr, "top.txt"));
+	if (na == 0) {
+		util_cause(cause, "the capture has no samples (before.txt, after.txt, top.txt) and "
+		    "no vmstat-i.txt or netstat-Q.txt: nothing to diagnose");
+		return -1;
+	}
+	return diag_captures(NULL, 0, after, na, 0, os, &dr->d, cause);
+}
+
+static json_t *
+system_json(struct doctor *dr)
+{
+	json_t *o = json_object(), *nics = json_array();
+	size_t i;
+
+	json_object_set_new(o, "host", json_string(dr->host));
+	json_object_set_new(o, "platform", json_string(os_platform_name(dr->si.sys.platform)));
+	json_object_set_new(o, "version", dr->si.sys.version ? json_string(dr->si.sys.version) :
+	    json_null());
+	json_object_set_new(o, "ncpu", json_integer(dr->si.sys.ncpu));
+	json_object_set_new(o, "ncores", json_integer(dr->si.sys.ncores));
+	json_object_set_new(o, "smt", dr->si.sys.smt < 0 ? json_null() :
+	    json_boolean(dr->si.sys.smt));
+	json_object_set_new(o, "rss_kernel", dr->si.sys.rss_kernel < 0 ? json_null() :
+	    json_boolean(dr->si.sys.rss_kernel));
+	for (i = 0; i < dr->si.nnics; i++)
+		json_array_append_new(nics, json_pack("{s:s, s:s, s:i}", "name", dr->si.nics[i].name,
+		    "driver", dr->si.nics[i].driver, "queues", dr->si.nics[i].queues));
+	json_object_set_new(o, "nics", nics);
+	return o;
+}
+
+/* Per-CPU load over the interval (or top's display), for the chart. */
+static json_t *
+cpu_json(const struct diag_result *d)
+{
+	json_t *a = json_array(), *busy, *soft;
+	char key[64];
+	int i;
+
+	for (i = 0; i < 4096; i++) {
+		snprintf(key, sizeof key, "cpu.%d.busy", i);
+		if ((busy = json_object_get(d->metrics, key)) == NULL)
+			break;
+		snprintf(key, sizeof key, "cpu.%d.soft", i);
+		soft = json_object_get(d->metrics, key);
+		json_array_append_new(a, json_pack("{s:i, s:f, s:f}", "cpu", i, "busy",
+		    json_number_value(busy), "interrupt", soft != NULL ? json_number_value(soft) : 0.0));
+	}
+	return a;
+}
+
+static json_t *
+document(struct doctor *dr)
+{
+	json_t *doc = json_object();
+	size_t i;
+
+	json_object_set_new(doc, "schema", json_string(DOCTOR_SCHEMA));
+	json_object_set_new(doc, "version", json_integer(DOCTOR_VERSION));
+	json_object_set_new(doc, "source", json_string(dr->o->source ? dr->o->source : ""));
+	json_object_set_new(doc, "dut", json_string(dr->dut));
+	json_object_set_new(doc, "system", system_json(dr));
+	json_object_set_new(doc, "interval_s", json_real(dr->secs));
+	json_object_set_new(doc, "items", json_incref(dr->items));
+	json_object_set_new(doc, "fine", json_incref(dr->fine));
+	for (i = 0; i < dr->d->nnotes; i++)
+		json_array_append_new(dr->notes, json_string(dr->d->notes[i]));
+	json_object_set_new(doc, "notes", json_incref(dr->notes));
+	json_object_set_new(doc, "cpu", cpu_json(dr->d));
+	json_object_set_new(doc, "diagnosis", diag_to_json(dr->d));
+	doctor_profiles(dr, doc);
+	return doc;
+}
+
+static void
+doctor_free(struct doctor *dr)
+{
+	size_t i;
+
+	for (i = 0; i < dr->nfiles; i++) {
+		kb_diags_free(dr->files[i].d, dr->files[i].nd);
+		free(dr->files[i].cls);
+		kb_profile_free(dr->files[i].p);
+	}
+	if (dr->adv != NULL)
+		kb_advice_free(dr->adv, dr->nadv);
+	if (dr->d != NULL)
+		diag_result_free(dr->d);
+	if (dr->si_open)
+		kb_sysinfo_free(&dr->si);
+	if (dr->os != NULL)
+		os_close(dr->os);
+	if (dr->kb != NULL)
+		kb_free(dr->kb);
+	json_decref(dr->items);
+	json_decref(dr->fine);
+	json_decref(dr->notes);
+	json_decref(dr->claimed);
+	json_decref(dr->current);
+	json_decref(dr->profiles);
+	json_decref(dr->shown_lines);
+}
+
+int
+doctor_run(const struct doctor_section *sec, size_t n, const struct doctor_opts *o, json_t **doc,
+    char **cause)
+{
+	struct doctor dr;
+	int rc = -1;
+
+	memset(&dr, 0, sizeof dr);
+	dr.o = o;
+	dr.sec = sec;
+	dr.nsec = n;
+	dr.items = json_array();
+	dr.fine = json_array();
+	dr.notes = json_array();
+	dr.claimed = json_object();
+	dr.current = json_object();
+	dr.profiles = json_array();
+	dr.shown_lines = json_object();
+	*doc = NULL;
+	if (kb_load(NULL, &dr.kb, cause) == -1 || open_system(&dr, cause) == -1)
+		goto out;
+	find_host(&dr);
+	if (read_files(&dr, cause) == -1 || diagnose(&dr, cause) == -1)
+		goto out;
+	check_files(&dr);
+	if (kb_advise(dr.kb, &dr.si.sys, KB_GOAL_FORWARDING, KB_ROLE_ROUTER, &dr.adv, &dr.nadv,
+	    cause) == -1)
+		goto out;
+	diag_order_advice(dr.d, dr.adv, dr.nadv);
+	doctor_items_bottlenecks(&dr);
+	doctor_items_files(&dr);
+	doctor_fine(&dr);
+	*doc = document(&dr);
+	rc = 0;
+out:
+	doctor_free(&dr);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * ntune doctor: one pass over a capture of a router (what its base system prints:
+ * sysctl -a, ifconfig, vmstat -i, netstat, top, its loader/sysctl files and config.xml
+ * <sysctl> items, and two samples taken some seconds apart), giving one ranked list of
+ * what is wrong or wasted, with its evidence, its certainty, the lines to change and the
+ * `ntune bench` command that would prove it; then what is fine.
+ *
+ * The pass: the platform layer over the capture's text (inspect), kb_check of each file
+ * the box loads, diag_captures of the samples, kb_advise ordered by the diagnosis.
+ * Nothing is printed and nothing is written: the result is one JSON document (schema
+ * "ntune-doctor", version 1, described in ntune(8)) that `ntune doctor` prints, writes
+ * and renders.
+ *
+ *	struct doctor_section s[] = { { "sysctl-a.txt", text, len }, ... };
+ *	struct doctor_opts o = { .dut = "ssh://root@fw", .dir = "out" };
+ *	json_t *doc;
+ *	if (doctor_run(s, n, &o, &doc, &cause) == -1) ...	// "NAME:LINE: problem" in cause
+ */
+#ifndef NTUNE_DOCTOR_H
+#define NTUNE_DOCTOR_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define DOCTOR_SCHEMA	"ntune-doctor"
+#define DOCTOR_VERSION	1
+
+/* One section of a capture (a file of a capture directory): its name and text. */
+struct doctor_section {
+	const char *name;	/* "sysctl-a.txt", "loader.conf.local", "before.txt"... */
+	const char *text;
+	size_t	 len;
+};
+
+struct doctor_opts {
+	const char *source;	/* what was read, for the document: "ssh://root@fw" or a path */
+	const char *dut;	/* the DUT the bench commands name; NULL: ssh://root@HOSTNAME */
+	const char *dir;	/* where the profiles the bench commands read are (-o DIR) */
+	double	 duration;	/* seconds between the samples when clock.txt does not say */
+};
+
+/*
+ * Runs the pass. -1 with *cause ("NAME:LINE: problem") when the capture cannot be read:
+ * no sysctl-a.txt, a sample that does not parse, a capture of an OS doctor does not
+ * read. *doc: items (most important first), fine, notes, system, cpu, profiles.
+ */
+int	 doctor_run(const struct doctor_section *, size_t n, const struct doctor_opts *,
+	    json_t **doc, char **cause);
+/* The number of items (things to fix) in a document. */
+size_t	 doctor_items(const json_t *doc);
+
+#endif

@@ -1,0 +1,72 @@
+/* What the files of src/doctor share: the state of one pass. */
+#ifndef NTUNE_DOCTOR_IMPL_H
+#define NTUNE_DOCTOR_IMPL_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "diag/diag.h"
+#include "doctor/doctor.h"
+#include "kb/kb.h"
+#include "kb/system.h"
+
+#define DOCTOR_MAXFILES	5
+
+/* What a line of a box file is in the list (items.c): one class, the most important. */
+enum doctor_line {
+	DOCTOR_LINE_WRONG,	/* the kernel does not take it (an error of check) */
+	DOCTOR_LINE_ABSENT,	/* not what the running kernel has */
+	DOCTOR_LINE_WASTED,	/* does nothing for forwarding */
+	DOCTOR_LINE_WARNED,	/* a warning of check */
+	DOCTOR_LINE_FINE,
+	DOCTOR_LINE_CHANGED,	/* a bottleneck's change edits it */
+};
+
+/* A file of the box that sets tunables, read as a profile and linted. */
+struct doctor_file {
+	const char *section;	/* "loader.conf.local" */
+	const char *shown;	/* how items name it: "/boot/loader.conf.local" */
+	struct kb_profile *p;
+	struct kb_diag *d;
+	size_t	 nd;
+	int	*cls;		/* per entry: its class in the list (items.c), set once */
+};
+
+struct doctor {
+	const struct doctor_opts *o;
+	const struct doctor_section *sec;
+	size_t	 nsec;
+	struct kb *kb;
+	struct os_ctx *os;
+	struct kb_sysinfo si;
+	bool	 si_open;
+	struct doctor_file files[DOCTOR_MAXFILES];
+	size_t	 nfiles;
+	struct diag_result *d;
+	struct kb_advice *adv;
+	size_t	 nadv;
+	char	 host[256];	/* the box's host name, "" unknown */
+	char	 dut[400];	/* the --dut of the bench commands */
+	double	 secs;		/* between the samples, 0: none */
+	json_t	*items;		/* array of items */
+	json_t	*fine;		/* array of strings */
+	json_t	*notes;		/* array of strings */
+	json_t	*claimed;	/* object: knob -> 1 when an item already changes it */
+	json_t	*current;	/* object: knob -> its running value (profiles/current.conf) */
+	json_t	*profiles;	/* array of {"path", "text"} */
+	json_t	*shown_lines;	/* object: "file:line" -> 1 when an item shows that line */
+};
+
+/* The text of a section, NULL when the capture does not have it. */
+const struct doctor_section *doctor_section(const struct doctor *, const char *name);
+/* The running value of a tunable (malloc'd), NULL when the capture does not say. */
+char	*doctor_running(struct doctor *, const char *name);
+
+/* items.c: the items of the ranked list. */
+void	 doctor_items_bottlenecks(struct doctor *);
+void	 doctor_items_files(struct doctor *);
+void	 doctor_fine(struct doctor *);
+void	 doctor_profiles(struct doctor *, json_t *doc);
+
+#endif

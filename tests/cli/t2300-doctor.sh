@@ -1,0 +1,121 @@
+#!/bin/sh
+# ntune doctor --from a capture directory: one ranked list (the bottleneck first, the TCP
+# buffer knobs useless for forwarding, RSS proposed), bench commands bench accepts, -o DIR,
+# --json, exit 0 clean / 1 findings / 2 bad input naming the file and line.
+. "$(dirname "$0")/lib.sh"
+
+S="$FIXTURES/doctor/seed000"
+R="$FIXTURES/doctor/real"
+C="$FIXTURES/doctor/clean"
+
+test_expect_success 'seed 000: the one-queue bottleneck on ax0 is item 1, RSS its first change, exit 1' '
+	test_expect_code 1 ntune doctor --from "$S" >out &&
+	cat out &&
+	grep -q "^ntune doctor: dec750.lan, opnsense 13.2-RELEASE-p7, 8 CPUs, NICs ax0 ax1; samples 10 s apart$" out &&
+	grep -q "^1\. bottleneck: one-queue on ax0 (likely)$" out &&
+	sed -n "/^1\. /,/^2\. /p" out >item1 &&
+	grep "^   change: " item1 | head -n 1 | grep -q "/boot/loader.conf.local:5: net.inet.rss.enabled=1 is there, not in effect (running 0): reboot" &&
+	grep -q "^   change: /boot/loader.conf.local:4: net.inet.rss.bits=4 (running 3)$" item1 &&
+	grep -q "^2\. bottleneck: queue-thread-busy on ax0 (likely)$" out &&
+	grep -q "the interrupt thread of ax0 queue 0 uses 99.1% of a CPU (CPU 2" out
+'
+test_expect_success 'seed 000: the socket buffer and TCP knobs are called useless for forwarding, with the code' '
+	test_expect_code 1 ntune doctor --from "$S" >out &&
+	sed -n "/wasted: useless for forwarding/,/^[0-9]*\. \|^fine:/p" out >wasted &&
+	grep -q "5 settings only serve sockets on the box itself: a forwarded packet never reaches a socket (sys/netinet/ip_input.c:583" wasted &&
+	for k in kern.ipc.maxsockbuf net.inet.tcp.recvbuf_max net.inet.tcp.sendbuf_inc net.inet.tcp.sendbuf_max net.inet.tcp.soreceive_stream; do
+		grep -q "^   /boot/loader.conf.local:[0-9]*: $k=" wasted || { echo "not called useless: $k"; exit 1; }
+	done &&
+	grep -q "^   change: remove the 5 lines above$" wasted &&
+	! grep -q "net.isr\|net.inet.rss" wasted
+'
+test_expect_success 'seed 000 -o DIR: the capture, doctor.json, the profiles, doctor.html; the bench commands parse' '
+	test_expect_code 1 ntune doctor --from "$S" -o o >out &&
+	for f in "$S"/*; do cmp "$f" "o/capture/${f##*/}" || exit 1; done &&
+	test -s o/doctor.json && test -s o/doctor.html && test -s o/proposed.conf &&
+	test -s o/profiles/current.conf && test -s o/profiles/01-one-queue-on-ax0.conf &&
+	grep -q "^net.inet.rss.enabled=0$" o/profiles/current.conf &&
+	grep -q "^net.inet.rss.enabled=1$" o/profiles/01-one-queue-on-ax0.conf &&
+	grep -q "^net.inet.rss.bits=4$" o/proposed.conf &&
+	! grep -q "maxsockbuf\|tcp\." o/proposed.conf &&
+	cmd=$(sed -n "/^1\. /,/^2\. /s/^   prove:  //p" out) &&
+	test "$cmd" = "ntune bench o/profiles/current.conf o/profiles/01-one-queue-on-ax0.conf --dut ssh://root@dec750.lan --dut-in ax0 --dut-out ax1 --reboot" &&
+	ntune ${cmd#ntune } --plan >plan &&
+	grep -q "^plan: 2 profiles on ssh://root@dec750.lan" plan &&
+	grep -q "nothing was started" plan &&
+	all=$(sed -n "s/^all of it: //p" out) &&
+	ntune ${all#ntune } --plan >plan && grep -q "^plan: 2 profiles" plan &&
+	test_expect_code 0 ntune check o/proposed.conf --os opnsense >chk 2>&1
+'
+test_expect_success 'doctor.html: per-CPU load of the 8 CPUs as a chart, the findings, the proposed profile' '
+	test_expect_code 1 ntune doctor --from "$S" -o o >/dev/null &&
+	grep -q "<svg" o/doctor.html &&
+	test "$(grep -c "<title>CPU [0-9] [0-9.]*% busy</title>" o/doctor.html)" = 8 &&
+	grep -q "<title>CPU 2 99.5% busy</title>" o/doctor.html &&
+	grep -q "<h3>1. bottleneck: one-queue on ax0" o/doctor.html &&
+	grep -q "useless for forwarding" o/doctor.html &&
+	grep -q "<h2>The proposed profile</h2>" o/doctor.html &&
+	grep -q "net.inet.rss.bits=4" o/doctor.html &&
+	! grep -q "<script" o/doctor.html
+'
+test_expect_success '--json: the same list as a document (schema ntune-doctor, version 1)' '
+	test_expect_code 1 ntune doctor --from "$S" --json >d.json &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("d.json"))
+	assert d["schema"] == "ntune-doctor" and d["version"] == 1, d
+	assert d["system"]["host"] == "dec750.lan" and d["system"]["ncpu"] == 8, d["system"]
+	assert d["interval_s"] == 10, d["interval_s"]
+	it = d["items"]
+	assert [i["rank"] for i in it] == list(range(1, len(it) + 1))
+	assert it[0]["kind"] == "bottleneck" and it[0]["id"] == "one-queue on ax0", it[0]
+	assert it[0]["changes"][0]["name"] == "net.inet.rss.enabled", it[0]["changes"]
+	assert it[0]["bench"].startswith("ntune bench doctor/profiles/current.conf "), it[0]
+	w = [i for i in it if i["kind"] == "wasted"][0]
+	assert {c["name"] for c in w["changes"]} == {"kern.ipc.maxsockbuf", "net.inet.tcp.recvbuf_max",
+	    "net.inet.tcp.sendbuf_inc", "net.inet.tcp.sendbuf_max", "net.inet.tcp.soreceive_stream"}, w
+	for i in it:
+	    assert i["certainty"] in ("certain", "likely", "possible"), i
+	    for k in ("kind", "id", "title", "evidence", "changes"):
+	        assert k in i, (k, i)
+	assert len(d["cpu"]) == 8 and d["cpu"][2]["busy"] > 99, d["cpu"]
+	assert any(p["path"] == "proposed.conf" for p in d["profiles"])
+	PY
+'
+test_expect_success 'real captures (netbenches loader.conf.local, sysctl.conf; FreeBSD 14.3 vmstat, netstat -Q, top): the same kind of list' '
+	test_expect_code 1 ntune doctor --from "$R" >out &&
+	grep -q "^1\. wrong: not taken by the kernel (certain)$" out &&
+	grep -q "^   /boot/loader.conf.local:30: hw.ix.allow_unsupported_sfp=1: .hw.ix.allow_unsupported_sfp. does nothing" out &&
+	grep -q "^   /etc/sysctl.conf:21: dev.ix.0.fc=0, running 3$" out &&
+	grep -q "^  no bottleneck in the samples: nothing saturated" out &&
+	grep -q "^  netisr-one-cpu: 84.3% of the netisr work runs on one CPU" out
+'
+test_expect_success 'a capture with nothing to fix: exit 0, "nothing to fix"' '
+	ntune doctor --from "$C" >out &&
+	grep -q "^nothing to fix$" out &&
+	ntune doctor --from "$C" --json >d.json &&
+	python3 -c "import json; d = json.load(open(\"d.json\")); assert d[\"items\"] == [], d[\"items\"]"
+'
+test_expect_success 'bad input: exit 2 naming the file and line, nothing written' '
+	cp -R "$S" bad && chmod -R u+w bad &&
+	printf "kern.cp_times: 1 2 x\n" >>bad/after.txt &&
+	test_expect_code 2 ntune doctor --from bad -o outbad >out 2>err &&
+	test ! -s out && test ! -e outbad &&
+	grep -q "^ntune doctor: after.txt:[0-9]*: " err &&
+	cp -R "$R" cut && chmod -R u+w cut && printf "dev." >>cut/sysctl-a.txt &&
+	test_expect_code 2 ntune doctor --from cut 2>err &&
+	grep -q "^ntune doctor: sysctl-a.txt:46: last line cut short: .dev.." err &&
+	mkdir empty && test_expect_code 2 ntune doctor --from empty 2>err &&
+	grep -q "empty: an empty capture directory" err &&
+	rm bad/sysctl-a.txt && test_expect_code 2 ntune doctor --from bad 2>err &&
+	grep -q "the capture has no sysctl-a.txt" err &&
+	test_expect_code 2 ntune doctor --from nowhere 2>err &&
+	grep -q "cannot read .nowhere." err &&
+	test_expect_code 2 ntune doctor 2>err && grep -q "give ssh://\[user@\]router or --from DIR" err
+'
+test_expect_success 'doctor only reads: the capture directory is unchanged' '
+	(cd "$S" && cksum * ) >before &&
+	test_expect_code 1 ntune doctor --from "$S" -o o2 >/dev/null &&
+	(cd "$S" && cksum * ) >after && cmp before after
+'
+test_done
