@@ -15,79 +15,15 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "cmd/osdoc.h"
 #include "doctor/doctor.h"
+#include "remote/capture.h"
+#include "remote/remote.h"
 #include "report/report.h"
 #include "util/util.h"
 #include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_doctor;
-
-#define MAXSECTIONS	64
-
-struct capture {
-	struct doctor_section s[MAXSECTIONS];
-	char	*names[MAXSECTIONS], *texts[MAXSECTIONS];
-	size_t	 n;
-};
-
-static void
-capture_free(struct capture *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++) {
-		free(c->names[i]);
-		free(c->texts[i]);
-	}
-	c->n = 0;
-}
-
-/* A capture directory: one file per section, its name the section's. */
-static int
-read_dir(const char *dir, struct capture *c, char **cause)
-{
-	struct dirent *de;
-	struct stat st;
-	char *path;
-	DIR *d;
-
-	if ((d = opendir(dir)) == NULL) {
-		util_cause(cause, "cannot read '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		xasprintf(&path, "%s/%s", dir, de->d_name);
-		if (stat(path, &st) == -1 || !S_ISREG(st.st_mode)) {
-			free(path);
-			continue;
-		}
-		if (c->n == MAXSECTIONS) {
-			util_cause(cause, "%s: more than %d files: not a capture directory", dir,
-			    MAXSECTIONS);
-			free(path);
-			closedir(d);
-			return -1;
-		}
-		if (util_read_file(path, &c->texts[c->n], &c->s[c->n].len, cause) == -1) {
-			free(path);
-			closedir(d);
-			return -1;
-		}
-		free(path);
-		c->names[c->n] = xstrdup(de->d_name);
-		c->s[c->n].name = c->names[c->n];
-		c->s[c->n].text = c->texts[c->n];
-		c->n++;
-	}
-	closedir(d);
-	if (c->n == 0) {
-		util_cause(cause, "%s: an empty capture directory", dir);
-		return -1;
-	}
-	return 0;
-}
 
 /* "FILE:LINE: NAME=TO ..." as the action says. */
 static void
@@ -244,9 +180,9 @@ write_text(const char *dir, const char *name, const char *text, char **cause)
 	return rc;
 }
 
-/* -o DIR: the raw capture, doctor.json, the profiles and doctor.html. */
+/* -o DIR: the raw capture (DIR/capture/), doctor.json, the profiles and doctor.html. */
 static int
-write_dir(const char *dir, const struct capture *c, json_t *doc, char **cause)
+write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **cause)
 {
 	char *sub, *text;
 	json_t *p;
@@ -254,12 +190,8 @@ write_dir(const char *dir, const struct capture *c, json_t *doc, char **cause)
 	int rc = -1;
 
 	xasprintf(&sub, "%s/capture", dir);
-	if (mkdir_one(dir, cause) == -1 || mkdir_one(sub, cause) == -1)
+	if (mkdir_one(dir, cause) == -1 || capture_write_dir(c, sub, cause) == -1)
 		goto out;
-	for (i = 0; i < c->n; i++) {
-		if (write_text(sub, c->s[i].name, c->texts[i], cause) == -1)
-			goto out;
-	}
 	free(sub);
 	xasprintf(&sub, "%s/profiles", dir);
 	if (mkdir_one(sub, cause) == -1)
@@ -282,17 +214,34 @@ out:
 	return rc;
 }
 
+/* Does path not exist, or is it an empty directory? */
+static bool
+dir_empty(const char *path)
+{
+	struct dirent *de;
+	bool empty = true;
+	DIR *d;
+
+	if ((d = opendir(path)) == NULL)
+		return errno == ENOENT;
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	return empty;
+}
+
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "capture-script", no_argument, NULL, 'S' },
-	{ "ssh-config", required_argument, NULL, 'F' },
+	CMD_OS_SSH_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
 struct opts {
-	const char *from, *out, *ssh_config;
+	const char *from, *out;
+	struct cmd_os_ssh ssh;
 	double	duration;
 	bool	json, script;
 };
@@ -315,45 +264,52 @@ options(struct cmd_args *args, struct opts *o)
 			break;
 		case 'j': o->json = true; break;
 		case 'S': o->script = true; break;
-		case 'F': o->ssh_config = arg; break;
+		default: cmd_os_ssh_option(&o->ssh, ch, arg); break;
 		}
 	}
 	if (o->script)
-		return args->argc > 0 || o->from != NULL ? cmd_usage_error(&cmd_doctor,
-		    "--capture-script takes nothing else") : 0;
+		return args->argc > 0 || o->from != NULL || o->out != NULL || o->json ?
+		    cmd_usage_error(&cmd_doctor, "--capture-script takes nothing else") : 0;
 	if ((args->argc > 0) == (o->from != NULL))
-		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR");
+		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE");
+	if (o->out != NULL && !dir_empty(o->out))
+		return cmd_error(&cmd_doctor, 2, "'%s' is not empty (doctor writes into a new or "
+		    "empty directory)", o->out);
+	if (!capture_secs_valid(o->duration))
+		return cmd_error(&cmd_doctor, 2, "--duration %g: 1 to %d seconds", o->duration,
+		    CAPTURE_SECS_MAX);
 	return 0;
 }
 
-/* The capture: a directory now; ssh:// and a pasted capture file through src/remote/capture. */
+/* The capture of the router, over ssh (one sh script, nothing written there). */
 static int
-collect(struct cmd_args *args, const struct opts *o, struct capture *c, char **cause)
+capture_ssh(const char *url, const struct opts *o, struct capture_set *c, char **cause)
 {
-	struct stat st;
+	struct remote_ssh ssh;
+	struct remote_host h;
+	int rc;
 
-	if (args->argc > 0) {
-		util_cause(cause, "'%s': reading a router over ssh needs the capture code "
-		    "(src/remote/capture), which this build does not have yet", args->argv[0]);
+	memset(&ssh, 0, sizeof ssh);
+	ssh.config = o->ssh.ssh_config;
+	ssh.accept_new = o->ssh.accept_new;
+	if (strncmp(url, "ssh://", 6) != 0) {
+		util_cause(cause, "the router is ssh://[user@]host[:port], not '%s'", url);
 		return -1;
 	}
-	if (stat(o->from, &st) == -1) {
-		util_cause(cause, "cannot read '%s': %s", o->from, strerror(errno));
+	if (remote_parse(url, &h, cause) == -1 || remote_ssh_init(&ssh, cause) == -1)
 		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		util_cause(cause, "'%s': a capture file needs the capture code (src/remote/capture), "
-		    "which this build does not have yet; give the capture directory", o->from);
-		return -1;
-	}
-	return read_dir(o->from, c, cause);
+	h.ssh = &ssh;
+	rc = capture_run_root(&h, o->duration, o->ssh.dut_root, c, cause);
+	remote_host_disconnect(&h);
+	remote_ssh_done(&ssh);
+	return rc;
 }
 
 static int
 run(struct cmd_args *args)
 {
 	struct doctor_opts dopts;
-	struct capture c;
+	struct capture_set c;
 	struct opts o;
 	json_t *doc = NULL;
 	char *cause = NULL;
@@ -361,18 +317,23 @@ run(struct cmd_args *args)
 
 	if ((rc = options(args, &o)) != 0)
 		return rc;
-	if (o.script)
-		return cmd_error(&cmd_doctor, 2, "--capture-script needs the capture code "
-		    "(src/remote/capture), which this build does not have yet");
+	if (o.script) {
+		char *script = capture_script(o.duration);
+
+		fputs(script, stdout);
+		free(script);
+		return 0;
+	}
 	memset(&c, 0, sizeof c);
 	memset(&dopts, 0, sizeof dopts);
 	dopts.source = args->argc > 0 ? args->argv[0] : o.from;
 	dopts.dut = args->argc > 0 ? args->argv[0] : NULL;
 	dopts.dir = o.out;
 	dopts.duration = o.duration;
-	if (collect(args, &o, &c, &cause) == -1 || doctor_run(c.s, c.n, &dopts, &doc, &cause) == -1 ||
+	if ((args->argc > 0 ? capture_ssh(args->argv[0], &o, &c, &cause) :
+	    capture_load(o.from, &c, &cause)) == -1 || doctor_run(&c, &dopts, &doc, &cause) == -1 ||
 	    (o.out != NULL && write_dir(o.out, &c, doc, &cause) == -1)) {
-		capture_free(&c);
+		capture_set_free(&c);
 		json_decref(doc);
 		return cmd_fail(&cmd_doctor, &cause, 2);
 	}
@@ -383,15 +344,16 @@ run(struct cmd_args *args)
 		print_text(doc, o.out);
 	rc = doctor_items(doc) > 0 ? 1 : 0;
 	json_decref(doc);
-	capture_free(&c);
+	capture_set_free(&c);
 	return rc;
 }
 
 const struct ntune_cmd cmd_doctor = {
 	.name = "doctor",
 	.summary = "read a router and rank what is wrong or wasted, with the lines to change",
-	.usage = "doctor ssh://[user@]router | --from DIR [--duration S] [-o DIR] [--json] [--ssh-config F]\n"
-	    "doctor --capture-script",
+	.usage = "doctor ssh://[user@]router | --from DIR|FILE [--duration S] [-o DIR] [--json]\n"
+	    "       [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR]\n"
+	    "doctor --capture-script [--duration S]",
 	.notes = "Reads the router with its base system only (nothing is installed or changed\n"
 	    "on it), or a capture directory; prints one ranked list: what is wrong or wasted,\n"
 	    "its evidence, its certainty, the lines to change and the ntune bench command that\n"

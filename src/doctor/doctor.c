@@ -11,17 +11,10 @@
 #include "doctor/doctor_impl.h"
 #include "kb/kb.h"
 #include "kb/system.h"
-#include "os/fbsd_text.h"
 #include "os/os.h"
 #include "os/platform.h"
 #include "os/snapshot.h"
 #include "util/util.h"
-
-/* The sections the platform layer reads (fbsd_text finds each one's kind by content). */
-static const char *const system_sections[] = {
-	"sysctl-a.txt", "ifconfig-a.txt", "pciconf-lv.txt", "vmstat-i.txt", "netstat-Q.txt",
-	"dmesg.txt",
-};
 
 /* The files a FreeBSD box loads tunables from, in the order the box applies them. */
 static const struct {
@@ -45,56 +38,37 @@ static int
 text_errors(json_t *osdoc, char **cause)
 {
 	json_t *errs = json_object_get(osdoc, "errors"), *e;
+	const char *m;
 
 	if (json_array_size(errs) == 0)
 		return 0;
 	e = json_array_get(errs, 0);
-	util_cause(cause, "%s", json_is_string(e) ? json_string_value(e) :
-	    json_string_value(json_object_get(e, "message")) != NULL ?
-	    json_string_value(json_object_get(e, "message")) : "unreadable capture");
+	m = json_is_string(e) ? json_string_value(e) : json_string_value(json_object_get(e,
+	    "message"));
+	util_cause(cause, "%s", m != NULL ? m : "unreadable capture");
 	return -1;
 }
 
-/* The platform layer over the capture's text, and the system kb's rules see. */
+/* The platform layer over the capture (os_open_captures), and the system kb's rules see. */
 static int
 open_system(struct doctor *dr, char **cause)
 {
-	const struct doctor_section *s;
-	struct fbsd_text *t = fbsd_text_new();
+	const struct capture_section *s;
 	enum os_platform pf;
-	json_t *osdoc;
-	size_t i;
 
-	if (doctor_section(dr, "sysctl-a.txt") == NULL) {
-		fbsd_text_free(t);
-		util_cause(cause, "the capture has no sysctl-a.txt (sysctl -a): nothing to read "
-		    "the system from");
+	if ((dr->os = os_open_captures(dr->set, cause)) == NULL ||
+	    text_errors(os_snapshot_doc(dr->os), cause) == -1)
 		return -1;
-	}
-	for (i = 0; i < nitems(system_sections); i++) {
-		if ((s = doctor_section(dr, system_sections[i])) != NULL && s->len > 0)
-			fbsd_text_add(t, s->text, s->len, s->name);
-	}
-	osdoc = fbsd_text_doc(t);
-	fbsd_text_free(t);
-	if (text_errors(osdoc, cause) == -1) {
-		json_decref(osdoc);
-		return -1;
-	}
-	dr->os = os_open_doc(osdoc);
 	if (kb_system_from_os(dr->os, &dr->si, cause) == -1)
 		return -1;
 	dr->si_open = true;
-	if ((s = doctor_section(dr, "platform.txt")) != NULL && s->len > 0) {
-		char *text = xstrndup(s->text, s->len);
-
-		if ((pf = os_platform_in_text(text)) != OS_PLATFORM_UNKNOWN)
-			dr->si.sys.platform = pf;
-		free(text);
-	}
+	if ((s = doctor_section(dr, "platform.txt")) != NULL && s->len > 0 &&
+	    (pf = os_platform_in_text(s->text)) != OS_PLATFORM_UNKNOWN)
+		dr->si.sys.platform = pf;
 	if (os_platform_family(dr->si.sys.platform) != OS_PLATFORM_FREEBSD) {
-		util_cause(cause, "sysctl-a.txt: a %s capture; doctor reads FreeBSD, OPNsense and "
-		    "pfSense captures", os_platform_label(dr->si.sys.platform));
+		util_cause(cause, "%s: a %s capture; doctor reads FreeBSD, OPNsense and pfSense "
+		    "captures", dr->set->origin != NULL ? dr->set->origin : "capture",
+		    os_platform_label(dr->si.sys.platform));
 		return -1;
 	}
 	return 0;
@@ -104,7 +78,7 @@ open_system(struct doctor *dr, char **cause)
 static void
 find_host(struct doctor *dr)
 {
-	const struct doctor_section *s = doctor_section(dr, "uname.txt");
+	const struct capture_section *s = doctor_section(dr, "uname.txt");
 	char *v;
 	size_t i = 0, j;
 
@@ -134,7 +108,7 @@ find_host(struct doctor *dr)
 static int
 read_files(struct doctor *dr, char **cause)
 {
-	const struct doctor_section *s;
+	const struct capture_section *s;
 	struct doctor_file *f;
 	size_t i;
 
@@ -176,7 +150,7 @@ check_files(struct doctor *dr)
 static double
 interval(struct doctor *dr)
 {
-	const struct doctor_section *s = doctor_section(dr, "clock.txt");
+	const struct capture_section *s = doctor_section(dr, "clock.txt");
 	long long a, b;
 	char *text;
 	int n;
@@ -192,7 +166,7 @@ interval(struct doctor *dr)
 }
 
 static void
-add_capture(struct diag_capture *c, size_t *n, const struct doctor_section *s)
+add_capture(struct diag_capture *c, size_t *n, const struct capture_section *s)
 {
 	if (s == NULL || s->len == 0)
 		return;
@@ -326,16 +300,14 @@ doctor_free(struct doctor *dr)
 }
 
 int
-doctor_run(const struct doctor_section *sec, size_t n, const struct doctor_opts *o, json_t **doc,
-    char **cause)
+doctor_run(const struct capture_set *set, const struct doctor_opts *o, json_t **doc, char **cause)
 {
 	struct doctor dr;
 	int rc = -1;
 
 	memset(&dr, 0, sizeof dr);
 	dr.o = o;
-	dr.sec = sec;
-	dr.nsec = n;
+	dr.set = set;
 	dr.items = json_array();
 	dr.fine = json_array();
 	dr.notes = json_array();

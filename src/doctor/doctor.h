@@ -11,10 +11,11 @@
  * "ntune-doctor", version 1, described in ntune(8)) that `ntune doctor` prints, writes
  * and renders.
  *
- *	struct doctor_section s[] = { { "sysctl-a.txt", text, len }, ... };
+ *	struct capture_set set;				// src/remote/capture.h
+ *	capture_load("dir", &set, &cause);		// or capture_run(host, secs, &set, ...)
  *	struct doctor_opts o = { .dut = "ssh://root@fw", .dir = "out" };
  *	json_t *doc;
- *	if (doctor_run(s, n, &o, &doc, &cause) == -1) ...	// "NAME:LINE: problem" in cause
+ *	if (doctor_run(&set, &o, &doc, &cause) == -1) ...	// "NAME:LINE: problem" in cause
  */
 #ifndef NTUNE_DOCTOR_H
 #define NTUNE_DOCTOR_H
@@ -26,12 +27,7 @@
 #define DOCTOR_SCHEMA	"ntune-doctor"
 #define DOCTOR_VERSION	1
 
-/* One section of a capture (a file of a capture directory): its name and text. */
-struct doctor_section {
-	const char *name;	/* "sysctl-a.txt", "loader.conf.local", "before.txt"... */
-	const char *text;
-	size_t	 len;
-};
+struct capture_set;
 
 struct doctor_opts {
 	const char *source;	/* what was read, for the document: "ssh://root@fw" or a path */
@@ -45,8 +41,8 @@ struct doctor_opts {
  * no sysctl-a.txt, a sample that does not parse, a capture of an OS doctor does not
  * read. *doc: items (most important first), fine, notes, system, cpu, profiles.
  */
-int	 doctor_run(const struct doctor_section *, size_t n, const struct doctor_opts *,
-	    json_t **doc, char **cause);
+int	 doctor_run(const struct capture_set *, const struct doctor_opts *, json_t **doc,
+	    char **cause);
 /* The number of items (things to fix) in a document. */
 size_t	 doctor_items(const json_t *doc);
 

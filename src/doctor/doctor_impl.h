@@ -10,6 +10,7 @@
 #include "doctor/doctor.h"
 #include "kb/kb.h"
 #include "kb/system.h"
+#include "remote/capture.h"
 
 #define DOCTOR_MAXFILES	5
 
@@ -35,8 +36,7 @@ struct doctor_file {
 
 struct doctor {
 	const struct doctor_opts *o;
-	const struct doctor_section *sec;
-	size_t	 nsec;
+	const struct capture_set *set;
 	struct kb *kb;
 	struct os_ctx *os;
 	struct kb_sysinfo si;
@@ -59,7 +59,7 @@ struct doctor {
 };
 
 /* The text of a section, NULL when the capture does not have it. */
-const struct doctor_section *doctor_section(const struct doctor *, const char *name);
+const struct capture_section *doctor_section(const struct doctor *, const char *name);
 /* The running value of a tunable (malloc'd), NULL when the capture does not say. */
 char	*doctor_running(struct doctor *, const char *name);
 

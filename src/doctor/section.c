@@ -4,16 +4,10 @@
 
 #include "doctor/doctor_impl.h"
 
-const struct doctor_section *
+const struct capture_section *
 doctor_section(const struct doctor *dr, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < dr->nsec; i++) {
-		if (strcmp(dr->sec[i].name, name) == 0)
-			return &dr->sec[i];
-	}
-	return NULL;
+	return capture_get(dr->set, name);
 }
 
 char *

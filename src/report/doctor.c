@@ -23,7 +23,7 @@ static void
 cpu_chart(struct strbuf *sb, const json_t *doc)
 {
 	const json_t *cpus = json_object_get(doc, "cpu"), *c;
-	double busy, intr, x0 = 80, w = REPORT_W - 120;
+	double busy, intr, x0 = 80, w = REPORT_W - 150;
 	char col[16];
 	size_t i, n = json_array_size(cpus);
 	int h;

@@ -48,15 +48,19 @@ test_expect_success 'seed 000 -o DIR: the capture, doctor.json, the profiles, do
 	test_expect_code 0 ntune check o/proposed.conf --os opnsense >chk 2>&1
 '
 test_expect_success 'doctor.html: per-CPU load of the 8 CPUs as a chart, the findings, the proposed profile' '
-	test_expect_code 1 ntune doctor --from "$S" -o o >/dev/null &&
-	grep -q "<svg" o/doctor.html &&
-	test "$(grep -c "<title>CPU [0-9] [0-9.]*% busy</title>" o/doctor.html)" = 8 &&
-	grep -q "<title>CPU 2 99.5% busy</title>" o/doctor.html &&
-	grep -q "<h3>1. bottleneck: one-queue on ax0" o/doctor.html &&
-	grep -q "useless for forwarding" o/doctor.html &&
-	grep -q "<h2>The proposed profile</h2>" o/doctor.html &&
-	grep -q "net.inet.rss.bits=4" o/doctor.html &&
-	! grep -q "<script" o/doctor.html
+	test_expect_code 1 ntune doctor --from "$S" -o o3 >/dev/null &&
+	cd o3 &&
+	grep -q "<svg" doctor.html &&
+	test "$(grep -c "<title>CPU [0-9] [0-9.]*% busy</title>" doctor.html)" = 8 &&
+	grep -q "<title>CPU 2 99.5% busy</title>" doctor.html &&
+	grep -q "<h3>1. bottleneck: one-queue on ax0" doctor.html &&
+	grep -q "useless for forwarding" doctor.html &&
+	grep -q "<h2>The proposed profile</h2>" doctor.html &&
+	grep -q "net.inet.rss.bits=4" doctor.html &&
+	! grep -q "<script" doctor.html &&
+	cd .. &&
+	test_expect_code 2 ntune doctor --from "$S" -o o3 >out 2>err &&
+	test ! -s out && grep -q "^ntune doctor: .o3. is not empty" err
 '
 test_expect_success '--json: the same list as a document (schema ntune-doctor, version 1)' '
 	test_expect_code 1 ntune doctor --from "$S" --json >d.json &&
@@ -102,16 +106,39 @@ test_expect_success 'bad input: exit 2 naming the file and line, nothing written
 	test_expect_code 2 ntune doctor --from bad -o outbad >out 2>err &&
 	test ! -s out && test ! -e outbad &&
 	grep -q "^ntune doctor: after.txt:[0-9]*: " err &&
-	cp -R "$R" cut && chmod -R u+w cut && printf "dev." >>cut/sysctl-a.txt &&
+	cp -R "$R" cut && chmod -R u+w cut && sed "3i garbage line" "$R/vmstat-i.txt" >cut/vmstat-i.txt &&
 	test_expect_code 2 ntune doctor --from cut 2>err &&
-	grep -q "^ntune doctor: sysctl-a.txt:46: last line cut short: .dev.." err &&
+	grep -q "^ntune doctor: cut/vmstat-i.txt:3: unrecognized line" err &&
 	mkdir empty && test_expect_code 2 ntune doctor --from empty 2>err &&
-	grep -q "empty: an empty capture directory" err &&
+	grep -q "^ntune doctor: empty: no capture files in it" err &&
 	rm bad/sysctl-a.txt && test_expect_code 2 ntune doctor --from bad 2>err &&
-	grep -q "the capture has no sysctl-a.txt" err &&
+	grep -q "^ntune doctor: bad: no sysctl-a.txt" err &&
 	test_expect_code 2 ntune doctor --from nowhere 2>err &&
-	grep -q "cannot read .nowhere." err &&
-	test_expect_code 2 ntune doctor 2>err && grep -q "give ssh://\[user@\]router or --from DIR" err
+	grep -q "^ntune doctor: cannot open .nowhere.: No such file or directory" err &&
+	test_expect_code 2 ntune doctor 2>err && grep -q "give ssh://\[user@\]router or --from DIR|FILE" err
+'
+test_expect_success 'the capture as one pasted file (the capture script'"'"'s output) gives the same list' '
+	{ echo "::t0k3n0123:: ntune-capture 1" &&
+	  for f in "$S"/*; do
+		n=${f##*/} &&
+		case $n in README.md) continue ;; esac &&
+		echo "::t0k3n0123:: begin $n" && cat "$f" && printf "\n::t0k3n0123:: end %s 0\n" "$n" || exit 1
+	  done && echo "::t0k3n0123:: done"; } >capture.txt &&
+	test_expect_code 1 ntune doctor --from capture.txt --json >file.json &&
+	test_expect_code 1 ntune doctor --from "$S" --json >dir.json &&
+	python3 - <<-\PY
+	import json
+	a, b = json.load(open("file.json")), json.load(open("dir.json"))
+	assert [i["id"] for i in a["items"]] == [i["id"] for i in b["items"]], (a["items"], b["items"])
+	assert a["items"][0]["changes"] == b["items"][0]["changes"]
+	PY
+'
+test_expect_success '--capture-script prints the script a user runs on the box (sh, base-system commands only)' '
+	ntune doctor --capture-script >c.sh &&
+	head -n 1 c.sh | grep -qx "#!/bin/sh" &&
+	grep -q "top -b -HSP" c.sh && grep -q "loader.conf.local" c.sh &&
+	test_expect_code 2 ntune doctor --capture-script --from "$S" 2>err &&
+	grep -q "capture-script takes nothing else" err
 '
 test_expect_success 'doctor only reads: the capture directory is unchanged' '
 	(cd "$S" && cksum * ) >before &&
