@@ -125,6 +125,8 @@ os_close(struct os_ctx *ctx)
 		return;
 	if (ctx->ops->close != NULL)
 		ctx->ops->close(ctx);
+	if (ctx->on_close != NULL)
+		ctx->on_close(ctx->on_close_arg);
 	free((char *)ctx->root);
 	free(ctx);
 }

@@ -154,6 +154,9 @@ struct os_ctx {
 	const struct os_ops *ops;
 	const char *root;	/* linux: prefix for /proc and /sys ("" = live); tests point it at a captured tree */
 	void	*priv;		/* backend state (snapshot: parsed document) */
+	/* Called by os_close after the backend's close (a capture's tree is removed so), or NULL. */
+	void	(*on_close)(void *arg);
+	void	*on_close_arg;
 };
 
 /* The backend for the machine we run on (linux or freebsd), root "" = live. */

@@ -91,11 +91,16 @@ int	 capture_run_root(const struct remote_host *, double secs, const char *root,
  * The platform layer over a capture: the snapshot backend, its document built by
  * the `--from` parsers from the sections (FreeBSD: sysctl-a.txt, ifconfig-a.txt,
  * pciconf-lv.txt, vmstat-i.txt, netstat-Q.txt, dmesg.txt, top.txt through
- * fbsd_text; Linux: vmstat-i.txt, /proc/interrupts, through its Linux reader).
- * The OS is told by uname.txt. NULL + cause when there is no uname.txt or
- * sysctl-a.txt, or the OS is neither.
+ * fbsd_text; Linux: capture_open_linux). The OS is told by uname.txt. NULL + cause
+ * when there is no uname.txt or sysctl-a.txt, or the OS is neither.
  */
 struct os_ctx *os_open_captures(const struct capture_set *, char **cause);
+/*
+ * A Linux capture's os_open_captures (capture_linux.c): its linux-tree.txt and
+ * sysctl-a.txt put back as a /proc + /sys tree in a private temporary directory, read
+ * there by the Linux backend (ntune built for Linux only); os_close removes the tree.
+ */
+struct os_ctx *capture_open_linux(const struct capture_set *, char **cause);
 /* The files a boot reads (loader.conf ... sysctl.conf.local), for a snapshot's boot_files. */
 void	 capture_boot_files(const struct capture_set *,
 	    void (*fn)(void *arg, const char *path, const char *text), void *arg);

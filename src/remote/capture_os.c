@@ -119,11 +119,8 @@ os_open_captures(const struct capture_set *set, char **cause)
 	}
 	if (strncmp(u->text, "FreeBSD", 7) == 0)
 		return open_freebsd(set, cause);
-	if (strncmp(u->text, "Linux", 5) == 0) {
-		util_cause(cause, "%s: a Linux capture; reading Linux hosts agentless is not "
-		    "supported yet (run `ntune snapshot` there and read its file with --from)", origin);
-		return NULL;
-	}
+	if (strncmp(u->text, "Linux", 5) == 0)
+		return capture_open_linux(set, cause);
 	util_cause(cause, "%s: uname.txt names a system ntune does not read: '%.*s'", origin,
 	    (int)strcspn(u->text, " \n"), u->text);
 	return NULL;

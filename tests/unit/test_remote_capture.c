@@ -56,6 +56,48 @@ test_capture_script_token_and_syntax(void **state)
 	free(b);
 }
 
+/*
+ * A Linux capture read by the Linux backend over its tree: the NICs and sysctls of this
+ * machine as the live backend reads them; the tree is gone after os_close.
+ */
+static void
+linux_capture_reads(const struct capture_set *set)
+{
+	struct os_ctx *ctx, *live;
+	struct os_nic *nics, *lnics;
+	char *cause = NULL, *v = NULL, *lv = NULL, *root;
+	size_t n, ln, i;
+
+	ctx = os_open_captures(set, &cause);
+	if (ctx == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(os_backend_name(ctx), "linux");
+	root = xstrdup(ctx->root);
+	assert_int_equal(strncmp(root, "/tmp/ntune-capture-", 19), 0);
+	assert_non_null(live = os_open_live("", &cause));
+	/* the same NICs, with the same MTU and address, as the live backend sees */
+	assert_int_equal(os_nics(ctx, &nics, &n, &cause), 0);
+	assert_int_equal(os_nics(live, &lnics, &ln, &cause), 0);
+	assert_int_equal(n, ln);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(nics[i].name, lnics[i].name);
+		assert_int_equal(nics[i].mtu, lnics[i].mtu);
+		assert_string_equal(nics[i].mac, lnics[i].mac);
+		assert_string_equal(nics[i].pci_id, lnics[i].pci_id);
+	}
+	os_nics_free(nics, n);
+	os_nics_free(lnics, ln);
+	assert_int_equal(os_tunable_get(ctx, "net.core.somaxconn", &v, &cause), 0);
+	assert_int_equal(os_tunable_get(live, "net.core.somaxconn", &lv, &cause), 0);
+	assert_string_equal(v, lv);
+	free(v);
+	free(lv);
+	os_close(live);
+	os_close(ctx);
+	assert_int_equal(access(root, F_OK), -1);	/* the tree went with it */
+	free(root);
+}
+
 /* The script run here (Linux): its output parses, with the contract's Linux sections. */
 static void
 test_capture_script_runs_here(void **state)
@@ -89,6 +131,7 @@ test_capture_script_runs_here(void **state)
 	assert_non_null(strstr(s->text, "CPU0"));
 	assert_null(capture_get(&set, "kenv.txt"));
 	assert_int_equal(rmdir(dir), 0);	/* nothing was written in it */
+	linux_capture_reads(&set);
 	capture_set_free(&set);
 	strbuf_free(&out);
 	free(cmd);
@@ -282,6 +325,41 @@ test_capture_sysctl_a_multiline(void **state)
 	capture_set_free(&set);
 }
 
+/* A linux-tree.txt asking for a file or a link outside what a capture reads: refused. */
+static void
+test_capture_linux_tree_refuses(void **state)
+{
+	static const struct testutil_case bad[] = {
+		{ "::F /etc/passwd\nroot:x:0:0\n", "c.txt:linux-tree.txt:1: not a path the capture reads: '/etc/passwd'" },
+		{ "::F /sys/../etc/x\n1\n", "c.txt:linux-tree.txt:1: not a path the capture reads: '/sys/../etc/x'" },
+		{ "::L /sys/class/net/x/device -> ../../../../etc\n", "c.txt:linux-tree.txt:1: not a link the capture reads: '/sys/class/net/x/device'" },
+		{ "::L /sys/a -> /etc\n", "c.txt:linux-tree.txt:1: not a link the capture reads: '/sys/a'" },
+		{ "::R /r\n==> /elsewhere/proc/stat <==\ncpu 1\n", "c.txt:linux-tree.txt:2: a file outside the capture's root: '/elsewhere/proc/stat'" },
+		{ "stray text\n", "c.txt:linux-tree.txt:1: text outside any file: 'stray text'" },
+		{ "::F /proc/stat\n1\n::F /proc/stat\n2\n", "c.txt:linux-tree.txt:3: the file appears twice '/proc/stat'" },
+		{ "::L /sys/class/net/x/device -> y\n::F /sys/class/net/x/device/vendor\n1\n", "not a directory on the way to '/sys/class/net/x/device/vendor'" },
+	};
+	struct capture_set set;
+	char *cause;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nitems(bad); i++) {
+		memset(&set, 0, sizeof set);
+		set.origin = xstrdup("c.txt");
+		capture_set_add(&set, "uname.txt", "Linux h 6.1\n", 12, 0);
+		capture_set_add(&set, "sysctl-a.txt", "net.core.somaxconn = 4096\n", 26, 0);
+		capture_set_add(&set, "linux-tree.txt", bad[i].in, strlen(bad[i].in), 0);
+		cause = NULL;
+		if (os_open_captures(&set, &cause) != NULL)
+			fail_msg("case %zu was read", i);
+		if (strstr(cause, bad[i].want) == NULL)
+			fail_msg("case %zu: '%s', want '%s'", i, cause, bad[i].want);
+		free(cause);
+		capture_set_free(&set);
+	}
+}
+
 int
 main(void)
 {
@@ -293,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_capture_dir_round_trip),
 		cmocka_unit_test(test_capture_os_same_as_files),
 		cmocka_unit_test(test_capture_sysctl_a_multiline),
+		cmocka_unit_test(test_capture_linux_tree_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, testutil_tmpdir_setup, testutil_tmpdir_teardown);

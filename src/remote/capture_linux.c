@@ -1,0 +1,366 @@
+/*
+ * A Linux capture read by the Linux backend: the files of its linux-tree.txt (what
+ * tests/fixtures/os/capture-linux.sh copies: /proc and /sys files the backend reads)
+ * and the /proc/sys values of its sysctl-a.txt are put back as a tree in a private
+ * temporary directory, os_open_live(DIR) reads it as it reads such a tree in the tests
+ * (no ioctl, no netlink under a root); os_close removes the tree.
+ *
+ * linux-tree.txt: "::R ROOT" (the prefix the DUT's paths carry), then the output of
+ * POSIX `head` over many files ("==> ROOT/PATH <==" before each, an empty line between
+ * two), then "::D PATH" (a directory), "::L PATH -> TARGET" (a symbolic link) and
+ * "::F PATH" lines, each of the latter followed by the file's text. Every PATH is under
+ * /proc/, /sys/ or is /etc/os-release, with no "." or ".." component; a link named
+ * device has a TARGET without "..", and nothing is ever written through a link.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/os.h"
+#include "remote/capture.h"
+#include "util/util.h"
+
+#define TREE_PATH_MAX	512
+
+static bool
+component_ok(const char *s, size_t n)
+{
+	return n > 0 && !(n == 1 && s[0] == '.') && !(n == 2 && s[0] == '.' && s[1] == '.');
+}
+
+/* A path the tree may hold: under /proc/ or /sys/, or /etc/os-release; no ., .., // or control. */
+static bool
+path_ok(const char *p)
+{
+	const char *c, *slash;
+	size_t i;
+
+	if (strlen(p) >= TREE_PATH_MAX || (strncmp(p, "/proc/", 6) != 0 &&
+	    strncmp(p, "/sys/", 5) != 0 && strcmp(p, "/etc/os-release") != 0))
+		return false;
+	for (i = 0; p[i] != '\0'; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return false;
+	for (c = p + 1; ; c = slash + 1) {
+		slash = strchr(c, '/');
+		if (!component_ok(c, slash != NULL ? (size_t)(slash - c) : strlen(c)))
+			return false;
+		if (slash == NULL)
+			return true;
+	}
+}
+
+/* A link's target: relative; without ".." for device (the backend goes through it). */
+static bool
+target_ok(const char *path, const char *t)
+{
+	const char *base = strrchr(path, '/') + 1, *c, *slash;
+
+	if (*t == '\0' || *t == '/' || strlen(t) >= TREE_PATH_MAX)
+		return false;
+	if (strcmp(base, "device") != 0)
+		return true;
+	for (c = t; ; c = slash + 1) {
+		slash = strchr(c, '/');
+		if (!component_ok(c, slash != NULL ? (size_t)(slash - c) : strlen(c)))
+			return false;
+		if (slash == NULL)
+			return true;
+	}
+}
+
+struct tree {
+	const char	*top;		/* the temporary directory */
+	const char	*where;		/* "ORIGIN:linux-tree.txt" for messages */
+	size_t		 line;
+	char		 root[TREE_PATH_MAX];	/* ::R */
+	char		 path[TREE_PATH_MAX];	/* the file being read, "" none */
+	int		 head;		/* it came from head: drop the empty line after it */
+	struct strbuf	 text;
+	char		**cause;
+};
+
+static int
+terr(struct tree *t, const char *fmt, const char *arg)
+{
+	util_cause(t->cause, "%s:%zu: %s '%.*s'", t->where, t->line, fmt, 80, arg);
+	return -1;
+}
+
+/* Makes the directories of path under top (all of them, or all but the last). */
+static int
+mkdirs(struct tree *t, const char *path, bool last)
+{
+	char full[TREE_PATH_MAX * 2], *c;
+	struct stat st;
+	size_t n;
+
+	n = (size_t)snprintf(full, sizeof full, "%s%s", t->top, path);
+	if (n >= sizeof full)
+		return terr(t, "path too long", path);
+	for (c = full + strlen(t->top) + 1; ; c++) {
+		if (*c != '/' && *c != '\0')
+			continue;
+		if (*c == '\0' && !last)
+			break;
+		{
+			char save = *c;
+
+			*c = '\0';
+			if (mkdir(full, 0755) != 0 && errno != EEXIST)
+				return terr(t, strerror(errno), path);
+			if (lstat(full, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				*c = save;
+				return terr(t, "not a directory on the way to", path);
+			}
+			*c = save;
+		}
+		if (*c == '\0')
+			break;
+	}
+	return 0;
+}
+
+static int
+write_file(struct tree *t, const char *path, const char *text, size_t len, bool dup_ok)
+{
+	char full[TREE_PATH_MAX * 2];
+	int fd, rc = 0;
+
+	if (mkdirs(t, path, false) == -1)
+		return -1;
+	snprintf(full, sizeof full, "%s%s", t->top, path);
+	if ((fd = open(full, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) == -1) {
+		if (errno == EEXIST && dup_ok)
+			return 0;
+		return terr(t, errno == EEXIST ? "the file appears twice" : strerror(errno), path);
+	}
+	if (util_xfer(fd, (void *)text, len, true) != 0)
+		rc = terr(t, strerror(errno), path);
+	close(fd);
+	return rc;
+}
+
+/* Writes the file being read, if any. */
+static int
+flush(struct tree *t)
+{
+	int rc;
+
+	if (t->path[0] == '\0')
+		return 0;
+	if (t->head && t->text.len > 0 && t->text.buf[t->text.len - 1] == '\n')
+		t->text.len--;
+	/* head printed the name of a file it could not read (an attribute the driver lacks) */
+	if (t->head && t->text.len == 0) {
+		t->path[0] = '\0';
+		return 0;
+	}
+	rc = write_file(t, t->path, t->text.len > 0 ? t->text.buf : "", t->text.len, false);
+	t->path[0] = '\0';
+	t->text.len = 0;
+	return rc;
+}
+
+static int
+start_file(struct tree *t, const char *path, int head)
+{
+	char full[TREE_PATH_MAX * 2];
+	struct stat st;
+
+	if (flush(t) == -1)
+		return -1;
+	if (!path_ok(path))
+		return terr(t, "not a path the capture reads:", path);
+	snprintf(full, sizeof full, "%s%s", t->top, path);
+	if (lstat(full, &st) == 0)
+		return terr(t, "the file appears twice", path);
+	snprintf(t->path, sizeof t->path, "%s", path);
+	t->head = head;
+	return 0;
+}
+
+static int
+link_line(struct tree *t, char *rest)
+{
+	char *arrow = strstr(rest, " -> "), full[TREE_PATH_MAX * 2];
+
+	if (arrow == NULL)
+		return terr(t, "a link line without ' -> ':", rest);
+	*arrow = '\0';
+	if (!path_ok(rest) || !target_ok(rest, arrow + 4))
+		return terr(t, "not a link the capture reads:", rest);
+	if (mkdirs(t, rest, false) == -1)
+		return -1;
+	snprintf(full, sizeof full, "%s%s", t->top, rest);
+	if (symlink(arrow + 4, full) != 0)
+		return terr(t, strerror(errno), rest);
+	return 0;
+}
+
+static int
+tree_line(struct tree *t, char *line)
+{
+	size_t l = strlen(line), rl;
+
+	if (strncmp(line, "::R ", 4) == 0 && t->path[0] == '\0') {
+		snprintf(t->root, sizeof t->root, "%s", line + 4);
+		return 0;
+	}
+	if (strncmp(line, "==> ", 4) == 0 && l > 8 && strcmp(line + l - 4, " <==") == 0) {
+		line[l - 4] = '\0';
+		rl = strlen(t->root);
+		if (strncmp(line + 4, t->root, rl) != 0)
+			return terr(t, "a file outside the capture's root:", line + 4);
+		return start_file(t, line + 4 + rl, 1);
+	}
+	if (strncmp(line, "::F ", 4) == 0)
+		return start_file(t, line + 4, 0);
+	if (strncmp(line, "::D ", 4) == 0 || strncmp(line, "::L ", 4) == 0) {
+		if (flush(t) == -1)
+			return -1;
+		if (line[2] == 'L')
+			return link_line(t, line + 4);
+		if (!path_ok(line + 4))
+			return terr(t, "not a path the capture reads:", line + 4);
+		return mkdirs(t, line + 4, true);
+	}
+	if (t->path[0] == '\0') {
+		if (*line == '\0')
+			return 0;
+		return terr(t, "text outside any file:", line);
+	}
+	strbuf_adds(&t->text, line);
+	strbuf_addc(&t->text, '\n');
+	return 0;
+}
+
+/* Each line of text through fn; the text is copied. */
+static int
+each_line(struct tree *t, const char *text, size_t len, int (*fn)(struct tree *, char *))
+{
+	char *copy = xstrndup(text, len), *line, *next;
+	int rc = 0;
+
+	t->line = 0;
+	for (line = copy; rc == 0 && line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		t->line++;
+		rc = fn(t, line);
+	}
+	free(copy);
+	return rc;
+}
+
+/* "net.ipv4.conf.eth0/100.rp_filter = 1" -> /proc/sys/net/ipv4/conf/eth0.100/rp_filter. */
+static int
+sysctl_line(struct tree *t, char *line)
+{
+	char *eq = strstr(line, " = "), path[TREE_PATH_MAX], *p;
+	size_t n;
+	int rc;
+
+	if (*line == '\0')
+		return 0;
+	if (eq == NULL || eq == line)
+		return terr(t, "not a 'name = value' line of sysctl -a:", line);
+	*eq = '\0';
+	n = (size_t)snprintf(path, sizeof path, "/proc/sys/%s", line);
+	if (n >= sizeof path)
+		return 0;
+	for (p = path + 10; *p != '\0'; p++)
+		*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
+	if (!path_ok(path))
+		return 0;	/* not a name a kernel has: left out */
+	xasprintf(&p, "%s\n", eq + 3);
+	rc = write_file(t, path, p, strlen(p), true);
+	free(p);
+	return rc;
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void
+rmtree(const char *dir)
+{
+	(void)nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* os_close of the tree's context: the tree goes with it. */
+static void
+remove_tree(void *arg)
+{
+	rmtree(arg);
+	free(arg);
+}
+
+static struct os_ctx *
+read_tree(const char *top, char **cause)
+{
+	struct os_ctx *ctx;
+
+	if ((ctx = os_open_live(top, cause)) == NULL)
+		return NULL;
+	if (strcmp(os_backend_name(ctx), "linux") != 0) {
+		util_cause(cause, "a Linux capture is read by ntune built for Linux (this one is "
+		    "for '%s')", os_backend_name(ctx));
+		os_close(ctx);
+		return NULL;
+	}
+	ctx->on_close = remove_tree;
+	ctx->on_close_arg = xstrdup(top);
+	return ctx;
+}
+
+struct os_ctx *
+capture_open_linux(const struct capture_set *set, char **cause)
+{
+	const struct capture_section *tree_s = capture_get(set, "linux-tree.txt");
+	const struct capture_section *sysctl_s = capture_get(set, "sysctl-a.txt");
+	const char *origin = set->origin != NULL ? set->origin : "capture";
+	char top[] = "/tmp/ntune-capture-XXXXXX", where[512];
+	struct tree t;
+	struct os_ctx *ctx = NULL;
+	int rc;
+
+	if (tree_s == NULL || sysctl_s == NULL) {
+		util_cause(cause, "%s: no %s (the capture of a Linux host needs it)", origin,
+		    tree_s == NULL ? "linux-tree.txt" : "sysctl-a.txt");
+		return NULL;
+	}
+	if (mkdtemp(top) == NULL) {
+		util_cause(cause, "cannot make '%s': %s", top, strerror(errno));
+		return NULL;
+	}
+	memset(&t, 0, sizeof t);
+	t.top = top;
+	t.cause = cause;
+	strbuf_init(&t.text);
+	snprintf(where, sizeof where, "%s:linux-tree.txt", origin);
+	t.where = where;
+	rc = each_line(&t, tree_s->text, tree_s->len, tree_line);
+	if (rc == 0)
+		rc = flush(&t);
+	snprintf(where, sizeof where, "%s:sysctl-a.txt", origin);
+	if (rc == 0)
+		rc = each_line(&t, sysctl_s->text, sysctl_s->len, sysctl_line);
+	strbuf_free(&t.text);
+	if (rc == 0)
+		ctx = read_tree(top, cause);
+	if (ctx == NULL)
+		rmtree(top);
+	return ctx;
+}
