@@ -288,8 +288,8 @@ doctor_free(struct doctor *dr)
 		kb_sysinfo_free(&dr->si);
 	if (dr->os != NULL)
 		os_close(dr->os);
-	if (dr->kb != NULL)
-		kb_free(dr->kb);
+	if (dr->own_kb != NULL)
+		kb_free(dr->own_kb);
 	json_decref(dr->items);
 	json_decref(dr->fine);
 	json_decref(dr->notes);
@@ -316,7 +316,12 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, json_t **
 	dr.profiles = json_array();
 	dr.shown_lines = json_object();
 	*doc = NULL;
-	if (kb_load(NULL, &dr.kb, cause) == -1 || open_system(&dr, cause) == -1)
+	if ((dr.kb = o->kb) == NULL) {
+		if (kb_load(NULL, &dr.own_kb, cause) == -1)
+			goto out;
+		dr.kb = dr.own_kb;
+	}
+	if (open_system(&dr, cause) == -1)
 		goto out;
 	find_host(&dr);
 	if (read_files(&dr, cause) == -1 || diagnose(&dr, cause) == -1)

@@ -28,12 +28,14 @@
 #define DOCTOR_VERSION	1
 
 struct capture_set;
+struct kb;
 
 struct doctor_opts {
 	const char *source;	/* what was read, for the document: "ssh://root@fw" or a path */
 	const char *dut;	/* the DUT the bench commands name; NULL: ssh://root@HOSTNAME */
 	const char *dir;	/* where the profiles the bench commands read are (-o DIR) */
 	double	 duration;	/* seconds between the samples when clock.txt does not say */
+	const struct kb *kb;	/* the knowledge base; NULL: kb_load of the share directory */
 };
 
 /*

@@ -37,7 +37,8 @@ struct doctor_file {
 struct doctor {
 	const struct doctor_opts *o;
 	const struct capture_set *set;
-	struct kb *kb;
+	const struct kb *kb;
+	struct kb *own_kb;	/* loaded here (opts had none) */
 	struct os_ctx *os;
 	struct kb_sysinfo si;
 	bool	 si_open;

@@ -86,6 +86,15 @@ test_expect_success '--json: the same list as a document (schema ntune-doctor, v
 	assert any(p["path"] == "proposed.conf" for p in d["profiles"])
 	PY
 '
+test_expect_success 'the config.xml <sysctl> items are judged too, by their line in the section' '
+	cp -R "$S" xml && chmod -R u+w xml &&
+	sed -n "/<sysctl version/,/<\/sysctl>/p" "$FIXTURES/kb/config.xml" >xml/config-sysctl.xml &&
+	test_expect_code 1 ntune doctor --from xml >out &&
+	sed -n "/^1\. /,/^2\. /p" out >item1 &&
+	grep -q "^   change: config-sysctl.xml:7: net.isr.dispatch=deferred is there, not in effect (running direct): apply it$" item1 &&
+	grep -q "^   change: config-sysctl.xml:17: net.isr.maxthreads=-1 is there, not in effect (running 1): reboot$" item1 &&
+	! grep -q "vm.pmap.pti" out
+'
 test_expect_success 'real captures (netbenches loader.conf.local, sysctl.conf; FreeBSD 14.3 vmstat, netstat -Q, top): the same kind of list' '
 	test_expect_code 1 ntune doctor --from "$R" >out &&
 	grep -q "^1\. wrong: not taken by the kernel (certain)$" out &&
