@@ -331,13 +331,29 @@ checked_line(struct doctor *dr, json_t *it, const struct doctor_file *f, const s
 	free(why);
 }
 
+/* Why the advice rules leave name alone ("not advised"), or NULL. */
+static const char *
+not_advised(const struct doctor *dr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < dr->nadv; i++) {
+		if (dr->adv[i].name != NULL && strcmp(dr->adv[i].name, name) == 0 &&
+		    dr->adv[i].certainty == KB_NOT_ADVISED)
+			return dr->adv[i].reason;
+	}
+	return NULL;
+}
+
 static void
 absent_line(struct doctor *dr, json_t *it, const struct kb_entry *e)
 {
+	const char *na = not_advised(dr, e->name);
 	char *running, *why;
 
 	in_effect(dr, e, &running);
-	xasprintf(&why, "%s=%s, running %s", e->name, e->value, running);
+	xasprintf(&why, "%s=%s, running %s%s%s", e->name, e->value, running,
+	    na != NULL ? "; ntune does not advise it: " : "", na != NULL ? na : "");
 	evidence_line(it, e, why);
 	change_add(dr, it, e->file, e->line, takes_effect(dr, e->file, e->name), e->name, running,
 	    e->value, why);
