@@ -7,7 +7,7 @@ test_expect_success 'ntune --version prints the version' '
 '
 test_expect_success 'ntune help lists every command' '
 	ntune help >out &&
-	for c in stat inspect snapshot top explain check advise apply confirm revert history diff verify export lab gen sink bench tune report; do
+	for c in stat inspect snapshot top explain check advise apply confirm revert history diff verify export diagnose doctor lab gen sink bench tune report; do
 		grep -q "^   $c " out || { echo "missing $c"; exit 1; }
 	done
 '
@@ -24,7 +24,7 @@ test_expect_success 'a unique prefix selects the command' '
 	ntune sta --help | grep -q "^usage: ntune stat"
 '
 test_expect_success 'every command has --help on stdout with exit 0' '
-	for c in stat inspect snapshot top explain check advise apply confirm revert history diff verify export lab gen sink bench tune report; do
+	for c in stat inspect snapshot top explain check advise apply confirm revert history diff verify export diagnose doctor lab gen sink bench tune report; do
 		ntune $c --help >out || exit 1
 		grep -q "^usage: ntune $c" out || exit 1
 	done
@@ -73,7 +73,7 @@ test_expect_success MANDOC 'the man page is lint-clean' '
 	mandoc -Tlint -Wwarning "$SRCDIR/man/ntune.8"
 '
 test_expect_success 'the man page has a section for every command' '
-	for c in stat inspect snapshot top explain check advise apply export lab gen sink bench tune report; do
+	for c in stat inspect snapshot top explain check advise apply export doctor lab gen sink bench tune report; do
 		grep -q "^\.Ss ntune $c" "$SRCDIR/man/ntune.8" || { echo "no section for $c"; exit 1; }
 	done
 '
