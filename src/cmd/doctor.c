@@ -235,12 +235,13 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "capture-script", no_argument, NULL, 'S' },
+	{ "dut", required_argument, NULL, 'D' },
 	CMD_OS_SSH_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
 struct opts {
-	const char *from, *out;
+	const char *from, *out, *dut;
 	struct cmd_os_ssh ssh;
 	double	duration;
 	bool	json, script;
@@ -264,6 +265,7 @@ options(struct cmd_args *args, struct opts *o)
 			break;
 		case 'j': o->json = true; break;
 		case 'S': o->script = true; break;
+		case 'D': o->dut = arg; break;
 		default: cmd_os_ssh_option(&o->ssh, ch, arg); break;
 		}
 	}
@@ -272,6 +274,9 @@ options(struct cmd_args *args, struct opts *o)
 		    cmd_usage_error(&cmd_doctor, "--capture-script takes nothing else") : 0;
 	if ((args->argc > 0) == (o->from != NULL))
 		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE");
+	if (o->dut != NULL && (o->from == NULL || strncmp(o->dut, "ssh://", 6) != 0))
+		return cmd_usage_error(&cmd_doctor, "--dut ssh://[user@]router names the router of a "
+		    "--from capture in the bench commands");
 	if (o->out != NULL && !dir_empty(o->out))
 		return cmd_error(&cmd_doctor, 2, "'%s' is not empty (doctor writes into a new or "
 		    "empty directory)", o->out);
@@ -327,7 +332,7 @@ run(struct cmd_args *args)
 	memset(&c, 0, sizeof c);
 	memset(&dopts, 0, sizeof dopts);
 	dopts.source = args->argc > 0 ? args->argv[0] : o.from;
-	dopts.dut = args->argc > 0 ? args->argv[0] : NULL;
+	dopts.dut = args->argc > 0 ? args->argv[0] : o.dut;
 	dopts.dir = o.out;
 	dopts.duration = o.duration;
 	if ((args->argc > 0 ? capture_ssh(args->argv[0], &o, &c, &cause) :
@@ -351,8 +356,9 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_doctor = {
 	.name = "doctor",
 	.summary = "read a router and rank what is wrong or wasted, with the lines to change",
-	.usage = "doctor ssh://[user@]router | --from DIR|FILE [--duration S] [-o DIR] [--json]\n"
-	    "       [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR]\n"
+	.usage = "doctor ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
+	    "       [--ssh-accept-new] [--dut-root DIR]\n"
+	    "doctor --from DIR|FILE [--dut ssh://[user@]router] [--duration S] [-o DIR] [--json]\n"
 	    "doctor --capture-script [--duration S]",
 	.notes = "Reads the router with its base system only (nothing is installed or changed\n"
 	    "on it), or a capture directory; prints one ranked list: what is wrong or wasted,\n"

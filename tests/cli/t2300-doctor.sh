@@ -47,6 +47,12 @@ test_expect_success 'seed 000 -o DIR: the capture, doctor.json, the profiles, do
 	ntune ${all#ntune } --plan >plan && grep -q "^plan: 2 profiles" plan &&
 	test_expect_code 0 ntune check o/proposed.conf --os opnsense >chk 2>&1
 '
+test_expect_success '--from with --dut: the bench commands name that router' '
+	test_expect_code 1 ntune doctor --from "$S" --dut ssh://admin@fw.example:2222 >out &&
+	grep -q "^   prove:  ntune bench doctor/profiles/current.conf doctor/profiles/01-one-queue-on-ax0.conf --dut ssh://admin@fw.example:2222 --dut-in ax0 --dut-out ax1 --reboot$" out &&
+	test_expect_code 2 ntune doctor --from "$S" --dut fw 2>err &&
+	grep -q "^ntune doctor: --dut ssh://\[user@\]router names the router" err
+'
 test_expect_success 'doctor.html: per-CPU load of the 8 CPUs as a chart, the findings, the proposed profile' '
 	test_expect_code 1 ntune doctor --from "$S" -o o3 >/dev/null &&
 	cd o3 &&
