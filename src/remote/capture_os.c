@@ -126,6 +126,35 @@ os_open_captures(const struct capture_set *set, char **cause)
 	return NULL;
 }
 
+/*
+ * A Linux capture's sysctl.conf.local: the .conf files of /etc/sysctl.d one after another,
+ * each after a "# file: PATH" line; each one given to fn on its own.
+ */
+static void
+sysctl_d_files(const char *text, void (*fn)(void *arg, const char *path, const char *text),
+    void *arg)
+{
+	const char *p = text, *nl, *next;
+	char *path, *body;
+
+	while ((p = strncmp(p, "# file: ", 8) == 0 ? p : strstr(p, "\n# file: ")) != NULL) {
+		if (*p == '\n')
+			p++;
+		if ((nl = strchr(p, '\n')) == NULL)
+			return;
+		path = xstrndup(p + 8, (size_t)(nl - p - 8));
+		next = strstr(nl, "\n# file: ");
+		body = xstrndup(nl + 1, next != NULL ? (size_t)(next - nl) : strlen(nl + 1));
+		if (strncmp(path, "/etc/sysctl.d/", 14) == 0 && strchr(path + 14, '/') == NULL)
+			fn(arg, path, body);
+		free(path);
+		free(body);
+		if (next == NULL)
+			return;
+		p = next + 1;
+	}
+}
+
 void
 capture_boot_files(const struct capture_set *set,
     void (*fn)(void *arg, const char *path, const char *text), void *arg)
@@ -141,8 +170,12 @@ capture_boot_files(const struct capture_set *set,
 
 	for (i = 0; i < nitems(files); i++) {
 		/* a Linux capture's sysctl.conf.local is /etc/sysctl.d/ (several files) */
-		if (u != NULL && strncmp(u->text, "Linux", 5) == 0 && i != 2)
+		if (u != NULL && strncmp(u->text, "Linux", 5) == 0 && i != 2) {
+			if (i == 3 && (s = capture_get(set, files[i].name)) != NULL &&
+			    strlen(s->text) == s->len)
+				sysctl_d_files(s->text, fn, arg);
 			continue;
+		}
 		if ((s = capture_get(set, files[i].name)) != NULL && strlen(s->text) == s->len)
 			fn(arg, files[i].path, s->text);
 	}

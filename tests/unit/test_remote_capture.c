@@ -360,6 +360,43 @@ test_capture_linux_tree_refuses(void **state)
 	}
 }
 
+static void
+boot_file(void *arg, const char *path, const char *text)
+{
+	strbuf_addf(arg, "[%s]%s", path, text);
+}
+
+/* The boot files of a capture: FreeBSD's four; Linux's sysctl.conf and each sysctl.d file. */
+static void
+test_capture_boot_files(void **state)
+{
+	struct capture_set set;
+	struct strbuf sb;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	capture_set_add(&set, "uname.txt", "FreeBSD\n", 8, 0);
+	capture_set_add(&set, "loader.conf.local", "a=\"1\"\n", 6, 0);
+	capture_set_add(&set, "sysctl.conf", "b=2\n", 4, 1);	/* failed: absent */
+	strbuf_init(&sb);
+	capture_boot_files(&set, boot_file, &sb);
+	strbuf_addc(&sb, '\0');
+	assert_string_equal(sb.buf, "[/boot/loader.conf.local]a=\"1\"\n");
+	strbuf_free(&sb);
+	capture_set_free(&set);
+	capture_set_add(&set, "uname.txt", "Linux\n", 6, 0);
+	capture_set_add(&set, "sysctl.conf", "x = 1\n", 6, 0);
+	capture_set_add(&set, "sysctl.conf.local", "# file: /etc/sysctl.d/10-a.conf\nnet.a = 1\n"
+	    "# file: /etc/sysctl.d/20-b.conf\n# b\nnet.b = 2\n# file: /etc/passwd\nroot\n", 113, 0);
+	strbuf_init(&sb);
+	capture_boot_files(&set, boot_file, &sb);
+	strbuf_addc(&sb, '\0');
+	assert_string_equal(sb.buf, "[/etc/sysctl.conf]x = 1\n[/etc/sysctl.d/10-a.conf]net.a = 1\n"
+	    "[/etc/sysctl.d/20-b.conf]# b\nnet.b = 2\n");
+	strbuf_free(&sb);
+	capture_set_free(&set);
+}
+
 int
 main(void)
 {
@@ -372,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_capture_os_same_as_files),
 		cmocka_unit_test(test_capture_sysctl_a_multiline),
 		cmocka_unit_test(test_capture_linux_tree_refuses),
+		cmocka_unit_test(test_capture_boot_files),
 	};
 
 	return cmocka_run_group_tests(tests, testutil_tmpdir_setup, testutil_tmpdir_teardown);
