@@ -222,7 +222,10 @@ notes(struct diag_result *d)
 		add_note(d, xstrdup("no conntrack counters (nf_conntrack not loaded here)"));
 	if (strcmp(d->os, "linux") != 0 && isnan(metric(d->metrics, "netisr.handled")))
 		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen"));
-	if (isnan(metric(d->metrics, "cpu.busy_max")))
+	if (metric(d->metrics, "cpu.unmoved") == 1)
+		add_note(d, xstrdup("the CPU times did not move between the two samples: saturation "
+		    "unseen"));
+	else if (isnan(metric(d->metrics, "cpu.busy_max")))
 		add_note(d, xstrdup("no CPU times (kern.cp_times, top -P or /proc/stat): saturation unseen"));
 }
 

@@ -163,7 +163,7 @@ cpus(json_t *m, const json_t *d)
 	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101, kmin = 101;
 	double maxsoft = 0, maxkern = 0;
 	double sum[4] = { 0 };
-	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0;
+	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0, seen = 0;
 	/* top's display is of now: it wins over kern.cp_times since boot, not over two samples */
 	bool top = get(m, "top.cpu.0.idle") >= 0 && (get(m, "interval") <= 0 ||
 	    (get(d, "cpu.0.user") < 0 && get(d, "cpu.0.idle") < 0));
@@ -174,6 +174,7 @@ cpus(json_t *m, const json_t *d)
 			tot += pos(v[k]);
 		if (tot <= 0)
 			continue;
+		seen++;
 		busy = 100 * (tot - pos(v[5]) - pos(v[6])) / tot;
 		soft = 100 * (pos(v[3]) + pos(v[4])) / tot;
 		sum[0] += 100 * (pos(v[0]) + pos(v[1])) / tot;
@@ -194,7 +195,10 @@ cpus(json_t *m, const json_t *d)
 		idle += busy < BUSY_IDLE;
 		sat += busy >= BUSY_SATURATED;
 	}
-	if (n == 0)
+	/* no CPU whose times moved (two equal samples): the load is unseen, not 0% */
+	if (n > 0 && seen == 0)
+		put(m, 1, "cpu.unmoved");
+	if (n == 0 || seen == 0)
 		return;
 	put(m, n, "ncpu");
 	/* 1: the CPU figures are of now (two samples, or top's display), 0: since boot */

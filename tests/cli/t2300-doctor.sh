@@ -109,6 +109,14 @@ test_expect_success 'real captures (netbenches loader.conf.local, sysctl.conf; F
 	grep -q "^  no bottleneck in the samples: nothing saturated" out &&
 	grep -q "^  netisr-one-cpu: 84.3% of the netisr work runs on one CPU" out
 '
+test_expect_success 'the capture helper'"'"'s seed 000 capture (samples whose CPU times did not move): load unseen, not 0%' '
+	test_expect_code 1 ntune doctor --from "$FIXTURES/dut/seed000-dec750/capture.txt" --dut ssh://root@opnsense >out &&
+	grep -q "^1\. wasted: useless for forwarding (certain)$" out &&
+	grep -q "^   config-sysctl.xml:2: kern.ipc.maxsockbuf=4262144: " out &&
+	grep -q "^note: the CPU times did not move between the two samples: saturation unseen$" out &&
+	grep -q "^  no bottleneck in the samples: nothing saturated as far as the counters show$" out &&
+	! grep -q "(-1)\|-1%" out
+'
 test_expect_success 'a capture with nothing to fix: exit 0, "nothing to fix"' '
 	ntune doctor --from "$C" >out &&
 	grep -q "^nothing to fix$" out &&
