@@ -165,15 +165,31 @@ interval(struct doctor *dr)
 	return dr->o->duration;
 }
 
+/*
+ * Adds section s to c; what errors cite is where it came from, as os_open_captures does:
+ * DIR/NAME for a directory, ORIGIN:NAME for a file or ssh:// (freed by diagnose).
+ */
 static void
-add_capture(struct diag_capture *c, size_t *n, const struct capture_section *s)
+add_capture(const struct doctor *dr, struct diag_capture *c, size_t *n,
+    const struct capture_section *s)
 {
+	char *name;
+
 	if (s == NULL || s->len == 0)
 		return;
-	c[*n].name = s->name;
+	xasprintf(&name, "%s%s%s", dr->set->origin != NULL ? dr->set->origin : "capture",
+	    s->line == 0 ? "/" : ":", s->name);
+	c[*n].name = name;
 	c[*n].text = s->text;
 	c[*n].len = s->len;
 	(*n)++;
+}
+
+static void
+free_names(struct diag_capture *c, size_t n)
+{
+	while (n > 0)
+		free((char *)c[--n].name);
 }
 
 /* The samples: before.txt and after.txt (+ top.txt) over the interval, else since boot. */
@@ -183,25 +199,33 @@ diagnose(struct doctor *dr, char **cause)
 	struct diag_capture before[1], after[4];
 	size_t nb = 0, na = 0;
 	const char *os = os_platform_name(dr->si.sys.platform);
+	int rc;
 
-	add_capture(before, &nb, doctor_section(dr, "before.txt"));
-	add_capture(after, &na, doctor_section(dr, "after.txt"));
+	add_capture(dr, before, &nb, doctor_section(dr, "before.txt"));
+	add_capture(dr, after, &na, doctor_section(dr, "after.txt"));
 	dr->secs = interval(dr);
 	if (nb == 1 && na == 1 && dr->secs > 0) {
-		add_capture(after, &na, doctor_section(dr, "top.txt"));
-		return diag_captures(before, nb, after, na, dr->secs, os, &dr->d, cause);
+		add_capture(dr, after, &na, doctor_section(dr, "top.txt"));
+		rc = diag_captures(before, nb, after, na, dr->secs, os, &dr->d, cause);
+		free_names(before, nb);
+		free_names(after, na);
+		return rc;
 	}
+	free_names(before, nb);
+	free_names(after, na);
 	dr->secs = 0;
 	na = 0;
-	add_capture(after, &na, doctor_section(dr, "vmstat-i.txt"));
-	add_capture(after, &na, doctor_section(dr, "netstat-Q.txt"));
-	add_capture(after, &na, doctor_section(dr, "top.txt"));
+	add_capture(dr, after, &na, doctor_section(dr, "vmstat-i.txt"));
+	add_capture(dr, after, &na, doctor_section(dr, "netstat-Q.txt"));
+	add_capture(dr, after, &na, doctor_section(dr, "top.txt"));
 	if (na == 0) {
 		util_cause(cause, "the capture has no samples (before.txt, after.txt, top.txt) and "
 		    "no vmstat-i.txt or netstat-Q.txt: nothing to diagnose");
 		return -1;
 	}
-	return diag_captures(NULL, 0, after, na, 0, os, &dr->d, cause);
+	rc = diag_captures(NULL, 0, after, na, 0, os, &dr->d, cause);
+	free_names(after, na);
+	return rc;
 }
 
 static json_t *

@@ -232,10 +232,9 @@ classify_once(struct doctor *dr, const struct doctor_file *f, const struct kb_en
 		if (ds[i]->severity == KB_WARNING)
 			c = DOCTOR_LINE_WARNED;
 	}
-	if (in_effect(dr, e, &running) == 0) {
-		free(running);
-		return DOCTOR_LINE_ABSENT;
-	}
+	if (in_effect(dr, e, &running) == 0)
+		c = DOCTOR_LINE_ABSENT;
+	free(running);
 	return c;
 }
 

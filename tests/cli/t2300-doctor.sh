@@ -128,7 +128,7 @@ test_expect_success 'bad input: exit 2 naming the file and line, nothing written
 	printf "kern.cp_times: 1 2 x\n" >>bad/after.txt &&
 	test_expect_code 2 ntune doctor --from bad -o outbad >out 2>err &&
 	test ! -s out && test ! -e outbad &&
-	grep -q "^ntune doctor: after.txt:[0-9]*: " err &&
+	grep -q "^ntune doctor: bad/after.txt:[0-9]*: " err &&
 	cp -R "$R" cut && chmod -R u+w cut && sed "3i garbage line" "$R/vmstat-i.txt" >cut/vmstat-i.txt &&
 	test_expect_code 2 ntune doctor --from cut 2>err &&
 	grep -q "^ntune doctor: cut/vmstat-i.txt:3: unrecognized line" err &&
