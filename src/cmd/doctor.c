@@ -42,7 +42,8 @@ print_change(json_t *c)
 	else
 		snprintf(where, sizeof where, "%s", file);
 	if (strcmp(action, "edit") == 0)
-		printf("   change: %s: %s=%s (running %s)\n", where, name, to, now ? now : "unknown");
+		printf("   change: %s: %s=%s -> %s=%s (running %s)\n", where, name,
+		    json_string_value(json_object_get(c, "was")), name, to, now ? now : "unknown");
 	else if (strcmp(action, "add") == 0)
 		printf("   change: %s: add %s=%s (running %s)\n", where, name, to, now ? now :
 		    "unknown");

@@ -127,8 +127,12 @@ advice_change(struct doctor *dr, json_t *it, const struct kb_advice *a)
 	if (e != NULL && k != NULL && kb_same_effect(k, &dr->si.sys, a->name, e->value, a->value))
 		change_add(dr, it, e->file, e->line, takes_effect(dr, e->file, a->name), a->name, now,
 		    e->value, why);
-	else if (e != NULL)
+	else if (e != NULL) {
 		change_add(dr, it, e->file, e->line, "edit", a->name, now, a->value, why);
+		/* what the line says now */
+		json_object_set_new(json_array_get(json_object_get(it, "changes"),
+		    json_array_size(json_object_get(it, "changes")) - 1), "was", json_string(e->value));
+	}
 	else
 		change_add(dr, it, add_to(k), 0, "add", a->name, now, a->value, why);
 	free(now);

@@ -15,7 +15,7 @@ test_expect_success 'seed 000: the one-queue bottleneck on ax0 is item 1, RSS it
 	grep -q "^1\. bottleneck: one-queue on ax0 (likely)$" out &&
 	sed -n "/^1\. /,/^2\. /p" out >item1 &&
 	grep "^   change: " item1 | head -n 1 | grep -q "/boot/loader.conf.local:5: net.inet.rss.enabled=1 is there, not in effect (running 0): reboot" &&
-	grep -q "^   change: /boot/loader.conf.local:4: net.inet.rss.bits=4 (running 3)$" item1 &&
+	grep -q "^   change: /boot/loader.conf.local:4: net.inet.rss.bits=3 -> net.inet.rss.bits=4 (running 3)$" item1 &&
 	grep -q "^2\. bottleneck: queue-thread-busy on ax0 (likely)$" out &&
 	grep -q "the interrupt thread of ax0 queue 0 uses 99.1% of a CPU (CPU 2" out
 '

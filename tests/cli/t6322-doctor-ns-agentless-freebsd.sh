@@ -70,7 +70,7 @@ test_expect_success 'doctor ssh://dut: the bottleneck first, RSS proposed, the T
 	grep -q "^1\. bottleneck: one-queue on ax0 (likely)$" list &&
 	sed -n "/^1\. /,/^2\. /p" list >item1 &&
 	grep "^   change: " item1 | head -n 1 | grep -q "/boot/loader.conf.local:5: net.inet.rss.enabled=1 is there, not in effect (running 0): reboot" &&
-	grep -q "^   change: /boot/loader.conf.local:4: net.inet.rss.bits=4 (running 3)$" item1 &&
+	grep -q "^   change: /boot/loader.conf.local:4: net.inet.rss.bits=3 -> net.inet.rss.bits=4 (running 3)$" item1 &&
 	grep -q "^   prove:  ntune bench out/profiles/current.conf out/profiles/01-one-queue-on-ax0.conf --dut ssh://dut --dut-in ax0 --dut-out ax1 --reboot$" item1 &&
 	grep -q "^2\. bottleneck: queue-thread-busy on ax0 (likely)$" list &&
 	grep -q "wasted: useless for forwarding (certain)" list &&
