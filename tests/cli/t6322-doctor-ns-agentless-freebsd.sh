@@ -120,6 +120,27 @@ test_expect_success 'nothing on the DUT changed: its files and its MIB byte for 
 	dut_sums >sums.after && diff -u "$TRASH/sums.before" sums.after &&
 	! ls "$RIG/dut/home" | grep -q .
 '
+test_expect_success 'an OPNsense config.xml: the items of its <sysctl version=...> are judged, nothing else of it is read' '
+	mkdir -p "$RIG/dut/root/conf" &&
+	cat >"$RIG/dut/root/conf/config.xml" <<-\EOF &&
+	<?xml version="1.0"?>
+	<opnsense>
+	  <sysctl version="1.0.1">
+	    <item uuid="2e1755c1-cc8c-4db7-bb2b-d12a02aac177">
+	      <tunable>net.inet.tcp.sendspace</tunable>
+	      <value>262144</value>
+	      <descr>from a forum</descr>
+	    </item>
+	  </sysctl>
+	  <system><user><password>$2y$11$notarealhash</password></user></system>
+	</opnsense>
+	EOF
+	rm -f "$PHASE" &&
+	test_expect_code 1 ctl $NTUNE doctor ssh://dut $D -o out3 >list3 2>err3 && cat err3 &&
+	grep -q "config-sysctl.xml:[0-9]*: net.inet.tcp.sendspace=262144: " list3 &&
+	test "$(head -n 1 out3/capture/config-sysctl.xml)" = "  <sysctl version=\"1.0.1\">" &&
+	! grep -q password out3/capture/config-sysctl.xml && ! grep -rq notarealhash out3
+'
 test_expect_success 'a host that cannot be reached: exit 2, named, nothing written' '
 	test_expect_code 2 ctl $NTUNE doctor ssh://nohost.invalid $D -o none >out2 2>err && cat err &&
 	grep -q "^ntune doctor: cannot read .ssh://nohost.invalid.: " err &&
