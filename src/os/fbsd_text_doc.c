@@ -527,7 +527,51 @@ doc_nics(struct fbsd_text *t)
 	return a;
 }
 
-/* top -P load, vmstat -i and /proc/interrupts counts, netstat -i counters. */
+/*
+ * kern.cp_times: 5 tick counts a CPU in the order of sys/sys/resource.h (CP_USER,
+ * CP_NICE, CP_SYS, CP_INTR, CP_IDLE; sys/kern/kern_clock.c sysctl_kern_cp_times), as
+ * the freebsd backend's cpu_times reads them. Nothing when it is absent or not whole.
+ */
+static void
+doc_cpu_times(struct fbsd_text *t, json_t *doc)
+{
+	const char *v = fbsd_text_value(t, "kern.cp_times"), *p;
+	struct os_cpu_times *c;
+	uint64_t x[5];
+	size_t n = 0, k = 0, cap = 0;
+	char *end;
+
+	if (v == NULL)
+		return;
+	c = NULL;
+	for (p = v; *p != '\0'; p = end) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		if (!isdigit((unsigned char)*p)) {
+			free(c);
+			return;
+		}
+		x[k++] = strtoull(p, &end, 10);
+		if (k < 5)
+			continue;
+		if (n == cap)
+			c = xreallocarray(c, cap = cap * 2 + 8, sizeof *c);
+		memset(&c[n], 0, sizeof c[n]);
+		c[n].user = x[0];
+		c[n].nice = x[1];
+		c[n].system = x[2];
+		c[n].interrupt = x[3];
+		c[n++].idle = x[4];
+		k = 0;
+	}
+	if (n > 0 && k == 0)
+		json_object_set_new(doc, "cpu_times", os_json_cpu_times(c, n));
+	free(c);
+}
+
+/* top -P load, vmstat -i and /proc/interrupts counts, netstat -i counters, kern.cp_times. */
 static void
 doc_counters(struct fbsd_text *t, json_t *doc)
 {
@@ -564,6 +608,7 @@ doc_counters(struct fbsd_text *t, json_t *doc)
 	if (n > 0)
 		json_object_set_new(doc, "if_counters", os_json_if_counters(c, n));
 	free(c);
+	doc_cpu_times(t, doc);
 }
 
 json_t *

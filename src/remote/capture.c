@@ -153,6 +153,7 @@ static const char script_text[] =
 "\tsec vmstat-i.txt vmstat -i\n"
 "\tsec netstat-Q.txt netstat -Q\n"
 "\tsec netstat-m.txt netstat -m\n"
+"\tsec netstat-ibnd.txt netstat -ibnd\n"
 "\tsec dmesg.txt bsd_dmesg\n"
 "\tfile loader.conf /boot/loader.conf\n"
 "\tfile loader.conf.local /boot/loader.conf.local\n"

@@ -90,7 +90,7 @@ int	 capture_run_root(const struct remote_host *, double secs, const char *root,
 /*
  * The platform layer over a capture: the snapshot backend, its document built by
  * the `--from` parsers from the sections (FreeBSD: sysctl-a.txt, ifconfig-a.txt,
- * pciconf-lv.txt, vmstat-i.txt, netstat-Q.txt, dmesg.txt, top.txt through
+ * pciconf-lv.txt, vmstat-i.txt, netstat-Q.txt, netstat-ibnd.txt, dmesg.txt, top.txt through
  * fbsd_text; Linux: capture_open_linux). The OS is told by uname.txt. NULL + cause
  * when there is no uname.txt or sysctl-a.txt, or the OS is neither.
  */

@@ -46,7 +46,7 @@ test_expect_success 'inspect ssh://dut is inspect --from the same files' '
 	ctl $NTUNE inspect --json ssh://dut $D >ssh.json 2>err && cat err &&
 	$NTUNE inspect --json --from "$DATA/sysctl-a.txt" --from "$DATA/ifconfig-a.txt" \
 		--from "$DATA/pciconf-lv.txt" --from "$DATA/vmstat-i.txt" --from "$DATA/netstat-Q.txt" \
-		--from "$DATA/top-P.txt" >files.json &&
+		--from "$DATA/netstat-ibnd.txt" --from "$DATA/top-P.txt" >files.json &&
 	diff -u files.json ssh.json &&
 	grep -q "\"name\": \"ax0\"" ssh.json && grep -q "\"platform\": \"opnsense\"" ssh.json &&
 	ctl $NTUNE inspect ssh://dut $D >ssh.txt && grep -q "^  os  *FreeBSD 13.2-RELEASE-p7 (OPNsense)" ssh.txt
@@ -57,6 +57,13 @@ test_expect_success 'snapshot ssh://dut -o FILE: the ntune-inspect schema, the D
 	grep -q "\"path\": \"/boot/loader.conf.local\"" snap.json &&
 	grep -q "kern.ipc.nmbclusters=..1000000" snap.json &&
 	! grep -q "password" snap.json &&
+	python3 - snap.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert len(d["cpu_times"]) == 8 and d["cpu_times"][0]["user"] == 96351, d["cpu_times"][:1]
+	c = {i["name"]: i for i in d["if_counters"]}
+	assert c["ax0"]["idrops"] == 11873 and c["ax1"]["odrops"] == 204, c
+	EOF
 	$NTUNE inspect --json --from snap.json >snap-inspect.json &&
 	grep -q "\"name\": \"ax1\"" snap-inspect.json
 '
