@@ -165,7 +165,7 @@ static const char script_text[] =
 "\tfi\n"
 "\tt0=$(date -u +%s)\n"
 "\tsec before.txt bsd_counters\n"
-"\tsec top.txt top -b -HSP -s \"$S\" -d 2\n"
+"\tsec top.txt top -b -HSP -s \"$S\" -d 2 all\n"
 "\tsec after.txt bsd_counters\n"
 "\t;;\n"
 "Linux)\n"
