@@ -73,7 +73,7 @@ section_path(const struct capture_set *set, const struct capture_section *s)
 /* The sections the FreeBSD text parsers read, in this order. */
 static const char *const fbsd_sections[] = {
 	"sysctl-a.txt", "ifconfig-a.txt", "pciconf-lv.txt", "vmstat-i.txt", "netstat-Q.txt",
-	"netstat-ibnd.txt", "dmesg.txt", "top.txt",
+	"netstat-ibnd.txt", "dmesg.txt", "top.txt", "cpuset-irq.txt",
 };
 
 static struct os_ctx *

@@ -15,14 +15,14 @@ DATA=$RIG/dut/standin
 # No ntune reachable on the DUT: the rig's shared bin loses it (gen and sink are not used here).
 rm -f "$RIG/bin/ntune"
 mkdir -p "$DATA" "$RIG/dut/root/boot" "$RIG/dut/root/conf"
-cp "$SEED/ifconfig-a.txt" "$SEED/pciconf-lv.txt" "$SEED/vmstat-i.txt" "$SEED/top-P.txt" \
+cp "$SEED/ifconfig-a.txt" "$SEED/pciconf-lv.txt" "$SEED/vmstat-i.txt" "$SEED/top-P.txt" "$SEED/cpuset-irq.txt" \
 	"$FIX/uname.txt" "$FIX/kenv.txt" "$FIX/netstat-ibnd.txt" "$FIX/netstat-Q.txt" \
 	"$FIX/netstat-m.txt" "$FIX/opnsense-version.txt" "$DATA/"
 cat "$SEED/sysctl-a.txt" "$FIX/sysctl-extra.txt" >"$DATA/sysctl-a.txt"
 cp "$FIX/root/boot/loader.conf.local" "$RIG/dut/root/boot/"
 cp "$FIX/root/conf/config.xml" "$RIG/dut/root/conf/"
 # The DUT's commands: each stand-in, told where its text is (first on the DUT's PATH).
-for c in sysctl kenv ifconfig pciconf vmstat netstat top uname dmesg opnsense-version; do
+for c in sysctl kenv ifconfig pciconf vmstat netstat top uname dmesg opnsense-version cpuset; do
 	cat >"$RIG/dut/bin/$c" <<-EOF
 	#!/bin/sh
 	STANDIN_DIR=$DATA SYSCTL_STANDIN_MIB=$DATA/sysctl-a.txt exec $SRCDIR/tests/cli/standin/freebsd/$c "\$@"
@@ -46,8 +46,9 @@ test_expect_success 'inspect ssh://dut is inspect --from the same files' '
 	ctl $NTUNE inspect --json ssh://dut $D >ssh.json 2>err && cat err &&
 	$NTUNE inspect --json --from "$DATA/sysctl-a.txt" --from "$DATA/ifconfig-a.txt" \
 		--from "$DATA/pciconf-lv.txt" --from "$DATA/vmstat-i.txt" --from "$DATA/netstat-Q.txt" \
-		--from "$DATA/netstat-ibnd.txt" --from "$DATA/top-P.txt" >files.json &&
+		--from "$DATA/netstat-ibnd.txt" --from "$DATA/top-P.txt" --from "$DATA/cpuset-irq.txt" >files.json &&
 	diff -u files.json ssh.json &&
+	python3 -c "import json,sys; q=[q for n in json.load(open(\"ssh.json\"))[\"nics\"] if n[\"name\"]==\"ax0\" for q in n[\"queues\"]]; assert [x.get(\"irq_cpu\") for x in q]==[0,1,2,3], q" &&
 	grep -q "\"name\": \"ax0\"" ssh.json && grep -q "\"platform\": \"opnsense\"" ssh.json &&
 	ctl $NTUNE inspect ssh://dut $D >ssh.txt && grep -q "^  os  *FreeBSD 13.2-RELEASE-p7 (OPNsense)" ssh.txt
 '
