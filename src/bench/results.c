@@ -409,13 +409,7 @@ bench_results_write_json(const char *dir, const char *name, json_t *doc, char **
 int
 bench_results_write_text(const char *dir, const char *name, const char *text, char **cause)
 {
-	char *path;
-	int rc;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
-	free(path);
-	return rc;
+	return util_write_text_at(dir, name, text, cause);
 }
 
 int

@@ -169,18 +169,6 @@ mkdir_one(const char *path, char **cause)
 	return 0;
 }
 
-static int
-write_text(const char *dir, const char *name, const char *text, char **cause)
-{
-	char *path;
-	int rc;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
-	free(path);
-	return rc;
-}
-
 /* -o DIR: the raw capture (DIR/capture/), doctor.json, the profiles and doctor.html. */
 static int
 write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **cause)
@@ -198,16 +186,16 @@ write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **caus
 	if (mkdir_one(sub, cause) == -1)
 		goto out;
 	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
-		if (write_text(dir, json_string_value(json_object_get(p, "path")),
+		if (util_write_text_at(dir, json_string_value(json_object_get(p, "path")),
 		    json_string_value(json_object_get(p, "text")), cause) == -1)
 			goto out;
 	}
 	text = util_json_dumps(doc, JSON_INDENT(2));
-	rc = write_text(dir, "doctor.json", text, cause);
+	rc = util_write_text_at(dir, "doctor.json", text, cause);
 	free(text);
 	if (rc == 0) {
 		text = report_doctor_html(doc);
-		rc = write_text(dir, "doctor.html", text, cause);
+		rc = util_write_text_at(dir, "doctor.html", text, cause);
 		free(text);
 	}
 out:

@@ -252,6 +252,18 @@ fail:
 }
 
 int
+util_write_text_at(const char *dir, const char *name, const char *text, char **cause)
+{
+	char *path;
+	int rc;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(path);
+	return rc;
+}
+
+int
 util_read_line(const char *path, char *buf, size_t len, char **cause)
 {
 	FILE *f;
