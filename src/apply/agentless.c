@@ -65,9 +65,10 @@ parse_sysctl_e(const char *url, const char *out, char *const names[], size_t n, 
 	return 0;
 }
 
-/* Linux: the values of the /proc/sys files, one `=VALUE` line each, in order. */
+/* Linux: the values of the /proc/sys files, one `=VALUE` line each (`!` unreadable), in order. */
 static const char linux_read[] =
-	"for p; do v=$(cat \"$p\") || exit 1; printf '=%s\\n' \"$v\" | tr '\\t' ' '; done\n";
+	"for p; do if v=$(cat \"$p\" 2>/dev/null); then printf '=%s\\n' \"$v\" | tr '\\t' ' '; "
+	"else echo '!'; fi; done\n";
 
 static int
 parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
@@ -76,6 +77,10 @@ parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
 	size_t i;
 
 	for (i = 0; i < n; i++, p = nl + 1) {
+		if (*p == '!' && p[1] == '\n') {
+			nl = p + 1;
+			continue;
+		}
 		if (*p != '=' || (nl = strchr(p, '\n')) == NULL) {
 			util_cause(cause, "%s: unexpected output reading /proc/sys", url);
 			return -1;
@@ -152,10 +157,10 @@ out:
 }
 
 int
-agentless_read(const struct agentless_opts *o, char *const names[], size_t n, char ***values,
-    char **cause)
+agentless_read(const struct agentless_opts *o, char *const names[], size_t n, bool tolerant,
+    char ***values, char **cause)
 {
-	return read_values(o, names, n, false, values, cause);
+	return read_values(o, names, n, tolerant, values, cause);
 }
 
 /* One knob of the profile as agentless mode sets it. */
@@ -374,13 +379,16 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 {
 	struct knob *k = NULL;
 	struct rscript_knob *set = NULL;
+	static unsigned seq;
 	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot };
 	char utc[UTIL_UTC_LEN];
 	size_t n = 0, ns;
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
-	snprintf(res->id, sizeof res->id, "%s-%05d", util_utc(0, true, utc), (int)(getpid() % 100000));
+	/* Unique on the DUT: a bench or tune applies several times a second from one process. */
+	snprintf(res->id, sizeof res->id, "%s-%05d-%u", util_utc(0, true, utc),
+	    (int)(getpid() % 100000), ++seq);
 	if (knobs_of(kb, p, o->os, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);

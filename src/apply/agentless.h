@@ -38,16 +38,19 @@ struct agentless_result {
 
 /* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
 int	 agentless_os(const struct remote_host *, enum rscript_os *, char **cause);
-/* The current values of names there (all or an error naming the first missing one). */
 /*
  * The values in out, the DUT's answer to a read of names (FreeBSD: `sysctl -e` lines
- * name=value; Linux: one `=VALUE` line per name, in order) into v[n] (NULL where not
- * printed, malloc'd); -1 + cause naming url on a line that was not asked for.
+ * name=value; Linux: one `=VALUE` line per name, in order, `!` for one it cannot read) into
+ * v[n] (NULL where not printed, malloc'd); -1 + cause naming url on a line that was not asked for.
  */
 int	 agentless_parse_values(enum rscript_os, const char *url, const char *out, char *const names[],
 	    size_t n, char **v, char **cause);
-int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n, char ***values,
-	    char **cause);
+/*
+ * The current values of names there: all, or an error naming the first missing
+ * one; tolerant: a name the DUT does not have is a NULL value.
+ */
+int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n, bool tolerant,
+	    char ***values, char **cause);
 /* Applies p there (or only plans it). */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "apply/agentless.h"
 #include "bench/remote_impl.h"
 #include "kb/kb.h"
 #include "os/platform.h"
@@ -77,8 +78,10 @@ bench_remote_open(struct bench_remote *b, char **cause)
 		hosts[i]->ssh = &b->ssh;
 		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
 			return -1;
-		/* The DUT needs ntune; the load hosts too, unless their load is iperf3 or pkt-gen. */
-		if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || (!hosts[i]->local &&
+		/* A DUT without ntune is run agentless; the load hosts need it, unless their load is iperf3 or pkt-gen. */
+		if (i == 0 && strcmp(facts[i]->version, "none") == 0 && !hosts[i]->local)
+			b->agentless = true;
+		else if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || (!hosts[i]->local &&
 		    (b->lab == NULL || b->lab->load == BENCH_LOAD_GEN)))) {
 			util_cause(cause, "no '%s' on %s (give --ntune PATH)", b->ntune, hosts[i]->url);
 			return -1;
@@ -162,6 +165,41 @@ bench_remote_profile_part(const struct bench_remote *b, const struct bench_profi
 	return strbuf_detach(&sb);
 }
 
+/* How the DUT is reached in agentless mode. */
+void
+bench_remote_agentless(const struct bench_remote *b, struct agentless_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->dut = &b->dut;
+	o->os = strcmp(b->dut_facts.os, "FreeBSD") == 0 ? RSCRIPT_FREEBSD : RSCRIPT_LINUX;
+	o->root = b->dut_root != NULL ? b->dut_root : "";
+}
+
+/* Agentless apply of p (confirm_secs > 0: with the DUT's dead-man job); its entry into journal. */
+static int
+agentless_put(struct bench_remote *b, const struct bench_profile *p, int confirm_secs,
+    bool persist, char *journal, size_t len, char **cause)
+{
+	struct agentless_opts o;
+	struct agentless_result res;
+	char *why = NULL;
+	int rc;
+
+	bench_remote_agentless(b, &o);
+	o.confirm_secs = confirm_secs;
+	o.persist = persist;
+	o.trial_boot = persist && o.os == RSCRIPT_FREEBSD;
+	rc = agentless_apply(b->kb, p->prof, &o, &res, &why);
+	if (rc == 0)
+		snprintf(journal, len, "%s", res.id);
+	else {
+		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url, why);
+		free(why);
+	}
+	agentless_result_free(&res);
+	return rc;
+}
+
 /* Runs `ntune WORDS...` on the DUT with input on its standard input. */
 static int
 dut_ntune(struct bench_remote *b, const char *const words[], const char *input, double timeout,
@@ -212,6 +250,19 @@ r_restore(void *arg, const char *journal, char **cause)
 	struct remote_result r;
 	const char *w[] = { "revert", journal, NULL };
 
+	if (b->agentless) {
+		struct agentless_opts o;
+		char *why = NULL;
+
+		bench_remote_agentless(b, &o);
+		if (agentless_revert(&o, journal, NULL, &why) == 0)
+			return 0;
+		util_cause(cause, "cannot restore the DUT's settings (journal entry %s on %s): %s "
+		    "(it reverts itself when its --confirm time runs out; or run `ntune revert --dut %s %s`)",
+		    journal, b->dut.url, why, b->dut.url, journal);
+		free(why);
+		return -1;
+	}
 	if (dut_ntune(b, w, NULL, 60, &r, cause) == -1)
 		return -1;
 	if (r.status != 0) {
@@ -225,6 +276,25 @@ r_restore(void *arg, const char *journal, char **cause)
 	return 0;
 }
 
+static int
+verify_agentless(struct bench_remote *b, const struct bench_profile *p, char **cause)
+{
+	struct agentless_opts o;
+	char *diff = NULL;
+	int rc;
+
+	if (p->prof == NULL || p->prof->nentries == 0)
+		return 0;
+	bench_remote_agentless(b, &o);
+	if ((rc = agentless_verify(b->kb, p->prof, &o, &diff, cause)) == 1) {
+		util_cause(cause, "the DUT's settings differ from '%s' after applying it, not measured: %s",
+		    p->label, diff);
+		rc = -1;
+	}
+	free(diff);
+	return rc;
+}
+
 int
 bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
 {
@@ -232,6 +302,8 @@ bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char 
 	const char *w[] = { "verify", "-", "--json", NULL };
 	char *diff;
 
+	if (b->agentless)
+		return verify_agentless(b, p, cause);
 	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
 		return -1;
 	if (r.status != 0) {
@@ -254,7 +326,8 @@ bench_remote_snapshot(struct bench_remote *b, const char *name)
 	const char *w[] = { "snapshot", NULL };
 	char *path, *why = NULL;
 
-	if (b->dir == NULL || dut_ntune(b, w, NULL, 60, &r, &why) == -1) {
+	/* Agentless: no snapshot (the counters are read with the DUT's own commands all the same). */
+	if (b->dir == NULL || b->agentless || dut_ntune(b, w, NULL, 60, &r, &why) == -1) {
 		free(why);
 		return;
 	}
@@ -466,6 +539,11 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 		if (b->os != NULL && os_platform_family(os_platform_parse(b->os)) == OS_PLATFORM_FREEBSD)
 			w[nw++] = "--trial-boot";
 		w[nw] = NULL;
+		if (b->agentless) {
+			if (agentless_put(b, p, 0, true, b->cur_journal, sizeof b->cur_journal, cause) == -1)
+				return -1;
+			goto reboot;
+		}
 		if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
 			return -1;
 		doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
@@ -480,6 +558,7 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 		json_decref(doc);
 		remote_result_free(&r);
 	}
+reboot:
 	snprintf(why, sizeof why, p != NULL ? "switch to %s" : "restore the original settings",
 	    p != NULL ? p->label : "");
 	if (reboot_wait(b, why, interruptible, cause) == -1)
@@ -623,6 +702,11 @@ apply_runtime(struct bench_remote *b, const struct bench_profile *p,
 		return check->prof == NULL || check->prof->nentries == 0 ? 0 :
 		    bench_remote_verify(b, check, cause);
 	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
+	if (b->agentless) {
+		if (agentless_put(b, p, b->confirm_secs, false, journal, len, cause) == -1)
+			return -1;
+		goto verify;
+	}
 	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
 		return -1;
 	doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
@@ -637,6 +721,7 @@ apply_runtime(struct bench_remote *b, const struct bench_profile *p,
 	snprintf(journal, len, "%s", id);
 	json_decref(doc);
 	remote_result_free(&r);
+verify:
 	if (bench_remote_verify(b, check, cause) == -1) {
 		char *why = NULL;
 

@@ -4,6 +4,10 @@
 
 #include "bench/bench.h"
 
+struct agentless_opts;
+/* The DUT reached without ntune (b->agentless): its host, OS and root for apply/agentless.h. */
+void	bench_remote_agentless(const struct bench_remote *, struct agentless_opts *);
+
 /* One load through the DUT, the DUT's counters read idle before and after it. */
 struct bench_trial {
 	int	size;		/* frame bytes, 0: the lab's */

@@ -10,7 +10,9 @@
 
 #include <jansson.h>
 
+#include "apply/agentless.h"
 #include "bench/bench.h"
+#include "bench/remote_impl.h"
 #include "lab/lab.h"
 #include "os/platform.h"
 #include "util/util.h"
@@ -103,6 +105,26 @@ bench_remote_tune_plan(const struct bench_remote *b, const struct bench_ctx *c,
 	    "reboots_in_budget", nreboots, "dut_s", sum);
 }
 
+/* The values read with the DUT's own commands (a name it lacks: an error for that knob). */
+static int
+knobs_agentless(struct bench_remote *b, char *const *names, size_t n, json_t **values, char **cause)
+{
+	struct agentless_opts o;
+	char **v;
+	size_t i;
+
+	bench_remote_agentless(b, &o);
+	if (agentless_read(&o, names, n, true, &v, cause) == -1)
+		return -1;
+	*values = json_object();
+	for (i = 0; i < n; i++)
+		json_object_set_new(*values, names[i], v[i] != NULL ?
+		    json_pack("{s:s, s:n}", "actual", v[i], "error") :
+		    json_pack("{s:n, s:s}", "actual", "error", "the DUT does not have it"));
+	util_strv_free(v, n);
+	return 0;
+}
+
 int
 bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t **values,
     char **cause)
@@ -115,6 +137,8 @@ bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t 
 	size_t i;
 	int rc = -1;
 
+	if (b->agentless)
+		return knobs_agentless(b, names, n, values, cause);
 	/* verify compares, it sets nothing: "?" is a value no knob has. */
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# ntune tune: the values the candidates start from\n");

@@ -324,7 +324,8 @@ open_dut(struct bench_cmd *b)
 		b->dir = b->dirbuf;
 	}
 	b->rb.lab = &b->lab;
-	b->rb.confirm_secs = (int)(300 + 3 * (b->lab.settle + b->c.duration + b->c.warmup));
+	if (b->rb.confirm_secs == 0)
+		b->rb.confirm_secs = (int)(300 + 3 * (b->lab.settle + b->c.duration + b->c.warmup));
 	b->rb.progress = progress;
 	b->opened = true;
 	if (bench_remote_open(&b->rb, &cause) == -1)
@@ -433,6 +434,7 @@ run(struct cmd_args *args)
 		return rc;
 	if (kb_load(NULL, &b.kb, &cause) == -1)
 		return cmd_fail(&cmd_bench, &cause, 2);
+	b.rb.kb = b.kb;	/* an agentless DUT: which knobs are loader tunables */
 	if ((rc = load_profiles(args, &b)) != 0)
 		goto out;
 	cmd_measure_setup(&b.m, &b.lab, &b.c);
@@ -487,7 +489,7 @@ const struct ntune_cmd cmd_bench = {
 	    "       [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
 	    "       [--gen-args ARGS] [--sink-args ARGS] [--ssh-config FILE] [--ssh-accept-new] [--plan]\n"
 	    "       [--reboot] [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]\n"
-	    "       [--load pkt-gen]]",
+	    "       [--dut-confirm S] [--load pkt-gen]]",
 	.notes = "--metric efficiency compares forwarded packets per CPU-second the DUT spent. In the\n"
 	    "lab: the softirq time of every CPU plus the CPU time of the NAPI threads of dut0 and\n"
 	    "dut1. The softirq part also holds the sink's receive and the generator's transmit\n"

@@ -29,6 +29,8 @@ int
 cmd_remote_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct cmd_remote_opts *o,
     struct bench_remote *b)
 {
+	double secs;
+
 	switch (ch) {
 	case CMD_OPT_DUT: o->dut = arg; return 1;
 	case CMD_OPT_GEN: o->gen = arg; return 1;
@@ -49,6 +51,11 @@ cmd_remote_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct c
 	case CMD_OPT_REBOOT_SETTLE:
 		return cmd_parse_num(cmd, "--reboot-settle", arg, 0, 3600, &b->reboot_settle) == -1 ?
 		    -1 : 1;
+	case CMD_OPT_DUT_CONFIRM:
+		if (cmd_parse_num(cmd, "--dut-confirm", arg, 10, 86400, &secs) == -1)
+			return -1;
+		b->confirm_secs = (int)secs;
+		return 1;
 	case CMD_OPT_DUT_IN: b->dut_in = arg; break;
 	case CMD_OPT_DUT_OUT: b->dut_out = arg; break;
 	case CMD_OPT_GEN_IF: b->gen_if = arg; break;
@@ -83,6 +90,10 @@ cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, s
 		return cmd_error(cmd, -1, "invalid --dst '%s' (an IPv4 or IPv6 address)", b->dst);
 	if (strpbrk(b->ntune, "\n") != NULL || *b->ntune == '\0')
 		return cmd_error(cmd, -1, "invalid --ntune");
+	/* The DUT must not revert a profile by itself in the middle of the run measured under it. */
+	if (b->confirm_secs > 0 && b->confirm_secs < lab->settle + c->warmup + c->duration + 10)
+		return cmd_error(cmd, -1, "--dut-confirm %d is shorter than one run and its set-up (%.0f s)",
+		    b->confirm_secs, lab->settle + c->warmup + c->duration + 10);
 	if (lab->load == BENCH_LOAD_CMD || c->latency)
 		return cmd_error(cmd, -1, "with --dut the load is ntune gen, iperf3 or pkt-gen and the "
 		    "metric pps or bps (latency needs gen and sink on one clock)");

@@ -14,7 +14,7 @@ enum {
 	CMD_OPT_DUT = 256, CMD_OPT_GEN, CMD_OPT_SINK, CMD_OPT_DUT_IN, CMD_OPT_DUT_OUT, CMD_OPT_GEN_IF,
 	CMD_OPT_SINK_IF, CMD_OPT_DST, CMD_OPT_NTUNE, CMD_OPT_SSH_CONFIG, CMD_OPT_ACCEPT_NEW, CMD_OPT_PLAN,
 	CMD_OPT_GEN_ARGS, CMD_OPT_SINK_ARGS, CMD_OPT_REBOOT, CMD_OPT_DUT_ROOT, CMD_OPT_REBOOT_CMD,
-	CMD_OPT_REBOOT_TIMEOUT, CMD_OPT_REBOOT_SETTLE,
+	CMD_OPT_REBOOT_TIMEOUT, CMD_OPT_REBOOT_SETTLE, CMD_OPT_DUT_CONFIRM,
 };
 
 /* The getopt_long entries of the options above. */
@@ -37,7 +37,8 @@ enum {
 	{ "dut-root", required_argument, NULL, CMD_OPT_DUT_ROOT }, \
 	{ "reboot-cmd", required_argument, NULL, CMD_OPT_REBOOT_CMD }, \
 	{ "reboot-timeout", required_argument, NULL, CMD_OPT_REBOOT_TIMEOUT }, \
-	{ "reboot-settle", required_argument, NULL, CMD_OPT_REBOOT_SETTLE }
+	{ "reboot-settle", required_argument, NULL, CMD_OPT_REBOOT_SETTLE }, \
+	{ "dut-confirm", required_argument, NULL, CMD_OPT_DUT_CONFIRM }
 
 /* --dut and friends: what they say, before anything is reached. */
 struct cmd_remote_opts {

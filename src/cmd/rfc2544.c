@@ -222,7 +222,7 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 		if (c->gen_host != NULL || c->sink_host != NULL || out->dut.plan)
 			return cmd_usage_error(&cmd_lab_rfc2544, "with --dut the hosts are --gen and --sink; "
 			    "--host, --gen-host, --sink-host and --plan do not apply");
-		struct bench_ctx ctx = { .latency = false };
+		struct bench_ctx ctx = { .latency = false, .duration = c->duration };
 
 		return cmd_remote_check(&cmd_lab_rfc2544, &out->dut, &out->rb, &out->load, &ctx) == -1 ?
 		    2 : 0;
@@ -300,7 +300,8 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
 	 */
 	v = 300 + c->nsizes * (1 + c->steps + c->trials + c->nloads) * (c->duration + 20 +
 	    (d->lab.load == BENCH_LOAD_PKTGEN ? 2 * BENCH_PKTGEN_LINK_S : 0));
-	out->rb.confirm_secs = v < 86400 ? (int)v : 86400;
+	if (out->rb.confirm_secs == 0)
+		out->rb.confirm_secs = v < 86400 ? (int)v : 86400;
 	if (out->profile != NULL && read_profile(out, d) != 0)
 		return 2;
 	if (out->dir != NULL && mkdir(out->dir, 0755) == -1 && errno != EEXIST)
@@ -433,7 +434,7 @@ const struct ntune_cmd cmd_lab_rfc2544 = {
 	    "     [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--profile FILE]\n"
 	    "     [--load gen|pkt-gen] [--gen-args ARGS] [--sink-args ARGS]\n"
 	    "     [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR] [--reboot-cmd CMD]\n"
-	    "     [--reboot-timeout S] [--reboot-settle S]]",
+	    "     [--reboot-timeout S] [--reboot-settle S] [--dut-confirm S]]",
 	.optstring = "o:jq",
 	.longopts = opts,
 	.max_args = 0,

@@ -255,7 +255,8 @@ remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, s
 	int rc;
 
 	r->rb.lab = lab;
-	r->rb.confirm_secs = (int)(300 + 3 * (lab->settle + c->duration + c->warmup));
+	if (r->rb.confirm_secs == 0)
+		r->rb.confirm_secs = (int)(300 + 3 * (lab->settle + c->duration + c->warmup));
 	r->rb.progress = progress;
 	/* Boot-time candidates: a reboot when a profile's boot-time part changes. */
 	r->rb.reboot_auto = true;
@@ -553,7 +554,8 @@ const struct ntune_cmd cmd_tune = {
 	    "     [--dut ssh://[user@]host[:port] [--gen HOST|local] [--sink HOST|local] [--dut-in IF]\n"
 	    "      [--dut-out IF] [--gen-if IF] [--sink-if IF] [--dst ADDR] [--ntune PATH]\n"
 	    "      [--ssh-config FILE] [--ssh-accept-new] [--gen-args ARGS] [--sink-args ARGS] [--plan]\n"
-	    "      [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]]",
+	    "      [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]\n"
+	    "      [--dut-confirm S]]",
 	.notes = "--goal efficiency compares forwarded packets per CPU-second the DUT spent, as\n"
 	    "`ntune bench --metric efficiency` does (its --help says what is counted).\n",
 	.optstring = "o:",
