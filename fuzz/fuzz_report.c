@@ -1,7 +1,9 @@
 /* Fuzzes the report over hostile verdict.json / summary.json / meta.json documents. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -29,15 +31,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.runs = report_parse_runs("runs", runs, sizeof runs - 1, NULL);
 	/* The same document as each of the three files in turn. */
 	for (i = 0; i < 3; i++) {
-		d.meta = i == 0 ? doc : json_pack("{s:s}", "kind", "tune");
+		memset(&d.meta, 0, sizeof d.meta);
+		if (i == 0 && bench_meta_read(doc, "meta.json", &d.meta, NULL) == -1)
+			continue;
+		if (i != 0)
+			snprintf(d.meta.kind, sizeof d.meta.kind, "tune");
 		d.verdict = i == 1 ? doc : NULL;
 		d.summary = i == 2 ? doc : NULL;
 		if (json_is_object(doc)) {
 			html = report_html(&d);
 			free(html);
 		}
-		if (i != 0)
-			json_decref(d.meta);
+		bench_meta_free(&d.meta);
 	}
 	json_decref(doc);
 	json_decref(d.runs);

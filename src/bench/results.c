@@ -14,8 +14,45 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "bench/results.h"
+#include "util/jtable.h"
 #include "util/util.h"
 #include "util/util_json.h"
+
+/* meta.json's fields, in the file's key order: the last two are written once the run ends. */
+static const struct jfield meta_fields[] = {
+	JNUM(struct bench_meta, NULL, "schema", J_IDX, schema),
+	JSTR(struct bench_meta, NULL, "kind", kind),
+	JSTR(struct bench_meta, NULL, "ntune_version", ntune_version),
+	JNUM(struct bench_meta, NULL, "command", J_PSTR, command),
+	JSTR(struct bench_meta, NULL, "started", started),
+	JNUM(struct bench_meta, NULL, "complete", J_BOOL, complete),
+	JSTR(struct bench_meta, NULL, "stopped", stopped),
+	JSTRF(struct bench_meta, NULL, "finished", finished, JF_OMIT0 | JF_OPT),
+	JNUMF(struct bench_meta, NULL, "note", J_PSTR, note, JF_OMIT0 | JF_OPT),
+};
+
+json_t *
+bench_meta_json(const struct bench_meta *m)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, m, meta_fields, nitems(meta_fields));
+	return o;
+}
+
+int
+bench_meta_read(json_t *doc, const char *file, struct bench_meta *m, char **cause)
+{
+	memset(m, 0, sizeof *m);
+	return jtable_read(doc, m, meta_fields, nitems(meta_fields), file, cause);
+}
+
+void
+bench_meta_free(struct bench_meta *m)
+{
+	jtable_free(m, meta_fields, nitems(meta_fields));
+}
 
 void
 bench_run_free(struct bench_run *r)
@@ -241,8 +278,8 @@ meta_path(const char *dir)
 int
 bench_results_create(const char *dir, const char *kind, int argc, char **argv, char **cause)
 {
-	json_t *meta;
-	char *path, *sub, started[32];
+	struct bench_meta meta = { .schema = BENCH_META_SCHEMA, .stopped = "running" };
+	char *path, *sub;
 	const char *q;
 	struct strbuf cmd;
 	struct stat st;
@@ -287,13 +324,12 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 		}
 		strbuf_addc(&cmd, '\'');
 	}
-	util_utc(0, false, started);
-	meta = json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", kind,
-	    "ntune_version", NTUNE_VERSION, "command", cmd.buf, "started", started,
-	    "complete", 0, "stopped", "running");
+	meta.command = cmd.buf;
+	snprintf(meta.kind, sizeof meta.kind, "%s", kind);
+	snprintf(meta.ntune_version, sizeof meta.ntune_version, "%s", NTUNE_VERSION);
+	util_utc(0, false, meta.started);
+	rc = bench_meta_write(dir, &meta, cause);
 	strbuf_free(&cmd);
-	rc = write_json_file(path, meta, cause);
-	json_decref(meta);
 	free(path);
 	if (rc == 0) {
 		/* A fresh runs.jsonl: an old one would mix two benches. */
@@ -413,29 +449,47 @@ bench_results_write_text(const char *dir, const char *name, const char *text, ch
 }
 
 int
+bench_meta_write(const char *dir, const struct bench_meta *m, char **cause)
+{
+	json_t *doc = bench_meta_json(m);
+	char *path = meta_path(dir);
+	int rc;
+
+	rc = write_json_file(path, doc, cause);
+	json_decref(doc);
+	free(path);
+	return rc;
+}
+
+int
 bench_results_finish(const char *dir, bool complete, const char *stopped, const char *note,
     char **cause)
 {
-	json_t *meta;
+	struct bench_meta meta;
+	json_t *doc;
 	json_error_t jerr;
-	char *path, finished[32];
+	char *path;
 	int rc;
 
 	path = meta_path(dir);
-	if ((meta = json_load_file(path, 0, &jerr)) == NULL || !json_is_object(meta)) {
+	if ((doc = json_load_file(path, 0, &jerr)) == NULL) {
 		util_cause(cause, "%s:%d: %s", path, jerr.line, jerr.text);
-		json_decref(meta);
 		free(path);
 		return -1;
 	}
-	util_utc(0, false, finished);
-	json_object_set_new(meta, "finished", json_string(finished));
-	json_object_set_new(meta, "complete", json_boolean(complete));
-	json_object_set_new(meta, "stopped", json_string(stopped));
-	if (note != NULL)
-		json_object_set_new(meta, "note", json_string(note));
-	rc = write_json_file(path, meta, cause);
-	json_decref(meta);
+	rc = bench_meta_read(doc, path, &meta, cause);
+	json_decref(doc);
 	free(path);
+	if (rc == -1)
+		return -1;
+	util_utc(0, false, meta.finished);
+	meta.complete = complete;
+	snprintf(meta.stopped, sizeof meta.stopped, "%s", stopped);
+	if (note != NULL) {
+		free(meta.note);
+		meta.note = xstrdup(note);
+	}
+	rc = bench_meta_write(dir, &meta, cause);
+	bench_meta_free(&meta);
 	return rc;
 }

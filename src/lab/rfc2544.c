@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "bench/results.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"
@@ -683,8 +684,9 @@ int
 rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct rfc2544_result *r,
     const char *command, const char *started, const char *stopped, char **cause)
 {
+	struct bench_meta meta;
 	struct strbuf runs;
-	char finished[32], *path;
+	char *path;
 	json_t *o;
 	size_t i;
 	int k, rc;
@@ -738,10 +740,12 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 	json_decref(o);
 	if (rc == -1)
 		return -1;
-	util_utc(0, false, finished);
-	o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "schema", 1, "kind", "rfc2544",
-	    "ntune_version", NTUNE_VERSION, "command", command, "started", started,
-	    "finished", finished, "complete", r->complete, "stopped", stopped);
+	meta = (struct bench_meta){ .schema = BENCH_META_SCHEMA, .kind = "rfc2544",
+	    .ntune_version = NTUNE_VERSION, .command = (char *)command, .complete = r->complete };
+	snprintf(meta.started, sizeof meta.started, "%s", started);
+	snprintf(meta.stopped, sizeof meta.stopped, "%s", stopped);
+	util_utc(0, false, meta.finished);
+	o = bench_meta_json(&meta);
 	rc = write_json(dir, "meta.json", o, JSON_INDENT(2), cause);
 	json_decref(o);
 	return rc;

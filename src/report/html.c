@@ -763,8 +763,9 @@ report_html(const struct report_data *d)
 {
 	struct strbuf sb;
 	struct labels l;
-	const char *kind = jstr(d->meta, "kind");
-	int complete = json_is_true(json_object_get(d->meta, "complete"));
+	const struct bench_meta *m = &d->meta;
+	const char *kind = m->kind;
+	int complete = m->complete;
 	size_t i;
 
 	labels_collect(d, &l, metric_key(d));
@@ -779,21 +780,21 @@ report_html(const struct report_data *d)
 	strbuf_adds(&sb, "</style>\n</head>\n<body>\n<h1>ntune ");
 	report_esc(&sb, kind);
 	strbuf_adds(&sb, " report</h1>\n<p class=\"meta\"><code>");
-	report_esc(&sb, jstr(d->meta, "command"));
+	report_esc(&sb, m->command != NULL ? m->command : "");
 	strbuf_adds(&sb, "</code><br>started ");
-	report_esc(&sb, jstr(d->meta, "started"));
+	report_esc(&sb, m->started);
 	strbuf_adds(&sb, ", finished ");
-	report_esc(&sb, *jstr(d->meta, "finished") ? jstr(d->meta, "finished") : "(not finished)");
+	report_esc(&sb, m->finished[0] ? m->finished : "(not finished)");
 	strbuf_adds(&sb, ", ntune ");
-	report_esc(&sb, jstr(d->meta, "ntune_version"));
+	report_esc(&sb, m->ntune_version);
 	strbuf_adds(&sb, "</p>\n");
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s; stopped: <b>", complete ? "ok" : "warn",
 	    complete ? "Complete" : "Incomplete: partial results");
-	report_esc(&sb, jstr(d->meta, "stopped"));
+	report_esc(&sb, m->stopped);
 	strbuf_adds(&sb, "</b>");
-	if (*jstr(d->meta, "note") != '\0') {
+	if (m->note != NULL && m->note[0] != '\0') {
 		strbuf_adds(&sb, " — ");
-		report_esc(&sb, jstr(d->meta, "note"));
+		report_esc(&sb, m->note);
 	}
 	strbuf_adds(&sb, "</div>\n");
 

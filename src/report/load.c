@@ -159,10 +159,17 @@ report_load(const char *dir, struct report_data *d, char **cause)
 	char *path, *text;
 	size_t len;
 	json_t *j;
+	int rc;
 
 	memset(d, 0, sizeof *d);
 	d->dir = xstrdup(dir);
-	if ((d->meta = load_json(dir, "meta.json", 1, cause)) == NULL)
+	if ((j = load_json(dir, "meta.json", 1, cause)) == NULL)
+		goto fail;
+	xasprintf(&path, "%s/meta.json", dir);
+	rc = bench_meta_read(j, path, &d->meta, cause);
+	free(path);
+	json_decref(j);
+	if (rc == -1)
 		goto fail;
 	xasprintf(&path, "%s/runs.jsonl", dir);
 	if (access(path, F_OK) == 0) {
@@ -230,7 +237,7 @@ void
 report_data_free(struct report_data *d)
 {
 	free(d->dir);
-	json_decref(d->meta);
+	bench_meta_free(&d->meta);
 	json_decref(d->runs);
 	json_decref(d->verdict);
 	json_decref(d->summary);

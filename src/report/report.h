@@ -6,6 +6,8 @@
 
 #include <jansson.h>
 
+#include "bench/results.h"
+
 struct report_profile {
 	char	*label;
 	char	*text;
@@ -13,7 +15,7 @@ struct report_profile {
 
 struct report_data {
 	char	*dir;
-	json_t	*meta;		/* meta.json (required) */
+	struct bench_meta meta;	/* meta.json (required) */
 	json_t	*runs;		/* array of runs.jsonl objects */
 	json_t	*verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */

@@ -74,6 +74,8 @@ is_zero(const char *p, const struct jfield *f)
 		return !*(const bool *)(const void *)p;
 	case J_DBL:
 		return *(const double *)(const void *)p == 0;
+	case J_PSTR:
+		return *(char *const *)(const void *)p == NULL || **(char *const *)(const void *)p == '\0';
 	}
 	return false;
 }
@@ -99,6 +101,9 @@ field_value(const char *p, const struct jfield *f)
 		return json_boolean(*(const bool *)(const void *)p);
 	case J_DBL:
 		return json_real(*(const double *)(const void *)p);
+	case J_PSTR:
+		return json_string(*(char *const *)(const void *)p != NULL ?
+		    *(char *const *)(const void *)p : "");
 	}
 	return json_null();
 }
@@ -171,6 +176,10 @@ jtable_from_json(json_t *o, void *rec, const struct jfield *f, size_t n)
 			v = json_object_get(src, f[i].key);
 			*(double *)(void *)p = json_is_number(v) ? json_number_value(v) : 0;
 			break;
+		case J_PSTR:
+			v = json_object_get(src, f[i].key);
+			*(char **)(void *)p = xstrdup(json_is_string(v) ? json_string_value(v) : "");
+			break;
 		}
 	}
 }
@@ -241,6 +250,11 @@ read_value(json_t *v, char *p, const struct jfield *f)
 			return "is not a number";
 		*(double *)(void *)p = json_number_value(v);
 		return NULL;
+	case J_PSTR:
+		if (!json_is_string(v))
+			return "is not a string";
+		*(char **)(void *)p = xstrdup(json_string_value(v));
+		return NULL;
 	}
 	return "has an unknown kind";
 }
@@ -272,6 +286,9 @@ read_absent(char *p, const struct jfield *f)
 	case J_DBL:
 		*(double *)(void *)p = 0;
 		break;
+	case J_PSTR:
+		*(char **)(void *)p = NULL;
+		break;
 	}
 }
 
@@ -283,6 +300,10 @@ jtable_read(json_t *o, void *rec, const struct jfield *f, size_t n, const char *
 	json_t *src, *v;
 	size_t i;
 
+	for (i = 0; i < n; i++) {
+		if (f[i].kind == J_PSTR)
+			*(char **)(void *)((char *)rec + f[i].off) = NULL;
+	}
 	if (!json_is_object(o)) {
 		util_cause(cause, "%s: not a JSON object", where);
 		return -1;
@@ -298,8 +319,24 @@ jtable_read(json_t *o, void *rec, const struct jfield *f, size_t n, const char *
 		if (bad != NULL) {
 			util_cause(cause, "%s: key '%s%s%s': %s", where, f[i].group != NULL ?
 			    f[i].group : "", f[i].group != NULL ? "." : "", f[i].key, bad);
+			jtable_free(rec, f, n);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+void
+jtable_free(void *rec, const struct jfield *f, size_t n)
+{
+	char **p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].kind != J_PSTR)
+			continue;
+		p = (char **)(void *)((char *)rec + f[i].off);
+		free(*p);
+		*p = NULL;
+	}
 }

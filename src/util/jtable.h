@@ -20,6 +20,7 @@ enum jkind {
 	J_IDX,		/* int, always a number */
 	J_BOOL,		/* bool */
 	J_DBL,		/* double, written as a real */
+	J_PSTR,		/* char *, malloc'd by the reads (jtable_free), NULL written as "" */
 };
 
 /* Row flags. */
@@ -56,10 +57,14 @@ void	 jtable_from_json(json_t *o, void *rec, const struct jfield *, size_t n);
  * Reads them strictly: a member absent (unless JF_OPT) or of the wrong type is
  * -1 and "WHERE: key 'K': missing" or "... is not a number" in *cause (K is
  * "group.key" for a grouped row). An integer kind also takes a real with no
- * fraction (a document read with JSON_DECODE_INT_AS_REAL).
+ * fraction (a document read with JSON_DECODE_INT_AS_REAL). On -1 no J_PSTR
+ * member is left allocated.
  */
 int	 jtable_read(json_t *o, void *rec, const struct jfield *, size_t n, const char *where,
 	    char **cause);
+
+/* Frees the J_PSTR members of rec (and sets them NULL). */
+void	 jtable_free(void *rec, const struct jfield *, size_t n);
 
 /* Member key of o as a string ("" if it is not one) or a count (0 if not a positive integer). */
 void	 jtable_str(json_t *o, const char *key, char *buf, size_t len);

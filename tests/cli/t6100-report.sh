@@ -75,6 +75,14 @@ test_expect_success 'a malformed runs.jsonl is named with its line' '
 	test_expect_code 2 ntune report bad -o - >/dev/null 2>err &&
 	grep -q "bad/runs.jsonl:13: run without a number .pps." err
 '
+test_expect_success 'a meta.json key renamed or of the wrong type is named with its file' '
+	cp -r "$AB" meta && sed "s/\"stopped\":/\"stop\":/" "$AB/meta.json" >meta/meta.json &&
+	test_expect_code 2 ntune report meta -o - >out 2>err &&
+	grep -q "meta/meta.json: key .stopped.: missing" err && ! test -s out &&
+	sed "s/\"complete\": true/\"complete\": \"yes\"/" "$AB/meta.json" >meta/meta.json &&
+	test_expect_code 2 ntune report meta -o - 2>err &&
+	grep -q "meta/meta.json: key .complete.: is not true or false" err
+'
 test_expect_success 'no directory is a usage error' 'test_expect_code 2 ntune report 2>/dev/null'
 
 test_expect_success CHROMIUM 'the detector sees console errors and blank pages (control)' '

@@ -76,9 +76,12 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	free(values);
 	assert_int_equal(report_load(dir, &d, &cause), 0);
 	assert_int_equal(json_array_size(d.runs), 3);
-	assert_false(json_is_true(json_object_get(d.meta, "complete")));
-	assert_string_equal(json_string_value(json_object_get(d.meta, "stopped")), "interrupted");
-	assert_string_equal(json_string_value(json_object_get(d.meta, "command")), "ntune bench a b --load 'gen --flows 2' 'it'\\''s'");
+	assert_false(d.meta.complete);
+	assert_string_equal(d.meta.kind, "bench");
+	assert_string_equal(d.meta.stopped, "interrupted");
+	assert_string_equal(d.meta.note, "signal 2");
+	assert_int_equal(strlen(d.meta.finished), 20);
+	assert_string_equal(d.meta.command, "ntune bench a b --load 'gen --flows 2' 'it'\\''s'");
 	assert_int_equal(d.nprofiles, 1);
 	assert_string_equal(d.profiles[0].text, "x=1\n");
 	report_data_free(&d);
