@@ -65,6 +65,13 @@ test_expect_success 'a value with shell text is refused before anything is sent;
 	test_expect_code 1 ctl $NTUNE apply "$TRASH/bad.conf" $D --force --confirm 30 2>err && cat err &&
 	grep -q "agentless mode refuses the value" err && test ! -e /tmp/ntune-pwned-$N && originals
 '
+test_expect_success 'a knob name with shell text is refused with its file and line (exit 2); nothing ran, nothing changed' '
+	ls "$J" >before &&
+	printf "net.isr.dispatch\$(touch /tmp/ntune-pwned-$N)=hybrid\n" >"$TRASH/badname.conf" &&
+	test_expect_code 2 ctl $NTUNE apply "$TRASH/badname.conf" $D --force --confirm 30 2>err && cat err &&
+	grep -q "badname.conf:1: bad character .\$. in name" err &&
+	test ! -e /tmp/ntune-pwned-$N && ls "$J" | diff - before && originals
+'
 test_expect_success 'a sysctl printing garbage: refused, nothing changed, no journal entry' '
 	ls "$J" >before &&
 	mv "$RIG/dut/bin/sysctl" "$RIG/dut/bin/sysctl.real" &&
