@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply/apply.h"
 #include "bench/bench.h"
 #include "kb/kb.h"
 #include "util/util.h"
@@ -38,51 +37,17 @@ bench_profile_free(struct bench_profile *p)
 static int
 apply_one(struct bench_ctx *c, struct bench_profile *p, char **cause)
 {
-	struct apply_opts o;
-	struct apply_result res;
-	char *why = NULL;
-
 	c->journal[0] = '\0';
-	if (c->runner != NULL)
-		return c->runner->apply(c->runner->arg, p, c->journal, sizeof c->journal, cause);
-	if (p->prof == NULL || p->prof->nentries == 0)
-		return 0;
-	memset(&o, 0, sizeof o);
-	o.state_dir = c->state_dir;
-	o.netns = c->lab->dut_ns;
-	o.persist = false;
-	memset(&res, 0, sizeof res);
-	if (apply_profile(c->kb, p->prof, &o, &res, &why) == -1) {
-		/* A failed apply has restored what it wrote; its partial result is ours to free. */
-		apply_result_free(&res);
-		util_cause(cause, "cannot apply '%s': %s", p->label, why);
-		free(why);
-		return -1;
-	}
-	snprintf(c->journal, sizeof c->journal, "%s", res.id);
-	apply_result_free(&res);
-	return 0;
+	return c->runner->apply(c->runner->arg, p, c->journal, sizeof c->journal, cause);
 }
 
 static int
 revert_one(struct bench_ctx *c, char **cause)
 {
-	char done[APPLY_ID_MAX], *why = NULL;
-
 	if (c->journal[0] == '\0')
 		return 0;
-	if (c->runner != NULL) {
-		if (c->runner->restore(c->runner->arg, c->journal, cause) == -1)
-			return -1;
-		c->journal[0] = '\0';
-		return 0;
-	}
-	if (apply_revert(c->state_dir, c->journal, done, sizeof done, &why) == -1) {
-		util_cause(cause, "cannot restore the settings of journal entry %s: %s "
-		    "(run `ntune revert %s`)", c->journal, why, c->journal);
-		free(why);
+	if (c->runner->restore(c->runner->arg, c->journal, cause) == -1)
 		return -1;
-	}
 	c->journal[0] = '\0';
 	return 0;
 }
@@ -141,10 +106,7 @@ one_run(struct bench_ctx *c, struct bench_profile *p, int block, bool warmup, ch
 	snprintf(r.label, sizeof r.label, "%s", p->label);
 	if (apply_one(c, p, cause) == -1)
 		return -1;
-	if (c->runner != NULL)
-		rc = c->runner->measure(c->runner->arg, warmup ? c->warmup : c->duration, &r, &why);
-	else
-		rc = bench_lab_measure(c->lab, warmup ? c->warmup : c->duration, &r, &why);
+	rc = c->runner->measure(c->runner->arg, warmup ? c->warmup : c->duration, &r, &why);
 	r.value = rc == 0 ? bench_run_value(c, &r) : 0;
 	if (revert_one(c, &rcause) == -1) {
 		if (rc == -1) {
@@ -243,7 +205,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 		return -1;
 	}
 	c->seq.ncomparisons = (int)n - 1;
-	if (c->runner != NULL && c->runner->per_boot != NULL)
+	if (c->runner->per_boot != NULL)
 		c->per_boot = c->runner->per_boot(c->runner->arg, p, n);
 	alpha = bench_seq_alpha(&c->seq);
 	order = xreallocarray(NULL, n, sizeof *order);
@@ -256,8 +218,7 @@ bench_ab(struct bench_ctx *c, struct bench_profile *p, size_t n, struct bench_ve
 	    c->seq.max_runs, c->duration, total, alpha, c->seq.confidence * 100,
 	    bench_seq_looks(&c->seq) * c->seq.ncomparisons);
 	if (c->step <= 1)
-		c->busy_before = busy = c->runner != NULL ? c->runner->idle_busy(c->runner->arg, 0.5) :
-		    bench_lab_idle_busy(c->lab, 0.5);
+		c->busy_before = busy = c->runner->idle_busy(c->runner->arg, 0.5);
 	if (c->step <= 1 && busy > 25)
 		BENCH_SAY(c, "warning: the CPUs are %.0f%% busy before any load of ours: other work will "
 		    "add noise (the interleaved blocks keep it from biasing the verdict)", busy);

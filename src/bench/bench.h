@@ -295,9 +295,10 @@ struct bench_profile {
 };
 
 /*
- * How a run is done when not in the lab (bench_ctx.runner NULL): apply a
- * profile (journal receives the id to restore, "" when nothing was changed),
- * restore it, measure one run, the CPUs' business before any load.
+ * How a run is done: apply a profile (journal receives the id to restore, ""
+ * when nothing was changed), restore it, measure one run, the CPUs' business
+ * before any load. Two runners: the namespace lab (bench_lab_runner) and a DUT
+ * over ssh (bench_remote_runner); bench_ab and bench_tune_run see only this.
  */
 struct bench_runner {
 	void	*arg;
@@ -310,11 +311,13 @@ struct bench_runner {
 	 * sample, bench_ctx.per_boot), or NULL: never. bench_ab asks it first.
 	 */
 	bool	(*per_boot)(void *arg, const struct bench_profile *, size_t n);
+	bool	in_lab;		/* the lab: a diagnosis of the baseline, a fresh lab for tune's final bench */
 };
 
 struct bench_ctx {
 	struct bench_lab *lab;
-	const struct bench_runner *runner;	/* NULL: the lab */
+	const struct bench_runner *runner;	/* the lab's (lab_runner) or a DUT's */
+	struct bench_runner lab_runner;	/* bench_lab_runner's, arg this context */
 	/*
 	 * One boot = one sample: the runs of a profile measured in the same boot
 	 * of the DUT (bench_run.boot) are averaged into one value, so the tests
@@ -443,6 +446,11 @@ int	bench_remote_verify(struct bench_remote *, const struct bench_profile *, cha
 /* `ntune snapshot` of the DUT (idle) into DIR/dut/NAME.json; quietly nothing without DIR. */
 void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
+/*
+ * The lab as the runner of c (c->runner = &c->lab_runner): apply in c->lab's
+ * DUT namespace with c->kb and c->state_dir, measure with bench_lab_measure.
+ */
+void	bench_lab_runner(struct bench_ctx *c);
 /* The knowledge base's name for the OS the facts describe (linux, freebsd, opnsense, pfsense). */
 const char *bench_remote_os(const struct remote_facts *);
 /* The lines of profile p whose knob takes effect at boot on the DUT (boot), or the others (malloc'd). */

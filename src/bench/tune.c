@@ -880,7 +880,7 @@ baseline(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	char *path = NULL, *why = NULL;
 	int k, nv = 0;
 
-	if (c->runner != NULL || c->lab == NULL) {
+	if (!c->runner->in_lab || c->lab == NULL) {
 		t->diag_note = xstrdup("no diagnosis of a DUT outside the lab: the candidate list's order");
 		return 0;
 	}

@@ -369,6 +369,7 @@ cmd_measure_setup(const struct cmd_measure *m, struct bench_lab *lab, struct ben
 	c->seq.max_runs = (int)m->max_runs;
 	c->duration = m->duration;
 	c->warmup = m->warmup;
+	bench_lab_runner(c);	/* --dut replaces it with the DUT's */
 }
 
 int

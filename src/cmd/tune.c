@@ -404,7 +404,7 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 {
 	int ok;
 
-	if (c->runner != NULL)
+	if (!c->runner->in_lab)
 		cmd_error(&cmd_tune, 0, "DUT %s, budget %.1f min, results in %s", t->dut_name,
 		    o->budget, dir);
 	else
@@ -413,7 +413,7 @@ tune(struct bench_ctx *c, struct bench_tune *t, const struct tune_opts *o, const
 	bench_interrupted = 0;
 	bench_signals_install();
 	/* On a DUT the final bench re-measures the best against its start there. */
-	t->final_apart = !o->same_lab_final && c->runner == NULL;
+	t->final_apart = !o->same_lab_final && c->runner->in_lab;
 	ok = bench_tune_run(c, t, cause) == 0;
 	if (ok && t->final_apart && t->nkept > 0)
 		ok = final_in_fresh_lab(c, t, o->prefix, cause) == 0;
