@@ -28,7 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc = json_loadb((const char *)data, size, 0, &jerr);
 	if (doc == NULL)
 		return 0;
-	d.runs = report_parse_runs("runs", runs, sizeof runs - 1, NULL);
+	if (report_parse_runs("runs", runs, sizeof runs - 1, &d.runs, &d.nruns, NULL) == -1)
+		abort();
 	/* The same document as each of the three files in turn. */
 	for (i = 0; i < 3; i++) {
 		memset(&d.meta, 0, sizeof d.meta);
@@ -45,6 +46,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bench_meta_free(&d.meta);
 	}
 	json_decref(doc);
-	json_decref(d.runs);
+	report_runs_free(d.runs, d.nruns);
 	return 0;
 }

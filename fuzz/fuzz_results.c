@@ -16,13 +16,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct report_data d = { 0 };
 	char *cause = NULL, *html;
 
-	d.runs = report_parse_runs("fuzz", (const char *)data, size, &cause);
-	free(cause);
-	if (d.runs == NULL)
+	if (report_parse_runs("fuzz", (const char *)data, size, &d.runs, &d.nruns, &cause) == -1) {
+		free(cause);
 		return 0;
+	}
 	snprintf(d.meta.kind, sizeof d.meta.kind, "bench");
 	html = report_html(&d);
 	free(html);
-	json_decref(d.runs);
+	report_runs_free(d.runs, d.nruns);
 	return 0;
 }

@@ -89,36 +89,74 @@ dut_cpu_json(json_t *o, const struct bench_run *r)
 	json_object_set_new(o, "dut_napi_unmeasured", json_integer(r->dut_napi_unmeasured));
 }
 
+/*
+ * A runs.jsonl line, in its key order: head, error (a failed run), counts,
+ * the arrays (per_second, cpu_busy, irq_rates), all_cpu and dut_cpu (written
+ * only: dut_cpu_json), latency (when measured), tail, then the extra keys.
+ * The report reads a line through the same rows (bench_run_read).
+ */
+static const struct jfield run_head_fields[] = {
+	JNUMF(struct bench_run, NULL, "run", J_IDX, run, JF_OPT),
+	JNUMF(struct bench_run, NULL, "block", J_IDX, block, JF_OPT),
+	JSTR(struct bench_run, NULL, "label", label),
+	JNUMF(struct bench_run, NULL, "step", J_IDX, step, JF_OMIT0 | JF_OPT),
+	JNUMF(struct bench_run, NULL, "warmup", J_BOOL, warmup, JF_OPT),
+	JNUMF(struct bench_run, NULL, "ok", J_BOOL, ok, JF_OPT | JF_TRUE),
+};
+
+static const struct jfield run_error_fields[] = {
+	JSTRF(struct bench_run, NULL, "error", error, JF_OPT),
+};
+
+static const struct jfield run_count_fields[] = {
+	JNUM(struct bench_run, NULL, "pps", J_DBL, pps),
+	JNUMF(struct bench_run, NULL, "bps", J_DBL, bps, JF_OPT),
+	JNUMF(struct bench_run, NULL, "packets", J_U64, packets, JF_OPT),
+	JNUMF(struct bench_run, NULL, "bytes", J_U64, bytes, JF_OPT),
+	JNUMF(struct bench_run, NULL, "sent", J_U64, sent, JF_OPT),
+	JNUMF(struct bench_run, NULL, "drops", J_U64, drops, JF_OPT),
+};
+
+/* Absent in a line: NaN (bench_run.lat_p99 is 0 when the bench measured none). */
+static const struct jfield run_latency_fields[] = {
+	JNUMF(struct bench_run, "latency_us", "avg", J_DBL, lat_avg, JF_OPT),
+	JNUMF(struct bench_run, "latency_us", "p99", J_DBL, lat_p99, JF_OPT),
+};
+
+static const struct jfield run_tail_fields[] = {
+	JSTRF(struct bench_run, NULL, "started", started, JF_OPT),
+	JNUMF(struct bench_run, NULL, "duration_s", J_DBL, duration_s, JF_OPT),
+};
+
+/* Read only: a remote DUT's counters come in the extra keys ("dut", bench_trial_json). */
+static const struct jfield run_dut_fields[] = {
+	JSTRF(struct bench_run, "dut", "boot_id", boot, JF_OPT),
+};
+
+static json_t *
+reals_json(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_real(v[i]));
+	return a;
+}
+
 json_t *
 bench_run_json(const struct bench_run *r)
 {
-	json_t *o, *a, *irq;
+	json_t *o, *irq;
 	size_t i;
 
 	o = json_object();
-	json_object_set_new(o, "run", json_integer(r->run));
-	json_object_set_new(o, "block", json_integer(r->block));
-	json_object_set_new(o, "label", json_string(r->label));
-	if (r->step > 0)
-		json_object_set_new(o, "step", json_integer(r->step));
-	json_object_set_new(o, "warmup", json_boolean(r->warmup));
-	json_object_set_new(o, "ok", json_boolean(r->ok));
+	jtable_to_json(o, r, run_head_fields, nitems(run_head_fields));
 	if (!r->ok)
-		json_object_set_new(o, "error", json_string(r->error));
-	json_object_set_new(o, "pps", json_real(r->pps));
-	json_object_set_new(o, "bps", json_real(r->bps));
-	json_object_set_new(o, "packets", json_integer((json_int_t)r->packets));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)r->bytes));
-	json_object_set_new(o, "sent", json_integer((json_int_t)r->sent));
-	json_object_set_new(o, "drops", json_integer((json_int_t)r->drops));
-	a = json_array();
-	for (i = 0; i < r->nsec; i++)
-		json_array_append_new(a, json_real(r->per_second[i]));
-	json_object_set_new(o, "per_second", a);
-	a = json_array();
-	for (i = 0; i < r->ncpu; i++)
-		json_array_append_new(a, json_real(r->cpu_busy[i]));
-	json_object_set_new(o, "cpu_busy", a);
+		jtable_to_json(o, r, run_error_fields, nitems(run_error_fields));
+	jtable_to_json(o, r, run_count_fields, nitems(run_count_fields));
+	json_object_set_new(o, "per_second", reals_json(r->per_second, r->nsec));
+	json_object_set_new(o, "cpu_busy", reals_json(r->cpu_busy, r->ncpu));
 	irq = json_object();
 	for (i = 0; i < r->nirq; i++)
 		json_object_set_new(irq, r->irq_names[i], json_real(r->irq_rates[i]));
@@ -126,13 +164,93 @@ bench_run_json(const struct bench_run *r)
 	json_object_set_new(o, "all_cpu", json_real(bench_run_all_cpu(r)));
 	dut_cpu_json(o, r);
 	if (r->lat_p99 > 0)
-		json_object_set_new(o, "latency_us", json_pack("{s:f, s:f}", "avg", r->lat_avg,
-		    "p99", r->lat_p99));
-	json_object_set_new(o, "started", json_string(r->started));
-	json_object_set_new(o, "duration_s", json_real(r->duration_s));
+		jtable_to_json(o, r, run_latency_fields, nitems(run_latency_fields));
+	jtable_to_json(o, r, run_tail_fields, nitems(run_tail_fields));
 	if (r->extra != NULL)
 		json_object_update_missing(o, r->extra);
 	return o;
+}
+
+/* o's array key as n reals in *out (NULL when absent; one more slot, so an empty one is not NULL). */
+static int
+reals_read(json_t *o, const char *key, double **out, size_t *n, const char *where, char **cause)
+{
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a)) {
+		util_cause(cause, "%s: key '%s': is not an array", where, key);
+		return -1;
+	}
+	*out = xcalloc(json_array_size(a) + 1, sizeof **out);
+	json_array_foreach(a, i, v) {
+		if (!json_is_number(v)) {
+			util_cause(cause, "%s: key '%s': item %zu is not a number", where, key, i + 1);
+			return -1;
+		}
+		(*out)[(*n)++] = json_number_value(v);
+	}
+	return 0;
+}
+
+static int
+irq_rates_read(json_t *o, struct bench_run *r, const char *where, char **cause)
+{
+	json_t *m = json_object_get(o, "irq_rates"), *v;
+	const char *name;
+
+	if (m == NULL)
+		return 0;
+	if (!json_is_object(m)) {
+		util_cause(cause, "%s: key 'irq_rates': is not an object", where);
+		return -1;
+	}
+	r->irq_names = xcalloc(json_object_size(m) + 1, sizeof *r->irq_names);
+	r->irq_rates = xcalloc(json_object_size(m) + 1, sizeof *r->irq_rates);
+	json_object_foreach(m, name, v) {
+		if (!json_is_number(v)) {
+			util_cause(cause, "%s: key 'irq_rates.%s': is not a number", where, name);
+			return -1;
+		}
+		snprintf(r->irq_names[r->nirq], sizeof *r->irq_names, "%s", name);
+		r->irq_rates[r->nirq++] = json_number_value(v);
+	}
+	return 0;
+}
+
+int
+bench_run_read(json_t *o, const char *where, struct bench_run *r, char **cause)
+{
+	static const struct { const struct jfield *f; size_t n; } parts[] = {
+		{ run_head_fields, nitems(run_head_fields) },
+		{ run_error_fields, nitems(run_error_fields) },
+		{ run_count_fields, nitems(run_count_fields) },
+		{ run_latency_fields, nitems(run_latency_fields) },
+		{ run_tail_fields, nitems(run_tail_fields) },
+		{ run_dut_fields, nitems(run_dut_fields) },
+	};
+	size_t i;
+
+	memset(r, 0, sizeof *r);
+	for (i = 0; i < nitems(parts); i++) {
+		if (jtable_read(o, r, parts[i].f, parts[i].n, where, cause) == -1)
+			return -1;
+	}
+	if (r->label[0] == '\0') {
+		util_cause(cause, "%s: key 'label': is empty", where);
+		return -1;
+	}
+	if (reals_read(o, "per_second", &r->per_second, &r->nsec, where, cause) == -1 ||
+	    reals_read(o, "cpu_busy", &r->cpu_busy, &r->ncpu, where, cause) == -1 ||
+	    irq_rates_read(o, r, where, cause) == -1) {
+		bench_run_free(r);
+		return -1;
+	}
+	return 0;
 }
 
 int

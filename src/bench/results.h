@@ -32,4 +32,13 @@ void	 bench_meta_free(struct bench_meta *);
 /* Writes DIR/meta.json (atomically). */
 int	 bench_meta_write(const char *dir, const struct bench_meta *, char **cause);
 
+/*
+ * A runs.jsonl line (bench_run_json writes one) into r: -1 and "WHERE: key
+ * 'pps': missing" in *cause. Only label and pps are required; an absent
+ * number reads as NaN (latency_us too), an absent ok as true, an absent array
+ * as NULL. bench_run_free frees it.
+ */
+struct bench_run;
+int	 bench_run_read(json_t *o, const char *where, struct bench_run *r, char **cause);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "util/util.h"
@@ -85,20 +86,18 @@ struct labels {
 };
 
 static int
-run_measured(json_t *r)
+run_measured(const struct bench_run *r)
 {
-	json_t *ok = json_object_get(r, "ok");
-
-	return !json_is_true(json_object_get(r, "warmup")) && (ok == NULL || json_is_true(ok));
+	return !r->warmup && r->ok;
 }
 
-/* The value a run is compared by: pps, bps, or the sink's p99 latency. */
+/* The value a run is compared by: pps, bps, or the sink's p99 latency (NaN: not in the line). */
 static double
-run_value(json_t *r, const char *key)
+run_value(const struct bench_run *r, const char *key)
 {
 	if (strcmp(key, "latency_p99_us") == 0)
-		return jnum(json_object_get(r, "latency_us"), "p99");
-	return jnum(r, key);
+		return r->lat_p99;
+	return strcmp(key, "bps") == 0 ? r->bps : r->pps;
 }
 
 static const char *
@@ -128,13 +127,14 @@ label_index(struct labels *l, const char *name)
 static void
 labels_collect(const struct report_data *d, struct labels *l, const char *key)
 {
+	const struct bench_run *r;
 	size_t i, k;
-	json_t *r;
 
 	memset(l, 0, sizeof *l);
 	l->key = key;
-	json_array_foreach(d->runs, i, r) {
-		k = label_index(l, jstr(r, "label"));
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
+		k = label_index(l, r->label);
 		if (!run_measured(r) || !isfinite(run_value(r, key)))
 			continue;
 		l->val[k] = xreallocarray(l->val[k], l->nval[k] + 1, sizeof **l->val);
@@ -248,23 +248,21 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 {
 	double hi = 0, v, x;
 	size_t i, j, maxsec = 0, nlines = 0;
+	const struct bench_run *r;
 	struct axis ax, ay;
-	json_t *r, *ps;
 	const int h = 300;
 	int k;
 
-	json_array_foreach(d->runs, i, r) {
-		ps = json_object_get(r, "per_second");
-		if (!json_is_array(ps))
-			continue;
-		if (json_array_size(ps) > maxsec)
-			maxsec = json_array_size(ps);
-		for (j = 0; j < json_array_size(ps); j++) {
-			v = json_number_value(json_array_get(ps, j));
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
+		if (r->nsec > maxsec)
+			maxsec = r->nsec;
+		for (j = 0; j < r->nsec; j++) {
+			v = r->per_second[j];
 			if (isfinite(v) && v > hi)
 				hi = v;
 		}
-		if (json_array_size(ps) > 0)
+		if (r->nsec > 0)
 			nlines++;
 	}
 	if (nlines == 0) {
@@ -280,15 +278,14 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%gs</text>\n",
 		    report_axis_map(&ax, x), h - 12, x);
 	}
-	json_array_foreach(d->runs, i, r) {
-		ps = json_object_get(r, "per_second");
-		if (!json_is_array(ps) || json_array_size(ps) == 0)
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
+		if (r->nsec == 0)
 			continue;
 		strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" stroke-opacity=\"0.8\"%s points=\"",
-		    color_of(l, jstr(r, "label")),
-		    json_is_true(json_object_get(r, "warmup")) ? " stroke-dasharray=\"4 3\"" : "");
-		for (j = 0; j < json_array_size(ps); j++) {
-			v = json_number_value(json_array_get(ps, j));
+		    color_of(l, r->label), r->warmup ? " stroke-dasharray=\"4 3\"" : "");
+		for (j = 0; j < r->nsec; j++) {
+			v = r->per_second[j];
 			if (!isfinite(v))
 				v = 0;
 			/* A sample covers second j..j+1: a step, visible even for one sample. */
@@ -296,8 +293,8 @@ time_series(struct strbuf *sb, const struct report_data *d, const struct labels 
 			    report_axis_map(&ax, (double)j + 1), report_axis_map(&ay, v));
 		}
 		strbuf_adds(sb, "\"><title>run ");
-		strbuf_addf(sb, "%.0f ", jnum(r, "run"));
-		report_esc(sb, jstr(r, "label"));
+		strbuf_addf(sb, "%d ", r->run);
+		report_esc(sb, r->label);
 		strbuf_adds(sb, "</title></polyline>\n");
 	}
 	strbuf_adds(sb, "</svg>\n");
@@ -320,16 +317,15 @@ legend(struct strbuf *sb, const struct labels *l)
 static void
 heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 {
-	size_t i, c, ncpu = 0, nruns = json_array_size(d->runs);
+	size_t i, c, ncpu = 0, nruns = d->nruns;
+	const struct bench_run *r;
 	double cw, busy;
-	json_t *r, *cb;
 	char col[16];
 	int h;
 
-	json_array_foreach(d->runs, i, r) {
-		cb = json_object_get(r, "cpu_busy");
-		if (json_is_array(cb) && json_array_size(cb) > ncpu)
-			ncpu = json_array_size(cb);
+	for (i = 0; i < d->nruns; i++) {
+		if (d->runs[i].ncpu > ncpu)
+			ncpu = d->runs[i].ncpu;
 	}
 	if (ncpu == 0 || nruns == 0) {
 		strbuf_adds(sb, "<p>No per-CPU load was recorded.</p>\n");
@@ -343,18 +339,19 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 	for (c = 0; c < ncpu; c++)
 		strbuf_addf(sb, "<text x=\"74\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">CPU %zu</text>\n",
 		    c * 22 + 25, c);
-	json_array_foreach(d->runs, i, r) {
-		cb = json_object_get(r, "cpu_busy");
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
 		for (c = 0; c < ncpu; c++) {
-			busy = json_is_array(cb) ? json_number_value(json_array_get(cb, c)) : NAN;
+			/* A line with fewer CPUs than another: 0 for the rest (as ever); none: unknown. */
+			busy = r->cpu_busy == NULL ? NAN : c < r->ncpu ? r->cpu_busy[c] : 0;
 			if (isfinite(busy))
 				report_heat_color(col, sizeof col, busy);
 			else
 				snprintf(col, sizeof col, "#e8e8e8");
 			strbuf_addf(sb, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
-			    "<title>run %.0f ", 80 + cw * (double)i, c * 22 + 10, fmax(cw - 1, 0.5), col,
-			    jnum(r, "run"));
-			report_esc(sb, jstr(r, "label"));
+			    "<title>run %d ", 80 + cw * (double)i, c * 22 + 10, fmax(cw - 1, 0.5), col,
+			    r->run);
+			report_esc(sb, r->label);
 			if (isfinite(busy))
 				strbuf_addf(sb, ", CPU %zu %.0f%% busy</title></rect>\n", c, busy);
 			else
@@ -362,7 +359,7 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 		}
 		/* A strip under the map says which profile the column ran. */
 		strbuf_addf(sb, "<rect x=\"%.2f\" y=\"%zu\" width=\"%.2f\" height=\"8\" fill=\"%s\"/>\n",
-		    80 + cw * (double)i, ncpu * 22 + 12, fmax(cw - 1, 0.5), color_of(l, jstr(r, "label")));
+		    80 + cw * (double)i, ncpu * 22 + 12, fmax(cw - 1, 0.5), color_of(l, r->label));
 	}
 	strbuf_addf(sb, "<text x=\"80\" y=\"%zu\" class=\"tick\">run 1</text>"
 	    "<text x=\"%d\" y=\"%zu\" text-anchor=\"end\" class=\"tick\">run %zu</text>\n",
@@ -567,23 +564,22 @@ irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
 {
 	const char **names = NULL;
 	double *sum = NULL, *cell, total;
-	size_t n = 0, i, j, k, *cnt, top[8], ntop = 0;
-	const char *key;
-	json_t *r, *rates, *v;
+	size_t n = 0, i, j, k, q, *cnt, top[8], ntop = 0;
+	const struct bench_run *r;
 
-	json_array_foreach(d->runs, i, r) {
-		rates = json_object_get(r, "irq_rates");
-		json_object_foreach(rates, key, v) {
-			for (j = 0; j < n && strcmp(names[j], key) != 0; j++)
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
+		for (q = 0; q < r->nirq; q++) {
+			for (j = 0; j < n && strcmp(names[j], r->irq_names[q]) != 0; j++)
 				;
 			if (j == n) {
 				names = xreallocarray(names, n + 1, sizeof *names);
 				sum = xreallocarray(sum, n + 1, sizeof *sum);
-				names[n] = key;
+				names[n] = r->irq_names[q];
 				sum[n++] = 0;
 			}
-			if (json_is_number(v) && isfinite(json_number_value(v)))
-				sum[j] += json_number_value(v);
+			if (isfinite(r->irq_rates[q]))
+				sum[j] += r->irq_rates[q];
 		}
 	}
 	if (n == 0 || l->n == 0) {
@@ -617,12 +613,15 @@ irq_table(struct strbuf *sb, const struct report_data *d, struct labels *l)
 	for (i = 0; i < ntop; i++) {
 		memset(cell, 0, l->n * sizeof *cell);
 		memset(cnt, 0, l->n * sizeof *cnt);
-		json_array_foreach(d->runs, j, r) {
+		for (j = 0; j < d->nruns; j++) {
+			r = &d->runs[j];
 			if (!run_measured(r))
 				continue;
-			k = label_index(l, jstr(r, "label"));
-			v = json_object_get(json_object_get(r, "irq_rates"), names[top[i]]);
-			total = json_is_number(v) ? json_number_value(v) : 0;
+			k = label_index(l, r->label);
+			for (total = 0, q = 0; q < r->nirq; q++) {
+				if (strcmp(r->irq_names[q], names[top[i]]) == 0)
+					total = r->irq_rates[q];
+			}
 			cell[k] += isfinite(total) ? total : 0;
 			cnt[k]++;
 		}
@@ -682,26 +681,28 @@ hosts_table(struct strbuf *sb, const struct report_data *d)
 static void
 runs_table(struct strbuf *sb, const struct report_data *d)
 {
-	json_t *r;
+	const struct bench_run *r;
 	size_t i;
 	char a[32], b[32];
 
 	strbuf_adds(sb, "<table><tr><th>run</th><th>block</th><th>profile</th><th>forwarded</th>"
 	    "<th>bit/s</th><th>lost</th><th>s</th><th>note</th></tr>\n");
-	json_array_foreach(d->runs, i, r) {
-		fmt_rate(a, sizeof a, jnum(r, "pps"), "pps");
-		fmt_rate(b, sizeof b, jnum(r, "bps"), "bit/s");
-		strbuf_addf(sb, "<tr><td>%.0f</td><td>%.0f</td><td>", jnum(r, "run"), jnum(r, "block"));
-		report_esc(sb, jstr(r, "label"));
+	for (i = 0; i < d->nruns; i++) {
+		r = &d->runs[i];
+		fmt_rate(a, sizeof a, r->pps, "pps");
+		fmt_rate(b, sizeof b, r->bps, "bit/s");
+		strbuf_addf(sb, "<tr><td>%d</td><td>%d</td><td>", r->run, r->block);
+		report_esc(sb, r->label);
 		strbuf_addf(sb, "</td><td>%s</td><td>%s</td><td>%.0f</td><td>%.1f</td><td>", a, b,
-		    jnum(r, "drops"), jnum(r, "duration_s"));
-		if (json_is_true(json_object_get(r, "warmup")))
+		    (double)r->drops, r->duration_s);
+		if (r->warmup)
 			strbuf_adds(sb, "warm-up, discarded ");
-		if (*jstr(json_object_get(r, "dut"), "boot_id") != '\0') {
-			add_esc(sb, "DUT boot ", json_object_get(r, "dut"), "boot_id");
+		if (r->boot[0] != '\0') {
+			strbuf_adds(sb, "DUT boot ");
+			report_esc(sb, r->boot);
 			strbuf_adds(sb, " ");
 		}
-		report_esc(sb, jstr(r, "error"));
+		report_esc(sb, r->error);
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table>\n");

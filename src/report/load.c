@@ -8,80 +8,60 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "report/report.h"
 #include "util/util.h"
 
-static int
-check_run(const char *name, int line, json_t *o, char **cause)
+void
+report_runs_free(struct bench_run *runs, size_t n)
 {
-	static const char *const numbers[] = { "pps" };
-	json_t *v;
 	size_t i;
 
-	if (!json_is_object(o)) {
-		util_cause(cause, "%s:%d: a run is not a JSON object", name, line);
-		return -1;
-	}
-	v = json_object_get(o, "label");
-	if (!json_is_string(v) || json_string_length(v) == 0) {
-		util_cause(cause, "%s:%d: run without a 'label'", name, line);
-		return -1;
-	}
-	for (i = 0; i < nitems(numbers); i++) {
-		v = json_object_get(o, numbers[i]);
-		if (!json_is_number(v)) {
-			util_cause(cause, "%s:%d: run without a number '%s'", name, line, numbers[i]);
-			return -1;
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		const char *key = i == 0 ? "per_second" : "cpu_busy";
-
-		v = json_object_get(o, key);
-		if (v != NULL && !json_is_array(v)) {
-			util_cause(cause, "%s:%d: '%s' is not an array", name, line, key);
-			return -1;
-		}
-	}
-	v = json_object_get(o, "irq_rates");
-	if (v != NULL && !json_is_object(v)) {
-		util_cause(cause, "%s:%d: 'irq_rates' is not an object", name, line);
-		return -1;
-	}
-	return 0;
+	for (i = 0; i < n; i++)
+		bench_run_free(&runs[i]);
+	free(runs);
 }
 
-json_t *
-report_parse_runs(const char *name, const char *text, size_t len, char **cause)
+int
+report_parse_runs(const char *name, const char *text, size_t len, struct bench_run **runs,
+    size_t *nruns, char **cause)
 {
-	json_t *runs, *o;
+	struct bench_run *r = NULL;
 	json_error_t jerr;
-	size_t off = 0, end;
-	int line = 0;
+	size_t off = 0, end, n = 0;
+	char *where;
+	json_t *o;
+	int line = 0, rc = 0;
 
-	runs = json_array();
-	while (off < len) {
+	while (off < len && rc == 0) {
 		line++;
 		end = off;
 		while (end < len && text[end] != '\n')
 			end++;
 		if (end > off) {
-			o = json_loadb(text + off, end - off, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
+			o = json_loadb(text + off, end - off, JSON_REJECT_DUPLICATES, &jerr);
 			if (o == NULL) {
 				util_cause(cause, "%s:%d: %s", name, line, jerr.text);
-				json_decref(runs);
-				return NULL;
+				rc = -1;
+				break;
 			}
-			if (check_run(name, line, o, cause) == -1) {
-				json_decref(o);
-				json_decref(runs);
-				return NULL;
-			}
-			json_array_append_new(runs, o);
+			r = xreallocarray(r, n + 1, sizeof *r);
+			xasprintf(&where, "%s:%d", name, line);
+			rc = bench_run_read(o, where, &r[n], cause);
+			n += rc == 0;
+			free(where);
+			json_decref(o);
 		}
 		off = end + 1;
 	}
-	return runs;
+	if (rc == -1) {
+		report_runs_free(r, n);
+		r = NULL;
+		n = 0;
+	}
+	*runs = r;
+	*nruns = n;
+	return rc;
 }
 
 static json_t *
@@ -177,14 +157,13 @@ report_load(const char *dir, struct report_data *d, char **cause)
 			free(path);
 			goto fail;
 		}
-		d->runs = report_parse_runs(path, text, len, cause);
+		rc = report_parse_runs(path, text, len, &d->runs, &d->nruns, cause);
 		free(text);
-		if (d->runs == NULL) {
+		if (rc == -1) {
 			free(path);
 			goto fail;
 		}
-	} else
-		d->runs = json_array();
+	}
 	free(path);
 	if ((j = load_json(dir, "verdict.json", 0, cause)) == NULL)
 		goto fail;
@@ -238,7 +217,7 @@ report_data_free(struct report_data *d)
 {
 	free(d->dir);
 	bench_meta_free(&d->meta);
-	json_decref(d->runs);
+	report_runs_free(d->runs, d->nruns);
 	json_decref(d->verdict);
 	json_decref(d->summary);
 	json_decref(d->diagnosis);

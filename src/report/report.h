@@ -16,7 +16,8 @@ struct report_profile {
 struct report_data {
 	char	*dir;
 	struct bench_meta meta;	/* meta.json (required) */
-	json_t	*runs;		/* array of runs.jsonl objects */
+	struct bench_run *runs;	/* runs.jsonl's lines (bench_run_read) */
+	size_t	nruns;
 	json_t	*verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */
 	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
@@ -28,8 +29,13 @@ struct report_data {
 
 /* Reads DIR; a malformed file gives "DIR/runs.jsonl:12: ..." in *cause. */
 int	report_load(const char *dir, struct report_data *, char **cause);
-/* Parses runs.jsonl text (used by report_load and the fuzzer); name is for messages. */
-json_t	*report_parse_runs(const char *name, const char *text, size_t len, char **cause);
+/*
+ * Parses runs.jsonl text (used by report_load and the fuzzer) into *runs
+ * (report_runs_free), a line through bench_run_read; name is for messages.
+ */
+int	report_parse_runs(const char *name, const char *text, size_t len, struct bench_run **runs,
+	    size_t *nruns, char **cause);
+void	report_runs_free(struct bench_run *, size_t);
 void	report_data_free(struct report_data *);
 
 /* The whole page: self-contained HTML with inline SVG, no scripts, no external resources. */

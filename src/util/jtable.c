@@ -259,7 +259,7 @@ read_value(json_t *v, char *p, const struct jfield *f)
 	return "has an unknown kind";
 }
 
-/* The value of an absent JF_OPT row: "", unknown (-1) for J_INT, J_LONG and J_TRI, else 0. */
+/* The value of an absent JF_OPT row: "", unknown (-1 or NaN), false (true with JF_TRUE), else 0. */
 static void
 read_absent(char *p, const struct jfield *f)
 {
@@ -281,10 +281,10 @@ read_absent(char *p, const struct jfield *f)
 		*(uint64_t *)(void *)p = 0;
 		break;
 	case J_BOOL:
-		*(bool *)(void *)p = false;
+		*(bool *)(void *)p = (f->flags & JF_TRUE) != 0;
 		break;
 	case J_DBL:
-		*(double *)(void *)p = 0;
+		*(double *)(void *)p = NAN;
 		break;
 	case J_PSTR:
 		*(char **)(void *)p = NULL;

@@ -24,8 +24,10 @@ enum jkind {
 };
 
 /* Row flags. */
-#define JF_OPT		0x1	/* jtable_read: may be absent (then 0, "", or -1 for J_INT/J_LONG/J_TRI) */
+/* jtable_read: may be absent, then "", NULL, 0, -1 for J_INT/J_LONG/J_TRI, NaN for J_DBL */
+#define JF_OPT		0x1
 #define JF_OMIT0	0x2	/* written only when not zero / not "" */
+#define JF_TRUE		0x4	/* a J_BOOL JF_OPT row absent reads as true */
 
 struct jfield {
 	const char *group;	/* the member object holding it ("channels"), or NULL */

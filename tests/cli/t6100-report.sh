@@ -73,7 +73,7 @@ test_expect_success 'a missing directory is an input error' 'test_expect_code 2 
 test_expect_success 'a malformed runs.jsonl is named with its line' '
 	cp -r "$AB" bad && printf "{\"label\":\"x\"}\n" >>bad/runs.jsonl &&
 	test_expect_code 2 ntune report bad -o - >/dev/null 2>err &&
-	grep -q "bad/runs.jsonl:13: run without a number .pps." err
+	grep -q "bad/runs.jsonl:13: key .pps.: missing" err
 '
 test_expect_success 'a meta.json key renamed or of the wrong type is named with its file' '
 	cp -r "$AB" meta && sed "s/\"stopped\":/\"stop\":/" "$AB/meta.json" >meta/meta.json &&

@@ -75,7 +75,10 @@ test_bench_results_round_trip_through_the_report_reader(void **state)
 	assert_string_equal(values, "11\n13\n");
 	free(values);
 	assert_int_equal(report_load(dir, &d, &cause), 0);
-	assert_int_equal(json_array_size(d.runs), 3);
+	assert_int_equal(d.nruns, 3);
+	assert_true(d.runs[0].pps == 11 && d.runs[1].pps == 13 && d.runs[2].warmup);
+	assert_int_equal(d.runs[1].run, 2);
+	assert_int_equal(d.runs[0].ncpu, 2);
 	assert_false(d.meta.complete);
 	assert_string_equal(d.meta.kind, "bench");
 	assert_string_equal(d.meta.stopped, "interrupted");

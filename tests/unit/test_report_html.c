@@ -26,34 +26,44 @@ test_report_parse_runs_names_the_bad_line(void **state)
 {
 	const char text[] = "{\"label\":\"a\",\"pps\":1}\n\n{\"label\":\"b\",\"pps\":\n";
 	char *cause = NULL;
-	json_t *runs;
+	struct bench_run *runs;
+	size_t n;
 
 	(void)state;
-	runs = report_parse_runs("r.jsonl", text, strlen(text), &cause);
+	assert_int_equal(report_parse_runs("r.jsonl", text, strlen(text), &runs, &n, &cause), -1);
 	assert_null(runs);
+	assert_int_equal(n, 0);
 	assert_non_null(strstr(cause, "r.jsonl:3:"));
 	free(cause);
 }
 
+/* A line the writer would not write is refused, naming the line and the key. */
 static void
 test_report_parse_runs_rejects_wrong_types(void **state)
 {
-	const char *bad[] = {
-		"[1,2]\n",
-		"{\"pps\":1}\n",
-		"{\"label\":\"a\",\"pps\":\"1\"}\n",
-		"{\"label\":\"a\",\"pps\":1,\"per_second\":3}\n",
-		"{\"label\":\"a\",\"pps\":1,\"irq_rates\":[]}\n",
-		"{\"label\":\"a\",\"label\":\"b\",\"pps\":1}\n",
+	static const struct { const char *line, *want; } bad[] = {
+		{ "[1,2]\n", "x:1: not a JSON object" },
+		{ "{\"pps\":1}\n", "x:1: key 'label': missing" },
+		{ "{\"label\":\"a\",\"pkts\":1}\n", "x:1: key 'pps': missing" },
+		{ "{\"label\":\"a\",\"pps\":\"1\"}\n", "x:1: key 'pps': is not a number" },
+		{ "{\"label\":\"a\",\"pps\":1,\"per_second\":3}\n", "x:1: key 'per_second': is not an array" },
+		{ "{\"label\":\"a\",\"pps\":1,\"cpu_busy\":[1,\"x\"]}\n", "key 'cpu_busy': item 2 is not a number" },
+		{ "{\"label\":\"a\",\"pps\":1,\"irq_rates\":[]}\n", "x:1: key 'irq_rates': is not an object" },
+		{ "{\"label\":\"a\",\"pps\":1,\"drops\":-3}\n", "x:1: key 'drops': is not a count" },
+		{ "{\"label\":\"a\",\"pps\":1,\"dut\":{\"boot_id\":7}}\n", "key 'dut.boot_id': is not a string" },
+		{ "{\"label\":\"a\",\"label\":\"b\",\"pps\":1}\n", "x:1: duplicate object key" },
 	};
+	struct bench_run *runs;
 	char *cause;
-	size_t i;
+	size_t i, n;
 
 	(void)state;
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		cause = NULL;
-		assert_null(report_parse_runs("x", bad[i], strlen(bad[i]), &cause));
-		assert_non_null(cause);
+		assert_int_equal(report_parse_runs("x", bad[i].line, strlen(bad[i].line), &runs, &n,
+		    &cause), -1);
+		if (cause == NULL || strstr(cause, bad[i].want) == NULL)
+			fail_msg("%s: got '%s', want '%s'", bad[i].line, cause, bad[i].want);
 		free(cause);
 	}
 }
@@ -68,8 +78,7 @@ report_of(struct report_data *d, const char *text, const char *stopped)
 	snprintf(d->meta.kind, sizeof d->meta.kind, "bench");
 	d->meta.complete = true;
 	snprintf(d->meta.stopped, sizeof d->meta.stopped, "%s", stopped);
-	d->runs = report_parse_runs("t", text, strlen(text), &cause);
-	if (d->runs == NULL)
+	if (report_parse_runs("t", text, strlen(text), &d->runs, &d->nruns, &cause) == -1)
 		fail_msg("report_parse_runs: %s", cause);
 }
 
@@ -111,7 +120,7 @@ test_report_html_draws_one_box_per_profile(void **state)
 	(void)state;
 	report_of(&d, text, "max-runs");
 	expect_page(&d, wants, unwanted);
-	json_decref(d.runs);
+	report_runs_free(d.runs, d.nruns);
 }
 
 /* A decided loss reads as worse (red, "worse:"), a decided gain as better; lower latency is better. */
@@ -138,7 +147,7 @@ test_report_html_decided_worse_is_not_shown_as_a_gain(void **state)
 	    "d lower latency");
 	assert_non_null(d.verdict);
 	expect_page(&d, wants, NULL);
-	json_decref(d.runs);
+	report_runs_free(d.runs, d.nruns);
 	json_decref(d.verdict);
 }
 
