@@ -60,7 +60,7 @@ print_change(json_t *c)
 
 /* A group's lines are listed as its evidence: one line says what to do with them. */
 static void
-print_group_change(json_t *it)
+print_group_change(json_t *it, bool linux)
 {
 	size_t i, nboot = 0, napply = 0, nremove = 0, ncheck = 0;
 	const char *a;
@@ -81,12 +81,12 @@ print_group_change(json_t *it)
 		printf("   change: reboot to bring in the %zu boot-time line%s above (or remove "
 		    "what you do not want)\n", nboot, nboot == 1 ? "" : "s");
 	if (napply > 0)
-		printf("   change: apply the %zu runtime line%s above (sysctl -f FILE), or remove "
-		    "them\n", napply, napply == 1 ? "" : "s");
+		printf("   change: apply the %zu runtime line%s above (sysctl %s FILE), or remove "
+		    "them\n", napply, napply == 1 ? "" : "s", linux ? "-p" : "-f");
 }
 
 static void
-print_item(json_t *it)
+print_item(json_t *it, bool linux)
 {
 	const char *kind = json_string_value(json_object_get(it, "kind"));
 	json_t *e, *c;
@@ -109,7 +109,7 @@ print_item(json_t *it)
 	if (metric && json_array_size(json_object_get(it, "evidence")) > 0)
 		putchar('\n');
 	if (!metric && json_object_get(it, "count") != NULL)
-		print_group_change(it);
+		print_group_change(it, linux);
 	else
 		json_array_foreach(json_object_get(it, "changes"), i, c)
 			print_change(c);
@@ -140,7 +140,7 @@ print_text(json_t *doc, const char *dir)
 	if (doctor_items(doc) == 0)
 		printf("\nnothing to fix\n");
 	json_array_foreach(json_object_get(doc, "items"), i, v)
-		print_item(v);
+		print_item(v, strcmp(json_string_value(json_object_get(sys, "platform")), "linux") == 0);
 	printf("\nfine:\n");
 	if (json_array_size(json_object_get(doc, "fine")) == 0)
 		printf("  nothing in the box's files or the samples\n");
@@ -349,10 +349,12 @@ const struct ntune_cmd cmd_doctor = {
 	    "       [--ssh-accept-new] [--dut-root DIR]\n"
 	    "doctor --from DIR|FILE [--dut ssh://[user@]router] [--duration S] [-o DIR] [--json]\n"
 	    "doctor --capture-script [--duration S]",
-	.notes = "Reads the router with its base system only (nothing is installed or changed\n"
-	    "on it), or a capture directory; prints one ranked list: what is wrong or wasted,\n"
-	    "its evidence, its certainty, the lines to change and the ntune bench command that\n"
-	    "would prove it; then what is fine. Exit 0: nothing to fix, 1: findings, 2: error.",
+	.notes = "Reads the router (FreeBSD, OPNsense, pfSense or Linux) with its base system\n"
+	    "only (nothing is installed or changed on it), or a capture directory; prints one\n"
+	    "ranked list: what is wrong or wasted, its evidence, its certainty, the lines to\n"
+	    "change (on Linux each /etc/sysctl.d file by its own path and line) and the ntune\n"
+	    "bench command that would prove it; then what is fine. Exit 0: nothing to fix,\n"
+	    "1: findings, 2: error.",
 	.optstring = "o:j",
 	.longopts = longopts,
 	.max_args = 1,

@@ -19,7 +19,7 @@
 /* The files a FreeBSD box loads tunables from, in the order the box applies them. */
 static const struct {
 	const char *section, *shown;
-} box_files[DOCTOR_MAXFILES] = {
+} box_files[] = {
 	{ "loader.conf", "/boot/loader.conf" },
 	{ "loader.conf.local", "/boot/loader.conf.local" },
 	{ "sysctl.conf", "/etc/sysctl.conf" },
@@ -62,12 +62,15 @@ open_system(struct doctor *dr, char **cause)
 	if (kb_system_from_os(dr->os, &dr->si, cause) == -1)
 		return -1;
 	dr->si_open = true;
-	if ((s = doctor_section(dr, "platform.txt")) != NULL && s->len > 0 &&
+	/* platform.txt names a FreeBSD distribution (a Linux one's is /etc/os-release) */
+	if (os_platform_family(dr->si.sys.platform) == OS_PLATFORM_FREEBSD &&
+	    (s = doctor_section(dr, "platform.txt")) != NULL && s->len > 0 &&
 	    (pf = os_platform_in_text(s->text)) != OS_PLATFORM_UNKNOWN)
 		dr->si.sys.platform = pf;
-	if (os_platform_family(dr->si.sys.platform) != OS_PLATFORM_FREEBSD) {
-		util_cause(cause, "%s: a %s capture; doctor reads FreeBSD, OPNsense and pfSense "
-		    "captures", dr->set->origin != NULL ? dr->set->origin : "capture",
+	dr->linux = dr->si.sys.platform == OS_PLATFORM_LINUX;
+	if (!dr->linux && os_platform_family(dr->si.sys.platform) != OS_PLATFORM_FREEBSD) {
+		util_cause(cause, "%s: a %s capture; doctor reads FreeBSD, OPNsense, pfSense and "
+		    "Linux captures", dr->set->origin != NULL ? dr->set->origin : "capture",
 		    os_platform_label(dr->si.sys.platform));
 		return -1;
 	}
@@ -104,23 +107,102 @@ find_host(struct doctor *dr)
 		snprintf(dr->dut, sizeof dr->dut, "ssh://root@%s", dr->host[0] ? dr->host : "ROUTER");
 }
 
+/* Reads text as the profile of the box's file shown (every line kept, unreadable ones noted). */
+static int
+add_file(struct doctor *dr, const char *section, const char *shown, const char *text,
+    size_t len, char **cause)
+{
+	struct doctor_file *f;
+	struct kb_profile *p;
+
+	if ((p = kb_profile_parse_all(shown, text, len, cause)) == NULL)
+		return -1;
+	dr->files = xreallocarray(dr->files, dr->nfiles + 1, sizeof *dr->files);
+	f = &dr->files[dr->nfiles++];
+	memset(f, 0, sizeof *f);
+	f->section = section;
+	f->shown = xstrdup(shown);
+	f->p = p;
+	return 0;
+}
+
+/* The files of a Linux capture, as capture_boot_files gives them. */
+struct linux_files {
+	char	**path, **text;
+	size_t	 n;
+};
+
+static void
+linux_file(void *arg, const char *path, const char *text)
+{
+	struct linux_files *lf = arg;
+
+	lf->path = xreallocarray(lf->path, lf->n + 1, sizeof *lf->path);
+	lf->text = xreallocarray(lf->text, lf->n + 1, sizeof *lf->text);
+	lf->path[lf->n] = xstrdup(path);
+	lf->text[lf->n++] = xstrdup(text);
+}
+
+/*
+ * A Linux box: each .conf file of /etc/sysctl.d in name order (its own path and lines, the capture's
+ * "# file: PATH" markers), then /etc/sysctl.conf, the order `sysctl --system` applies them
+ * (procps sysctl.c reads /etc/sysctl.conf after the sysctl.d directories). A sysctl.d file
+ * with /etc/sysctl.conf's very text is a link to it (Debian's 99-sysctl.conf): read once.
+ */
+static int
+read_linux_files(struct doctor *dr, char **cause)
+{
+	struct linux_files lf;
+	const char *conf = NULL;
+	char *note;
+	size_t i;
+	int rc = 0;
+
+	memset(&lf, 0, sizeof lf);
+	capture_boot_files(dr->set, linux_file, &lf);
+	for (i = 0; i < lf.n; i++) {
+		if (strcmp(lf.path[i], "/etc/sysctl.conf") == 0)
+			conf = lf.text[i];
+	}
+	for (i = 0; i < lf.n && rc == 0; i++) {
+		if (strcmp(lf.path[i], "/etc/sysctl.conf") == 0)
+			continue;
+		if (conf != NULL && strcmp(lf.text[i], conf) == 0) {
+			xasprintf(&note, "%s has the text of /etc/sysctl.conf (a link to it): its "
+			    "lines are named as /etc/sysctl.conf's", lf.path[i]);
+			json_array_append_new(dr->notes, json_string(note));
+			free(note);
+			continue;
+		}
+		rc = add_file(dr, "sysctl.conf.local", lf.path[i], lf.text[i], strlen(lf.text[i]),
+		    cause);
+	}
+	if (rc == 0 && conf != NULL)
+		rc = add_file(dr, "sysctl.conf", "/etc/sysctl.conf", conf, strlen(conf), cause);
+	for (i = 0; i < lf.n; i++) {
+		free(lf.path[i]);
+		free(lf.text[i]);
+	}
+	free(lf.path);
+	free(lf.text);
+	return rc;
+}
+
 /* Each file the box loads, read as a profile (every line kept, unreadable ones noted). */
 static int
 read_files(struct doctor *dr, char **cause)
 {
 	const struct capture_section *s;
-	struct doctor_file *f;
 	size_t i;
 
+	if (dr->linux)
+		return read_linux_files(dr, cause);
 	for (i = 0; i < nitems(box_files); i++) {
 		if ((s = doctor_section(dr, box_files[i].section)) == NULL)
 			continue;
-		f = &dr->files[dr->nfiles];
-		f->section = box_files[i].section;
-		f->shown = box_files[i].shown;
-		if ((f->p = kb_profile_parse_all(f->shown, s->text, s->len, cause)) == NULL)
+		if (add_file(dr, box_files[i].section, box_files[i].shown, s->text, s->len,
+		    cause) == -1)
 			return -1;
-		dr->nfiles++;
 	}
 	return 0;
 }
@@ -129,7 +211,7 @@ read_files(struct doctor *dr, char **cause)
 static void
 check_files(struct doctor *dr)
 {
-	struct kb_profile *others[DOCTOR_MAXFILES];
+	struct kb_profile **others = xcalloc(dr->nfiles + 1, sizeof *others);
 	struct kb_system sys;
 	size_t i, j, n;
 
@@ -144,6 +226,7 @@ check_files(struct doctor *dr)
 		kb_check(dr->kb, dr->files[i].p, &sys, kb_target_guess(dr->files[i].p,
 		    sys.platform), &dr->files[i].d, &dr->files[i].nd);
 	}
+	free(others);
 }
 
 /* Seconds between the samples: clock.txt's two `date -u +%s` lines, else --duration. */
@@ -192,6 +275,56 @@ free_names(struct diag_capture *c, size_t n)
 		free((char *)c[--n].name);
 }
 
+/* One sample of a Linux capture, read by the Linux backend from the capture's tree. */
+static int
+linux_sample(struct doctor *dr, const char *name, struct os_counters *c, bool topology,
+    char **cause)
+{
+	const struct capture_section *s = doctor_section(dr, name);
+	char *where;
+	int rc;
+
+	xasprintf(&where, "%s%s%s", dr->set->origin != NULL ? dr->set->origin : "capture",
+	    s->line == 0 ? "/" : ":", s->name);
+	rc = capture_linux_sample(dr->os, where, s->text, s->len, cause);
+	free(where);
+	return rc == 0 ? os_counters_collect(dr->os, c, topology, cause) : -1;
+}
+
+/*
+ * A Linux capture: before.txt and after.txt over the interval, else the counters since boot
+ * of its linux-tree.txt; read by the Linux backend (os_counters_collect) from the capture's
+ * tree, evaluated by the Linux rules. top.txt (procps top) is not read: /proc/stat gives the
+ * CPU figures.
+ */
+static int
+diagnose_linux(struct doctor *dr, char **cause)
+{
+	struct diag_rules *rs;
+	struct os_counters a, b;
+	int rc;
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	if (diag_rules_load(NULL, &rs, cause) != 0)
+		return -1;
+	dr->secs = interval(dr);
+	if (doctor_section(dr, "before.txt") != NULL && doctor_section(dr, "after.txt") != NULL &&
+	    dr->secs > 0)
+		rc = linux_sample(dr, "before.txt", &a, false, cause) == 0 &&
+		    linux_sample(dr, "after.txt", &b, true, cause) == 0 ? diag_evaluate(rs, &a, &b,
+		    dr->secs, "linux", "", &dr->d, cause) : -1;
+	else {
+		dr->secs = 0;
+		rc = os_counters_collect(dr->os, &b, true, cause) == 0 ? diag_evaluate(rs, NULL, &b,
+		    0, "linux", "", &dr->d, cause) : -1;
+	}
+	os_counters_free(&a);
+	os_counters_free(&b);
+	diag_rules_free(rs);
+	return rc;
+}
+
 /* The samples: before.txt and after.txt (+ top.txt) over the interval, else since boot. */
 static int
 diagnose(struct doctor *dr, char **cause)
@@ -201,6 +334,8 @@ diagnose(struct doctor *dr, char **cause)
 	const char *os = os_platform_name(dr->si.sys.platform);
 	int rc;
 
+	if (dr->linux)
+		return diagnose_linux(dr, cause);
 	add_capture(dr, before, &nb, doctor_section(dr, "before.txt"));
 	add_capture(dr, after, &na, doctor_section(dr, "after.txt"));
 	dr->secs = interval(dr);
@@ -303,7 +438,9 @@ doctor_free(struct doctor *dr)
 		kb_diags_free(dr->files[i].d, dr->files[i].nd);
 		free(dr->files[i].cls);
 		kb_profile_free(dr->files[i].p);
+		free(dr->files[i].shown);
 	}
+	free(dr->files);
 	if (dr->adv != NULL)
 		kb_advice_free(dr->adv, dr->nadv);
 	if (dr->d != NULL)

@@ -1,7 +1,8 @@
 /*
  * ntune doctor: one pass over a capture of a router (what its base system prints:
  * sysctl -a, ifconfig, vmstat -i, netstat, top, its loader/sysctl files and config.xml
- * <sysctl> items, and two samples taken some seconds apart), giving one ranked list of
+ * <sysctl> items, and two samples taken some seconds apart; on Linux /proc, /sys, its
+ * sysctl.conf and sysctl.d files), giving one ranked list of
  * what is wrong or wasted, with its evidence, its certainty, the lines to change and the
  * `ntune bench` command that would prove it; then what is fine.
  *

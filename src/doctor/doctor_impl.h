@@ -12,8 +12,6 @@
 #include "kb/system.h"
 #include "remote/capture.h"
 
-#define DOCTOR_MAXFILES	5
-
 /* What a line of a box file is in the list (items.c): one class, the most important. */
 enum doctor_line {
 	DOCTOR_LINE_WRONG,	/* the kernel does not take it (an error of check) */
@@ -26,8 +24,8 @@ enum doctor_line {
 
 /* A file of the box that sets tunables, read as a profile and linted. */
 struct doctor_file {
-	const char *section;	/* "loader.conf.local" */
-	const char *shown;	/* how items name it: "/boot/loader.conf.local" */
+	const char *section;	/* "loader.conf.local" (Linux: "sysctl.conf.local" for sysctl.d) */
+	char	*shown;		/* how items name it: "/boot/loader.conf.local" */
 	struct kb_profile *p;
 	struct kb_diag *d;
 	size_t	 nd;
@@ -42,8 +40,9 @@ struct doctor {
 	struct os_ctx *os;
 	struct kb_sysinfo si;
 	bool	 si_open;
-	struct doctor_file files[DOCTOR_MAXFILES];
+	struct doctor_file *files;	/* in the order the box applies them */
 	size_t	 nfiles;
+	bool	 linux;	/* a Linux box: sysctl.d files and /etc/sysctl.conf, sysctl -p */
 	struct diag_result *d;
 	struct kb_advice *adv;
 	size_t	 nadv;

@@ -27,10 +27,20 @@ where_set(const struct doctor *dr, const char *name)
 	return last;
 }
 
-/* Where a line for a knob the files do not set goes. */
+/*
+ * Where a line for a knob the files do not set goes. Linux: a sysctl in the file ntune's own
+ * persistence writes (src/apply/persist.c); an interface, CPU, /sys or ethtool setting in no
+ * sysctl file at all (`ntune apply` sets it at runtime; persist.c does not keep it).
+ */
 static const char *
-add_to(const struct kb_knob *k)
+add_to(const struct doctor *dr, const char *name, const struct kb_knob *k)
 {
+	if (dr->linux) {
+		if (util_startswith(name, "if.") || util_startswith(name, "cpu.") ||
+		    (k != NULL && k->placement != KB_PLACE_SYSCTL && k->placement != KB_PLACE_BOTH))
+			return "ntune apply";
+		return "/etc/sysctl.d/90-ntune.conf";
+	}
 	if (k != NULL && k->placement == KB_PLACE_LOADER)
 		return "/boot/loader.conf.local";
 	return "/etc/sysctl.conf.local";
@@ -48,7 +58,8 @@ takes_effect(const struct doctor *dr, const char *file, const char *name)
 	    os_platform_name(dr->si.sys.platform));
 	const char *base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 : file;
 
-	if (util_startswith(base, "loader.conf") || (k != NULL && k->placement == KB_PLACE_LOADER))
+	if (!dr->linux && (util_startswith(base, "loader.conf") || (k != NULL &&
+	    k->placement == KB_PLACE_LOADER)))
 		return "reboot";
 	return "apply";
 }
@@ -134,7 +145,7 @@ advice_change(struct doctor *dr, json_t *it, const struct kb_advice *a)
 		    json_array_size(json_object_get(it, "changes")) - 1), "was", json_string(e->value));
 	}
 	else
-		change_add(dr, it, add_to(k), 0, "add", a->name, now, a->value, why);
+		change_add(dr, it, add_to(dr, a->name, k), 0, "add", a->name, now, a->value, why);
 	free(now);
 	free(why);
 }

@@ -197,6 +197,15 @@ nic_irqs(struct os_ctx *ctx, const char *ifname, struct nic_irq **out)
 		os_strlcpy(v[n].desc, irqs[i].desc, sizeof v[n].desc);
 		v[n].total = irqs[i].total;
 		classify_irq(irqs[i].desc, &v[n]);
+		/*
+		 * The vector named the interface alone is its "other" (link, mailbox) vector,
+		 * not a queue: igb and ixgbe request it with netdev->name (igb_main.c and
+		 * ixgbe_main.c, igb_request_msix / ixgbe_request_msix_irqs: igb_msix_other).
+		 */
+		if (strcmp(irqs[i].desc, ifname) == 0) {
+			v[n].kind[0] = '\0';
+			v[n].index = -1;
+		}
 		n++;
 	}
 	free(msi);

@@ -101,6 +101,15 @@ struct os_ctx *os_open_captures(const struct capture_set *, char **cause);
  * there by the Linux backend (ntune built for Linux only); os_close removes the tree.
  */
 struct os_ctx *capture_open_linux(const struct capture_set *, char **cause);
+/*
+ * A sample of a Linux capture (before.txt, after.txt: /proc/stat, /proc/net/dev and
+ * /proc/interrupts one after another) put in place of those files in the tree of ctx
+ * (a capture_open_linux context), so that os_counters_collect reads it there with the
+ * Linux backend's own parsers. A line that is none of those files' (by its shape), a
+ * file missing or given twice: -1 with "WHERE:LINE: ..." in cause, before anything is written.
+ */
+int	 capture_linux_sample(struct os_ctx *, const char *where, const char *text, size_t len,
+	    char **cause);
 /* The files a boot reads (loader.conf ... sysctl.conf.local), for a snapshot's boot_files. */
 void	 capture_boot_files(const struct capture_set *,
 	    void (*fn)(void *arg, const char *path, const char *text), void *arg);

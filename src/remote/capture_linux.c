@@ -364,3 +364,123 @@ capture_open_linux(const struct capture_set *set, char **cause)
 		rmtree(top);
 	return ctx;
 }
+
+/* ---- a sample (before.txt, after.txt): /proc/stat, /proc/net/dev, /proc/interrupts ---- */
+
+enum sample_part { PART_NONE = -1, PART_STAT, PART_DEV, PART_IRQ, PART_N };
+
+static const char *const part_path[PART_N] = { "/proc/stat", "/proc/net/dev",
+	"/proc/interrupts" };
+
+/* The part a line starts: /proc/stat's "cpu " line, /proc/net/dev's "Inter-|", the "CPU0" header. */
+static enum sample_part
+part_start(const char *line)
+{
+	const char *p = line + strspn(line, " ");
+
+	if (strncmp(line, "cpu ", 4) == 0)
+		return PART_STAT;
+	if (strncmp(line, "Inter-|", 7) == 0)
+		return PART_DEV;
+	if (strncmp(p, "CPU0", 4) == 0 && p != line)
+		return PART_IRQ;
+	return PART_NONE;
+}
+
+/* Is a line of a part what that file prints? Only its shape: the backend reads the values. */
+static bool
+part_line_ok(enum sample_part part, size_t nth, const char *line)
+{
+	const char *p = line + strspn(line, " "), *colon;
+
+	switch (part) {
+	case PART_STAT:		/* "cpu3 1 2 3", "intr 5 0 1", "ctxt 7", "btime 1" */
+		if (strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789") == 0)
+			return false;
+		p += strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789");
+		return *p == ' ' && strspn(p, " 0123456789") == strlen(p);
+	case PART_DEV:		/* the second header line, then "  eth0: 1 2 ..." */
+		if (nth == 1)
+			return strstr(line, "|bytes") != NULL;
+		return (colon = strchr(p, ':')) != NULL && colon > p &&
+		    strspn(colon + 1, " 0123456789") == strlen(colon + 1);
+	case PART_IRQ:		/* " 30:  1  2  PCI-MSI 1-edge eth0-TxRx-0", "NMI: 0 0 Non-maskable" */
+		return (colon = strchr(p, ':')) != NULL && colon > p &&
+		    strcspn(p, " \t") > (size_t)(colon - p) && (colon[1] == ' ' ||
+		    colon[1] == '\0');
+	default:
+		return false;
+	}
+}
+
+/* Replaces the tree's file path with text (atomically: a new file renamed over it). */
+static int
+replace_file(const char *top, const char *path, const char *text, size_t len, char **cause)
+{
+	char *full;
+	int rc;
+
+	xasprintf(&full, "%s%s", top, path);
+	rc = util_write_file_atomic(full, text, len, 0644, cause);
+	free(full);
+	return rc;
+}
+
+int
+capture_linux_sample(struct os_ctx *ctx, const char *where, const char *text, size_t len,
+    char **cause)
+{
+	struct strbuf part[PART_N];
+	enum sample_part cur = PART_NONE, s;
+	char *copy, *line, *next;
+	size_t lineno = 0, nth = 0, i;
+	bool seen[PART_N] = { false, false, false };
+	int rc = 0;
+
+	if (ctx->on_close != remove_tree) {
+		util_cause(cause, "%s: not a Linux capture's tree", where);
+		return -1;
+	}
+	copy = xstrndup(text, len);
+	for (i = 0; i < PART_N; i++)
+		strbuf_init(&part[i]);
+	for (line = copy; rc == 0 && line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		lineno++;
+		if (*line == '\0')
+			continue;
+		if ((s = part_start(line)) != PART_NONE) {
+			if (seen[s]) {
+				util_cause(cause, "%s:%zu: %s appears twice in one sample", where,
+				    lineno, part_path[s]);
+				rc = -1;
+				break;
+			}
+			seen[s] = true;
+			cur = s;
+			nth = 0;
+		} else if (cur == PART_NONE || !part_line_ok(cur, nth, line)) {
+			util_cause(cause, "%s:%zu: not a line of %s: '%.80s'", where, lineno,
+			    cur == PART_NONE ? "/proc/stat, /proc/net/dev or /proc/interrupts" :
+			    part_path[cur], line);
+			rc = -1;
+			break;
+		}
+		strbuf_adds(&part[cur], line);
+		strbuf_addc(&part[cur], '\n');
+		nth++;
+	}
+	for (i = 0; rc == 0 && i < PART_N; i++) {
+		if (!seen[i]) {
+			util_cause(cause, "%s: no %s in the sample", where, part_path[i]);
+			rc = -1;
+		}
+	}
+	for (i = 0; rc == 0 && i < PART_N; i++)
+		rc = replace_file(ctx->on_close_arg, part_path[i], part[i].buf, part[i].len, cause);
+	for (i = 0; i < PART_N; i++)
+		strbuf_free(&part[i]);
+	free(copy);
+	return rc;
+}

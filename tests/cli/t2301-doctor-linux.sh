@@ -1,0 +1,104 @@
+#!/bin/sh
+# ntune doctor --from a Linux router's capture (tests/fixtures/doctor/linux-*, made by
+# make-linux.py there): the one-queue bottleneck of enp1s0 first with RPS as its change, the
+# socket and TCP knobs of /etc/sysctl.d/60-net-tuning.conf called useless for forwarding by
+# file:line, a sysctl.d file that is /etc/sysctl.conf read once, the bench commands that
+# `ntune bench --plan` accepts, exit 0 on the clean capture, exit 2 naming file:line on bad input.
+. "$(dirname "$0")/lib.sh"
+
+L="$FIXTURES/doctor/linux-onequeue"
+C="$FIXTURES/doctor/linux-clean"
+
+test_expect_success 'Linux: the one-queue bottleneck of enp1s0 is item 1, RPS its change, exit 1' '
+	test_expect_code 1 ntune doctor --from "$L" >out &&
+	cat out &&
+	grep -q "^ntune doctor: edge1, linux 6.1.0-18-amd64, 4 CPUs, NICs enp1s0 enp2s0; samples 10 s apart$" out &&
+	grep -q "^1\. bottleneck: one-queue on enp1s0 (possible)$" out &&
+	sed -n "/^1\. /,/^2\. /p" out >item1 &&
+	grep -q "^   evidence: irq.enp1s0.queues=2 irq.enp1s0.queues_active=1 irq.enp1s0.top_share=100 cpu.busy_max=98.5$" item1 &&
+	grep -q "^   change: ntune apply: add if.enp1s0.rps_cpus=f (running 0)$" item1 &&
+	! grep -q "enp2s0 (possible)" out
+'
+test_expect_success 'Linux: the forum knobs of a sysctl.d file are useless for forwarding, each by file:line' '
+	test_expect_code 1 ntune doctor --from "$L" >out &&
+	grep -q "^2\. wasted: useless for forwarding (certain)$" out &&
+	sed -n "/^2\. wasted/,/^fine:/p" out >wasted &&
+	grep -q "5 settings only serve sockets on the box itself: a forwarded packet never reaches a socket (net/ipv4/ip_input.c ip_rcv_finish" wasted &&
+	n=2 && for k in net.core.rmem_max net.core.wmem_max net.ipv4.tcp_rmem net.ipv4.tcp_wmem net.ipv4.tcp_window_scaling; do
+		grep -q "^   /etc/sysctl.d/60-net-tuning.conf:$n: $k=" wasted || { echo "not called useless: $k at line $n"; exit 1; }
+		n=$((n + 1))
+	done &&
+	grep -q "^   change: remove the 5 lines above$" wasted &&
+	grep -q "^  /etc/sysctl.d/60-net-tuning.conf:7: net.core.netdev_max_backlog=5000" out &&
+	grep -q "^  /etc/sysctl.d/10-router.conf:2: net.ipv4.ip_forward=1" out &&
+	grep -q "^note: /etc/sysctl.d/99-sysctl.conf has the text of /etc/sysctl.conf (a link to it)" out &&
+	! grep -q "99-sysctl.conf:" out
+'
+test_expect_success 'Linux -o DIR: the profiles; the bench commands are accepted by bench --plan' '
+	test_expect_code 1 ntune doctor --from "$L" -o o >out &&
+	for f in "$L"/*; do cmp "$f" "o/capture/${f##*/}" || exit 1; done &&
+	test -s o/doctor.json && test -s o/doctor.html &&
+	grep -q "^if.enp1s0.rps_cpus=0$" o/profiles/current.conf &&
+	grep -q "^if.enp1s0.rps_cpus=f$" o/profiles/01-one-queue-on-enp1s0.conf &&
+	grep -q "^if.enp1s0.rps_cpus=f$" o/proposed.conf &&
+	grep -q "^net.core.netdev_max_backlog=5000$" o/proposed.conf &&
+	! grep -q "rmem\|wmem\|window_scaling" o/proposed.conf &&
+	cmd=$(sed -n "/^1\. /,/^2\. /s/^   prove:  //p" out) &&
+	test "$cmd" = "ntune bench o/profiles/current.conf o/profiles/01-one-queue-on-enp1s0.conf --dut ssh://root@edge1 --dut-in enp1s0 --dut-out enp2s0" &&
+	ntune ${cmd#ntune } --plan >plan &&
+	grep -q "^plan: 2 profiles on ssh://root@edge1" plan &&
+	grep -q "reboots: 0" plan && grep -q "nothing was started" plan &&
+	all=$(sed -n "s/^all of it: //p" out) &&
+	ntune ${all#ntune } --plan >plan && grep -q "^plan: 2 profiles" plan &&
+	test_expect_code 0 ntune check o/proposed.conf --os linux >chk 2>&1
+'
+test_expect_success 'Linux --json: schema ntune-doctor 1, the platform, 4 CPUs with CPU 1 saturated' '
+	test_expect_code 1 ntune doctor --from "$L" --json >d.json &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("d.json"))
+	assert d["schema"] == "ntune-doctor" and d["version"] == 1, d
+	s = d["system"]
+	assert s["platform"] == "linux" and s["host"] == "edge1" and s["ncpu"] == 4, s
+	assert [n["name"] for n in s["nics"]] == ["enp1s0", "enp2s0"], s["nics"]
+	assert d["interval_s"] == 10, d["interval_s"]
+	it = d["items"]
+	assert it[0]["kind"] == "bottleneck" and it[0]["id"] == "one-queue on enp1s0", it[0]
+	assert it[0]["changes"][0] == {"file": "ntune apply", "line": 0, "action": "add",
+	    "name": "if.enp1s0.rps_cpus", "now": "0", "to": "f", "why": it[0]["changes"][0]["why"]}, it[0]
+	w = [i for i in it if i["kind"] == "wasted"][0]
+	assert [(c["file"], c["line"], c["name"]) for c in w["changes"]] == [
+	    ("/etc/sysctl.d/60-net-tuning.conf", n, k) for n, k in enumerate(["net.core.rmem_max",
+	    "net.core.wmem_max", "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_window_scaling"], 2)], w
+	cpu = {c["cpu"]: c for c in d["cpu"]}
+	assert len(cpu) == 4 and cpu[1]["busy"] > 98 and cpu[1]["interrupt"] > 90, cpu
+	assert all(cpu[i]["busy"] < 10 for i in (0, 2, 3)), cpu
+	PY
+'
+test_expect_success 'Linux: a capture with nothing to fix exits 0' '
+	ntune doctor --from "$C" >out &&
+	grep -q "^nothing to fix$" out &&
+	grep -q "^  no bottleneck in the samples: nothing saturated" out &&
+	grep -q "^  /etc/sysctl.d/10-router.conf:2: net.ipv4.ip_forward=1" out
+'
+test_expect_success 'Linux bad input: exit 2 naming the file and line, nothing written' '
+	cp -R "$L" bad && chmod -R u+w bad &&
+	sed "5s/.*/cpu3 1 2 x 4/" "$L/after.txt" >bad/after.txt &&
+	test_expect_code 2 ntune doctor --from bad -o outbad >out 2>err &&
+	cat err && test ! -s out && test ! -e outbad &&
+	grep -q "^ntune doctor: bad/after.txt:5: not a line of /proc/stat: .cpu3 1 2 x 4." err &&
+	grep -q "^ntune doctor: bad/after.txt:5: " err &&
+	sed "/^Inter-|/,/^ *enp2s0:/d" "$L/before.txt" >bad/before.txt && cp "$L/after.txt" bad/after.txt &&
+	test_expect_code 2 ntune doctor --from bad 2>err &&
+	grep -q "^ntune doctor: bad/before.txt: no /proc/net/dev in the sample" err &&
+	cp "$L/before.txt" bad/before.txt &&
+	printf "::D /etc/shadow\n" >>bad/linux-tree.txt &&
+	test_expect_code 2 ntune doctor --from bad 2>err &&
+	grep -q "^ntune doctor: bad:linux-tree.txt:[0-9]*: not a path the capture reads: ./etc/shadow." err
+'
+test_expect_success 'doctor only reads: the Linux capture directory is unchanged' '
+	(cd "$L" && cksum * ) >before &&
+	test_expect_code 1 ntune doctor --from "$L" -o o2 >/dev/null &&
+	(cd "$L" && cksum * ) >after && cmp before after
+'
+test_done
