@@ -19,6 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    "\"irq_rates\":{\"x\":1}}\n"
 	    "{\"run\":2,\"block\":1,\"label\":\"b\",\"pps\":20,\"per_second\":[20],\"cpu_busy\":[60],"
 	    "\"latency_us\":{\"p99\":5}}\n";
+	struct bench_verdict_file verdict;
 	struct report_data d = { 0 };
 	json_error_t jerr;
 	json_t *doc;
@@ -37,13 +38,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		if (i != 0)
 			snprintf(d.meta.kind, sizeof d.meta.kind, "tune");
-		d.verdict = i == 1 ? doc : NULL;
+		d.verdict = NULL;
+		if (i == 1 && bench_verdict_file_read(doc, "verdict.json", &verdict, NULL) == -1)
+			continue;
+		if (i == 1)
+			d.verdict = &verdict;
 		d.summary = i == 2 ? doc : NULL;
 		if (json_is_object(doc)) {
 			html = report_html(&d);
 			free(html);
 		}
 		bench_meta_free(&d.meta);
+		if (d.verdict != NULL)
+			bench_verdict_file_free(d.verdict);
 	}
 	json_decref(doc);
 	report_runs_free(d.runs, d.nruns);

@@ -89,6 +89,160 @@ dut_cpu_json(json_t *o, const struct bench_run *r)
 	json_object_set_new(o, "dut_napi_unmeasured", json_integer(r->dut_napi_unmeasured));
 }
 
+/* A comparison in verdict.json, in its key order: head, welch and mann_whitney, tail. */
+#define CMP_NUM(key, member) \
+	JNUMF(struct bench_comparison, NULL, key, J_DBL, member, JF_NULLNAN | JF_OPT)
+static const struct jfield cmp_head_fields[] = {
+	JSTR(struct bench_comparison, NULL, "a", a),
+	JSTR(struct bench_comparison, NULL, "b", b),
+	JNUMF(struct bench_comparison, NULL, "n_a", J_U64, n_a, JF_OPT),
+	JNUMF(struct bench_comparison, NULL, "n_b", J_U64, n_b, JF_OPT),
+	CMP_NUM("mean_a", mean_a),
+	CMP_NUM("mean_b", mean_b),
+	CMP_NUM("stddev_a", stddev_a),
+	CMP_NUM("stddev_b", stddev_b),
+	JNUMF(struct bench_comparison, NULL, "confidence", J_DBL, confidence, JF_OPT),
+	JSTRF(struct bench_comparison, NULL, "metric", metric, JF_OPT),
+};
+
+static const struct jfield cmp_tail_fields[] = {
+	CMP_NUM("ratio", ratio),
+	CMP_NUM("ratio_lo", ratio_lo),
+	CMP_NUM("ratio_hi", ratio_hi),
+	CMP_NUM("alpha_decide", alpha_decide),
+	JNUM(struct bench_comparison, NULL, "decided", J_BOOL, decided),
+	JNUMF(struct bench_comparison, NULL, "direction", J_IDX, direction, JF_OPT),
+	JNUM(struct bench_comparison, NULL, "text", J_PSTR, text),
+};
+
+/*
+ * verdict.json around its comparisons: head, a bench's keys, comparisons, then
+ * tail. A reader needs only the comparisons' a, b, decided and text (files of
+ * older versions and hand-written ones for advise --measured have no more).
+ */
+static const struct jfield verdict_head_fields[] = {
+	JNUMF(struct bench_verdict_file, NULL, "confidence", J_DBL, confidence, JF_OPT),
+	JNUMF(struct bench_verdict_file, NULL, "min_runs", J_IDX, min_runs, JF_OPT),
+	JNUMF(struct bench_verdict_file, NULL, "max_runs", J_IDX, max_runs, JF_OPT),
+	JNUMF(struct bench_verdict_file, NULL, "looks", J_IDX, looks, JF_OPT),
+	JNUMF(struct bench_verdict_file, NULL, "alpha_look", J_DBL, alpha_look, JF_OPT),
+	JSTRF(struct bench_verdict_file, NULL, "stopped", stopped, JF_OPT),
+};
+
+static const struct jfield verdict_bench_fields[] = {
+	JNUMF(struct bench_verdict_file, NULL, "seed", J_U64, seed, JF_OPT),
+	JNUMF(struct bench_verdict_file, NULL, "runs_each", J_IDX, runs_each, JF_OPT),
+};
+
+static const struct jfield verdict_correction_fields[] = {
+	JNUMF(struct bench_verdict_file, NULL, "correction", J_PSTR, correction, JF_OPT),
+};
+
+static const struct jfield verdict_tail_fields[] = {
+	JNUMF(struct bench_verdict_file, NULL, "cpu_busy_before", J_DBL, cpu_busy_before,
+	    JF_NULLNEG | JF_OPT),
+};
+
+json_t *
+bench_comparison_json(struct bench_comparison *c)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, c, cmp_head_fields, nitems(cmp_head_fields));
+	json_object_set_new(o, "welch", c->welch != NULL ? c->welch : json_null());
+	json_object_set_new(o, "mann_whitney", c->mann_whitney != NULL ? c->mann_whitney :
+	    json_null());
+	c->welch = c->mann_whitney = NULL;
+	jtable_to_json(o, c, cmp_tail_fields, nitems(cmp_tail_fields));
+	return o;
+}
+
+void
+bench_verdict_file_init(struct bench_verdict_file *v, const struct bench_ctx *c, const char *stopped)
+{
+	memset(v, 0, sizeof *v);
+	v->confidence = c->seq.confidence * 100;
+	v->min_runs = c->seq.min_runs;
+	v->max_runs = c->seq.max_runs;
+	v->looks = bench_seq_looks(&c->seq);
+	v->alpha_look = bench_seq_alpha(&c->seq);
+	snprintf(v->stopped, sizeof v->stopped, "%s", stopped);
+	v->cpu_busy_before = c->busy_before;
+}
+
+json_t *
+bench_verdict_file_json(const struct bench_verdict_file *v, json_t *comparisons)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, v, verdict_head_fields, nitems(verdict_head_fields));
+	if (v->bench)
+		jtable_to_json(o, v, verdict_bench_fields, nitems(verdict_bench_fields));
+	json_object_set_new(o, "comparisons", comparisons);
+	if (v->bench)
+		jtable_to_json(o, v, verdict_correction_fields, nitems(verdict_correction_fields));
+	jtable_to_json(o, v, verdict_tail_fields, nitems(verdict_tail_fields));
+	return o;
+}
+
+static int
+comparisons_read(json_t *a, const char *file, struct bench_verdict_file *v, char **cause)
+{
+	struct bench_comparison *c;
+	char *where;
+	json_t *o;
+	size_t i;
+	int rc = 0;
+
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a)) {
+		util_cause(cause, "%s: key 'comparisons': is not an array", file);
+		return -1;
+	}
+	v->cmp = xcalloc(json_array_size(a) + 1, sizeof *v->cmp);
+	json_array_foreach(a, i, o) {
+		c = &v->cmp[i];
+		xasprintf(&where, "%s: comparisons[%zu]", file, i + 1);
+		rc = jtable_read(o, c, cmp_head_fields, nitems(cmp_head_fields), where, cause);
+		if (rc == 0 && (rc = jtable_read(o, c, cmp_tail_fields, nitems(cmp_tail_fields), where,
+		    cause)) == 0)
+			v->ncmp++;
+		free(where);
+		if (rc == -1)
+			break;
+	}
+	return rc;
+}
+
+int
+bench_verdict_file_read(json_t *doc, const char *file, struct bench_verdict_file *v, char **cause)
+{
+	memset(v, 0, sizeof *v);
+	if (jtable_read(doc, v, verdict_head_fields, nitems(verdict_head_fields), file, cause) == -1 ||
+	    jtable_read(doc, v, verdict_bench_fields, nitems(verdict_bench_fields), file, cause) == -1 ||
+	    jtable_read(doc, v, verdict_correction_fields, nitems(verdict_correction_fields), file,
+	    cause) == -1 ||
+	    jtable_read(doc, v, verdict_tail_fields, nitems(verdict_tail_fields), file, cause) == -1 ||
+	    comparisons_read(json_object_get(doc, "comparisons"), file, v, cause) == -1) {
+		bench_verdict_file_free(v);
+		return -1;
+	}
+	return 0;
+}
+
+void
+bench_verdict_file_free(struct bench_verdict_file *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->ncmp; i++)
+		jtable_free(&v->cmp[i], cmp_tail_fields, nitems(cmp_tail_fields));
+	free(v->cmp);
+	jtable_free(v, verdict_correction_fields, nitems(verdict_correction_fields));
+	memset(v, 0, sizeof *v);
+}
+
 /*
  * A runs.jsonl line, in its key order: head, error (a failed run), counts,
  * the arrays (per_second, cpu_busy, irq_rates), all_cpu and dut_cpu (written

@@ -8,6 +8,8 @@
 #define NTUNE_BENCH_RESULTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -31,6 +33,47 @@ int	 bench_meta_read(json_t *doc, const char *file, struct bench_meta *, char **
 void	 bench_meta_free(struct bench_meta *);
 /* Writes DIR/meta.json (atomically). */
 int	 bench_meta_write(const char *dir, const struct bench_meta *, char **cause);
+
+/* verdict.json: one comparison of profile b with a (bench_verdict_json writes one). */
+struct bench_comparison {
+	char	a[64], b[64];
+	uint64_t n_a, n_b;
+	double	mean_a, mean_b, stddev_a, stddev_b;	/* NaN: null */
+	double	confidence;		/* percent */
+	char	metric[16];		/* pps, bps, latency_p99_us, efficiency ("" in older files) */
+	json_t	*welch, *mann_whitney;	/* written only (stat_cmp_json), or NULL: null */
+	double	ratio, ratio_lo, ratio_hi, alpha_decide;	/* NaN: null */
+	bool	decided;
+	int	direction;		/* +1 b higher, -1 b lower, 0 no difference proven */
+	char	*text;			/* the verdict in words */
+};
+
+/* verdict.json: how a bench (or a tune's final bench) decided, and its comparisons. */
+struct bench_verdict_file {
+	double	confidence;		/* percent */
+	int	min_runs, max_runs, looks;
+	double	alpha_look;
+	char	stopped[32];
+	bool	bench;			/* written: seed, runs_each and correction (a bench's) */
+	uint64_t seed;
+	int	runs_each;
+	struct bench_comparison *cmp;	/* read; written from the array given */
+	size_t	ncmp;
+	char	*correction;
+	double	cpu_busy_before;	/* percent; negative or NaN: null (not measured) */
+};
+
+/* Its head and cpu_busy_before from the bench's settings (bench and tune), the rest zero. */
+struct bench_ctx;
+void	 bench_verdict_file_init(struct bench_verdict_file *, const struct bench_ctx *,
+	    const char *stopped);
+/* The comparison (its welch and mann_whitney taken) and the file around comparisons (taken). */
+json_t	*bench_comparison_json(struct bench_comparison *);
+json_t	*bench_verdict_file_json(const struct bench_verdict_file *, json_t *comparisons);
+/* Reads doc (from file): -1 and "FILE: key 'comparisons[2].text': missing" in *cause. */
+int	 bench_verdict_file_read(json_t *doc, const char *file, struct bench_verdict_file *,
+	    char **cause);
+void	 bench_verdict_file_free(struct bench_verdict_file *);
 
 /*
  * A runs.jsonl line (bench_run_json writes one) into r: -1 and "WHERE: key

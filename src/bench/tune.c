@@ -9,6 +9,7 @@
 
 #include "apply/apply.h"
 #include "bench/bench.h"
+#include "bench/results.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
@@ -761,6 +762,7 @@ bench_tune_best_conf(const struct bench_tune *t, const char *prefix)
 static int
 write_outputs(struct bench_ctx *c, struct bench_tune *t, char **cause)
 {
+	struct bench_verdict_file vf;
 	json_t *sum, *doc, *a;
 	int rc = 0;
 
@@ -776,11 +778,8 @@ write_outputs(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	a = json_array();
 	if (t->have_final)
 		json_array_append_new(a, bench_verdict_json(&t->final));
-	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:o, s:o}", "confidence", c->seq.confidence * 100,
-	    "min_runs", c->seq.min_runs, "max_runs", c->seq.max_runs, "looks",
-	    bench_seq_looks(&c->seq), "alpha_look", bench_seq_alpha(&c->seq), "stopped", t->stopped,
-	    "comparisons", a, "cpu_busy_before", c->busy_before >= 0 ? json_real(c->busy_before) :
-	    json_null());
+	bench_verdict_file_init(&vf, c, t->stopped);
+	doc = bench_verdict_file_json(&vf, a);
 	if (rc == 0 && bench_results_write_json(c->dir, "verdict.json", doc, cause) == -1)
 		rc = -1;
 	json_decref(doc);

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "bench/results.h"
 #include "stat/stat.h"
 #include "util/util.h"
 
@@ -199,43 +200,25 @@ bench_verdict_table(const struct bench_verdict *v)
 	return strbuf_detach(&sb);
 }
 
-static json_t *
-num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
 json_t *
 bench_verdict_json(const struct bench_verdict *v)
 {
-	json_t *o, *w, *m;
-	char *text;
+	struct bench_comparison c = {
+		.n_a = v->na, .n_b = v->nb, .mean_a = v->mean_a, .mean_b = v->mean_b,
+		.stddev_a = v->sd_a, .stddev_b = v->sd_b, .confidence = pct_of(v->confidence),
+		.welch = stat_cmp_json(&v->welch), .mann_whitney = stat_cmp_json(&v->mw),
+		.ratio = v->ratio, .ratio_lo = v->ratio_lo, .ratio_hi = v->ratio_hi,
+		.alpha_decide = v->alpha_decide, .decided = v->decided, .direction = v->direction,
+	};
+	json_t *o;
 
-	o = json_object();
-	json_object_set_new(o, "a", json_string(v->a));
-	json_object_set_new(o, "b", json_string(v->b));
-	json_object_set_new(o, "n_a", json_integer((json_int_t)v->na));
-	json_object_set_new(o, "n_b", json_integer((json_int_t)v->nb));
-	json_object_set_new(o, "mean_a", num(v->mean_a));
-	json_object_set_new(o, "mean_b", num(v->mean_b));
-	json_object_set_new(o, "stddev_a", num(v->sd_a));
-	json_object_set_new(o, "stddev_b", num(v->sd_b));
-	json_object_set_new(o, "confidence", json_real(pct_of(v->confidence)));
-	json_object_set_new(o, "metric", json_string(strcmp(v->unit, "bits") == 0 ? "bps" :
+	snprintf(c.a, sizeof c.a, "%s", v->a);
+	snprintf(c.b, sizeof c.b, "%s", v->b);
+	snprintf(c.metric, sizeof c.metric, "%s", strcmp(v->unit, "bits") == 0 ? "bps" :
 	    strcmp(v->unit, "latency") == 0 ? "latency_p99_us" :
-	    strcmp(v->unit, "efficiency") == 0 ? "efficiency" : "pps"));
-	w = stat_cmp_json(&v->welch);
-	m = stat_cmp_json(&v->mw);
-	json_object_set_new(o, "welch", w != NULL ? w : json_null());
-	json_object_set_new(o, "mann_whitney", m != NULL ? m : json_null());
-	json_object_set_new(o, "ratio", num(v->ratio));
-	json_object_set_new(o, "ratio_lo", num(v->ratio_lo));
-	json_object_set_new(o, "ratio_hi", num(v->ratio_hi));
-	json_object_set_new(o, "alpha_decide", num(v->alpha_decide));
-	json_object_set_new(o, "decided", json_boolean(v->decided));
-	json_object_set_new(o, "direction", json_integer(v->direction));
-	text = bench_verdict_text(v);
-	json_object_set_new(o, "text", json_string(text));
-	free(text);
+	    strcmp(v->unit, "efficiency") == 0 ? "efficiency" : "pps");
+	c.text = bench_verdict_text(v);
+	o = bench_comparison_json(&c);
+	free(c.text);
 	return o;
 }

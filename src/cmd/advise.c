@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "bench/results.h"
 #include "cmd/cmd.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
@@ -42,9 +43,11 @@ worse_add(struct worse **w, size_t *n, const char *name, const char *value, cons
 static int
 measured_worse(const char *dir, struct worse **w, size_t *n, char **cause)
 {
+	struct bench_verdict_file v;
 	char path[1024], *text;
 	json_t *doc, *x, *ch;
 	size_t i, j, len;
+	int rc;
 
 	snprintf(path, sizeof path, "%s/summary.json", dir);
 	if ((doc = json_load_file(path, 0, NULL)) != NULL) {
@@ -71,27 +74,29 @@ measured_worse(const char *dir, struct worse **w, size_t *n, char **cause)
 		util_cause(cause, "'%s' holds neither summary.json (tune) nor verdict.json (bench)", dir);
 		return -1;
 	}
-	json_array_foreach(json_object_get(doc, "comparisons"), i, x) {
+	rc = bench_verdict_file_read(doc, path, &v, cause);
+	json_decref(doc);
+	if (rc == -1)
+		return -1;
+	for (i = 0; i < v.ncmp; i++) {
+		const struct bench_comparison *cmp = &v.cmp[i];
 		struct kb_profile *p;
-		int better = strcmp(json_string_value(json_object_get(x, "metric")) ?
-		    json_string_value(json_object_get(x, "metric")) : "", "latency_p99_us") == 0 ? -1 : 1;
+		int better = strcmp(cmp->metric, "latency_p99_us") == 0 ? -1 : 1;
 
-		if (!json_is_true(json_object_get(x, "decided")) ||
-		    json_integer_value(json_object_get(x, "direction")) != -better)
+		if (!cmp->decided || cmp->direction != -better)
 			continue;
-		snprintf(path, sizeof path, "%s/profiles/%s.conf", dir,
-		    json_string_value(json_object_get(x, "b")));
+		snprintf(path, sizeof path, "%s/profiles/%s.conf", dir, cmp->b);
 		if (util_read_file(path, &text, &len, NULL) == -1)
 			continue;
 		if ((p = kb_profile_parse(path, text, len, NULL)) != NULL) {
 			for (j = 0; j < p->nentries; j++)
-				worse_add(w, n, p->entries[j].name, p->entries[j].value,
-				    json_string_value(json_object_get(x, "text")), p->nentries == 1);
+				worse_add(w, n, p->entries[j].name, p->entries[j].value, cmp->text,
+				    p->nentries == 1);
 			kb_profile_free(p);
 		}
 		free(text);
 	}
-	json_decref(doc);
+	bench_verdict_file_free(&v);
 	return 0;
 }
 

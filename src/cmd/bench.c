@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "bench/bench.h"
+#include "bench/results.h"
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "kb/kb.h"
@@ -82,6 +83,7 @@ static json_t *
 verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncmp,
     const char *stopped)
 {
+	struct bench_verdict_file vf;
 	json_t *doc, *a;
 	size_t i;
 
@@ -90,14 +92,12 @@ verdict_doc(const struct bench_ctx *c, const struct bench_verdict *v, size_t ncm
 		if (v[i].na > 0)
 			json_array_append_new(a, bench_verdict_json(&v[i]));
 	}
-	doc = json_pack("{s:f, s:i, s:i, s:i, s:f, s:s, s:I, s:i, s:o}",
-	    "confidence", c->seq.confidence * 100, "min_runs", c->seq.min_runs,
-	    "max_runs", c->seq.max_runs, "looks", bench_seq_looks(&c->seq),
-	    "alpha_look", bench_seq_alpha(&c->seq), "stopped", stopped,
-	    "seed", (json_int_t)c->seed, "runs_each", c->blocks, "comparisons", a);
-	json_object_set_new(doc, "correction", json_string("bonferroni over planned looks and comparisons"));
-	json_object_set_new(doc, "cpu_busy_before", c->busy_before >= 0 ? json_real(c->busy_before) :
-	    json_null());
+	bench_verdict_file_init(&vf, c, stopped);
+	vf.bench = true;
+	vf.seed = c->seed;
+	vf.runs_each = c->blocks;
+	vf.correction = (char *)"bonferroni over planned looks and comparisons";
+	doc = bench_verdict_file_json(&vf, a);
 	return doc;
 }
 

@@ -376,32 +376,29 @@ heat_map(struct strbuf *sb, const struct report_data *d, const struct labels *l)
 
 /* A decided verdict is better or worse for b (lower is better for latency), never just "decided". */
 static const char *
-verdict_class(json_t *c)
+verdict_class(const struct bench_comparison *c)
 {
-	json_t *dir = json_object_get(c, "direction");
-	int better = strcmp(jstr(c, "metric"), "latency_p99_us") == 0 ? -1 : 1;
+	int better = strcmp(c->metric, "latency_p99_us") == 0 ? -1 : 1;
 
-	if (!json_is_true(json_object_get(c, "decided")))
+	if (!c->decided)
 		return "undecided";
-	if (!json_is_integer(dir) || json_integer_value(dir) == 0)
+	if (c->direction == 0)
 		return "decided";
-	return json_integer_value(dir) == better ? "decided better" : "decided worse";
+	return c->direction == better ? "decided better" : "decided worse";
 }
 
 static void
 verdicts(struct strbuf *sb, const struct report_data *d)
 {
-	json_t *cmps, *c;
+	const struct bench_verdict_file *v = d->verdict;
 	size_t i;
 
-	cmps = d->verdict != NULL ? json_object_get(d->verdict, "comparisons") : NULL;
-	if (d->verdict != NULL && isfinite(jnum(d->verdict, "cpu_busy_before")) && jnum(d->verdict, "cpu_busy_before") > 25)
+	if (v != NULL && isfinite(v->cpu_busy_before) && v->cpu_busy_before > 25)
 		strbuf_addf(sb, "<p class=\"banner warn\">The CPUs were %.0f%% busy with other work before "
 		    "the bench started: expect noise (the interleaved blocks keep it from biasing the "
-		    "verdict, but fewer differences can be proven).</p>\n",
-		    jnum(d->verdict, "cpu_busy_before"));
+		    "verdict, but fewer differences can be proven).</p>\n", v->cpu_busy_before);
 
-	if (!json_is_array(cmps) || json_array_size(cmps) == 0) {
+	if (v == NULL || v->ncmp == 0) {
 		if (d->summary != NULL)
 			strbuf_adds(sb, "<p>No change was kept, so the best profile is the starting "
 			    "settings and there was no final bench.</p>\n");
@@ -410,19 +407,18 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 		return;
 	}
 	strbuf_adds(sb, "<ul class=\"verdict\">\n");
-	json_array_foreach(cmps, i, c) {
-		strbuf_addf(sb, "<li class=\"%s\">", verdict_class(c));
-		report_esc(sb, jstr(c, "text"));
+	for (i = 0; i < v->ncmp; i++) {
+		strbuf_addf(sb, "<li class=\"%s\">", verdict_class(&v->cmp[i]));
+		report_esc(sb, v->cmp[i].text);
 		strbuf_adds(sb, "</li>\n");
 	}
 	strbuf_adds(sb, "</ul>\n");
-	if (json_is_number(json_object_get(d->verdict, "alpha_look")))
+	if (isfinite(v->alpha_look))
 		strbuf_addf(sb, "<p class=\"small\">Stopping rule: at least %.0f and at most %.0f runs a "
 		    "profile; each look tests at %.4g (Bonferroni over %.0f planned looks), "
 		    "so the verdict keeps its %.0f%% confidence despite looking repeatedly.</p>\n",
-		    jnum(d->verdict, "min_runs"), jnum(d->verdict, "max_runs"),
-		    jnum(d->verdict, "alpha_look"), jnum(d->verdict, "looks"),
-		    jnum(d->verdict, "confidence"));
+		    (double)v->min_runs, (double)v->max_runs, v->alpha_look, (double)v->looks,
+		    v->confidence);
 }
 
 /* The baseline's diagnosis (DIR/diagnosis.json): each finding with its knobs, or the headroom. */
@@ -712,15 +708,12 @@ runs_table(struct strbuf *sb, const struct report_data *d)
 static const char *
 metric_key(const struct report_data *d)
 {
-	json_t *c;
-
 	const char *m = "";
 
 	if (d->summary != NULL)
 		m = jstr(d->summary, "metric");
-	else if (d->verdict != NULL &&
-	    (c = json_array_get(json_object_get(d->verdict, "comparisons"), 0)) != NULL)
-		m = jstr(c, "metric");
+	else if (d->verdict != NULL && d->verdict->ncmp > 0)
+		m = d->verdict->cmp[0].metric;
 	if (strcmp(m, "bps") == 0 || strcmp(m, "latency_p99_us") == 0)
 		return m;
 	return "pps";

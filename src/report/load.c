@@ -167,9 +167,19 @@ report_load(const char *dir, struct report_data *d, char **cause)
 	free(path);
 	if ((j = load_json(dir, "verdict.json", 0, cause)) == NULL)
 		goto fail;
-	d->verdict = json_is_null(j) ? NULL : j;
-	if (json_is_null(j))
-		json_decref(j);
+	if (!json_is_null(j)) {
+		d->verdict = xcalloc(1, sizeof *d->verdict);
+		xasprintf(&path, "%s/verdict.json", dir);
+		rc = bench_verdict_file_read(j, path, d->verdict, cause);
+		free(path);
+		if (rc == -1) {
+			free(d->verdict);
+			d->verdict = NULL;
+		}
+	}
+	json_decref(j);
+	if (rc == -1)
+		goto fail;
 	if ((j = load_json(dir, "summary.json", 0, cause)) == NULL)
 		goto fail;
 	d->summary = json_is_null(j) ? NULL : j;
@@ -218,7 +228,9 @@ report_data_free(struct report_data *d)
 	free(d->dir);
 	bench_meta_free(&d->meta);
 	report_runs_free(d->runs, d->nruns);
-	json_decref(d->verdict);
+	if (d->verdict != NULL)
+		bench_verdict_file_free(d->verdict);
+	free(d->verdict);
 	json_decref(d->summary);
 	json_decref(d->diagnosis);
 	json_decref(d->hosts);

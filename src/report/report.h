@@ -18,7 +18,7 @@ struct report_data {
 	struct bench_meta meta;	/* meta.json (required) */
 	struct bench_run *runs;	/* runs.jsonl's lines (bench_run_read) */
 	size_t	nruns;
-	json_t	*verdict;	/* verdict.json or NULL */
+	struct bench_verdict_file *verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */
 	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
 	json_t	*hosts;		/* hosts.json (bench --dut) or NULL */

@@ -83,6 +83,8 @@ is_zero(const char *p, const struct jfield *f)
 static json_t *
 field_value(const char *p, const struct jfield *f)
 {
+	double d;
+
 	switch (f->kind) {
 	case J_STR:
 		return json_string(p);
@@ -100,7 +102,11 @@ field_value(const char *p, const struct jfield *f)
 	case J_BOOL:
 		return json_boolean(*(const bool *)(const void *)p);
 	case J_DBL:
-		return json_real(*(const double *)(const void *)p);
+		d = *(const double *)(const void *)p;
+		if (((f->flags & (JF_NULLNAN | JF_NULLNEG)) && !isfinite(d)) ||
+		    ((f->flags & JF_NULLNEG) && d < 0))
+			return json_null();
+		return json_real(d);
 	case J_PSTR:
 		return json_string(*(char *const *)(const void *)p != NULL ?
 		    *(char *const *)(const void *)p : "");
@@ -246,8 +252,13 @@ read_value(json_t *v, char *p, const struct jfield *f)
 			*(int *)(void *)p = json_is_null(v) ? -1 : json_is_true(v);
 		return NULL;
 	case J_DBL:
+		if (json_is_null(v) && (f->flags & (JF_NULLNAN | JF_NULLNEG))) {
+			*(double *)(void *)p = NAN;
+			return NULL;
+		}
 		if (!json_is_number(v))
-			return "is not a number";
+			return f->flags & (JF_NULLNAN | JF_NULLNEG) ? "is not a number (or null)" :
+			    "is not a number";
 		*(double *)(void *)p = json_number_value(v);
 		return NULL;
 	case J_PSTR:

@@ -28,6 +28,8 @@ enum jkind {
 #define JF_OPT		0x1
 #define JF_OMIT0	0x2	/* written only when not zero / not "" */
 #define JF_TRUE		0x4	/* a J_BOOL JF_OPT row absent reads as true */
+#define JF_NULLNAN	0x8	/* J_DBL: null when not finite, null reads as NaN */
+#define JF_NULLNEG	0x10	/* J_DBL: null when negative too (not measured) */
 
 struct jfield {
 	const char *group;	/* the member object holding it ("channels"), or NULL */

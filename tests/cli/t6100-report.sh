@@ -54,6 +54,18 @@ test_expect_success 'a real three-profile bench from the lab: a box per profile,
 	test $(grep -c "<li class=" page.html) = 2 &&
 	grep -q "Interrupt rates" page.html
 '
+test_expect_success 'a decided loss read from a real verdict.json is marked worse, an undecided one not' '
+	ntune report "$FIXTURES/bench/lab-rps-sendmmsg" -o - >page.html &&
+	grep -q "<li class=\"decided worse\">rps2 forwards 40.9%" page.html &&
+	grep -q "<li class=\"undecided\">no difference" page.html &&
+	ntune report "$FIXTURES/bench/lab-tune-kept" -o - >page.html &&
+	grep -q "<li class=\"decided better\">best forwards 62.0%" page.html
+'
+test_expect_success 'a verdict.json comparison without its text is named with file and key' '
+	cp -r "$AB" vbad && sed "s/\"text\":/\"words\":/" "$AB/verdict.json" >vbad/verdict.json &&
+	test_expect_code 2 ntune report vbad -o - >out 2>err &&
+	grep -q "vbad/verdict.json: comparisons\[1\]: key .text.: missing" err && ! test -s out
+'
 test_expect_success 'a real tune from the lab: the path of rejected changes and the reasons' '
 	ntune report "$FIXTURES/bench/lab-tune" -o - >page.html &&
 	grep -q "The tuner.s path" page.html &&

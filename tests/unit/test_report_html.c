@@ -135,20 +135,31 @@ test_report_html_decided_worse_is_not_shown_as_a_gain(void **state)
 		"<li class=\"decided better\">c forwards more",
 		"<li class=\"decided better\">d lower latency", "li.worse{color:#b71c1c}", NULL,
 	};
+	/* As the report reads verdict.json: every number a real. */
+	static const char verdict[] = "{\"confidence\": 95, \"min_runs\": 2, \"max_runs\": 4, "
+	    "\"looks\": 1, \"alpha_look\": 0.05, \"comparisons\": ["
+	    "{\"a\": \"a\", \"b\": \"b\", \"metric\": \"pps\", \"decided\": true, \"direction\": -1, "
+	    "\"text\": \"b forwards fewer\"}, "
+	    "{\"a\": \"a\", \"b\": \"c\", \"metric\": \"pps\", \"decided\": true, \"direction\": 1, "
+	    "\"text\": \"c forwards more\"}, "
+	    "{\"a\": \"a\", \"b\": \"d\", \"metric\": \"latency_p99_us\", \"decided\": true, "
+	    "\"direction\": -1, \"text\": \"d lower latency\"}]}";
 	struct report_data d;
+	json_t *doc;
+	char *cause = NULL;
 
 	(void)state;
 	report_of(&d, text, "decided");
-	d.verdict = json_pack("{s:f, s:[{s:s, s:s, s:s, s:b, s:i, s:s}, {s:s, s:s, s:s, s:b, s:i, s:s},"
-	    " {s:s, s:s, s:s, s:b, s:i, s:s}]}", "confidence", 95.0, "comparisons",
-	    "a", "a", "b", "b", "metric", "pps", "decided", 1, "direction", -1, "text", "b forwards fewer",
-	    "a", "a", "b", "c", "metric", "pps", "decided", 1, "direction", 1, "text", "c forwards more",
-	    "a", "a", "b", "d", "metric", "latency_p99_us", "decided", 1, "direction", -1, "text",
-	    "d lower latency");
-	assert_non_null(d.verdict);
+	doc = json_loads(verdict, JSON_DECODE_INT_AS_REAL, NULL);
+	assert_non_null(doc);
+	d.verdict = calloc(1, sizeof *d.verdict);
+	if (bench_verdict_file_read(doc, "verdict.json", d.verdict, &cause) == -1)
+		fail_msg("%s", cause);
+	json_decref(doc);
 	expect_page(&d, wants, NULL);
 	report_runs_free(d.runs, d.nruns);
-	json_decref(d.verdict);
+	bench_verdict_file_free(d.verdict);
+	free(d.verdict);
 }
 
 int
