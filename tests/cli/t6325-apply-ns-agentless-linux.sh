@@ -2,8 +2,9 @@
 # apply/confirm/revert --dut and bench --dut against a Linux DUT with no ntune on it (agentless):
 # the rig's DUT namespace as it is, its values the files under /proc/sys, the dead-man job a
 # `setsid nohup` of its own sh, persistence a block in etc/sysctl.d/90-ntune.conf under its root
-# (which the rig's reboot reads, as systemd-sysctl reads /etc/sysctl.d at boot). Only the
-# generator and the sink run ntune. The DUT ends as it started.
+# (which the rig's reboot reads, as systemd-sysctl reads /etc/sysctl.d at boot): apply, bench,
+# bench --reboot and tune --dut. Only the generator and the sink run ntune. The DUT ends as it
+# started.
 # test-set: full
 . "$(dirname "$0")/lib.sh"
 RIG_DOWN_S=1
@@ -75,6 +76,38 @@ test_expect_success 'bench --dut, agentless: each profile applied with the DUT j
 	assert len(runs) == 4 and all(r["ok"] for r in runs), runs
 	PY
 	ls "$J" | grep -vxF -f before >new && test $(wc -l <new) = 2 &&
+	test -z "$(for e in $(cat new); do cat "$J/$e/state"; done | grep -vx reverted)" &&
+	originals
+'
+test_expect_success 'bench --dut --reboot, agentless: the profile persisted in sysctl.d, one boot per sample, the file back' '
+	mkdir -p "$J" && ls "$J" >before && rb0=$(cat "$RIG/dut/reboots" 2>/dev/null | grep -c " up " || :) &&
+	{ ctl timeout 900 $NTUNE bench $HOSTS --reboot --reboot-timeout 90 --reboot-settle 0.5 --runs 2 \
+		--max-runs 2 --seed 1 --duration 0.5 --warmup 0 -o b3 "$TRASH/base.conf" "$TRASH/p2.conf" >out 2>err ||
+		{ echo "bench exit $?"; tail -30 err; cat "$RIG/dut/reboots"; false; }; } &&
+	tail -12 err &&
+	python3 - <<-\PY &&
+	import json
+	runs = [json.loads(l) for l in open("b3/runs.jsonl")]
+	assert len(runs) == 4 and all(r["ok"] for r in runs), runs
+	boots = {r["label"]: set() for r in runs}
+	for r in runs:
+	    boots[r["label"]].add(r["dut"]["boot_id"])
+	# a switch of profile is a reboot: never a boot both profiles ran in
+	assert boots["p2"] and boots["base"] and not (boots["p2"] & boots["base"]), boots
+	PY
+	test $(($(grep -c " up " "$RIG/dut/reboots") - rb0)) -ge 2 &&
+	ls "$J" | grep -vxF -f before | grep -vx latest >new && test -s new &&
+	test -z "$(for e in $(cat new); do cat "$J/$e/state"; done | grep -vx reverted)" &&
+	originals
+'
+test_expect_success 'tune --dut, agentless: a runtime candidate tried with the DUT job and reverted' '
+	printf "name: net.core.somaxconn\nkind: set\narg:  2048\nwhy:  a longer listen queue\n" >"$TRASH/rt.cand" &&
+	ls "$J" >before &&
+	{ ctl timeout 600 $NTUNE tune $HOSTS --cand "$TRASH/rt.cand" --runs 2 --max-runs 2 --duration 0.5 \
+		--warmup 0 --pairs 0 --seed 1 --budget 5 -o t1 >out 2>err ||
+		{ echo "tune exit $?"; tail -30 err; false; }; } &&
+	cat out && tail -10 err &&
+	ls "$J" | grep -vxF -f before | grep -vx latest >new && test -s new &&
 	test -z "$(for e in $(cat new); do cat "$J/$e/state"; done | grep -vx reverted)" &&
 	originals
 '
