@@ -102,8 +102,9 @@ struct os_ctx *os_open_captures(const struct capture_set *, char **cause);
  */
 struct os_ctx *capture_open_linux(const struct capture_set *, char **cause);
 /*
- * A sample of a Linux capture (before.txt, after.txt: /proc/stat, /proc/net/dev and
- * /proc/interrupts one after another) put in place of those files in the tree of ctx
+ * A sample of a Linux capture (before.txt, after.txt: /proc/stat, /proc/net/dev,
+ * /proc/interrupts and, when the capture has it, /proc/net/softnet_stat one after another;
+ * without softnet_stat the tree's copy is removed) put in place of those files in the tree of ctx
  * (a capture_open_linux context), so that os_counters_collect reads it there with the
  * Linux backend's own parsers. A line that is none of those files' (by its shape), a
  * file missing or given twice: -1 with "WHERE:LINE: ..." in cause, before anything is written.

@@ -367,17 +367,42 @@ capture_open_linux(const struct capture_set *set, char **cause)
 
 /* ---- a sample (before.txt, after.txt): /proc/stat, /proc/net/dev, /proc/interrupts ---- */
 
-enum sample_part { PART_NONE = -1, PART_STAT, PART_DEV, PART_IRQ, PART_N };
+/* The parts of a sample; softnet_stat is optional (captures before it was added lack it). */
+enum sample_part { PART_NONE = -1, PART_STAT, PART_DEV, PART_IRQ, PART_SOFTNET, PART_N };
 
 static const char *const part_path[PART_N] = { "/proc/stat", "/proc/net/dev",
-	"/proc/interrupts" };
+	"/proc/interrupts", "/proc/net/softnet_stat" };
 
-/* The part a line starts: /proc/stat's "cpu " line, /proc/net/dev's "Inter-|", the "CPU0" header. */
+/* A row of /proc/net/softnet_stat: words of 8 hex digits (net/core/net-procfs.c softnet_seq_show). */
+static bool
+softnet_row(const char *line)
+{
+	size_t n = 0, w;
+
+	for (;;) {
+		w = strspn(line, "0123456789abcdef");
+		if (w != 8)
+			return false;
+		n++;
+		line += w;
+		if (*line == '\0')
+			return n >= 3;
+		if (*line++ != ' ')
+			return false;
+	}
+}
+
+/*
+ * The part a line starts: /proc/stat's "cpu " line, /proc/net/dev's "Inter-|", the "CPU0"
+ * header of /proc/interrupts, the first row of /proc/net/softnet_stat (no header).
+ */
 static enum sample_part
-part_start(const char *line)
+part_start(const char *line, enum sample_part cur)
 {
 	const char *p = line + strspn(line, " ");
 
+	if (cur != PART_SOFTNET && softnet_row(line))
+		return PART_SOFTNET;
 	if (strncmp(line, "cpu ", 4) == 0)
 		return PART_STAT;
 	if (strncmp(line, "Inter-|", 7) == 0)
@@ -408,6 +433,8 @@ part_line_ok(enum sample_part part, size_t nth, const char *line)
 		return (colon = strchr(p, ':')) != NULL && colon > p &&
 		    strcspn(p, " \t") > (size_t)(colon - p) && (colon[1] == ' ' ||
 		    colon[1] == '\0');
+	case PART_SOFTNET:
+		return softnet_row(line);
 	default:
 		return false;
 	}
@@ -426,6 +453,22 @@ replace_file(const char *top, const char *path, const char *text, size_t len, ch
 	return rc;
 }
 
+/* Removes the tree's file path (a sample without it must not be read with the tree's copy). */
+static int
+remove_file(const char *top, const char *path, char **cause)
+{
+	char *full;
+	int rc = 0;
+
+	xasprintf(&full, "%s%s", top, path);
+	if (unlink(full) != 0 && errno != ENOENT) {
+		util_cause(cause, "cannot remove '%s': %s", full, strerror(errno));
+		rc = -1;
+	}
+	free(full);
+	return rc;
+}
+
 int
 capture_linux_sample(struct os_ctx *ctx, const char *where, const char *text, size_t len,
     char **cause)
@@ -434,7 +477,7 @@ capture_linux_sample(struct os_ctx *ctx, const char *where, const char *text, si
 	enum sample_part cur = PART_NONE, s;
 	char *copy, *line, *next;
 	size_t lineno = 0, nth = 0, i;
-	bool seen[PART_N] = { false, false, false };
+	bool seen[PART_N] = { false, false, false, false };
 	int rc = 0;
 
 	if (ctx->on_close != remove_tree) {
@@ -450,7 +493,7 @@ capture_linux_sample(struct os_ctx *ctx, const char *where, const char *text, si
 		lineno++;
 		if (*line == '\0')
 			continue;
-		if ((s = part_start(line)) != PART_NONE) {
+		if ((s = part_start(line, cur)) != PART_NONE) {
 			if (seen[s]) {
 				util_cause(cause, "%s:%zu: %s appears twice in one sample", where,
 				    lineno, part_path[s]);
@@ -471,14 +514,19 @@ capture_linux_sample(struct os_ctx *ctx, const char *where, const char *text, si
 		strbuf_addc(&part[cur], '\n');
 		nth++;
 	}
-	for (i = 0; rc == 0 && i < PART_N; i++) {
+	for (i = 0; rc == 0 && i < PART_SOFTNET; i++) {
 		if (!seen[i]) {
 			util_cause(cause, "%s: no %s in the sample", where, part_path[i]);
 			rc = -1;
 		}
 	}
-	for (i = 0; rc == 0 && i < PART_N; i++)
-		rc = replace_file(ctx->on_close_arg, part_path[i], part[i].buf, part[i].len, cause);
+	for (i = 0; rc == 0 && i < PART_N; i++) {
+		if (seen[i])
+			rc = replace_file(ctx->on_close_arg, part_path[i], part[i].buf, part[i].len,
+			    cause);
+		else
+			rc = remove_file(ctx->on_close_arg, part_path[i], cause);
+	}
 	for (i = 0; i < PART_N; i++)
 		strbuf_free(&part[i]);
 	free(copy);

@@ -73,7 +73,26 @@ test_expect_success 'Linux --json: schema ntune-doctor 1, the platform, 4 CPUs w
 	cpu = {c["cpu"]: c for c in d["cpu"]}
 	assert len(cpu) == 4 and cpu[1]["busy"] > 98 and cpu[1]["interrupt"] > 90, cpu
 	assert all(cpu[i]["busy"] < 10 for i in (0, 2, 3)), cpu
+	m = d["diagnosis"]["metrics"]
+	assert m["softnet.top_cpu"] == 1 and m["softnet.top_processed"] == 180000, m
+	assert m["softnet.squeezed"] == 20 and m["softnet.dropped"] == 0, m
+	assert not any("softnet_stat" in n for n in d["notes"]), d["notes"]
 	PY
+'
+test_expect_success 'Linux: a capture made before softnet_stat was captured: the same list, a note' '
+	mkdir old &&
+	for f in "$L"/*; do
+		case ${f##*/} in
+		before.txt|after.txt) grep -Ev "^([0-9a-f]{8} ){12}[0-9a-f]{8}$" "$f" >"old/${f##*/}" ;;
+		linux-tree.txt) sed "/^==> \/proc\/net\/softnet_stat <==$/,/^$/d" "$f" >old/linux-tree.txt ;;
+		*) cp "$f" old/ ;;
+		esac
+	done &&
+	! grep -q softnet old/linux-tree.txt &&
+	test_expect_code 1 ntune doctor --from old >out &&
+	grep -q "^1\. bottleneck: one-queue on enp1s0 (possible)$" out &&
+	grep -q "^2\. wasted: useless for forwarding (certain)$" out &&
+	grep -q "^note: no /proc/net/softnet_stat: backlog drops and budget exhaustion unseen$" out
 '
 test_expect_success 'Linux: a capture with nothing to fix exits 0' '
 	ntune doctor --from "$C" >out &&
@@ -91,6 +110,9 @@ test_expect_success 'Linux bad input: exit 2 naming the file and line, nothing w
 	sed "/^Inter-|/,/^ *enp2s0:/d" "$L/before.txt" >bad/before.txt && cp "$L/after.txt" bad/after.txt &&
 	test_expect_code 2 ntune doctor --from bad 2>err &&
 	grep -q "^ntune doctor: bad/before.txt: no /proc/net/dev in the sample" err &&
+	sed "\$s/^[0-9a-f]\{8\} /0000zz00 /" "$L/before.txt" >bad/before.txt &&
+	test_expect_code 2 ntune doctor --from bad 2>err &&
+	grep -q "^ntune doctor: bad/before.txt:[0-9]*: not a line of /proc/net/softnet_stat: .0000zz00 " err &&
 	cp "$L/before.txt" bad/before.txt &&
 	printf "::D /etc/shadow\n" >>bad/linux-tree.txt &&
 	test_expect_code 2 ntune doctor --from bad 2>err &&

@@ -83,7 +83,9 @@ test_expect_success 'the JSON: a Linux system, the samples read (CPU load of eve
 	PY
 	grep -q "^# file: /etc/sysctl.d/60-net-tuning.conf$" out/capture/sysctl.conf.local &&
 	cmp "$ETC/sysctl.conf" out/capture/sysctl.conf &&
-	grep -q "^cpu " out/capture/before.txt && grep -q "^Inter-|" out/capture/after.txt
+	grep -q "^cpu " out/capture/before.txt && grep -q "^Inter-|" out/capture/after.txt &&
+	grep -Eq "^([0-9a-f]{8} ){2,}[0-9a-f]{8}$" out/capture/after.txt &&
+	! grep -q "no /proc/net/softnet_stat" list
 '
 test_expect_success 'the bench command of the wasted lines is one ntune bench accepts (--plan: nothing started)' '
 	cmd=$(sed -n "/wasted: useless/,/^[0-9]*\. \|^fine:/s/^   prove:  \(.*\)   (expect no difference)$/\1/p" list) &&
