@@ -93,6 +93,7 @@ static const char script_text[] =
 "\t\t[ -f \"$f\" ] || continue\n"
 "\t\techo \"# file: ${f#\"$R\"}\"\n"
 "\t\tcat \"$f\" || return\n"
+"\t\t[ -z \"$(tail -c 1 \"$f\")\" ] || echo\n"
 "\tdone\n"
 "}\n"
 "linux_nic() {\n"

@@ -3,7 +3,8 @@
 # make-linux.py there): the one-queue bottleneck of enp1s0 first with RPS as its change, the
 # socket and TCP knobs of /etc/sysctl.d/60-net-tuning.conf called useless for forwarding by
 # file:line, a sysctl.d file that is /etc/sysctl.conf read once, the bench commands that
-# `ntune bench --plan` accepts, exit 0 on the clean capture, exit 2 naming file:line on bad input.
+# `ntune bench --plan` accepts, doctor.html's per-CPU chart, exit 0 on the clean capture, exit 2
+# naming file:line on bad input; and the capture script itself run here on a planted root.
 . "$(dirname "$0")/lib.sh"
 
 L="$FIXTURES/doctor/linux-onequeue"
@@ -38,6 +39,10 @@ test_expect_success 'Linux -o DIR: the profiles; the bench commands are accepted
 	test_expect_code 1 ntune doctor --from "$L" -o o >out &&
 	for f in "$L"/*; do cmp "$f" "o/capture/${f##*/}" || exit 1; done &&
 	test -s o/doctor.json && test -s o/doctor.html &&
+	test "$(grep -c "<title>CPU [0-9] [0-9.]*% busy</title>" o/doctor.html)" = 4 &&
+	grep -q "<title>CPU 1 98.5% busy</title>" o/doctor.html &&
+	grep -q "<h3>1. bottleneck: one-queue on enp1s0" o/doctor.html &&
+	grep -q "if.enp1s0.rps_cpus=f" o/doctor.html &&
 	grep -q "^if.enp1s0.rps_cpus=0$" o/profiles/current.conf &&
 	grep -q "^if.enp1s0.rps_cpus=f$" o/profiles/01-one-queue-on-enp1s0.conf &&
 	grep -q "^if.enp1s0.rps_cpus=f$" o/proposed.conf &&
@@ -117,6 +122,30 @@ test_expect_success 'Linux bad input: exit 2 naming the file and line, nothing w
 	printf "::D /etc/shadow\n" >>bad/linux-tree.txt &&
 	test_expect_code 2 ntune doctor --from bad 2>err &&
 	grep -q "^ntune doctor: bad:linux-tree.txt:[0-9]*: not a path the capture reads: ./etc/shadow." err
+'
+test_expect_success 'the capture script run here on a planted root: each sysctl.d file by its own lines, a last line without a newline too' '
+	mkdir root && cp -R "$FIXTURES/os/linux-vm/." root/ && chmod -R u+w root &&
+	mkdir -p root/etc/sysctl.d &&
+	printf "net.core.rmem_max = 16777216" >root/etc/sysctl.d/50-a.conf &&
+	printf "# b\nnet.ipv4.tcp_rmem = 4096 87380 16777216\n" >root/etc/sysctl.d/60-b.conf &&
+	printf "net.ipv4.conf.all.rp_filter = 2\n" >root/etc/sysctl.conf &&
+	ntune doctor --capture-script >c.sh &&
+	sh c.sh 1 "$PWD/root" >cap.txt &&
+	grep -q "^# file: /etc/sysctl.d/60-b.conf$" cap.txt &&
+	{ ntune doctor --from cap.txt --json >d.json || test $? = 1; } &&
+	python3 - <<-\PY
+	import json
+	d = json.load(open("d.json"))
+	assert d["system"]["platform"] == "linux", d["system"]
+	assert [n["name"] for n in d["system"]["nics"]][:1] == ["eth0"], d["system"]["nics"]
+	lines = [c for i in d["items"] for c in i["changes"]] + [{"fine": f} for f in d["fine"]]
+	text = json.dumps(lines)
+	for want in ("/etc/sysctl.d/50-a.conf", 1, "net.core.rmem_max"), ("/etc/sysctl.d/60-b.conf", 2, "net.ipv4.tcp_rmem"), ("/etc/sysctl.conf", 1, "net.ipv4.conf.all.rp_filter"):
+	    f, n, k = want
+	    assert any(c.get("file") == f and c.get("line") == n and c.get("name") == k for c in lines) or \
+	        ("%s:%d: %s=" % want) in text, (want, lines)
+	assert "# file:" not in text, text
+	PY
 '
 test_expect_success 'doctor only reads: the Linux capture directory is unchanged' '
 	(cd "$L" && cksum * ) >before &&
