@@ -18,33 +18,41 @@
 
 #include "apply/agentless.h"
 #include "bench/remote_impl.h"
+#include "bench/results.h"
 #include "kb/kb.h"
 #include "os/platform.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
 
-static json_t *
-facts_json(const struct remote_host *h, const struct remote_facts *f)
+/* A host as hosts.json has it (bench/results.h). */
+static void
+host_of(struct bench_host *o, const struct remote_host *h, const struct remote_facts *f)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "url", h->url, "os", f->os, "platform",
-	    f->platform, "uname", f->uname, "ntune_version", f->version, "boot_id", f->boot_id);
+	snprintf(o->url, sizeof o->url, "%s", h->url);
+	snprintf(o->os, sizeof o->os, "%s", f->os);
+	snprintf(o->platform, sizeof o->platform, "%s", f->platform);
+	snprintf(o->uname, sizeof o->uname, "%s", f->uname);
+	snprintf(o->ntune_version, sizeof o->ntune_version, "%s", f->version);
+	snprintf(o->boot_id, sizeof o->boot_id, "%s", f->boot_id);
 }
 
 /* hosts.json: who is who, their identities, each boot of the DUT as the bench saw it. */
 static int
 write_hosts(struct bench_remote *b, char **cause)
 {
+	struct bench_hosts h = { .schema = 1, .dut_in = (char *)b->dut_in,
+	    .dut_out = (char *)b->dut_out, .gen_if = (char *)b->gen_if, .sink_if = (char *)b->sink_if,
+	    .dst = (char *)b->dst };
 	json_t *doc;
 	int rc;
 
 	if (b->dir == NULL)
 		return 0;
-	doc = json_pack("{s:i, s:o, s:o, s:o, s:O, s:{s:s, s:s, s:s, s:s, s:s}}", "schema", 1,
-	    "dut", facts_json(&b->dut, &b->dut_facts), "gen", facts_json(&b->gen, &b->gen_facts),
-	    "sink", facts_json(&b->sink, &b->sink_facts), "boots", b->boots,
-	    "path", "dut_in", b->dut_in, "dut_out", b->dut_out, "gen_if", b->gen_if, "sink_if",
-	    b->sink_if, "dst", b->dst);
+	host_of(&h.dut, &b->dut, &b->dut_facts);
+	host_of(&h.gen, &b->gen, &b->gen_facts);
+	host_of(&h.sink, &b->sink, &b->sink_facts);
+	doc = bench_hosts_json(&h, json_incref(b->boots));
 	rc = bench_results_write_json(b->dir, "hosts.json", doc, cause);
 	json_decref(doc);
 	if (rc == 0 && b->dut_facts.conftxt != NULL && *b->dut_facts.conftxt != '\0')
@@ -55,12 +63,11 @@ write_hosts(struct bench_remote *b, char **cause)
 static void
 note_boot(struct bench_remote *b, const char *why, double recovery_s)
 {
-	json_t *o = json_pack("{s:s, s:s, s:i}", "boot_id", b->boot_id, "why", why, "before_run",
-	    b->run + 1);
+	struct bench_boot boot = { .why = (char *)why, .before_run = b->run + 1,
+	    .recovery_s = recovery_s };
 
-	if (recovery_s >= 0)
-		json_object_set_new(o, "recovery_s", json_real(recovery_s));
-	json_array_append_new(b->boots, o);
+	snprintf(boot.boot_id, sizeof boot.boot_id, "%s", b->boot_id);
+	json_array_append_new(b->boots, bench_boot_json(&boot));
 }
 
 int
@@ -434,7 +441,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 	char old[128], id[128], *err = NULL, *argv[] = { "/bin/sh", "-c", NULL, NULL };
 	double t0 = util_now(), deadline = t0 + b->reboot_timeout;
 	const char *phase = "drop its ssh";
-	json_t *o;
+	struct bench_boot boot;
 	int rc = -1;
 
 	snprintf(old, sizeof old, "%s", b->boot_id);
@@ -501,11 +508,10 @@ interrupted:
 	util_cause(cause, "interrupted by signal %d while waiting for the DUT to %s", (int)bench_interrupted,
 	    phase);
 record:
-	o = json_pack("{s:s, s:s, s:i, s:f, s:b}", "boot_id", rc == 0 ? b->boot_id : "", "why", why,
-	    "before_run", b->run + 1, "recovery_s", util_now() - t0, "came_back", rc == 0);
-	if (rc == -1)
-		json_object_set_new(o, "error", json_string(*cause));
-	json_array_append_new(b->boots, o);
+	boot = (struct bench_boot){ .why = (char *)why, .before_run = b->run + 1,
+	    .recovery_s = util_now() - t0, .came_back = rc == 0, .error = rc == -1 ? *cause : NULL };
+	snprintf(boot.boot_id, sizeof boot.boot_id, "%s", rc == 0 ? b->boot_id : "");
+	json_array_append_new(b->boots, bench_boot_json(&boot));
 	if (b->dir != NULL)
 		write_hosts(b, NULL);
 	return rc;

@@ -243,6 +243,156 @@ bench_verdict_file_free(struct bench_verdict_file *v)
 	memset(v, 0, sizeof *v);
 }
 
+/* A host of hosts.json. */
+static const struct jfield host_fields[] = {
+	JSTR(struct bench_host, NULL, "url", url),
+	JSTR(struct bench_host, NULL, "os", os),
+	JSTR(struct bench_host, NULL, "platform", platform),
+	JSTR(struct bench_host, NULL, "uname", uname),
+	JSTR(struct bench_host, NULL, "ntune_version", ntune_version),
+	JSTR(struct bench_host, NULL, "boot_id", boot_id),
+};
+
+/* A boot: head, recovery_s and came_back once waited for, error when it did not come back. */
+static const struct jfield boot_head_fields[] = {
+	JSTR(struct bench_boot, NULL, "boot_id", boot_id),
+	JNUM(struct bench_boot, NULL, "why", J_PSTR, why),
+	JNUM(struct bench_boot, NULL, "before_run", J_IDX, before_run),
+};
+
+static const struct jfield boot_waited_fields[] = {
+	JNUMF(struct bench_boot, NULL, "recovery_s", J_DBL, recovery_s, JF_OPT),
+	JNUMF(struct bench_boot, NULL, "came_back", J_BOOL, came_back, JF_OPT),
+};
+
+static const struct jfield boot_error_fields[] = {
+	JNUMF(struct bench_boot, NULL, "error", J_PSTR, error, JF_OMIT0 | JF_OPT),
+};
+
+static const struct jfield hosts_head_fields[] = {
+	JNUM(struct bench_hosts, NULL, "schema", J_IDX, schema),
+};
+
+static const struct jfield hosts_path_fields[] = {
+	JNUM(struct bench_hosts, "path", "dut_in", J_PSTR, dut_in),
+	JNUM(struct bench_hosts, "path", "dut_out", J_PSTR, dut_out),
+	JNUM(struct bench_hosts, "path", "gen_if", J_PSTR, gen_if),
+	JNUM(struct bench_hosts, "path", "sink_if", J_PSTR, sink_if),
+	JNUM(struct bench_hosts, "path", "dst", J_PSTR, dst),
+};
+
+json_t *
+bench_host_json(const struct bench_host *h)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, h, host_fields, nitems(host_fields));
+	return o;
+}
+
+json_t *
+bench_boot_json(const struct bench_boot *b)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, b, boot_head_fields, nitems(boot_head_fields));
+	if (b->recovery_s >= 0)
+		jtable_to_json(o, b, boot_waited_fields, nitems(boot_waited_fields));
+	jtable_to_json(o, b, boot_error_fields, nitems(boot_error_fields));
+	return o;
+}
+
+json_t *
+bench_hosts_json(const struct bench_hosts *h, json_t *boots)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, h, hosts_head_fields, nitems(hosts_head_fields));
+	json_object_set_new(o, "dut", bench_host_json(&h->dut));
+	json_object_set_new(o, "gen", bench_host_json(&h->gen));
+	json_object_set_new(o, "sink", bench_host_json(&h->sink));
+	json_object_set_new(o, "boots", boots);
+	jtable_to_json(o, h, hosts_path_fields, nitems(hosts_path_fields));
+	return o;
+}
+
+/* The boots array of hosts.json into h->boots. */
+static int
+boots_read(json_t *a, const char *file, struct bench_hosts *h, char **cause)
+{
+	struct bench_boot *b;
+	char *where;
+	json_t *o;
+	size_t i;
+	int rc = 0;
+
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a)) {
+		util_cause(cause, "%s: key 'boots': is not an array", file);
+		return -1;
+	}
+	h->boots = xcalloc(json_array_size(a) + 1, sizeof *h->boots);
+	json_array_foreach(a, i, o) {
+		b = &h->boots[i];
+		xasprintf(&where, "%s: boots[%zu]", file, i + 1);
+		rc = jtable_read(o, b, boot_head_fields, nitems(boot_head_fields), where, cause);
+		if (rc == 0 && (rc = jtable_read(o, b, boot_waited_fields, nitems(boot_waited_fields),
+		    where, cause)) == 0 && (rc = jtable_read(o, b, boot_error_fields,
+		    nitems(boot_error_fields), where, cause)) == 0)
+			h->nboots++;
+		else
+			jtable_free(b, boot_head_fields, nitems(boot_head_fields));
+		free(where);
+		if (rc == -1)
+			break;
+	}
+	return rc;
+}
+
+int
+bench_hosts_read(json_t *doc, const char *file, struct bench_hosts *h, char **cause)
+{
+	static const char *const roles[] = { "dut", "gen", "sink" };
+	struct bench_host *host[] = { &h->dut, &h->gen, &h->sink };
+	char *where;
+	size_t i;
+	int rc = 0;
+
+	memset(h, 0, sizeof *h);
+	if (jtable_read(doc, h, hosts_head_fields, nitems(hosts_head_fields), file, cause) == -1)
+		return -1;
+	for (i = 0; i < nitems(roles) && rc == 0; i++) {
+		if (json_object_get(doc, roles[i]) == NULL)
+			continue;
+		xasprintf(&where, "%s: %s", file, roles[i]);
+		rc = jtable_read(json_object_get(doc, roles[i]), host[i], host_fields,
+		    nitems(host_fields), where, cause);
+		host[i]->present = rc == 0;
+		free(where);
+	}
+	if (rc == -1 || boots_read(json_object_get(doc, "boots"), file, h, cause) == -1 ||
+	    jtable_read(doc, h, hosts_path_fields, nitems(hosts_path_fields), file, cause) == -1) {
+		bench_hosts_free(h);
+		return -1;
+	}
+	return 0;
+}
+
+void
+bench_hosts_free(struct bench_hosts *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nboots; i++) {
+		jtable_free(&h->boots[i], boot_head_fields, nitems(boot_head_fields));
+		jtable_free(&h->boots[i], boot_error_fields, nitems(boot_error_fields));
+	}
+	free(h->boots);
+	jtable_free(h, hosts_path_fields, nitems(hosts_path_fields));
+	memset(h, 0, sizeof *h);
+}
+
 /*
  * A runs.jsonl line, in its key order: head, error (a failed run), counts,
  * the arrays (per_second, cpu_busy, irq_rates), all_cpu and dut_cpu (written

@@ -75,6 +75,38 @@ int	 bench_verdict_file_read(json_t *doc, const char *file, struct bench_verdict
 	    char **cause);
 void	 bench_verdict_file_free(struct bench_verdict_file *);
 
+/* hosts.json (bench --dut): who is who, and each boot of the DUT the bench saw. */
+struct bench_host {
+	bool	present;		/* read: the role is in the file */
+	char	url[400];		/* as the user gave it */
+	char	os[32], platform[64], uname[512], ntune_version[64], boot_id[128];
+};
+
+struct bench_boot {
+	char	boot_id[128];		/* "" when it did not come back */
+	char	*why;
+	int	before_run;
+	double	recovery_s;		/* negative: found, not waited for (written without) */
+	bool	came_back;		/* written once waited for (recovery_s >= 0) */
+	char	*error;			/* why it did not, or NULL */
+};
+
+struct bench_hosts {
+	int	schema;			/* 1 */
+	struct bench_host dut, gen, sink;
+	struct bench_boot *boots;	/* read; written from the array given */
+	size_t	nboots;
+	char	*dut_in, *dut_out, *gen_if, *sink_if, *dst;	/* "path" */
+};
+
+json_t	*bench_host_json(const struct bench_host *);
+json_t	*bench_boot_json(const struct bench_boot *);
+/* The file around its boots (taken). */
+json_t	*bench_hosts_json(const struct bench_hosts *, json_t *boots);
+/* Reads doc (from file): -1 and "FILE: boots[2]: key 'why': missing" in *cause. */
+int	 bench_hosts_read(json_t *doc, const char *file, struct bench_hosts *, char **cause);
+void	 bench_hosts_free(struct bench_hosts *);
+
 /*
  * A runs.jsonl line (bench_run_json writes one) into r: -1 and "WHERE: key
  * 'pps': missing" in *cause. Only label and pps are required; an absent

@@ -644,30 +644,36 @@ static void
 hosts_table(struct strbuf *sb, const struct report_data *d)
 {
 	static const char *const roles[] = { "dut", "gen", "sink" };
-	json_t *h, *b;
+	const struct bench_host *host[] = { &d->hosts->dut, &d->hosts->gen, &d->hosts->sink };
+	const struct bench_boot *b;
 	size_t i;
 
 	strbuf_adds(sb, "<table><tr><th>host</th><th>reached at</th><th>uname</th><th>ntune</th>"
 	    "<th>boot id</th></tr>\n");
 	for (i = 0; i < 3; i++) {
-		if ((h = json_object_get(d->hosts, roles[i])) == NULL)
+		if (!host[i]->present)
 			continue;
 		strbuf_addf(sb, "<tr><td>%s</td><td>", roles[i]);
-		report_esc(sb, jstr(h, "url"));
-		add_esc(sb, "</td><td>", h, "uname");
-		add_esc(sb, "</td><td>", h, "ntune_version");
-		add_esc(sb, "</td><td>", h, "boot_id");
+		report_esc(sb, host[i]->url);
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, host[i]->uname);
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, host[i]->ntune_version);
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, host[i]->boot_id);
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table>\n<h3>Boots of the DUT</h3>\n<table><tr><th>before run</th>"
 	    "<th>why</th><th>boot id</th><th>recovery</th><th>came back</th></tr>\n");
-	json_array_foreach(json_object_get(d->hosts, "boots"), i, b) {
-		strbuf_addf(sb, "<tr><td>%.0f</td><td>", jnum(b, "before_run"));
-		report_esc(sb, jstr(b, "why"));
-		add_esc(sb, "</td><td>", b, "boot_id");
-		if (json_is_number(json_object_get(b, "recovery_s")))
-			strbuf_addf(sb, "</td><td>%.1f s</td><td>%s</td></tr>\n", jnum(b, "recovery_s"),
-			    json_is_true(json_object_get(b, "came_back")) ? "yes" : "no");
+	for (i = 0; i < d->hosts->nboots; i++) {
+		b = &d->hosts->boots[i];
+		strbuf_addf(sb, "<tr><td>%d</td><td>", b->before_run);
+		report_esc(sb, b->why);
+		strbuf_adds(sb, "</td><td>");
+		report_esc(sb, b->boot_id);
+		if (isfinite(b->recovery_s))
+			strbuf_addf(sb, "</td><td>%.1f s</td><td>%s</td></tr>\n", b->recovery_s,
+			    b->came_back ? "yes" : "no");
 		else
 			strbuf_adds(sb, "</td><td></td><td>(found)</td></tr>\n");
 	}

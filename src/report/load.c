@@ -196,9 +196,19 @@ report_load(const char *dir, struct report_data *d, char **cause)
 	}
 	if ((j = load_json(dir, "hosts.json", 0, cause)) == NULL)
 		goto fail;
-	d->hosts = json_is_object(j) ? j : NULL;
-	if (!json_is_object(j))
-		json_decref(j);
+	if (!json_is_null(j)) {
+		d->hosts = xcalloc(1, sizeof *d->hosts);
+		xasprintf(&path, "%s/hosts.json", dir);
+		rc = bench_hosts_read(j, path, d->hosts, cause);
+		free(path);
+		if (rc == -1) {
+			free(d->hosts);
+			d->hosts = NULL;
+		}
+	}
+	json_decref(j);
+	if (rc == -1)
+		goto fail;
 	xasprintf(&path, "%s/best.conf", dir);
 	if (access(path, F_OK) == 0 && util_read_file(path, &d->best, &len, cause) == -1) {
 		free(path);
@@ -233,7 +243,9 @@ report_data_free(struct report_data *d)
 	free(d->verdict);
 	json_decref(d->summary);
 	json_decref(d->diagnosis);
-	json_decref(d->hosts);
+	if (d->hosts != NULL)
+		bench_hosts_free(d->hosts);
+	free(d->hosts);
 	free(d->best);
 	util_array_free(d->profiles, d->nprofiles, sizeof *d->profiles, profile_free);
 	memset(d, 0, sizeof *d);

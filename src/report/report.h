@@ -21,7 +21,7 @@ struct report_data {
 	struct bench_verdict_file *verdict;	/* verdict.json or NULL */
 	json_t	*summary;	/* summary.json or NULL */
 	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
-	json_t	*hosts;		/* hosts.json (bench --dut) or NULL */
+	struct bench_hosts *hosts;	/* hosts.json (bench --dut) or NULL */
 	char	*best;		/* best.conf or NULL */
 	struct report_profile *profiles;
 	size_t	nprofiles;

@@ -95,6 +95,23 @@ test_expect_success 'a meta.json key renamed or of the wrong type is named with 
 	test_expect_code 2 ntune report meta -o - 2>err &&
 	grep -q "meta/meta.json: key .complete.: is not true or false" err
 '
+test_expect_success 'bench --dut: the hosts and the DUT boots from hosts.json; a renamed key is named' '
+	cp -r "$AB" hosts && cat >hosts/hosts.json <<-\EOF &&
+	{"schema": 1,
+	 "dut": {"url": "ssh://root@dut", "os": "FreeBSD", "platform": "OPNsense", "uname": "FreeBSD dut 14.1",
+	  "ntune_version": "none", "boot_id": "b-1"},
+	 "boots": [{"boot_id": "b-0", "why": "found", "before_run": 1},
+	  {"boot_id": "b-1", "why": "boot-time profile", "before_run": 3, "recovery_s": 41.25, "came_back": true}],
+	 "path": {"dut_in": "vtnet1", "dut_out": "vtnet2", "gen_if": "eth1", "sink_if": "eth1", "dst": "198.18.1.2"}}
+	EOF
+	ntune report hosts -o - >page.html &&
+	grep -q "<tr><td>dut</td><td>ssh://root@dut</td><td>FreeBSD dut 14.1</td><td>none</td><td>b-1</td></tr>" page.html &&
+	grep -q "<tr><td>1</td><td>found</td><td>b-0</td><td></td><td>(found)</td></tr>" page.html &&
+	grep -q "<tr><td>3</td><td>boot-time profile</td><td>b-1</td><td>41.2 s</td><td>yes</td></tr>" page.html &&
+	sed "s/\"before_run\": 3/\"run\": 3/" hosts/hosts.json >hosts/h && mv hosts/h hosts/hosts.json &&
+	test_expect_code 2 ntune report hosts -o - >out 2>err &&
+	grep -q "hosts/hosts.json: boots\[2\]: key .before_run.: missing" err && ! test -s out
+'
 test_expect_success 'no directory is a usage error' 'test_expect_code 2 ntune report 2>/dev/null'
 
 test_expect_success CHROMIUM 'the detector sees console errors and blank pages (control)' '
