@@ -330,8 +330,7 @@ open_dut(struct bench_cmd *b)
 	b->opened = true;
 	if (bench_remote_open(&b->rb, &cause) == -1)
 		return cmd_fail(&cmd_bench, &cause, 2);
-	cmd_error(&cmd_bench, 0, "DUT %s: %s; %s; boot %s", b->rb.dut.url, b->rb.dut_facts.uname,
-	    b->rb.dut_facts.version, b->rb.boot_id);
+	cmd_dut_said(&cmd_bench, &b->rb);
 	for (i = 0; i < b->nprof; i++) {
 		if (cmd_check_profile(&cmd_bench, b->kb, b->profs[i].prof, b->rb.ncpu,
 		    cmd_dut_os(&b->rb.dut_facts)) == -1)

@@ -128,6 +128,8 @@ struct bench_profile;
 
 /* Reaches the hosts (bench_remote_open) and says who the DUT is on stderr; -1 after printing why. */
 int	cmd_dut_open(const struct ntune_cmd *, struct bench_remote *);
+/* "DUT URL: uname; ntune version (or agentless); boot ID" on stderr. */
+void	cmd_dut_said(const struct ntune_cmd *, const struct bench_remote *);
 /* Every knob of the profile must be known for os and its value valid; -1 after printing each problem. */
 int	cmd_check_profile(const struct ntune_cmd *, const struct kb *, const struct kb_profile *, int ncpu,
 	    const char *os);

@@ -25,9 +25,15 @@ cmd_dut_open(const struct ntune_cmd *cmd, struct bench_remote *b)
 	b->progress_arg = (void *)cmd;
 	if (bench_remote_open(b, &cause) == -1)
 		return cmd_fail(cmd, &cause, -1);
-	cmd_error(cmd, 0, "DUT %s: %s; %s; boot %s", b->dut.url, b->dut_facts.uname, b->dut_facts.version,
-	    b->boot_id);
+	cmd_dut_said(cmd, b);
 	return 0;
+}
+
+void
+cmd_dut_said(const struct ntune_cmd *cmd, const struct bench_remote *b)
+{
+	cmd_error(cmd, 0, "DUT %s: %s; %s; boot %s", b->dut.url, b->dut_facts.uname, b->agentless ?
+	    "no ntune there: agentless" : b->dut_facts.version, b->boot_id);
 }
 
 int

@@ -264,8 +264,7 @@ remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, s
 	r->opened = true;
 	if (bench_remote_open(&r->rb, cause) == -1)
 		return -1;
-	cmd_error(&cmd_tune, 0, "DUT %s: %s; %s; boot %s", r->rb.dut.url,
-	    r->rb.dut_facts.uname, r->rb.dut_facts.version, r->rb.boot_id);
+	cmd_dut_said(&cmd_tune, &r->rb);
 	/* The DUT says what it runs: its candidates and knowledge base are that OS's. */
 	if (bench_remote_gens(&r->rb, t->cand_path, &r->gens, cause) == -1)
 		return -1;

@@ -57,6 +57,7 @@ test_expect_success 'bench --dut --reboot of a boot-time profile, agentless: one
 		-o b1 "$TRASH/base.conf" "$TRASH/boot.conf" >out 2>err ||
 		{ echo "bench exit $?"; tail -30 err; reboots_said b1; false; }; } &&
 	cat out && tail -30 err && reboots_said b1 &&
+	grep -q "^ntune bench: DUT ssh://dut: FreeBSD dut 14.3-RELEASE .*; no ntune there: agentless; boot " err &&
 	grep -q "^nextboot -e net.isr.maxthreads=-1 -e net.isr.bindthreads=1$" "$RIG/dut/nextboot.log" &&
 	grep -q nextboot "$RIG/dut/loader.log" &&
 	python3 - <<-\PY &&

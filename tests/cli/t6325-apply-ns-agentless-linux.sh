@@ -70,6 +70,7 @@ test_expect_success 'bench --dut, agentless: each profile applied with the DUT j
 	{ ctl timeout 600 $NTUNE bench $HOSTS --runs 2 --max-runs 2 --duration 0.5 --warmup 0 -o b1 \
 		"$TRASH/base.conf" "$TRASH/p.conf" >out 2>err || { echo "bench exit $?"; tail -30 err; false; }; } &&
 	cat out && tail -20 err &&
+	grep -q "^ntune bench: DUT ssh://dut: Linux .*; no ntune there: agentless; boot " err &&
 	python3 - <<-\PY &&
 	import json
 	runs = [json.loads(l) for l in open("b1/runs.jsonl")]
