@@ -20,6 +20,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    "{\"run\":2,\"block\":1,\"label\":\"b\",\"pps\":20,\"per_second\":[20],\"cpu_busy\":[60],"
 	    "\"latency_us\":{\"p99\":5}}\n";
 	struct bench_verdict_file verdict;
+	struct bench_summary summary;
 	struct report_data d = { 0 };
 	json_error_t jerr;
 	json_t *doc;
@@ -43,7 +44,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		if (i == 1)
 			d.verdict = &verdict;
-		d.summary = i == 2 ? doc : NULL;
+		d.summary = NULL;
+		if (i == 2 && bench_summary_read(doc, "summary.json", &summary, NULL) == -1)
+			continue;
+		if (i == 2)
+			d.summary = &summary;
 		if (json_is_object(doc)) {
 			html = report_html(&d);
 			free(html);
@@ -51,6 +56,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bench_meta_free(&d.meta);
 		if (d.verdict != NULL)
 			bench_verdict_file_free(d.verdict);
+		if (d.summary != NULL)
+			bench_summary_free(d.summary);
 	}
 	json_decref(doc);
 	report_runs_free(d.runs, d.nruns);

@@ -393,6 +393,234 @@ bench_hosts_free(struct bench_hosts *h)
 	memset(h, 0, sizeof *h);
 }
 
+/* summary.json: a change of a step, a step in segments (in key order), the file's own rows. */
+static const struct jfield change_fields[] = {
+	JNUM(struct bench_summary_change, NULL, "name", J_PSTR, name),
+	JNUM(struct bench_summary_change, NULL, "value", J_PSTR, value),
+	JNUMF(struct bench_summary_change, NULL, "was", J_PSTR, was, JF_OPT),
+};
+
+#define STEP(key, kind, member, flags) JNUMF(struct bench_summary_step, NULL, key, kind, member, flags)
+static const struct jfield step_change_fields[] = {
+	STEP("change", J_PSTR, change, 0),
+};
+
+static const struct jfield step_how_fields[] = {
+	STEP("was", J_PSTR, was, JF_OPT),
+	STEP("tried", J_BOOL, tried, JF_OPT | JF_TRUE),
+	STEP("why", J_PSTR, why, JF_OPT),
+	STEP("order", J_PSTR, order, JF_OPT),
+	STEP("finding", J_PSTR, finding, JF_OPT | JF_NULLSTR),
+	STEP("pair", J_BOOL, pair, JF_OPT),
+	STEP("drop_of", J_INT, drop_of, JF_OPT),
+};
+
+static const struct jfield step_removed_fields[] = {	/* a drop check's */
+	STEP("removed", J_BOOL, removed, JF_OPT),
+};
+
+static const struct jfield step_dropped_fields[] = {
+	STEP("dropped_at", J_INT, dropped_at, JF_OPT),
+	STEP("extended", J_BOOL, extended, JF_OPT),
+};
+
+static const struct jfield step_tried_fields[] = {	/* a tried step's */
+	STEP("max_runs", J_IDX, max_runs, JF_OPT),
+};
+
+static const struct jfield step_verdict_fields[] = {
+	STEP("spread", J_DBL, spread, JF_OPT | JF_OMIT0),
+	STEP("verdict", J_PSTR, verdict, 0),
+	STEP("kept", J_BOOL, kept, 0),
+	STEP("stopped", J_PSTR, stopped, 0),
+};
+
+static const struct jfield step_means_fields[] = {	/* a step with runs' */
+	STEP("mean_best", J_DBL, mean_best, JF_OPT),
+	STEP("mean_try", J_DBL, mean_try, JF_OPT),
+	STEP("pct", J_DBL, pct, JF_OPT),
+	STEP("pct_hw", J_DBL, pct_hw, JF_OPT),
+	STEP("p", J_DBL, p, JF_OPT | JF_NULLNAN),
+	STEP("runs", J_IDX, runs, JF_OPT),
+};
+
+static const struct jfield step_note_fields[] = {
+	STEP("note", J_PSTR, note, JF_OPT | JF_OMIT0),
+};
+
+#define SUM(key, kind, member, flags) JNUMF(struct bench_summary, NULL, key, kind, member, flags)
+static const struct jfield summary_head_fields[] = {
+	SUM("baseline", J_PSTR, baseline, JF_OPT),
+	SUM("best", J_PSTR, best, JF_OPT),
+	JSTRF(struct bench_summary, NULL, "metric", metric, JF_OPT),
+	SUM("baseline_pps", J_DBL, baseline_pps, JF_OPT | JF_NULLNAN),
+	SUM("best_pps", J_DBL, best_pps, JF_OPT | JF_NULLNAN),
+	SUM("gain_pct", J_DBL, gain_pct, JF_OPT),
+	SUM("gain_pct_hw", J_DBL, gain_pct_hw, JF_OPT | JF_NULLNAN),
+	SUM("gain_ratio", J_DBL, gain_ratio, JF_OPT),
+	SUM("gain_proven", J_BOOL, gain_proven, JF_OPT),
+	SUM("kept", J_IDX, kept, JF_OPT),
+	SUM("final_lab", J_PSTR, final_lab, JF_OPT | JF_NULLSTR),
+	SUM("stopped", J_PSTR, stopped, JF_OPT),
+	SUM("verdict", J_PSTR, verdict, JF_OPT | JF_OMIT0),
+};
+
+static const struct jfield summary_order_fields[] = {
+	SUM("order", J_PSTR, order, JF_OPT),
+};
+
+static const struct jfield summary_tail_fields[] = {
+	SUM("spread", J_DBL, spread, JF_OPT | JF_NULLNAN),
+	SUM("min_effect_pct", J_DBL, min_effect_pct, JF_OPT),
+};
+
+/* Every segment of a step, in key order, and when it is written. */
+enum step_when { ALWAYS, DROP_CHECK, TRIED, MEASURED };
+static const struct { const struct jfield *f; size_t n; enum step_when when; } step_parts[] = {
+	{ step_how_fields, nitems(step_how_fields), ALWAYS },
+	{ step_removed_fields, nitems(step_removed_fields), DROP_CHECK },
+	{ step_dropped_fields, nitems(step_dropped_fields), ALWAYS },
+	{ step_tried_fields, nitems(step_tried_fields), TRIED },
+	{ step_verdict_fields, nitems(step_verdict_fields), ALWAYS },
+	{ step_means_fields, nitems(step_means_fields), MEASURED },
+	{ step_note_fields, nitems(step_note_fields), ALWAYS },
+};
+
+static json_t *
+step_json(const struct bench_summary_step *st)
+{
+	json_t *o = json_object(), *set = json_array(), *c;
+	size_t i;
+
+	jtable_to_json(o, st, step_change_fields, nitems(step_change_fields));
+	for (i = 0; i < st->nchanges; i++) {
+		c = json_object();
+		jtable_to_json(c, &st->changes[i], change_fields, nitems(change_fields));
+		json_array_append_new(set, c);
+	}
+	json_object_set_new(o, "changes", set);
+	for (i = 0; i < nitems(step_parts); i++) {
+		if ((step_parts[i].when == DROP_CHECK && st->drop_of <= 0) ||
+		    (step_parts[i].when == TRIED && !st->tried) ||
+		    (step_parts[i].when == MEASURED && st->runs <= 0))
+			continue;
+		jtable_to_json(o, st, step_parts[i].f, step_parts[i].n);
+	}
+	return o;
+}
+
+json_t *
+bench_summary_json(struct bench_summary *sum)
+{
+	json_t *o = json_object(), *a;
+	size_t i;
+
+	jtable_to_json(o, sum, summary_head_fields, nitems(summary_head_fields));
+	a = json_array();
+	for (i = 0; i < sum->nsteps; i++)
+		json_array_append_new(a, step_json(&sum->steps[i]));
+	json_object_set_new(o, "steps", a);
+	jtable_to_json(o, sum, summary_order_fields, nitems(summary_order_fields));
+	json_object_set_new(o, "diagnosis", sum->diagnosis != NULL ? sum->diagnosis : json_null());
+	sum->diagnosis = NULL;
+	jtable_to_json(o, sum, summary_tail_fields, nitems(summary_tail_fields));
+	a = json_array();
+	for (i = 0; i < sum->nleft_out; i++)
+		json_array_append_new(a, json_string(sum->left_out[i]));
+	json_object_set_new(o, "left_out", a);
+	return o;
+}
+
+static void
+step_free(struct bench_summary_step *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nchanges; i++)
+		jtable_free(&st->changes[i], change_fields, nitems(change_fields));
+	free(st->changes);
+	jtable_free(st, step_change_fields, nitems(step_change_fields));
+	for (i = 0; i < nitems(step_parts); i++)
+		jtable_free(st, step_parts[i].f, step_parts[i].n);
+}
+
+/* A step: every segment (absent ones read as their defaults), then its changes. */
+static int
+step_read(json_t *o, const char *where, struct bench_summary_step *st, char **cause)
+{
+	json_t *set = json_object_get(o, "changes"), *c;
+	size_t i;
+	int rc;
+
+	rc = jtable_read(o, st, step_change_fields, nitems(step_change_fields), where, cause);
+	for (i = 0; i < nitems(step_parts) && rc == 0; i++)
+		rc = jtable_read(o, st, step_parts[i].f, step_parts[i].n, where, cause);
+	if (rc == 0 && set != NULL && !json_is_array(set)) {
+		util_cause(cause, "%s: key 'changes': is not an array", where);
+		rc = -1;
+	}
+	if (rc == 0 && set != NULL) {
+		st->changes = xcalloc(json_array_size(set) + 1, sizeof *st->changes);
+		json_array_foreach(set, i, c) {
+			if ((rc = jtable_read(c, &st->changes[i], change_fields, nitems(change_fields),
+			    where, cause)) == -1)
+				break;
+			st->nchanges++;
+		}
+	}
+	if (rc == -1)
+		step_free(st);
+	return rc;
+}
+
+int
+bench_summary_read(json_t *doc, const char *file, struct bench_summary *sum, char **cause)
+{
+	json_t *steps = json_object_get(doc, "steps"), *o;
+	char *where;
+	size_t i;
+	int rc;
+
+	memset(sum, 0, sizeof *sum);
+	rc = jtable_read(doc, sum, summary_head_fields, nitems(summary_head_fields), file, cause);
+	if (rc == 0)
+		rc = jtable_read(doc, sum, summary_order_fields, nitems(summary_order_fields), file,
+		    cause);
+	if (rc == 0)
+		rc = jtable_read(doc, sum, summary_tail_fields, nitems(summary_tail_fields), file, cause);
+	if (rc == 0 && !json_is_array(steps)) {
+		util_cause(cause, "%s: key 'steps': %s", file, steps == NULL ? "missing" :
+		    "is not an array");
+		rc = -1;
+	}
+	if (rc == 0)
+		sum->steps = xcalloc(json_array_size(steps) + 1, sizeof *sum->steps);
+	for (i = 0; rc == 0 && i < json_array_size(steps); i++) {
+		o = json_array_get(steps, i);
+		xasprintf(&where, "%s: steps[%zu]", file, i + 1);
+		if ((rc = step_read(o, where, &sum->steps[i], cause)) == 0)
+			sum->nsteps++;
+		free(where);
+	}
+	if (rc == -1)
+		bench_summary_free(sum);
+	return rc;
+}
+
+void
+bench_summary_free(struct bench_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nsteps; i++)
+		step_free(&sum->steps[i]);
+	free(sum->steps);
+	jtable_free(sum, summary_head_fields, nitems(summary_head_fields));
+	jtable_free(sum, summary_order_fields, nitems(summary_order_fields));
+	json_decref(sum->diagnosis);
+	memset(sum, 0, sizeof *sum);
+}
+
 /*
  * A runs.jsonl line, in its key order: head, error (a failed run), counts,
  * the arrays (per_second, cpu_busy, irq_rates), all_cpu and dut_cpu (written

@@ -107,6 +107,60 @@ json_t	*bench_hosts_json(const struct bench_hosts *, json_t *boots);
 int	 bench_hosts_read(json_t *doc, const char *file, struct bench_hosts *, char **cause);
 void	 bench_hosts_free(struct bench_hosts *);
 
+/* summary.json (tune): a step's change of one knob. */
+struct bench_summary_change {
+	char	*name, *value, *was;
+};
+
+/* A step of the tuner (bench/bench.h struct bench_tune_step says what each is). */
+struct bench_summary_step {
+	char	*change;
+	struct bench_summary_change *changes;	/* NULL: none in the file (older versions) */
+	size_t	nchanges;
+	char	*was;
+	bool	tried;			/* absent reads true (older versions tried every step) */
+	char	*why, *order;
+	char	*finding;		/* or NULL: null */
+	bool	pair;
+	int	drop_of;		/* 1-based step a drop check is of, -1: null */
+	bool	removed;		/* written for a drop check */
+	int	dropped_at;		/* -1: null */
+	bool	extended;
+	int	max_runs;		/* written when tried */
+	double	spread;			/* written when > 0 */
+	char	*verdict;
+	bool	kept;
+	char	*stopped;
+	int	runs;			/* > 0: the means below are written */
+	double	mean_best, mean_try, pct, pct_hw, p;	/* NaN when not in the file; p NaN: null */
+	char	*note;			/* or NULL */
+};
+
+struct bench_summary {
+	char	*baseline, *best;
+	char	metric[16];		/* pps, bps, latency_p99_us */
+	double	baseline_pps, best_pps;	/* NaN: null */
+	double	gain_pct, gain_pct_hw, gain_ratio;	/* gain_pct_hw NaN: null */
+	bool	gain_proven;
+	int	kept;
+	char	*final_lab;		/* or NULL: null */
+	char	*stopped;
+	char	*verdict;		/* the final bench's, or NULL (none) */
+	struct bench_summary_step *steps;
+	size_t	nsteps;
+	char	*order;
+	json_t	*diagnosis;		/* written only (taken), NULL: null */
+	double	spread;			/* NaN: null */
+	double	min_effect_pct;
+	char	**left_out;		/* written only */
+	size_t	nleft_out;
+};
+
+json_t	*bench_summary_json(struct bench_summary *);
+/* Reads doc (from file): -1 and "FILE: steps[3]: key 'kept': missing" in *cause. */
+int	 bench_summary_read(json_t *doc, const char *file, struct bench_summary *, char **cause);
+void	 bench_summary_free(struct bench_summary *);
+
 /*
  * A runs.jsonl line (bench_run_json writes one) into r: -1 and "WHERE: key
  * 'pps': missing" in *cause. Only label and pps are required; an absent

@@ -1357,97 +1357,66 @@ diag_json(const struct bench_tune *t)
 	    "diagnosis.json", "findings", a);
 }
 
+/* Step i as summary.json has it; its strings point into t (changes malloc'd). */
+static void
+summary_step(const struct bench_tune *t, size_t i, struct bench_summary_step *o)
+{
+	const struct bench_tune_step *st = &t->steps[i];
+	size_t j;
+
+	*o = (struct bench_summary_step){ .change = (char *)st->c.label, .was = (char *)st->c.was,
+	    .tried = st->tried, .why = (char *)st->c.why, .order = (char *)st->c.order,
+	    .pair = st->pair, .drop_of = st->drop_of > 0 ? (int)st->drop_of : -1,
+	    .removed = st->removed, .dropped_at = st->dropped_at > 0 ? (int)st->dropped_at : -1,
+	    .extended = st->extended, .max_runs = st->max_runs, .spread = st->cv > 0 ? st->cv : 0,
+	    .verdict = st->verdict != NULL ? st->verdict : (char *)"", .kept = st->kept,
+	    .stopped = (char *)bench_stop_name(st->stop), .runs = st->runs,
+	    .mean_best = st->mean_best, .mean_try = st->mean_try, .pct = st->pct,
+	    .pct_hw = st->pct_hw, .p = st->p, .note = st->note };
+	if (t->diag != NULL && st->c.finding >= 0 && (size_t)st->c.finding < t->diag->nfindings)
+		o->finding = (char *)t->diag->findings[st->c.finding].kind;
+	o->changes = xcalloc(st->c.n + 1, sizeof *o->changes);
+	for (j = 0; j < st->c.n; j++)
+		o->changes[o->nchanges++] = (struct bench_summary_change){ (char *)st->c.set[j].name,
+		    (char *)st->c.set[j].value, (char *)st->c.set[j].current };
+}
+
 json_t *
 bench_tune_summary(const struct bench_tune *t)
 {
-	json_t *o, *steps, *s, *notes;
+	struct bench_summary sum = { .baseline = (char *)"the settings in force when the tune started",
+	    .best = t->best_text != NULL ? t->best_text : (char *)"", .baseline_pps = NAN,
+	    .best_pps = NAN, .gain_pct = t->have_final ? t->final.pct : 0,
+	    .gain_pct_hw = t->have_final ? t->final.pct_hw : NAN,
+	    .gain_ratio = t->have_final ? t->final.ratio : 1,
+	    .gain_proven = t->have_final && bench_tune_keep(BENCH_DECIDED, &t->final),
+	    .kept = (int)t->nkept, .stopped = (char *)(t->stopped != NULL ? t->stopped : "error"),
+	    .order = (char *)(t->diag != NULL ? "diagnosis" : "list"), .diagnosis = diag_json(t),
+	    .spread = t->cv > 0 ? t->cv : NAN,
+	    .min_effect_pct = (t->min_effect > 0 ? t->min_effect : 0.10) * 100,
+	    .left_out = t->notes, .nleft_out = t->nnotes };
+	json_t *o;
 	size_t i;
-	double base = NAN, best = NAN;
 
+	snprintf(sum.metric, sizeof sum.metric, "%s", t->latency ? "latency_p99_us" : t->bits ?
+	    "bps" : "pps");
 	if (t->have_final) {
-		base = t->final.mean_a;
-		best = t->final.mean_b;
-	} else if (t->nsteps > 0 && t->steps[0].runs > 0) {
-		base = best = t->steps[0].mean_best;
-	}
-	o = json_object();
-	json_object_set_new(o, "baseline", json_string("the settings in force when the tune started"));
-	json_object_set_new(o, "best", json_string(t->best_text != NULL ? t->best_text : ""));
-	json_object_set_new(o, "metric", json_string(t->latency ? "latency_p99_us" : t->bits ? "bps" :
-	    "pps"));
-	json_object_set_new(o, "baseline_pps", isfinite(base) ? json_real(base) : json_null());
-	json_object_set_new(o, "best_pps", isfinite(best) ? json_real(best) : json_null());
-	json_object_set_new(o, "gain_pct", json_real(t->have_final ? t->final.pct : 0));
-	json_object_set_new(o, "gain_pct_hw", t->have_final && isfinite(t->final.pct_hw) ?
-	    json_real(t->final.pct_hw) : json_null());
-	json_object_set_new(o, "gain_ratio", json_real(t->have_final ? t->final.ratio : 1));
-	json_object_set_new(o, "gain_proven", json_boolean(t->have_final &&
-	    bench_tune_keep(BENCH_DECIDED, &t->final)));
-	json_object_set_new(o, "kept", json_integer((json_int_t)t->nkept));
-	json_object_set_new(o, "final_lab", t->have_final && t->final_lab[0] != '\0' ?
-	    json_string(t->final_lab) : json_null());
-	json_object_set_new(o, "stopped", json_string(t->stopped != NULL ? t->stopped : "error"));
-	if (t->have_final) {
-		char *text = bench_verdict_text(&t->final);
-
-		json_object_set_new(o, "verdict", json_string(text));
-		free(text);
-	}
-	steps = json_array();
-	for (i = 0; i < t->nsteps; i++) {
-		const struct bench_tune_step *st = &t->steps[i];
-		json_t *set = json_array();
-		size_t j;
-
-		for (j = 0; j < st->c.n; j++)
-			json_array_append_new(set, json_pack("{s:s, s:s, s:s}", "name", st->c.set[j].name,
-			    "value", st->c.set[j].value, "was", st->c.set[j].current));
-		s = json_object();
-		json_object_set_new(s, "change", json_string(st->c.label));
-		json_object_set_new(s, "changes", set);
-		json_object_set_new(s, "was", json_string(st->c.was));
-		json_object_set_new(s, "tried", json_boolean(st->tried));
-		json_object_set_new(s, "why", json_string(st->c.why));
-		json_object_set_new(s, "order", json_string(st->c.order));
-		json_object_set_new(s, "finding", t->diag != NULL && st->c.finding >= 0 &&
-		    (size_t)st->c.finding < t->diag->nfindings ?
-		    json_string(t->diag->findings[st->c.finding].kind) : json_null());
-		json_object_set_new(s, "pair", json_boolean(st->pair));
-		json_object_set_new(s, "drop_of", st->drop_of > 0 ? json_integer((json_int_t)st->drop_of) :
-		    json_null());
-		if (st->drop_of > 0)
-			json_object_set_new(s, "removed", json_boolean(st->removed));
-		json_object_set_new(s, "dropped_at", st->dropped_at > 0 ?
-		    json_integer((json_int_t)st->dropped_at) : json_null());
-		json_object_set_new(s, "extended", json_boolean(st->extended));
-		if (st->tried)
-			json_object_set_new(s, "max_runs", json_integer(st->max_runs));
-		if (st->cv > 0)
-			json_object_set_new(s, "spread", json_real(st->cv));
-		json_object_set_new(s, "verdict", json_string(st->verdict != NULL ? st->verdict : ""));
-		json_object_set_new(s, "kept", json_boolean(st->kept));
-		json_object_set_new(s, "stopped", json_string(bench_stop_name(st->stop)));
-		if (st->runs > 0) {
-			json_object_set_new(s, "mean_best", json_real(st->mean_best));
-			json_object_set_new(s, "mean_try", json_real(st->mean_try));
-			json_object_set_new(s, "pct", json_real(st->pct));
-			json_object_set_new(s, "pct_hw", json_real(st->pct_hw));
-			json_object_set_new(s, "p", isfinite(st->p) ? json_real(st->p) : json_null());
-			json_object_set_new(s, "runs", json_integer(st->runs));
-		}
-		if (st->note != NULL)
-			json_object_set_new(s, "note", json_string(st->note));
-		json_array_append_new(steps, s);
-	}
-	json_object_set_new(o, "steps", steps);
-	json_object_set_new(o, "order", json_string(t->diag != NULL ? "diagnosis" : "list"));
-	json_object_set_new(o, "diagnosis", diag_json(t));
-	json_object_set_new(o, "spread", t->cv > 0 ? json_real(t->cv) : json_null());
-	json_object_set_new(o, "min_effect_pct", json_real((t->min_effect > 0 ? t->min_effect : 0.10) * 100));
-	notes = json_array();
-	for (i = 0; i < t->nnotes; i++)
-		json_array_append_new(notes, json_string(t->notes[i]));
-	json_object_set_new(o, "left_out", notes);
+		sum.baseline_pps = t->final.mean_a;
+		sum.best_pps = t->final.mean_b;
+		if (t->final_lab[0] != '\0')
+			sum.final_lab = (char *)t->final_lab;
+		sum.verdict = bench_verdict_text(&t->final);
+	} else if (t->nsteps > 0 && t->steps[0].runs > 0)
+		sum.baseline_pps = sum.best_pps = t->steps[0].mean_best;
+	sum.steps = xcalloc(t->nsteps + 1, sizeof *sum.steps);
+	for (i = 0; i < t->nsteps; i++)
+		summary_step(t, i, &sum.steps[i]);
+	sum.nsteps = t->nsteps;
+	o = bench_summary_json(&sum);
+	for (i = 0; i < t->nsteps; i++)
+		free(sum.steps[i].changes);
+	free(sum.steps);
+	free(sum.verdict);
 	return o;
 }
 

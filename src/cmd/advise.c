@@ -44,29 +44,31 @@ static int
 measured_worse(const char *dir, struct worse **w, size_t *n, char **cause)
 {
 	struct bench_verdict_file v;
+	struct bench_summary sum;
 	char path[1024], *text;
-	json_t *doc, *x, *ch;
+	json_t *doc;
 	size_t i, j, len;
 	int rc;
 
 	snprintf(path, sizeof path, "%s/summary.json", dir);
 	if ((doc = json_load_file(path, 0, NULL)) != NULL) {
-		json_array_foreach(json_object_get(doc, "steps"), i, x) {
-			double pct = json_number_value(json_object_get(x, "pct"));
-			bool lat = strcmp(json_string_value(json_object_get(doc, "metric")) ?
-			    json_string_value(json_object_get(doc, "metric")) : "", "latency_p99_us") == 0;
-			json_t *set = json_object_get(x, "changes");
-
-			if (json_is_true(json_object_get(x, "kept")) || !json_is_string(json_object_get(x,
-			    "stopped")) || strcmp(json_string_value(json_object_get(x, "stopped")),
-			    "decided") != 0 || (lat ? pct <= 0 : pct >= 0))
-				continue;
-			json_array_foreach(set, j, ch)
-				worse_add(w, n, json_string_value(json_object_get(ch, "name")),
-				    json_string_value(json_object_get(ch, "value")),
-				    json_string_value(json_object_get(x, "verdict")), json_array_size(set) == 1);
-		}
+		rc = bench_summary_read(doc, path, &sum, cause);
 		json_decref(doc);
+		if (rc == -1)
+			return -1;
+		for (i = 0; i < sum.nsteps; i++) {
+			const struct bench_summary_step *st = &sum.steps[i];
+			bool lat = strcmp(sum.metric, "latency_p99_us") == 0;
+
+			/* pct NaN (not measured) is neither side of 0: not worse. */
+			if (st->kept || strcmp(st->stopped, "decided") != 0 ||
+			    !(lat ? st->pct > 0 : st->pct < 0))
+				continue;
+			for (j = 0; j < st->nchanges; j++)
+				worse_add(w, n, st->changes[j].name, st->changes[j].value, st->verdict,
+				    st->nchanges == 1);
+		}
+		bench_summary_free(&sum);
 		return 0;
 	}
 	snprintf(path, sizeof path, "%s/verdict.json", dir);

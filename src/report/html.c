@@ -28,14 +28,6 @@ add_esc(struct strbuf *sb, const char *text, json_t *o, const char *key)
 	report_esc(sb, jstr(o, key));
 }
 
-static double
-jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static void
 fmt_rate(char *buf, size_t len, double v, const char *unit)
 {
@@ -458,49 +450,48 @@ static const char *metric_key(const struct report_data *);
  * dropped or needed.
  */
 static const char *
-step_result(json_t *s)
+step_result(const struct bench_summary_step *s)
 {
-	json_t *tried = json_object_get(s, "tried");
-
-	if (json_is_integer(json_object_get(s, "drop_of")))
-		return json_is_true(json_object_get(s, "removed")) ? "dropped" : "needed";
-	if (json_is_true(json_object_get(s, "kept")))
+	if (s->drop_of > 0)
+		return s->removed ? "dropped" : "needed";
+	if (s->kept)
 		return "kept";
-	if (json_is_integer(json_object_get(s, "dropped_at")))
+	if (s->dropped_at > 0)
 		return "dropped";
-	return json_is_false(tried) ? "skipped" : "rejected";
+	return s->tried ? "rejected" : "skipped";
 }
 
 static void
 tuner_path(struct strbuf *sb, const struct report_data *d)
 {
 	const char *unit = key_unit(metric_key(d));
-	json_t *steps, *s;
+	const struct bench_summary *sum = d->summary;
+	const struct bench_summary_step *s;
 	size_t i, n;
 	double best, hi = 0, lo = INFINITY, v, y0;
 	struct axis ay;
 	char a[32], b[32];
 	const int h = 220;
 
-	steps = json_object_get(d->summary, "steps");
-	fmt_rate(a, sizeof a, jnum(d->summary, "baseline_pps"), unit);
-	fmt_rate(b, sizeof b, jnum(d->summary, "best_pps"), unit);
+	fmt_rate(a, sizeof a, sum->baseline_pps, unit);
+	fmt_rate(b, sizeof b, sum->best_pps, unit);
 	strbuf_addf(sb, "<p>Baseline %s, best %s: <b>%+.1f%%</b> %s.</p>\n", a, b,
-	    jnum(d->summary, "gain_pct"), strcmp(unit, "pps") == 0 ? "forwarded packets" :
+	    sum->gain_pct, strcmp(unit, "pps") == 0 ? "forwarded packets" :
 	    strcmp(unit, "µs") == 0 ? "p99 latency" : "forwarded bits");
-	n = json_is_array(steps) ? json_array_size(steps) : 0;
+	n = sum->nsteps;
 	if (n == 0) {
 		strbuf_adds(sb, "<p>No candidate was tried.</p>\n");
 		return;
 	}
-	best = jnum(d->summary, "baseline_pps");
-	json_array_foreach(steps, i, s) {
-		v = jnum(s, "mean_try");
+	best = sum->baseline_pps;
+	for (i = 0; i < n; i++) {
+		s = &sum->steps[i];
+		v = s->mean_try;
 		if (isfinite(v)) {
 			hi = fmax(hi, v);
 			lo = fmin(lo, v);
 		}
-		v = jnum(s, "mean_best");
+		v = s->mean_best;
 		if (isfinite(v)) {
 			hi = fmax(hi, v);
 			lo = fmin(lo, v);
@@ -513,22 +504,22 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	report_axis_fit(&ay, isfinite(lo) ? lo * 0.9 : 0, hi, h - 30, 10, 4);
 	report_svg_open(sb, h, "the tuner's path", true);
 	report_y_grid(sb, &ay);
-	json_array_foreach(steps, i, s) {
+	for (i = 0; i < n; i++) {
 		double cx = 80 + ((double)i + 0.5) * (double)(REPORT_W - 100) / (double)n;
 		double bw = fmin(40, (double)(REPORT_W - 100) / (double)n / 3);
-		const char *res = step_result(s);
+		const char *res = step_result(s = &sum->steps[i]);
 
-		v = jnum(s, "mean_best");
+		v = s->mean_best;
 		y0 = report_axis_map(&ay, ay.lo);
 		if (isfinite(v))
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#9aa5b1\"/>\n",
 			    cx - bw, report_axis_map(&ay, v), bw, fmax(y0 - report_axis_map(&ay, v), 0));
-		v = jnum(s, "mean_try");
+		v = s->mean_try;
 		if (isfinite(v)) {
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
 			    "<title>", cx, report_axis_map(&ay, v), bw, fmax(y0 - report_axis_map(&ay, v), 0),
 			    strcmp(res, "kept") == 0 ? "#59a14f" : "#e15759");
-			report_esc(sb, jstr(s, "change"));
+			report_esc(sb, s->change);
 			strbuf_addf(sb, ": %s</title></rect>\n", res);
 		}
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%zu %s</text>\n",
@@ -538,15 +529,16 @@ tuner_path(struct strbuf *sb, const struct report_data *d)
 	    "<span><i style=\"background:#59a14f\"></i>candidate, kept</span> "
 	    "<span><i style=\"background:#e15759\"></i>candidate, rejected</span></p>\n");
 	strbuf_adds(sb, "<table><tr><th>#</th><th>change</th><th>result</th><th>verdict</th></tr>\n");
-	json_array_foreach(steps, i, s) {
-		const char *res = step_result(s);
+	for (i = 0; i < n; i++) {
+		const char *res = step_result(s = &sum->steps[i]);
 
 		strbuf_addf(sb, "<tr class=\"%s\"><td>%zu</td><td><code>", res, i + 1);
-		report_esc(sb, jstr(s, "change"));
+		report_esc(sb, s->change);
 		strbuf_addf(sb, "</code></td><td>%s</td><td>", res);
-		report_esc(sb, jstr(s, "verdict"));
-		if (*jstr(s, "note") != '\0') {
-			add_esc(sb, " <i>", s, "note");
+		report_esc(sb, s->verdict);
+		if (s->note != NULL && s->note[0] != '\0') {
+			strbuf_adds(sb, " <i>");
+			report_esc(sb, s->note);
 			strbuf_adds(sb, "</i>");
 		}
 		strbuf_adds(sb, "</td></tr>\n");
@@ -717,7 +709,7 @@ metric_key(const struct report_data *d)
 	const char *m = "";
 
 	if (d->summary != NULL)
-		m = jstr(d->summary, "metric");
+		m = d->summary->metric;
 	else if (d->verdict != NULL && d->verdict->ncmp > 0)
 		m = d->verdict->cmp[0].metric;
 	if (strcmp(m, "bps") == 0 || strcmp(m, "latency_p99_us") == 0)

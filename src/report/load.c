@@ -182,9 +182,19 @@ report_load(const char *dir, struct report_data *d, char **cause)
 		goto fail;
 	if ((j = load_json(dir, "summary.json", 0, cause)) == NULL)
 		goto fail;
-	d->summary = json_is_null(j) ? NULL : j;
-	if (json_is_null(j))
-		json_decref(j);
+	if (!json_is_null(j)) {
+		d->summary = xcalloc(1, sizeof *d->summary);
+		xasprintf(&path, "%s/summary.json", dir);
+		rc = bench_summary_read(j, path, d->summary, cause);
+		free(path);
+		if (rc == -1) {
+			free(d->summary);
+			d->summary = NULL;
+		}
+	}
+	json_decref(j);
+	if (rc == -1)
+		goto fail;
 	/* The baseline's diagnosis is a bonus: one that cannot be read is left out. */
 	xasprintf(&path, "%s/diagnosis.json", dir);
 	d->diagnosis = json_load_file(path, 0, NULL);
@@ -241,7 +251,9 @@ report_data_free(struct report_data *d)
 	if (d->verdict != NULL)
 		bench_verdict_file_free(d->verdict);
 	free(d->verdict);
-	json_decref(d->summary);
+	if (d->summary != NULL)
+		bench_summary_free(d->summary);
+	free(d->summary);
 	json_decref(d->diagnosis);
 	if (d->hosts != NULL)
 		bench_hosts_free(d->hosts);

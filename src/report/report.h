@@ -19,7 +19,7 @@ struct report_data {
 	struct bench_run *runs;	/* runs.jsonl's lines (bench_run_read) */
 	size_t	nruns;
 	struct bench_verdict_file *verdict;	/* verdict.json or NULL */
-	json_t	*summary;	/* summary.json or NULL */
+	struct bench_summary *summary;	/* summary.json (tune) or NULL */
 	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
 	struct bench_hosts *hosts;	/* hosts.json (bench --dut) or NULL */
 	char	*best;		/* best.conf or NULL */

@@ -108,6 +108,8 @@ field_value(const char *p, const struct jfield *f)
 			return json_null();
 		return json_real(d);
 	case J_PSTR:
+		if (*(char *const *)(const void *)p == NULL && (f->flags & JF_NULLSTR))
+			return json_null();
 		return json_string(*(char *const *)(const void *)p != NULL ?
 		    *(char *const *)(const void *)p : "");
 	}
@@ -262,8 +264,12 @@ read_value(json_t *v, char *p, const struct jfield *f)
 		*(double *)(void *)p = json_number_value(v);
 		return NULL;
 	case J_PSTR:
+		if (json_is_null(v) && (f->flags & JF_NULLSTR)) {
+			*(char **)(void *)p = NULL;
+			return NULL;
+		}
 		if (!json_is_string(v))
-			return "is not a string";
+			return f->flags & JF_NULLSTR ? "is not a string (or null)" : "is not a string";
 		*(char **)(void *)p = xstrdup(json_string_value(v));
 		return NULL;
 	}

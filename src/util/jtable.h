@@ -30,6 +30,7 @@ enum jkind {
 #define JF_TRUE		0x4	/* a J_BOOL JF_OPT row absent reads as true */
 #define JF_NULLNAN	0x8	/* J_DBL: null when not finite, null reads as NaN */
 #define JF_NULLNEG	0x10	/* J_DBL: null when negative too (not measured) */
+#define JF_NULLSTR	0x20	/* J_PSTR: NULL written as null, null read as NULL */
 
 struct jfield {
 	const char *group;	/* the member object holding it ("channels"), or NULL */

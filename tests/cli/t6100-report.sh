@@ -112,6 +112,23 @@ test_expect_success 'bench --dut: the hosts and the DUT boots from hosts.json; a
 	test_expect_code 2 ntune report hosts -o - >out 2>err &&
 	grep -q "hosts/hosts.json: boots\[2\]: key .before_run.: missing" err && ! test -s out
 '
+test_expect_success 'a tune with drop checks: the dropped step and each check read from summary.json' '
+	cp -r "$FIXTURES/bench/lab-tune-kept" drop && python3 - drop/summary.json <<-\PY &&
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	st = s["steps"]
+	st[0]["dropped_at"], st[0]["kept"] = 3, False
+	st.insert(2, dict(st[1], change="drop check of step 1", drop_of=1, removed=True, kept=False))
+	st.insert(3, dict(st[1], change="drop check of step 2", drop_of=2, removed=False, kept=False))
+	json.dump(s, open(sys.argv[1], "w"), indent=2)
+	PY
+	ntune report drop -o - >page.html &&
+	test $(grep -c "<tr class=\"dropped\">" page.html) = 2 &&
+	test $(grep -c "<tr class=\"needed\">" page.html) = 1 &&
+	sed "0,/\"kept\": false/s//\"keep\": false/" drop/summary.json >drop/s && mv drop/s drop/summary.json &&
+	test_expect_code 2 ntune report drop -o - >out 2>err &&
+	grep -q "drop/summary.json: steps\[[0-9]*\]: key .kept.: missing" err && ! test -s out
+'
 test_expect_success 'no directory is a usage error' 'test_expect_code 2 ntune report 2>/dev/null'
 
 test_expect_success CHROMIUM 'the detector sees console errors and blank pages (control)' '
