@@ -622,17 +622,22 @@ bench_summary_free(struct bench_summary *sum)
 }
 
 /*
- * A runs.jsonl line, in its key order: head, error (a failed run), counts,
- * the arrays (per_second, cpu_busy, irq_rates), all_cpu and dut_cpu (written
- * only: dut_cpu_json), latency (when measured), tail, then the extra keys.
- * The report reads a line through the same rows (bench_run_read).
+ * A runs.jsonl line, in its key order: id, ok, error (a failed run), rate,
+ * counts, drops, the arrays (per_second, cpu_busy, irq_rates), all_cpu and
+ * dut_cpu (written only: dut_cpu_json), latency (when measured), tail, then
+ * the extra keys. A trial of lab rfc2544 is id, rate, drops, per_second and
+ * tail (bench_run_trial_json), then its own keys. The report reads either
+ * through the same rows (bench_run_read).
  */
-static const struct jfield run_head_fields[] = {
+static const struct jfield run_id_fields[] = {
 	JNUMF(struct bench_run, NULL, "run", J_IDX, run, JF_OPT),
 	JNUMF(struct bench_run, NULL, "block", J_IDX, block, JF_OPT),
 	JSTR(struct bench_run, NULL, "label", label),
 	JNUMF(struct bench_run, NULL, "step", J_IDX, step, JF_OMIT0 | JF_OPT),
 	JNUMF(struct bench_run, NULL, "warmup", J_BOOL, warmup, JF_OPT),
+};
+
+static const struct jfield run_ok_fields[] = {
 	JNUMF(struct bench_run, NULL, "ok", J_BOOL, ok, JF_OPT | JF_TRUE),
 };
 
@@ -640,12 +645,18 @@ static const struct jfield run_error_fields[] = {
 	JSTRF(struct bench_run, NULL, "error", error, JF_OPT),
 };
 
-static const struct jfield run_count_fields[] = {
+static const struct jfield run_rate_fields[] = {
 	JNUM(struct bench_run, NULL, "pps", J_DBL, pps),
 	JNUMF(struct bench_run, NULL, "bps", J_DBL, bps, JF_OPT),
+};
+
+static const struct jfield run_count_fields[] = {
 	JNUMF(struct bench_run, NULL, "packets", J_U64, packets, JF_OPT),
 	JNUMF(struct bench_run, NULL, "bytes", J_U64, bytes, JF_OPT),
 	JNUMF(struct bench_run, NULL, "sent", J_U64, sent, JF_OPT),
+};
+
+static const struct jfield run_drops_fields[] = {
 	JNUMF(struct bench_run, NULL, "drops", J_U64, drops, JF_OPT),
 };
 
@@ -683,10 +694,13 @@ bench_run_json(const struct bench_run *r)
 	size_t i;
 
 	o = json_object();
-	jtable_to_json(o, r, run_head_fields, nitems(run_head_fields));
+	jtable_to_json(o, r, run_id_fields, nitems(run_id_fields));
+	jtable_to_json(o, r, run_ok_fields, nitems(run_ok_fields));
 	if (!r->ok)
 		jtable_to_json(o, r, run_error_fields, nitems(run_error_fields));
+	jtable_to_json(o, r, run_rate_fields, nitems(run_rate_fields));
 	jtable_to_json(o, r, run_count_fields, nitems(run_count_fields));
+	jtable_to_json(o, r, run_drops_fields, nitems(run_drops_fields));
 	json_object_set_new(o, "per_second", reals_json(r->per_second, r->nsec));
 	json_object_set_new(o, "cpu_busy", reals_json(r->cpu_busy, r->ncpu));
 	irq = json_object();
@@ -700,6 +714,19 @@ bench_run_json(const struct bench_run *r)
 	jtable_to_json(o, r, run_tail_fields, nitems(run_tail_fields));
 	if (r->extra != NULL)
 		json_object_update_missing(o, r->extra);
+	return o;
+}
+
+json_t *
+bench_run_trial_json(const struct bench_run *r)
+{
+	json_t *o = json_object();
+
+	jtable_to_json(o, r, run_id_fields, nitems(run_id_fields));
+	jtable_to_json(o, r, run_rate_fields, nitems(run_rate_fields));
+	jtable_to_json(o, r, run_drops_fields, nitems(run_drops_fields));
+	json_object_set_new(o, "per_second", reals_json(r->per_second, r->nsec));
+	jtable_to_json(o, r, run_tail_fields, nitems(run_tail_fields));
 	return o;
 }
 
@@ -758,9 +785,12 @@ int
 bench_run_read(json_t *o, const char *where, struct bench_run *r, char **cause)
 {
 	static const struct { const struct jfield *f; size_t n; } parts[] = {
-		{ run_head_fields, nitems(run_head_fields) },
+		{ run_id_fields, nitems(run_id_fields) },
+		{ run_ok_fields, nitems(run_ok_fields) },
 		{ run_error_fields, nitems(run_error_fields) },
+		{ run_rate_fields, nitems(run_rate_fields) },
 		{ run_count_fields, nitems(run_count_fields) },
+		{ run_drops_fields, nitems(run_drops_fields) },
 		{ run_latency_fields, nitems(run_latency_fields) },
 		{ run_tail_fields, nitems(run_tail_fields) },
 		{ run_dut_fields, nitems(run_dut_fields) },

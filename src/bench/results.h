@@ -169,5 +169,11 @@ void	 bench_summary_free(struct bench_summary *);
  */
 struct bench_run;
 int	 bench_run_read(json_t *o, const char *where, struct bench_run *r, char **cause);
+/*
+ * The rows of r a trial of lab rfc2544 writes in its runs.jsonl line (run,
+ * block, label, warmup, pps, bps, drops, per_second, started, duration_s);
+ * the trial adds its own keys after them.
+ */
+json_t	*bench_run_trial_json(const struct bench_run *r);
 
 #endif

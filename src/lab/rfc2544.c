@@ -16,11 +16,13 @@
 
 #include <jansson.h>
 
+#include "bench/bench.h"
 #include "bench/results.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"
 #include "remote/remote.h"
+#include "util/jtable.h"
 #include "util/util.h"
 #include "util/util_json.h"
 
@@ -616,25 +618,32 @@ lat_json(const double *lat)
 	    "max", lat[2], "p50", lat[3], "p90", lat[4], "p99", lat[5]);
 }
 
+/* A trial's own keys in its runs.jsonl line, after the rows every line has (bench/results.c). */
+static const struct jfield trial_fields[] = {
+	JNUM(struct rfc2544_trial, NULL, "size", J_IDX, size),
+	JNUM(struct rfc2544_trial, NULL, "phase", J_PSTR, phase),
+	JNUM(struct rfc2544_trial, NULL, "rate", J_DBL, rate),
+	JNUM(struct rfc2544_trial, NULL, "offered_pps", J_DBL, offered_pps),
+	JNUM(struct rfc2544_trial, NULL, "sent", J_U64, sent),
+	JNUM(struct rfc2544_trial, NULL, "received", J_U64, received),
+	JNUM(struct rfc2544_trial, NULL, "loss", J_DBL, loss),
+	JNUM(struct rfc2544_trial, NULL, "pass", J_BOOL, pass),
+};
+
 static json_t *
 trial_json(const struct rfc2544_trial *t, size_t idx)
 {
-	json_t *ps = json_array(), *o;
-	char label[32];
-	size_t i;
+	struct bench_run r = { .run = (int)idx, .pps = t->received_pps,
+	    .bps = t->received_pps * t->size * 8, .drops = t->sent > t->received ?
+	    t->sent - t->received : 0, .per_second = t->per_second, .nsec = t->nper_second,
+	    .duration_s = t->duration_s };
+	json_t *o;
 
-	for (i = 0; i < t->nper_second; i++)
-		json_array_append_new(ps, json_real(t->per_second[i]));
-	snprintf(label, sizeof(label), "%dB", t->size);
-	o = json_pack("{s:I, s:i, s:s, s:b, s:f, s:f, s:I, s:o, s:s, s:f, s:i, s:s, s:f, s:f, "
-	    "s:I, s:I, s:f, s:b, s:o}",
-	    "run", (json_int_t)idx, "block", 0, "label", label, "warmup", 0,
-	    "pps", t->received_pps, "bps", t->received_pps * t->size * 8,
-	    "drops", (json_int_t)(t->sent > t->received ? t->sent - t->received : 0),
-	    "per_second", ps, "started", t->started, "duration_s", t->duration_s,
-	    "size", t->size, "phase", t->phase, "rate", t->rate, "offered_pps", t->offered_pps,
-	    "sent", (json_int_t)t->sent, "received", (json_int_t)t->received, "loss", t->loss,
-	    "pass", t->pass, "latency_us", lat_json(t->lat));
+	snprintf(r.label, sizeof r.label, "%dB", t->size);
+	snprintf(r.started, sizeof r.started, "%s", t->started);
+	o = bench_run_trial_json(&r);
+	jtable_to_json(o, t, trial_fields, nitems(trial_fields));
+	json_object_set_new(o, "latency_us", lat_json(t->lat));
 	if (t->extra != NULL)
 		json_object_update(o, t->extra);
 	return o;

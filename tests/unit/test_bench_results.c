@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "bench/bench.h"
+#include "lab/rfc2544.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -222,12 +223,58 @@ test_bench_run_json_keeps_dut_cpu_and_all_cpu(void **state)
 	json_decref(o);
 }
 
+/* A trial of lab rfc2544 is written through the run rows the report reads its line with. */
+static void
+test_rfc2544_trial_lines_read_back_through_the_run_table(void **state)
+{
+	char dir[] = "/tmp/ntune-unit-trials.XXXXXX", path[300], *cause = NULL;
+	double ps[2] = { 812000.5, 1.0 / 3.0 };
+	struct rfc2544_config c = { 0 };
+	struct rfc2544_result r = { 0 };
+	struct rfc2544_trial t[2] = { { 0 } };
+	struct report_data d;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct rfc2544_trial){ .size = 64, .phase = "search", .rate = 50,
+		    .sent = 1000, .received = 900 + 100 * i, .offered_pps = 500,
+		    .received_pps = 450 + 50 * (double)i, .duration_s = 2, .per_second = ps,
+		    .nper_second = 2 - i, .lat = { -1, -1, -1, -1, -1, -1 } };
+		strcpy(t[i].started, "2026-12-05T19:00:00Z");
+	}
+	t[1].lat[1] = 10;	/* avg: a latency was measured */
+	t[1].lat[5] = 12.5;
+	r.trials = t;
+	r.ntrials = 2;
+	assert_int_equal(rfc2544_write_dir(dir, &c, &r, "ntune lab rfc2544", "2026-12-05T19:00:00Z",
+	    "done", &cause), 0);
+	if (report_load(dir, &d, &cause) == -1)
+		fail_msg("%s", cause);
+	assert_string_equal(d.meta.kind, "rfc2544");
+	assert_int_equal(d.nruns, 2);
+	assert_string_equal(d.runs[0].label, "64B");
+	assert_true(d.runs[0].pps == 450 && d.runs[0].bps == 450 * 64 * 8);
+	assert_true(d.runs[0].drops == 100 && d.runs[1].drops == 0);
+	assert_int_equal(d.runs[0].nsec, 2);
+	assert_true(d.runs[0].per_second[0] == 812000.5 && d.runs[0].duration_s == 2);
+	assert_string_equal(d.runs[1].started, "2026-12-05T19:00:00Z");
+	assert_int_equal(d.runs[1].run, 1);
+	assert_true(d.runs[1].ok && !d.runs[1].warmup);
+	assert_true(d.runs[1].lat_p99 == 12.5);
+	report_data_free(&d);
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_label_from_path_is_a_unique_file_name),
 		cmocka_unit_test(test_bench_results_round_trip_through_the_report_reader),
+		cmocka_unit_test(test_rfc2544_trial_lines_read_back_through_the_run_table),
 		cmocka_unit_test(test_bench_results_runs_keep_reals_whole_and_short),
 		cmocka_unit_test(test_bench_run_efficiency_is_packets_per_dut_cpu_second),
 		cmocka_unit_test(test_bench_run_json_keeps_dut_cpu_and_all_cpu),
