@@ -146,7 +146,8 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
 	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
 	printf("  each run: %s and verify on the DUT, %.1f s settle + %.1f s measured, "
-	    "DUT counters and snapshot idle before and after%s (about %.0f s)\n",
+	    "DUT counters (and a snapshot if ntune is on the DUT) idle before and after%s "
+	    "(about %.0f s)\n",
 	    b->reboot || nboot > 0 ? "apply persistently and reboot when the profile changes" :
 	    "apply --confirm", lab->settle, c->duration, lab->load == BENCH_LOAD_PKTGEN ?
 	    ", two pkt-gen link waits" : "", per);
