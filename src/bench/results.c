@@ -92,6 +92,49 @@ dut_cpu_json(json_t *o, const struct bench_run *r)
 /* A comparison in verdict.json, in its key order: head, welch and mann_whitney, tail. */
 #define CMP_NUM(key, member) \
 	JNUMF(struct bench_comparison, NULL, key, J_DBL, member, JF_NULLNAN | JF_OPT)
+/* One of the tables a record of an array is read through, one after another. */
+struct record_part {
+	const struct jfield *f;
+	size_t	 n;
+};
+
+/*
+ * The array a (the file's key) into *recs (calloc'd, a zeroed record after the last) and *n:
+ * each element read through every part. An element that fails is freed (every part) and ends
+ * the read (-1 + cause naming file, key[N] and its key); the ones before it stay counted.
+ */
+static int
+records_read(json_t *a, const char *file, const char *key, size_t size,
+    const struct record_part *parts, size_t nparts, void **recs, size_t *n, char **cause)
+{
+	char *where, *rec;
+	json_t *o;
+	size_t i, k;
+	int rc = 0;
+
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a)) {
+		util_cause(cause, "%s: key '%s': is not an array", file, key);
+		return -1;
+	}
+	*recs = xcalloc(json_array_size(a) + 1, size);
+	json_array_foreach(a, i, o) {
+		rec = (char *)*recs + i * size;
+		xasprintf(&where, "%s: %s[%zu]", file, key, i + 1);
+		for (k = 0; k < nparts && rc == 0; k++)
+			rc = jtable_read(o, rec, parts[k].f, parts[k].n, where, cause);
+		free(where);
+		if (rc == -1) {
+			for (k = 0; k < nparts; k++)
+				jtable_free(rec, parts[k].f, parts[k].n);
+			break;
+		}
+		(*n)++;
+	}
+	return rc;
+}
+
 static const struct jfield cmp_head_fields[] = {
 	JSTR(struct bench_comparison, NULL, "a", a),
 	JSTR(struct bench_comparison, NULL, "b", b),
@@ -188,30 +231,16 @@ bench_verdict_file_json(const struct bench_verdict_file *v, json_t *comparisons)
 static int
 comparisons_read(json_t *a, const char *file, struct bench_verdict_file *v, char **cause)
 {
-	struct bench_comparison *c;
-	char *where;
-	json_t *o;
-	size_t i;
-	int rc = 0;
+	static const struct record_part parts[] = {
+		{ cmp_head_fields, nitems(cmp_head_fields) },
+		{ cmp_tail_fields, nitems(cmp_tail_fields) },
+	};
+	void *recs = NULL;
+	int rc;
 
-	if (a == NULL)
-		return 0;
-	if (!json_is_array(a)) {
-		util_cause(cause, "%s: key 'comparisons': is not an array", file);
-		return -1;
-	}
-	v->cmp = xcalloc(json_array_size(a) + 1, sizeof *v->cmp);
-	json_array_foreach(a, i, o) {
-		c = &v->cmp[i];
-		xasprintf(&where, "%s: comparisons[%zu]", file, i + 1);
-		rc = jtable_read(o, c, cmp_head_fields, nitems(cmp_head_fields), where, cause);
-		if (rc == 0 && (rc = jtable_read(o, c, cmp_tail_fields, nitems(cmp_tail_fields), where,
-		    cause)) == 0)
-			v->ncmp++;
-		free(where);
-		if (rc == -1)
-			break;
-	}
+	rc = records_read(a, file, "comparisons", sizeof *v->cmp, parts, nitems(parts), &recs,
+	    &v->ncmp, cause);
+	v->cmp = recs;
 	return rc;
 }
 
@@ -320,33 +349,17 @@ bench_hosts_json(const struct bench_hosts *h, json_t *boots)
 static int
 boots_read(json_t *a, const char *file, struct bench_hosts *h, char **cause)
 {
-	struct bench_boot *b;
-	char *where;
-	json_t *o;
-	size_t i;
-	int rc = 0;
+	static const struct record_part parts[] = {
+		{ boot_head_fields, nitems(boot_head_fields) },
+		{ boot_waited_fields, nitems(boot_waited_fields) },
+		{ boot_error_fields, nitems(boot_error_fields) },
+	};
+	void *recs = NULL;
+	int rc;
 
-	if (a == NULL)
-		return 0;
-	if (!json_is_array(a)) {
-		util_cause(cause, "%s: key 'boots': is not an array", file);
-		return -1;
-	}
-	h->boots = xcalloc(json_array_size(a) + 1, sizeof *h->boots);
-	json_array_foreach(a, i, o) {
-		b = &h->boots[i];
-		xasprintf(&where, "%s: boots[%zu]", file, i + 1);
-		rc = jtable_read(o, b, boot_head_fields, nitems(boot_head_fields), where, cause);
-		if (rc == 0 && (rc = jtable_read(o, b, boot_waited_fields, nitems(boot_waited_fields),
-		    where, cause)) == 0 && (rc = jtable_read(o, b, boot_error_fields,
-		    nitems(boot_error_fields), where, cause)) == 0)
-			h->nboots++;
-		else
-			jtable_free(b, boot_head_fields, nitems(boot_head_fields));
-		free(where);
-		if (rc == -1)
-			break;
-	}
+	rc = records_read(a, file, "boots", sizeof *h->boots, parts, nitems(parts), &recs,
+	    &h->nboots, cause);
+	h->boots = recs;
 	return rc;
 }
 
