@@ -949,16 +949,6 @@ write_json_file(const char *path, json_t *doc, char **cause)
 	return rc;
 }
 
-static int
-mkdir_p1(const char *path, char **cause)
-{
-	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static char *
 meta_path(const char *dir)
 {
@@ -978,7 +968,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 	struct stat st;
 	int i, rc;
 
-	if (mkdir_p1(dir, cause) == -1)
+	if (util_mkdir(dir, cause) == -1)
 		return -1;
 	path = meta_path(dir);
 	if (stat(path, &st) == 0) {
@@ -987,11 +977,11 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 		return -1;
 	}
 	xasprintf(&sub, "%s/profiles", dir);
-	rc = mkdir_p1(sub, cause);
+	rc = util_mkdir(sub, cause);
 	free(sub);
 	if (rc == 0) {
 		xasprintf(&sub, "%s/values", dir);
-		rc = mkdir_p1(sub, cause);
+		rc = util_mkdir(sub, cause);
 		free(sub);
 	}
 	if (rc == -1) {

@@ -159,16 +159,6 @@ print_text(json_t *doc, const char *dir)
 	    json_string_value(json_object_get(doc, "bench")));
 }
 
-static int
-mkdir_one(const char *path, char **cause)
-{
-	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* -o DIR: the raw capture (DIR/capture/), doctor.json, the profiles and doctor.html. */
 static int
 write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **cause)
@@ -179,11 +169,11 @@ write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **caus
 	int rc = -1;
 
 	xasprintf(&sub, "%s/capture", dir);
-	if (mkdir_one(dir, cause) == -1 || capture_write_dir(c, sub, cause) == -1)
+	if (util_mkdir(dir, cause) == -1 || capture_write_dir(c, sub, cause) == -1)
 		goto out;
 	free(sub);
 	xasprintf(&sub, "%s/profiles", dir);
-	if (mkdir_one(sub, cause) == -1)
+	if (util_mkdir(sub, cause) == -1)
 		goto out;
 	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
 		if (util_write_text_at(dir, json_string_value(json_object_get(p, "path")),

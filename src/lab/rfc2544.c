@@ -700,13 +700,10 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 	size_t i;
 	int k, rc;
 
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
-		util_cause(cause, "cannot create '%s': %s", dir, strerror(errno));
+	if (util_mkdir(dir, cause) == -1)
 		return -1;
-	}
 	xasprintf(&path, "%s/values", dir);
-	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
+	if (util_mkdir(path, cause) == -1) {
 		free(path);
 		return -1;
 	}

@@ -252,6 +252,16 @@ fail:
 }
 
 int
+util_mkdir(const char *path, char **cause)
+{
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		util_cause(cause, "cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
 util_write_text_at(const char *dir, const char *name, const char *text, char **cause)
 {
 	char *path;

@@ -57,6 +57,8 @@ void	 strbuf_free(struct strbuf *);
 int	 util_read_file(const char *path, char **data, size_t *len, char **cause);
 /* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync dir. */
 int	 util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause);
+/* mkdir(path, 0755); an existing one is fine; -1 + "cannot create 'PATH': why" otherwise. */
+int	 util_mkdir(const char *path, char **cause);
 /* The same for text (mode 0644) at DIR/NAME. */
 int	 util_write_text_at(const char *dir, const char *name, const char *text, char **cause);
 /* Reads one line of a small file (e.g. /sys attribute) without its newline. */
