@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/cand.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/results.h"
+#include "bench/run.h"
+#include "bench/runner.h"
+#include "bench/schedule.h"
+#include "bench/seq.h"
+#include "bench/verdict.h"
 #include "kb/kb.h"
 #include "util/util.h"
 

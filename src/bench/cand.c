@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/cand.h"
 #include "kb/kb.h"
 #include "os/platform.h"
 #include "util/util.h"

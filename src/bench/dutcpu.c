@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/run.h"
 #include "util/util.h"
 
 uint64_t

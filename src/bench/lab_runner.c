@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "apply/apply.h"
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/run.h"
+#include "bench/runner.h"
 #include "kb/kb.h"
 #include "util/util.h"
 

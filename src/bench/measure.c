@@ -15,7 +15,10 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/run.h"
+#include "bench/signals.h"
+#include "remote/remote.h"
 #include "lab/lab.h"
 #include "lab/traffic_cli.h"
 #include "os/os.h"

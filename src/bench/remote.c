@@ -17,8 +17,13 @@
 #include <jansson.h>
 
 #include "apply/agentless.h"
+#include "bench/lab.h"
+#include "bench/label.h"
 #include "bench/remote_impl.h"
 #include "bench/results.h"
+#include "bench/run.h"
+#include "bench/runner.h"
+#include "bench/signals.h"
 #include "kb/kb.h"
 #include "os/platform.h"
 #include "remote/remote.h"

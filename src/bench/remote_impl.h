@@ -2,7 +2,7 @@
 #ifndef NTUNE_BENCH_REMOTE_IMPL_H
 #define NTUNE_BENCH_REMOTE_IMPL_H
 
-#include "bench/bench.h"
+#include "bench/remote.h"
 
 struct agentless_opts;
 /* The DUT reached without ntune (b->agentless): its host, OS and root for apply/agentless.h. */

@@ -13,7 +13,9 @@
 
 #include <jansson.h>
 
+#include "bench/lab.h"
 #include "bench/remote_impl.h"
+#include "bench/signals.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"

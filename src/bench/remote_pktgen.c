@@ -41,6 +41,7 @@
 
 #include <jansson.h>
 
+#include "bench/lab.h"
 #include "bench/remote_impl.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"

@@ -13,8 +13,11 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/label.h"
 #include "bench/results.h"
+#include "bench/run.h"
+#include "bench/runner.h"
+#include "bench/seq.h"
 #include "util/jtable.h"
 #include "util/util.h"
 #include "util/util_json.h"
@@ -69,7 +72,7 @@ bench_run_free(struct bench_run *r)
 	r->nsec = r->ncpu = r->nirq = 0;
 }
 
-/* dut_cpu and its parts (bench.h), or dut_cpu null and why. */
+/* dut_cpu and its parts (bench/run.h), or dut_cpu null and why. */
 static void
 dut_cpu_json(json_t *o, const struct bench_run *r)
 {

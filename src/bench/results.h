@@ -112,7 +112,7 @@ struct bench_summary_change {
 	char	*name, *value, *was;
 };
 
-/* A step of the tuner (bench/bench.h struct bench_tune_step says what each is). */
+/* A step of the tuner (bench/tune.h struct bench_tune_step says what each is). */
 struct bench_summary_step {
 	char	*change;
 	struct bench_summary_change *changes;	/* NULL: none in the file (older versions) */
@@ -175,5 +175,22 @@ int	 bench_run_read(json_t *o, const char *where, struct bench_run *r, char **ca
  * the trial adds its own keys after them.
  */
 json_t	*bench_run_trial_json(const struct bench_run *r);
+
+/* --- the results directory --------------------------------------------- */
+
+/*
+ * Creates DIR (and profiles/, values/) and writes meta.json with
+ * complete=false, stopped="running". Refuses a DIR that holds a results
+ * directory already unless it is empty.
+ */
+int	bench_results_create(const char *dir, const char *kind, int argc, char **argv, char **cause);
+int	bench_results_profile(const char *dir, const char *label, const char *text, char **cause);
+/* Appends the run to runs.jsonl (flushed) and, for a measured run, rewrites values/<label>.txt. */
+int	bench_results_add_run(const char *dir, const struct bench_run *, char **cause);
+/* Writes a JSON document (verdict.json, summary.json) atomically. */
+int	bench_results_write_json(const char *dir, const char *name, json_t *, char **cause);
+int	bench_results_write_text(const char *dir, const char *name, const char *text, char **cause);
+/* Rewrites meta.json: finished, complete, stopped ("decided", "max-runs", "budget", "interrupted", "error"). */
+int	bench_results_finish(const char *dir, bool complete, const char *stopped, const char *note, char **cause);
 
 #endif

@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/bench.h"
+#include "bench/schedule.h"
 
 uint64_t
 bench_rand(uint64_t *state)

@@ -2,7 +2,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/signals.h"
 
 volatile sig_atomic_t bench_interrupted;
 static struct sigaction old_int, old_term;

@@ -8,8 +8,16 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
-#include "bench/bench.h"
+#include "bench/cand.h"
+#include "bench/lab.h"
+#include "bench/label.h"
 #include "bench/results.h"
+#include "bench/run.h"
+#include "bench/runner.h"
+#include "bench/seq.h"
+#include "bench/signals.h"
+#include "bench/tune.h"
+#include "bench/verdict.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
 #include "lab/lab.h"

@@ -11,8 +11,12 @@
 #include <jansson.h>
 
 #include "apply/agentless.h"
-#include "bench/bench.h"
+#include "bench/cand.h"
+#include "bench/lab.h"
 #include "bench/remote_impl.h"
+#include "bench/runner.h"
+#include "bench/tune.h"
+#include "bench/tune_remote.h"
 #include "lab/lab.h"
 #include "os/platform.h"
 #include "util/util.h"

@@ -6,8 +6,8 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
 #include "bench/results.h"
+#include "bench/verdict.h"
 #include "stat/stat.h"
 #include "util/util.h"
 

@@ -16,8 +16,15 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/label.h"
+#include "bench/remote.h"
 #include "bench/results.h"
+#include "bench/runner.h"
+#include "bench/schedule.h"
+#include "bench/seq.h"
+#include "bench/signals.h"
+#include "bench/verdict.h"
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "kb/kb.h"

@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/runner.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "os/ifset.h"

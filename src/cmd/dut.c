@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "bench/remote.h"
+#include "bench/runner.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "lab/lab.h"

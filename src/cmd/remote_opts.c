@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/remote.h"
+#include "bench/runner.h"
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "lab/lab.h"

@@ -11,7 +11,11 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/lab.h"
+#include "bench/label.h"
+#include "bench/remote.h"
+#include "bench/runner.h"
+#include "bench/signals.h"
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "kb/kb.h"

@@ -10,7 +10,15 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
-#include "bench/bench.h"
+#include "bench/cand.h"
+#include "bench/lab.h"
+#include "bench/remote.h"
+#include "bench/results.h"
+#include "bench/runner.h"
+#include "bench/signals.h"
+#include "bench/tune.h"
+#include "bench/tune_remote.h"
+#include "bench/verdict.h"
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "diag/diag.h"

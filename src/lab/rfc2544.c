@@ -16,8 +16,8 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
 #include "bench/results.h"
+#include "bench/run.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"

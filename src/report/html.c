@@ -7,7 +7,8 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
+#include "bench/results.h"
+#include "bench/run.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "util/util.h"

@@ -8,7 +8,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/label.h"
+#include "bench/results.h"
+#include "bench/run.h"
+#include "bench/runner.h"
 #include "lab/rfc2544.h"
 #include "report/report.h"
 #include "util/util.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/schedule.h"
 
 static void
 test_bench_block_order_holds_each_profile_once(void **state)

@@ -4,7 +4,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/schedule.h"
+#include "bench/seq.h"
 
 static void
 test_bench_seq_alpha_is_bonferroni_over_looks(void **state)

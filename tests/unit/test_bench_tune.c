@@ -7,12 +7,18 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/cand.h"
+#include "bench/lab.h"
+#include "bench/run.h"
+#include "bench/runner.h"
+#include "bench/seq.h"
+#include "bench/tune.h"
+#include "bench/verdict.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
 #include "stat/stat.h"
-#include "util/util.h"
 #include "testutil.h"
+#include "util/util.h"
 
 /* A DUT as the fake getter sees it: name=value pairs; anything else is unreadable. */
 static const char *const *dut;

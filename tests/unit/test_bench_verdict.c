@@ -6,7 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/seq.h"
+#include "bench/verdict.h"
 
 /* The verdict on B against A, 5 runs each, at 95% confidence (alpha 0.05); fails the test if none. */
 static void
