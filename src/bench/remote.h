@@ -5,6 +5,7 @@
 #define NTUNE_BENCH_REMOTE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -111,5 +112,27 @@ struct rfc2544_config;
 struct rfc2544_trial;
 int	bench_remote_rfc2544_trial(void *arg, const struct rfc2544_config *, int size, double rate,
 	    const char *phase, struct rfc2544_trial *, char **cause);
+
+/* What a load through the DUT offered and what reached the sink (bench_remote_load_during). */
+struct bench_load_figures {
+	uint64_t sent, received;	/* frames the generator sent, the sink counted */
+	double	gen_pps;		/* offered: the generator's rate on its own clock */
+	double	pps, bps;		/* achieved: the sink's rate on its own clock */
+	double	secs;			/* how long the sink counted */
+	char	error[256];		/* "" the load ran all through during(); else why not */
+};
+/*
+ * A load through the DUT while the caller reads it (doctor): the sink, then the
+ * generator (b->lab: ntune gen or pkt-gen, not iperf3) sending for at most secs
+ * seconds; settle seconds after it started, during(arg) runs (it may talk to the
+ * DUT: what it reads is the DUT under this load); when during returns the
+ * generator is stopped (SIGTERM on its host: it ends and says what it sent) and
+ * the sink counts the late frames. -1 + cause when the load cannot start, on a
+ * signal, or when during fails (its cause); a load that failed, or ended before
+ * during returned, is f->error.
+ */
+int	bench_remote_load_during(struct bench_remote *, double settle, double secs,
+	    int (*during)(void *arg, char **cause), void *arg, struct bench_load_figures *f,
+	    char **cause);
 
 #endif

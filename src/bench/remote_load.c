@@ -319,6 +319,100 @@ interrupted:
 	return -1;
 }
 
+/* Polls the generator for secs; 1 when it has ended (*status), -1 on a signal. */
+static int
+gen_poll(struct remote_child *gen, double secs, int *status)
+{
+	double until = util_now() + secs;
+
+	do {
+		if (bench_interrupted)
+			return -1;
+		if (remote_child_poll(gen, 0.1, status) == 1)
+			return 1;
+	} while (util_now() < until);
+	return 0;
+}
+
+/* The load goes on while during runs; then the generator is stopped (its SIGTERM). */
+static int
+load_during(struct bench_remote *b, struct bench_trial *t, double settle,
+    int (*during)(void *, char **), void *arg, char **cause)
+{
+	struct remote_child sink, gen;
+	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN, late;
+	int gs = 0, ss = 255, ended, rc = 0;
+
+	if (start_sink(b, t, &sink, cause) == -1)
+		goto interrupted;
+	if (start_gen(b, t, &gen, cause) == -1) {
+		remote_child_free(&sink);
+		return -1;
+	}
+	/* pkt-gen -f tx: its link wait, and 2 to 3 s more before it sends. */
+	ended = gen_poll(&gen, settle + (pktgen ? BENCH_PKTGEN_LINK_S + 3 : 0), &gs);
+	if (ended == 0)
+		rc = during(arg, cause);
+	if (ended == 0 && (ended = gen_poll(&gen, 0, &gs)) == 1)
+		failed(t, "the load ended before the reading under it did (it sends %.0f s at most)",
+		    t->secs);
+	else if (ended == 1)
+		failed(t, "the load ended within %.1f s: %s", settle, *gen.ebuf != '\0' ?
+		    util_trim(gen.ebuf) : *gen.obuf != '\0' ? util_trim(gen.obuf) : "no output");
+	if (ended == 0) {
+		bench_pktgen_stop(&gen);	/* a SIGTERM to it over a new command */
+		if (wait_gen(&gen, util_now() + LATE_S, &gs) == -1)
+			ended = -1;
+	}
+	if (ended == -1) {
+		remote_child_free(&gen);
+		remote_child_free(&sink);
+		goto interrupted;
+	}
+	if (gs == 0 && pktgen) {
+		util_sleep(LATE_FRAMES_S, &bench_interrupted);
+		bench_pktgen_stop(&sink);
+	}
+	if (gs == 0)
+		ss = remote_child_wait(&sink, util_now() + LATE_S, &late);
+	if (t->error[0] == '\0')
+		documents(b, t, &gen, gs, &sink, ss);
+	remote_child_free(&gen);
+	remote_child_free(&sink);
+	return rc;
+interrupted:
+	if (bench_interrupted)
+		util_cause(cause, "interrupted by signal %d", (int)bench_interrupted);
+	return -1;
+}
+
+int
+bench_remote_load_during(struct bench_remote *b, double settle, double secs,
+    int (*during)(void *arg, char **cause), void *arg, struct bench_load_figures *f,
+    char **cause)
+{
+	struct bench_trial t = { .secs = secs };
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	if (b->lab == NULL || b->lab->load == BENCH_LOAD_IPERF3 || b->lab->load == BENCH_LOAD_CMD) {
+		util_cause(cause, "the load under a reading is ntune gen or pkt-gen (one stopped when "
+		    "the reading is done)");
+		return -1;
+	}
+	if ((rc = load_during(b, &t, settle, during, arg, cause)) == 0) {
+		f->sent = t.sent;
+		f->received = t.received;
+		f->gen_pps = t.gen_pps;
+		f->pps = t.pps;
+		f->bps = t.bps;
+		f->secs = t.duration_s;
+		snprintf(f->error, sizeof f->error, "%s", t.error);
+	}
+	bench_trial_free(&t);
+	return rc;
+}
+
 int
 bench_trial_run(struct bench_remote *b, struct bench_trial *t, char **cause)
 {
