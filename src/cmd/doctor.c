@@ -14,8 +14,13 @@
 
 #include <jansson.h>
 
+#include "bench/lab.h"
+#include "bench/remote.h"
+#include "bench/runner.h"
+#include "bench/signals.h"
 #include "cmd/cmd.h"
 #include "cmd/osdoc.h"
+#include "cmd/remote_opts.h"
 #include "doctor/doctor.h"
 #include "remote/capture.h"
 #include "remote/remote.h"
@@ -120,6 +125,36 @@ print_item(json_t *it, bool linux)
 		    strcmp(kind, "wasted") == 0 ? "   (expect no difference)" : "");
 }
 
+/* The load that ran through the router during the samples, and what its counters saw of it. */
+static void
+print_load(json_t *l)
+{
+	double rate = json_number_value(json_object_get(l, "rate_asked_pps"));
+	double sent = json_number_value(json_object_get(l, "sent"));
+	double got = json_number_value(json_object_get(l, "received"));
+	json_t *in = json_object_get(l, "dut_in_pps"), *out = json_object_get(l, "dut_out_pps");
+
+	char asked[64] = "as fast as it goes";
+
+	if (rate > 0)
+		snprintf(asked, sizeof asked, "%.0f pps asked", rate);
+	printf("load: %s from %s through %s -> %s to %s, %lld-byte frames, %s\n",
+	    strcmp(json_string_value(json_object_get(l, "kind")), "gen") == 0 ? "ntune gen" :
+	    "pkt-gen", json_string_value(json_object_get(l, "generator")),
+	    json_string_value(json_object_get(l, "dut_in")),
+	    json_string_value(json_object_get(l, "dut_out")),
+	    json_string_value(json_object_get(l, "sink")),
+	    (long long)json_integer_value(json_object_get(l, "size")), asked);
+	printf("      offered %.0f pps, achieved %.0f pps, lost %.0f of %.0f (%.2f%%)\n",
+	    json_number_value(json_object_get(l, "offered_pps")),
+	    json_number_value(json_object_get(l, "achieved_pps")), sent > got ? sent - got : 0, sent,
+	    sent > 0 && sent > got ? 100 * (sent - got) / sent : 0);
+	if (json_is_number(in) || json_is_number(out))
+		printf("      the router over the samples: %s in %.0f pps, %s out %.0f pps\n",
+		    json_string_value(json_object_get(l, "dut_in")), json_number_value(in),
+		    json_string_value(json_object_get(l, "dut_out")), json_number_value(out));
+}
+
 static void
 print_text(json_t *doc, const char *dir)
 {
@@ -137,6 +172,8 @@ print_text(json_t *doc, const char *dir)
 		printf("; samples %.0f s apart\n", json_real_value(json_object_get(doc, "interval_s")));
 	else
 		printf("; counters since boot (no samples)\n");
+	if (json_object_get(doc, "load") != NULL)
+		print_load(json_object_get(doc, "load"));
 	if (doctor_items(doc) == 0)
 		printf("\nnothing to fix\n");
 	json_array_foreach(json_object_get(doc, "items"), i, v)
@@ -209,13 +246,31 @@ dir_empty(const char *path)
 	return empty;
 }
 
+enum { OPT_SCRIPT = 400, OPT_LOAD };
+
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, 'j' },
-	{ "capture-script", no_argument, NULL, 'S' },
+	{ "capture-script", no_argument, NULL, OPT_SCRIPT },
 	{ "dut", required_argument, NULL, 'D' },
 	CMD_OS_SSH_LONGOPTS,
+	/* a load through the router during the samples: bench --dut's load options */
+	{ "gen", required_argument, NULL, CMD_OPT_GEN },
+	{ "sink", required_argument, NULL, CMD_OPT_SINK },
+	{ "dut-in", required_argument, NULL, CMD_OPT_DUT_IN },
+	{ "dut-out", required_argument, NULL, CMD_OPT_DUT_OUT },
+	{ "gen-if", required_argument, NULL, CMD_OPT_GEN_IF },
+	{ "sink-if", required_argument, NULL, CMD_OPT_SINK_IF },
+	{ "dst", required_argument, NULL, CMD_OPT_DST },
+	{ "ntune", required_argument, NULL, CMD_OPT_NTUNE },
+	{ "gen-args", required_argument, NULL, CMD_OPT_GEN_ARGS },
+	{ "sink-args", required_argument, NULL, CMD_OPT_SINK_ARGS },
+	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "size", required_argument, NULL, 'S' },
+	{ "flows", required_argument, NULL, 'F' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "rate", required_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -224,16 +279,72 @@ struct opts {
 	struct cmd_os_ssh ssh;
 	double	duration;
 	bool	json, script;
+	/* --gen/--sink: the load's hosts and settings, as bench --dut has them */
+	struct cmd_remote_opts ro;
+	struct bench_remote rb;
+	struct bench_lab lab;
+	struct cmd_measure m;
+	bool	load;
 };
+
+/* A load option (bench --dut's); 1 taken, 0 not one, -1 after saying why not. */
+static int
+load_option(struct opts *o, int ch, char *arg)
+{
+	struct bench_ctx c;
+	int r;
+
+	if (ch == OPT_LOAD) {
+		o->load = true;
+		if (bench_parse_load(arg, &o->lab) == 0 && (o->lab.load == BENCH_LOAD_GEN ||
+		    o->lab.load == BENCH_LOAD_PKTGEN))
+			return 1;
+		return cmd_error(&cmd_doctor, -1, "--load is gen or pkt-gen (a load stopped when "
+		    "the second sample is taken), not '%s'", arg);
+	}
+	memset(&c, 0, sizeof c);
+	if ((r = cmd_remote_option(&cmd_doctor, ch, arg, &o->ro, &o->rb)) == 0)
+		r = cmd_measure_option(&cmd_doctor, ch, arg, &o->m, &o->lab, &c);
+	if (r == 1 && ch != CMD_OPT_NTUNE)
+		o->load = true;
+	return r;
+}
+
+/* The load's hosts and settings go together (cmd_remote_check, as bench --dut). */
+static int
+load_check(struct cmd_args *args, struct opts *o)
+{
+	struct bench_ctx c;
+
+	if (!o->load)
+		return 0;
+	if (args->argc == 0)
+		return cmd_usage_error(&cmd_doctor, "--gen, --sink and the load options go with "
+		    "ssh://[user@]router (a load runs through it while it is read)");
+	if (o->ro.gen == NULL && o->ro.sink == NULL)
+		return cmd_usage_error(&cmd_doctor, "a load needs --gen HOST or --sink HOST "
+		    "(each ssh://... or local)");
+	memset(&c, 0, sizeof c);
+	cmd_measure_setup(&o->m, &o->lab, &c);
+	o->lab.settle = 2;
+	o->ro.dut = args->argv[0];
+	o->rb.ssh.config = o->ssh.ssh_config;
+	o->rb.ssh.accept_new = o->ssh.accept_new;
+	o->rb.lab = &o->lab;
+	return cmd_remote_check(&cmd_doctor, &o->ro, &o->rb, &o->lab, &c) == -1 ? 2 : 0;
+}
 
 static int
 options(struct cmd_args *args, struct opts *o)
 {
 	char *arg;
-	int ch;
+	int ch, r;
 
 	memset(o, 0, sizeof *o);
 	o->duration = 10;
+	cmd_remote_init(&o->rb);
+	o->m.size = 64;
+	o->lab.load = BENCH_LOAD_GEN;
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
 		case 'f': o->from = arg; break;
@@ -243,19 +354,26 @@ options(struct cmd_args *args, struct opts *o)
 				return 2;
 			break;
 		case 'j': o->json = true; break;
-		case 'S': o->script = true; break;
+		case OPT_SCRIPT: o->script = true; break;
 		case 'D': o->dut = arg; break;
-		default: cmd_os_ssh_option(&o->ssh, ch, arg); break;
+		default:
+			if (cmd_os_ssh_option(&o->ssh, ch, arg) == 1)
+				break;
+			if (load_option(o, ch, arg) != 1)
+				return 2;
+			break;
 		}
 	}
 	if (o->script)
-		return args->argc > 0 || o->from != NULL || o->out != NULL || o->json ?
+		return args->argc > 0 || o->from != NULL || o->out != NULL || o->json || o->load ?
 		    cmd_usage_error(&cmd_doctor, "--capture-script takes nothing else") : 0;
 	if ((args->argc > 0) == (o->from != NULL))
 		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE");
 	if (o->dut != NULL && (o->from == NULL || strncmp(o->dut, "ssh://", 6) != 0))
 		return cmd_usage_error(&cmd_doctor, "--dut ssh://[user@]router names the router of a "
 		    "--from capture in the bench commands");
+	if ((r = load_check(args, o)) != 0)
+		return r;
 	if (o->out != NULL && !dir_empty(o->out))
 		return cmd_error(&cmd_doctor, 2, "'%s' is not empty (doctor writes into a new or "
 		    "empty directory)", o->out);
@@ -289,10 +407,86 @@ capture_ssh(const char *url, const struct opts *o, struct capture_set *c, char *
 	return rc;
 }
 
+/* What capture_under_load's reading needs. */
+struct reading {
+	struct opts *o;
+	struct capture_set *c;
+};
+
+static int
+read_dut(void *arg, char **cause)
+{
+	struct reading *r = arg;
+
+	return capture_run_root(&r->o->rb.dut, r->o->duration, r->o->ssh.dut_root, r->c, cause);
+}
+
+/*
+ * The capture taken while a load from --gen to --sink goes through the router (bench
+ * --dut's hosts and load; the router is only read): its figures into *l.
+ */
+static int
+capture_under_load(struct opts *o, struct capture_set *c, struct doctor_load *l, char **cause)
+{
+	struct reading r = { o, c };
+	struct bench_load_figures f;
+	int rc;
+
+	bench_interrupted = 0;
+	bench_signals_install();
+	if ((rc = bench_remote_open(&o->rb, cause)) == 0) {
+		cmd_dut_said(&cmd_doctor, &o->rb);
+		cmd_error(&cmd_doctor, 0, "load from %s through %s -> %s to %s, %.0f s settle, "
+		    "then the samples %.0f s apart", o->rb.gen.url, o->rb.dut_in, o->rb.dut_out,
+		    o->rb.sink.url, o->lab.settle, o->duration);
+		/* sends at most as long as the capture may take (capture_run's margin) */
+		rc = bench_remote_load_during(&o->rb, o->lab.settle, o->lab.settle + o->duration +
+		    120, read_dut, &r, &f, cause);
+	}
+	if (rc == 0 && f.error[0] != '\0') {
+		util_cause(cause, "the load from %s to %s failed, nothing diagnosed: %s",
+		    o->rb.gen.url, o->rb.sink.url, f.error);
+		rc = -1;
+	}
+	bench_signals_restore();
+	bench_remote_close(&o->rb);
+	if (rc == -1)
+		return -1;
+	memset(l, 0, sizeof *l);
+	snprintf(l->kind, sizeof l->kind, "%s", o->lab.load == BENCH_LOAD_PKTGEN ? "pkt-gen" :
+	    "gen");
+	snprintf(l->gen, sizeof l->gen, "%s", o->ro.gen != NULL ? o->ro.gen : "local");
+	snprintf(l->sink, sizeof l->sink, "%s", o->ro.sink != NULL ? o->ro.sink : "local");
+	snprintf(l->dut_in, sizeof l->dut_in, "%s", o->rb.dut_in);
+	snprintf(l->dut_out, sizeof l->dut_out, "%s", o->rb.dut_out);
+	l->rate = o->lab.rate;
+	l->size = o->lab.size;
+	l->sent = f.sent;
+	l->received = f.received;
+	l->offered_pps = f.gen_pps;
+	l->achieved_pps = f.pps;
+	l->bps = f.bps;
+	l->secs = f.secs;
+	return 0;
+}
+
+/* The capture: over ssh (with a load through the router when asked), or a folder or file. */
+static int
+capture(struct cmd_args *args, struct opts *o, struct capture_set *c, struct doctor_load *l,
+    char **cause)
+{
+	if (args->argc == 0)
+		return capture_load(o->from, c, cause);
+	if (o->load)
+		return capture_under_load(o, c, l, cause);
+	return capture_ssh(args->argv[0], o, c, cause);
+}
+
 static int
 run(struct cmd_args *args)
 {
 	struct doctor_opts dopts;
+	struct doctor_load load;
 	struct capture_set c;
 	struct opts o;
 	json_t *doc = NULL;
@@ -314,8 +508,8 @@ run(struct cmd_args *args)
 	dopts.dut = args->argc > 0 ? args->argv[0] : o.dut;
 	dopts.dir = o.out;
 	dopts.duration = o.duration;
-	if ((args->argc > 0 ? capture_ssh(args->argv[0], &o, &c, &cause) :
-	    capture_load(o.from, &c, &cause)) == -1 || doctor_run(&c, &dopts, &doc, &cause) == -1 ||
+	dopts.load = o.load ? &load : NULL;
+	if (capture(args, &o, &c, &load, &cause) == -1 || doctor_run(&c, &dopts, &doc, &cause) == -1 ||
 	    (o.out != NULL && write_dir(o.out, &c, doc, &cause) == -1)) {
 		capture_set_free(&c);
 		json_decref(doc);
@@ -337,14 +531,19 @@ const struct ntune_cmd cmd_doctor = {
 	.summary = "read a router and rank what is wrong or wasted, with the lines to change",
 	.usage = "doctor ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
 	    "       [--ssh-accept-new] [--dut-root DIR]\n"
+	    "       [--gen HOST|local --sink HOST|local [--load gen|pkt-gen] [--rate PPS] [--size BYTES]\n"
+	    "        [--flows N] [--threads N] [--dut-in IF] [--dut-out IF] [--gen-if IF] [--sink-if IF]\n"
+	    "        [--dst ADDR] [--ntune PATH] [--gen-args ARGS] [--sink-args ARGS]]\n"
 	    "doctor --from DIR|FILE [--dut ssh://[user@]router] [--duration S] [-o DIR] [--json]\n"
 	    "doctor --capture-script [--duration S]",
 	.notes = "Reads the router (FreeBSD, OPNsense, pfSense or Linux) with its base system\n"
 	    "only (nothing is installed or changed on it), or a capture directory; prints one\n"
 	    "ranked list: what is wrong or wasted, its evidence, its certainty, the lines to\n"
 	    "change (on Linux each /etc/sysctl.d file by its own path and line) and the ntune\n"
-	    "bench command that would prove it; then what is fine. Exit 0: nothing to fix,\n"
-	    "1: findings, 2: error.",
+	    "bench command that would prove it; then what is fine. With --gen and --sink the\n"
+	    "samples are taken under a load from the generator through the router to the sink\n"
+	    "(bench --dut's load; stopped once they are taken), and doctor says what ran.\n"
+	    "Exit 0: nothing to fix, 1: findings, 2: error.",
 	.optstring = "o:j",
 	.longopts = longopts,
 	.max_args = 1,

@@ -14,6 +14,7 @@
 #include "os/os.h"
 #include "os/platform.h"
 #include "os/snapshot.h"
+#include "util/jtable.h"
 #include "util/util.h"
 
 /* The files a FreeBSD box loads tunables from, in the order the box applies them. */
@@ -406,6 +407,52 @@ cpu_json(const struct diag_result *d)
 	return a;
 }
 
+/* The "load" object: what ran through the box during the samples. */
+static const struct jfield load_fields[] = {
+	JSTR(struct doctor_load, NULL, "kind", kind),
+	JSTR(struct doctor_load, NULL, "generator", gen),
+	JSTR(struct doctor_load, NULL, "sink", sink),
+	JSTR(struct doctor_load, NULL, "dut_in", dut_in),
+	JSTR(struct doctor_load, NULL, "dut_out", dut_out),
+	JNUMF(struct doctor_load, NULL, "rate_asked_pps", J_DBL, rate, JF_NULLNEG),
+	JNUM(struct doctor_load, NULL, "size", J_IDX, size),
+	JNUM(struct doctor_load, NULL, "sent", J_U64, sent),
+	JNUM(struct doctor_load, NULL, "received", J_U64, received),
+	JNUM(struct doctor_load, NULL, "offered_pps", J_DBL, offered_pps),
+	JNUM(struct doctor_load, NULL, "achieved_pps", J_DBL, achieved_pps),
+	JNUM(struct doctor_load, NULL, "bps", J_DBL, bps),
+	JNUM(struct doctor_load, NULL, "secs", J_DBL, secs),
+	JNUMF(struct doctor_load, NULL, "dut_in_pps", J_DBL, dut_in_pps, JF_NULLNEG),
+	JNUMF(struct doctor_load, NULL, "dut_out_pps", J_DBL, dut_out_pps, JF_NULLNEG),
+};
+
+/* A metric of the diagnosis, -1 when it has none. */
+static double
+metric(const struct diag_result *d, const char *fmt, const char *name)
+{
+	json_t *v;
+	char key[128];
+
+	snprintf(key, sizeof key, fmt, name);
+	v = json_object_get(d->metrics, key);
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+/* The load, with what the box's own counters saw of it over the samples. */
+static json_t *
+load_json(const struct doctor *dr)
+{
+	struct doctor_load l = *dr->o->load;
+	json_t *o = json_object();
+
+	l.dut_in_pps = dr->secs > 0 ? metric(dr->d, "if.%s.rx_pps", l.dut_in) : -1;
+	l.dut_out_pps = dr->secs > 0 ? metric(dr->d, "if.%s.tx_pps", l.dut_out) : -1;
+	if (l.rate <= 0)
+		l.rate = -1;
+	jtable_to_json(o, &l, load_fields, nitems(load_fields));
+	return o;
+}
+
 static json_t *
 document(struct doctor *dr)
 {
@@ -418,6 +465,8 @@ document(struct doctor *dr)
 	json_object_set_new(doc, "dut", json_string(dr->dut));
 	json_object_set_new(doc, "system", system_json(dr));
 	json_object_set_new(doc, "interval_s", json_real(dr->secs));
+	if (dr->o->load != NULL)
+		json_object_set_new(doc, "load", load_json(dr));
 	json_object_set_new(doc, "items", json_incref(dr->items));
 	json_object_set_new(doc, "fine", json_incref(dr->fine));
 	for (i = 0; i < dr->d->nnotes; i++)

@@ -22,6 +22,7 @@
 #define NTUNE_DOCTOR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -31,12 +32,27 @@
 struct capture_set;
 struct kb;
 
+/* A load that went through the box while it was read (doctor --gen/--sink): the "load" key. */
+struct doctor_load {
+	char	kind[16];		/* "gen" (ntune gen and sink) or "pkt-gen" */
+	char	gen[256], sink[256];	/* the hosts' URLs, or "local" */
+	char	dut_in[32], dut_out[32];	/* the box's interfaces facing them */
+	double	rate;			/* pps asked, 0: as fast as it goes */
+	int	size;			/* frame bytes, 0: the generator's default */
+	uint64_t sent, received;	/* frames the generator sent, the sink counted */
+	double	offered_pps, achieved_pps, bps;	/* each on its host's own clock */
+	double	secs;			/* how long the sink counted */
+	/* set by doctor_run: the box's own counters over the samples, -1 unknown */
+	double	dut_in_pps, dut_out_pps;
+};
+
 struct doctor_opts {
 	const char *source;	/* what was read, for the document: "ssh://root@fw" or a path */
 	const char *dut;	/* the DUT the bench commands name; NULL: ssh://root@HOSTNAME */
 	const char *dir;	/* where the profiles the bench commands read are (-o DIR) */
 	double	 duration;	/* seconds between the samples when clock.txt does not say */
 	const struct kb *kb;	/* the knowledge base; NULL: kb_load of the share directory */
+	const struct doctor_load *load;	/* the load during the samples, or NULL (the user's traffic) */
 };
 
 /*
