@@ -14,6 +14,8 @@
 # DIR/ROLE/bin comes first on that host's PATH (a test's stand-ins for tools of one host).
 # DIR/dut/boot-hook, when a test made it, runs in the DUT sshd's mount namespace before sshd at
 # every boot (stand-ins mounted there are what the DUT's sessions see).
+# RIG_CSH_ROLES (e.g. "dut gen"): those hosts run every ssh command line as OPNsense's root login
+# shell does, with csh -c (tests/cli/standin/freebsd/opnsense-shell, by sshd's ForceCommand).
 # Fault files: DIR/dut/never-back (the DUT stays down), DIR/dut/after-boot.conf (sysctl lines
 # applied after the persisted ones: a setting silently changed at boot).
 # Everything is removed by `down`; all waits are bounded.
@@ -24,6 +26,7 @@ usage() { echo "usage: ssh-rig.sh up|down|reboot-now DIR NAME" >&2; exit 2; }
 CMD=$1 DIR=$2 NAME=$3
 NTUNE_BIN=${NTUNE:-ntune}
 SSHD=${SSHD:-/usr/sbin/sshd}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 mgmt_ip() { case $1 in dut) echo 198.19.254.2 ;; gen) echo 198.19.254.3 ;; sink) echo 198.19.254.4 ;; esac; }
 
@@ -121,6 +124,10 @@ host_dirs() { # ROLE
 	PrintMotd no
 	SetEnv HOME=$h/home NTUNE_DEADMAN=fork NTUNE_STATE_DIR=$h/state NTUNE_TEST_BOOT_ID=$h/boot_id NTUNE_RIG_HOST=$1 PATH=$h/bin:$DIR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	EOF
+	case " ${RIG_CSH_ROLES:-} " in
+	*" $1 "*) echo "ForceCommand cd \"\$HOME\" && exec $SRC/tests/cli/standin/freebsd/opnsense-shell -c \"\$SSH_ORIGINAL_COMMAND\"" \
+		>>"$h/sshd_config" ;;
+	esac
 	echo "$(mgmt_ip "$1") $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$DIR/known_hosts"
 	cat /proc/sys/kernel/random/uuid >"$h/boot_id"
 }
@@ -203,8 +210,9 @@ up() {
 	EOF
 	for r in dut gen sink; do start_sshd "$r"; done
 	# Never a real reboot: the DUT's reboot commands must be the rig's before anything runs.
-	ip netns exec "$NAME-ctl" ssh -F "$DIR/ssh_config" -o BatchMode=yes dut \
-	    'for c in /bin/systemctl /sbin/shutdown /sbin/reboot; do grep -q ntune-rig-fake-reboot $c || exit 1; done' || {
+	# (a script on stdin: the DUT's login shell may be csh, RIG_CSH_ROLES)
+	echo 'for c in /bin/systemctl /sbin/shutdown /sbin/reboot; do grep -q ntune-rig-fake-reboot $c || exit 1; done' |
+	    ip netns exec "$NAME-ctl" ssh -F "$DIR/ssh_config" -o BatchMode=yes dut sh -s || {
 		echo "ssh-rig: the DUT's reboot command is not the rig's; refusing" >&2; down; exit 1; }
 	setsid sh "$0" supervise "$DIR" "$NAME" </dev/null >/dev/null 2>&1 &
 	echo $! >"$DIR/supervisor.pid"

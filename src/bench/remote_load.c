@@ -47,11 +47,11 @@ static const char iperf3_client_sh[] =
  * went stale; then the rest of the words. Best effort: without ping, or
  * without an answer, ntune gen says which neighbour it lacks.
  */
-static const char learn_sh[] =
-    "d=$1; shift\n"
-    "if command -v ping >/dev/null 2>&1; then ping -c 1 -W 1 \"$d\" >/dev/null 2>&1 || :\n"
-    "else echo \"ntune: no ping on this host to refresh the neighbour entries\" >&2; fi\n"
-    "exec \"$@\"\n";
+static const char learn_sh[] =	/* one line: a csh login shell takes no line break in quotes */
+    "d=$1; shift; "
+    "if command -v ping >/dev/null 2>&1; then ping -c 1 -W 1 \"$d\" >/dev/null 2>&1 || :; "
+    "else echo \"ntune: no ping on this host to refresh the neighbour entries\" >&2; fi; "
+    "exec \"$@\"";
 
 static int
 start_sink(struct bench_remote *b, const struct bench_trial *t, struct remote_child *sink, char **cause)

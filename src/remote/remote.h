@@ -41,10 +41,22 @@ struct remote_result {
  * address ([A-Za-z0-9.-_:], IPv6 in brackets), not starting with '-'. -1 + cause.
  */
 int	remote_parse(const char *url, struct remote_host *, char **cause);
-/* A word for POSIX sh: 'text' with each ' written as '\'' (malloc'd). */
+/*
+ * A word for the login shell ssh runs the command line with, POSIX sh or
+ * csh/tcsh alike: 'text' with each ' written as '\'' and each ! as '\!'
+ * (csh's history substitution acts inside single quotes). OPNsense's root
+ * shell, opnsense-shell, runs `ssh host CMD` as /bin/csh -c CMD
+ * (src/sbin/opnsense-shell, opnsense/core); FreeBSD's root had /bin/csh
+ * through 13.x (etc/master.passwd). malloc'd.
+ */
 char	*remote_quote(const char *word);
-/* The words quoted and joined by spaces (malloc'd): a command line for sh -c. */
+/* The words quoted and joined by spaces (malloc'd): a command line for sh -c or csh -c. */
 char	*remote_command(char *const argv[]);
+/*
+ * No word of argv holds a line break: csh cannot take one inside quotes, so
+ * such a word would not reach the host as given. -1 + cause naming it.
+ */
+int	remote_words_check(char *const argv[], char **cause);
 /*
  * A command line being built: each word copied, v NULL-terminated (NULL while
  * empty); remote_words_free frees it (as remote_argv_free does).

@@ -99,11 +99,27 @@ remote_quote(const char *w)
 	for (; *w != '\0'; w++) {
 		if (*w == '\'')
 			strbuf_adds(&sb, "'\\''");
+		else if (*w == '!')
+			strbuf_adds(&sb, "'\\!'");
 		else
 			strbuf_addc(&sb, *w);
 	}
 	strbuf_addc(&sb, '\'');
 	return strbuf_detach(&sb);
+}
+
+int
+remote_words_check(char *const argv[], char **cause)
+{
+	size_t i;
+
+	for (i = 0; argv[i] != NULL; i++)
+		if (strpbrk(argv[i], "\n\r") != NULL) {
+			util_cause(cause, "cannot send '%.60s' on an ssh command line: it holds a line "
+			    "break, which csh (the login shell of OPNsense's root) cannot take", argv[i]);
+			return -1;
+		}
+	return 0;
 }
 
 char *
@@ -298,12 +314,15 @@ remote_start(const struct remote_host *h, char *const argv[], struct remote_chil
 	memset(c, 0, sizeof *c);
 	c->pid = -1;
 	c->out = c->err = -1;
+	if (remote_words_check(argv, cause) == -1)
+		return -1;
 	if (pipe(o) == -1 || pipe(e) == -1) {
 		util_cause(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	q = remote_command(argv);
-	xasprintf(&cmd, "echo ntune-pid $$ >&2; exec %s", q);
+	/* sh tells the pid, not the login shell: csh would read >&2 as "into the file 2". */
+	xasprintf(&cmd, "exec sh -c 'echo ntune-pid $$ >&2; exec \"$@\"' sh %s", q);
 	free(q);
 	v = remote_argv(h, cmd);
 	free(cmd);
@@ -518,9 +537,12 @@ int
 remote_run(const struct remote_host *h, char *const argv[], const char *input, double timeout,
     struct remote_result *r, char **cause)
 {
-	char *cmd = remote_command(argv);
+	char *cmd;
 	int rc;
 
+	if (remote_words_check(argv, cause) == -1)
+		return -1;
+	cmd = remote_command(argv);
 	rc = run_words(h, cmd, input, timeout, r, cause);
 	free(cmd);
 	return rc;
@@ -535,6 +557,8 @@ remote_sh(const struct remote_host *h, const char *script, char *const args[], d
 	size_t i;
 	int rc;
 
+	if (args != NULL && remote_words_check(args, cause) == -1)
+		return -1;
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "sh -s --");
 	for (i = 0; args != NULL && args[i] != NULL; i++) {

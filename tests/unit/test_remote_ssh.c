@@ -16,6 +16,8 @@
 static const char *const nasty[] = {
 	"plain", "two words", "it's", "'", "''", "a;touch /tmp/x", "$(id)", "`id`", "\"dq\"",
 	"back\\slash", "new\nline", "tab\there", "*", "~root", "-n", "$HOME", "!x", "a'b'c", "",
+	"a!b", "!!", "!$", "\\!", "x!-1", "${x}", "{a,b}", "#c", "a>&2", "%1", "^x^y",
+	" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
 };
 
 static void
@@ -25,6 +27,7 @@ test_remote_quote_escapes_single_quote(void **state)
 		{ "it's", "'it'\\''s'" },
 		{ "", "''" },
 		{ "$(id); `id`", "'$(id); `id`'" },
+		{ "a!b", "'a'\\!'b'" },
 	};
 
 	(void)state;
@@ -53,6 +56,57 @@ test_remote_command_round_trips_through_sh(void **state)
 		assert_int_equal(pclose(f), 0);
 		assert_int_equal(n, strlen(nasty[i]) + 1);
 		assert_memory_equal(buf, nasty[i], strlen(nasty[i]));
+		free(cmd);
+	}
+}
+
+/* The output of shell -f -c cmd (shell: a path), NUL-terminated in buf; its exit status. */
+static int
+run_shell(const char *shell, const char *cmd, char *buf, size_t len)
+{
+	char *line;
+	FILE *f;
+	size_t n;
+	int st;
+
+	xasprintf(&line, "%s -f -c \"$NTUNE_T_CMD\"", shell);
+	setenv("NTUNE_T_CMD", cmd, 1);
+	f = popen(line, "r");
+	free(line);
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	st = pclose(f);
+	unsetenv("NTUNE_T_CMD");
+	return st;
+}
+
+/*
+ * OPNsense's root runs `ssh host CMD` as /bin/csh -c CMD (opnsense-shell), and
+ * FreeBSD's csh is tcsh: every word without a line break survives tcsh as it
+ * survives sh (! is history substitution there, even inside single quotes).
+ * tcsh is installed by make deps (scripts/deps.sh).
+ */
+static void
+test_remote_command_round_trips_through_csh(void **state)
+{
+	char *argv[4], *cmd, buf[256];
+	size_t i;
+
+	(void)state;
+	if (access("/usr/bin/tcsh", X_OK) != 0)
+		fail_msg("/usr/bin/tcsh is missing: make deps installs it");
+	for (i = 0; i < sizeof nasty / sizeof nasty[0]; i++) {
+		if (strchr(nasty[i], '\n') != NULL)
+			continue;
+		argv[0] = "printf";
+		argv[1] = "%s|";
+		argv[2] = (char *)nasty[i];
+		argv[3] = NULL;
+		cmd = remote_command(argv);
+		if (run_shell("/usr/bin/tcsh", cmd, buf, sizeof buf) != 0 ||
+		    strlen(buf) != strlen(nasty[i]) + 1 || memcmp(buf, nasty[i], strlen(nasty[i])) != 0)
+			fail_msg("word '%s': tcsh -c %s printed '%s'", nasty[i], cmd, buf);
 		free(cmd);
 	}
 }
@@ -122,6 +176,22 @@ local_host(void)
 	if (remote_parse("local", &h, &cause) != 0)
 		fail_msg("remote_parse local: %s", cause);
 	return h;
+}
+
+/* A word with a line break is refused before anything runs, naming it. */
+static void
+test_remote_words_check_refuses_line_breaks(void **state)
+{
+	struct remote_host h = local_host();
+	struct remote_result r;
+	char *ok[] = { "printf", "a!b", NULL }, *bad[] = { "printf", "x\ny", NULL }, *cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_words_check(ok, &cause), 0);
+	assert_int_equal(remote_run(&h, bad, NULL, 10, &r, &cause), -1);
+	assert_non_null(strstr(cause, "'x\ny'"));
+	assert_non_null(strstr(cause, "line break"));
+	free(cause);
 }
 
 /* "local" runs through /bin/sh with the words quoted: a ; in an argument is data. */
@@ -207,6 +277,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_remote_quote_escapes_single_quote),
 		cmocka_unit_test(test_remote_command_round_trips_through_sh),
+		cmocka_unit_test(test_remote_command_round_trips_through_csh),
+		cmocka_unit_test(test_remote_words_check_refuses_line_breaks),
 		cmocka_unit_test(test_remote_parse_accepts_user_host_port),
 		cmocka_unit_test(test_remote_parse_rejects_shell_and_option_text),
 		cmocka_unit_test(test_remote_ifname_valid_refuses_shell_text),
