@@ -16,3 +16,8 @@ if ! timeout 90 sh "$SRCDIR/scripts/ssh-rig.sh" up "$RIG" "$N" >"$TRASH/rig.log"
 fi
 # Runs a command in the controller's namespace: it reaches the hosts only over ssh.
 ctl() { ip netns exec "$N-ctl" "$@"; }
+# wait_until SECS COMMAND: until COMMAND (eval'd) succeeds, at most SECS seconds; 1 when it never did.
+wait_until() {
+	_end=$(($(date +%s) + $1))
+	while ! eval "$2" 2>/dev/null; do [ "$(date +%s)" -lt $_end ] || return 1; sleep 0.5; done
+}

@@ -17,11 +17,6 @@ on_dut() { ctl ssh -F "$RIG/ssh_config" -o BatchMode=yes dut "$@"; }
 printf 'net.isr.dispatch=hybrid\nnet.inet.ip.intr_queue_maxlen=2048\n' >"$TRASH/p.conf"
 printf '# the owner'"'"'s own lines\nkern.ipc.somaxconn=1024\n' >"$RIG/dut/root/etc/sysctl.conf.local"
 cp "$RIG/dut/root/etc/sysctl.conf.local" "$TRASH/sysctl.conf.local.orig"
-# wait_until SECS COMMAND: until COMMAND succeeds, at most SECS seconds.
-wait_until() {
-	_end=$(($(date +%s) + $1))
-	while ! eval "$2" 2>/dev/null; do [ "$(date +%s)" -lt $_end ] || return 1; sleep 0.5; done
-}
 originals() {
 	test "$(fbsd_oid net.isr.dispatch)" = direct && test "$(fbsd_oid net.inet.ip.intr_queue_maxlen)" = 256 &&
 	cmp "$RIG/dut/root/etc/sysctl.conf.local" "$TRASH/sysctl.conf.local.orig" ||

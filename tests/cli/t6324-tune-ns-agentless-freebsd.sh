@@ -41,11 +41,6 @@ reboots_said() {
 	echo "rig: $(cat "$RIG/dut/reboots" 2>/dev/null | tr "\n" " ")"
 	python3 -c "import json,sys; print(\"recovery_s:\", [round(b.get(\"recovery_s\", 0), 1) for b in json.load(open(sys.argv[1]))[\"boots\"]])" "$1/hosts.json" 2>/dev/null || :
 }
-# wait_until SECS COMMAND: until COMMAND succeeds, at most SECS seconds.
-wait_until() {
-	_end=$(($(date +%s) + $1))
-	while ! eval "$2" 2>/dev/null; do [ "$(date +%s)" -lt $_end ] || return 1; sleep 0.5; done
-}
 
 # At most five reboots (four runs, one boot each, and the last one back): --max-runs 2. Without
 # it bench's sequential test goes on to 10 runs a profile while nothing is decided (the two

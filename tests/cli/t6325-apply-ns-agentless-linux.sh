@@ -28,10 +28,6 @@ printf '' >"$TRASH/base.conf"
 # The owner's own file of that name: kept byte for byte, its lines outside ntune's block.
 printf '# the owner'"'"'s notes, no final newline\nnet.ipv4.tcp_fin_timeout = 30' >"$F"
 cp "$F" "$TRASH/90-ntune.conf.orig"
-wait_until() {
-	_end=$(($(date +%s) + $1))
-	while ! eval "$2" 2>/dev/null; do [ "$(date +%s)" -lt $_end ] || return 1; sleep 0.5; done
-}
 originals() {
 	test "$(knob net.core.somaxconn)" = "$SOMAX" && test "$(knob net.ipv4.tcp_rmem)" = "$RMEM" &&
 	cmp "$F" "$TRASH/90-ntune.conf.orig" && ! grep -lx applied "$J"/*/state 2>/dev/null | grep -q . ||
