@@ -8,6 +8,8 @@
 
 struct bench_run;
 struct remote_words;
+struct rfc2544_config;
+struct rfc2544_trial;
 enum bench_load_kind {
 	BENCH_LOAD_GEN = 0,	/* ntune gen in <prefix>-gen */
 	BENCH_LOAD_IPERF3,	/* iperf3 -s in <prefix>-sink, iperf3 -c in <prefix>-gen */
@@ -61,5 +63,12 @@ void	bench_lab_close(struct bench_lab *);
  * SIGINT/SIGTERM (bench_interrupted), with *cause.
  */
 int	bench_lab_measure(struct bench_lab *, double duration, struct bench_run *r, char **cause);
+/*
+ * The lab runner's RFC 2544 trial (bench_runner.trial, lab_trial.c): ntune
+ * sink, then ntune gen, in c's lab's namespaces or on c's --gen-host and
+ * --sink-host over ssh, for c->duration seconds; arg is not used.
+ */
+int	bench_lab_rfc2544_trial(void *arg, const struct rfc2544_config *c, int size, double rate,
+	    const char *phase, struct rfc2544_trial *t, char **cause);
 
 #endif

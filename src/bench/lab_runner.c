@@ -1,7 +1,8 @@
 /*
  * The namespace lab as a bench_runner: a profile applied in the lab's DUT
  * namespace with the local apply (not persisted, journal in c->state_dir),
- * restored from its journal entry, a run measured by bench_lab_measure.
+ * restored from its journal entry, a run measured by bench_lab_measure, an
+ * RFC 2544 trial by bench_lab_rfc2544_trial.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,5 +84,6 @@ bench_lab_runner(struct bench_ctx *c)
 	c->lab_runner.restore = lab_restore;
 	c->lab_runner.measure = lab_measure;
 	c->lab_runner.idle_busy = lab_idle_busy;
+	c->lab_runner.trial = bench_lab_rfc2544_trial;
 	c->runner = &c->lab_runner;
 }

@@ -813,4 +813,5 @@ bench_remote_runner(struct bench_remote *b, struct bench_runner *r)
 	r->measure = r_measure;
 	r->idle_busy = r_idle_busy;
 	r->per_boot = r_per_boot;
+	r->trial = bench_remote_rfc2544_trial;
 }

@@ -103,8 +103,8 @@ const char *bench_remote_os(const struct remote_facts *);
 char	*bench_remote_profile_part(const struct bench_remote *, const struct bench_profile *p,
 	    bool boot);
 /*
- * An RFC 2544 trial through the DUT, for rfc2544_config.run_trial with arg the
- * opened bench_remote: the DUT's counters are read idle before and after, the
+ * An RFC 2544 trial through the DUT, the trial of bench_remote_runner (arg the
+ * opened bench_remote): the DUT's counters are read idle before and after, the
  * sink counts on its own clock and waits for late frames, and latency is kept
  * only when the generator and the sink are the same host.
  */

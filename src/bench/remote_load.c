@@ -494,7 +494,7 @@ bench_trial_json(const struct bench_trial *t)
 }
 
 /*
- * An RFC 2544 trial through the DUT (rfc2544_config.run_trial, arg the
+ * An RFC 2544 trial through the DUT (bench_remote_runner's trial, arg the
  * bench_remote): the DUT's counters in the trial's runs.jsonl line; latency
  * only when the generator and the sink are one host (one clock).
  */

@@ -17,6 +17,8 @@ struct bench_run;
 struct bench_verdict;
 struct kb;
 struct kb_profile;
+struct rfc2544_config;
+struct rfc2544_trial;
 
 struct bench_profile {
 	char	label[BENCH_LABEL_MAX];
@@ -31,8 +33,9 @@ struct bench_profile {
 /*
  * How a run is done: apply a profile (journal receives the id to restore, ""
  * when nothing was changed), restore it, measure one run, the CPUs' business
- * before any load. Two runners: the namespace lab (bench_lab_runner) and a DUT
- * over ssh (bench_remote_runner); bench_ab and bench_tune_run see only this.
+ * before any load, one RFC 2544 trial. Two runners: the namespace lab
+ * (bench_lab_runner) and a DUT over ssh (bench_remote_runner); bench_ab,
+ * bench_tune_run and rfc2544_run see only this.
  */
 struct bench_runner {
 	void	*arg;
@@ -40,6 +43,14 @@ struct bench_runner {
 	int	(*restore)(void *arg, const char *journal, char **cause);
 	int	(*measure)(void *arg, double duration, struct bench_run *, char **cause);
 	double	(*idle_busy)(void *arg, double secs);
+	/*
+	 * One RFC 2544 trial of size-byte frames at rate pps (0: as fast as it
+	 * goes) for c->duration seconds in phase ("max", "search", "latency",
+	 * "loss"): fills t (rfc2544_trial_init, then rfc2544_trial_fill from the
+	 * generator's and the sink's --json), or -1 + cause.
+	 */
+	int	(*trial)(void *arg, const struct rfc2544_config *c, int size, double rate,
+		    const char *phase, struct rfc2544_trial *t, char **cause);
 	/*
 	 * Whether the profiles are compared boot against boot (one boot = one
 	 * sample, bench_ctx.per_boot), or NULL: never. bench_ab asks it first.

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +24,6 @@
 #include "remote/remote.h"
 #include "util/util.h"
 #include "util/util_json.h"
-
-static volatile int rfc_stop;
-
-static void
-rfc_signal(int sig)
-{
-	(void)sig;
-	rfc_stop = 1;
-}
 
 static void
 rfc_progress(const char *line, void *arg)
@@ -260,18 +250,32 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 	return 0;
 }
 
-/* The --dut side of a run: the profile and the hosts, set up by dut_begin, undone by dut_end. */
-struct dut_run {
+/*
+ * What runs the trials, chosen once: the lab (lab_begin) or, with --dut, the
+ * DUT and its hosts with the profile applied (dut_begin, undone by dut_end).
+ */
+struct rfc_run {
+	struct bench_ctx ctx;	/* the lab: its runner */
 	struct bench_lab lab;
 	struct bench_profile bp;
-	struct bench_runner run;
+	struct bench_runner run;	/* --dut: the DUT's runner */
 	struct kb *kb;
 	char	journal[64];
+	int	(*end)(struct output *, struct rfc_run *, int rc);	/* NULL: nothing to undo */
 };
+
+/* The lab: gen and sink as processes in its namespaces or on --gen-host/--sink-host. */
+static int
+lab_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
+{
+	bench_lab_runner(&d->ctx);
+	c->runner = d->ctx.runner;
+	return 0;
+}
 
 /* The profile to apply on the DUT, read and parsed; 0, or 2 after saying why. */
 static int
-read_profile(struct output *out, struct dut_run *d)
+read_profile(struct output *out, struct rfc_run *d)
 {
 	char *cause = NULL, *text;
 	size_t n;
@@ -285,12 +289,31 @@ read_profile(struct output *out, struct dut_run *d)
 	return 0;
 }
 
+/* --dut after the trials: the profile read back once more, then the DUT's settings restored. */
+static int
+dut_end(struct output *out, struct rfc_run *d, int rc)
+{
+	char *cause = NULL;
+
+	if (out->profile != NULL && rc == 0 && bench_remote_verify(&out->rb, &d->bp, &cause) == -1) {
+		cmd_error(&cmd_lab_rfc2544, 0, "after the trials: %s", cause);
+		free(cause);
+		cause = NULL;
+		rc = 1;
+	}
+	bench_remote_snapshot(&out->rb, "after");
+	if ((d->journal[0] != '\0' && d->run.restore(d->run.arg, d->journal, &cause) == -1) ||
+	    bench_remote_finish(&out->rb, &cause) == -1)
+		rc = cmd_fail(&cmd_lab_rfc2544, &cause, rc != 0 ? rc : 1);
+	return rc;
+}
+
 /*
  * --dut: reaches the hosts, applies --profile on the DUT (apply --confirm,
  * read back) and makes every trial go through it. 0, or the exit status.
  */
 static int
-dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
+dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 {
 	char *cause = NULL;
 	double v;
@@ -311,6 +334,8 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
 	if (out->dir != NULL && mkdir(out->dir, 0755) == -1 && errno != EEXIST)
 		return cmd_error(&cmd_lab_rfc2544, 2, "cannot create '%s': %s", out->dir, strerror(errno));
 	out->rb.dir = out->dir;
+	/* Whatever happens from here on, the hosts are left as they were (dut_end). */
+	d->end = dut_end;
 	if (cmd_dut_open(&cmd_lab_rfc2544, &out->rb) == -1)
 		return 2;
 	if (out->dir != NULL && bench_remote_open_dir(&out->rb, &cause) == -1)
@@ -329,28 +354,8 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct dut_run *d)
 		return cmd_fail(&cmd_lab_rfc2544, &cause, 1);
 	if (out->rb.pending[0] != '\0')
 		return cmd_error(&cmd_lab_rfc2544, 1, "%s", out->rb.pending);
-	c->run_trial = bench_remote_rfc2544_trial;
-	c->trial_arg = &out->rb;
+	c->runner = &d->run;
 	return 0;
-}
-
-/* --dut after the trials: the profile read back once more, then the DUT's settings restored. */
-static int
-dut_end(struct output *out, struct dut_run *d, int rc)
-{
-	char *cause = NULL;
-
-	if (out->profile != NULL && rc == 0 && bench_remote_verify(&out->rb, &d->bp, &cause) == -1) {
-		cmd_error(&cmd_lab_rfc2544, 0, "after the trials: %s", cause);
-		free(cause);
-		cause = NULL;
-		rc = 1;
-	}
-	bench_remote_snapshot(&out->rb, "after");
-	if ((d->journal[0] != '\0' && d->run.restore(d->run.arg, d->journal, &cause) == -1) ||
-	    bench_remote_finish(&out->rb, &cause) == -1)
-		rc = cmd_fail(&cmd_lab_rfc2544, &cause, rc != 0 ? rc : 1);
-	return rc;
 }
 
 static void
@@ -373,7 +378,7 @@ run(struct cmd_args *args)
 	struct rfc2544_config c;
 	struct rfc2544_result r;
 	struct output out;
-	struct dut_run d;
+	struct rfc_run d;
 	struct strbuf cmdline;
 	char *cause = NULL, started[32];
 	bool sizes_given = false, stopped;
@@ -392,33 +397,27 @@ run(struct cmd_args *args)
 		strbuf_addc(&cmdline, ' ');
 		strbuf_adds(&cmdline, args->words[i]);
 	}
-	if (out.dut.dut != NULL) {
-		bench_interrupted = 0;
-		bench_signals_install();
-		rc = dut_begin(&c, &out, &d);
-	} else {
-		signal(SIGINT, rfc_signal);
-		signal(SIGTERM, rfc_signal);
-		c.stop = &rfc_stop;
-	}
+	bench_interrupted = 0;
+	bench_signals_install();
+	c.stop = &bench_interrupted;
+	rc = (out.dut.dut != NULL ? dut_begin : lab_begin)(&c, &out, &d);
 	if (rc == 0) {
 		if (!out.quiet)
 			c.progress = rfc_progress;
 		util_utc(0, false, started);
 		if (rfc2544_run(&c, &r, &cause) == -1)
-			rc = cmd_fail(&cmd_lab_rfc2544, &cause, rfc_stop || bench_interrupted ? 130 : 1);
-		stopped = rfc_stop || bench_interrupted;
-		if (out.dut.dut != NULL)
-			rc = dut_end(&out, &d, rc);
+			rc = cmd_fail(&cmd_lab_rfc2544, &cause, bench_interrupted ? 130 : 1);
+		stopped = bench_interrupted;
+		if (d.end != NULL)
+			rc = d.end(&out, &d, rc);
 		if (out.dir != NULL && rfc2544_write_dir(out.dir, &c, &r, cmdline.buf, started,
 		    rc == 0 ? "decided" : stopped ? "interrupted" : "error", &cause) == -1)
 			rc = cmd_fail(&cmd_lab_rfc2544, &cause, rc != 0 ? rc : 2);
 		if (rc == 0 || r.nsizes > 0)
 			print_result(&c, &r, &out);
-	} else if (out.dut.dut != NULL && out.rb.boots != NULL)
-		rc = dut_end(&out, &d, rc);
-	if (out.dut.dut != NULL)
-		bench_signals_restore();
+	} else if (d.end != NULL)
+		rc = d.end(&out, &d, rc);
+	bench_signals_restore();
 	bench_remote_close(&out.rb);
 	bench_profile_free(&d.bp);
 	kb_free(d.kb);

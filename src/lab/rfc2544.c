@@ -1,33 +1,19 @@
-/* RFC 2544 throughput, latency and frame loss with ntune gen and ntune sink as processes. */
-#include <sys/types.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+/* RFC 2544 throughput, latency and frame loss, each trial run by a bench_runner. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "bench/results.h"
 #include "bench/run.h"
+#include "bench/runner.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"
-#include "remote/remote.h"
 #include "util/jtable.h"
 #include "util/util.h"
 #include "util/util_json.h"
-
-#define SINK_READY_S	10	/* the longest wait for the sink's socket */
-#define SINK_IDLE_S	"0.3"	/* the sink stops this long after the last frame */
 
 void
 rfc2544_config_init(struct rfc2544_config *c)
@@ -132,226 +118,6 @@ rfc2544_result_free(struct rfc2544_result *r)
 	r->ntrials = 0;
 }
 
-struct argv {
-	struct remote_words w;
-	size_t	remote_at;	/* > 0: words from here on run on another host (see arg_seal) */
-};
-
-/*
- * ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host; the
- * URL is checked by remote_parse, so no option or shell text gets through.
- */
-static int
-arg_ssh(struct argv *a, const char *url, char **cause)
-{
-	struct remote_host h;
-	char dest[400];
-
-	if (remote_parse(url, &h, cause) == -1)
-		return -1;
-	if (h.local) {
-		util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", url);
-		return -1;
-	}
-	remote_words_add(&a->w, "ssh");
-	remote_words_add(&a->w, "-o");
-	remote_words_add(&a->w, "BatchMode=yes");
-	if (h.port > 0) {
-		remote_words_add(&a->w, "-p");
-		remote_words_addf(&a->w, "%d", h.port);
-	}
-	snprintf(dest, sizeof(dest), "%s%s%s", h.user, h.user[0] != '\0' ? "@" : "", h.host);
-	remote_words_add(&a->w, dest);
-	a->remote_at = a->w.n;
-	return 0;
-}
-
-/*
- * ssh hands the remote shell its words joined by spaces: make the words from
- * remote_at on one command line, each word single-quoted, so a space, ';' or
- * '$(...)' in an argument reaches the remote ntune literally.
- */
-static void
-arg_seal(struct argv *a)
-{
-	char *line;
-	size_t i;
-
-	if (a->remote_at == 0 || a->remote_at >= a->w.n)
-		return;
-	line = remote_command(a->w.v + a->remote_at);
-	for (i = a->remote_at; i < a->w.n; i++)
-		free(a->w.v[i]);
-	a->w.n = a->remote_at;
-	a->w.v[a->w.n++] = line;
-	a->w.v[a->w.n] = NULL;
-	a->remote_at = 0;
-}
-
-/* The command that runs `ntune ROLE` where that role lives. */
-static int
-role_argv(const struct rfc2544_config *c, const char *role, struct argv *a, char **cause)
-{
-	const char *host = strcmp(role, "gen") == 0 ? c->gen_host : c->sink_host;
-	const char *nt = c->ntune;
-
-	if (host != NULL) {
-		if (arg_ssh(a, host, cause) == -1)
-			return -1;
-		remote_words_add(&a->w, nt != NULL ? nt : "ntune");
-	} else {
-		nt = nt != NULL ? nt : "/proc/self/exe";
-		remote_words_add(&a->w, nt);
-		remote_words_add(&a->w, "lab");
-		remote_words_add(&a->w, "exec");
-		remote_words_add(&a->w, "--prefix");
-		remote_words_add(&a->w, c->prefix);
-		remote_words_add(&a->w, role);
-		remote_words_add(&a->w, "--");
-		remote_words_add(&a->w, nt);
-	}
-	remote_words_add(&a->w, role);
-	return 0;
-}
-
-struct child {
-	pid_t		pid;
-	int		out, err;
-	struct strbuf	obuf, ebuf;
-};
-
-static int
-child_start(struct child *ch, char *const argv[], char **cause)
-{
-	int o[2], e[2];
-	char self[4096];
-	const char *prog = argv[0];
-	ssize_t n;
-
-	/* /proc/self/exe must be resolved here: in the child it would still be us, but be explicit. */
-	if (strcmp(prog, "/proc/self/exe") == 0 && (n = readlink(prog, self, sizeof(self) - 1)) > 0) {
-		self[n] = '\0';
-		prog = self;
-	}
-	if (pipe2(o, O_CLOEXEC) == -1 || pipe2(e, O_CLOEXEC) == -1) {
-		util_cause(cause, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	if ((ch->pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
-		close(o[0]); close(o[1]); close(e[0]); close(e[1]);
-		return -1;
-	}
-	if (ch->pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull != -1)
-			dup2(devnull, 0);
-		dup2(o[1], 1);
-		dup2(e[1], 2);
-		signal(SIGINT, SIG_DFL);
-		execvp(prog, argv);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(o[1]);
-	close(e[1]);
-	ch->out = o[0];
-	ch->err = e[0];
-	strbuf_init(&ch->obuf);
-	strbuf_init(&ch->ebuf);
-	return 0;
-}
-
-/* Reads the child's output until it exits; returns its exit status. */
-static int
-child_finish(struct child *ch)
-{
-	struct pollfd p[2];
-	char buf[4096];
-	int status, open_fds = 2;
-
-	p[0].fd = ch->out;
-	p[1].fd = ch->err;
-	p[0].events = p[1].events = POLLIN;
-	while (open_fds > 0) {
-		int i;
-
-		if (poll(p, 2, -1) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < 2; i++) {
-			ssize_t n;
-
-			if (p[i].fd == -1 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(p[i].fd, buf, sizeof(buf));
-			if (n > 0)
-				strbuf_add(i == 0 ? &ch->obuf : &ch->ebuf, buf, (size_t)n);
-			else if (n == 0 || errno != EINTR) {
-				close(p[i].fd);
-				p[i].fd = -1;
-				open_fds--;
-			}
-		}
-	}
-	strbuf_addc(&ch->obuf, '\0');
-	strbuf_addc(&ch->ebuf, '\0');
-	while (waitpid(ch->pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-static void
-child_free(struct child *ch)
-{
-	strbuf_free(&ch->obuf);
-	strbuf_free(&ch->ebuf);
-}
-
-/* Waits until the sink says on stderr that it receives (or exits, or takes too long). */
-static int
-wait_ready(struct child *ch)
-{
-	double until = util_now() + SINK_READY_S;
-	char buf[1024];
-
-	while (util_now() < until) {
-		struct pollfd p = { ch->err, POLLIN, 0 };
-		ssize_t n;
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		if ((n = read(ch->err, buf, sizeof(buf))) <= 0)
-			return -1;
-		strbuf_add(&ch->ebuf, buf, (size_t)n);
-		strbuf_addc(&ch->ebuf, '\0');
-		ch->ebuf.len--;
-		if (strstr(ch->ebuf.buf, TRAFFIC_SINK_READY) != NULL)
-			return 0;
-	}
-	return -1;
-}
-
-static const char *
-first_line(char *s)
-{
-	char *nl;
-
-	s = util_trim(s);
-	/* The last line is the one that says what went wrong. */
-	while ((nl = strrchr(s, '\n')) != NULL && nl[1] == '\0')
-		*nl = '\0';
-	if ((nl = strrchr(s, '\n')) != NULL)
-		return nl + 1;
-	return s;
-}
-
 void
 rfc2544_trial_init(struct rfc2544_trial *t, int size, double rate, const char *phase)
 {
@@ -398,93 +164,6 @@ rfc2544_trial_fill(const struct rfc2544_config *c, struct rfc2544_trial *t, json
 	}
 }
 
-static int
-run_trial(const struct rfc2544_config *c, int size, double rate, const char *phase,
-    struct rfc2544_trial *t, char **cause)
-{
-	struct argv ga = { 0 }, sa = { 0 };
-	struct child gen, sink;
-	json_t *gj = NULL, *sj = NULL;
-	json_error_t jerr;
-	int grc, src, rc = -1;
-
-	rfc2544_trial_init(t, size, rate, phase);
-	if (role_argv(c, "sink", &sa, cause) == -1 || role_argv(c, "gen", &ga, cause) == -1)
-		goto out;
-	remote_words_add(&sa.w, "--" TRAFFIC_OPT_JSON);
-	remote_words_add(&sa.w, "--" TRAFFIC_OPT_QUIET);
-	remote_words_add(&sa.w, "--" TRAFFIC_OPT_IDLE);
-	remote_words_add(&sa.w, SINK_IDLE_S);
-	remote_words_add(&sa.w, "--" TRAFFIC_OPT_DURATION);
-	remote_words_addf(&sa.w, "%.3f", c->duration + 10);
-	remote_words_split(&sa.w, c->sink_args);
-	remote_words_add(&ga.w, "--" TRAFFIC_OPT_JSON);
-	remote_words_add(&ga.w, "--" TRAFFIC_OPT_QUIET);
-	remote_words_add(&ga.w, "--" TRAFFIC_OPT_SIZE);
-	remote_words_addf(&ga.w, "%d", size);
-	remote_words_add(&ga.w, "--" TRAFFIC_OPT_DURATION);
-	remote_words_addf(&ga.w, "%.3f", c->duration);
-	remote_words_add(&ga.w, "--" TRAFFIC_OPT_THREADS);
-	remote_words_addf(&ga.w, "%d", c->threads);
-	if (rate > 0) {
-		remote_words_add(&ga.w, "--" TRAFFIC_OPT_RATE);
-		remote_words_addf(&ga.w, "%.0f", rate);
-	}
-	if (c->ipv6)
-		remote_words_add(&ga.w, "--" TRAFFIC_OPT_IPV6);
-	/* Small batches: a frame should not wait for 255 others before it leaves. */
-	if (strcmp(phase, "latency") == 0) {
-		remote_words_add(&ga.w, "--" TRAFFIC_OPT_BATCH);
-		remote_words_add(&ga.w, "8");
-	}
-	remote_words_split(&ga.w, c->gen_args);
-
-	arg_seal(&sa);
-	arg_seal(&ga);
-	if (child_start(&sink, sa.w.v, cause) == -1)
-		goto out;
-	if (wait_ready(&sink) == -1) {
-		kill(sink.pid, SIGTERM);
-		src = child_finish(&sink);
-		util_cause(cause, "ntune sink did not start (exit %d): %s", src, first_line(sink.ebuf.buf));
-		child_free(&sink);
-		goto out;
-	}
-	if (child_start(&gen, ga.w.v, cause) == -1) {
-		kill(sink.pid, SIGTERM);
-		child_finish(&sink);
-		child_free(&sink);
-		goto out;
-	}
-	grc = child_finish(&gen);
-	if (grc != 0)
-		kill(sink.pid, SIGTERM);
-	src = child_finish(&sink);
-	if (grc != 0) {
-		util_cause(cause, "ntune gen failed: %s", first_line(gen.ebuf.buf));
-		goto done;
-	}
-	if ((gj = json_loads(gen.obuf.buf, 0, &jerr)) == NULL) {
-		util_cause(cause, "ntune gen printed no JSON: %s", first_line(gen.ebuf.buf));
-		goto done;
-	}
-	if ((sj = json_loads(sink.obuf.buf, 0, &jerr)) == NULL) {
-		util_cause(cause, "ntune sink failed (exit %d): %s", src, first_line(sink.ebuf.buf));
-		goto done;
-	}
-	rfc2544_trial_fill(c, t, gj, sj);
-	rc = 0;
-done:
-	json_decref(gj);
-	json_decref(sj);
-	child_free(&gen);
-	child_free(&sink);
-out:
-	remote_words_free(&ga.w);
-	remote_words_free(&sa.w);
-	return rc;
-}
-
 static void
 report(const struct rfc2544_config *c, const struct rfc2544_trial *t)
 {
@@ -512,8 +191,7 @@ trial(const struct rfc2544_config *c, struct rfc2544_result *r, int size, double
 		util_cause(cause, "interrupted");
 		return -1;
 	}
-	if ((c->run_trial != NULL ? c->run_trial(c->trial_arg, c, size, rate, phase, &t, cause) :
-	    run_trial(c, size, rate, phase, &t, cause)) == -1)
+	if (c->runner->trial(c->runner->arg, c, size, rate, phase, &t, cause) == -1)
 		return -1;
 	r->trials = xreallocarray(r->trials, r->ntrials + 1, sizeof(*r->trials));
 	r->trials[r->ntrials] = t;
@@ -593,6 +271,10 @@ rfc2544_run(const struct rfc2544_config *c, struct rfc2544_result *r, char **cau
 	memset(r, 0, sizeof(*r));
 	if (c->duration <= 0 || c->trials < 1 || c->steps < 0 || c->nsizes < 1) {
 		util_cause(cause, "invalid rfc2544 settings");
+		return -1;
+	}
+	if (c->runner == NULL || c->runner->trial == NULL) {
+		util_cause(cause, "no runner for the trials (the lab's or a DUT's)");
 		return -1;
 	}
 	for (i = 0; i < c->nsizes; i++) {

@@ -1,17 +1,21 @@
 /*
- * RFC 2544 section 26 in the lab: throughput (binary search of the offered
- * rate at which loss <= tolerance), latency at that rate, and the frame loss
- * rate from 100% of the maximum offered rate down in steps. Each trial runs
- * `ntune sink` and `ntune gen` as processes, in the lab's namespaces or over
- * OpenSSH on other machines, and reads their --json output.
+ * RFC 2544 section 26: throughput (binary search of the offered rate at which
+ * loss <= tolerance), latency at that rate, and the frame loss rate from 100%
+ * of the maximum offered rate down in steps. Each trial is the runner's
+ * (struct bench_runner's trial): the lab's runs `ntune sink` and `ntune gen`
+ * as processes, in the lab's namespaces or over OpenSSH on other machines
+ * (bench/lab_trial.c); a DUT's runs them on its generator and sink hosts and
+ * reads the DUT's counters around them (bench/remote_load.c).
  */
 #ifndef NTUNE_RFC2544_H
 #define NTUNE_RFC2544_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+struct bench_runner;
 struct json_t;
 struct rfc2544_trial;
 
@@ -35,17 +39,11 @@ struct rfc2544_config {
 	int		steps;		/* binary search steps at most */
 	int		threads;	/* gen threads */
 	bool		ipv6;
-	/*
-	 * How a trial is run: NULL, ntune sink and ntune gen as processes (above);
-	 * else run_trial(trial_arg, ...) fills the trial (rfc2544_trial_init, then
-	 * rfc2544_trial_fill from gen's and sink's --json) or returns -1 + cause.
-	 */
-	int		(*run_trial)(void *trial_arg, const struct rfc2544_config *, int size,
-			    double rate, const char *phase, struct rfc2544_trial *, char **cause);
-	void		*trial_arg;
+	/* How every trial is run: the lab's runner (bench_lab_runner) or a DUT's. */
+	const struct bench_runner *runner;
 	void		(*progress)(const char *line, void *);
 	void		*arg;
-	volatile int	*stop;
+	volatile sig_atomic_t *stop;	/* non-zero: no more trials (bench_interrupted) */
 };
 
 struct rfc2544_trial {

@@ -630,7 +630,8 @@ static void
 test_bench_tune_drops_a_kept_change_a_later_one_made_useless(void **state)
 {
 	static const char *const rps[] = { "if.dut0.rps_cpus", NULL, "" };
-	struct bench_runner run = { NULL, fake_apply, fake_restore, fake_measure, fake_idle, NULL, false };
+	struct bench_runner run = { .apply = fake_apply, .restore = fake_restore,
+	    .measure = fake_measure, .idle_busy = fake_idle };
 	struct bench_lab lab;
 	struct bench_gens gens;
 	struct bench_ctx c;
