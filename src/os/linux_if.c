@@ -163,19 +163,76 @@ sysfs_get(struct os_ctx *ctx, const char *ifname, const char *attr, const char *
 	return 0;
 }
 
-/* What needs the live system (ioctls, ethtool, netlink) read from a captured tree. */
-static int
-captured_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, const char *name,
-    char **value, char **cause)
+/* The capture's fact of a method's setting: its key and the group whose failure explains it. */
+static const char *
+captured_key(const struct os_ifset *r, const char *setting, char *key, size_t len)
 {
-	char path[PATH_MAX], buf[64];
+	switch (r->lx) {
+	case OS_IFSET_LX_CHANNELS:
+		snprintf(key, len, "channels.%s", r->lx_arg);
+		return "channels";
+	case OS_IFSET_LX_RING:
+		snprintf(key, len, "ring.%s", r->lx_arg);
+		return "rings";
+	case OS_IFSET_LX_COALESCE:
+		snprintf(key, len, "coalesce.%s", r->lx_arg);
+		return "coalescing";
+	case OS_IFSET_LX_PAUSE:
+		snprintf(key, len, "pause");
+		return "flow control";
+	case OS_IFSET_LX_QDISC:
+		snprintf(key, len, "qdisc");
+		return NULL;
+	case OS_IFSET_LX_NAPI_THREADS:
+		snprintf(key, len, "napi_thread_cpus");
+		return NULL;
+	default:
+		snprintf(key, len, "offload.%s", feature_name(r, setting));
+		return "offloads";
+	}
+}
 
-	/* A captured tree has sysfs copies of mtu and tx_queue_len only. */
+/*
+ * What needs the live system (ioctls, ethtool, netlink) read from a captured tree: mtu
+ * and tx_queue_len from sysfs, the rest from the capture's facts (linux_captured.c).
+ */
+static int
+captured_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r, const char *s,
+    const char *name, char **value, char **cause)
+{
+	char path[PATH_MAX], buf[OS_TEXT_MAX], key[128], why[OS_TEXT_MAX];
+	const char *group;
+	int err;
+
 	if (r->lx == OS_IFSET_LX_IOCTL) {
 		linux_rpath(ctx, path, sizeof path, "/sys/class/net/%s/%s", ifname, r->lx_arg);
 		if (linux_readval(path, buf, sizeof buf) == 0) {
 			*value = xstrdup(buf);
 			return 0;
+		}
+	} else {
+		group = captured_key(r, s, key, sizeof key);
+		if (linux_captured_fact(ctx, ifname, key, buf, sizeof buf) == 0) {
+			if (r->lx == OS_IFSET_LX_COALESCE && r->value == OS_IFSET_ONOFF)
+				snprintf(buf, sizeof buf, "%s", strcmp(buf, "0") != 0 ? "on" : "off");
+			*value = xstrdup(buf);
+			return 0;
+		}
+		err = group != NULL ? linux_captured_failed(ctx, ifname, group, why, sizeof why) : 0;
+		if (err == EOPNOTSUPP) {
+			util_cause(cause, "cannot read '%s': driver of '%s' does not support it", name,
+			    ifname);
+			return -1;
+		}
+		if (err != 0) {
+			util_cause(cause, "cannot read '%s': %s", name, why);
+			return -1;
+		}
+		if (r->lx == OS_IFSET_LX_OFFLOAD && linux_captured_fact(ctx, ifname, "offload.gro",
+		    buf, sizeof buf) == 0) {
+			util_cause(cause, "cannot read '%s': '%s' has no feature '%s' "
+			    "(ethtool -k %s lists them)", name, ifname, feature_name(r, s), ifname);
+			return -1;
 		}
 	}
 	util_cause(cause, "cannot read '%s': not available from a captured tree", name);
@@ -222,10 +279,8 @@ linux_ifset_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 	case OS_IFSET_LX_IRQS:
 		return linux_irq_affinity_get(ctx, ifname, value, cause);
 	case OS_IFSET_LX_NAPI_THREADS:
-		if (!linux_live(ctx)) {
-			util_cause(cause, "cannot read '%s': not available from a captured tree", name);
-			return -1;
-		}
+		if (!linux_live(ctx))
+			return captured_get(ctx, ifname, r, s, name, value, cause);
 		return linux_napi_cpus_get(ifname, value, cause);
 	case OS_IFSET_LX_SYSFS:
 		return sysfs_get(ctx, ifname, r->lx_arg, name, value, cause);
@@ -233,7 +288,7 @@ linux_ifset_get(struct os_ctx *ctx, const char *ifname, const struct os_ifset *r
 		break;
 	}
 	if (!linux_live(ctx))
-		return captured_get(ctx, ifname, r, name, value, cause);
+		return captured_get(ctx, ifname, r, s, name, value, cause);
 	if (!linux_if_exists(ifname)) {
 		util_cause(cause, "no interface '%s'", ifname);
 		return -1;

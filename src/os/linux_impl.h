@@ -3,6 +3,7 @@
 #define NTUNE_OS_LINUX_IMPL_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,16 @@ int	 linux_offload_get(const char *ifname, const struct offload *o, int *on, int
 int	 linux_offload_set(const char *ifname, const struct offload *o, int on, int *err);
 int	 linux_feature_get(const char *ifname, const char *fname, int *on, int *err);
 int	 linux_feature_set(const char *ifname, const char *fname, int on, int *err);
+
+/* linux_captured.c: a captured tree's ROOT/ntune/if/IF (what ethtool, tc, /proc said) */
+bool	 linux_captured_has(struct os_ctx *ctx, const char *ifname);
+/* The value of KEY ("ring.rx", "offload.gro", "qdisc"): 0, or -1 when the capture lacks it. */
+int	 linux_captured_fact(struct os_ctx *ctx, const char *ifname, const char *key, char *buf,
+    size_t len);
+int	 linux_captured_int(struct os_ctx *ctx, const char *ifname, const char *key, int *v);
+/* Why GROUP ("rings") was not read: 0 it was (or no capture), EOPNOTSUPP, or EIO + why. */
+int	 linux_captured_failed(struct os_ctx *ctx, const char *ifname, const char *group, char *why,
+    size_t len);
 
 /* linux_irq.c */
 size_t	 linux_nic_queue_irqs(struct os_ctx *ctx, const char *ifname, struct nic_irq **out);

@@ -147,6 +147,75 @@ nic_ethtool(struct os_nic *nic)
 	}
 }
 
+/* What ethtool could not read in a capture: unsupported, or unread with what it said. */
+static bool
+captured_failed(struct os_ctx *ctx, struct os_nic *nic, const char *group)
+{
+	char why[OS_TEXT_MAX];
+	size_t len = strlen(nic->unread);
+	int err = linux_captured_failed(ctx, nic->name, group, why, sizeof why);
+
+	if (err == EOPNOTSUPP)
+		nic_note(nic, group, err);
+	else if (err != 0)
+		snprintf(nic->unread + len, OS_TEXT_MAX - len, "%scannot read %s: %s",
+		    len > 0 ? "; " : "", group, why);
+	return err != 0;
+}
+
+/* nic_ethtool's facts from a capture (the box's ethtool text, linux_captured.c). */
+static void
+nic_captured(struct os_ctx *ctx, struct os_nic *nic)
+{
+	static const char *const offs[] = { "tso", "gso", "gro", "lro", "rxcsum", "txcsum" };
+	int *dst[] = { &nic->tso, &nic->gso, &nic->gro, &nic->lro, &nic->rxcsum, &nic->txcsum };
+	char v[OS_TEXT_MAX], key[32];
+	size_t i;
+
+	if (!linux_captured_has(ctx, nic->name))
+		return;
+	if (!captured_failed(ctx, nic, "driver info") &&
+	    linux_captured_fact(ctx, nic->name, "driver", v, sizeof v) == 0) {
+		if (nic->driver[0] == '\0')
+			os_strlcpy(nic->driver, v, sizeof nic->driver);
+		if (linux_captured_fact(ctx, nic->name, "driver_version", v, sizeof v) == 0)
+			os_strlcpy(nic->driver_version, v, sizeof nic->driver_version);
+		if (linux_captured_fact(ctx, nic->name, "firmware", v, sizeof v) == 0)
+			os_strlcpy(nic->firmware, v, sizeof nic->firmware);
+		if (linux_captured_fact(ctx, nic->name, "bus", v, sizeof v) == 0 &&
+		    nic->bus[0] == '\0' && strcmp(v, "N/A") != 0)
+			os_strlcpy(nic->bus, v, sizeof nic->bus);
+	}
+	if (!captured_failed(ctx, nic, "channels") &&
+	    linux_captured_int(ctx, nic->name, "channels.combined", &nic->combined_queues) == 0) {
+		(void)linux_captured_int(ctx, nic->name, "channels.rx", &nic->rx_queues);
+		(void)linux_captured_int(ctx, nic->name, "channels.tx", &nic->tx_queues);
+		(void)linux_captured_int(ctx, nic->name, "channels.max.rx", &nic->max_rx_queues);
+		(void)linux_captured_int(ctx, nic->name, "channels.max.tx", &nic->max_tx_queues);
+		(void)linux_captured_int(ctx, nic->name, "channels.max.combined",
+		    &nic->max_combined_queues);
+	}
+	if (!captured_failed(ctx, nic, "rings") &&
+	    linux_captured_int(ctx, nic->name, "ring.rx", &nic->rx_ring) == 0) {
+		(void)linux_captured_int(ctx, nic->name, "ring.tx", &nic->tx_ring);
+		(void)linux_captured_int(ctx, nic->name, "ring.max.rx", &nic->max_rx_ring);
+		(void)linux_captured_int(ctx, nic->name, "ring.max.tx", &nic->max_tx_ring);
+	}
+	if (!captured_failed(ctx, nic, "coalescing") &&
+	    linux_captured_int(ctx, nic->name, "coalesce.rx-usecs", &nic->coalesce_rx_usecs) == 0)
+		(void)linux_captured_int(ctx, nic->name, "coalesce.adaptive-rx", &nic->adaptive_rx);
+	/* the driver lacks one (EOPNOTSUPP) is no note, as above */
+	if (linux_captured_failed(ctx, nic->name, "offloads", v, sizeof v) == EIO) {
+		(void)captured_failed(ctx, nic, "offloads");
+		return;
+	}
+	for (i = 0; i < nitems(offs); i++) {
+		snprintf(key, sizeof key, "offload.%s", offs[i]);
+		if (linux_captured_fact(ctx, nic->name, key, v, sizeof v) == 0)
+			*dst[i] = strcmp(v, "on") == 0;
+	}
+}
+
 static void
 queue_irq_info(struct os_ctx *ctx, struct os_queue *q, const struct nic_irq *ni)
 {
@@ -280,6 +349,8 @@ linux_nics(struct os_ctx *ctx, struct os_nic **out, size_t *nout, char **cause)
 		nic_pci_name(nic);
 		if (linux_live(ctx))
 			nic_ethtool(nic);
+		else
+			nic_captured(ctx, nic);
 		nic_queues(ctx, nic);
 	}
 	*out = v;

@@ -80,6 +80,12 @@ linux_system(struct os_ctx *ctx, struct os_system *sys, char **cause)
 	}
 	if (linux_live(ctx))
 		current_netns(sys->netns, sizeof sys->netns);
+	else {
+		/* a capture's (src/remote/capture_linux.c) */
+		linux_rpath(ctx, path, sizeof path, "/ntune/netns");
+		if (linux_readval(path, sys->netns, sizeof sys->netns) != 0)
+			sys->netns[0] = '\0';
+	}
 	return 0;
 }
 

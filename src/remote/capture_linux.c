@@ -14,6 +14,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -24,6 +25,7 @@
 
 #include "os/os.h"
 #include "remote/capture.h"
+#include "remote/capture_facts.h"
 #include "util/util.h"
 
 #define TREE_PATH_MAX	512
@@ -84,6 +86,7 @@ struct tree {
 	int		 head;		/* it came from head: drop the empty line after it */
 	struct strbuf	 text;
 	char		**cause;
+	char		 where_buf[512];
 };
 
 static int
@@ -325,6 +328,136 @@ read_tree(const char *top, char **cause)
 	return ctx;
 }
 
+/* A file of the tree (top + path) read whole; NULL when it is not there. */
+static char *
+tree_value(const char *top, const char *path)
+{
+	char *full, *data = NULL;
+	size_t len;
+
+	xasprintf(&full, "%s%s", top, path);
+	if (util_read_file(full, &data, &len, NULL) != 0)
+		data = NULL;
+	else
+		data[strcspn(data, "\n")] = '\0';
+	free(full);
+	return data;
+}
+
+/*
+ * A /proc/sys file whose mode is not 0644 has its mode in the tree (0444: read-only, the
+ * backend's kind; 0200: write-only, not listed), made empty when it is write-only.
+ */
+static int
+sysctl_mode(void *arg, const char *path, int mode)
+{
+	struct tree *t = arg;
+	char full[TREE_PATH_MAX * 2];
+	struct stat st;
+
+	if (!path_ok(path))
+		return terr(t, "not a path the capture reads:", path);
+	/* one sysctl -a could not read although root may (stable_secret: EIO until set) stays out */
+	if ((mode & 0444) == 0 && write_file(t, path, "", 0, true) == -1)
+		return -1;
+	snprintf(full, sizeof full, "%s%s", t->top, path);
+	if (lstat(full, &st) != 0)
+		return 0;
+	if (!S_ISREG(st.st_mode) || chmod(full, (mode_t)mode) != 0)
+		return terr(t, "cannot set the mode of", path);
+	return 0;
+}
+
+/* netns.txt and sysctl-modes.txt: the namespace's name as ROOT/ntune/netns, the files' modes. */
+static int
+write_system(struct tree *t, const struct capture_set *set, const char *origin)
+{
+	const struct capture_section *s;
+	char name[64];
+	int rc = 0;
+
+	snprintf(t->where_buf, sizeof t->where_buf, "%s:netns.txt", origin);
+	if ((s = capture_get(set, "netns.txt")) != NULL &&
+	    (rc = capture_facts_netns(t->where_buf, s->text, s->len, name, sizeof name,
+	    t->cause)) == 0)
+		rc = write_file(t, "/ntune/netns", name, strlen(name), false);
+	snprintf(t->where_buf, sizeof t->where_buf, "%s:sysctl-modes.txt", origin);
+	t->where = t->where_buf;
+	if (rc == 0 && (s = capture_get(set, "sysctl-modes.txt")) != NULL)
+		rc = capture_facts_modes(t->where_buf, s->text, s->len, sysctl_mode, t, t->cause);
+	return rc;
+}
+
+/* Every interface of the tree (its /sys/class/net) gets facts (a NAPI fact at least). */
+static void
+tree_interfaces(const char *top, struct capture_facts *f)
+{
+	struct dirent *de;
+	char *dir;
+	DIR *d;
+
+	xasprintf(&dir, "%s/sys/class/net", top);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (capture_ifname_ok(de->d_name, strlen(de->d_name)))
+				(void)capture_facts_if(f, de->d_name);
+		closedir(d);
+	}
+	free(dir);
+}
+
+/*
+ * The facts of the ethtool, tc and NAPI sections (capture_facts.h) as ROOT/ntune/if/IF,
+ * "KEY VALUE" lines the Linux backend reads for what it asks ioctls and netlink on a live
+ * system (linux_captured.c). An absent section (no ethtool on the box) adds nothing.
+ */
+static int
+write_facts(struct tree *t, const struct capture_set *set, const char *origin)
+{
+	static const char opts[] = "iglcka";
+	struct capture_facts f;
+	const struct capture_section *s;
+	char name[32], *path, *threaded, *online, *v;
+	size_t i;
+	int rc = 0, napi;
+
+	memset(&f, 0, sizeof f);
+	for (i = 0; rc == 0 && i < sizeof opts - 1; i++) {
+		snprintf(name, sizeof name, "ethtool-%c.txt", opts[i]);
+		snprintf(t->where_buf, sizeof t->where_buf, "%s:%s", origin, name);
+		if ((s = capture_get(set, name)) != NULL)
+			rc = capture_facts_ethtool(&f, opts[i], t->where_buf, s->text, s->len, t->cause);
+	}
+	snprintf(t->where_buf, sizeof t->where_buf, "%s:tc-qdisc.txt", origin);
+	if (rc == 0 && (s = capture_get(set, "tc-qdisc.txt")) != NULL)
+		rc = capture_facts_qdisc(&f, t->where_buf, s->text, s->len, t->cause);
+	snprintf(t->where_buf, sizeof t->where_buf, "%s:napi-threads.txt", origin);
+	napi = (s = capture_get(set, "napi-threads.txt")) != NULL;
+	if (rc == 0 && napi)
+		rc = capture_facts_napi(&f, t->where_buf, s->text, s->len, t->cause);
+	online = tree_value(t->top, "/sys/devices/system/cpu/online");
+	if (napi)
+		tree_interfaces(t->top, &f);
+	for (i = 0; rc == 0 && napi && online != NULL && i < f.n; i++) {
+		xasprintf(&path, "/sys/class/net/%s/threaded", f.v[i].name);
+		threaded = tree_value(t->top, path);
+		if ((v = capture_facts_napi_cpus(&f, f.v[i].name, threaded, online)) != NULL)
+			strbuf_addf(&f.v[i].text, "napi_thread_cpus %s\n", v);
+		free(v);
+		free(threaded);
+		free(path);
+	}
+	free(online);
+	for (i = 0; rc == 0 && i < f.n; i++) {
+		xasprintf(&path, "/ntune/if/%s", f.v[i].name);
+		rc = write_file(t, path, f.v[i].text.len > 0 ? f.v[i].text.buf : "", f.v[i].text.len,
+		    false);
+		free(path);
+	}
+	capture_facts_free(&f);
+	return rc;
+}
+
 struct os_ctx *
 capture_open_linux(const struct capture_set *set, char **cause)
 {
@@ -357,6 +490,10 @@ capture_open_linux(const struct capture_set *set, char **cause)
 	snprintf(where, sizeof where, "%s:sysctl-a.txt", origin);
 	if (rc == 0)
 		rc = each_line(&t, sysctl_s->text, sysctl_s->len, sysctl_line);
+	if (rc == 0)
+		rc = write_facts(&t, set, origin);
+	if (rc == 0)
+		rc = write_system(&t, set, origin);
 	strbuf_free(&t.text);
 	if (rc == 0)
 		ctx = read_tree(top, cause);
