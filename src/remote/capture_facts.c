@@ -78,6 +78,9 @@ capture_facts_if(struct capture_facts *f, const char *ifname)
 	for (i = 0; i < f->n; i++)
 		if (strcmp(f->v[i].name, ifname) == 0)
 			return &f->v[i];
+	/* past the limit the callers check, the last one stands in (never written twice) */
+	if (f->n >= CAPTURE_IF_MAX)
+		return &f->v[f->n - 1];
 	f->v = xreallocarray(f->v, f->n + 1, sizeof *f->v);
 	e = &f->v[f->n++];
 	memset(e, 0, sizeof *e);
@@ -432,6 +435,8 @@ capture_facts_ethtool(struct capture_facts *f, char opt, const char *where, cons
 		for (k = 0; k < ndone; k++)
 			if (strcmp(done[k], name) == 0)
 				rc = lerr(&l, "an interface given twice:", name);
+		if (rc == 0 && f->n >= CAPTURE_IF_MAX && strcmp(capture_facts_if(f, name)->name, name) != 0)
+			rc = lerr(&l, "more interfaces than ntune reads (" CAPTURE_IF_MAX_S "):", name);
 		done = xreallocarray(done, ndone + 1, sizeof *done);
 		memcpy(done[ndone++], name, sizeof name);
 		if (rc == 0)
@@ -476,6 +481,11 @@ capture_facts_qdisc(struct capture_facts *f, const char *where, const char *text
 		}
 		for (root = 0, i = 5; i < n; i++)
 			root |= strcmp(w[i], "root") == 0;
+		if (root && capture_ifname_ok(w[4], strlen(w[4])) && f->n >= CAPTURE_IF_MAX &&
+		    strcmp(capture_facts_if(f, w[4])->name, w[4]) != 0) {
+			rc = lerr(&l, "more interfaces than ntune reads (" CAPTURE_IF_MAX_S "):", w[4]);
+			break;
+		}
 		if (root && capture_ifname_ok(w[4], strlen(w[4])))
 			strbuf_addf(&capture_facts_if(f, w[4])->text, "qdisc %s\n",
 			    strcmp(w[2], "0:") == 0 ? "default" : w[1]);
@@ -498,18 +508,22 @@ capture_facts_napi(struct capture_facts *f, const char *where, const char *text,
 			*next++ = '\0';
 		l.line++;
 		trim_end(line);
+		if (strncmp(line, "napi/", 5) == 0 && strchr(line, ' ') == NULL)
+			continue;	/* the thread went before its status was read */
 		if ((sp = strchr(line, ' ')) == NULL || strncmp(line, "napi/", 5) != 0 ||
 		    (size_t)(sp - line) >= sizeof f->threads->comm) {
 			rc = lerr(&l, "not a 'napi/IF-ID CPULIST' line:", line);
 			break;
 		}
 		*sp++ = '\0';
-		if (*sp == '\0')
-			continue;	/* the thread went before its status was read */
 		if (strlen(sp) >= sizeof f->threads->cpus || os_cpulist_parse(sp, set, &why) != 0) {
 			free(why);
 			why = NULL;
 			rc = lerr(&l, "not a CPU list:", sp);
+			break;
+		}
+		if (f->nthreads >= CAPTURE_THREADS_MAX) {
+			rc = lerr(&l, "more NAPI threads than ntune reads (65536):", line);
 			break;
 		}
 		f->threads = xreallocarray(f->threads, f->nthreads + 1, sizeof *f->threads);

@@ -18,6 +18,9 @@
 #include "util/util.h"
 
 #define CAPTURE_IFNAME_MAX	15	/* IFNAMSIZ - 1 */
+#define CAPTURE_IF_MAX		4096	/* interfaces a capture's facts hold (more: an error) */
+#define CAPTURE_IF_MAX_S	"4096"
+#define CAPTURE_THREADS_MAX	65536	/* napi threads */
 
 struct capture_if_facts {
 	char		 name[CAPTURE_IFNAME_MAX + 1];

@@ -2,9 +2,9 @@
 # ntune inspect/snapshot ssh://... of a Linux DUT with no ntune on it (issue 28, "read"): the
 # rig's DUT namespace, reached over ssh; the capture script's Linux part (sysctl -a, /proc and
 # /sys files through one `head`, the NICs' device links) is put back on the controller as a
-# private /proc + /sys tree that the Linux backend reads. What the DUT's kernel tells only through
-# ioctls and netlink (ethtool facts, qdiscs) is not read agentless; everything else is what ntune
-# run on the DUT itself reads. Nothing on the DUT changes; garbage is named (exit 2).
+# private /proc + /sys tree that the Linux backend reads; what the DUT's kernel tells only through
+# ioctls and netlink comes from its ethtool, tc and /proc text (t6327 compares whole snapshots).
+# Nothing on the DUT changes; garbage is named (exit 2).
 # test-set: full
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"

@@ -56,6 +56,27 @@ test_capture_script_token_and_syntax(void **state)
 	free(b);
 }
 
+/* if.IF.SETTING read from the capture and live: the same value, or both fail. */
+static void
+same_tunable(struct os_ctx *ctx, struct os_ctx *live, const char *ifname, const char *setting)
+{
+	char *name, *v = NULL, *lv = NULL, *cause = NULL;
+	int rc, lrc;
+
+	xasprintf(&name, "if.%s.%s", ifname, setting);
+	rc = os_tunable_get(ctx, name, &v, &cause);
+	free(cause);
+	cause = NULL;
+	lrc = os_tunable_get(live, name, &lv, &cause);
+	free(cause);
+	if (rc != lrc || (rc == 0 && strcmp(v, lv) != 0))
+		fail_msg("%s: capture %d '%s', live %d '%s'", name, rc, v != NULL ? v : "",
+		    lrc, lv != NULL ? lv : "");
+	free(v);
+	free(lv);
+	free(name);
+}
+
 /*
  * A Linux capture read by the Linux backend over its tree: the NICs and sysctls of this
  * machine as the live backend reads them; the tree is gone after os_close.
@@ -65,6 +86,7 @@ linux_capture_reads(const struct capture_set *set)
 {
 	struct os_ctx *ctx, *live;
 	struct os_nic *nics, *lnics;
+	struct os_system sys, lsys;
 	char *cause = NULL, *v = NULL, *lv = NULL, *root;
 	size_t n, ln, i;
 
@@ -84,6 +106,26 @@ linux_capture_reads(const struct capture_set *set)
 		assert_int_equal(nics[i].mtu, lnics[i].mtu);
 		assert_string_equal(nics[i].mac, lnics[i].mac);
 		assert_string_equal(nics[i].pci_id, lnics[i].pci_id);
+		/* what ethtool printed here is what the ioctls answer (ethtool is in scripts/deps.sh) */
+		assert_string_equal(nics[i].driver, lnics[i].driver);
+		assert_string_equal(nics[i].driver_version, lnics[i].driver_version);
+		assert_string_equal(nics[i].bus, lnics[i].bus);
+		assert_int_equal(nics[i].combined_queues, lnics[i].combined_queues);
+		assert_int_equal(nics[i].max_rx_queues, lnics[i].max_rx_queues);
+		assert_int_equal(nics[i].rx_ring, lnics[i].rx_ring);
+		assert_int_equal(nics[i].max_tx_ring, lnics[i].max_tx_ring);
+		assert_int_equal(nics[i].coalesce_rx_usecs, lnics[i].coalesce_rx_usecs);
+		assert_int_equal(nics[i].adaptive_rx, lnics[i].adaptive_rx);
+		assert_int_equal(nics[i].tso, lnics[i].tso);
+		assert_int_equal(nics[i].gro, lnics[i].gro);
+		assert_int_equal(nics[i].rxcsum, lnics[i].rxcsum);
+		assert_int_equal(nics[i].txcsum, lnics[i].txcsum);
+		assert_string_equal(nics[i].unsupported, lnics[i].unsupported);
+		same_tunable(ctx, live, nics[i].name, "qdisc");
+		same_tunable(ctx, live, nics[i].name, "offload.tx-udp-segmentation");
+		same_tunable(ctx, live, nics[i].name, "napi_thread_cpus");
+		same_tunable(ctx, live, nics[i].name, "ring.rx");
+		same_tunable(ctx, live, nics[i].name, "coalesce.adaptive-rx");
 	}
 	os_nics_free(nics, n);
 	os_nics_free(lnics, ln);
@@ -92,6 +134,9 @@ linux_capture_reads(const struct capture_set *set)
 	assert_string_equal(v, lv);
 	free(v);
 	free(lv);
+	assert_int_equal(os_system_info(ctx, &sys, &cause), 0);
+	assert_int_equal(os_system_info(live, &lsys, &cause), 0);
+	assert_string_equal(sys.netns, lsys.netns);
 	os_close(live);
 	os_close(ctx);
 	assert_int_equal(access(root, F_OK), -1);	/* the tree went with it */
