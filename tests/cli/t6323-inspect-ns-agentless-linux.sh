@@ -3,7 +3,7 @@
 # rig's DUT namespace, reached over ssh; the capture script's Linux part (sysctl -a, /proc and
 # /sys files through one `head`, the NICs' device links) is put back on the controller as a
 # private /proc + /sys tree that the Linux backend reads; what the DUT's kernel tells only through
-# ioctls and netlink comes from its ethtool, tc and /proc text (t6327 compares whole snapshots).
+# ioctls and netlink comes from its ethtool, tc and /proc text (t6328 compares whole snapshots).
 # Nothing on the DUT changes; garbage is named (exit 2).
 # test-set: full
 . "$(dirname "$0")/lib.sh"
