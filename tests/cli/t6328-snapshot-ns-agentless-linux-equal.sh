@@ -7,7 +7,9 @@
 # two reads: their names are compared), the boot files (agentless reads /etc/sysctl.conf and
 # /etc/sysctl.d only), vm.stat_refresh (a 0600 file root reads as empty: sysctl -a shows nothing,
 # and the capture cannot tell it from stable_secret, which cannot be read at all).
-# A DUT without ethtool gives absent ethtool sections and a snapshot without those facts, exit 0.
+# An interface whose name is not [A-Za-z0-9_.@+-] (at most 15, not starting with '-') is never given
+# to ethtool: listed, without those facts. A DUT without ethtool gives absent ethtool sections and
+# a snapshot without those facts, exit 0.
 # test-set: full
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"
@@ -76,6 +78,20 @@ test_expect_success 'snapshot ssh://dut equals snapshot on the DUT, but for what
 '
 test_expect_success 'the namespace ssh://dut names is the DUT namespace' '
 	grep -q "\"netns\": \"$N-dut\"" ssh.json
+'
+test_expect_success 'interface names are data: one like an option and one with shell words are not run' '
+	dut ip link add name -k type veth peer name "z\$(id>y)" &&
+	test_when_finished "dut ip link del dev -k" &&
+	ctl $NTUNE snapshot ssh://dut $D -o odd.json &&
+	test ! -e "$RIG/dut/home/y" && test ! -e y &&
+	python3 - odd.json <<-\EOF
+	import json, sys
+	n = {e["name"]: e for e in json.load(open(sys.argv[1]))["nics"]}
+	# listed from /sys, but never given to ethtool: no driver, channels or offloads
+	for odd in ("-k", "z$(id>y)"):
+	    assert n[odd]["driver"] == "" and n[odd]["channels"]["max_rx"] is None, n[odd]
+	assert n["dut0"]["driver"] == "veth", n["dut0"]
+	EOF
 '
 test_expect_success 'no ethtool on the DUT: absent ethtool sections, a snapshot without those facts' '
 	$NTUNE doctor --capture-script >c.sh &&
