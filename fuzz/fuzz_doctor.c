@@ -22,7 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct doctor_opts o = { .source = "fuzz", .dir = "out", .duration = 10 };
 	struct capture_set set;
 	char *cause = NULL;
-	json_t *doc;
+	struct doctor_doc doc;
+	json_t *j;
 
 	/* The share directory of the source tree, loaded once (the catalogue is large). */
 	if (kb == NULL) {
@@ -33,8 +34,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.kb = kb;
 	if (capture_parse((const char *)data, size, "fuzz", &set, &cause) == 0) {
 		if (doctor_run(&set, &o, &doc, &cause) == 0) {
-			(void)doctor_items(doc);
-			json_decref(doc);
+			(void)doctor_items(&doc);
+			j = doctor_doc_json(&doc);
+			json_decref(j);
+			doctor_doc_free(&doc);
 		}
 		capture_set_free(&set);
 	}

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +33,18 @@ extern const struct ntune_cmd cmd_doctor;
 
 /* "FILE:LINE: NAME=TO ..." as the action says. */
 static void
-print_change(json_t *c)
+print_change(const struct doctor_change *c)
 {
-	const char *file = json_string_value(json_object_get(c, "file"));
-	const char *action = json_string_value(json_object_get(c, "action"));
-	const char *name = json_string_value(json_object_get(c, "name"));
-	const char *now = json_string_value(json_object_get(c, "now"));
-	const char *to = json_string_value(json_object_get(c, "to"));
-	int line = (int)json_integer_value(json_object_get(c, "line"));
+	const char *action = c->action, *name = c->name, *now = c->now, *to = c->to;
 	char where[600];
 
-	if (line > 0)
-		snprintf(where, sizeof where, "%s:%d", file, line);
+	if (c->line > 0)
+		snprintf(where, sizeof where, "%s:%d", c->file, c->line);
 	else
-		snprintf(where, sizeof where, "%s", file);
+		snprintf(where, sizeof where, "%s", c->file);
 	if (strcmp(action, "edit") == 0)
-		printf("   change: %s: %s=%s -> %s=%s (running %s)\n", where, name,
-		    json_string_value(json_object_get(c, "was")), name, to, now ? now : "unknown");
+		printf("   change: %s: %s=%s -> %s=%s (running %s)\n", where, name, c->was, name, to,
+		    now ? now : "unknown");
 	else if (strcmp(action, "add") == 0)
 		printf("   change: %s: add %s=%s (running %s)\n", where, name, to, now ? now :
 		    "unknown");
@@ -65,14 +61,13 @@ print_change(json_t *c)
 
 /* A group's lines are listed as its evidence: one line says what to do with them. */
 static void
-print_group_change(json_t *it, bool linux)
+print_group_change(const struct doctor_item *it, bool linux)
 {
 	size_t i, nboot = 0, napply = 0, nremove = 0, ncheck = 0;
 	const char *a;
-	json_t *c;
 
-	json_array_foreach(json_object_get(it, "changes"), i, c) {
-		a = json_string_value(json_object_get(c, "action"));
+	for (i = 0; i < it->nchanges; i++) {
+		a = it->changes[i].action;
 		nboot += strcmp(a, "reboot") == 0;
 		napply += strcmp(a, "apply") == 0;
 		nremove += strcmp(a, "remove") == 0;
@@ -91,117 +86,95 @@ print_group_change(json_t *it, bool linux)
 }
 
 static void
-print_item(json_t *it, bool linux)
+print_item(const struct doctor_item *it, bool linux)
 {
-	const char *kind = json_string_value(json_object_get(it, "kind"));
-	json_t *e, *c;
+	bool metric = strcmp(it->kind, "bottleneck") == 0;
 	size_t i;
-	bool metric = strcmp(kind, "bottleneck") == 0;
 
-	printf("\n%lld. %s: %s (%s)\n   %s\n", (long long)json_integer_value(json_object_get(it,
-	    "rank")), kind, json_string_value(json_object_get(it, "id")),
-	    json_string_value(json_object_get(it, "certainty")),
-	    json_string_value(json_object_get(it, "title")));
-	json_array_foreach(json_object_get(it, "evidence"), i, e) {
+	printf("\n%d. %s: %s (%s)\n   %s\n", it->rank, it->kind, it->id, it->certainty, it->title);
+	for (i = 0; i < it->nevidence; i++) {
 		if (metric)
-			printf("%s %s=%s", i == 0 ? "   evidence:" : "",
-			    json_string_value(json_object_get(e, "metric")),
-			    json_string_value(json_object_get(e, "value")));
+			printf("%s %s=%s", i == 0 ? "   evidence:" : "", it->evidence[i].metric,
+			    it->evidence[i].value);
 		else
-			printf("   %s: %s\n", json_string_value(json_object_get(e, "metric")),
-			    json_string_value(json_object_get(e, "value")));
+			printf("   %s: %s\n", it->evidence[i].metric, it->evidence[i].value);
 	}
-	if (metric && json_array_size(json_object_get(it, "evidence")) > 0)
+	if (metric && it->nevidence > 0)
 		putchar('\n');
-	if (!metric && json_object_get(it, "count") != NULL)
+	if (!metric && it->count > 0)
 		print_group_change(it, linux);
 	else
-		json_array_foreach(json_object_get(it, "changes"), i, c)
-			print_change(c);
-	if (metric && json_array_size(json_object_get(it, "changes")) == 0)
+		for (i = 0; i < it->nchanges; i++)
+			print_change(&it->changes[i]);
+	if (metric && it->nchanges == 0)
 		printf("   change: the changes of an item above address it too\n");
-	if (json_object_get(it, "bench") != NULL)
-		printf("   prove:  %s%s\n", json_string_value(json_object_get(it, "bench")),
-		    strcmp(kind, "wasted") == 0 ? "   (expect no difference)" : "");
+	if (it->bench != NULL)
+		printf("   prove:  %s%s\n", it->bench, strcmp(it->kind, "wasted") == 0 ?
+		    "   (expect no difference)" : "");
 }
 
 /* The load that ran through the router during the samples, and what its counters saw of it. */
 static void
-print_load(json_t *l)
+print_load(const struct doctor_load *l)
 {
-	double rate = json_number_value(json_object_get(l, "rate_asked_pps"));
-	double sent = json_number_value(json_object_get(l, "sent"));
-	double got = json_number_value(json_object_get(l, "received"));
-	json_t *in = json_object_get(l, "dut_in_pps"), *out = json_object_get(l, "dut_out_pps");
-
+	double sent = (double)l->sent, got = (double)l->received;
 	char asked[64] = "as fast as it goes";
 
-	if (rate > 0)
-		snprintf(asked, sizeof asked, "%.0f pps asked", rate);
-	printf("load: %s from %s through %s -> %s to %s, %lld-byte frames, %s\n",
-	    strcmp(json_string_value(json_object_get(l, "kind")), "gen") == 0 ? "ntune gen" :
-	    "pkt-gen", json_string_value(json_object_get(l, "generator")),
-	    json_string_value(json_object_get(l, "dut_in")),
-	    json_string_value(json_object_get(l, "dut_out")),
-	    json_string_value(json_object_get(l, "sink")),
-	    (long long)json_integer_value(json_object_get(l, "size")), asked);
+	if (l->rate > 0)
+		snprintf(asked, sizeof asked, "%.0f pps asked", l->rate);
+	printf("load: %s from %s through %s -> %s to %s, %d-byte frames, %s\n",
+	    strcmp(l->kind, "gen") == 0 ? "ntune gen" : "pkt-gen", l->gen, l->dut_in, l->dut_out,
+	    l->sink, l->size, asked);
 	printf("      offered %.0f pps, achieved %.0f pps, lost %.0f of %.0f (%.2f%%)\n",
-	    json_number_value(json_object_get(l, "offered_pps")),
-	    json_number_value(json_object_get(l, "achieved_pps")), sent > got ? sent - got : 0, sent,
+	    l->offered_pps, l->achieved_pps, sent > got ? sent - got : 0, sent,
 	    sent > 0 && sent > got ? 100 * (sent - got) / sent : 0);
-	if (json_is_number(in) || json_is_number(out))
+	if (isfinite(l->dut_in_pps) || isfinite(l->dut_out_pps))
 		printf("      the router over the samples: %s in %.0f pps, %s out %.0f pps\n",
-		    json_string_value(json_object_get(l, "dut_in")), json_number_value(in),
-		    json_string_value(json_object_get(l, "dut_out")), json_number_value(out));
+		    l->dut_in, l->dut_in_pps, l->dut_out, l->dut_out_pps);
 }
 
 static void
-print_text(json_t *doc, const char *dir)
+print_text(const struct doctor_doc *doc, const char *dir)
 {
-	json_t *sys = json_object_get(doc, "system"), *v;
+	const struct doctor_system *sys = &doc->system;
 	size_t i;
 
-	printf("ntune doctor: %s, %s %s, %lld CPUs, NICs", *json_string_value(json_object_get(sys,
-	    "host")) ? json_string_value(json_object_get(sys, "host")) : "(no host name)", json_string_value(json_object_get(sys, "platform")),
-	    json_is_string(json_object_get(sys, "version")) ?
-	    json_string_value(json_object_get(sys, "version")) : "", (long long)json_integer_value(
-	    json_object_get(sys, "ncpu")));
-	json_array_foreach(json_object_get(sys, "nics"), i, v)
-		printf(" %s", json_string_value(json_object_get(v, "name")));
-	if (json_real_value(json_object_get(doc, "interval_s")) > 0)
-		printf("; samples %.0f s apart\n", json_real_value(json_object_get(doc, "interval_s")));
+	printf("ntune doctor: %s, %s %s, %d CPUs, NICs", *sys->host ? sys->host : "(no host name)",
+	    sys->platform, sys->version != NULL ? sys->version : "", sys->ncpu);
+	for (i = 0; i < sys->nnics; i++)
+		printf(" %s", sys->nics[i].name);
+	if (doc->interval_s > 0)
+		printf("; samples %.0f s apart\n", doc->interval_s);
 	else
 		printf("; counters since boot (no samples)\n");
-	if (json_object_get(doc, "load") != NULL)
-		print_load(json_object_get(doc, "load"));
+	if (doc->load != NULL)
+		print_load(doc->load);
 	if (doctor_items(doc) == 0)
 		printf("\nnothing to fix\n");
-	json_array_foreach(json_object_get(doc, "items"), i, v)
-		print_item(v, strcmp(json_string_value(json_object_get(sys, "platform")), "linux") == 0);
+	for (i = 0; i < doc->nitems; i++)
+		print_item(&doc->items[i], strcmp(sys->platform, "linux") == 0);
 	printf("\nfine:\n");
-	if (json_array_size(json_object_get(doc, "fine")) == 0)
+	if (doc->nfine == 0)
 		printf("  nothing in the box's files or the samples\n");
-	json_array_foreach(json_object_get(doc, "fine"), i, v)
-		printf("  %s\n", json_string_value(v));
-	json_array_foreach(json_object_get(doc, "advice"), i, v)
+	for (i = 0; i < doc->nfine; i++)
+		printf("  %s\n", doc->fine[i]);
+	for (i = 0; i < doc->nadvice; i++)
 		printf("%s  %s=%s [%s] %s\n", i == 0 ? "\nalso advised (not called for by the "
-		    "samples):\n" : "", json_string_value(json_object_get(v, "name")),
-		    json_string_value(json_object_get(v, "value")),
-		    json_string_value(json_object_get(v, "certainty")),
-		    json_string_value(json_object_get(v, "why")));
-	json_array_foreach(json_object_get(doc, "notes"), i, v)
-		printf("%snote: %s\n", i == 0 ? "\n" : "", json_string_value(v));
+		    "samples):\n" : "", doc->advice[i].name, doc->advice[i].value,
+		    doc->advice[i].certainty, doc->advice[i].why);
+	for (i = 0; i < doc->nnotes; i++)
+		printf("%snote: %s\n", i == 0 ? "\n" : "", doc->notes[i]);
 	printf("\nproposed profile: %s/proposed.conf%s\nall of it: %s\n", dir != NULL ? dir :
-	    "doctor", dir != NULL ? "" : " (-o DIR writes it and the profiles above)",
-	    json_string_value(json_object_get(doc, "bench")));
+	    "doctor", dir != NULL ? "" : " (-o DIR writes it and the profiles above)", doc->bench);
 }
 
 /* -o DIR: the raw capture (DIR/capture/), doctor.json, the profiles and doctor.html. */
 static int
-write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **cause)
+write_dir(const char *dir, const struct capture_set *c, const struct doctor_doc *doc,
+    char **cause)
 {
 	char *sub, *text;
-	json_t *p;
+	json_t *j;
 	size_t i;
 	int rc = -1;
 
@@ -212,12 +185,13 @@ write_dir(const char *dir, const struct capture_set *c, json_t *doc, char **caus
 	xasprintf(&sub, "%s/profiles", dir);
 	if (util_mkdir(sub, cause) == -1)
 		goto out;
-	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
-		if (util_write_text_at(dir, json_string_value(json_object_get(p, "path")),
-		    json_string_value(json_object_get(p, "text")), cause) == -1)
+	for (i = 0; i < doc->nprofiles; i++) {
+		if (util_write_text_at(dir, doc->profiles[i].path, doc->profiles[i].text, cause) == -1)
 			goto out;
 	}
-	text = util_json_dumps(doc, JSON_INDENT(2));
+	j = doctor_doc_json(doc);
+	text = util_json_dumps(j, JSON_INDENT(2));
+	json_decref(j);
 	rc = util_write_text_at(dir, "doctor.json", text, cause);
 	free(text);
 	if (rc == 0) {
@@ -488,8 +462,9 @@ run(struct cmd_args *args)
 	struct doctor_opts dopts;
 	struct doctor_load load;
 	struct capture_set c;
+	struct doctor_doc doc;
 	struct opts o;
-	json_t *doc = NULL;
+	json_t *j;
 	char *cause = NULL;
 	int rc;
 
@@ -503,6 +478,7 @@ run(struct cmd_args *args)
 		return 0;
 	}
 	memset(&c, 0, sizeof c);
+	memset(&doc, 0, sizeof doc);
 	memset(&dopts, 0, sizeof dopts);
 	dopts.source = args->argc > 0 ? args->argv[0] : o.from;
 	dopts.dut = args->argc > 0 ? args->argv[0] : o.dut;
@@ -510,18 +486,20 @@ run(struct cmd_args *args)
 	dopts.duration = o.duration;
 	dopts.load = o.load ? &load : NULL;
 	if (capture(args, &o, &c, &load, &cause) == -1 || doctor_run(&c, &dopts, &doc, &cause) == -1 ||
-	    (o.out != NULL && write_dir(o.out, &c, doc, &cause) == -1)) {
+	    (o.out != NULL && write_dir(o.out, &c, &doc, &cause) == -1)) {
 		capture_set_free(&c);
-		json_decref(doc);
+		doctor_doc_free(&doc);
 		return cmd_fail(&cmd_doctor, &cause, 2);
 	}
 	if (o.json) {
-		util_json_print(doc, stdout, JSON_INDENT(2));
+		j = doctor_doc_json(&doc);
+		util_json_print(j, stdout, JSON_INDENT(2));
+		json_decref(j);
 		putchar('\n');
 	} else
-		print_text(doc, o.out);
-	rc = doctor_items(doc) > 0 ? 1 : 0;
-	json_decref(doc);
+		print_text(&doc, o.out);
+	rc = doctor_items(&doc) > 0 ? 1 : 0;
+	doctor_doc_free(&doc);
 	capture_set_free(&c);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * text), the files the box loads (kb_check), the samples (diag_captures), the advice
  * ordered by the diagnosis; items.c turns them into the ranked list.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,6 @@
 #include "os/os.h"
 #include "os/platform.h"
 #include "os/snapshot.h"
-#include "util/jtable.h"
 #include "util/util.h"
 
 /* The files a FreeBSD box loads tunables from, in the order the box applies them. */
@@ -27,12 +27,6 @@ static const struct {
 	{ "sysctl.conf.local", "/etc/sysctl.conf.local" },
 	{ "config-sysctl.xml", "config-sysctl.xml" },
 };
-
-size_t
-doctor_items(const json_t *doc)
-{
-	return json_array_size(json_object_get(doc, "items"));
-}
 
 /* The first "path:line: ..." error the text readers recorded, as the cause. */
 static int
@@ -407,26 +401,7 @@ cpu_json(const struct diag_result *d)
 	return a;
 }
 
-/* The "load" object: what ran through the box during the samples. */
-static const struct jfield load_fields[] = {
-	JSTR(struct doctor_load, NULL, "kind", kind),
-	JSTR(struct doctor_load, NULL, "generator", gen),
-	JSTR(struct doctor_load, NULL, "sink", sink),
-	JSTR(struct doctor_load, NULL, "dut_in", dut_in),
-	JSTR(struct doctor_load, NULL, "dut_out", dut_out),
-	JNUMF(struct doctor_load, NULL, "rate_asked_pps", J_DBL, rate, JF_NULLNEG),
-	JNUM(struct doctor_load, NULL, "size", J_IDX, size),
-	JNUM(struct doctor_load, NULL, "sent", J_U64, sent),
-	JNUM(struct doctor_load, NULL, "received", J_U64, received),
-	JNUM(struct doctor_load, NULL, "offered_pps", J_DBL, offered_pps),
-	JNUM(struct doctor_load, NULL, "achieved_pps", J_DBL, achieved_pps),
-	JNUM(struct doctor_load, NULL, "bps", J_DBL, bps),
-	JNUM(struct doctor_load, NULL, "secs", J_DBL, secs),
-	JNUMF(struct doctor_load, NULL, "dut_in_pps", J_DBL, dut_in_pps, JF_NULLNEG),
-	JNUMF(struct doctor_load, NULL, "dut_out_pps", J_DBL, dut_out_pps, JF_NULLNEG),
-};
-
-/* A metric of the diagnosis, -1 when it has none. */
+/* A metric of the diagnosis, NaN when it has none. */
 static double
 metric(const struct diag_result *d, const char *fmt, const char *name)
 {
@@ -435,22 +410,21 @@ metric(const struct diag_result *d, const char *fmt, const char *name)
 
 	snprintf(key, sizeof key, fmt, name);
 	v = json_object_get(d->metrics, key);
-	return json_is_number(v) ? json_number_value(v) : -1;
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The load, with what the box's own counters saw of it over the samples. */
-static json_t *
-load_json(const struct doctor *dr)
+/* The load, with what the box's own counters saw of it over the samples (malloc'd). */
+static struct doctor_load *
+load_copy(const struct doctor *dr)
 {
-	struct doctor_load l = *dr->o->load;
-	json_t *o = json_object();
+	struct doctor_load *l = xmalloc(sizeof *l);
 
-	l.dut_in_pps = dr->secs > 0 ? metric(dr->d, "if.%s.rx_pps", l.dut_in) : -1;
-	l.dut_out_pps = dr->secs > 0 ? metric(dr->d, "if.%s.tx_pps", l.dut_out) : -1;
-	if (l.rate <= 0)
-		l.rate = -1;
-	jtable_to_json(o, &l, load_fields, nitems(load_fields));
-	return o;
+	*l = *dr->o->load;
+	l->dut_in_pps = dr->secs > 0 ? metric(dr->d, "if.%s.rx_pps", l->dut_in) : NAN;
+	l->dut_out_pps = dr->secs > 0 ? metric(dr->d, "if.%s.tx_pps", l->dut_out) : NAN;
+	if (l->rate <= 0)
+		l->rate = -1;
+	return l;
 }
 
 static json_t *
@@ -465,8 +439,6 @@ document(struct doctor *dr)
 	json_object_set_new(doc, "dut", json_string(dr->dut));
 	json_object_set_new(doc, "system", system_json(dr));
 	json_object_set_new(doc, "interval_s", json_real(dr->secs));
-	if (dr->o->load != NULL)
-		json_object_set_new(doc, "load", load_json(dr));
 	json_object_set_new(doc, "items", json_incref(dr->items));
 	json_object_set_new(doc, "fine", json_incref(dr->fine));
 	for (i = 0; i < dr->d->nnotes; i++)
@@ -510,9 +482,11 @@ doctor_free(struct doctor *dr)
 }
 
 int
-doctor_run(const struct capture_set *set, const struct doctor_opts *o, json_t **doc, char **cause)
+doctor_run(const struct capture_set *set, const struct doctor_opts *o, struct doctor_doc *doc,
+    char **cause)
 {
 	struct doctor dr;
+	json_t *raw;
 	int rc = -1;
 
 	memset(&dr, 0, sizeof dr);
@@ -525,7 +499,7 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, json_t **
 	dr.current = json_object();
 	dr.profiles = json_array();
 	dr.shown_lines = json_object();
-	*doc = NULL;
+	memset(doc, 0, sizeof *doc);
 	if ((dr.kb = o->kb) == NULL) {
 		if (kb_load(NULL, &dr.own_kb, cause) == -1)
 			goto out;
@@ -544,8 +518,12 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, json_t **
 	doctor_items_bottlenecks(&dr);
 	doctor_items_files(&dr);
 	doctor_fine(&dr);
-	*doc = document(&dr);
-	rc = 0;
+	/* what items.c and profiles.c made, through the document's table */
+	raw = document(&dr);
+	rc = doctor_doc_read(raw, "doctor", doc, cause);
+	json_decref(raw);
+	if (rc == 0 && o->load != NULL)
+		doc->load = load_copy(&dr);
 out:
 	doctor_free(&dr);
 	return rc;

@@ -8,14 +8,14 @@
  *
  * The pass: the platform layer over the capture's text (inspect), kb_check of each file
  * the box loads, diag_captures of the samples, kb_advise ordered by the diagnosis.
- * Nothing is printed and nothing is written: the result is one JSON document (schema
- * "ntune-doctor", version 1, described in ntune(8)) that `ntune doctor` prints, writes
- * and renders.
+ * Nothing is printed and nothing is written: the result is one document (struct
+ * doctor_doc; its JSON form, schema "ntune-doctor" version 1 described in ntune(8), is
+ * one typed table in doc.c) that `ntune doctor` prints, writes and renders.
  *
  *	struct capture_set set;				// src/remote/capture.h
  *	capture_load("dir", &set, &cause);		// or capture_run(host, secs, &set, ...)
  *	struct doctor_opts o = { .dut = "ssh://root@fw", .dir = "out" };
- *	json_t *doc;
+ *	struct doctor_doc doc;
  *	if (doctor_run(&set, &o, &doc, &cause) == -1) ...	// "NAME:LINE: problem" in cause
  */
 #ifndef NTUNE_DOCTOR_H
@@ -42,7 +42,7 @@ struct doctor_load {
 	uint64_t sent, received;	/* frames the generator sent, the sink counted */
 	double	offered_pps, achieved_pps, bps;	/* each on its host's own clock */
 	double	secs;			/* how long the sink counted */
-	/* set by doctor_run: the box's own counters over the samples, -1 unknown */
+	/* set by doctor_run: the box's own counters over the samples, NaN unknown */
 	double	dut_in_pps, dut_out_pps;
 };
 
@@ -55,14 +55,111 @@ struct doctor_opts {
 	const struct doctor_load *load;	/* the load during the samples, or NULL (the user's traffic) */
 };
 
+/* --- the document (doc.c): one struct, its JSON form one typed table (util/jtable.h) --- */
+
+struct doctor_nic {
+	char	*name, *driver;
+	int	 queues;
+};
+
+struct doctor_system {
+	char	*host;			/* "" unknown */
+	char	*platform;		/* "opnsense", "linux"... */
+	char	*version;		/* NULL: unknown (null) */
+	int	 ncpu, ncores;
+	int	 smt, rss_kernel;	/* true, false, -1 unknown (null) */
+	struct doctor_nic *nics;
+	size_t	 nnics;
+};
+
+struct doctor_evidence {
+	char	*metric, *value;
+};
+
+/* A line to change: FILE:LINE (0: a line to add), what to do, from what to what. */
+struct doctor_change {
+	char	*file;
+	int	 line;
+	char	*action;		/* edit add remove reboot apply check */
+	char	*name;
+	char	*now;			/* the running value, NULL unknown */
+	char	*to;			/* NULL: none */
+	char	*why;			/* NULL: none */
+	char	*was;			/* edit: what the line says now; NULL: absent */
+};
+
+struct doctor_item {
+	int	 rank;
+	char	*kind, *id, *title, *certainty;
+	struct doctor_evidence *evidence;
+	size_t	 nevidence;
+	struct doctor_change *changes;
+	size_t	 nchanges;
+	json_t	*set;			/* knob -> value the item's profile sets */
+	char	*source, *entity;	/* NULL: absent */
+	int	 count;			/* a class of lines: how many (0: not one) */
+	char	*profile, *bench;	/* NULL: nothing to measure */
+};
+
+struct doctor_cpu {
+	int	 cpu;
+	double	 busy, interrupt;
+};
+
+struct doctor_advice {
+	char	*name, *value;
+	char	*now;			/* NULL unknown */
+	char	*certainty, *why;
+};
+
+struct doctor_profile {
+	char	*path, *text;		/* path under -o DIR */
+};
+
+/* An ntune-doctor document (ntune(8)). */
+struct doctor_doc {
+	char	*schema;		/* DOCTOR_SCHEMA */
+	int	 version;		/* DOCTOR_VERSION */
+	char	*source, *dut;
+	struct doctor_system system;
+	double	 interval_s;		/* 0: counters since boot */
+	struct doctor_load *load;	/* NULL: the user's own traffic */
+	struct doctor_item *items;	/* most important first */
+	size_t	 nitems;
+	char	**fine;
+	size_t	 nfine;
+	char	**notes;
+	size_t	 nnotes;
+	struct doctor_cpu *cpu;
+	size_t	 ncpu;
+	json_t	*diagnosis;		/* the diagnose document (its own schema) */
+	char	*bench;			/* the bench command of all of it */
+	struct doctor_advice *advice;
+	size_t	 nadvice;
+	struct doctor_profile *profiles;
+	size_t	 nprofiles;
+};
+
+/* The document as JSON, written through its table (what --json prints, -o writes). */
+json_t	*doctor_doc_json(const struct doctor_doc *);
+/*
+ * Reads a document through the same table, strictly: a key missing or of the wrong
+ * type, another schema or version is -1 with "WHERE: key 'items[0].rank': missing".
+ */
+int	 doctor_doc_read(json_t *, const char *where, struct doctor_doc *, char **cause);
+/* doctor_doc_read of the file path (a saved doctor.json); "PATH:LINE: ..." when not JSON. */
+int	 doctor_doc_load(const char *path, struct doctor_doc *, char **cause);
+void	 doctor_doc_free(struct doctor_doc *);
+
 /*
  * Runs the pass. -1 with *cause ("NAME:LINE: problem") when the capture cannot be read:
  * no sysctl-a.txt, a sample that does not parse, a capture of an OS doctor does not
- * read. *doc: items (most important first), fine, notes, system, cpu, profiles.
+ * read. *doc (doctor_doc_free): items (most important first), fine, notes, system, cpu,
+ * profiles.
  */
-int	 doctor_run(const struct capture_set *, const struct doctor_opts *, json_t **doc,
+int	 doctor_run(const struct capture_set *, const struct doctor_opts *, struct doctor_doc *doc,
 	    char **cause);
 /* The number of items (things to fix) in a document. */
-size_t	 doctor_items(const json_t *doc);
+size_t	 doctor_items(const struct doctor_doc *);
 
 #endif

@@ -6,26 +6,18 @@
 
 #include <jansson.h>
 
+#include "doctor/doctor.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "util/util.h"
 
-static const char *
-str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s != NULL ? s : "";
-}
-
 /* Per-CPU load over the sampled interval: one bar per CPU, interrupt time darker. */
 static void
-cpu_chart(struct strbuf *sb, const json_t *doc)
+cpu_chart(struct strbuf *sb, const struct doctor_doc *doc)
 {
-	const json_t *cpus = json_object_get(doc, "cpu"), *c;
 	double busy, intr, x0 = 80, w = REPORT_W - 150;
 	char col[16];
-	size_t i, n = json_array_size(cpus);
+	size_t i, n = doc->ncpu;
 	int h;
 
 	if (n == 0) {
@@ -37,9 +29,8 @@ cpu_chart(struct strbuf *sb, const json_t *doc)
 	h = (int)n * 22 + 40;
 	report_svg_open(sb, h, "per-CPU load", false);
 	for (i = 0; i < n; i++) {
-		c = json_array_get(cpus, i);
-		busy = json_number_value(json_object_get(c, "busy"));
-		intr = json_number_value(json_object_get(c, "interrupt"));
+		busy = doc->cpu[i].busy;
+		intr = doc->cpu[i].interrupt;
 		busy = isfinite(busy) ? fmin(fmax(busy, 0), 100) : 0;
 		intr = isfinite(intr) ? fmin(fmax(intr, 0), busy) : 0;
 		report_heat_color(col, sizeof col, busy);
@@ -57,133 +48,127 @@ cpu_chart(struct strbuf *sb, const json_t *doc)
 }
 
 static void
-change_row(struct strbuf *sb, const json_t *c)
+change_row(struct strbuf *sb, const struct doctor_change *c)
 {
 	char line[32] = "";
 
-	if (json_integer_value(json_object_get(c, "line")) > 0)
-		snprintf(line, sizeof line, ":%lld", (long long)json_integer_value(json_object_get(c,
-		    "line")));
+	if (c->line > 0)
+		snprintf(line, sizeof line, ":%d", c->line);
 	strbuf_adds(sb, "<tr><td><code>");
-	report_esc(sb, str(c, "file"));
+	report_esc(sb, c->file);
 	strbuf_addf(sb, "%s</code></td><td>", line);
-	report_esc(sb, str(c, "action"));
+	report_esc(sb, c->action);
 	strbuf_adds(sb, "</td><td><code>");
-	report_esc(sb, str(c, "name"));
-	if (json_is_string(json_object_get(c, "to"))) {
+	report_esc(sb, c->name);
+	if (c->to != NULL) {
 		strbuf_adds(sb, "=");
-		report_esc(sb, str(c, "to"));
+		report_esc(sb, c->to);
 	}
 	strbuf_adds(sb, "</code></td><td>");
-	report_esc(sb, json_is_string(json_object_get(c, "now")) ? str(c, "now") : "?");
+	report_esc(sb, c->now != NULL ? c->now : "?");
 	strbuf_adds(sb, "</td></tr>\n");
 }
 
 static void
-item(struct strbuf *sb, const json_t *it)
+item(struct strbuf *sb, const struct doctor_item *it)
 {
-	const json_t *e, *c;
 	size_t i;
 
-	strbuf_addf(sb, "<h3>%lld. ", (long long)json_integer_value(json_object_get(it, "rank")));
-	report_esc(sb, str(it, "kind"));
+	strbuf_addf(sb, "<h3>%d. ", it->rank);
+	report_esc(sb, it->kind);
 	strbuf_adds(sb, ": ");
-	report_esc(sb, str(it, "id"));
+	report_esc(sb, it->id);
 	strbuf_adds(sb, " <span class=\"small\">(");
-	report_esc(sb, str(it, "certainty"));
+	report_esc(sb, it->certainty);
 	strbuf_adds(sb, ")</span></h3>\n<p>");
-	report_esc(sb, str(it, "title"));
+	report_esc(sb, it->title);
 	strbuf_adds(sb, "</p>\n<p class=\"small\">evidence:");
-	json_array_foreach(json_object_get(it, "evidence"), i, e) {
+	for (i = 0; i < it->nevidence; i++) {
 		strbuf_adds(sb, i == 0 ? " " : "; ");
-		report_esc(sb, str(e, "metric"));
+		report_esc(sb, it->evidence[i].metric);
 		strbuf_adds(sb, " = ");
-		report_esc(sb, str(e, "value"));
+		report_esc(sb, it->evidence[i].value);
 	}
 	strbuf_adds(sb, "</p>\n");
-	if (json_array_size(json_object_get(it, "changes")) > 0) {
+	if (it->nchanges > 0) {
 		strbuf_adds(sb, "<table><tr><th>line</th><th>action</th><th>setting</th>"
 		    "<th>running</th></tr>\n");
-		json_array_foreach(json_object_get(it, "changes"), i, c)
-			change_row(sb, c);
+		for (i = 0; i < it->nchanges; i++)
+			change_row(sb, &it->changes[i]);
 		strbuf_adds(sb, "</table>\n");
 	}
-	if (json_is_string(json_object_get(it, "bench"))) {
+	if (it->bench != NULL) {
 		strbuf_adds(sb, "<p class=\"small\">prove it:</p><pre>");
-		report_esc(sb, str(it, "bench"));
+		report_esc(sb, it->bench);
 		strbuf_adds(sb, "</pre>\n");
 	}
 }
 
 static void
-strings(struct strbuf *sb, const json_t *a, const char *none)
+strings(struct strbuf *sb, char *const *v, size_t n, const char *none)
 {
-	const json_t *v;
 	size_t i;
 
-	if (json_array_size(a) == 0) {
+	if (n == 0) {
 		strbuf_addf(sb, "<p>%s</p>\n", none);
 		return;
 	}
 	strbuf_adds(sb, "<ul>\n");
-	json_array_foreach(a, i, v) {
+	for (i = 0; i < n; i++) {
 		strbuf_adds(sb, "<li>");
-		report_esc(sb, json_string_value(v) != NULL ? json_string_value(v) : "");
+		report_esc(sb, v[i]);
 		strbuf_adds(sb, "</li>\n");
 	}
 	strbuf_adds(sb, "</ul>\n");
 }
 
 static const char *
-proposed(const json_t *doc)
+proposed(const struct doctor_doc *doc)
 {
-	const json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
-		if (strcmp(str(p, "path"), "proposed.conf") == 0)
-			return str(p, "text");
+	for (i = 0; i < doc->nprofiles; i++) {
+		if (strcmp(doc->profiles[i].path, "proposed.conf") == 0)
+			return doc->profiles[i].text;
 	}
 	return "";
 }
 
 char *
-report_doctor_html(const json_t *doc)
+report_doctor_html(const struct doctor_doc *doc)
 {
-	const json_t *sys = json_object_get(doc, "system"), *it;
-	size_t i, n = json_array_size(json_object_get(doc, "items"));
+	const struct doctor_system *sys = &doc->system;
+	size_t i, n = doc->nitems;
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	report_page_head(&sb, "ntune doctor");
 	strbuf_adds(&sb, "<p class=\"meta\">");
-	report_esc(&sb, str(sys, "host"));
+	report_esc(&sb, sys->host);
 	strbuf_adds(&sb, ", ");
-	report_esc(&sb, str(sys, "platform"));
+	report_esc(&sb, sys->platform);
 	strbuf_adds(&sb, " ");
-	report_esc(&sb, str(sys, "version"));
-	strbuf_addf(&sb, ", %lld CPUs; read from <code>", (long long)json_integer_value(
-	    json_object_get(sys, "ncpu")));
-	report_esc(&sb, str(doc, "source"));
-	strbuf_addf(&sb, "</code>; samples %.0f s apart</p>\n", json_real_value(json_object_get(doc,
-	    "interval_s")));
+	report_esc(&sb, sys->version != NULL ? sys->version : "");
+	strbuf_addf(&sb, ", %d CPUs; read from <code>", sys->ncpu);
+	report_esc(&sb, doc->source);
+	strbuf_addf(&sb, "</code>; samples %.0f s apart</p>\n", doc->interval_s);
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s</div>\n", n > 0 ? "warn" : "ok", n > 0 ?
 	    "Findings: the ranked list below, most important first" : "Nothing to fix");
 	strbuf_adds(&sb, "<h2>Per-CPU load over the samples</h2>\n");
 	cpu_chart(&sb, doc);
 	strbuf_adds(&sb, "<h2>Findings</h2>\n");
-	json_array_foreach(json_object_get(doc, "items"), i, it)
-		item(&sb, it);
+	for (i = 0; i < n; i++)
+		item(&sb, &doc->items[i]);
 	if (n == 0)
 		strbuf_adds(&sb, "<p>None.</p>\n");
 	strbuf_adds(&sb, "<h2>Fine</h2>\n");
-	strings(&sb, json_object_get(doc, "fine"), "Nothing in the box's files.");
+	strings(&sb, doc->fine, doc->nfine, "Nothing in the box's files.");
 	strbuf_adds(&sb, "<h2>Notes</h2>\n");
-	strings(&sb, json_object_get(doc, "notes"), "None.");
+	strings(&sb, doc->notes, doc->nnotes, "None.");
 	strbuf_adds(&sb, "<h2>The proposed profile</h2>\n<pre>");
 	report_esc(&sb, proposed(doc));
 	strbuf_adds(&sb, "</pre>\n<p class=\"small\">all of it:</p><pre>");
-	report_esc(&sb, str(doc, "bench"));
+	report_esc(&sb, doc->bench);
 	strbuf_adds(&sb, "</pre>\n</body>\n</html>\n");
 	return strbuf_detach(&sb);
 }

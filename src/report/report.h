@@ -45,7 +45,8 @@ char	*report_html(const struct report_data *);
  * The page of an `ntune doctor` document (schema ntune-doctor): per-CPU load as a chart,
  * the ranked list, what is fine, the proposed profile. Self-contained as report_html.
  */
-char	*report_doctor_html(const json_t *doc);
+struct doctor_doc;
+char	*report_doctor_html(const struct doctor_doc *);
 
 /* Quantile of sorted values (linear interpolation, type 7). */
 double	report_quantile(const double *sorted, size_t n, double q);

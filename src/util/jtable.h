@@ -21,6 +21,13 @@ enum jkind {
 	J_BOOL,		/* bool */
 	J_DBL,		/* double, written as a real */
 	J_PSTR,		/* char *, malloc'd by the reads (jtable_free), NULL written as "" */
+	/* nested (strict reads and writes; jtable_from_json leaves them empty) */
+	J_OBJ,		/* an embedded struct of elem bytes whose rows are sub: an object */
+	J_POBJ,		/* a pointer to one malloc'd struct of elem bytes (sub's rows), NULL: null */
+	J_ARR,		/* a pointer to elem-byte structs (sub's rows), their count a size_t at
+			   count_off: an array of objects */
+	J_STRV,		/* char ** and its count (a size_t at count_off): an array of strings */
+	J_JSON,		/* json_t *, a reference kept as it is: any object (read), NULL: null */
 };
 
 /* Row flags. */
@@ -31,6 +38,7 @@ enum jkind {
 #define JF_NULLNAN	0x8	/* J_DBL: null when not finite, null reads as NaN */
 #define JF_NULLNEG	0x10	/* J_DBL: null when negative too (not measured) */
 #define JF_NULLSTR	0x20	/* J_PSTR: NULL written as null, null read as NULL */
+#define JF_OMITNULL	0x40	/* J_PSTR, J_POBJ, J_JSON: written only when not NULL ("" is written) */
 
 struct jfield {
 	const char *group;	/* the member object holding it ("channels"), or NULL */
@@ -39,17 +47,36 @@ struct jfield {
 	size_t	 off;
 	size_t	 size;		/* J_STR: the array's size */
 	unsigned flags;
+	const struct jfield *sub;	/* J_OBJ, J_POBJ, J_ARR: the rows of the nested struct */
+	size_t	 nsub;
+	size_t	 elem;		/* J_POBJ, J_ARR: the nested struct's size */
+	size_t	 count_off;	/* J_ARR, J_STRV: offsetof the size_t count */
 };
 
 #define JSTR(type, group, key, member) \
-	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), 0 }
+	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), 0, NULL, 0, 0, 0 }
 #define JNUM(type, group, key, kind, member) \
-	{ group, key, kind, offsetof(type, member), 0, 0 }
+	{ group, key, kind, offsetof(type, member), 0, 0, NULL, 0, 0, 0 }
 /* The same with row flags. */
 #define JSTRF(type, group, key, member, flags) \
-	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), flags }
+	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), flags, NULL, 0, 0, 0 }
 #define JNUMF(type, group, key, kind, member, flags) \
-	{ group, key, kind, offsetof(type, member), 0, flags }
+	{ group, key, kind, offsetof(type, member), 0, flags, NULL, 0, 0, 0 }
+
+/* Nested rows: sub is a struct jfield array (its rows counted here). */
+#define JOBJ(type, key, member, sub) \
+	{ NULL, key, J_OBJ, offsetof(type, member), 0, 0, sub, sizeof(sub) / sizeof(*(sub)), \
+	  sizeof(((type *)0)->member), 0 }
+#define JPOBJF(type, key, member, sub, flags) \
+	{ NULL, key, J_POBJ, offsetof(type, member), 0, flags, sub, sizeof(sub) / sizeof(*(sub)), \
+	  sizeof(*((type *)0)->member), 0 }
+#define JARR(type, key, member, count, sub) \
+	{ NULL, key, J_ARR, offsetof(type, member), 0, 0, sub, sizeof(sub) / sizeof(*(sub)), \
+	  sizeof(*((type *)0)->member), offsetof(type, count) }
+#define JSTRV(type, key, member, count) \
+	{ NULL, key, J_STRV, offsetof(type, member), 0, 0, NULL, 0, 0, offsetof(type, count) }
+#define JJSONF(type, key, member, flags) \
+	{ NULL, key, J_JSON, offsetof(type, member), 0, flags, NULL, 0, 0, 0 }
 
 /* Adds the fields of rec to o, in table order (the key order of the document). */
 void	 jtable_to_json(json_t *o, const void *rec, const struct jfield *, size_t n);
@@ -62,13 +89,14 @@ void	 jtable_from_json(json_t *o, void *rec, const struct jfield *, size_t n);
  * Reads them strictly: a member absent (unless JF_OPT) or of the wrong type is
  * -1 and "WHERE: key 'K': missing" or "... is not a number" in *cause (K is
  * "group.key" for a grouped row). An integer kind also takes a real with no
- * fraction (a document read with JSON_DECODE_INT_AS_REAL). On -1 no J_PSTR
- * member is left allocated.
+ * fraction (a document read with JSON_DECODE_INT_AS_REAL). A nested row's
+ * complaint names its path: "WHERE: items[2].changes[0]: key 'line': missing".
+ * On -1 nothing of rec is left allocated.
  */
 int	 jtable_read(json_t *o, void *rec, const struct jfield *, size_t n, const char *where,
 	    char **cause);
 
-/* Frees the J_PSTR members of rec (and sets them NULL). */
+/* Frees the J_PSTR and nested members of rec (and sets them NULL, their counts 0). */
 void	 jtable_free(void *rec, const struct jfield *, size_t n);
 
 /* Member key of o as a string ("" if it is not one) or a count (0 if not a positive integer). */
