@@ -50,11 +50,16 @@ int	remote_parse(const char *url, struct remote_host *, char **cause);
  * through 13.x (etc/master.passwd). malloc'd.
  */
 char	*remote_quote(const char *word);
-/* The words quoted and joined by spaces (malloc'd): a command line for sh -c or csh -c. */
+/*
+ * The words quoted and joined by spaces (malloc'd): a command line for sh -c
+ * or csh -c. The script of `sh -c SCRIPT` may have line breaks: it is sent
+ * as one line that sh decodes (eval "$(printf %b '...')").
+ */
 char	*remote_command(char *const argv[]);
 /*
- * No word of argv holds a line break: csh cannot take one inside quotes, so
- * such a word would not reach the host as given. -1 + cause naming it.
+ * No word of argv but a `sh -c` script holds a line break (csh cannot take
+ * one inside quotes, so such a word would not reach the host as given), and
+ * none a carriage return. -1 + cause naming it.
  */
 int	remote_words_check(char *const argv[], char **cause);
 /*

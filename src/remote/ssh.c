@@ -108,13 +108,54 @@ remote_quote(const char *w)
 	return strbuf_detach(&sb);
 }
 
+/* argv[i] is the script of `sh -c SCRIPT` (or /bin/sh -c). */
+static bool
+is_sh_script(char *const argv[], size_t i)
+{
+	const char *sh;
+
+	if (i < 2 || strcmp(argv[i - 1], "-c") != 0)
+		return false;
+	sh = strrchr(argv[i - 2], '/') != NULL ? strrchr(argv[i - 2], '/') + 1 : argv[i - 2];
+	return strcmp(sh, "sh") == 0;
+}
+
+/*
+ * A multi-line sh script as one line that csh passes on as sh does:
+ * eval "$(printf %b 'TEXT')", TEXT the script with each \ doubled and each
+ * line break written \n (printf's %b turns them back; $(...) drops only
+ * the trailing line breaks). The script's $1... stay those of the sh -c.
+ */
+static char *
+script_one_line(const char *script)
+{
+	struct strbuf esc;
+	char *q, *line;
+
+	strbuf_init(&esc);
+	for (; *script != '\0'; script++) {
+		if (*script == '\\')
+			strbuf_adds(&esc, "\\\\");
+		else if (*script == '\n')
+			strbuf_adds(&esc, "\\n");
+		else
+			strbuf_addc(&esc, *script);
+	}
+	strbuf_addc(&esc, '\0');
+	q = remote_quote(esc.buf);
+	xasprintf(&line, "eval \"$(printf %%b %s)\"", q);
+	free(q);
+	strbuf_free(&esc);
+	return line;
+}
+
 int
 remote_words_check(char *const argv[], char **cause)
 {
 	size_t i;
 
 	for (i = 0; argv[i] != NULL; i++)
-		if (strpbrk(argv[i], "\n\r") != NULL) {
+		if (strpbrk(argv[i], is_sh_script(argv, i) ? "\r" : "\n\r") != NULL) {
 			util_cause(cause, "cannot send '%.60s' on an ssh command line: it holds a line "
 			    "break, which csh (the login shell of OPNsense's root) cannot take", argv[i]);
 			return -1;
@@ -131,7 +172,13 @@ remote_command(char *const argv[])
 
 	strbuf_init(&sb);
 	for (i = 0; argv[i] != NULL; i++) {
-		q = remote_quote(argv[i]);
+		if (is_sh_script(argv, i) && strchr(argv[i], '\n') != NULL) {
+			char *line = script_one_line(argv[i]);
+
+			q = remote_quote(line);
+			free(line);
+		} else
+			q = remote_quote(argv[i]);
 		strbuf_addf(&sb, "%s%s", i > 0 ? " " : "", q);
 		free(q);
 	}
