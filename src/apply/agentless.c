@@ -241,6 +241,29 @@ knobs_free(struct knob *v, size_t n)
 	free(v);
 }
 
+int
+agentless_check(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, char **cause)
+{
+	const struct kb_entry *e;
+	struct knob *k = NULL;
+	char *why = NULL;
+	size_t i, n = 0;
+
+	if (knobs_of(kb, p, os, &k, &n, cause) == -1)
+		return -1;
+	knobs_free(k, n);
+	for (i = 0; i < p->nentries; i++) {
+		e = &p->entries[i];
+		if (rscript_check_name(e->name, &why) == -1 ||
+		    rscript_check_value(e->name, e->value, "the", &why) == -1) {
+			util_cause(cause, "%s:%d: %s", e->file, e->line, why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Equal with runs of blanks as one space. */
 static bool
 same(const char *a, const char *b)
@@ -351,15 +374,20 @@ exit_word(int st)
 	return "the script failed";
 }
 
-/* Runs script there; 0 when it exited 0 (its output in *said). */
+/*
+ * Runs script there; 0 when it exited 0 (its output in *said). *unsure (may be NULL):
+ * the connection failed or the script did not end in time, so it may have run.
+ */
 static int
 run_script(const struct agentless_opts *o, const char *script, const char *what, const char *id,
-    char **said, char **cause)
+    char **said, bool *unsure, char **cause)
 {
 	struct remote_result r;
 
 	if (remote_sh(o->dut, script, NULL, 120, &r, cause) == -1)
 		return -1;
+	if (unsure != NULL)
+		*unsure = r.status == 255 || r.timed_out;
 	if (r.status != 0 || r.timed_out) {
 		util_cause(cause, "cannot %s on %s (journal entry %s there): %s: %s%s", what, o->dut->url,
 		    id, exit_word(r.status), remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
@@ -395,7 +423,7 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	ns = plan_changes(o, k, n, res, set);
 	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
 		goto out;
-	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, cause);
+	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, &res->unsure, cause);
 out:
 	free(set);
 	knobs_free(k, n);
@@ -426,7 +454,8 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 			return -1;
 		}
 	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
-	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, cause);
+	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, NULL,
+	    cause);
 	free(t);
 	return rc;
 }

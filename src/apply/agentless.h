@@ -34,6 +34,7 @@ struct agentless_result {
 	struct apply_change *changes;
 	size_t	nchanges;
 	char	*said;		/* what the DUT's script printed */
+	bool	unsure;		/* failed: the connection broke (or timed out) while the script ran */
 };
 
 /* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
@@ -51,6 +52,12 @@ int	 agentless_parse_values(enum rscript_os, const char *url, const char *out, c
  */
 int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n, bool tolerant,
 	    char ***values, char **cause);
+/*
+ * Can agentless mode apply every knob of p on a DUT of os? Each name and value checked as
+ * the scripts would (rscript_check_name/_value) and each placement (sysctl and loader
+ * only), before anything is read or sent: -1 + cause "FILE:LINE: ..." for the first one not.
+ */
+int	 agentless_check(const struct kb *, const struct kb_profile *p, enum rscript_os os, char **cause);
 /* Applies p there (or only plans it). */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);

@@ -26,8 +26,10 @@
 #include "bench/signals.h"
 #include "kb/kb.h"
 #include "os/platform.h"
+#include "remote/capture.h"
 #include "remote/remote.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 
 /* A host as hosts.json has it (bench/results.h). */
@@ -187,6 +189,17 @@ bench_remote_agentless(const struct bench_remote *b, struct agentless_opts *o)
 	o->root = b->dut_root != NULL ? b->dut_root : "";
 }
 
+int
+bench_remote_check(const struct bench_remote *b, const struct bench_profile *p, char **cause)
+{
+	struct agentless_opts o;
+
+	if (!b->agentless || p->prof == NULL)
+		return 0;
+	bench_remote_agentless(b, &o);
+	return agentless_check(b->kb, p->prof, o.os, cause);
+}
+
 /* Agentless apply of p (confirm_secs > 0: with the DUT's dead-man job); its entry into journal. */
 static int
 agentless_put(struct bench_remote *b, const struct bench_profile *p, int confirm_secs,
@@ -202,9 +215,10 @@ agentless_put(struct bench_remote *b, const struct bench_profile *p, int confirm
 	o.persist = persist;
 	o.trial_boot = persist && o.os == RSCRIPT_FREEBSD;
 	rc = agentless_apply(b->kb, p->prof, &o, &res, &why);
-	if (rc == 0)
+	/* A connection lost while the script ran: the entry may be applied, its dead-man job pending. */
+	if (rc == 0 || res.unsure)
 		snprintf(journal, len, "%s", res.id);
-	else {
+	if (rc == -1) {
 		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url, why);
 		free(why);
 	}
@@ -331,6 +345,44 @@ bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char 
 }
 
 
+/*
+ * Agentless: the capture script without its top sample, parsed here into the
+ * document `ntune snapshot ssh://` prints (b->capture_snapshot). The first
+ * failure is said once; a run is not failed for a snapshot.
+ */
+static void
+snapshot_agentless(struct bench_remote *b, const char *path)
+{
+	struct capture_set cap;
+	json_t *doc = NULL;
+	char *why = NULL, *text;
+
+	if (b->capture_snapshot == NULL)
+		return;
+	/*
+	 * --dut-root prefixes the DUT's files, as for apply; a Linux capture would look for
+	 * /proc and /sys under it too, which apply reads at / (rscript_proc_path).
+	 */
+	if (capture_run_snapshot(&b->dut, strcmp(b->dut_facts.os, "FreeBSD") == 0 ? b->dut_root :
+	    NULL, &cap, &why) == 0 &&
+	    (doc = b->capture_snapshot(&cap, &why)) != NULL) {
+		char *dump = util_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+
+		xasprintf(&text, "%s\n", dump);
+		free(dump);
+		if (util_write_file_atomic(path, text, strlen(text), 0644, &why) == 0)
+			b->snapshot_said = false;
+		free(text);
+		json_decref(doc);
+	}
+	capture_set_free(&cap);
+	if (why != NULL && !b->snapshot_said) {
+		BENCH_SAY(b, "no snapshot of the DUT into %s: %s", path, why);
+		b->snapshot_said = true;
+	}
+	free(why);
+}
+
 void
 bench_remote_snapshot(struct bench_remote *b, const char *name)
 {
@@ -338,16 +390,18 @@ bench_remote_snapshot(struct bench_remote *b, const char *name)
 	const char *w[] = { "snapshot", NULL };
 	char *path, *why = NULL;
 
-	/* Agentless: no snapshot (the counters are read with the DUT's own commands all the same). */
-	if (b->dir == NULL || b->agentless || dut_ntune(b, w, NULL, 60, &r, &why) == -1) {
-		free(why);
+	if (b->dir == NULL)
 		return;
-	}
 	xasprintf(&path, "%s/dut/%s.json", b->dir, name);
-	if (r.status == 0 && util_write_file_atomic(path, r.out, strlen(r.out), 0644, &why) == -1)
+	if (b->agentless)
+		snapshot_agentless(b, path);
+	else if (dut_ntune(b, w, NULL, 60, &r, &why) == 0) {
+		if (r.status == 0 && util_write_file_atomic(path, r.out, strlen(r.out), 0644, &why) == -1)
+			free(why);
+		remote_result_free(&r);
+	} else
 		free(why);
 	free(path);
-	remote_result_free(&r);
 }
 
 static double

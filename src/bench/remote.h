@@ -13,6 +13,7 @@
 #include "remote/remote.h"
 
 struct bench_lab;
+struct capture_set;
 struct bench_profile;
 struct bench_runner;
 struct kb;
@@ -58,6 +59,12 @@ struct bench_remote {
 	double	reboot_settle;		/* s after the data path probe passed */
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;
+	/*
+	 * An agentless DUT's snapshot document from its capture (the command layer's
+	 * cmd_os_capture_snapshot: the knowledge base's tunables, like `ntune snapshot
+	 * ssh://`); NULL: no per-run snapshot without ntune on the DUT.
+	 */
+	json_t	*(*capture_snapshot)(const struct capture_set *, char **cause);
 	/* found */
 	struct remote_facts dut_facts, gen_facts, sink_facts;
 	const char *os;			/* the DUT's OS as the knowledge base names it */
@@ -74,6 +81,7 @@ struct bench_remote {
 	char	cur_label[BENCH_LABEL_MAX];	/* reboot mode: the profile in force, "" none yet */
 	char	cur_journal[64];	/* reboot mode: its journal entry on the DUT, "" none */
 	char	pending[256];		/* reboot mode: why the next run cannot be measured */
+	bool	snapshot_said;		/* a failed agentless snapshot was said (once until one works) */
 };
 
 /*
@@ -94,7 +102,15 @@ int	bench_remote_finish(struct bench_remote *, char **cause);
 void	bench_remote_close(struct bench_remote *);
 /* Reads the profile back from the live DUT (ntune verify there): 0 when every knob has its value. */
 int	bench_remote_verify(struct bench_remote *, const struct bench_profile *, char **cause);
-/* `ntune snapshot` of the DUT (idle) into DIR/dut/NAME.json; quietly nothing without DIR. */
+/*
+ * An agentless DUT: can every knob of p be applied there (agentless_check)? Before
+ * anything runs; -1 + cause "FILE:LINE: ..." when not. 0 with ntune on the DUT.
+ */
+int	bench_remote_check(const struct bench_remote *, const struct bench_profile *, char **cause);
+/*
+ * A snapshot of the DUT (idle) into DIR/dut/NAME.json: `ntune snapshot` there, or agentless
+ * its capture parsed here (capture_snapshot); nothing without DIR.
+ */
 void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
 /* The knowledge base's name for the OS the facts describe (linux, freebsd, opnsense, pfsense). */

@@ -153,7 +153,8 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
 	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
 	printf("  each run: %s and verify on the DUT, %.1f s settle + %.1f s measured, "
-	    "DUT counters (and a snapshot if ntune is on the DUT) idle before and after%s "
+	    "DUT counters and a snapshot (ntune snapshot there, or agentless its capture read here) idle "
+	    "before and after%s "
 	    "(about %.0f s)\n",
 	    b->reboot || nboot > 0 ? "apply persistently and reboot when the profile changes" :
 	    "apply --confirm", lab->settle, c->duration, lab->load == BENCH_LOAD_PKTGEN ?
@@ -343,6 +344,8 @@ open_dut(struct bench_cmd *b)
 		if (cmd_check_profile(&cmd_bench, b->kb, b->profs[i].prof, b->rb.ncpu,
 		    cmd_dut_os(&b->rb.dut_facts)) == -1)
 			return 2;
+		if (bench_remote_check(&b->rb, &b->profs[i], &cause) == -1)
+			return cmd_fail(&cmd_bench, &cause, 2);
 	}
 	bench_remote_runner(&b->rb, &b->runner);
 	b->c.runner = &b->runner;
@@ -421,8 +424,7 @@ report(struct bench_cmd *b, const struct bench_verdict *v, bool ok, enum bench_s
 	if (ok)
 		return 0;
 	cmd_fail(&cmd_bench, cause, 1);
-	cmd_error(&cmd_bench, 1, "settings restored; partial results kept in %s (marked "
-	    "incomplete)", b->dir);
+	cmd_said_restored(&cmd_bench, &b->c, b->ro.dut != NULL ? &b->rb : NULL, b->dir);
 	return bench_interrupted ? 128 + (int)bench_interrupted : 1;
 }
 

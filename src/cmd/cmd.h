@@ -130,6 +130,14 @@ struct bench_profile;
 int	cmd_dut_open(const struct ntune_cmd *, struct bench_remote *);
 /* "DUT URL: uname; ntune version (or agentless); boot ID" on stderr. */
 void	cmd_dut_said(const struct ntune_cmd *, const struct bench_remote *);
+/*
+ * After a bench or tune stopped on an error: "settings restored; partial results kept
+ * in DIR ..." when nothing of ours is left applied, else which journal entry is not
+ * restored (c's, or the reboot mode's entry of b; b NULL in the lab).
+ */
+struct bench_ctx;
+void	cmd_said_restored(const struct ntune_cmd *, const struct bench_ctx *, const struct bench_remote *,
+	    const char *dir);
 /* Every knob of the profile must be known for os and its value valid; -1 after printing each problem. */
 int	cmd_check_profile(const struct ntune_cmd *, const struct kb *, const struct kb_profile *, int ncpu,
 	    const char *os);

@@ -37,6 +37,21 @@ cmd_dut_said(const struct ntune_cmd *cmd, const struct bench_remote *b)
 	    "no ntune there: agentless" : b->dut_facts.version, b->boot_id);
 }
 
+void
+cmd_said_restored(const struct ntune_cmd *cmd, const struct bench_ctx *c, const struct bench_remote *b,
+    const char *dir)
+{
+	const char *j = c->journal[0] != '\0' ? c->journal : b != NULL && b->cur_journal[0] != '\0' ?
+	    b->cur_journal : NULL;
+
+	if (j == NULL)
+		cmd_error(cmd, 1, "settings restored; partial results kept in %s (marked incomplete)", dir);
+	else
+		cmd_error(cmd, 1, "settings NOT restored: journal entry %s%s%s is still applied (see above); "
+		    "partial results kept in %s (marked incomplete)", j, b != NULL ? " on " : "",
+		    b != NULL ? b->dut.url : "", dir);
+}
+
 int
 cmd_check_profile(const struct ntune_cmd *cmd, const struct kb *kb, const struct kb_profile *p, int ncpu,
     const char *os)

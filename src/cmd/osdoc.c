@@ -196,20 +196,14 @@ host_kinds(json_t *doc, const struct kb *kb)
 	}
 }
 
-json_t *
-cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_flags)
+/* The document of ctx with kb's tunables (cmd_os_document, cmd_os_capture_snapshot). */
+static json_t *
+document(struct os_ctx *ctx, const struct kb *kb, int snapshot_flags)
 {
 	json_t *probe, *nics, *doc, *sys;
 	struct names ns = { NULL, 0 };
-	struct kb *kb;
 	const char *os;
-	char *cause = NULL;
 	size_t i;
-
-	if ((kb = load_kb(&cause)) == NULL) {
-		cmd_fail(cmd, &cause, 2);
-		return NULL;
-	}
 
 	/* The NIC list decides how %s / %d knob patterns expand. */
 	probe = os_collect(ctx, NULL, 0, 0);
@@ -243,6 +237,57 @@ cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_fl
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);
+	return doc;
+}
+
+json_t *
+cmd_os_document(const struct ntune_cmd *cmd, struct os_ctx *ctx, int snapshot_flags)
+{
+	struct kb *kb;
+	char *cause = NULL;
+	json_t *doc;
+
+	if ((kb = load_kb(&cause)) == NULL) {
+		cmd_fail(cmd, &cause, 2);
+		return NULL;
+	}
+	doc = document(ctx, kb, snapshot_flags);
+	kb_free(kb);
+	return doc;
+}
+
+/* A captured boot file's path and text, into the array arg. */
+static void
+add_captured_file(void *arg, const char *path, const char *text)
+{
+	json_array_append_new(arg, json_pack("{s:s, s:s}", "path", path, "text", text));
+}
+
+json_t *
+cmd_os_capture_snapshot(const struct capture_set *cap, char **cause)
+{
+	struct os_ctx *ctx;
+	struct kb *kb;
+	json_t *doc, *files, *e;
+	size_t i;
+
+	if ((kb = load_kb(cause)) == NULL)
+		return NULL;
+	if ((ctx = os_open_captures(cap, cause)) == NULL) {
+		kb_free(kb);
+		return NULL;
+	}
+	json_array_foreach(os_snapshot_errors(ctx), i, e) {
+		util_cause(cause, "%s", json_string_value(e));
+		os_close(ctx);
+		kb_free(kb);
+		return NULL;
+	}
+	doc = document(ctx, kb, OS_COLLECT_SNAPSHOT);
+	files = json_array();
+	capture_boot_files(cap, add_captured_file, files);
+	json_object_set_new(doc, "boot_files", files);
+	os_close(ctx);
 	kb_free(kb);
 	return doc;
 }

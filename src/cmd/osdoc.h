@@ -50,6 +50,13 @@ int	cmd_os_ssh_option(struct cmd_os_ssh *, int ch, const char *arg);
 struct capture_set;
 struct os_ctx *cmd_os_open_at(const struct ntune_cmd *, const char *target,
 	    const struct cmd_os_ssh *, const char **from, size_t nfrom, struct capture_set *cap);
+/*
+ * The snapshot document of a capture (what `ntune snapshot ssh://` prints): the
+ * document with the knowledge base's tunables, the raw data, the captured boot
+ * files. NULL + cause when the knowledge base or a section cannot be read. Bench's
+ * per-run snapshot of an agentless DUT (bench_remote's capture_snapshot).
+ */
+json_t	*cmd_os_capture_snapshot(const struct capture_set *, char **cause);
 /* Prints each of the document's "errors" as "ntune NAME: error"; returns how many there are. */
 size_t	cmd_os_errors(const struct ntune_cmd *, json_t *doc);
 

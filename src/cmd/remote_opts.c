@@ -9,6 +9,7 @@
 #include "bench/remote.h"
 #include "bench/runner.h"
 #include "cmd/cmd.h"
+#include "cmd/osdoc.h"
 #include "cmd/remote_opts.h"
 #include "lab/lab.h"
 #include "util/util.h"
@@ -25,6 +26,7 @@ cmd_remote_init(struct bench_remote *b)
 	b->dst = LAB_SINK_IP4;
 	b->reboot_timeout = 600;
 	b->reboot_settle = 5;
+	b->capture_snapshot = cmd_os_capture_snapshot;
 }
 
 int

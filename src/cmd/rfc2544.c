@@ -331,6 +331,7 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 		out->rb.confirm_secs = v < 86400 ? (int)v : 86400;
 	if (out->profile != NULL && read_profile(out, d) != 0)
 		return 2;
+	out->rb.kb = d->kb;	/* an agentless DUT: which knobs are loader tunables */
 	if (out->dir != NULL && mkdir(out->dir, 0755) == -1 && errno != EEXIST)
 		return cmd_error(&cmd_lab_rfc2544, 2, "cannot create '%s': %s", out->dir, strerror(errno));
 	out->rb.dir = out->dir;
@@ -344,6 +345,8 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 		if (cmd_check_profile(&cmd_lab_rfc2544, d->kb, d->bp.prof, out->rb.ncpu,
 		    cmd_dut_os(&out->rb.dut_facts)) == -1)
 			return 2;
+		if (bench_remote_check(&out->rb, &d->bp, &cause) == -1)
+			return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
 		if (cmd_boot_knobs(d->kb, &d->bp, 1, NULL) > 0)
 			out->rb.reboot = true;
 	}

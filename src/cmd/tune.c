@@ -519,8 +519,7 @@ run(struct cmd_args *args)
 	t.min_effect = o.effect / 100;
 	if (tune(&c, &t, &o, dir, o.ro.dut != NULL ? &tr.rb : NULL, &cause) == -1) {
 		cmd_fail(&cmd_tune, &cause, 1);
-		cmd_error(&cmd_tune, 1, "settings restored; partial results kept in %s (marked "
-		    "incomplete)", dir);
+		cmd_said_restored(&cmd_tune, &c, o.ro.dut != NULL ? &tr.rb : NULL, dir);
 		rc = bench_interrupted ? 128 + (int)bench_interrupted : 1;
 		goto out;
 	}

@@ -88,6 +88,15 @@ int	 capture_run_root(const struct remote_host *, double secs, const char *root,
 	    struct capture_set *, char **cause);
 
 /*
+ * The capture of a bench's per-run snapshot (capture_snap.c): the script above without
+ * its top sample (a line NTUNE_CAPTURE_TOP=no before it; the counters are read once,
+ * back to back), run on host with its files under root (NULL: /) and parsed.
+ */
+char	*capture_script_snapshot(void);
+int	 capture_run_snapshot(const struct remote_host *, const char *root, struct capture_set *,
+	    char **cause);
+
+/*
  * The platform layer over a capture: the snapshot backend, its document built by
  * the `--from` parsers from the sections (FreeBSD: sysctl-a.txt, ifconfig-a.txt,
  * pciconf-lv.txt, vmstat-i.txt, netstat-Q.txt, netstat-ibnd.txt, dmesg.txt, top.txt through
