@@ -4,6 +4,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,14 +205,40 @@ util_read_file(const char *path, char **data, size_t *len, char **cause)
 	return 0;
 }
 
+/* A write through an existing node: a device, FIFO or symbolic link stays what it is. */
+static int
+write_in_place(const char *path, const void *data, size_t len, char **cause)
+{
+	int fd, rc = 0;
+
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1 ||
+	    util_xfer(fd, (void *)(uintptr_t)data, len, true) != 0) {
+		util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (fd != -1 && close(fd) != 0 && rc == 0) {
+		util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
 int
 util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause)
 {
 	char *tmp, *dircopy;
 	const char *p = data;
+	struct stat st;
 	ssize_t n;
 	int fd, dfd;
 
+	/*
+	 * `-o /dev/null` or `-o /dev/stdout`: a rename would put a regular file in the
+	 * device's (or the link's) place, for every program on the machine.
+	 */
+	if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) ||
+	    (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
+		return write_in_place(path, data, len, cause);
 	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
 		util_cause(cause, "cannot create '%s': %s", tmp, strerror(errno));

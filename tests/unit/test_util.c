@@ -55,6 +55,45 @@ test_util_write_file_atomic_replaces_content(void **state)
 	rmdir(dir);
 }
 
+/*
+ * `ntune snapshot -o /dev/null` once renamed its file over the machine's /dev/null: a device,
+ * FIFO or link is written through (a FIFO with a reader stands for the device here).
+ */
+static void
+test_util_write_file_atomic_writes_through_devices_and_links(void **state)
+{
+	char dir[] = "/tmp/ntune-unit.XXXXXX", dev[256], file[256], link[256], *data, *cause = NULL;
+	char buf[8];
+	struct stat st;
+	size_t len;
+	int rfd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof file, "%s/f", dir);
+	snprintf(link, sizeof link, "%s/l", dir);
+	snprintf(dev, sizeof dev, "%s/fifo", dir);
+	assert_int_equal(mkfifo(dev, 0600), 0);
+	assert_true((rfd = open(dev, O_RDONLY | O_NONBLOCK)) != -1);
+	assert_int_equal(util_write_file_atomic(dev, "x\n", 2, 0644, &cause), 0);
+	assert_int_equal(lstat(dev, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(read(rfd, buf, sizeof buf), 2);
+	close(rfd);
+	unlink(dev);
+	assert_int_equal(util_write_file_atomic(file, "one\n", 4, 0644, &cause), 0);
+	assert_int_equal(symlink("f", link), 0);
+	assert_int_equal(util_write_file_atomic(link, "two\n", 4, 0644, &cause), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(util_read_file(file, &data, &len, &cause), 0);
+	assert_string_equal(data, "two\n");
+	free(data);
+	unlink(link);
+	unlink(file);
+	assert_int_equal(rmdir(dir), 0);	/* no temporary file left beside them */
+}
+
 static void
 test_util_read_file_names_missing_file(void **state)
 {
@@ -337,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_util_edit_distance_counts_single_edits),
 		cmocka_unit_test(test_util_did_you_mean_refuses_far_words),
 		cmocka_unit_test(test_util_write_file_atomic_replaces_content),
+		cmocka_unit_test(test_util_write_file_atomic_writes_through_devices_and_links),
 		cmocka_unit_test(test_util_read_file_names_missing_file),
 		cmocka_unit_test(test_strbuf_grows),
 		cmocka_unit_test(test_util_child_run_gives_the_exit_status_as_a_shell_does),
