@@ -4,6 +4,9 @@
 
 #include "diag/diag.h"
 
+/* The names of enum diag_certainty, as rules and the JSON say them. */
+extern const char *const diag_certainty_names[3];
+
 /* A rule stanza ("finding: ...") or a counter mapping stanza ("counter: ..."). */
 struct diag_rule {
 	char	*finding;	/* NULL for a counter mapping */

@@ -1,179 +1,131 @@
-/* The diagnosis as JSON ("ntune-diagnosis" version 1, in ntune(8)) and back. */
+/*
+ * The diagnosis as JSON ("ntune-diagnosis" version 1, in ntune(8)) and back: one typed
+ * table (util/jtable.h) writes `ntune diagnose --json` (a bench or tune DIR/diagnosis.json,
+ * doctor's "diagnosis") and reads it back (advise/tune --diagnosis, report).
+ */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag/diag_impl.h"
+#include "util/jtable.h"
 #include "util/util.h"
 
-static json_t *
-finding_json(const struct diag_finding *f)
-{
-	json_t *o = json_object(), *ev = json_array(), *kn = json_array(), *e;
-	size_t i;
+static const struct jfield evidence_fields[] = {
+	JNUM(struct diag_evidence, NULL, "metric", J_PSTR, metric),
+	JNUM(struct diag_evidence, NULL, "value", J_DBL, value),
+};
 
-	json_object_set_new(o, "kind", json_string(f->kind));
-	json_object_set_new(o, "entity", json_string(f->entity));
-	json_object_set_new(o, "certainty", json_string(diag_certainty_name(f->certainty)));
-	json_object_set_new(o, "summary", json_string(f->summary));
-	for (i = 0; i < f->nevidence; i++) {
-		e = json_object();
-		json_object_set_new(e, "metric", json_string(f->evidence[i].metric));
-		json_object_set_new(e, "value", json_real(f->evidence[i].value));
-		json_array_append_new(ev, e);
-	}
-	json_object_set_new(o, "evidence", ev);
-	for (i = 0; i < f->nknobs; i++) {
-		e = json_object();
-		json_object_set_new(e, "name", json_string(f->knobs[i].name));
-		json_object_set_new(e, "host", json_boolean(f->knobs[i].host));
-		json_array_append_new(kn, e);
-	}
-	json_object_set_new(o, "knobs", kn);
-	json_object_set_new(o, "source", json_string(f->source));
-	json_object_set_new(o, "rule", json_string(f->rule));
-	return o;
-}
+static const struct jfield knob_fields[] = {
+	JNUM(struct diag_knob, NULL, "name", J_PSTR, name),
+	JNUMF(struct diag_knob, NULL, "host", J_BOOL, host, JF_OPT),
+};
+
+/* A finding (and a headroom fact); a hand-written one may leave out entity, evidence, source, rule. */
+static const struct jfield finding_fields[] = {
+	JNUMF(struct diag_finding, NULL, "kind", J_PSTR, kind, JF_OMITNULL),
+	JNUMF(struct diag_finding, NULL, "entity", J_PSTR, entity, JF_OPT | JF_OMITNULL),
+	JENUMF(struct diag_finding, "certainty", certainty, diag_certainty_names, JF_OPT),
+	JNUMF(struct diag_finding, NULL, "summary", J_PSTR, summary, JF_OMITNULL),
+	{ NULL, "evidence", J_ARR, offsetof(struct diag_finding, evidence), 0, JF_OPT,
+	  evidence_fields, nitems(evidence_fields), sizeof(struct diag_evidence),
+	  offsetof(struct diag_finding, nevidence), NULL },
+	JARR(struct diag_finding, "knobs", knobs, nknobs, knob_fields),
+	JNUMF(struct diag_finding, NULL, "source", J_PSTR, source, JF_OPT | JF_OMITNULL),
+	JNUMF(struct diag_finding, NULL, "rule", J_PSTR, rule, JF_OPT | JF_OMITNULL),
+};
+
+/* The document after its "schema" and "version" (diag.h's DIAG_SCHEMA, DIAG_VERSION). */
+static const struct jfield result_fields[] = {
+	JNUMF(struct diag_result, NULL, "os", J_PSTR, os, JF_OPT),
+	JNUMF(struct diag_result, NULL, "netns", J_PSTR, netns, JF_OPT),
+	JNUMF(struct diag_result, NULL, "since_boot", J_BOOL, since_boot, JF_OPT),
+	JNUMF(struct diag_result, NULL, "interval_s", J_DBL, interval_s, JF_OPT),
+	JARR(struct diag_result, "findings", findings, nfindings, finding_fields),
+	JNUMF(struct diag_result, NULL, "headroom", J_PSTR, headroom, JF_OPT | JF_NULLSTR),
+	{ NULL, "headroom_facts", J_ARR, offsetof(struct diag_result, facts), 0, JF_OPT,
+	  finding_fields, nitems(finding_fields), sizeof(struct diag_finding),
+	  offsetof(struct diag_result, nfacts), NULL },
+	{ NULL, "notes", J_STRV, offsetof(struct diag_result, notes), 0, JF_OPT, NULL, 0, 0,
+	  offsetof(struct diag_result, nnotes), NULL },
+	JJSONF(struct diag_result, "metrics", metrics, JF_OPT),
+};
 
 json_t *
 diag_to_json(const struct diag_result *d)
 {
-	json_t *o = json_object(), *fs = json_array(), *ns = json_array(), *hf;
-	size_t i;
+	json_t *o = json_object();
 
 	json_object_set_new(o, "schema", json_string(DIAG_SCHEMA));
 	json_object_set_new(o, "version", json_integer(DIAG_VERSION));
-	json_object_set_new(o, "os", json_string(d->os));
-	json_object_set_new(o, "netns", json_string(d->netns));
-	json_object_set_new(o, "since_boot", json_boolean(d->since_boot));
-	json_object_set_new(o, "interval_s", json_real(d->interval_s));
-	for (i = 0; i < d->nfindings; i++)
-		json_array_append_new(fs, finding_json(&d->findings[i]));
-	json_object_set_new(o, "findings", fs);
-	json_object_set_new(o, "headroom", d->headroom != NULL ? json_string(d->headroom) :
-	    json_null());
-	hf = json_array();
-	for (i = 0; i < d->nfacts; i++)
-		json_array_append_new(hf, finding_json(&d->facts[i]));
-	json_object_set_new(o, "headroom_facts", hf);
-	for (i = 0; i < d->nnotes; i++)
-		json_array_append_new(ns, json_string(d->notes[i]));
-	json_object_set_new(o, "notes", ns);
+	jtable_to_json(o, d, result_fields, nitems(result_fields));
+	/* a copy: the document lives on after d (and no metrics is an empty object) */
 	json_object_set_new(o, "metrics", d->metrics != NULL ? json_deep_copy(d->metrics) :
 	    json_object());
 	return o;
 }
 
-static char *
-str(const json_t *o, const char *key)
+/* Prefixes *cause with "where: " (where NULL: nothing). */
+static int
+at(const char *where, char **cause)
 {
-	json_t *v = json_object_get(o, key);
+	char *c;
 
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+	if (where != NULL) {
+		xasprintf(&c, "%s: %s", where, *cause);
+		free(*cause);
+		*cause = c;
+	}
+	return -1;
 }
 
+/* The document through its table; a complaint names where ("PATH: key 'findings[0].kind'"). */
 static int
-finding_from(const json_t *o, struct diag_finding *f, char **cause, size_t idx)
+read_doc(const json_t *o, const char *where, struct diag_result **out, char **cause)
 {
-	const json_t *ev = json_object_get(o, "evidence"), *kn = json_object_get(o, "knobs"), *e;
-	char *c;
+	struct diag_result *d;
+	const json_t *v;
 	size_t i;
 
-	memset(f, 0, sizeof *f);
-	f->kind = str(o, "kind");
-	f->entity = str(o, "entity");
-	f->summary = str(o, "summary");
-	f->source = str(o, "source");
-	f->rule = str(o, "rule");
-	c = str(o, "certainty");
-	f->certainty = DIAG_POSSIBLE;
-	if (c != NULL && strcmp(c, "certain") == 0)
-		f->certainty = DIAG_CERTAIN;
-	else if (c != NULL && strcmp(c, "likely") == 0)
-		f->certainty = DIAG_LIKELY;
-	free(c);
-	if (f->kind == NULL || f->summary == NULL || !json_is_array(kn)) {
-		util_cause(cause, "finding %zu has no kind, summary or knobs", idx + 1);
+	if (!json_is_object(o) || !json_is_string(v = json_object_get(o, "schema")) ||
+	    strcmp(json_string_value(v), DIAG_SCHEMA) != 0) {
+		util_cause(cause, "not an ntune diagnosis (no \"schema\": \"%s\")", DIAG_SCHEMA);
+		return at(where, cause);
+	}
+	if (!json_is_integer(v = json_object_get(o, "version")) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > DIAG_VERSION) {
+		util_cause(cause, "unsupported diagnosis version (this ntune reads version %d)",
+		    DIAG_VERSION);
+		return at(where, cause);
+	}
+	d = xcalloc(1, sizeof *d);
+	if (jtable_read((json_t *)(uintptr_t)o, d, result_fields, nitems(result_fields),
+	    where != NULL ? where : "diagnosis", cause) == -1) {
+		free(d);
 		return -1;
 	}
-	if (f->entity == NULL)
-		f->entity = xstrdup("");
-	f->knobs = xcalloc(json_array_size(kn) + 1, sizeof *f->knobs);
-	json_array_foreach(kn, i, e) {
-		if (!json_is_string(json_object_get(e, "name"))) {
-			util_cause(cause, "finding %zu: knob %zu has no name", idx + 1, i + 1);
-			return -1;
-		}
-		f->knobs[f->nknobs].name = str(e, "name");
-		f->knobs[f->nknobs++].host = json_is_true(json_object_get(e, "host"));
+	/* what a hand-written document leaves out */
+	d->os = d->os != NULL ? d->os : xstrdup("");
+	d->netns = d->netns != NULL ? d->netns : xstrdup("");
+	d->interval_s = isnan(d->interval_s) ? 0 : d->interval_s;
+	d->metrics = d->metrics != NULL ? d->metrics : json_object();
+	for (i = 0; i < d->nfindings + d->nfacts; i++) {
+		struct diag_finding *f = i < d->nfindings ? &d->findings[i] :
+		    &d->facts[i - d->nfindings];
+
+		if (f->entity == NULL)
+			f->entity = xstrdup("");
 	}
-	f->evidence = xcalloc(json_array_size(ev) + 1, sizeof *f->evidence);
-	json_array_foreach(ev, i, e) {
-		if (!json_is_string(json_object_get(e, "metric")) ||
-		    !json_is_number(json_object_get(e, "value")))
-			continue;
-		f->evidence[f->nevidence].metric = str(e, "metric");
-		f->evidence[f->nevidence++].value = json_number_value(json_object_get(e, "value"));
-	}
+	*out = d;
 	return 0;
 }
 
 int
 diag_from_json(const json_t *o, struct diag_result **out, char **cause)
 {
-	const json_t *fs = json_object_get(o, "findings"), *v;
-	struct diag_result *d;
-	size_t i;
-
-	if (!json_is_object(o) || !json_is_string(v = json_object_get(o, "schema")) ||
-	    strcmp(json_string_value(v), DIAG_SCHEMA) != 0) {
-		util_cause(cause, "not an ntune diagnosis (no \"schema\": \"%s\")", DIAG_SCHEMA);
-		return -1;
-	}
-	if (!json_is_integer(v = json_object_get(o, "version")) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > DIAG_VERSION) {
-		util_cause(cause, "unsupported diagnosis version (this ntune reads version %d)",
-		    DIAG_VERSION);
-		return -1;
-	}
-	if (!json_is_array(fs)) {
-		util_cause(cause, "diagnosis has no \"findings\" array");
-		return -1;
-	}
-	d = xcalloc(1, sizeof *d);
-	d->os = str(o, "os");
-	d->netns = str(o, "netns");
-	if (d->os == NULL)
-		d->os = xstrdup("");
-	if (d->netns == NULL)
-		d->netns = xstrdup("");
-	d->since_boot = json_is_true(json_object_get(o, "since_boot"));
-	d->interval_s = json_number_value(json_object_get(o, "interval_s"));
-	d->headroom = str(o, "headroom");
-	d->metrics = json_is_object(v = json_object_get(o, "metrics")) ? json_deep_copy(v) :
-	    json_object();
-	d->findings = xcalloc(json_array_size(fs) + 1, sizeof *d->findings);
-	for (i = 0; i < json_array_size(fs); i++) {
-		d->nfindings++;
-		if (finding_from(json_array_get(fs, i), &d->findings[i], cause, i) != 0) {
-			diag_result_free(d);
-			return -1;
-		}
-	}
-	v = json_object_get(o, "headroom_facts");
-	d->facts = xcalloc(json_array_size(v) + 1, sizeof *d->facts);
-	for (i = 0; i < json_array_size(v); i++) {
-		d->nfacts++;
-		if (finding_from(json_array_get(v, i), &d->facts[i], cause, i) != 0) {
-			diag_result_free(d);
-			return -1;
-		}
-	}
-	json_array_foreach(json_object_get(o, "notes"), i, v)
-		if (json_is_string(v))
-			d->notes = util_strv_add(d->notes, &d->nnotes, json_string_value(v));
-	*out = d;
-	return 0;
+	return read_doc(o, NULL, out, cause);
 }
 
 int
@@ -181,18 +133,13 @@ diag_load(const char *path, struct diag_result **out, char **cause)
 {
 	json_error_t err;
 	json_t *o;
-	char *why = NULL;
 	int rc;
 
 	if ((o = json_load_file(path, 0, &err)) == NULL) {
 		util_cause(cause, "%s:%d: %s", path, err.line, err.text);
 		return -1;
 	}
-	rc = diag_from_json(o, out, &why);
+	rc = read_doc(o, path, out, cause);
 	json_decref(o);
-	if (rc != 0) {
-		util_cause(cause, "%s: %s", path, why);
-		free(why);
-	}
 	return rc;
 }

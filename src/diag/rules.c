@@ -15,13 +15,13 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-static const char *const certainties[] = { "certain", "likely", "possible" };
+const char *const diag_certainty_names[3] = { "certain", "likely", "possible" };
 static const char *const eaches[] = { "if", "proto", "cpu" };
 
 const char *
 diag_certainty_name(enum diag_certainty c)
 {
-	return (unsigned)c < nitems(certainties) ? certainties[c] : "?";
+	return (unsigned)c < nitems(diag_certainty_names) ? diag_certainty_names[c] : "?";
 }
 
 static void
@@ -275,8 +275,8 @@ rule_field(void *arg, const char *key, const char *value, int line, char **cause
 		rd->r.line = line;
 	rd->st.last = NULL;
 	if (strcmp(key, "certainty") == 0)
-		return kb_stanza_choice(&rd->r.certainty, certainties, nitems(certainties),
-		    rd->st.file, line, key, value, cause);
+		return kb_stanza_choice(&rd->r.certainty, diag_certainty_names,
+		    nitems(diag_certainty_names), rd->st.file, line, key, value, cause);
 	if (strcmp(key, "knob") == 0)
 		push_words(&rd->r.knobs, &rd->r.nknobs, value);
 	else if (strcmp(key, "evidence") == 0)

@@ -9,25 +9,10 @@
 
 #include "bench/results.h"
 #include "bench/run.h"
+#include "diag/diag.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "util/util.h"
-
-static const char *
-jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s == NULL ? "" : s;
-}
-
-/* Appends text, then the string at key of o (none: ""), HTML-escaped. */
-static void
-add_esc(struct strbuf *sb, const char *text, json_t *o, const char *key)
-{
-	strbuf_adds(sb, text);
-	report_esc(sb, jstr(o, key));
-}
 
 static void
 fmt_rate(char *buf, size_t len, double v, const char *unit)
@@ -418,24 +403,33 @@ verdicts(struct strbuf *sb, const struct report_data *d)
 static void
 diagnosis(struct strbuf *sb, const struct report_data *d)
 {
-	json_t *fs = json_object_get(d->diagnosis, "findings"), *f, *k;
+	const struct diag_result *dg = d->diagnosis;
+	const struct diag_finding *f;
 	size_t i, j;
 
-	if (json_array_size(fs) == 0) {
-		add_esc(sb, "<p>No bottleneck found: ", d->diagnosis, "headroom");
+	if (dg->nfindings == 0) {
+		strbuf_adds(sb, "<p>No bottleneck found: ");
+		report_esc(sb, dg->headroom != NULL ? dg->headroom : "");
 		strbuf_adds(sb, "</p>\n");
 		return;
 	}
 	strbuf_adds(sb, "<ul class=\"diagnosis\">\n");
-	json_array_foreach(fs, i, f) {
-		add_esc(sb, "<li><b>", f, "kind");
-		if (*jstr(f, "entity") != '\0')
-			add_esc(sb, " on ", f, "entity");
-		add_esc(sb, "</b> (", f, "certainty");
-		add_esc(sb, "): ", f, "summary");
+	for (i = 0; i < dg->nfindings; i++) {
+		f = &dg->findings[i];
+		strbuf_adds(sb, "<li><b>");
+		report_esc(sb, f->kind);
+		if (*f->entity != '\0') {
+			strbuf_adds(sb, " on ");
+			report_esc(sb, f->entity);
+		}
+		strbuf_adds(sb, "</b> (");
+		report_esc(sb, diag_certainty_name(f->certainty));
+		strbuf_adds(sb, "): ");
+		report_esc(sb, f->summary);
 		strbuf_adds(sb, "; knobs:");
-		json_array_foreach(json_object_get(f, "knobs"), j, k) {
-			add_esc(sb, j > 0 ? ", <code>" : " <code>", k, "name");
+		for (j = 0; j < f->nknobs; j++) {
+			strbuf_adds(sb, j > 0 ? ", <code>" : " <code>");
+			report_esc(sb, f->knobs[j].name);
 			strbuf_adds(sb, "</code>");
 		}
 		strbuf_adds(sb, "</li>\n");

@@ -10,6 +10,7 @@
 
 #include "bench/results.h"
 #include "bench/run.h"
+#include "diag/diag.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -137,7 +138,7 @@ load_profiles(struct report_data *d, char **cause)
 int
 report_load(const char *dir, struct report_data *d, char **cause)
 {
-	char *path, *text;
+	char *path, *text, *why = NULL;
 	size_t len;
 	json_t *j;
 	int rc;
@@ -196,15 +197,17 @@ report_load(const char *dir, struct report_data *d, char **cause)
 	json_decref(j);
 	if (rc == -1)
 		goto fail;
-	/* The baseline's diagnosis is a bonus: one that cannot be read is left out. */
+	/*
+	 * The baseline's diagnosis (diag_load: its table, the one `ntune diagnose --json`
+	 * writes it with) is a bonus: one that cannot be read is left out.
+	 */
 	xasprintf(&path, "%s/diagnosis.json", dir);
-	d->diagnosis = json_load_file(path, 0, NULL);
-	free(path);
-	if (d->diagnosis != NULL && (!json_is_object(d->diagnosis) ||
-	    !json_is_array(json_object_get(d->diagnosis, "findings")))) {
-		json_decref(d->diagnosis);
+	if (access(path, F_OK) == 0 && diag_load(path, &d->diagnosis, &why) == -1) {
+		free(why);
+		why = NULL;
 		d->diagnosis = NULL;
 	}
+	free(path);
 	if ((j = load_json(dir, "hosts.json", 0, cause)) == NULL)
 		goto fail;
 	if (!json_is_null(j)) {
@@ -255,7 +258,7 @@ report_data_free(struct report_data *d)
 	if (d->summary != NULL)
 		bench_summary_free(d->summary);
 	free(d->summary);
-	json_decref(d->diagnosis);
+	diag_result_free(d->diagnosis);
 	if (d->hosts != NULL)
 		bench_hosts_free(d->hosts);
 	free(d->hosts);

@@ -8,6 +8,8 @@
 
 #include "bench/results.h"
 
+struct diag_result;
+
 struct report_profile {
 	char	*label;
 	char	*text;
@@ -20,7 +22,7 @@ struct report_data {
 	size_t	nruns;
 	struct bench_verdict_file *verdict;	/* verdict.json or NULL */
 	struct bench_summary *summary;	/* summary.json (tune) or NULL */
-	json_t	*diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
+	struct diag_result *diagnosis;	/* diagnosis.json (the baseline's `ntune diagnose --json`) or NULL */
 	struct bench_hosts *hosts;	/* hosts.json (bench --dut) or NULL */
 	char	*best;		/* best.conf or NULL */
 	struct report_profile *profiles;

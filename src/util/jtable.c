@@ -69,6 +69,8 @@ count_of(const void *rec, const struct jfield *f)
 	return (size_t *)(void *)((char *)(uintptr_t)rec + f->count_off);
 }
 
+static const char *read_enum(json_t *, char *, const struct jfield *);
+
 /* Row f of rec is zero or "" (JF_OMIT0 leaves it out). */
 static bool
 is_zero(const void *rec, const struct jfield *f)
@@ -81,6 +83,7 @@ is_zero(const void *rec, const struct jfield *f)
 	case J_INT:
 	case J_TRI:
 	case J_IDX:
+	case J_ENUM:
 		return *(const int *)(const void *)p == 0;
 	case J_LONG:
 		return *(const long *)(const void *)p == 0;
@@ -169,6 +172,9 @@ field_value(const void *rec, const struct jfield *f)
 			return json_null();
 		return json_string(*(char *const *)(const void *)p != NULL ?
 		    *(char *const *)(const void *)p : "");
+	case J_ENUM:
+		return *(const int *)(const void *)p >= 0 && (size_t)*(const int *)(const void *)p <
+		    f->nsub ? json_string(f->names[*(const int *)(const void *)p]) : json_null();
 	default:
 		return nested_value(rec, f);
 	}
@@ -279,6 +285,10 @@ jtable_from_json(json_t *o, void *rec, const struct jfield *f, size_t n)
 		case J_OBJ:
 			jtable_from_json(json_object_get(src, f[i].key), p, f[i].sub, f[i].nsub);
 			break;
+		case J_ENUM:
+			if (read_enum(json_object_get(src, f[i].key), p, &f[i]) != NULL)
+				*(int *)(void *)p = -1;
+			break;
 		default:
 			jinit(rec, &f[i], 1);
 			break;
@@ -302,6 +312,21 @@ whole(json_t *v, double lo, double hi, double *out)
 		return -1;
 	*out = d;
 	return 0;
+}
+
+/* A J_ENUM row: the index of v among f->names, or what is wrong with v. */
+static const char *
+read_enum(json_t *v, char *p, const struct jfield *f)
+{
+	size_t i;
+
+	for (i = 0; json_is_string(v) && i < f->nsub; i++) {
+		if (strcmp(json_string_value(v), f->names[i]) == 0) {
+			*(int *)(void *)p = (int)i;
+			return NULL;
+		}
+	}
+	return "is not one of the names it takes";
 }
 
 /* Stores v (present) into row f of rec: NULL, or what is wrong with v. */
@@ -366,6 +391,8 @@ read_value(json_t *v, char *p, const struct jfield *f)
 			return f->flags & JF_NULLSTR ? "is not a string (or null)" : "is not a string";
 		*(char **)(void *)p = xstrdup(json_string_value(v));
 		return NULL;
+	case J_ENUM:
+		return read_enum(v, p, f);
 	default:
 		return "has an unknown kind";
 	}
@@ -403,6 +430,9 @@ read_absent(char *p, const struct jfield *f)
 		break;
 	case J_OBJ:
 		memset(p, 0, f->elem);
+		break;
+	case J_ENUM:
+		*(int *)(void *)p = f->nsub > 0 ? (int)f->nsub - 1 : 0;
 		break;
 	default:
 		break;	/* jinit left them empty */
@@ -537,7 +567,7 @@ read_rows(json_t *o, void *rec, const struct jfield *f, size_t n, const char *wh
 		}
 		if (v == NULL)
 			bad = "missing";
-		else if (f[i].kind >= J_OBJ) {
+		else if (f[i].kind >= J_OBJ && f[i].kind <= J_JSON) {
 			if (read_nested(v, rec, &f[i], where, prefix, cause) == 0)
 				continue;
 			jtable_free(rec, f, n);
@@ -570,7 +600,7 @@ jtable_free(void *rec, const struct jfield *f, size_t n)
 		p = (char *)rec + f[i].off;
 		if (f[i].kind == J_OBJ)
 			jtable_free(p, f[i].sub, f[i].nsub);
-		if (f[i].kind < J_PSTR || f[i].kind == J_OBJ)
+		if (f[i].kind < J_PSTR || f[i].kind == J_OBJ || f[i].kind == J_ENUM)
 			continue;	/* no pointer */
 		v = ptr_at(p);
 		switch (f[i].kind) {

@@ -28,6 +28,8 @@ enum jkind {
 			   count_off: an array of objects */
 	J_STRV,		/* char ** and its count (a size_t at count_off): an array of strings */
 	J_JSON,		/* json_t *, a reference kept as it is: any object (read), NULL: null */
+	J_ENUM,		/* an enum (int) 0..nsub-1 written as names[v] (else null); read: one of
+			   the names (JF_OPT absent: the last one) */
 };
 
 /* Row flags. */
@@ -51,32 +53,38 @@ struct jfield {
 	size_t	 nsub;
 	size_t	 elem;		/* J_POBJ, J_ARR: the nested struct's size */
 	size_t	 count_off;	/* J_ARR, J_STRV: offsetof the size_t count */
+	const char *const *names;	/* J_ENUM: the names of 0..nsub-1 */
 };
 
 #define JSTR(type, group, key, member) \
-	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), 0, NULL, 0, 0, 0 }
+	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), 0, NULL, 0, 0, 0, \
+	  NULL }
 #define JNUM(type, group, key, kind, member) \
-	{ group, key, kind, offsetof(type, member), 0, 0, NULL, 0, 0, 0 }
+	{ group, key, kind, offsetof(type, member), 0, 0, NULL, 0, 0, 0, NULL }
 /* The same with row flags. */
 #define JSTRF(type, group, key, member, flags) \
-	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), flags, NULL, 0, 0, 0 }
+	{ group, key, J_STR, offsetof(type, member), sizeof(((type *)0)->member), flags, NULL, 0, 0, \
+	  0, NULL }
 #define JNUMF(type, group, key, kind, member, flags) \
-	{ group, key, kind, offsetof(type, member), 0, flags, NULL, 0, 0, 0 }
+	{ group, key, kind, offsetof(type, member), 0, flags, NULL, 0, 0, 0, NULL }
 
 /* Nested rows: sub is a struct jfield array (its rows counted here). */
 #define JOBJ(type, key, member, sub) \
 	{ NULL, key, J_OBJ, offsetof(type, member), 0, 0, sub, sizeof(sub) / sizeof(*(sub)), \
-	  sizeof(((type *)0)->member), 0 }
+	  sizeof(((type *)0)->member), 0, NULL }
 #define JPOBJF(type, key, member, sub, flags) \
 	{ NULL, key, J_POBJ, offsetof(type, member), 0, flags, sub, sizeof(sub) / sizeof(*(sub)), \
-	  sizeof(*((type *)0)->member), 0 }
+	  sizeof(*((type *)0)->member), 0, NULL }
 #define JARR(type, key, member, count, sub) \
 	{ NULL, key, J_ARR, offsetof(type, member), 0, 0, sub, sizeof(sub) / sizeof(*(sub)), \
-	  sizeof(*((type *)0)->member), offsetof(type, count) }
+	  sizeof(*((type *)0)->member), offsetof(type, count), NULL }
 #define JSTRV(type, key, member, count) \
-	{ NULL, key, J_STRV, offsetof(type, member), 0, 0, NULL, 0, 0, offsetof(type, count) }
+	{ NULL, key, J_STRV, offsetof(type, member), 0, 0, NULL, 0, 0, offsetof(type, count), NULL }
+#define JENUMF(type, key, member, names, flags) \
+	{ NULL, key, J_ENUM, offsetof(type, member), 0, flags, NULL, sizeof(names) / sizeof(*(names)), \
+	  0, 0, names }
 #define JJSONF(type, key, member, flags) \
-	{ NULL, key, J_JSON, offsetof(type, member), 0, flags, NULL, 0, 0, 0 }
+	{ NULL, key, J_JSON, offsetof(type, member), 0, flags, NULL, 0, 0, 0, NULL }
 
 /* Adds the fields of rec to o, in table order (the key order of the document). */
 void	 jtable_to_json(json_t *o, const void *rec, const struct jfield *, size_t n);
