@@ -17,7 +17,9 @@
 # RIG_CSH_ROLES (e.g. "dut gen"): those hosts run every ssh command line as OPNsense's root login
 # shell does, with csh -c (tests/cli/standin/freebsd/opnsense-shell, by sshd's ForceCommand).
 # Fault files: DIR/dut/never-back (the DUT stays down), DIR/dut/after-boot.conf (sysctl lines
-# applied after the persisted ones: a setting silently changed at boot).
+# applied after the persisted ones: a setting silently changed at boot). After sshd, the units
+# DIR/dut/root/etc/systemd/system/multi-user.target.wants/ names are started as systemd would
+# (dut_units: only an ExecStart=/bin/sh PATH).
 # Everything is removed by `down`; all waits are bounded.
 set -eu
 
@@ -143,6 +145,19 @@ dut_boot() {
 	done
 }
 
+# systemd's start of the units multi-user.target wants, for those under the DUT's root (ntune's
+# agentless boot guard, t6329): a unit whose ExecStart= is `/bin/sh PATH` (a plain path) runs
+# detached in the DUT's namespace, its output in DIR/dut/units.log; the rig runs nothing else.
+dut_units() {
+	for u in "$DIR"/dut/root/etc/systemd/system/multi-user.target.wants/*.service; do
+		[ -f "$u" ] || continue
+		x=$(sed -n 's|^ExecStart=/bin/sh \([A-Za-z0-9_./-]*\)$|\1|p' "$u")
+		[ -n "$x" ] || continue
+		echo "$(date +%s) start ${u##*/}: sh $x" >>"$DIR/dut/units.log"
+		ip netns exec "$NAME-dut" setsid sh "$x" </dev/null >>"$DIR/dut/units.log" 2>&1 &
+	done
+}
+
 reboot_dut() {
 	[ -s "$DIR/dut/sshd.pid" ] && kill "$(cat "$DIR/dut/sshd.pid")" 2>/dev/null || :
 	# Every session of the DUT goes with it, as on a real reboot.
@@ -157,6 +172,7 @@ reboot_dut() {
 	cat /proc/sys/kernel/random/uuid >"$DIR/dut/boot_id"
 	dut_boot
 	start_sshd dut
+	dut_units
 	echo "$(date +%s) up $(cat "$DIR/dut/boot_id")" >>"$DIR/dut/reboots"
 }
 

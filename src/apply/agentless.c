@@ -461,6 +461,19 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 }
 
 int
+agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
+{
+	struct rscript s = { o->os, id, o->root, 0, false, false };
+	char *t;
+	int rc;
+
+	t = rscript_renew(&s);
+	rc = run_script(o, t, "renew the lease of", id, NULL, NULL, cause);
+	free(t);
+	return rc;
+}
+
+int
 agentless_confirm(const struct agentless_opts *o, const char *id, char **said, char **cause)
 {
 	return entry_script(o, id, true, said, cause);

@@ -66,6 +66,12 @@ void	 agentless_result_free(struct agentless_result *);
 int	 agentless_confirm(const struct agentless_opts *, const char *id, char **said, char **cause);
 int	 agentless_revert(const struct agentless_opts *, const char *id, char **said, char **cause);
 /*
+ * Renews the lease of a guarded entry id (rscript_renew: its dead-man and boot guard
+ * wait confirm_secs from now again); nothing for an entry without one. -1 + cause when
+ * the entry is gone or was reverted already (by its dead-man or boot guard).
+ */
+int	 agentless_renew(const struct agentless_opts *, const char *id, char **cause);
+/*
  * Reads every knob of p back: 0 all match, 1 some differ (*diff: "name wants W,
  * has A; ..."), -1 + cause when they cannot be read.
  */

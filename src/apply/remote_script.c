@@ -22,6 +22,8 @@
 #define KNOB_MAX	200
 #define VALUE_MAX	512
 
+static bool	plain_path(const char *);
+
 int
 rscript_check_name(const char *name, char **cause)
 {
@@ -101,6 +103,16 @@ helpers(struct strbuf *sb, const struct rscript *s)
 	else
 		strbuf_adds(sb, "ntune_get() { cat \"$2\"; }\n"
 		    "ntune_set() { printf '%s\\n' \"$3\" >\"$2\"; }\n");
+	/*
+	 * The dead-man job of $J stopped, if it still runs: its pid is checked to be that job
+	 * (a pid from before a reboot may be another process now).
+	 */
+	strbuf_adds(sb, "ntune_kill() { [ -f \"$J/deadman.pid\" ] || return 0; p=$(cat \"$J/deadman.pid\")\n"
+	    "\tcase $p in ''|*[!0-9]*) return 0 ;; esac\n"
+	    "\tif [ -r \"/proc/$p/cmdline\" ]; then c=$(tr '\\0' ' ' <\"/proc/$p/cmdline\"); "
+	    "else c=$(ps -o args= -p \"$p\" 2>/dev/null); fi\n"
+	    "\tcase $c in *\"$J/wait\"*) kill \"$p\" 2>/dev/null ;; esac; return 0; }\n"
+	    "ntune_unguard() { if [ -f \"$S/unguard\" ]; then sh \"$S/unguard\"; fi; return 0; }\n");
 	/* Values compared with runs of blanks as one space (Linux prints tcp_rmem with tabs). */
 	strbuf_adds(sb, "ntune_is() { v=$(ntune_get \"$1\" \"$2\") || return 1\n"
 	    "\t[ \"$(printf '%s' \"$v\" | tr -s ' \\t' '  ')\" = \"$(printf '%s' \"$3\" | tr -s ' \\t' '  ')\" ]; }\n");
@@ -248,6 +260,11 @@ check_all(const struct rscript *s, const struct rscript_knob *k, size_t n, char 
 	for (p = s->id; *p != '\0'; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-')
 			goto badid;
+	if (rscript_guarded(s) && s->root != NULL && !plain_path(s->root)) {
+		util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the boot "
+		    "guard's systemd unit names a file under it", s->root);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		if (rscript_check_name(k[i].name, cause) == -1 ||
 		    rscript_check_value(k[i].name, k[i].value, "the", cause) == -1)
@@ -277,7 +294,7 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 	    "return %d; fi\nmkdir -p \"$S\" && mkdir \"$J\" && echo applying >\"$J/state\" || return %d\n",
 	    RSCRIPT_EX_JOURNAL, RSCRIPT_EX_JOURNAL);
 	strbuf_adds(sb, "ntune_undo() { sh \"$J/restore\"; echo failed >\"$J/state\"; : >\"$J/reverted\"\n"
-	    "\t[ -f \"$J/deadman.pid\" ] && kill \"$(cat \"$J/deadman.pid\")\" 2>/dev/null; return 0; }\n");
+	    "\tntune_kill; ntune_unguard; return 0; }\n");
 	strbuf_adds(sb, "printf '%s\\n' \"${J##*/}\" >\"$S/latest.tmp\" && mv \"$S/latest.tmp\" \"$S/latest\"\n");
 	strbuf_adds(sb, ": >\"$J/restore\"\n");
 	for (i = 0; i < n; i++) {
@@ -298,10 +315,113 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 		    RSCRIPT_EX_NEXTBOOT);
 }
 
+/*
+ * The boot guard (Linux, a persisted apply with a dead-man): the persisted block
+ * outlives a reboot, the dead-man job does not. The apply leaves a systemd unit,
+ * ntune-agentless-guard.service, wanted by multi-user.target (systemd(1) starts it
+ * at every boot); it runs STATE/boot-guard, which gives every entry neither
+ * confirmed nor reverted its lease again (LEASE seconds from this boot) and waits as
+ * the dead-man job does. STATE/unguard removes the unit once no entry needs it.
+ */
+#define GUARD_NAME	"ntune-agentless-guard.service"
+#define GUARD_DIR	"/etc/systemd/system"
+#define GUARD_WANTS	"/etc/systemd/system/multi-user.target.wants"
+
+bool
+rscript_guarded(const struct rscript *s)
+{
+	return s->os == RSCRIPT_LINUX && s->persist && s->confirm_secs > 0;
+}
+
+/* A path that a unit's ExecStart= and sh both take as one word as it is. */
+static bool
+plain_path(const char *p)
+{
+	for (; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && strchr("_./-", *p) == NULL)
+			return false;
+	return true;
+}
+
+/* Writes the file named by the sh word target from text (a temporary file, renamed). */
+static void
+put_file(struct strbuf *sb, const char *target, const char *text)
+{
+	strbuf_addf(sb, "f=%s\nmkdir -p \"${f%%/*}\" && cat >\"$f.ntune-tmp\" <<'NTUNE_GUARD' && "
+	    "mv \"$f.ntune-tmp\" \"$f\" || { rm -f \"$f.ntune-tmp\"; echo \"ntune-agentless: cannot write $f\" "
+	    ">&2; echo failed >\"$J/state\"; return %d; }\n%sNTUNE_GUARD\n", target, RSCRIPT_EX_DEADMAN, text);
+}
+
+/* STATE/boot-guard, STATE/unguard, the unit and its link: written before the dead-man starts. */
+static void
+guard_files(struct strbuf *sb, const struct rscript *s)
+{
+	char *st = rscript_state_dir(s);
+	struct strbuf t;
+
+	strbuf_init(&t);
+	strbuf_adds(&t, "#!/bin/sh\n# ntune agentless boot guard, started at boot by " GUARD_NAME ": each\n"
+	    "# journal entry neither confirmed nor reverted gets its lease again from this boot, then its\n"
+	    "# originals back unless the controller renews, confirms or reverts it in time.\nS=");
+	q(&t, st);
+	strbuf_adds(&t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] && [ -f \"$e/wait\" ] || continue\n"
+	    "\t{ [ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ]; } && continue\n"
+	    "\tl=$(cat \"$e/lease\"); case $l in ''|*[!0-9]*) l=0 ;; esac\n"
+	    "\techo $(($(date +%s) + l)) >\"$e/deadline.tmp\" && mv \"$e/deadline.tmp\" \"$e/deadline\"\n"
+	    "\tsh \"$e/wait\" \"$e\" 'boot guard' &\n\techo $! >\"$e/deadman.pid\"\ndone\nwait\nsh \"$S/unguard\"\n");
+	put_file(sb, "\"$S/boot-guard\"", t.buf);
+	t.len = 0;
+	strbuf_adds(&t, "#!/bin/sh\n# Removes ntune's boot guard unit once no journal entry needs it.\nS=");
+	q(&t, st);
+	strbuf_adds(&t, "\nR=");
+	q(&t, s->root != NULL ? s->root : "");
+	strbuf_adds(&t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] || continue\n"
+	    "\t[ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ] || exit 0\ndone\n"
+	    "rm -f \"$R\"'" GUARD_WANTS "/" GUARD_NAME "' \"$R\"'" GUARD_DIR "/" GUARD_NAME "'\n");
+	put_file(sb, "\"$S/unguard\"", t.buf);
+	t.len = 0;
+	strbuf_addf(&t, "[Unit]\nDescription=ntune agentless: the originals of an apply nobody confirmed, back "
+	    "after a boot\nAfter=systemd-sysctl.service\n\n[Service]\nType=simple\nExecStart=/bin/sh %s/boot-guard\n\n"
+	    "[Install]\nWantedBy=multi-user.target\n", st);
+	put_file(sb, "\"$R\"'" GUARD_DIR "/" GUARD_NAME "'", t.buf);
+	strbuf_addf(sb, "mkdir -p \"$R\"'" GUARD_WANTS "' && ln -sf '../" GUARD_NAME "' \"$R\"'" GUARD_WANTS "/"
+	    GUARD_NAME "' || { echo \"ntune-agentless: cannot enable " GUARD_NAME "\" >&2; echo failed "
+	    ">\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	strbuf_free(&t);
+	free(st);
+}
+
+/* The guarded dead-man: a lease (a deadline the controller can renew), the unit for the boots. */
+static void
+guard_deadman(struct strbuf *sb, const struct rscript *s)
+{
+	char *st = rscript_state_dir(s);
+
+	guard_files(sb, s);
+	strbuf_addf(sb, "echo %d >\"$J/lease\" && echo $(($(date +%%s) + %d)) >\"$J/deadline\" || "
+	    "{ echo failed >\"$J/state\"; return %d; }\n", s->confirm_secs, s->confirm_secs, RSCRIPT_EX_DEADMAN);
+	strbuf_adds(sb, "cat >\"$J/wait\" <<'NTUNE_WAIT'\nJ=$1\n"
+	    "while [ ! -e \"$J/confirmed\" ] && [ ! -e \"$J/reverted\" ]; do\n"
+	    "\td=$(cat \"$J/deadline\" 2>/dev/null); case $d in ''|*[!0-9]*) d=0 ;; esac\n"
+	    "\tif [ \"$(date +%s)\" -ge \"$d\" ]; then\n"
+	    "\t\tsh \"$J/restore\"; echo \"$2\" >\"$J/reverted\"; echo reverted >\"$J/state\"; break\n"
+	    "\tfi\n\tsleep 1\ndone\nsh ");
+	q(sb, st);
+	strbuf_adds(sb, "/unguard\nNTUNE_WAIT\n");
+	strbuf_addf(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
+	    "echo $! >\"$J/deadman.pid\"; } || { echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
+	    "echo failed >\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	free(st);
+}
+
 /* The dead-man job: started before anything is set. */
 static void
 apply_deadman(struct strbuf *sb, const struct rscript *s)
 {
+	if (rscript_guarded(s)) {
+		guard_deadman(sb, s);
+		return;
+	}
 	strbuf_addf(sb, "printf 'sleep %d\\n[ -e \"$1/confirmed\" ] || [ -e \"$1/reverted\" ] || "
 	    "{ sh \"$1/restore\"; echo \"dead-man timer\" >\"$1/reverted\"; echo reverted >\"$1/state\"; }\\n' "
 	    ">\"$J/wait\"\n", s->confirm_secs);
@@ -445,14 +565,14 @@ rscript_confirm(const struct rscript *s)
 	pick_entry(&sb, s);
 	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was already reverted "
 	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n: >\"$J/confirmed\"\n", RSCRIPT_EX_NOENTRY);
-	strbuf_adds(&sb, "[ -f \"$J/deadman.pid\" ] && kill \"$(cat \"$J/deadman.pid\")\" 2>/dev/null\n");
+	strbuf_adds(&sb, "ntune_kill\n");
 	strbuf_addf(&sb, "if [ -f \"$J/keep\" ]; then\n"
 	    "\tif [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
 	    "grep -qx 'nextboot_enable=\"YES\"'; then\n"
 	    "\t\techo \"ntune-agentless: ${J##*/}: its trial boot is still waiting (reboot, then confirm)\"; return 0\n"
 	    "\tfi\n\tsh \"$J/keep\" || { echo \"ntune-agentless: cannot keep the trial in loader.conf.local\" >&2; "
 	    "return %d; }\n\trm -f \"$J/keep\"\nfi\n", RSCRIPT_EX_PERSIST);
-	strbuf_adds(&sb, "echo confirmed >\"$J/state\"\necho \"ntune-agentless: confirmed ${J##*/}\"\n}\n"
+	strbuf_adds(&sb, "echo confirmed >\"$J/state\"\nntune_unguard\necho \"ntune-agentless: confirmed ${J##*/}\"\n}\n"
 	    "ntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }
@@ -468,10 +588,26 @@ rscript_revert(const struct rscript *s)
 	strbuf_adds(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} is reverted already "
 	    "($(cat \"$J/reverted\"))\"; return 0; fi\n");
 	strbuf_adds(&sb, "echo user >\"$J/reverted\"\n"
-	    "[ -f \"$J/deadman.pid\" ] && kill \"$(cat \"$J/deadman.pid\")\" 2>/dev/null\n");
+	    "ntune_kill\n");
 	strbuf_addf(&sb, "sh \"$J/restore\" || { echo failed >\"$J/state\"; echo \"ntune-agentless: some "
 	    "originals of ${J##*/} could not be restored\" >&2; return %d; }\n", RSCRIPT_EX_SET);
-	strbuf_adds(&sb, "echo reverted >\"$J/state\"\necho \"ntune-agentless: reverted ${J##*/}\"\n}\n"
+	strbuf_adds(&sb, "echo reverted >\"$J/state\"\nntune_unguard\necho \"ntune-agentless: reverted ${J##*/}\"\n}\n"
 	    "ntune_main \"$@\"\n");
+	return strbuf_detach(&sb);
+}
+
+char *
+rscript_renew(const struct rscript *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	prologue(&sb, s, "renew");
+	pick_entry(&sb, s);
+	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was reverted already "
+	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
+	strbuf_adds(&sb, "if [ -f \"$J/lease\" ]; then\n\tl=$(cat \"$J/lease\")\n"
+	    "\techo $(($(date +%s) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
+	    "\techo \"ntune-agentless: ${J##*/} renewed for $l s\"\nfi\n}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }

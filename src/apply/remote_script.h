@@ -17,6 +17,9 @@
  *              on FreeBSD, setsid nohup on Linux) before anything is set
  *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
  *              (the loader tunables into loader.conf.local's block)
+ *   lease, deadline  a guarded entry (rscript_guarded): its lease in seconds and
+ *              the time (date +%s) the dead-man restores at; STATE/boot-guard and
+ *              STATE/unguard serve the boot guard
  * STATE/latest names the newest entry. The whole script is one function called
  * on its last line, so a connection cut while it is sent runs nothing.
  */
@@ -69,5 +72,17 @@ char	*rscript_apply(const struct rscript *, const struct rscript_knob *, size_t 
 /* confirm / revert of entry s->id (NULL: latest); malloc'd. */
 char	*rscript_confirm(const struct rscript *);
 char	*rscript_revert(const struct rscript *);
+/*
+ * Does the apply of s leave a boot guard (Linux, persisted, with a dead-man)? Its
+ * entry has a lease of confirm_secs: the dead-man job restores the originals when
+ * the lease runs out, and after every boot until then a systemd unit the apply
+ * enabled (/etc/systemd/system/ntune-agentless-guard.service, wanted by
+ * multi-user.target) gives the entry its lease again from that boot and waits as
+ * the dead-man does; confirm or revert stand it down, and the unit goes with the
+ * last entry that needed it.
+ */
+bool	 rscript_guarded(const struct rscript *);
+/* A guarded entry's lease renewed from now (the bench before each run); malloc'd. */
+char	*rscript_renew(const struct rscript *);
 
 #endif

@@ -604,8 +604,13 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 		if (b->os != NULL && os_platform_family(os_platform_parse(b->os)) == OS_PLATFORM_FREEBSD)
 			w[nw++] = "--trial-boot";
 		w[nw] = NULL;
+		/*
+		 * Agentless: the DUT's dead-man job until the reboot, then (Linux) its boot guard:
+		 * a controller gone leaves nothing persisted for longer than --dut-confirm.
+		 */
 		if (b->agentless) {
-			if (agentless_put(b, p, 0, true, b->cur_journal, sizeof b->cur_journal, cause) == -1)
+			if (agentless_put(b, p, b->confirm_secs, true, b->cur_journal, sizeof b->cur_journal,
+			    cause) == -1)
 				return -1;
 			goto reboot;
 		}
@@ -718,6 +723,26 @@ out:
 	return rc;
 }
 
+/*
+ * Reboot mode, agentless: the lease of the entry in force from now (its boot guard
+ * restores the originals --dut-confirm seconds after the boot unless renewed).
+ */
+static int
+renew(struct bench_remote *b, char **cause)
+{
+	struct agentless_opts o;
+	char *why = NULL;
+
+	if (!b->agentless || b->cur_journal[0] == '\0')
+		return 0;
+	bench_remote_agentless(b, &o);
+	if (agentless_renew(&o, b->cur_journal, &why) == 0)
+		return 0;
+	util_cause(cause, "cannot renew the lease of '%s' on %s: %s", b->cur_label, b->dut.url, why);
+	free(why);
+	return -1;
+}
+
 static int
 r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
 {
@@ -733,7 +758,7 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 		    p->prof->nentries == 0))
 			snprintf(b->cur_label, sizeof b->cur_label, "%s", p->label);
 		if (strcmp(b->cur_label, p->label) == 0 && b->pending[0] == '\0')
-			return bench_remote_verify(b, p, cause);
+			return renew(b, cause) == -1 ? -1 : bench_remote_verify(b, p, cause);
 		if (switch_boot(b, p, true, &why) == -1) {
 			if (bench_interrupted) {
 				*cause = why;
@@ -745,7 +770,7 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 			return 0;
 		}
 		/* Verify after the boot: a setting the DUT changed on its way up is refused. */
-		return bench_remote_verify(b, p, cause);
+		return renew(b, cause) == -1 ? -1 : bench_remote_verify(b, p, cause);
 	}
 	return apply_runtime(b, p, p, journal, len, cause);
 }

@@ -168,6 +168,12 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 		    switches + 1, nboot > 0 ? "boot-time knob in the profiles" : "--reboot");
 		printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), "
 		    "%.0f s settle\n", b->reboot_timeout, b->reboot_settle);
+		printf("  agentless DUT: the dead-man job until the reboot, then a boot guard restores the "
+		    "originals %d s after each boot unless the bench renews its lease before each run (Linux: "
+		    "the systemd unit ntune-agentless-guard.service; FreeBSD: none, its loader tunables are "
+		    "for one boot (nextboot -e), its sysctl knobs stay in sysctl.conf.local until reverted)\n",
+		    b->confirm_secs > 0 ? b->confirm_secs : (int)(300 + 3 * (lab->settle + c->duration +
+		    c->warmup)));
 		secs += (switches + 1) * (b->reboot_timeout / 4 + b->reboot_settle);
 	} else
 		printf("  reboots: 0 (no boot-time knob in the profiles)\n");

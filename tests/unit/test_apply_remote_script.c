@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "apply/remote_script.h"
@@ -288,6 +289,126 @@ test_cut_script_runs_nothing(void **state)
 	free(t);
 }
 
+/* Waits up to secs for root/rel to read want (NULL: to be gone); true when it did. */
+static bool
+wait_for(const char *rel, const char *want, double secs)
+{
+	char *got;
+	bool ok;
+	int i;
+
+	for (i = 0; i < (int)(secs * 10); i++) {
+		got = get(rel);
+		ok = want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0;
+		free(got);
+		if (ok)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+#define UNIT	"/etc/systemd/system/ntune-agentless-guard.service"
+#define WANTS	"/etc/systemd/system/multi-user.target.wants/ntune-agentless-guard.service"
+#define LSTATE	"/var/lib/ntune-agentless"
+
+/* Runs the shell command fmt (in root) and says whether it exited 0. */
+static void
+sh_ok(const char *fmt, const char *arg)
+{
+	char *cmd, *line;
+
+	xasprintf(&line, fmt, arg);
+	xasprintf(&cmd, "cd '%s' && %s", root, line);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(line);
+}
+
+/*
+ * Linux, persisted, with a dead-man: the apply leaves the boot guard's unit; its lease runs
+ * out (the dead-man job), or the job dies with a "reboot" and the boot guard restores after
+ * the lease counted from the boot, or confirm stands it down; the unit goes with the last.
+ * No knob: the scripts run here touch nothing outside the scratch root.
+ */
+static void
+test_linux_boot_guard(void **state)
+{
+	struct rscript s = { RSCRIPT_LINUX, "g1", root, 1, true, false };
+	char *t, *cause = NULL, *want;
+
+	(void)state;
+	t = rscript_apply(&s, NULL, 0, &cause);
+	assert_non_null(t);
+	xasprintf(&want, "ExecStart=/bin/sh %s" LSTATE "/boot-guard\n", root);
+	assert_non_null(strstr(t, want));
+	free(want);
+	assert_non_null(strstr(t, "WantedBy=multi-user.target\n"));
+	assert_non_null(strstr(t, "echo 1 >\"$J/lease\""));
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	assert_non_null(get(UNIT));
+	/* the lease runs out: the dead-man job restores, and the unit goes */
+	assert_true(wait_for(LSTATE "/g1/reverted", "dead-man timer\n", 15));
+	assert_true(wait_for(LSTATE "/g1/state", "reverted\n", 5));
+	assert_true(wait_for(UNIT, NULL, 5) && wait_for(WANTS, NULL, 1));
+	/* a reboot kills the job; the boot guard gives the lease again, then restores */
+	s.id = "g2";
+	s.confirm_secs = 600;
+	t = rscript_apply(&s, NULL, 0, &cause);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	assert_non_null(get(WANTS));
+	sh_ok("kill $(cat .%s/g2/deadman.pid) && echo 1 >." LSTATE "/g2/lease", LSTATE);
+	sh_ok("(setsid sh .%s/boot-guard </dev/null >/dev/null 2>&1 &)", LSTATE);
+	assert_true(wait_for(LSTATE "/g2/reverted", "boot guard\n", 15));
+	assert_true(wait_for(UNIT, NULL, 5) && wait_for(WANTS, NULL, 1));
+	/* confirm stands it down: nothing restored, the unit gone */
+	s.id = "g3";
+	t = rscript_apply(&s, NULL, 0, &cause);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	assert_non_null(get(UNIT));
+	t = rscript_confirm(&s);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect(LSTATE "/g3/state", "confirmed\n");
+	expect(UNIT, NULL);
+	expect(WANTS, NULL);
+	/* renew: a guarded entry's deadline moves; a reverted one is refused */
+	t = rscript_renew(&(struct rscript){ RSCRIPT_LINUX, "g2", root, 0, false, false });
+	assert_int_equal(run(t, 0), RSCRIPT_EX_NOENTRY);
+	free(t);
+}
+
+/* Only a Linux persisted apply with a dead-man has a boot guard; its root must be a plain path. */
+static void
+test_boot_guard_only_where_it_serves(void **state)
+{
+	struct rscript s = { RSCRIPT_LINUX, "e9", "", 30, false, false };
+	const struct rscript_knob k[] = { { "net.core.somaxconn", "1000", "4096", false } };
+	char *t, *cause = NULL;
+
+	(void)state;
+	assert_false(rscript_guarded(&s));
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_null(strstr(t, "ntune-agentless-guard"));
+	free(t);
+	s.os = RSCRIPT_FREEBSD;
+	s.persist = true;
+	assert_false(rscript_guarded(&s));
+	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.isr.dispatch", "deferred", "direct", false } },
+	    1, &cause);
+	assert_null(strstr(t, "ntune-agentless-guard"));
+	free(t);
+	s.os = RSCRIPT_LINUX;
+	s.root = "/a b";
+	assert_true(rscript_guarded(&s));
+	assert_null(rscript_apply(&s, k, 1, &cause));
+	assert_non_null(strstr(cause, "is not a plain path"));
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -299,6 +420,8 @@ main(void)
 		cmocka_unit_test(test_failed_set_restores_everything),
 		cmocka_unit_test(test_changed_original_changes_nothing),
 		cmocka_unit_test(test_cut_script_runs_nothing),
+		cmocka_unit_test(test_linux_boot_guard),
+		cmocka_unit_test(test_boot_guard_only_where_it_serves),
 	};
 
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
