@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor/doctor.h"
+#include "doctor/doctor_impl.h"
 #include "util/jtable.h"
 #include "util/util.h"
 
@@ -161,6 +161,13 @@ void
 doctor_doc_free(struct doctor_doc *d)
 {
 	jtable_free(d, doc_fields, nitems(doc_fields));
+}
+
+void
+doctor_item_free(struct doctor_item *it)
+{
+	jtable_free(it, item_fields, nitems(item_fields));
+	free(it);
 }
 
 size_t

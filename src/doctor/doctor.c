@@ -165,7 +165,7 @@ read_linux_files(struct doctor *dr, char **cause)
 		if (conf != NULL && strcmp(lf.text[i], conf) == 0) {
 			xasprintf(&note, "%s has the text of /etc/sysctl.conf (a link to it): its "
 			    "lines are named as /etc/sysctl.conf's", lf.path[i]);
-			json_array_append_new(dr->notes, json_string(note));
+			dr->notes = util_strv_add(dr->notes, &dr->nnotes, note);
 			free(note);
 			continue;
 		}
@@ -358,34 +358,33 @@ diagnose(struct doctor *dr, char **cause)
 	return rc;
 }
 
-static json_t *
-system_json(struct doctor *dr)
+/* What the box is: its host name, platform, CPUs and NICs. */
+static void
+system_of(const struct doctor *dr, struct doctor_system *o)
 {
-	json_t *o = json_object(), *nics = json_array();
+	const struct kb_sysinfo *si = &dr->si;
 	size_t i;
 
-	json_object_set_new(o, "host", json_string(dr->host));
-	json_object_set_new(o, "platform", json_string(os_platform_name(dr->si.sys.platform)));
-	json_object_set_new(o, "version", dr->si.sys.version ? json_string(dr->si.sys.version) :
-	    json_null());
-	json_object_set_new(o, "ncpu", json_integer(dr->si.sys.ncpu));
-	json_object_set_new(o, "ncores", json_integer(dr->si.sys.ncores));
-	json_object_set_new(o, "smt", dr->si.sys.smt < 0 ? json_null() :
-	    json_boolean(dr->si.sys.smt));
-	json_object_set_new(o, "rss_kernel", dr->si.sys.rss_kernel < 0 ? json_null() :
-	    json_boolean(dr->si.sys.rss_kernel));
-	for (i = 0; i < dr->si.nnics; i++)
-		json_array_append_new(nics, json_pack("{s:s, s:s, s:i}", "name", dr->si.nics[i].name,
-		    "driver", dr->si.nics[i].driver, "queues", dr->si.nics[i].queues));
-	json_object_set_new(o, "nics", nics);
-	return o;
+	o->host = xstrdup(dr->host);
+	o->platform = xstrdup(os_platform_name(si->sys.platform));
+	o->version = si->sys.version != NULL ? xstrdup(si->sys.version) : NULL;
+	o->ncpu = si->sys.ncpu;
+	o->ncores = si->sys.ncores;
+	o->smt = si->sys.smt < 0 ? -1 : si->sys.smt != 0;
+	o->rss_kernel = si->sys.rss_kernel < 0 ? -1 : si->sys.rss_kernel != 0;
+	o->nics = xcalloc(si->nnics + 1, sizeof *o->nics);
+	for (i = 0; i < si->nnics; i++) {
+		o->nics[o->nnics].name = xstrdup(si->nics[i].name);
+		o->nics[o->nnics].driver = xstrdup(si->nics[i].driver);
+		o->nics[o->nnics++].queues = si->nics[i].queues;
+	}
 }
 
 /* Per-CPU load over the interval (or top's display), for the chart. */
-static json_t *
-cpu_json(const struct diag_result *d)
+static void
+cpus_of(const struct diag_result *d, struct doctor_doc *doc)
 {
-	json_t *a = json_array(), *busy, *soft;
+	json_t *busy, *soft;
 	char key[64];
 	int i;
 
@@ -395,10 +394,10 @@ cpu_json(const struct diag_result *d)
 			break;
 		snprintf(key, sizeof key, "cpu.%d.soft", i);
 		soft = json_object_get(d->metrics, key);
-		json_array_append_new(a, json_pack("{s:i, s:f, s:f}", "cpu", i, "busy",
-		    json_number_value(busy), "interrupt", soft != NULL ? json_number_value(soft) : 0.0));
+		doc->cpu = xreallocarray(doc->cpu, doc->ncpu + 1, sizeof *doc->cpu);
+		doc->cpu[doc->ncpu++] = (struct doctor_cpu){ .cpu = i, .busy = json_number_value(busy),
+		    .interrupt = soft != NULL ? json_number_value(soft) : 0.0 };
 	}
-	return a;
 }
 
 /* A metric of the diagnosis, NaN when it has none. */
@@ -427,27 +426,43 @@ load_copy(const struct doctor *dr)
 	return l;
 }
 
-static json_t *
-document(struct doctor *dr)
+/* The document: what the pass found, moved out of dr (its items, fine, notes, profiles). */
+static void
+document(struct doctor *dr, struct doctor_doc *doc)
 {
-	json_t *doc = json_object();
 	size_t i;
 
-	json_object_set_new(doc, "schema", json_string(DOCTOR_SCHEMA));
-	json_object_set_new(doc, "version", json_integer(DOCTOR_VERSION));
-	json_object_set_new(doc, "source", json_string(dr->o->source ? dr->o->source : ""));
-	json_object_set_new(doc, "dut", json_string(dr->dut));
-	json_object_set_new(doc, "system", system_json(dr));
-	json_object_set_new(doc, "interval_s", json_real(dr->secs));
-	json_object_set_new(doc, "items", json_incref(dr->items));
-	json_object_set_new(doc, "fine", json_incref(dr->fine));
+	doc->schema = xstrdup(DOCTOR_SCHEMA);
+	doc->version = DOCTOR_VERSION;
+	doc->source = xstrdup(dr->o->source ? dr->o->source : "");
+	doc->dut = xstrdup(dr->dut);
+	system_of(dr, &doc->system);
+	doc->interval_s = dr->secs;
+	if (dr->o->load != NULL)
+		doc->load = load_copy(dr);
 	for (i = 0; i < dr->d->nnotes; i++)
-		json_array_append_new(dr->notes, json_string(dr->d->notes[i]));
-	json_object_set_new(doc, "notes", json_incref(dr->notes));
-	json_object_set_new(doc, "cpu", cpu_json(dr->d));
-	json_object_set_new(doc, "diagnosis", diag_to_json(dr->d));
+		dr->notes = util_strv_add(dr->notes, &dr->nnotes, dr->d->notes[i]);
+	cpus_of(dr->d, doc);
+	doc->diagnosis = diag_to_json(dr->d);
 	doctor_profiles(dr, doc);
-	return doc;
+	doc->items = xcalloc(dr->nitems + 1, sizeof *doc->items);
+	for (i = 0; i < dr->nitems; i++) {
+		doc->items[i] = *dr->items[i];
+		free(dr->items[i]);
+	}
+	doc->nitems = dr->nitems;
+	free(dr->items);
+	dr->items = NULL;
+	dr->nitems = 0;
+	doc->fine = dr->fine;
+	doc->nfine = dr->nfine;
+	doc->notes = dr->notes;
+	doc->nnotes = dr->nnotes;
+	doc->profiles = dr->profiles;
+	doc->nprofiles = dr->nprofiles;
+	dr->fine = dr->notes = NULL;
+	dr->nfine = dr->nnotes = 0;
+	dr->profiles = NULL;
 }
 
 static void
@@ -472,12 +487,13 @@ doctor_free(struct doctor *dr)
 		os_close(dr->os);
 	if (dr->own_kb != NULL)
 		kb_free(dr->own_kb);
-	json_decref(dr->items);
-	json_decref(dr->fine);
-	json_decref(dr->notes);
+	for (i = 0; i < dr->nitems; i++)
+		doctor_item_free(dr->items[i]);
+	free(dr->items);
+	util_strv_free(dr->fine, dr->nfine);
+	util_strv_free(dr->notes, dr->nnotes);
 	json_decref(dr->claimed);
 	json_decref(dr->current);
-	json_decref(dr->profiles);
 	json_decref(dr->shown_lines);
 }
 
@@ -486,18 +502,13 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, struct do
     char **cause)
 {
 	struct doctor dr;
-	json_t *raw;
 	int rc = -1;
 
 	memset(&dr, 0, sizeof dr);
 	dr.o = o;
 	dr.set = set;
-	dr.items = json_array();
-	dr.fine = json_array();
-	dr.notes = json_array();
 	dr.claimed = json_object();
 	dr.current = json_object();
-	dr.profiles = json_array();
 	dr.shown_lines = json_object();
 	memset(doc, 0, sizeof *doc);
 	if ((dr.kb = o->kb) == NULL) {
@@ -518,12 +529,8 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, struct do
 	doctor_items_bottlenecks(&dr);
 	doctor_items_files(&dr);
 	doctor_fine(&dr);
-	/* what items.c and profiles.c made, through the document's table */
-	raw = document(&dr);
-	rc = doctor_doc_read(raw, "doctor", doc, cause);
-	json_decref(raw);
-	if (rc == 0 && o->load != NULL)
-		doc->load = load_copy(&dr);
+	document(&dr, doc);
+	rc = 0;
 out:
 	doctor_free(&dr);
 	return rc;

@@ -49,15 +49,19 @@ struct doctor {
 	char	 host[256];	/* the box's host name, "" unknown */
 	char	 dut[400];	/* the --dut of the bench commands */
 	double	 secs;		/* between the samples, 0: none */
-	json_t	*items;		/* array of items */
-	json_t	*fine;		/* array of strings */
-	json_t	*notes;		/* array of strings */
+	struct doctor_item **items;	/* the list, most important first (moved into the document) */
+	size_t	 nitems;
+	char	**fine, **notes;
+	size_t	 nfine, nnotes;
 	json_t	*claimed;	/* object: knob -> 1 when an item already changes it */
 	json_t	*current;	/* object: knob -> its running value (profiles/current.conf) */
-	json_t	*profiles;	/* array of {"path", "text"} */
+	struct doctor_profile *profiles;
+	size_t	 nprofiles;
 	json_t	*shown_lines;	/* object: "file:line" -> 1 when an item shows that line */
 };
 
+/* Frees an item made by items.c that did not go into a document (doc.c). */
+void	 doctor_item_free(struct doctor_item *);
 /* The text of a section, NULL when the capture does not have it. */
 const struct capture_section *doctor_section(const struct doctor *, const char *name);
 /* The running value of a tunable (malloc'd), NULL when the capture does not say. */
@@ -67,6 +71,7 @@ char	*doctor_running(struct doctor *, const char *name);
 void	 doctor_items_bottlenecks(struct doctor *);
 void	 doctor_items_files(struct doctor *);
 void	 doctor_fine(struct doctor *);
-void	 doctor_profiles(struct doctor *, json_t *doc);
+/* profiles.c: the profiles and bench commands of the items; doc's bench, advice, profiles. */
+void	 doctor_profiles(struct doctor *, struct doctor_doc *doc);
 
 #endif

@@ -81,54 +81,64 @@ note_current(struct doctor *dr, const char *name)
 		json_object_set_new(dr->current, name, json_string(k->def));
 }
 
-static json_t *
+/* A copy of s, or NULL. */
+static char *
+sdup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* The next item of the list (ranked in the order they are made). */
+static struct doctor_item *
 item_new(struct doctor *dr, const char *kind, const char *id, const char *title,
     const char *certainty)
 {
-	json_t *it = json_object();
+	struct doctor_item *it = xcalloc(1, sizeof *it);
 
-	json_object_set_new(it, "rank", json_integer((json_int_t)json_array_size(dr->items) + 1));
-	json_object_set_new(it, "kind", json_string(kind));
-	json_object_set_new(it, "id", json_string(id));
-	json_object_set_new(it, "title", json_string(title));
-	json_object_set_new(it, "certainty", json_string(certainty));
-	json_object_set_new(it, "evidence", json_array());
-	json_object_set_new(it, "changes", json_array());
-	json_object_set_new(it, "set", json_object());
-	json_array_append_new(dr->items, it);
+	it->rank = (int)dr->nitems + 1;
+	it->kind = xstrdup(kind);
+	it->id = xstrdup(id);
+	it->title = xstrdup(title);
+	it->certainty = xstrdup(certainty);
+	it->set = json_object();
+	dr->items = xreallocarray(dr->items, dr->nitems + 1, sizeof *dr->items);
+	dr->items[dr->nitems++] = it;
 	return it;
 }
 
 static void
-evidence_add(json_t *it, const char *metric, const char *text)
+evidence_add(struct doctor_item *it, const char *metric, const char *text)
 {
-	json_array_append_new(json_object_get(it, "evidence"), json_pack("{s:s, s:s}", "metric",
-	    metric, "value", text));
+	it->evidence = xreallocarray(it->evidence, it->nevidence + 1, sizeof *it->evidence);
+	it->evidence[it->nevidence].metric = xstrdup(metric);
+	it->evidence[it->nevidence++].value = xstrdup(text);
 }
 
 /* One line to change: file:line (line 0: a line to add), its action, from what to what. */
 static void
-change_add(struct doctor *dr, json_t *it, const char *file, int line, const char *action,
-    const char *name, const char *now, const char *to, const char *why)
+change_add(struct doctor *dr, struct doctor_item *it, const char *file, int line,
+    const char *action, const char *name, const char *now, const char *to, const char *why)
 {
+	struct doctor_change *c;
 	char key[600];
 
-	json_array_append_new(json_object_get(it, "changes"), json_pack("{s:s, s:i, s:s, s:s, "
-	    "s:s?, s:s?, s:s?}", "file", file, "line", line, "action", action, "name", name, "now",
-	    now, "to", to, "why", why));
+	it->changes = xreallocarray(it->changes, it->nchanges + 1, sizeof *it->changes);
+	c = &it->changes[it->nchanges++];
+	*c = (struct doctor_change){ .file = xstrdup(file), .line = line, .action = xstrdup(action),
+	    .name = xstrdup(name), .now = sdup(now), .to = sdup(to), .why = sdup(why) };
 	if (line > 0) {
 		snprintf(key, sizeof key, "%s:%d", file, line);
 		json_object_set_new(dr->shown_lines, key, json_true());
 	}
 	if (to != NULL)
-		json_object_set_new(json_object_get(it, "set"), name, json_string(to));
+		json_object_set_new(it->set, name, json_string(to));
 	json_object_set_new(dr->claimed, name, json_true());
 	note_current(dr, name);
 }
 
 /* The line that makes advice a true: edit the line in force, add one, or boot into it. */
 static void
-advice_change(struct doctor *dr, json_t *it, const struct kb_advice *a)
+advice_change(struct doctor *dr, struct doctor_item *it, const struct kb_advice *a)
 {
 	const struct kb_knob *k = kb_find(dr->kb, a->name, os_platform_name(dr->si.sys.platform));
 	const struct kb_entry *e = where_set(dr, a->name);
@@ -141,8 +151,7 @@ advice_change(struct doctor *dr, json_t *it, const struct kb_advice *a)
 	else if (e != NULL) {
 		change_add(dr, it, e->file, e->line, "edit", a->name, now, a->value, why);
 		/* what the line says now */
-		json_object_set_new(json_array_get(json_object_get(it, "changes"),
-		    json_array_size(json_object_get(it, "changes")) - 1), "was", json_string(e->value));
+		it->changes[it->nchanges - 1].was = xstrdup(e->value);
 	}
 	else
 		change_add(dr, it, add_to(dr, a->name, k), 0, "add", a->name, now, a->value, why);
@@ -170,17 +179,17 @@ doctor_items_bottlenecks(struct doctor *dr)
 {
 	const struct diag_finding *f;
 	const struct kb_advice *a;
+	struct doctor_item *it;
 	char id[300], *v;
-	json_t *it;
 	size_t i, j;
 
 	for (i = 0; i < dr->d->nfindings; i++) {
 		f = &dr->d->findings[i];
 		snprintf(id, sizeof id, "%s%s%s", f->kind, f->entity[0] ? " on " : "", f->entity);
 		it = item_new(dr, "bottleneck", id, f->summary, diag_certainty_name(f->certainty));
-		json_object_set_new(it, "source", json_string(f->source));
+		it->source = sdup(f->source);
 		if (f->entity[0] != '\0')
-			json_object_set_new(it, "entity", json_string(f->entity));
+			it->entity = xstrdup(f->entity);
 		for (j = 0; j < f->nevidence; j++) {
 			v = diag_format_value(f->evidence[j].value);
 			evidence_add(it, f->evidence[j].metric, v);
@@ -279,7 +288,7 @@ line_why(const struct doctor_file *f, int line, enum kb_severity sev)
 }
 
 static void
-evidence_line(json_t *it, const struct kb_entry *e, const char *text)
+evidence_line(struct doctor_item *it, const struct kb_entry *e, const char *text)
 {
 	char where[600];
 
@@ -306,7 +315,8 @@ forwarding_parts(const struct doctor *dr, const struct kb_entry *e, const char *
 
 /* A wasted line: its knob's own reason, and what else check said of it. */
 static void
-wasted_line(struct doctor *dr, json_t *it, const struct doctor_file *f, const struct kb_entry *e)
+wasted_line(struct doctor *dr, struct doctor_item *it, const struct doctor_file *f,
+    const struct kb_entry *e)
 {
 	const struct kb_diag *ds[MAXD];
 	size_t i, n = line_diags(f, e->line, ds, MAXD);
@@ -320,8 +330,8 @@ wasted_line(struct doctor *dr, json_t *it, const struct doctor_file *f, const st
 		if (strcmp(ds[i]->rule, "forwarding") != 0 && ds[i]->severity >= KB_WARNING)
 			strbuf_addf(&sb, "; also: %s", ds[i]->message);
 	}
-	if (rest != NULL && json_object_get(it, "source") == NULL)
-		json_object_set_new(it, "source", json_string(rest));
+	if (rest != NULL && it->source == NULL)
+		it->source = xstrdup(rest);
 	evidence_line(it, e, sb.buf);
 	running = doctor_running(dr, e->name);
 	change_add(dr, it, e->file, e->line, "remove", e->name, running, e->value, what);
@@ -332,8 +342,8 @@ wasted_line(struct doctor *dr, json_t *it, const struct doctor_file *f, const st
 
 /* A line check found wrong (an error) or questionable (a warning). */
 static void
-checked_line(struct doctor *dr, json_t *it, const struct doctor_file *f, const struct kb_entry *e,
-    enum doctor_line c)
+checked_line(struct doctor *dr, struct doctor_item *it, const struct doctor_file *f,
+    const struct kb_entry *e, enum doctor_line c)
 {
 	char *why = line_why(f, e->line, c == DOCTOR_LINE_WRONG ? KB_ERROR : KB_WARNING), *t;
 
@@ -360,7 +370,7 @@ not_advised(const struct doctor *dr, const char *name)
 }
 
 static void
-absent_line(struct doctor *dr, json_t *it, const struct kb_entry *e)
+absent_line(struct doctor *dr, struct doctor_item *it, const struct kb_entry *e)
 {
 	const char *na = not_advised(dr, e->name);
 	char *running, *why;
@@ -383,7 +393,7 @@ group_item(struct doctor *dr, enum doctor_line c)
 	static const char *const ids[] = { "not taken by the kernel", "not in effect",
 		"useless for forwarding", "warnings" };
 	const struct kb_entry *e;
-	json_t *it = NULL;
+	struct doctor_item *it = NULL;
 	char *title;
 	size_t i, j, n = 0;
 
@@ -421,20 +431,19 @@ group_item(struct doctor *dr, enum doctor_line c)
 		    n == 1 ? "" : "s", n == 1 ? "is" : "are");
 	else
 		xasprintf(&title, "%zu setting%s only serve%s sockets on the box itself: %s", n,
-		    n == 1 ? "" : "s", n == 1 ? "s" : "", json_string_value(json_object_get(it,
-		    "source")) != NULL ? json_string_value(json_object_get(it, "source")) :
+		    n == 1 ? "" : "s", n == 1 ? "s" : "", it->source != NULL ? it->source :
 		    "a forwarded packet never reaches a socket");
-	json_object_set_new(it, "title", json_string(title));
-	json_object_set_new(it, "count", json_integer((json_int_t)n));
-	free(title);
+	free(it->title);
+	it->title = title;
+	it->count = (int)n;
 }
 
 /* Lines kb_check could not read (no entry carries them): each an item. */
 static void
 unread_items(struct doctor *dr, const struct doctor_file *f)
 {
+	struct doctor_item *it;
 	char id[600];
-	json_t *it;
 	size_t i;
 
 	for (i = 0; i < f->nd; i++) {
@@ -483,20 +492,20 @@ doctor_fine(struct doctor *dr)
 			why = line_why(&dr->files[i], e->line, KB_NOTE);
 			xasprintf(&t, "%s:%d: %s=%s%s%s", e->file, e->line, e->name, e->value,
 			    *why ? ": " : "", why);
-			json_array_append_new(dr->fine, json_string(t));
+			dr->fine = util_strv_add(dr->fine, &dr->nfine, t);
 			free(t);
 			free(why);
 		}
 	}
 	if (dr->d->headroom != NULL) {
 		xasprintf(&t, "no bottleneck in the samples: %s", dr->d->headroom);
-		json_array_append_new(dr->fine, json_string(t));
+		dr->fine = util_strv_add(dr->fine, &dr->nfine, t);
 		free(t);
 	}
 	for (i = 0; i < dr->d->nfacts; i++) {
 		xasprintf(&t, "%s%s%s: %s", dr->d->facts[i].kind, dr->d->facts[i].entity[0] ?
 		    " on " : "", dr->d->facts[i].entity, dr->d->facts[i].summary);
-		json_array_append_new(dr->fine, json_string(t));
+		dr->fine = util_strv_add(dr->fine, &dr->nfine, t);
 		free(t);
 	}
 }

@@ -39,14 +39,11 @@ static void
 dut_ports(const struct doctor *dr, const char **in, const char **out)
 {
 	const char *ent = NULL;
-	json_t *it;
 	size_t i;
 
 	*in = *out = NULL;
-	json_array_foreach(dr->items, i, it) {
-		if ((ent = json_string_value(json_object_get(it, "entity"))) != NULL)
-			break;
-	}
+	for (i = 0; i < dr->nitems && ent == NULL; i++)
+		ent = dr->items[i]->entity;
 	for (i = 0; ent != NULL && i < dr->si.nnics; i++) {
 		if (strcmp(dr->si.nics[i].name, ent) == 0)
 			*in = dr->si.nics[i].name;
@@ -120,21 +117,23 @@ profile_text(const struct doctor *dr, const char *title, json_t *set)
 	return strbuf_detach(&sb);
 }
 
+/* Adds the profile path (text is taken). */
 static void
-profile_add(json_t *profiles, const char *path, char *text)
+profile_add(struct doctor *dr, const char *path, char *text)
 {
-	json_array_append_new(profiles, json_pack("{s:s, s:s}", "path", path, "text", text));
-	free(text);
+	dr->profiles = xreallocarray(dr->profiles, dr->nprofiles + 1, sizeof *dr->profiles);
+	dr->profiles[dr->nprofiles].path = xstrdup(path);
+	dr->profiles[dr->nprofiles++].text = text;
 }
 
 /* A file name for an item: 01-queue-thread-busy-ax0.conf. */
 static void
-item_path(char *buf, size_t len, json_int_t rank, const char *id)
+item_path(char *buf, size_t len, int rank, const char *id)
 {
 	size_t n;
 	char *p;
 
-	n = (size_t)snprintf(buf, len, "profiles/%02lld-", (long long)rank);
+	n = (size_t)snprintf(buf, len, "profiles/%02d-", rank);
 	for (p = buf + n; *id != '\0' && (size_t)(p - buf) + 6 < len; id++) {
 		if ((*id >= 'a' && *id <= 'z') || (*id >= '0' && *id <= '9'))
 			*p++ = *id;
@@ -153,24 +152,22 @@ proposed_text(const struct doctor *dr)
 	const struct kb_entry *e;
 	const char *name;
 	struct strbuf sb;
-	json_t *done = json_object(), *it, *set, *v;
+	const struct doctor_item *it;
+	json_t *done = json_object(), *v;
 	size_t i, j;
-	char tag[64];
 
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "# ntune doctor: the tunables proposed for %s\n", dr->host[0] ? dr->host :
 	    "the box");
-	json_array_foreach(dr->items, i, it) {
-		if (strcmp(json_string_value(json_object_get(it, "kind")), "bottleneck") != 0)
+	for (i = 0; i < dr->nitems; i++) {
+		it = dr->items[i];
+		if (strcmp(it->kind, "bottleneck") != 0)
 			continue;
-		set = json_object_get(it, "set");
-		json_object_foreach(set, name, v) {
+		json_object_foreach(it->set, name, v) {
 			if (json_object_get(done, name) != NULL)
 				continue;
-			snprintf(tag, sizeof tag, "%lld", (long long)json_integer_value(
-			    json_object_get(it, "rank")));
-			strbuf_addf(&sb, "# item %s: %s\n%s=%s\n", tag, json_string_value(
-			    json_object_get(it, "id")), name, json_string_value(v));
+			strbuf_addf(&sb, "# item %d: %s\n%s=%s\n", it->rank, it->id, name,
+			    json_string_value(v));
 			json_object_set_new(done, name, json_true());
 		}
 	}
@@ -191,10 +188,10 @@ proposed_text(const struct doctor *dr)
 }
 
 /* Advice the samples do not call for (not an item): listed, with its certainty. */
-static json_t *
-other_advice(const struct doctor *dr)
+static void
+other_advice(const struct doctor *dr, struct doctor_doc *doc)
 {
-	json_t *a = json_array();
+	struct doctor_advice *a;
 	size_t i;
 
 	for (i = 0; i < dr->nadv; i++) {
@@ -202,43 +199,40 @@ other_advice(const struct doctor *dr)
 		    dr->adv[i].already || dr->adv[i].value == NULL ||
 		    json_object_get(dr->claimed, dr->adv[i].name) != NULL)
 			continue;
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s?, s:s, s:s}", "name",
-		    dr->adv[i].name, "value", dr->adv[i].value, "now", dr->adv[i].current,
-		    "certainty", kb_certainty_name(dr->adv[i].certainty), "why", dr->adv[i].reason));
+		doc->advice = xreallocarray(doc->advice, doc->nadvice + 1, sizeof *doc->advice);
+		a = &doc->advice[doc->nadvice++];
+		a->name = xstrdup(dr->adv[i].name);
+		a->value = xstrdup(dr->adv[i].value);
+		a->now = dr->adv[i].current != NULL ? xstrdup(dr->adv[i].current) : NULL;
+		a->certainty = xstrdup(kb_certainty_name(dr->adv[i].certainty));
+		a->why = xstrdup(dr->adv[i].reason);
 	}
-	return a;
 }
 
 void
-doctor_profiles(struct doctor *dr, json_t *doc)
+doctor_profiles(struct doctor *dr, struct doctor_doc *doc)
 {
 	const char *dir = dr->o->dir != NULL ? dr->o->dir : "doctor";
-	char path[256], *cmd;
-	json_t *it, *set, *all = json_object();
+	struct doctor_item *it;
+	char path[256];
+	json_t *all = json_object();
 	size_t i;
 
-	json_array_foreach(dr->items, i, it) {
-		set = json_object_get(it, "set");
-		if (json_object_size(set) == 0)
+	for (i = 0; i < dr->nitems; i++) {
+		it = dr->items[i];
+		if (json_object_size(it->set) == 0)
 			continue;
-		item_path(path, sizeof path, json_integer_value(json_object_get(it, "rank")),
-		    json_string_value(json_object_get(it, "id")));
-		profile_add(dr->profiles, path, profile_text(dr, json_string_value(json_object_get(it,
-		    "id")), set));
-		json_object_set_new(it, "profile", json_string(path));
-		cmd = bench_command(dr, dir, path, set);
-		json_object_set_new(it, "bench", json_string(cmd));
-		free(cmd);
-		if (strcmp(json_string_value(json_object_get(it, "kind")), "bottleneck") == 0)
-			json_object_update_missing(all, set);
+		item_path(path, sizeof path, it->rank, it->id);
+		profile_add(dr, path, profile_text(dr, it->id, it->set));
+		it->profile = xstrdup(path);
+		it->bench = bench_command(dr, dir, path, it->set);
+		if (strcmp(it->kind, "bottleneck") == 0)
+			json_object_update_missing(all, it->set);
 	}
-	profile_add(dr->profiles, "profiles/current.conf", profile_text(dr,
+	profile_add(dr, "profiles/current.conf", profile_text(dr,
 	    "the running values of every knob the list touches", NULL));
-	profile_add(dr->profiles, "proposed.conf", proposed_text(dr));
-	cmd = bench_command(dr, dir, "proposed.conf", all);
-	json_object_set_new(doc, "bench", json_string(cmd));
-	free(cmd);
+	profile_add(dr, "proposed.conf", proposed_text(dr));
+	doc->bench = bench_command(dr, dir, "proposed.conf", all);
 	json_decref(all);
-	json_object_set_new(doc, "advice", other_advice(dr));
-	json_object_set_new(doc, "profiles", json_incref(dr->profiles));
+	other_advice(dr, doc);
 }
