@@ -16,6 +16,10 @@ dut_settings() { ip netns exec "$N-dut" sysctl -a 2>/dev/null | grep "^net\." | 
 # doctor's two exit statuses of a list: 0 nothing to fix, 1 findings (the rig's host decides which).
 doctor_list() { "$@"; rc=$?; test $rc = 0 || test $rc = 1; }
 dut_settings >"$TRASH/settings.before"
+pktgen_running() {
+	for p in $(ip netns pids "$N-gen"); do tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline"; echo; done |
+		grep -q "pkt-gen"
+}
 
 test_expect_success 'without a load: the DUT idle over the samples, no load in the JSON' '
 	doctor_list ctl $NTUNE doctor ssh://dut $D --json >idle.json 2>idle.err &&
@@ -72,6 +76,22 @@ test_expect_success 'a load the sink never sees (wrong --dst): exit 2, the load 
 	cat err3 && test ! -s stdout && test ! -e out3 &&
 	grep -q "^ntune doctor: the load from ssh://gen to ssh://sink failed, nothing diagnosed: " err3 &&
 	! gen_running
+'
+test_expect_success '--load pkt-gen: netmap'"'"'s pkt-gen (tests/cli/pkt-gen-standin) stopped once the samples are taken' '
+	for h in gen sink; do cp "$SRCDIR/tests/cli/pkt-gen-standin" "$RIG/$h/bin/pkt-gen"; done &&
+	doctor_list ctl $NTUNE doctor ssh://dut $D $LOAD --load pkt-gen --gen-args "-w 1" --sink-args "-w 1" \
+		--json >pg.json 2>pg.err &&
+	cat pg.err &&
+	python3 - <<-\PY &&
+	import json
+	d = json.load(open("pg.json"))
+	l, m = d["load"], d["diagnosis"]["metrics"]
+	assert l["kind"] == "pkt-gen" and l["sent"] > 0 and 0 < l["received"] <= l["sent"], l
+	assert 14000 < m["if.dut0.rx_pps"] < 24000, m["if.dut0.rx_pps"]
+	# stopped with the samples: far fewer frames than its limit (settle + 2 + 120 s at 20000 pps)
+	assert l["sent"] < 20000 * 60, l
+	PY
+	! pktgen_running
 '
 test_expect_success 'the load options go with ssh://router and gen or pkt-gen: usage errors' '
 	test_expect_code 2 $NTUNE doctor --from "$FIXTURES/doctor/seed000" --gen ssh://gen 2>e1 &&
