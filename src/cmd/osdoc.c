@@ -212,7 +212,8 @@ document(struct os_ctx *ctx, const struct kb *kb, int snapshot_flags)
 	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
 	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
 	tunable_names(&ns, os, nics, kb, kb_get_drivers(kb));
-	qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
+	if (ns.n > 1)
+		qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
 	json_decref(probe);
 	doc = os_collect(ctx, (const char *const *)ns.v, ns.n, snapshot_flags);
 	if (os_snapshot_doc(ctx) != NULL) {

@@ -327,7 +327,8 @@ linux_nics(struct os_ctx *ctx, struct os_nic **out, size_t *nout, char **cause)
 		os_strlcpy(nic->name, de->d_name, sizeof nic->name);
 	}
 	closedir(d);
-	qsort(v, n, sizeof *v, cmp_nic);
+	if (n > 1)	/* qsort(NULL, 0) is undefined (C11 7.22.5p1; UBSan, fuzz_doctor) */
+		qsort(v, n, sizeof *v, cmp_nic);
 	linux_rpath(ctx, path, sizeof path, "/proc/interrupts");
 	irq_err = access(path, R_OK) == 0 ? 0 : errno;
 	for (nic = v; nic < v + n; nic++) {

@@ -267,7 +267,8 @@ walk_dir(struct walk *w, const char *dir, const char *name, int depth)
 		names = util_strv_add(names, &n, de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmpstr);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmpstr);
 	for (i = 0; i < n && !w->stop; i++) {
 		size_t l;
 
