@@ -86,6 +86,9 @@ void	 capture_set_free(struct capture_set *);
 int	 capture_run(const struct remote_host *, double secs, struct capture_set *, char **cause);
 int	 capture_run_root(const struct remote_host *, double secs, const char *root,
 	    struct capture_set *, char **cause);
+/* A capture script run on host with args ($1...), parsed: capture_run's and capture_run_snapshot's. */
+int	 capture_run_script(const struct remote_host *, const char *script, char *const args[],
+	    double timeout, struct capture_set *, char **cause);
 
 /*
  * The capture of a bench's per-run snapshot (capture_snap.c): the script above without

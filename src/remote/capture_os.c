@@ -19,7 +19,6 @@ int
 capture_run_root(const struct remote_host *h, double secs, const char *root,
     struct capture_set *set, char **cause)
 {
-	struct remote_result r;
 	char num[16], *script, *args[3] = { num, NULL, NULL };
 	int rc;
 
@@ -32,9 +31,19 @@ capture_run_root(const struct remote_host *h, double secs, const char *root,
 	if (root != NULL && *root != '\0')
 		args[1] = (char *)root;
 	script = capture_script(secs);
-	rc = remote_sh(h, script, args, secs + RUN_MARGIN, &r, cause);
+	rc = capture_run_script(h, script, args, secs + RUN_MARGIN, set, cause);
 	free(script);
-	if (rc == -1)
+	return rc;
+}
+
+int
+capture_run_script(const struct remote_host *h, const char *script, char *const args[],
+    double timeout, struct capture_set *set, char **cause)
+{
+	struct remote_result r;
+	int rc;
+
+	if (remote_sh(h, script, args, timeout, &r, cause) == -1)
 		return -1;
 	if (r.timed_out || r.status == 255) {
 		util_cause(cause, "cannot read '%s': %s", h->url, r.timed_out ?

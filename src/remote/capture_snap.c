@@ -29,7 +29,6 @@ int
 capture_run_snapshot(const struct remote_host *h, const char *root, struct capture_set *set,
     char **cause)
 {
-	struct remote_result r;
 	char *script, *args[3] = { "1", NULL, NULL };
 	int rc;
 
@@ -37,17 +36,7 @@ capture_run_snapshot(const struct remote_host *h, const char *root, struct captu
 	if (root != NULL && *root != '\0')
 		args[1] = (char *)root;
 	script = capture_script_snapshot();
-	rc = remote_sh(h, script, args, SNAP_TIMEOUT, &r, cause);
+	rc = capture_run_script(h, script, args, SNAP_TIMEOUT, set, cause);
 	free(script);
-	if (rc == -1)
-		return -1;
-	if (r.timed_out || r.status == 255 || (r.status != 0 && strstr(r.out, ":: ntune-capture ") == NULL)) {
-		util_cause(cause, "cannot read '%s': %s", h->url, r.timed_out ? "no answer in time" :
-		    remote_result_why(&r));
-		remote_result_free(&r);
-		return -1;
-	}
-	rc = capture_parse(r.out, strlen(r.out), h->url, set, cause);
-	remote_result_free(&r);
 	return rc;
 }
