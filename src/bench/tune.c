@@ -100,10 +100,45 @@ run_value(const struct bench_ctx *c, struct bench_run *r)
 }
 
 /*
+ * A DUT outside the lab: one run of the load with the DUT's counters sampled
+ * under it (t->diagnose), its diagnosis in DIR/diagnosis.json ordering the
+ * candidates. A diagnosis that cannot be made is a note, not a failure. -1
+ * only when interrupted.
+ */
+static int
+baseline_dut(struct bench_ctx *c, struct bench_tune *t, char **cause)
+{
+	char *path, *why = NULL;
+
+	if (t->diag != NULL)
+		return 0;	/* the caller's (tune --diagnosis FILE) */
+	if (t->diagnose == NULL || c->dir == NULL) {
+		t->diag_note = xstrdup(c->dir == NULL ? "no results directory: no diagnosis" :
+		    "no diagnosis of this DUT: the candidate list's order");
+		return 0;
+	}
+	xasprintf(&path, "%s/diagnosis.json", c->dir);
+	if (t->diagnose(t->diagnose_arg, path, &t->diag, &why) == -1) {
+		free(path);
+		if (bench_interrupted) {
+			*cause = why;
+			return -1;
+		}
+		xasprintf(&t->diag_note, "no diagnosis of the DUT (%s): the candidate list's order",
+		    why != NULL ? why : "no cause given");
+		free(why);
+		return 0;
+	}
+	free(path);
+	c->diagnosed = true;
+	return 0;
+}
+
+/*
  * Two runs of the settings in force before any step: the first one with the
  * DUT's diagnosis under load (DIR/diagnosis.json), which orders the candidates;
- * both give a first run-to-run spread. In the lab only (a remote DUT is not
- * diagnosed yet). -1 only when interrupted.
+ * both give a first run-to-run spread. Outside the lab: baseline_dut. -1 only
+ * when interrupted.
  */
 static int
 baseline(struct bench_ctx *c, struct bench_tune *t, char **cause)
@@ -113,10 +148,8 @@ baseline(struct bench_ctx *c, struct bench_tune *t, char **cause)
 	char *path = NULL, *why = NULL;
 	int k, nv = 0;
 
-	if (!c->runner->in_lab || c->lab == NULL) {
-		t->diag_note = xstrdup("no diagnosis of a DUT outside the lab: the candidate list's order");
-		return 0;
-	}
+	if (!c->runner->in_lab || c->lab == NULL)
+		return baseline_dut(c, t, cause);
 	/* A diagnosis given by the caller (tune --diagnosis FILE) orders instead. */
 	if (c->dir != NULL && t->diag == NULL)
 		xasprintf(&path, "%s/diagnosis.json", c->dir);

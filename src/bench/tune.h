@@ -14,6 +14,7 @@
 
 struct bench_ctx;
 struct bench_gens;
+struct diag_result;
 struct kb;
 
 #define BENCH_CHANGES_MAX 8
@@ -123,6 +124,13 @@ struct bench_tune {
 	 * boot-time candidates are tried across reboots (gens->boot), else NULL.
 	 */
 	const double *reboot_s;
+	/*
+	 * A DUT outside the lab: diagnoses it under the load of the first baseline
+	 * run into path (DIR/diagnosis.json), 0 and *d, or -1 + why (the tune goes
+	 * on in the candidate list's order, saying why); NULL: not diagnosed.
+	 */
+	int	(*diagnose)(void *arg, const char *path, struct diag_result **d, char **why);
+	void	*diagnose_arg;
 	int	pairs;		/* pair up the best N singles that were not kept (0: no pairs) */
 	double	min_effect;	/* the relative effect a step is planned to decide (0.10) */
 	int	max_runs_cap;	/* a step's runs per profile never exceed this */

@@ -17,9 +17,13 @@
 #include "bench/runner.h"
 #include "bench/tune.h"
 #include "bench/tune_remote.h"
+#include "diag/diag.h"
+#include "doctor/doctor.h"
 #include "lab/lab.h"
 #include "os/platform.h"
+#include "remote/capture.h"
 #include "util/util.h"
+#include "util/util_json.h"
 
 /* FreeBSD's device tree of an interface: ix0 -> dev.ix.0; "" when the name has no unit. */
 static void
@@ -76,7 +80,8 @@ bench_remote_tune_plan(const struct bench_remote *b, const struct bench_ctx *c,
 
 	bench_tune_candidates_from(c->kb, t->gens, t->get, t->get_arg, t->ncpu, t->host_knobs,
 	    &cand, &n, &t->notes, &t->nnotes);
-	bench_tune_order(cand, n, NULL);
+	/* the order of --diagnosis FILE's findings; the tune's own diagnosis is not made here */
+	bench_tune_order(cand, n, t->diag);
 	for (i = 0; i < n; i++) {
 		boot = bench_tune_boot_change(c, t, &cand[i]);
 		secs = bench_tune_step_cost(c, t, boot, per_run, runs, &reboots);
@@ -94,10 +99,10 @@ bench_remote_tune_plan(const struct bench_remote *b, const struct bench_ctx *c,
 			restore = restore || boot;
 		} else if (!boot)
 			stopped = true;
-		json_array_append_new(steps, json_pack("{s:i, s:s, s:s, s:s, s:b, s:i, s:i, s:f, s:b}",
-		    "step", (int)i + 1, "change", cand[i].label, "was", cand[i].was, "why",
-		    cand[i].why, "boot", boot, "runs_each", runs, "reboots", reboots, "secs", secs,
-		    "in_budget", in));
+		json_array_append_new(steps, json_pack("{s:i, s:s, s:s, s:s, s:s, s:b, s:i, s:i, s:f, "
+		    "s:b}", "step", (int)i + 1, "change", cand[i].label, "was", cand[i].was, "why",
+		    cand[i].why, "order", cand[i].order, "boot", boot, "runs_each", runs, "reboots",
+		    reboots, "secs", secs, "in_budget", in));
 	}
 	for (i = 0; i < t->nnotes; i++)
 		json_array_append_new(notes, json_string(t->notes[i]));
@@ -186,4 +191,92 @@ bench_remote_knob_get(void *arg, const char *name, char **value, char **why)
 	*why = xstrdup(k != NULL && json_is_string(v = json_object_get(k, "error")) ?
 	    json_string_value(v) : "the DUT does not report it");
 	return -1;
+}
+
+/* What the reading under the load needs: the DUT, the samples' interval, the capture. */
+struct dut_reading {
+	struct bench_remote *b;
+	double	secs;
+	struct capture_set set;
+};
+
+/* The capture script on the DUT (its two samples secs apart), as `ntune doctor ssh://` reads it. */
+static int
+read_dut(void *arg, char **cause)
+{
+	struct dut_reading *r = arg;
+
+	/* --dut-root prefixes a FreeBSD DUT's files; a Linux one's /proc and /sys are at / */
+	return capture_run_root(&r->b->dut, r->secs, strcmp(r->b->dut_facts.os, "FreeBSD") == 0 ?
+	    r->b->dut_root : NULL, &r->set, cause);
+}
+
+/* doctor_run's diagnosis of the capture, written to path as `ntune diagnose --json` writes it. */
+static int
+diagnosis_of(struct dut_reading *r, const char *path, struct diag_result **d, char **cause)
+{
+	struct doctor_opts o = { .source = r->b->dut.url, .dut = r->b->dut.url,
+	    .duration = r->secs, .kb = r->b->kb };
+	struct doctor_doc doc;
+	char *dump, *text;
+	int rc = -1;
+
+	memset(&doc, 0, sizeof doc);
+	if (doctor_run(&r->set, &o, &doc, cause) == -1)
+		return -1;
+	if (doc.interval_s <= 0) {
+		util_cause(cause, "%s: the capture has no two samples under the load", r->b->dut.url);
+		goto out;
+	}
+	if (diag_from_json(doc.diagnosis, d, cause) == -1)
+		goto out;
+	dump = util_json_dumps(doc.diagnosis, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	xasprintf(&text, "%s\n", dump);
+	free(dump);
+	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	free(text);
+	if (rc == -1) {
+		diag_result_free(*d);
+		*d = NULL;
+	}
+out:
+	doctor_doc_free(&doc);
+	return rc;
+}
+
+int
+bench_remote_tune_diagnose(struct bench_remote *b, double secs, const char *path,
+    struct diag_result **d, char **cause)
+{
+	struct dut_reading r;
+	struct bench_load_figures f;
+	int rc;
+
+	*d = NULL;
+	memset(&r, 0, sizeof r);
+	r.b = b;
+	r.secs = ceil(secs);
+	if (r.secs < 1)
+		r.secs = 1;
+	if (!capture_secs_valid(r.secs)) {
+		util_cause(cause, "samples %.0f s apart: at most %d s", r.secs, CAPTURE_SECS_MAX);
+		return -1;
+	}
+	BENCH_SAY(b, "baseline (the settings in force, diagnosed): the load through %s -> %s, "
+	    "%.0f s settle, then the DUT's counters sampled %.0f s apart", b->dut_in, b->dut_out,
+	    b->lab->settle, r.secs);
+	/* sends at most as long as the capture may take (capture_run's margin), as doctor's does */
+	rc = bench_remote_load_during(b, b->lab->settle, b->lab->settle + r.secs + 120, read_dut,
+	    &r, &f, cause);
+	if (rc == 0 && f.error[0] != '\0') {
+		util_cause(cause, "the load under the samples failed: %s", f.error);
+		rc = -1;
+	}
+	if (rc == 0) {
+		BENCH_SAY(b, "baseline (diagnosed): offered %.0f pps, %.0f pps reached the sink",
+		    f.gen_pps, f.pps);
+		rc = diagnosis_of(&r, path, d, cause);
+	}
+	capture_set_free(&r.set);
+	return rc;
 }

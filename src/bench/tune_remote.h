@@ -29,12 +29,26 @@ struct bench_gens;
 int	bench_remote_gens(const struct bench_remote *, const char *path, struct bench_gens *,
 	    char **cause);
 /*
- * tune --dut --plan: the candidates in the order they would be tried (the list's:
- * the DUT is not diagnosed), each with its runs, reboots and most DUT time, which
+ * tune --dut --plan: the candidates in the order they would be tried (the list's,
+ * or t->diag's, --diagnosis FILE: the plan does not diagnose the DUT), each with why
+ * it is there ("order"), its runs, reboots and most DUT time, which
  * fit in the budget, and the totals; schema 1 (README). Nothing is changed.
  */
 struct bench_tune;
 json_t	*bench_remote_tune_plan(const struct bench_remote *, const struct bench_ctx *,
 	    struct bench_tune *);
+
+/*
+ * The DUT diagnosed under the tune's load (tune's first baseline run outside the
+ * lab): the load of b (ntune gen or pkt-gen) through the DUT, and during it the
+ * capture script's two samples secs apart (ceil, at least 1 s), read agentless
+ * (capture_run_root: nothing needed on the DUT but sh); doctor_run's diagnosis of
+ * them written to path as `ntune diagnose --json` writes it (the lab's
+ * DIR/diagnosis.json) and into *d. The DUT is only read. -1 + cause when the load
+ * or the capture fails, or the capture has no two samples; nothing is written then.
+ */
+struct diag_result;
+int	bench_remote_tune_diagnose(struct bench_remote *, double secs, const char *path,
+	    struct diag_result **d, char **cause);
 
 #endif

@@ -22,6 +22,7 @@
 #include "cmd/cmd.h"
 #include "cmd/remote_opts.h"
 #include "diag/diag.h"
+#include "doctor/doctor.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "util/util.h"
@@ -62,6 +63,15 @@ print_summary(const struct bench_tune *t, const char *dir)
 		free(text);
 	} else
 		printf("gain over the starting settings: none proven (no change kept)\n");
+	if (t->diag != NULL && t->diag->nfindings > 0)
+		printf("order: the knobs of %zu finding%s of %s first (%s)\n", t->diag->nfindings,
+		    t->diag->nfindings == 1 ? "" : "s", t->diag_from != NULL ? t->diag_from :
+		    "the DUT's diagnosis under the load, diagnosis.json", t->diag->findings[0].summary);
+	else if (t->diag != NULL)
+		printf("order: the candidate list's (no finding in %s)\n", t->diag_from != NULL ?
+		    t->diag_from : "the DUT's diagnosis under the load, diagnosis.json");
+	else
+		printf("order: %s\n", t->diag_note != NULL ? t->diag_note : "the candidate list's");
 	printf("stopped: %s\n", t->stopped);
 	printf("best profile: %s/best.conf\nresults: %s\n", dir, dir);
 }
@@ -114,6 +124,41 @@ cand_check(const char *path, char **cause)
 	return 0;
 }
 
+/*
+ * --diagnosis FILE: an ntune-diagnosis document (`ntune diagnose --json`, a bench's or
+ * tune's DIR/diagnosis.json), or the diagnosis part of an ntune-doctor one (`ntune
+ * doctor -o DIR`'s doctor.json, `doctor --json`).
+ */
+static int
+load_diagnosis(const char *path, struct diag_result **d, char **cause)
+{
+	struct doctor_doc doc;
+	json_error_t jerr;
+	json_t *o, *v;
+	bool doctor;
+	int rc;
+
+	if ((o = json_load_file(path, 0, &jerr)) == NULL)
+		return diag_load(path, d, cause);	/* its "PATH:LINE: ..." */
+	doctor = json_is_string(v = json_object_get(o, "schema")) &&
+	    strcmp(json_string_value(v), DOCTOR_SCHEMA) == 0;
+	if (!doctor) {
+		json_decref(o);
+		return diag_load(path, d, cause);
+	}
+	memset(&doc, 0, sizeof doc);
+	if ((rc = doctor_doc_read(o, path, &doc, cause)) == 0 &&
+	    (rc = diag_from_json(doc.diagnosis, d, cause)) == -1) {
+		char *why = *cause;
+
+		xasprintf(cause, "%s: its diagnosis: %s", path, why);
+		free(why);
+	}
+	doctor_doc_free(&doc);
+	json_decref(o);
+	return rc;
+}
+
 /* What the options say. */
 struct tune_opts {
 	const char *prefix, *dir;
@@ -129,8 +174,18 @@ struct tune_remote {
 	struct bench_runner runner;
 	struct bench_gens gens;
 	json_t	*values;		/* the candidates' knobs on the DUT */
+	double	secs;			/* the diagnosis' samples apart: a run's duration */
 	bool	opened;
 };
+
+/* bench_tune.diagnose on the DUT (arg: the struct tune_remote). */
+static int
+diagnose_dut(void *arg, const char *path, struct diag_result **d, char **why)
+{
+	struct tune_remote *r = arg;
+
+	return bench_remote_tune_diagnose(&r->rb, r->secs, path, d, why);
+}
 
 static const struct option longopts[] = {
 	{ "lab", no_argument, NULL, 'L' },
@@ -295,6 +350,10 @@ remote_open(struct tune_remote *r, struct bench_lab *lab, struct bench_ctx *c, s
 	t->reboot_s = &r->rb.reboot_mean;
 	bench_remote_runner(&r->rb, &r->runner);
 	c->runner = &r->runner;
+	/* The first baseline: the DUT diagnosed under the load, read agentless. */
+	r->secs = c->duration;
+	t->diagnose = diagnose_dut;
+	t->diagnose_arg = r;
 	return 0;
 }
 
@@ -325,6 +384,12 @@ print_plan(const struct tune_opts *o, struct bench_lab *lab, struct bench_ctx *c
 	    json_real_value(json_object_get(plan, "run_s")), c->seq.max_runs);
 	printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), %.0f s settle; "
 	    "counted as %.0f s\n", rb->reboot_timeout, rb->reboot_settle, rb->reboot_mean);
+	if (t->diag != NULL)
+		printf("  order: the knobs of the %zu finding%s of %s first\n", t->diag->nfindings,
+		    t->diag->nfindings == 1 ? "" : "s", t->diag_from);
+	else
+		printf("  order: the candidate list's (the tune diagnoses the DUT under its load "
+		    "first, and orders by that)\n");
 	json_array_foreach(json_object_get(plan, "steps"), i, s) {
 		printf("  step %zu: %s (now %s): %s, at most %lld reboots, about %.0f s%s\n", i + 1,
 		    json_string_value(json_object_get(s, "change")),
@@ -485,7 +550,7 @@ run(struct cmd_args *args)
 	if (kb_load(NULL, &kb, &cause) == -1)
 		goto fail;
 	if (lab_prefix_valid(o.prefix, &cause) == -1 || cand_check(t.cand_path, &cause) == -1 ||
-	    (t.diag_from != NULL && diag_load(t.diag_from, &t.diag, &cause) == -1))
+	    (t.diag_from != NULL && load_diagnosis(t.diag_from, &t.diag, &cause) == -1))
 		goto fail_usage;
 	cmd_measure_setup(&o.m, &lab, &c);
 	c.kb = kb;
@@ -563,7 +628,13 @@ const struct ntune_cmd cmd_tune = {
 	    "      [--dut-root DIR] [--reboot-cmd CMD] [--reboot-timeout S] [--reboot-settle S]\n"
 	    "      [--dut-confirm S]]",
 	.notes = "--goal efficiency compares forwarded packets per CPU-second the DUT spent, as\n"
-	    "`ntune bench --metric efficiency` does (its --help says what is counted).\n",
+	    "`ntune bench --metric efficiency` does (its --help says what is counted).\n"
+	    "The candidates are ordered by a diagnosis of the starting settings under the load:\n"
+	    "in the lab `ntune diagnose` in the DUT, with --dut the DUT's counters sampled over\n"
+	    "ssh with its own commands (ntune not needed there) during a first baseline run;\n"
+	    "either is kept in DIR/diagnosis.json. A DUT that cannot be diagnosed keeps the\n"
+	    "file's order, with a note why. --diagnosis FILE orders by a saved diagnosis instead:\n"
+	    "`ntune diagnose --json` output, or the doctor.json of `ntune doctor -o DIR`.\n",
 	.optstring = "o:",
 	.longopts = longopts,
 	.max_args = 0,

@@ -22,7 +22,8 @@ test_expect_success 'the conversions file including the collector is the os cycl
 	rm -rf src && cp -R "$SRCDIR/src" src &&
 	printf "#include \"os/collect.h\"\n" >>src/os/os_json.c &&
 	test_expect_code 1 "$graph" src >out &&
-	grep -qx "cycle: os/collect -> os/os_json -> os/collect" out
+	cat out &&
+	grep -Eqx "cycle: (os/collect -> os/os_json -> os/collect|os/os_json -> os/collect -> os/os_json)" out
 '
 test_expect_success 'a module and its private X_impl.h header are one unit, not a cycle' '
 	mkdir -p m/a && printf "#include \"a/x_impl.h\"\n" >m/a/x.c &&

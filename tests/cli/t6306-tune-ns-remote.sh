@@ -48,7 +48,7 @@ test_expect_success 'tune --dut tries the candidates on the DUT over ssh and res
 		grep -q "^ntune tune: DUT ssh://dut: Linux" err &&
 		grep -q "candidate changes for ssh://dut" err &&
 		grep -q "note: if.dut0.no_such_setting left out: " err &&
-		grep -q "^ntune tune: step 1/[0-9]*: if.dut1.txqueuelen=4000 (now 1000)" err &&
+		grep -q "^ntune tune: step [12]/[0-9]*: if.dut1.txqueuelen=4000 (now 1000)" err &&
 		grep -q "why now: the candidate list.s order (line 1)" err &&
 		restored ||
 		{ tail -25 err; false; }
@@ -60,8 +60,9 @@ test_expect_success 'the results hold the hosts and every step; a gain is only o
 	h = json.load(open("t1/hosts.json"))
 	assert h["dut"]["url"] == "ssh://dut" and h["dut"]["os"] == "Linux", h["dut"]
 	s = json.load(open("t1/summary.json"))
-	assert s["steps"] and s["steps"][0]["change"] == "if.dut1.txqueuelen=4000", s["steps"]
-	assert s["diagnosis"]["note"].startswith("no diagnosis of a DUT outside the lab"), s["diagnosis"]
+	assert s["steps"] and "if.dut1.txqueuelen=4000" in [t["change"] for t in s["steps"]], s["steps"]
+	# the baseline diagnosed under the load (t6329 asserts the order it gives)
+	assert s["diagnosis"].get("file") == "diagnosis.json", s["diagnosis"]
 	runs = [json.loads(l) for l in open("t1/runs.jsonl")]
 	# every run was measured through the DUT by the remote runner (its counters idle around it)
 	assert runs and all("dut" in r and r["ok"] for r in runs), runs[:1]
