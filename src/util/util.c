@@ -119,7 +119,8 @@ strbuf_add(struct strbuf *sb, const void *p, size_t n)
 		sb->cap = (sb->len + n + 1) * 2;
 		sb->buf = xreallocarray(sb->buf, sb->cap, 1);
 	}
-	memcpy(sb->buf + sb->len, p, n);
+	if (n > 0)	/* memcpy from NULL is undefined even for 0 bytes (an empty strbuf's buf) */
+		memcpy(sb->buf + sb->len, p, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
 }

@@ -149,6 +149,16 @@ get(const char *rel)
 	return d;
 }
 
+/* The file root/rel exists and can be read. */
+static void
+assert_exists(const char *rel)
+{
+	char *d = get(rel);
+
+	assert_non_null(d);
+	free(d);
+}
+
 /* Runs script (cut to len bytes when len > 0) with sh; its exit status. */
 static int
 run(const char *script, size_t len)
@@ -347,7 +357,7 @@ test_linux_boot_guard(void **state)
 	assert_non_null(strstr(t, "echo 1 >\"$J/lease\""));
 	assert_int_equal(run(t, 0), 0);
 	free(t);
-	assert_non_null(get(UNIT));
+	assert_exists(UNIT);
 	/* the lease runs out: the dead-man job restores, and the unit goes */
 	assert_true(wait_for(LSTATE "/g1/reverted", "dead-man timer\n", 15));
 	assert_true(wait_for(LSTATE "/g1/state", "reverted\n", 5));
@@ -358,7 +368,7 @@ test_linux_boot_guard(void **state)
 	t = rscript_apply(&s, NULL, 0, &cause);
 	assert_int_equal(run(t, 0), 0);
 	free(t);
-	assert_non_null(get(WANTS));
+	assert_exists(WANTS);
 	sh_ok("kill $(cat .%s/g2/deadman.pid) && echo 1 >." LSTATE "/g2/lease", LSTATE);
 	sh_ok("(setsid sh .%s/boot-guard </dev/null >/dev/null 2>&1 &)", LSTATE);
 	assert_true(wait_for(LSTATE "/g2/reverted", "boot guard\n", 15));
@@ -368,7 +378,7 @@ test_linux_boot_guard(void **state)
 	t = rscript_apply(&s, NULL, 0, &cause);
 	assert_int_equal(run(t, 0), 0);
 	free(t);
-	assert_non_null(get(UNIT));
+	assert_exists(UNIT);
 	t = rscript_confirm(&s);
 	assert_int_equal(run(t, 0), 0);
 	free(t);
