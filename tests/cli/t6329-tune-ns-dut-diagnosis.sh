@@ -4,7 +4,8 @@
 # but sh there) while the generator sends through it, the diagnosis is kept in DIR/diagnosis.json
 # (the lab's ntune-diagnosis document, which `ntune report` shows) and the output says what
 # ordered the candidates. A DUT that cannot be diagnosed is a note, not a failed tune. `ntune
-# doctor -o DIR`'s doctor.json is a --diagnosis FILE too. The DUT ends as it started.
+# doctor -o DIR`'s doctor.json is a --diagnosis FILE too. With and without ntune on the DUT; the
+# DUT ends as it started.
 # test-set: full
 . "$(dirname "$0")/lib.sh"
 
@@ -100,5 +101,20 @@ test_expect_success 'a DUT whose capture cannot be read (its sysctl broken): the
 	cat out2 && grep "order\|baseline" err2 &&
 	grep -q "^order: no diagnosis of the DUT (.*): the candidate list.s order$" out2 &&
 	test ! -e t2/diagnosis.json && restored
+'
+# The last case: it takes ntune off the DUT for good (only the generator and the sink keep it).
+test_expect_success 'tune --dut, no ntune on the DUT (agentless): diagnosed the same, restored' '
+	cp -P "$RIG/bin/ntune" "$RIG/gen/bin/" && cp -P "$RIG/bin/ntune" "$RIG/sink/bin/" && rm -f "$RIG/bin/ntune" &&
+	! ctl ssh -F "$RIG/ssh_config" -o BatchMode=yes dut command -v ntune &&
+	printf "name: net.core.somaxconn\nkind: set\narg:  2048\nwhy:  a longer listen queue\n" >"$TRASH/sc.cand" &&
+	somax=$(ip netns exec "$N-dut" cat /proc/sys/net/core/somaxconn) &&
+	{ ctl timeout 400 $NTUNE tune $HOSTS --dut-root "$RIG/dut/root" --cand "$TRASH/sc.cand" --duration 0.5 \
+		--warmup 0 --runs 2 --max-runs 2 --pairs 0 --budget 1 -o t3 >out3 2>err3 ||
+		{ echo "tune exit $?"; tail -30 err3; false; }; } &&
+	cat out3 && grep "baseline\|order\|finding" err3 &&
+	grep -q "no ntune there: agentless" err3 &&
+	order_said out3 err3 && diagnosed t3 &&
+	test "$(ip netns exec "$N-dut" cat /proc/sys/net/core/somaxconn)" = "$somax" && restored &&
+	! grep -lx applied "$RIG"/dut/root/var/lib/ntune-agentless/*/state 2>/dev/null | grep -q .
 '
 test_done
