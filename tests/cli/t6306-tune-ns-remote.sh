@@ -18,28 +18,13 @@ test_expect_success 'tune --dut refuses what it does not do, before any connecti
 
 # The rest needs the ssh rig (root, ip, sshd): without it, it is skipped.
 . "$(dirname "$0")/rig.sh"
-knobs() { ip netns exec "$N-dut" sh -c 'cat /sys/class/net/dut1/tx_queue_len /sys/class/net/dut0/queues/rx-0/rps_cpus'; }
-knobs >"$TRASH/before"
-restored() {
-	knobs >"$TRASH/now" && diff -u "$TRASH/before" "$TRASH/now" &&
-	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) "
-}
-# dut0/dut1 in the file are the DUT's --dut-in/--dut-out (the rig names them so too).
-cat >"$TRASH/remote.cand" <<-\EOF2
-	name: if.dut1.txqueuelen
-	kind: times
-	arg:  4
-	why:  a longer transmit queue on the DUT's outside port
-
-	name: if.dut0.rps_cpus
-	kind: masks
-	why:  RPS on the DUT's inside port
+. "$(dirname "$0")/rig-tune.sh"
+cat >>"$TRASH/remote.cand" <<-\EOF2
 
 	name: if.dut0.no_such_setting
 	kind: flip
 	why:  a knob the DUT does not have
 EOF2
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
 TUNE="timeout 400 $NTUNE tune $HOSTS --cand $TRASH/remote.cand --duration 0.5 --warmup 0 --runs 2 --max-runs 3 --pairs 0"
 
 test_expect_success 'tune --dut tries the candidates on the DUT over ssh and restores its settings' '

@@ -20,23 +20,7 @@ test_expect_success '--diagnosis: a doctor.json that is not one is refused namin
 
 # The rest needs the ssh rig (root, ip, sshd): without it, it is skipped.
 . "$(dirname "$0")/rig.sh"
-knobs() { ip netns exec "$N-dut" sh -c 'cat /sys/class/net/dut1/tx_queue_len /sys/class/net/dut0/queues/rx-0/rps_cpus'; }
-knobs >"$TRASH/before"
-restored() {
-	knobs >"$TRASH/now" && diff -u "$TRASH/before" "$TRASH/now" &&
-	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) "
-}
-cat >"$TRASH/remote.cand" <<-\EOF2
-	name: if.dut1.txqueuelen
-	kind: times
-	arg:  4
-	why:  a longer transmit queue on the DUT's outside port
-
-	name: if.dut0.rps_cpus
-	kind: masks
-	why:  RPS on the DUT's inside port
-EOF2
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
+. "$(dirname "$0")/rig-tune.sh"
 TUNE="timeout 400 $NTUNE tune $HOSTS --cand $TRASH/remote.cand --duration 0.5 --warmup 0 --runs 2 --max-runs 2 --pairs 0 --budget 1"
 # DIR/diagnosis.json: the lab's document (ntune-diagnosis 1, read by its own table: `ntune
 # report`), two samples of the DUT's counters with the load's packets on both of its ports.
