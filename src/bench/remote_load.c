@@ -171,6 +171,25 @@ wait_gen(struct remote_child *gen, double deadline, int *status)
 	return 0;
 }
 
+/*
+ * The sink after the generator ended (gs its status): pkt-gen -f rx does not
+ * stop by itself, so after the late frames' second it is stopped; then its
+ * status, within LATE_S (255 when the generator failed: the sink is not waited for).
+ */
+static int
+sink_finish(struct remote_child *sink, bool pktgen, int gs)
+{
+	bool late;
+
+	if (gs != 0)
+		return 255;
+	if (pktgen) {
+		util_sleep(LATE_FRAMES_S, &bench_interrupted);
+		bench_pktgen_stop(sink);
+	}
+	return remote_child_wait(sink, util_now() + LATE_S, &late);
+}
+
 static void
 add_second(struct bench_trial *t, double v)
 {
@@ -286,8 +305,8 @@ static int
 load(struct bench_remote *b, struct bench_trial *t, char **cause)
 {
 	struct remote_child sink, gen;
-	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN, late;
-	int gs = 0, ss = 255;
+	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN;
+	int gs = 0, ss;
 
 	if (start_sink(b, t, &sink, cause) == -1)
 		goto interrupted;
@@ -302,13 +321,7 @@ load(struct bench_remote *b, struct bench_trial *t, char **cause)
 		remote_child_free(&sink);
 		goto interrupted;
 	}
-	/* pkt-gen -f rx does not stop by itself: after the late frames' second, we stop it. */
-	if (gs == 0 && pktgen) {
-		util_sleep(LATE_FRAMES_S, &bench_interrupted);
-		bench_pktgen_stop(&sink);
-	}
-	if (gs == 0)
-		ss = remote_child_wait(&sink, util_now() + LATE_S, &late);
+	ss = sink_finish(&sink, pktgen, gs);
 	documents(b, t, &gen, gs, &sink, ss);
 	remote_child_free(&gen);
 	remote_child_free(&sink);
@@ -340,8 +353,8 @@ load_during(struct bench_remote *b, struct bench_trial *t, double settle,
     int (*during)(void *, char **), void *arg, char **cause)
 {
 	struct remote_child sink, gen;
-	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN, late;
-	int gs = 0, ss = 255, ended, rc = 0;
+	bool pktgen = b->lab->load == BENCH_LOAD_PKTGEN;
+	int gs = 0, ss, ended, rc = 0;
 
 	if (start_sink(b, t, &sink, cause) == -1)
 		goto interrupted;
@@ -369,12 +382,7 @@ load_during(struct bench_remote *b, struct bench_trial *t, double settle,
 		remote_child_free(&sink);
 		goto interrupted;
 	}
-	if (gs == 0 && pktgen) {
-		util_sleep(LATE_FRAMES_S, &bench_interrupted);
-		bench_pktgen_stop(&sink);
-	}
-	if (gs == 0)
-		ss = remote_child_wait(&sink, util_now() + LATE_S, &late);
+	ss = sink_finish(&sink, pktgen, gs);
 	if (t->error[0] == '\0')
 		documents(b, t, &gen, gs, &sink, ss);
 	remote_child_free(&gen);
