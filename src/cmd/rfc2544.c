@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -332,8 +331,8 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 	if (out->profile != NULL && read_profile(out, d) != 0)
 		return 2;
 	out->rb.kb = d->kb;	/* an agentless DUT: which knobs are loader tunables */
-	if (out->dir != NULL && mkdir(out->dir, 0755) == -1 && errno != EEXIST)
-		return cmd_error(&cmd_lab_rfc2544, 2, "cannot create '%s': %s", out->dir, strerror(errno));
+	if (out->dir != NULL && util_mkdir(out->dir, &cause) == -1)
+		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
 	out->rb.dir = out->dir;
 	/* Whatever happens from here on, the hosts are left as they were (dut_end). */
 	d->end = dut_end;

@@ -51,4 +51,10 @@ test_expect_success 'rfc2544 rejects bad sizes, loads and tolerances' '
 test_expect_success 'rfc2544 on a lab that is not up says so' '
 	test_expect_code 2 ntune lab rfc2544 --prefix "$p" --sizes 64 2>err && grep -q "is not up" err
 '
+test_expect_success 'rfc2544 --dut with an -o folder it cannot make says which, before any ssh' '
+	test_expect_code 2 ntune lab rfc2544 --dut ssh://nowhere.invalid --gen ssh://g.invalid \
+		--sink ssh://s.invalid -o "$TRASH/no/such" --sizes 64 2>err &&
+	grep -q "^ntune lab rfc2544: cannot create .$TRASH/no/such.: No such file" err &&
+	! grep -q "nowhere.invalid" err && test ! -e "$TRASH/no"
+'
 test_done
