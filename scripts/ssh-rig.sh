@@ -19,7 +19,9 @@
 # Fault files: DIR/dut/never-back (the DUT stays down), DIR/dut/after-boot.conf (sysctl lines
 # applied after the persisted ones: a setting silently changed at boot). After sshd, the units
 # DIR/dut/root/etc/systemd/system/multi-user.target.wants/ names are started as systemd would
-# (dut_units: only an ExecStart=/bin/sh PATH).
+# (dut_units: only an ExecStart=/bin/sh PATH); on the FreeBSD-look DUT, the hooks its boot would
+# run from under its root (dut_rc_freebsd: OPNsense's rc.syshook start, pfSense's
+# rc.start_packages, stock FreeBSD's local_startup rc.d scripts).
 # Everything is removed by `down`; all waits are bounded.
 set -eu
 
@@ -158,6 +160,43 @@ dut_units() {
 	done
 }
 
+# The FreeBSD-look DUT's boot (tests/cli/rig-freebsd.sh wrote DIR/dut/fbsd-mib.conf), after its
+# MIB and sysctl files (the boot-hook) and sshd: the late step of each platform's boot that runs
+# what was installed under its root (ntune's agentless boot guard hook, t6333), in the DUT sshd's
+# mount namespace (the MIB, the stand-ins) with the DUT's PATH, output in DIR/dut/rc.log:
+# - OPNsense (root/usr/local/opnsense/version): its /etc/rc runs `rc.syshook start`, which runs
+#   every file of usr/local/etc/rc.syshook.d/start in sorted order, with no argument
+#   (opnsense/core src/etc/rc, src/etc/rc.syshook);
+# - pfSense (root/etc/platform says pfSense): /etc/pfSense-rc runs rc.start_packages, which runs
+#   each usr/local/etc/rc.d/*.sh with `start` in the background (pfsense/pfsense
+#   src/etc/pfSense-rc, src/etc/rc.start_packages);
+# - stock FreeBSD: /etc/rc's second rcorder pass sources, in a subshell after `set faststart`,
+#   each executable usr/local/etc/rc.d file with a `# PROVIDE:` line (freebsd-src
+#   libexec/rc/rc; rc.subr find_local_scripts_new, run_rc_script); in name order here, not
+#   rcorder's. Nothing else of those boots runs here.
+dut_rc_freebsd() {
+	[ -f "$DIR/dut/fbsd-mib.conf" ] || return 0
+	echo "$(date +%s) boot $(cat "$DIR/dut/boot_id")" >>"$DIR/dut/rc.log"
+	nsenter -t "$(cat "$DIR/dut/sshd.pid")" -m -n env PATH="$DIR/dut/bin:$DIR/bin:$PATH" sh -c '
+		r=$1
+		if [ -e "$r/usr/local/opnsense/version" ]; then
+			for f in $(find "$r/usr/local/etc/rc.syshook.d/start" -type f 2>/dev/null | LC_ALL=C sort); do
+				echo ">>> rc.syshook start: $f"; "$f" || echo ">>> error in $f"
+			done
+		elif grep -qs pfSense "$r/etc/platform"; then
+			for f in "$r"/usr/local/etc/rc.d/*.sh; do
+				[ -f "$f" ] || continue
+				echo ">>> rc.start_packages: $f start"; "$f" start &
+			done
+		else
+			for f in $(grep -l "^# PROVIDE:" "$r"/usr/local/etc/rc.d/* 2>/dev/null); do
+				case $f in *.sample|*.pkgsave) continue ;; esac
+				[ -x "$f" ] || continue
+				echo ">>> rc: $f faststart"; (set faststart; . "$f")
+			done
+		fi' rig "$DIR/dut/root" </dev/null >>"$DIR/dut/rc.log" 2>&1 || :
+}
+
 reboot_dut() {
 	[ -s "$DIR/dut/sshd.pid" ] && kill "$(cat "$DIR/dut/sshd.pid")" 2>/dev/null || :
 	# Every session of the DUT goes with it, as on a real reboot.
@@ -173,6 +212,7 @@ reboot_dut() {
 	dut_boot
 	start_sshd dut
 	dut_units
+	dut_rc_freebsd
 	echo "$(date +%s) up $(cat "$DIR/dut/boot_id")" >>"$DIR/dut/reboots"
 }
 

@@ -262,7 +262,7 @@ check_all(const struct rscript *s, const struct rscript_knob *k, size_t n, char 
 			goto badid;
 	if (rscript_guarded(s) && s->root != NULL && !plain_path(s->root)) {
 		util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the boot "
-		    "guard's systemd unit names a file under it", s->root);
+		    "guard's boot hook names a file under it", s->root);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -316,21 +316,32 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 }
 
 /*
- * The boot guard (Linux, a persisted apply with a dead-man): the persisted block
- * outlives a reboot, the dead-man job does not. The apply leaves a systemd unit,
- * ntune-agentless-guard.service, wanted by multi-user.target (systemd(1) starts it
- * at every boot); it runs STATE/boot-guard, which gives every entry neither
- * confirmed nor reverted its lease again (LEASE seconds from this boot) and waits as
- * the dead-man job does. STATE/unguard removes the unit once no entry needs it.
+ * The boot guard (a persisted apply with a dead-man): the persisted block outlives
+ * a reboot, the dead-man job does not. The apply leaves STATE/boot-guard, which
+ * gives every entry neither confirmed nor reverted its lease again (LEASE seconds
+ * from this boot) and waits as the dead-man job does, and a hook that the DUT's
+ * boot runs: on Linux the systemd unit ntune-agentless-guard.service, wanted by
+ * multi-user.target (systemd(1) starts it at every boot); on FreeBSD a file that
+ * starts it detached with daemon(8): /usr/local/etc/rc.d/ntune_agentless_guard.sh
+ * on stock FreeBSD (libexec/rc/rc sources every executable local_startup script
+ * with a PROVIDE line, rc.subr find_local_scripts_new/run_rc_script) and pfSense
+ * (src/etc/rc.start_packages runs the .sh files there with start), and on
+ * OPNsense, whose /etc/rc runs `rc.syshook start` (src/etc/rc, src/etc/rc.syshook)
+ * and starts rc.d scripts only when rc.conf enables their rcvar (rc.freebsd),
+ * /usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard. STATE/unguard
+ * removes the hook once no entry needs it.
  */
 #define GUARD_NAME	"ntune-agentless-guard.service"
 #define GUARD_DIR	"/etc/systemd/system"
 #define GUARD_WANTS	"/etc/systemd/system/multi-user.target.wants"
+#define GUARD_RCD	"/usr/local/etc/rc.d/ntune_agentless_guard.sh"
+#define GUARD_SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
+#define GUARD_MARK	"# ntune-agentless-guard"
 
 bool
 rscript_guarded(const struct rscript *s)
 {
-	return s->os == RSCRIPT_LINUX && s->persist && s->confirm_secs > 0;
+	return s->persist && s->confirm_secs > 0;
 }
 
 /* A path that a unit's ExecStart= and sh both take as one word as it is. */
@@ -343,16 +354,101 @@ plain_path(const char *p)
 	return true;
 }
 
-/* Writes the file named by the sh word target from text (a temporary file, renamed). */
+/*
+ * Writes the file named by the sh word target from text (a temporary file in its
+ * directory, made executable when exec, renamed).
+ */
 static void
-put_file(struct strbuf *sb, const char *target, const char *text)
+put_file(struct strbuf *sb, const char *target, const char *text, bool exec)
 {
-	strbuf_addf(sb, "f=%s\nmkdir -p \"${f%%/*}\" && cat >\"$f.ntune-tmp\" <<'NTUNE_GUARD' && "
+	strbuf_addf(sb, "f=%s\nmkdir -p \"${f%%/*}\" && cat >\"$f.ntune-tmp\" <<'NTUNE_GUARD' && %s"
 	    "mv \"$f.ntune-tmp\" \"$f\" || { rm -f \"$f.ntune-tmp\"; echo \"ntune-agentless: cannot write $f\" "
-	    ">&2; echo failed >\"$J/state\"; return %d; }\n%sNTUNE_GUARD\n", target, RSCRIPT_EX_DEADMAN, text);
+	    ">&2; echo failed >\"$J/state\"; return %d; }\n%sNTUNE_GUARD\n", target,
+	    exec ? "chmod 755 \"$f.ntune-tmp\" && " : "", RSCRIPT_EX_DEADMAN, text);
 }
 
-/* STATE/boot-guard, STATE/unguard, the unit and its link: written before the dead-man starts. */
+/*
+ * STATE/boot-guard: each entry with a lease, neither confirmed nor reverted, and
+ * whose wait job does not run already (a hook run twice in one boot), waits again.
+ */
+static void
+boot_guard_text(struct strbuf *t, const struct rscript *s, const char *st)
+{
+	strbuf_addf(t, "#!/bin/sh\n# ntune agentless boot guard, started at boot by %s: each\n"
+	    "# journal entry neither confirmed nor reverted gets its lease again from this boot, then its\n"
+	    "# originals back unless the controller renews, confirms or reverts it in time.\nS=",
+	    s->os == RSCRIPT_FREEBSD ? "a hook (FreeBSD, pfSense:\n# " GUARD_RCD "; OPNsense:\n# "
+	    GUARD_SYSHOOK ")" : GUARD_NAME);
+	q(t, st);
+	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] && [ -f \"$e/wait\" ] || continue\n"
+	    "\t{ [ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ]; } && continue\n"
+	    "\tp=$(cat \"$e/deadman.pid\" 2>/dev/null); case $p in ''|*[!0-9]*) p=0 ;; esac\n"
+	    "\tif [ -r \"/proc/$p/cmdline\" ]; then c=$(tr '\\0' ' ' <\"/proc/$p/cmdline\"); "
+	    "else c=$(ps -o args= -p \"$p\" 2>/dev/null); fi\n"
+	    "\tcase $c in *\"$e/wait\"*) continue ;; esac\n"
+	    "\tl=$(cat \"$e/lease\"); case $l in ''|*[!0-9]*) l=0 ;; esac\n"
+	    "\techo $(($(date +%s) + l)) >\"$e/deadline.tmp\" && mv \"$e/deadline.tmp\" \"$e/deadline\"\n"
+	    "\tsh \"$e/wait\" \"$e\" 'boot guard' &\n\techo $! >\"$e/deadman.pid\"\ndone\nwait\nsh \"$S/unguard\"\n");
+}
+
+/*
+ * The FreeBSD hook: one text for both places. /etc/rc sources it with faststart
+ * (quietstart), rc.start_packages runs it with start, rc.syshook with no word.
+ */
+static void
+fbsd_hook_text(struct strbuf *t, const char *st)
+{
+	strbuf_adds(t, "#!/bin/sh\n# PROVIDE: ntune_agentless_guard\n# REQUIRE: LOGIN\n" GUARD_MARK
+	    ": written by an agentless `ntune apply`, removed by\n# its unguard when no journal entry needs it."
+	    " At boot it starts the boot guard, detached.\ncase ${1:-start} in\n*start) PATH=$PATH:/sbin:/bin:"
+	    "/usr/sbin:/usr/bin; daemon -f sh ");
+	q(t, st);
+	strbuf_adds(t, "/boot-guard ;;\nesac\n");
+}
+
+/* STATE/unguard: the hook goes once every entry with a lease is confirmed or reverted. */
+static void
+unguard_text(struct strbuf *t, const struct rscript *s, const char *st)
+{
+	strbuf_adds(t, "#!/bin/sh\n# Removes ntune's boot guard hook once no journal entry needs it.\nS=");
+	q(t, st);
+	strbuf_adds(t, "\nR=");
+	q(t, s->root != NULL ? s->root : "");
+	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] || continue\n"
+	    "\t[ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ] || exit 0\ndone\n");
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_adds(t, "for h in \"$R\"'" GUARD_RCD "' \"$R\"'" GUARD_SYSHOOK "'; do\n"
+		    "\tif grep -qx '" GUARD_MARK ":.*' \"$h\" 2>/dev/null; then rm -f \"$h\"; fi\ndone\n");
+	else
+		strbuf_adds(t, "rm -f \"$R\"'" GUARD_WANTS "/" GUARD_NAME "' \"$R\"'" GUARD_DIR "/" GUARD_NAME "'\n");
+}
+
+/* The hook that starts STATE/boot-guard at boot (see rscript_guarded). */
+static void
+guard_hook(struct strbuf *sb, const struct rscript *s, const char *st)
+{
+	struct strbuf t;
+
+	strbuf_init(&t);
+	if (s->os == RSCRIPT_FREEBSD) {
+		fbsd_hook_text(&t, st);
+		strbuf_adds(sb, "if [ -e \"$R/usr/local/opnsense/version\" ]; then h=\"$R\"'" GUARD_SYSHOOK "'; "
+		    "else h=\"$R\"'" GUARD_RCD "'; fi\n");
+		put_file(sb, "\"$h\"", t.buf, true);
+		strbuf_free(&t);
+		return;
+	}
+	strbuf_addf(&t, "[Unit]\nDescription=ntune agentless: the originals of an apply nobody confirmed, back "
+	    "after a boot\nAfter=systemd-sysctl.service\n\n[Service]\nType=simple\nExecStart=/bin/sh %s/boot-guard\n\n"
+	    "[Install]\nWantedBy=multi-user.target\n", st);
+	put_file(sb, "\"$R\"'" GUARD_DIR "/" GUARD_NAME "'", t.buf, false);
+	strbuf_addf(sb, "mkdir -p \"$R\"'" GUARD_WANTS "' && ln -sf '../" GUARD_NAME "' \"$R\"'" GUARD_WANTS "/"
+	    GUARD_NAME "' || { echo \"ntune-agentless: cannot enable " GUARD_NAME "\" >&2; echo failed "
+	    ">\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	strbuf_free(&t);
+}
+
+/* STATE/boot-guard, STATE/unguard and the boot hook: written before the dead-man starts. */
 static void
 guard_files(struct strbuf *sb, const struct rscript *s)
 {
@@ -360,38 +456,17 @@ guard_files(struct strbuf *sb, const struct rscript *s)
 	struct strbuf t;
 
 	strbuf_init(&t);
-	strbuf_adds(&t, "#!/bin/sh\n# ntune agentless boot guard, started at boot by " GUARD_NAME ": each\n"
-	    "# journal entry neither confirmed nor reverted gets its lease again from this boot, then its\n"
-	    "# originals back unless the controller renews, confirms or reverts it in time.\nS=");
-	q(&t, st);
-	strbuf_adds(&t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] && [ -f \"$e/wait\" ] || continue\n"
-	    "\t{ [ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ]; } && continue\n"
-	    "\tl=$(cat \"$e/lease\"); case $l in ''|*[!0-9]*) l=0 ;; esac\n"
-	    "\techo $(($(date +%s) + l)) >\"$e/deadline.tmp\" && mv \"$e/deadline.tmp\" \"$e/deadline\"\n"
-	    "\tsh \"$e/wait\" \"$e\" 'boot guard' &\n\techo $! >\"$e/deadman.pid\"\ndone\nwait\nsh \"$S/unguard\"\n");
-	put_file(sb, "\"$S/boot-guard\"", t.buf);
+	boot_guard_text(&t, s, st);
+	put_file(sb, "\"$S/boot-guard\"", t.buf, false);
 	t.len = 0;
-	strbuf_adds(&t, "#!/bin/sh\n# Removes ntune's boot guard unit once no journal entry needs it.\nS=");
-	q(&t, st);
-	strbuf_adds(&t, "\nR=");
-	q(&t, s->root != NULL ? s->root : "");
-	strbuf_adds(&t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] || continue\n"
-	    "\t[ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ] || exit 0\ndone\n"
-	    "rm -f \"$R\"'" GUARD_WANTS "/" GUARD_NAME "' \"$R\"'" GUARD_DIR "/" GUARD_NAME "'\n");
-	put_file(sb, "\"$S/unguard\"", t.buf);
-	t.len = 0;
-	strbuf_addf(&t, "[Unit]\nDescription=ntune agentless: the originals of an apply nobody confirmed, back "
-	    "after a boot\nAfter=systemd-sysctl.service\n\n[Service]\nType=simple\nExecStart=/bin/sh %s/boot-guard\n\n"
-	    "[Install]\nWantedBy=multi-user.target\n", st);
-	put_file(sb, "\"$R\"'" GUARD_DIR "/" GUARD_NAME "'", t.buf);
-	strbuf_addf(sb, "mkdir -p \"$R\"'" GUARD_WANTS "' && ln -sf '../" GUARD_NAME "' \"$R\"'" GUARD_WANTS "/"
-	    GUARD_NAME "' || { echo \"ntune-agentless: cannot enable " GUARD_NAME "\" >&2; echo failed "
-	    ">\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	unguard_text(&t, s, st);
+	put_file(sb, "\"$S/unguard\"", t.buf, false);
 	strbuf_free(&t);
+	guard_hook(sb, s, st);
 	free(st);
 }
 
-/* The guarded dead-man: a lease (a deadline the controller can renew), the unit for the boots. */
+/* The guarded dead-man: a lease (a deadline the controller can renew), the hook for the boots. */
 static void
 guard_deadman(struct strbuf *sb, const struct rscript *s)
 {
@@ -408,8 +483,12 @@ guard_deadman(struct strbuf *sb, const struct rscript *s)
 	    "\tfi\n\tsleep 1\ndone\nsh ");
 	q(sb, st);
 	strbuf_adds(sb, "/unguard\nNTUNE_WAIT\n");
-	strbuf_addf(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
-	    "echo $! >\"$J/deadman.pid\"; } || { echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_adds(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" 'dead-man timer' || ");
+	else
+		strbuf_adds(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
+		    "echo $! >\"$J/deadman.pid\"; } || ");
+	strbuf_addf(sb, "{ echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
 	    "echo failed >\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
 	free(st);
 }

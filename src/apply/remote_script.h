@@ -19,7 +19,7 @@
  *              (the loader tunables into loader.conf.local's block)
  *   lease, deadline  a guarded entry (rscript_guarded): its lease in seconds and
  *              the time (date +%s) the dead-man restores at; STATE/boot-guard and
- *              STATE/unguard serve the boot guard
+ *              STATE/unguard serve the boot guard (Linux and FreeBSD)
  * STATE/latest names the newest entry. The whole script is one function called
  * on its last line, so a connection cut while it is sent runs nothing.
  */
@@ -73,13 +73,15 @@ char	*rscript_apply(const struct rscript *, const struct rscript_knob *, size_t 
 char	*rscript_confirm(const struct rscript *);
 char	*rscript_revert(const struct rscript *);
 /*
- * Does the apply of s leave a boot guard (Linux, persisted, with a dead-man)? Its
- * entry has a lease of confirm_secs: the dead-man job restores the originals when
- * the lease runs out, and after every boot until then a systemd unit the apply
- * enabled (/etc/systemd/system/ntune-agentless-guard.service, wanted by
- * multi-user.target) gives the entry its lease again from that boot and waits as
- * the dead-man does; confirm or revert stand it down, and the unit goes with the
- * last entry that needed it.
+ * Does the apply of s leave a boot guard (persisted, with a dead-man)? Its entry has a
+ * lease of confirm_secs: the dead-man job restores the originals when the lease runs
+ * out, and after every boot until then a hook the apply wrote gives the entry its
+ * lease again from that boot and waits as the dead-man does: on Linux the systemd unit
+ * /etc/systemd/system/ntune-agentless-guard.service (wanted by multi-user.target); on
+ * FreeBSD and pfSense /usr/local/etc/rc.d/ntune_agentless_guard.sh, on OPNsense
+ * /usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard (each starts the guard
+ * with daemon(8)). confirm or revert stand it down, and the hook goes with the last
+ * entry that needed it.
  */
 bool	 rscript_guarded(const struct rscript *);
 /* A guarded entry's lease renewed from now (the bench before each run); malloc'd. */

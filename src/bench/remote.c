@@ -605,7 +605,7 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 			w[nw++] = "--trial-boot";
 		w[nw] = NULL;
 		/*
-		 * Agentless: the DUT's dead-man job until the reboot, then (Linux) its boot guard:
+		 * Agentless: the DUT's dead-man job until the reboot, then its boot guard:
 		 * a controller gone leaves nothing persisted for longer than --dut-confirm.
 		 */
 		if (b->agentless) {

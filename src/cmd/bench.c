@@ -170,8 +170,10 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 		    "%.0f s settle\n", b->reboot_timeout, b->reboot_settle);
 		printf("  agentless DUT: the dead-man job until the reboot, then a boot guard restores the "
 		    "originals %d s after each boot unless the bench renews its lease before each run (Linux: "
-		    "the systemd unit ntune-agentless-guard.service; FreeBSD: none, its loader tunables are "
-		    "for one boot (nextboot -e), its sysctl knobs stay in sysctl.conf.local until reverted)\n",
+		    "the systemd unit ntune-agentless-guard.service; FreeBSD and pfSense: "
+		    "/usr/local/etc/rc.d/ntune_agentless_guard.sh; OPNsense: "
+		    "/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard; a FreeBSD DUT's loader "
+		    "tunables are for one boot, nextboot -e)\n",
 		    b->confirm_secs > 0 ? b->confirm_secs : (int)(300 + 3 * (lab->settle + c->duration +
 		    c->warmup)));
 		secs += (switches + 1) * (b->reboot_timeout / 4 + b->reboot_settle);

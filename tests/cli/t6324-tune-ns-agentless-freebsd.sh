@@ -95,7 +95,8 @@ test_expect_success 'the controller killed (SIGKILL) in a bench: the DUT job res
 	wait_until 60 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
 	t1=$(date +%s) && echo "set to $v at $t0, the original back at $t1" &&
 	test $((t1 - t0)) -le 50 &&
-	test "$(cat "$J/$e/reverted")" = "dead-man timer" && test "$(cat "$J/$e/state")" = reverted &&
+	wait_until 10 "test \"\$(cat \"\$J/\$e/state\")\" = reverted" &&
+	test "$(cat "$J/$e/reverted")" = "dead-man timer" &&
 	agentless_restored
 '
 test_done

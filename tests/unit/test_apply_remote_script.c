@@ -391,7 +391,7 @@ test_linux_boot_guard(void **state)
 	free(t);
 }
 
-/* Only a Linux persisted apply with a dead-man has a boot guard; its root must be a plain path. */
+/* Only a persisted apply with a dead-man has a boot guard; its root must be a plain path. */
 static void
 test_boot_guard_only_where_it_serves(void **state)
 {
@@ -405,18 +405,141 @@ test_boot_guard_only_where_it_serves(void **state)
 	assert_null(strstr(t, "ntune-agentless-guard"));
 	free(t);
 	s.os = RSCRIPT_FREEBSD;
-	s.persist = true;
 	assert_false(rscript_guarded(&s));
 	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.isr.dispatch", "deferred", "direct", false } },
 	    1, &cause);
 	assert_null(strstr(t, "ntune-agentless-guard"));
+	assert_null(strstr(t, "boot-guard"));
 	free(t);
-	s.os = RSCRIPT_LINUX;
+	s.persist = true;
+	s.confirm_secs = 0;
+	assert_false(rscript_guarded(&s));
+	s.confirm_secs = 30;
+	assert_true(rscript_guarded(&s));
 	s.root = "/a b";
+	assert_null(rscript_apply(&s, k, 1, &cause));
+	assert_non_null(strstr(cause, "is not a plain path"));
+	free(cause);
+	cause = NULL;
+	s.os = RSCRIPT_LINUX;
 	assert_true(rscript_guarded(&s));
 	assert_null(rscript_apply(&s, k, 1, &cause));
 	assert_non_null(strstr(cause, "is not a plain path"));
 	free(cause);
+}
+
+#define FSTATE	"/var/db/ntune-agentless"
+#define RCD	"/usr/local/etc/rc.d/ntune_agentless_guard.sh"
+#define SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
+#define SA	"PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" "
+
+/* The file root/rel is executable (a boot hook must be). */
+static bool
+executable(const char *rel)
+{
+	char *p;
+	bool x;
+
+	xasprintf(&p, "%s%s", root, rel);
+	x = access(p, X_OK) == 0;
+	free(p);
+	return x;
+}
+
+/* Waits up to secs for root/rel to hold something (a pid file); true when it did. */
+static bool
+wait_nonempty(const char *rel, double secs)
+{
+	char *got;
+	bool ok;
+	int i;
+
+	for (i = 0; i < (int)(secs * 10); i++) {
+		got = get(rel);
+		ok = got != NULL && got[0] != '\0';
+		free(got);
+		if (ok)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * FreeBSD, persisted, with a dead-man: the apply writes the hook of the platform (stock
+ * FreeBSD and pfSense: an rc.d .sh script; OPNsense: an rc.syshook start script), executable
+ * and marked; a "reboot" kills the dead-man job and the hook, run as each boot runs it
+ * (/etc/rc: sourced after `set faststart`; rc.syshook: executed), starts the boot guard,
+ * which restores after the lease; a second run in one boot starts no second job; confirm
+ * stands it down. The hook goes with the last entry; the owner's files stay.
+ */
+static void
+test_freebsd_boot_guard(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "b1", root, 600, true, false };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false } };
+	char *t, *cause = NULL, *pid;
+
+	(void)state;
+	sh_ok("mkdir -p .%s && echo mine >usr/local/etc/rc.d/owner.sh", "/usr/local/etc/rc.d");
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "# PROVIDE: ntune_agentless_guard\n"));
+	assert_non_null(strstr(t, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" 'dead-man timer' ||"));
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	assert_true(executable(RCD));
+	expect(SYSHOOK, NULL);
+	/* a reboot: the job dies, the value comes back from sysctl.conf.local; /etc/rc runs the hook */
+	assert_true(wait_nonempty(FSTATE "/b1/deadman.pid", 10));
+	sh_ok("kill $(cat .%s/b1/deadman.pid) && echo 1 >." FSTATE "/b1/lease", FSTATE);
+	sh_ok("pid=$(cat ." FSTATE "/b1/deadman.pid); (export " SA "; set faststart; . .%s) && i=0 && "
+	    "while [ \"$(cat ." FSTATE "/b1/deadman.pid)\" = \"$pid\" ] && [ $i -lt 100 ]; do sleep 0.1; "
+	    "i=$((i + 1)); done && test \"$(cat ." FSTATE "/b1/deadman.pid)\" != \"$pid\"", RCD);
+	pid = get(FSTATE "/b1/deadman.pid");
+	/* run again in the same boot: the entry's wait job runs, nothing new starts */
+	sh_ok("(export " SA "; set faststart; . .%s) && sleep 2", RCD);
+	expect(FSTATE "/b1/deadman.pid", pid);
+	free(pid);
+	assert_true(wait_for(FSTATE "/b1/reverted", "boot guard\n", 15));
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	assert_true(wait_for(RCD, NULL, 5));
+	expect("/usr/local/etc/rc.d/owner.sh", "mine\n");
+	/* OPNsense: the syshook start script, executed as rc.syshook does, with no word */
+	sh_ok("mkdir -p .%s", "/usr/local/opnsense");
+	put("/usr/local/opnsense/version", "25.7\n");
+	s.id = "b2";
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	assert_true(executable(SYSHOOK));
+	expect(RCD, NULL);
+	assert_true(wait_nonempty(FSTATE "/b2/deadman.pid", 10));
+	sh_ok("kill $(cat .%s/b2/deadman.pid) && echo 1 >." FSTATE "/b2/lease", FSTATE);
+	sh_ok("env " SA " .%s", SYSHOOK);
+	assert_true(wait_for(FSTATE "/b2/reverted", "boot guard\n", 15));
+	expect("/mib/net/isr/dispatch", "direct\n");
+	assert_true(wait_for(SYSHOOK, NULL, 5));
+	/* confirm stands it down: the value kept, the hook gone; revert then restores */
+	s.id = "b3";
+	t = rscript_apply(&s, k, 1, &cause);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	assert_true(executable(SYSHOOK));
+	t = rscript_confirm(&s);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect(FSTATE "/b3/state", "confirmed\n");
+	expect(SYSHOOK, NULL);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	t = rscript_revert(&s);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	sh_ok("rm -rf usr/local/opnsense usr/local/etc/rc.d/owner.sh%s", "");
 }
 
 int
@@ -432,6 +555,7 @@ main(void)
 		cmocka_unit_test(test_cut_script_runs_nothing),
 		cmocka_unit_test(test_linux_boot_guard),
 		cmocka_unit_test(test_boot_guard_only_where_it_serves),
+		cmocka_unit_test(test_freebsd_boot_guard),
 	};
 
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
