@@ -139,10 +139,14 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	const struct doctor_system *sys = &doc->system;
 	size_t i;
 
-	printf("ntune doctor: %s, %s %s, %d CPUs, NICs", *sys->host ? sys->host : "(no host name)",
-	    sys->platform, sys->version != NULL ? sys->version : "", sys->ncpu);
+	/* a version or NIC the capture does not show is said so, not left as a blank */
+	printf("ntune doctor: %s, %s%s%s, %d CPUs, NICs", *sys->host ? sys->host : "(no host name)",
+	    sys->platform, sys->version != NULL && *sys->version != '\0' ? " " : "",
+	    sys->version != NULL ? sys->version : "", sys->ncpu);
 	for (i = 0; i < sys->nnics; i++)
 		printf(" %s", sys->nics[i].name);
+	if (sys->nnics == 0)
+		printf(" (none known: no NIC driver in the capture)");
 	if (doc->interval_s > 0)
 		printf("; samples %.0f s apart\n", doc->interval_s);
 	else

@@ -33,6 +33,7 @@ cat >"$RIG/dut/fbsd-uname" <<-\EOF2
 	# uname(1) of the FreeBSD stand-in DUT.
 	case ${1:-} in
 	-a) echo "FreeBSD dut 14.3-RELEASE FreeBSD 14.3-RELEASE GENERIC amd64" ;;
+	-n) echo dut ;;
 	-r) echo 14.3-RELEASE ;;
 	-m|-p) echo amd64 ;;
 	*) echo FreeBSD ;;

@@ -168,4 +168,12 @@ test_expect_success 'doctor only reads: the capture directory is unchanged' '
 	test_expect_code 1 ntune doctor --from "$S" -o o2 >/dev/null &&
 	(cd "$S" && cksum * ) >after && cmp before after
 '
+test_expect_success 'a capture without a release or a NIC driver: the header says so, no blank left' '
+	mkdir -p bare &&
+	printf "FreeBSD box amd64\n" >bare/uname.txt &&
+	printf "hw.ncpu: 2\nkern.cp_times: 1 0 1 0 98 1 0 1 0 98\n" >bare/sysctl-a.txt &&
+	printf "interrupt  total  rate\ncpu0:timer  2653  999\n" >bare/vmstat-i.txt &&
+	ntune doctor --from bare >bare.out && head -n 1 bare.out &&
+	test "$(head -n 1 bare.out)" = "ntune doctor: box, freebsd, 2 CPUs, NICs (none known: no NIC driver in the capture); counters since boot (no samples)"
+'
 test_done
