@@ -226,9 +226,13 @@ diag_expand_metrics(const char *text, const json_t *metrics)
 		}
 		memcpy(name, p + 1, len);
 		name[len] = '\0';
-		j = json_object_get(metrics, name);
-		v = j != NULL && json_is_number(j) ? diag_format_value(json_number_value(j)) :
-		    xstrdup("?");
+		j = json_object_get(metrics, strcmp(name, "per_s") == 0 ? "interval" : name);
+		/* {per_s}: "/s" when the counters are rates over an interval, nothing for totals */
+		if (strcmp(name, "per_s") == 0)
+			v = xstrdup(j != NULL && json_is_number(j) && json_number_value(j) > 0 ? "/s" : "");
+		else
+			v = j != NULL && json_is_number(j) ? diag_format_value(json_number_value(j)) :
+			    xstrdup("?");
 		strbuf_adds(&sb, v);
 		free(v);
 		p = close;

@@ -545,10 +545,33 @@ test_diag_captures_reads_top_p_text_and_names_bad_lines(void **state)
 	free(cause);
 }
 
+/* {per_s}: a count over an interval is a rate ("/s"), one since boot a total (nothing). */
+static void
+test_diag_expand_metrics_per_s_follows_the_interval(void **state)
+{
+	json_t *m = json_pack("{s:f, s:f}", "interval", 2.0, "if.dut1.odrops", 7409.0);
+	char *a, *b;
+
+	(void)state;
+	a = diag_expand_metrics("dropped {if.dut1.odrops} packets{per_s} on output", m);
+	assert_string_equal(a, "dropped 7409 packets/s on output");
+	json_object_set_new(m, "interval", json_real(0));
+	b = diag_expand_metrics("dropped {if.dut1.odrops} packets{per_s} on output", m);
+	assert_string_equal(b, "dropped 7409 packets on output");
+	free(a);
+	free(b);
+	json_object_del(m, "interval");
+	a = diag_expand_metrics("{per_s}|{nosuch}", m);
+	assert_string_equal(a, "|?");
+	free(a);
+	json_decref(m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diag_expand_metrics_per_s_follows_the_interval),
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
 		cmocka_unit_test(test_diag_captures_reads_top_p_text_and_names_bad_lines),
 		cmocka_unit_test(test_diag_condition_or_binds_looser_than_and),
