@@ -4,8 +4,9 @@
 # STATE/boot-guard with daemon(8): on OPNsense (the seed's router; usr/local/opnsense/version
 # under the DUT's root) /usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard, run by
 # `rc.syshook start`; on stock FreeBSD /usr/local/etc/rc.d/ntune_agentless_guard.sh, sourced by
-# /etc/rc. The rig runs each at the FreeBSD-look DUT's boot as that boot would
-# (scripts/ssh-rig.sh dut_rc_freebsd). The controller killed (SIGKILL) after a bench's reboot:
+# /etc/rc (on pfSense, etc/platform, the same file, run by rc.start_packages with `start`). The
+# rig runs each at the FreeBSD-look DUT's boot as that boot would (scripts/ssh-rig.sh
+# dut_rc_freebsd). The controller killed (SIGKILL) after a bench's reboot:
 # the DUT restores its originals by itself within --dut-confirm of that boot, sysctl.conf.local
 # byte for byte, and the hook goes; confirm and revert stand it down and take the hook too.
 # The owner's own hooks there are kept byte for byte. The DUT logs in through OPNsense's root
@@ -41,7 +42,8 @@ for f in "$F" "$R/usr/local/etc/rc.d/owner" "$R/usr/local/etc/rc.syshook.d/start
 	cp -p "$f" "$TRASH/$(basename "$f").orig"
 done
 opnsense() { mkdir -p "$R/usr/local/opnsense" && echo 25.7 >"$R/usr/local/opnsense/version"; }
-stock() { rm -rf "$R/usr/local/opnsense"; }
+stock() { rm -rf "$R/usr/local/opnsense" "$R/etc/platform"; }
+pfsense() { stock && echo pfSense >"$R/etc/platform"; }
 originals() {
 	test "$(fbsd_oid net.isr.dispatch)" = direct && cmp "$F" "$TRASH/sysctl.conf.local.orig" &&
 	cmp "$R/usr/local/etc/rc.d/owner" "$TRASH/owner.orig" &&
@@ -104,6 +106,16 @@ test_expect_success 'stock FreeBSD: apply --dut --confirm, a reboot, nobody conf
 	echo "booted at $t0, the original back at $t1" && test $((t1 - t0)) -le 35 &&
 	wait_until 10 "test \"\$(cat \"\$J/\$e/reverted\" 2>/dev/null)\" = \"boot guard\"" &&
 	wait_until 10 "test ! -e \"\$RCD\"" && originals
+'
+test_expect_success 'pfSense: rc.start_packages starts the rc.d hook with start; nobody confirms: restored' '
+	pfsense && ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 20 >out 2>err && cat out && e=$(latest) &&
+	test -x "$RCD" && test ! -e "$HOOK" &&
+	reboot_and_wait && t0=$(date +%s) &&
+	wait_until 20 "grep -q \"rc.start_packages: .*ntune_agentless_guard.sh start\" \"$RIG/dut/rc.log\"" &&
+	wait_until 60 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" && t1=$(date +%s) &&
+	echo "booted at $t0, the original back at $t1" && test $((t1 - t0)) -le 30 &&
+	wait_until 10 "test \"\$(cat \"\$J/\$e/reverted\" 2>/dev/null)\" = \"boot guard\"" &&
+	wait_until 10 "test ! -e \"\$RCD\"" && stock && originals
 '
 test_expect_success 'confirm --dut after a reboot stands the boot guard down: the value stays, the hook goes' '
 	stock && ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 15 >out 2>err && e=$(latest) && test -x "$RCD" &&
