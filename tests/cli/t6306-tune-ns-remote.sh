@@ -29,7 +29,7 @@ TUNE="timeout 400 $NTUNE tune $HOSTS --cand $TRASH/remote.cand --duration 0.5 --
 
 test_expect_success 'tune --dut tries the candidates on the DUT over ssh and restores its settings' '
 	{
-		ip netns exec "$N-ctl" $TUNE --budget 1 -o t1 >out 2>err &&
+		ip netns exec "$N-ctl" $TUNE --budget 2 -o t1 >out 2>err &&
 		grep -q "^ntune tune: DUT ssh://dut: Linux" err &&
 		grep -q "candidate changes for ssh://dut" err &&
 		grep -q "note: if.dut0.no_such_setting left out: " err &&
