@@ -148,7 +148,9 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	if (sys->nnics == 0)
 		printf(" (none known: no NIC driver in the capture)");
 	if (doc->interval_s > 0)
-		printf("; samples %.0f s apart\n", doc->interval_s);
+		printf("; samples %.2f s apart (by %s%s%s)\n", doc->interval_s,
+		    doctor_interval_by(doc), doc->interval_note != NULL ? ": " : "",
+		    doc->interval_note != NULL ? doc->interval_note : "");
 	else
 		printf("; counters since boot (no samples)\n");
 	if (doc->load != NULL)

@@ -104,6 +104,10 @@ static const struct jfield doc_fields[] = {
 	JNUM(struct doctor_doc, NULL, "dut", J_PSTR, dut),
 	JOBJ(struct doctor_doc, "system", system, system_fields),
 	JNUM(struct doctor_doc, NULL, "interval_s", J_DBL, interval_s),
+	JNUMF(struct doctor_doc, NULL, "interval_from", J_PSTR, interval_from,
+	    JF_OPT | JF_OMITNULL),
+	JNUMF(struct doctor_doc, NULL, "interval_note", J_PSTR, interval_note,
+	    JF_OPT | JF_OMITNULL),
 	JPOBJF(struct doctor_doc, "load", load, load_fields, JF_OPT | JF_OMITNULL),
 	JARR(struct doctor_doc, "items", items, nitems, item_fields),
 	JSTRV(struct doctor_doc, "fine", fine, nfine),
@@ -168,6 +172,16 @@ doctor_item_free(struct doctor_item *it)
 {
 	jtable_free(it, item_fields, nitems(item_fields));
 	free(it);
+}
+
+const char *
+doctor_interval_by(const struct doctor_doc *d)
+{
+	if (d->interval_from == NULL)
+		return "";
+	if (strcmp(d->interval_from, "cpu-ticks") == 0)
+		return "the CPU tick counters";
+	return strcmp(d->interval_from, "clock") == 0 ? "clock.txt" : "--duration";
 }
 
 size_t

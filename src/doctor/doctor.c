@@ -224,23 +224,104 @@ check_files(struct doctor *dr)
 	free(others);
 }
 
-/* Seconds between the samples: clock.txt's two `date -u +%s` lines, else --duration. */
+/* clock.txt's two `date -u +%s` lines: the seconds between them, 0 when it does not say. */
 static double
-interval(struct doctor *dr)
+clock_secs(struct doctor *dr)
 {
 	const struct capture_section *s = doctor_section(dr, "clock.txt");
 	long long a, b;
 	char *text;
 	int n;
 
-	if (s != NULL) {
-		text = xstrndup(s->text, s->len);
-		n = sscanf(text, "%lld %lld", &a, &b);
-		free(text);
-		if (n == 2 && b > a)
-			return (double)(b - a);
+	if (s == NULL)
+		return 0;
+	text = xstrndup(s->text, s->len);
+	n = sscanf(text, "%lld %lld", &a, &b);
+	free(text);
+	return n == 2 && b > a ? (double)(b - a) : 0;
+}
+
+/*
+ * The seconds between the samples (dr->secs, dr->secs_from): the CPU tick counters of
+ * before and after (ticks.c) when they tell and are sane (over 0.2 s; within half the
+ * clock's figure and 2 s, its 1 s steps and the time the samples take being what it
+ * adds), else clock.txt, else --duration; dr->secs_note says why not the counters.
+ */
+static void
+interval(struct doctor *dr, const struct os_counters *a, const struct os_counters *b, double hz)
+{
+	double clock = clock_secs(dr), t;
+	char *why = NULL;
+
+	if (doctor_tick_interval(a, b, hz, &t, &why) == 0) {
+		if (t < 0.2)
+			util_cause(&why, "the tick counters say %.2f s", t);
+		else if (clock > 0 && fabs(t - clock) > clock / 2 + 2)
+			util_cause(&why, "the tick counters say %.2f s, clock.txt %.0f s", t, clock);
+		else {
+			dr->secs = t;
+			dr->secs_from = "cpu-ticks";
+			return;
+		}
 	}
-	return dr->o->duration;
+	dr->secs_note = why;
+	dr->secs = clock > 0 ? clock : dr->o->duration;
+	dr->secs_from = clock > 0 ? "clock" : "duration";
+}
+
+/* USER_HZ, the unit of /proc/stat's times (fs/proc/stat.c nsec_to_clock_t): 100. */
+#define LINUX_USER_HZ	100.0
+
+/* stathz from a sample's kern.clockrate, else from sysctl-a.txt's; 0 unknown. */
+static double
+fbsd_stathz(struct doctor *dr, const struct os_counters *a, const struct os_counters *b)
+{
+	static const char key[] = "kern.clockrate: ";
+	const struct capture_section *s = doctor_section(dr, "sysctl-a.txt");
+	const struct os_counter *v;
+	struct os_counters c = { NULL, 0, NULL, 0 };
+	const char *p, *end;
+	char *cause = NULL;
+	double hz = 0;
+
+	if ((v = os_counters_get(b, "kern.stathz")) != NULL ||
+	    (v = os_counters_get(a, "kern.stathz")) != NULL)
+		return (double)v->value;
+	for (p = s != NULL ? s->text : NULL; p != NULL && p < s->text + s->len; p = end + 1) {
+		if ((end = memchr(p, '\n', (size_t)(s->text + s->len - p))) == NULL)
+			end = s->text + s->len;
+		if ((size_t)(end - p) <= sizeof key - 1 || memcmp(p, key, sizeof key - 1) != 0)
+			continue;
+		/* the one line, read by the parser of the samples */
+		if (os_counters_text(p, (size_t)(end - p) + (end < s->text + s->len), "sysctl-a.txt",
+		    &c, &cause) == 0 &&
+		    (v = os_counters_get(&c, "kern.stathz")) != NULL)
+			hz = (double)v->value;
+		break;
+	}
+	free(cause);
+	os_counters_free(&c);
+	return hz;
+}
+
+/* A FreeBSD capture's interval: its samples read as diag_captures reads them, for the ticks. */
+static void
+fbsd_interval(struct doctor *dr, const struct diag_capture *before,
+    const struct diag_capture *after)
+{
+	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	char *cause = NULL;
+
+	/* a sample that does not parse fails in diag_captures, with its line */
+	if (os_counters_text(before->text, before->len, before->name, &a, &cause) != 0 ||
+	    os_counters_text(after->text, after->len, after->name, &b, &cause) != 0) {
+		os_counters_free(&a);
+		os_counters_free(&b);
+	}
+	free(cause);
+	interval(dr, &a, &b, fbsd_stathz(dr, &a, &b));
+	os_counters_free(&a);
+	os_counters_free(&b);
 }
 
 /*
@@ -303,13 +384,17 @@ diagnose_linux(struct doctor *dr, char **cause)
 	memset(&b, 0, sizeof b);
 	if (diag_rules_load(NULL, &rs, cause) != 0)
 		return -1;
-	dr->secs = interval(dr);
-	if (doctor_section(dr, "before.txt") != NULL && doctor_section(dr, "after.txt") != NULL &&
-	    dr->secs > 0)
+	if (doctor_section(dr, "before.txt") != NULL && doctor_section(dr, "after.txt") != NULL) {
 		rc = linux_sample(dr, "before.txt", &a, false, cause) == 0 &&
-		    linux_sample(dr, "after.txt", &b, true, cause) == 0 ? diag_evaluate(rs, &a, &b,
-		    dr->secs, "linux", "", &dr->d, cause) : -1;
-	else {
+		    linux_sample(dr, "after.txt", &b, true, cause) == 0 ? 0 : -1;
+		if (rc == 0)
+			interval(dr, &a, &b, LINUX_USER_HZ);
+		if (rc == 0 && dr->secs <= 0)
+			dr->secs_from = NULL;	/* no interval: after.txt's counters since boot */
+		if (rc == 0)
+			rc = diag_evaluate(rs, dr->secs > 0 ? &a : NULL, &b, dr->secs > 0 ?
+			    dr->secs : 0, "linux", "", &dr->d, cause);
+	} else {
 		dr->secs = 0;
 		rc = os_counters_collect(dr->os, &b, true, cause) == 0 ? diag_evaluate(rs, NULL, &b,
 		    0, "linux", "", &dr->d, cause) : -1;
@@ -333,7 +418,8 @@ diagnose(struct doctor *dr, char **cause)
 		return diagnose_linux(dr, cause);
 	add_capture(dr, before, &nb, doctor_section(dr, "before.txt"));
 	add_capture(dr, after, &na, doctor_section(dr, "after.txt"));
-	dr->secs = interval(dr);
+	if (nb == 1 && na == 1)
+		fbsd_interval(dr, &before[0], &after[0]);
 	if (nb == 1 && na == 1 && dr->secs > 0) {
 		add_capture(dr, after, &na, doctor_section(dr, "top.txt"));
 		rc = diag_captures(before, nb, after, na, dr->secs, os, &dr->d, cause);
@@ -344,6 +430,7 @@ diagnose(struct doctor *dr, char **cause)
 	free_names(before, nb);
 	free_names(after, na);
 	dr->secs = 0;
+	dr->secs_from = NULL;
 	na = 0;
 	add_capture(dr, after, &na, doctor_section(dr, "vmstat-i.txt"));
 	add_capture(dr, after, &na, doctor_section(dr, "netstat-Q.txt"));
@@ -438,6 +525,9 @@ document(struct doctor *dr, struct doctor_doc *doc)
 	doc->dut = xstrdup(dr->dut);
 	system_of(dr, &doc->system);
 	doc->interval_s = dr->secs;
+	doc->interval_from = dr->secs_from != NULL ? xstrdup(dr->secs_from) : NULL;
+	doc->interval_note = dr->secs_from != NULL && dr->secs_note != NULL ?
+	    xstrdup(dr->secs_note) : NULL;
 	if (dr->o->load != NULL)
 		doc->load = load_copy(dr);
 	for (i = 0; i < dr->d->nnotes; i++)
@@ -477,6 +567,7 @@ doctor_free(struct doctor *dr)
 		free(dr->files[i].shown);
 	}
 	free(dr->files);
+	free(dr->secs_note);
 	if (dr->adv != NULL)
 		kb_advice_free(dr->adv, dr->nadv);
 	if (dr->d != NULL)

@@ -31,6 +31,7 @@
 
 struct capture_set;
 struct kb;
+struct os_counters;
 
 /* A load that went through the box while it was read (doctor --gen/--sink): the "load" key. */
 struct doctor_load {
@@ -123,6 +124,9 @@ struct doctor_doc {
 	char	*source, *dut;
 	struct doctor_system system;
 	double	 interval_s;		/* 0: counters since boot */
+	/* what interval_s is from: "cpu-ticks", "clock" (clock.txt), "duration" (--duration) */
+	char	*interval_from;		/* NULL: counters since boot */
+	char	*interval_note;		/* why not cpu-ticks, NULL when it is */
 	struct doctor_load *load;	/* NULL: the user's own traffic */
 	struct doctor_item *items;	/* most important first */
 	size_t	 nitems;
@@ -161,5 +165,16 @@ int	 doctor_run(const struct capture_set *, const struct doctor_opts *, struct d
 	    char **cause);
 /* The number of items (things to fix) in a document. */
 size_t	 doctor_items(const struct doctor_doc *);
+
+/* What measured interval_s, for a reader: "the CPU tick counters", "clock.txt", "--duration". */
+const char *doctor_interval_by(const struct doctor_doc *);
+/*
+ * Seconds between two samples from the CPU tick counters both carry (cpu.N.user ...
+ * cpu.N.steal, ticks at hz a second; ticks.c says why this is wall time): 0 and *secs;
+ * -1 and *why (malloc'd) when they cannot tell (no counters, not the same CPUs, a
+ * counter that went down, hz unknown).
+ */
+int	 doctor_tick_interval(const struct os_counters *before, const struct os_counters *after,
+	    double hz, double *secs, char **why);
 
 #endif

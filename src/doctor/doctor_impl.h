@@ -49,6 +49,8 @@ struct doctor {
 	char	 host[256];	/* the box's host name, "" unknown */
 	char	 dut[400];	/* the --dut of the bench commands */
 	double	 secs;		/* between the samples, 0: none */
+	const char *secs_from;	/* "cpu-ticks", "clock", "duration"; NULL: none */
+	char	*secs_note;	/* why the tick counters were not used, NULL when they were */
 	struct doctor_item **items;	/* the list, most important first (moved into the document) */
 	size_t	 nitems;
 	char	**fine, **notes;

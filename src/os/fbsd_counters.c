@@ -31,6 +31,7 @@
  * Counter names: cpu.N.user|nice|system|interrupt|idle, irq.<nic>.<queue> (vmstat -i
  * "ix0:rxq0" gives irq.ix0.rxq0), netisr.<proto>.cpuN.qdrops|queued|handled,
  * netisr.<proto>.qlimit, ip.intr_queue_drops, mbuf.denied, mbuf.jumbo_denied,
+ * kern.stathz (kern.clockrate's stathz, a gauge),
  * pf.states, pf.states_limit, pf.memory, nic.<drv><unit>.<rest of the dev.drv.unit sysctl>,
  * if.<name>.ipackets|ierrors|idrops|ibytes|opackets|oerrors|obytes|odrops (netstat -i),
  * top.cpu.N.user|nice|system|interrupt|idle (top -P, tenths of a percent), ithr.<nic>.<queue>,
@@ -127,6 +128,25 @@ dev_sysctl(struct creader *r, const char *name, uint64_t v)
 	os_counters_setf(r->c, v, false, "nic.%s%d.%s", drv, unit, name + k);
 }
 
+/*
+ * kern.clockrate, "{ hz = 1000, tick = 1000, profhz = 8128, stathz = 127 }" (sbin/sysctl/
+ * sysctl.c S_clockinfo): stathz, the rate of kern.cp_times' ticks, as the gauge kern.stathz.
+ */
+static void
+clockrate(struct creader *r, const char *value)
+{
+	const char *p = strstr(value, "stathz = ");
+	uint64_t v;
+	char *end;
+
+	if (p == NULL || !isdigit((unsigned char)p[9]))
+		return;
+	v = strtoull(p + 9, &end, 10);
+	/* a clock rate, not an overflowed or absurd figure */
+	if (v > 0 && v <= 1000000 && (*end == ' ' || *end == ',' || *end == '}' || *end == '\0'))
+		os_counters_setf(r->c, v, true, "kern.stathz");
+}
+
 static void
 sysctl_value(struct creader *r, const char *name, const char *value)
 {
@@ -134,6 +154,10 @@ sysctl_value(struct creader *r, const char *name, const char *value)
 
 	if (strcmp(name, "kern.cp_times") == 0) {
 		cp_times(r, value);
+		return;
+	}
+	if (strcmp(name, "kern.clockrate") == 0) {
+		clockrate(r, value);
 		return;
 	}
 	if (!number(value, &v))

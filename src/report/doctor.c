@@ -151,7 +151,12 @@ report_doctor_html(const struct doctor_doc *doc)
 	report_esc(&sb, sys->version != NULL ? sys->version : "");
 	strbuf_addf(&sb, ", %d CPUs; read from <code>", sys->ncpu);
 	report_esc(&sb, doc->source);
-	strbuf_addf(&sb, "</code>; samples %.0f s apart</p>\n", doc->interval_s);
+	if (doc->interval_s > 0) {
+		strbuf_addf(&sb, "</code>; samples %.2f s apart (by ", doc->interval_s);
+		report_esc(&sb, doctor_interval_by(doc));
+		strbuf_adds(&sb, ")</p>\n");
+	} else
+		strbuf_adds(&sb, "</code>; counters since boot (no samples)</p>\n");
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s</div>\n", n > 0 ? "warn" : "ok", n > 0 ?
 	    "Findings: the ranked list below, most important first" : "Nothing to fix");
 	strbuf_adds(&sb, "<h2>Per-CPU load over the samples</h2>\n");

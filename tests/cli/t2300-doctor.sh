@@ -11,7 +11,7 @@ C="$FIXTURES/doctor/clean"
 test_expect_success 'seed 000: the one-queue bottleneck on ax0 is item 1, RSS its first change, exit 1' '
 	test_expect_code 1 ntune doctor --from "$S" >out &&
 	cat out &&
-	grep -q "^ntune doctor: dec750.lan, opnsense 13.2-RELEASE-p7, 8 CPUs, NICs ax0 ax1; samples 10 s apart$" out &&
+	grep -q "^ntune doctor: dec750.lan, opnsense 13.2-RELEASE-p7, 8 CPUs, NICs ax0 ax1; samples 10.00 s apart (by the CPU tick counters)$" out &&
 	grep -q "^1\. bottleneck: one-queue on ax0 (likely)$" out &&
 	sed -n "/^1\. /,/^2\. /p" out >item1 &&
 	grep "^   change: " item1 | head -n 1 | grep -q "/boot/loader.conf.local:5: net.inet.rss.enabled=1 is there, not in effect (running 0): reboot" &&
@@ -75,7 +75,8 @@ test_expect_success '--json: the same list as a document (schema ntune-doctor, v
 	d = json.load(open("d.json"))
 	assert d["schema"] == "ntune-doctor" and d["version"] == 1, d
 	assert d["system"]["host"] == "dec750.lan" and d["system"]["ncpu"] == 8, d["system"]
-	assert d["interval_s"] == 10, d["interval_s"]
+	assert d["interval_s"] == 10 and d["interval_from"] == "cpu-ticks", d["interval_s"]
+	assert "interval_note" not in d, d["interval_note"]
 	it = d["items"]
 	assert [i["rank"] for i in it] == list(range(1, len(it) + 1))
 	assert it[0]["kind"] == "bottleneck" and it[0]["id"] == "one-queue on ax0", it[0]

@@ -13,7 +13,7 @@ C="$FIXTURES/doctor/linux-clean"
 test_expect_success 'Linux: the one-queue bottleneck of enp1s0 is item 1, RPS its change, exit 1' '
 	test_expect_code 1 ntune doctor --from "$L" >out &&
 	cat out &&
-	grep -q "^ntune doctor: edge1, linux 6.1.0-18-amd64, 4 CPUs, NICs enp1s0 enp2s0; samples 10 s apart$" out &&
+	grep -q "^ntune doctor: edge1, linux 6.1.0-18-amd64, 4 CPUs, NICs enp1s0 enp2s0; samples 10.00 s apart (by the CPU tick counters)$" out &&
 	grep -q "^1\. bottleneck: one-queue on enp1s0 (possible)$" out &&
 	sed -n "/^1\. /,/^2\. /p" out >item1 &&
 	grep -q "^   evidence: irq.enp1s0.queues=2 irq.enp1s0.queues_active=1 irq.enp1s0.top_share=100 cpu.busy_max=98.5$" item1 &&
@@ -66,7 +66,8 @@ test_expect_success 'Linux --json: schema ntune-doctor 1, the platform, 4 CPUs w
 	s = d["system"]
 	assert s["platform"] == "linux" and s["host"] == "edge1" and s["ncpu"] == 4, s
 	assert [n["name"] for n in s["nics"]] == ["enp1s0", "enp2s0"], s["nics"]
-	assert d["interval_s"] == 10, d["interval_s"]
+	assert d["interval_s"] == 10 and d["interval_from"] == "cpu-ticks", d["interval_s"]
+	assert "interval_note" not in d, d["interval_note"]
 	it = d["items"]
 	assert it[0]["kind"] == "bottleneck" and it[0]["id"] == "one-queue on enp1s0", it[0]
 	assert it[0]["changes"][0] == {"file": "ntune apply", "line": 0, "action": "add",
