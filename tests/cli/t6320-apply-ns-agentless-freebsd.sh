@@ -35,18 +35,18 @@ test_expect_success 'apply --dut --plan prints the script and changes nothing' '
 	originals && test ! -e "$J"
 '
 test_expect_success 'apply --dut --confirm: set and read back; the DUT reverts itself when nobody confirms' '
-	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 4 --no-persist >out && cat out &&
+	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 10 --no-persist >out && cat out &&
 	grep -q "^applied .* on ssh://dut: 2 of 2 settings changed" out &&
-	grep -q "^reverts in 4 s unless .ntune confirm --dut ssh://dut " out &&
+	grep -q "^reverts in 10 s unless .ntune confirm --dut ssh://dut " out &&
 	test "$(fbsd_oid net.isr.dispatch)" = hybrid && test "$(fbsd_oid net.inet.ip.intr_queue_maxlen)" = 2048 &&
 	id=$(cat "$J/latest") && test "$(cat "$J/$id/state")" = applied &&
-	wait_until 15 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
+	wait_until 30 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
 	originals && test "$(cat "$J/$id/reverted")" = "dead-man timer" && test "$(cat "$J/$id/state")" = reverted
 '
 test_expect_success 'confirm --dut stops the dead-man job' '
-	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 3 --no-persist >out &&
+	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 8 --no-persist >out &&
 	ctl $NTUNE confirm $D >out && cat out && grep -q "^ssh://dut: ntune-agentless: confirmed " out &&
-	sleep 5 && test "$(fbsd_oid net.isr.dispatch)" = hybrid &&
+	sleep 10 && test "$(fbsd_oid net.isr.dispatch)" = hybrid &&
 	ctl $NTUNE revert $D >out && grep -q "reverted" out && originals
 '
 test_expect_success 'a persisted apply, then revert --dut: the files back byte for byte' '

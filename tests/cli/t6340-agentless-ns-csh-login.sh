@@ -37,10 +37,10 @@ test_expect_success 'every host runs ssh command lines with tcsh, and the DUT ha
 	is_tcsh dut && is_tcsh gen && is_tcsh sink && ! on dut which ntune
 '
 test_expect_success 'apply --dut --confirm through csh: set, read back, the DUT reverts itself' '
-	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 4 --no-persist >out 2>err && cat out err &&
+	ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 10 --no-persist >out 2>err && cat out err &&
 	grep -q "^applied .* on ssh://dut: 2 of 2 settings changed" out &&
 	test "$(fbsd_oid net.isr.dispatch)" = hybrid &&
-	wait_until 20 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
+	wait_until 30 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
 	id=$(cat "$J/latest") && test "$(cat "$J/$id/reverted")" = "dead-man timer" && originals
 '
 test_expect_success 'a persisted apply, confirm, then revert: the files back byte for byte' '
