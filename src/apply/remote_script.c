@@ -466,6 +466,22 @@ guard_files(struct strbuf *sb, const struct rscript *s)
 	free(st);
 }
 
+/*
+ * Starts "$J/wait" "$J" WORDS detached (daemon(8) on FreeBSD, setsid nohup on Linux), its
+ * pid in "$J/deadman.pid"; words is "" or a space and sh words of its own.
+ */
+static void
+start_wait(struct strbuf *sb, const struct rscript *s, const char *words)
+{
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_addf(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\"%s || ", words);
+	else
+		strbuf_addf(sb, "{ setsid nohup sh \"$J/wait\" \"$J\"%s </dev/null >/dev/null 2>&1 & "
+		    "echo $! >\"$J/deadman.pid\"; } || ", words);
+	strbuf_addf(sb, "{ echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
+	    "echo failed >\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+}
+
 /* The guarded dead-man: a lease (a deadline the controller can renew), the hook for the boots. */
 static void
 guard_deadman(struct strbuf *sb, const struct rscript *s)
@@ -483,13 +499,7 @@ guard_deadman(struct strbuf *sb, const struct rscript *s)
 	    "\tfi\n\tsleep 1\ndone\nsh ");
 	q(sb, st);
 	strbuf_adds(sb, "/unguard\nNTUNE_WAIT\n");
-	if (s->os == RSCRIPT_FREEBSD)
-		strbuf_adds(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" 'dead-man timer' || ");
-	else
-		strbuf_adds(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
-		    "echo $! >\"$J/deadman.pid\"; } || ");
-	strbuf_addf(sb, "{ echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
-	    "echo failed >\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	start_wait(sb, s, " 'dead-man timer'");
 	free(st);
 }
 
@@ -504,13 +514,7 @@ apply_deadman(struct strbuf *sb, const struct rscript *s)
 	strbuf_addf(sb, "printf 'sleep %d\\n[ -e \"$1/confirmed\" ] || [ -e \"$1/reverted\" ] || "
 	    "{ sh \"$1/restore\"; echo \"dead-man timer\" >\"$1/reverted\"; echo reverted >\"$1/state\"; }\\n' "
 	    ">\"$J/wait\"\n", s->confirm_secs);
-	if (s->os == RSCRIPT_FREEBSD)
-		strbuf_adds(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" || ");
-	else
-		strbuf_adds(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" </dev/null >/dev/null 2>&1 & "
-		    "echo $! >\"$J/deadman.pid\"; } || ");
-	strbuf_addf(sb, "{ echo \"ntune-agentless: cannot start the dead-man job\" >&2; echo failed "
-	    ">\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	start_wait(sb, s, "");
 }
 
 /* Part 2: the sets (all or nothing), the files, nextboot, the read-back. */
