@@ -38,9 +38,17 @@ expect_finding() {
 # ETHTOOL: lab up --impair napi-on-sender turns GRO on with ethtool (Linux >= 6.9 lists NAPI threads).
 test_prereq_ETHTOOL() { command -v ethtool >/dev/null 2>&1; }
 
-# light [RATE]: 2000 (or RATE) pkt/s for 4 s; the exit status of diagnose (expected 0), its output in out.
+# light [RATE]: 2000 (or RATE) pkt/s for 4 s; the exit status of diagnose (expected 0), its output
+# in out. Up to 3 tries: in a namespace the CPU times are the host's, so work outside the test lock
+# (a build beside the suite) can make a CPU look busy once (CI rehearsal r3: "work-not-spread" at
+# 20 kpps); a false alarm of the rules comes every time and stays red.
 light() {
-	load --flows 64 --rate "${1:-2000}"; diag >out; rc=$?; wait; cat out
+	for try in 1 2 3; do
+		load --flows 64 --rate "${1:-2000}"; diag >out; rc=$?; wait
+		[ $rc = 0 ] && break
+		echo "# try $try: diagnose exit $rc"; cat out
+	done
+	cat out
 	return $rc
 }
 # backlog: RPS on dut0 to CPU 1 and a host backlog of 8 packets, restored whatever happens.
