@@ -13,18 +13,40 @@ static const struct ntune_cmd *const commands[] = {
 	&cmd_lab, &cmd_gen, &cmd_sink, &cmd_bench, &cmd_tune, &cmd_report,
 };
 
+/* `ntune help` in the router owner's order: answer the question, prove a change, keep it. */
+static const struct help_group {
+	const char *title;
+	const struct ntune_cmd *cmds[9];
+} help_groups[] = {
+	{ "answer: what limits this router, and what to change",
+	  { &cmd_doctor, &cmd_diagnose, &cmd_inspect, &cmd_top, &cmd_snapshot, &cmd_explain,
+	    &cmd_check, &cmd_advise } },
+	{ "prove: measure a change before keeping it",
+	  { &cmd_bench, &cmd_tune, &cmd_report } },
+	{ "change: apply all or nothing, keep or take back",
+	  { &cmd_apply, &cmd_confirm, &cmd_revert, &cmd_history, &cmd_diff, &cmd_verify,
+	    &cmd_export } },
+	{ "lab: a router in network namespaces, its load and its counter",
+	  { &cmd_lab, &cmd_gen, &cmd_sink } },
+	{ "statistics", { &cmd_stat } },
+};
+
 static void
 usage(FILE *f)
 {
-	size_t i;
+	size_t g, i;
 
-	fprintf(f, "usage: ntune [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
-	for (i = 0; i < nitems(commands); i++) {
-		if (commands[i]->flags & NTUNE_CMD_HIDDEN)
-			continue;
-		fprintf(f, "   %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "usage: ntune [--version] [--help] COMMAND [ARGS]\n");
+	for (g = 0; g < nitems(help_groups); g++) {
+		fprintf(f, "\n%s:\n", help_groups[g].title);
+		for (i = 0; i < nitems(help_groups[g].cmds) && help_groups[g].cmds[i]; i++) {
+			const struct ntune_cmd *c = help_groups[g].cmds[i];
+
+			if (!(c->flags & NTUNE_CMD_HIDDEN))
+				fprintf(f, "   %-10s %s\n", c->name, c->summary);
+		}
 	}
-	fprintf(f, "   %-10s %s\n", "help", "show this list, or `ntune help COMMAND` for one command");
+	fprintf(f, "\n   %-10s %s\n", "help", "show this list, or `ntune help COMMAND` for one command");
 	fprintf(f, "\nSee ntune(8) for details; `ntune COMMAND --help` for a command's options.\n");
 }
 

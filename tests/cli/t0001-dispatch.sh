@@ -8,8 +8,15 @@ test_expect_success 'ntune --version prints the version' '
 test_expect_success 'ntune help lists every command' '
 	ntune help >out &&
 	for c in stat inspect snapshot top explain check advise apply confirm revert history diff verify export diagnose doctor lab gen sink bench tune report; do
-		grep -q "^   $c " out || { echo "missing $c"; exit 1; }
+		test "$(grep -c "^   $c " out)" = 1 || { echo "$c listed $(grep -c "^   $c " out) times"; exit 1; }
 	done
+'
+test_expect_success 'ntune help leads with doctor, grouped by the owner'"'"'s path' '
+	ntune help >out &&
+	sed -n 3p out | grep -q "^answer: " &&
+	sed -n 4p out | grep -q "^   doctor " &&
+	grep "^[a-z][a-z]*: .*:$\|^statistics:$" out | cut -d: -f1 >groups &&
+	printf "%s\n" answer prove change lab statistics >want && test_cmp want groups
 '
 test_expect_success 'ntune with no command prints usage and exits 2' '
 	test_expect_code 2 ntune 2>err && grep -q "^usage: ntune" err
