@@ -22,65 +22,31 @@
 #include "lab/rfc2544.h"
 #include "lab/traffic_cli.h"
 #include "remote/remote.h"
+#include "util/run.h"
 #include "util/util.h"
 
 #define SINK_READY_S	10	/* the longest wait for the sink's socket */
 #define SINK_IDLE_S	"0.3"	/* the sink stops this long after the last frame */
 
 struct argv {
-	struct remote_words w;
-	size_t	remote_at;	/* > 0: words from here on run on another host (see arg_seal) */
+	struct remote_words w;	/* ntune ROLE and its options */
+	struct remote_host h;	/* where they run, when remote */
+	bool	remote;
+	char	**ssh;		/* arg_seal: ssh ... -- host 'ntune' 'ROLE' ..., or NULL */
 };
 
-/*
- * ssh://[user@]host[:port] -> ssh -o BatchMode=yes [-p port] [user@]host; the
- * URL is checked by remote_parse, so no option or shell text gets through.
- */
-static int
-arg_ssh(struct argv *a, const char *url, char **cause)
-{
-	struct remote_host h;
-	char dest[400];
-
-	if (remote_parse(url, &h, cause) == -1)
-		return -1;
-	if (h.local) {
-		util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", url);
-		return -1;
-	}
-	remote_words_add(&a->w, "ssh");
-	remote_words_add(&a->w, "-o");
-	remote_words_add(&a->w, "BatchMode=yes");
-	if (h.port > 0) {
-		remote_words_add(&a->w, "-p");
-		remote_words_addf(&a->w, "%d", h.port);
-	}
-	snprintf(dest, sizeof(dest), "%s%s%s", h.user, h.user[0] != '\0' ? "@" : "", h.host);
-	remote_words_add(&a->w, dest);
-	a->remote_at = a->w.n;
-	return 0;
-}
-
-/*
- * ssh hands the remote shell its words joined by spaces: make the words from
- * remote_at on one command line, each word single-quoted, so a space, ';' or
- * '$(...)' in an argument reaches the remote ntune literally.
- */
-static void
+/* The words to exec: over ssh (remote/ssh.c builds every ssh command line), or as they are. */
+static char *const *
 arg_seal(struct argv *a)
 {
 	char *line;
-	size_t i;
 
-	if (a->remote_at == 0 || a->remote_at >= a->w.n)
-		return;
-	line = remote_command(a->w.v + a->remote_at);
-	for (i = a->remote_at; i < a->w.n; i++)
-		free(a->w.v[i]);
-	a->w.n = a->remote_at;
-	a->w.v[a->w.n++] = line;
-	a->w.v[a->w.n] = NULL;
-	a->remote_at = 0;
+	if (!a->remote)
+		return a->w.v;
+	line = remote_command(a->w.v);
+	a->ssh = remote_argv(&a->h, line);
+	free(line);
+	return a->ssh;
 }
 
 /* The command that runs `ntune ROLE` where that role lives. */
@@ -91,8 +57,14 @@ role_argv(const struct rfc2544_config *c, const char *role, struct argv *a, char
 	const char *nt = c->ntune;
 
 	if (host != NULL) {
-		if (arg_ssh(a, host, cause) == -1)
+		/* ssh://[user@]host[:port], checked by remote_parse: no option or shell text gets through. */
+		if (remote_parse(host, &a->h, cause) == -1)
 			return -1;
+		if (a->h.local) {
+			util_cause(cause, "invalid host '%s' (ssh://[user@]host[:port])", host);
+			return -1;
+		}
+		a->remote = true;
 		remote_words_add(&a->w, nt != NULL ? nt : "ntune");
 	} else {
 		nt = nt != NULL ? nt : "/proc/self/exe";
@@ -118,38 +90,39 @@ struct child {
 static int
 child_start(struct child *ch, char *const argv[], char **cause)
 {
+	struct util_child c = { .null_stdin = true, .reset_signals = true, .exec_error = true };
 	int o[2], e[2];
 	char self[4096];
 	const char *prog = argv[0];
-	ssize_t n;
+	const char **v;
+	size_t n, i;
+	ssize_t len;
 
 	/* /proc/self/exe must be resolved here: in the child it would still be us, but be explicit. */
-	if (strcmp(prog, "/proc/self/exe") == 0 && (n = readlink(prog, self, sizeof(self) - 1)) > 0) {
-		self[n] = '\0';
+	if (strcmp(prog, "/proc/self/exe") == 0 && (len = readlink(prog, self, sizeof(self) - 1)) > 0) {
+		self[len] = '\0';
 		prog = self;
 	}
 	if (pipe2(o, O_CLOEXEC) == -1 || pipe2(e, O_CLOEXEC) == -1) {
 		util_cause(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	fflush(NULL);
-	if ((ch->pid = fork()) == -1) {
-		util_cause(cause, "fork: %s", strerror(errno));
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	v = xcalloc(n + 1, sizeof(*v));
+	v[0] = prog;
+	for (i = 1; i < n; i++)
+		v[i] = argv[i];
+	c.argv = v;
+	c.out = o[1];
+	c.err = e[1];
+	if (util_child_start(&c, cause) == -1) {
+		free(v);
 		close(o[0]); close(o[1]); close(e[0]); close(e[1]);
 		return -1;
 	}
-	if (ch->pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull != -1)
-			dup2(devnull, 0);
-		dup2(o[1], 1);
-		dup2(e[1], 2);
-		signal(SIGINT, SIG_DFL);
-		execvp(prog, argv);
-		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	free(v);
+	ch->pid = c.pid;
 	close(o[1]);
 	close(e[1]);
 	ch->out = o[0];
@@ -288,9 +261,7 @@ bench_lab_rfc2544_trial(void *arg, const struct rfc2544_config *c, int size, dou
 	}
 	remote_words_split(&ga.w, c->gen_args);
 
-	arg_seal(&sa);
-	arg_seal(&ga);
-	if (child_start(&sink, sa.w.v, cause) == -1)
+	if (child_start(&sink, arg_seal(&sa), cause) == -1)
 		goto out;
 	if (wait_ready(&sink) == -1) {
 		kill(sink.pid, SIGTERM);
@@ -299,7 +270,7 @@ bench_lab_rfc2544_trial(void *arg, const struct rfc2544_config *c, int size, dou
 		child_free(&sink);
 		goto out;
 	}
-	if (child_start(&gen, ga.w.v, cause) == -1) {
+	if (child_start(&gen, arg_seal(&ga), cause) == -1) {
 		kill(sink.pid, SIGTERM);
 		child_finish(&sink);
 		child_free(&sink);
@@ -331,5 +302,7 @@ done:
 out:
 	remote_words_free(&ga.w);
 	remote_words_free(&sa.w);
+	remote_argv_free(ga.ssh);
+	remote_argv_free(sa.ssh);
 	return rc;
 }
