@@ -57,4 +57,18 @@ test_expect_success 'rfc2544 --dut with an -o folder it cannot make says which, 
 	grep -q "^ntune lab rfc2544: cannot create .$TRASH/no/such.: No such file" err &&
 	! grep -q "nowhere.invalid" err && test ! -e "$TRASH/no"
 '
+test_expect_success 'rfc2544 --gen-host/--sink-host: ssh as every router command runs it, the words quoted' '
+	mkdir -p fakebin &&
+	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >\"$TRASH/ssh.argv\"\necho \"fake ssh: refused\" >&2\nexit 255\n" >fakebin/ssh &&
+	chmod +x fakebin/ssh &&
+	test_expect_code 1 env PATH="$TRASH/fakebin:$PATH" "$NTUNE" lab rfc2544 --gen-host ssh://g.invalid \
+		--sink-host ssh://u@s.invalid:2222 --sizes 64 --steps 1 --duration 0.3 2>err &&
+	grep -q "ntune sink did not start (exit 255): fake ssh: refused" err &&
+	for w in BatchMode=yes ConnectTimeout=10 StrictHostKeyChecking=yes ServerAliveInterval=5 -T; do
+		grep -qx -- "$w" ssh.argv || { echo "ssh without $w"; cat ssh.argv; exit 1; }
+	done &&
+	tail -6 ssh.argv >tail &&
+	printf "%s\n" 2222 -l u -- s.invalid "'"'"'ntune'"'"' '"'"'sink'"'"' '"'"'--json'"'"' '"'"'--quiet'"'"' '"'"'--idle'"'"' '"'"'0.3'"'"' '"'"'--duration'"'"' '"'"'10.300'"'"'" >want &&
+	diff -u want tail
+'
 test_done
