@@ -91,6 +91,45 @@ default_width(void)
 	return 74;
 }
 
+/* ministat's -C COLUMN, -c CONFIDENCE and -w WIDTH, with its messages. */
+static void
+number_option(struct opts *o, int c, const char *arg, int *conf_set)
+{
+	char *p;
+	double a;
+	long l;
+
+	switch (c) {
+	case 'C':
+		l = strtol(arg, &p, 10);
+		if (*p != '\0')
+			usage("Invalid column number.");
+		o->parse.column = (int)l;
+		if (o->parse.column <= 0)
+			usage("Column number should be positive.");
+		break;
+	case 'c':
+		a = strtod(arg, &p);
+		if (*p != '\0')
+			usage("Not a floating point number");
+		if (a > 0 && a < 100) {
+			o->render.conf = a;
+			*conf_set = 1;
+		} else if (!*conf_set) {
+			usage("No support for confidence level");
+		}
+		break;
+	default:	/* 'w' */
+		l = strtol(arg, &p, 10);
+		if (*p != '\0')
+			usage("Invalid width, not a number.");
+		o->render.width = (int)l;
+		if (o->render.width < 0)
+			usage("Unable to move beyond left margin.");
+		break;
+	}
+}
+
 static void
 parse_options(int argc, char **argv, struct opts *o)
 {
@@ -103,9 +142,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *optstring;
-	char *p, *argv0 = argv[0];
-	double a;
-	long l;
+	char *argv0 = argv[0];
 	int c, conf_set = 0;
 
 	memset(o, 0, sizeof *o);
@@ -128,23 +165,9 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->flag_a = 1;
 			break;
 		case 'C':
-			l = strtol(optarg, &p, 10);
-			if (*p != '\0')
-				usage("Invalid column number.");
-			o->parse.column = (int)l;
-			if (o->parse.column <= 0)
-				usage("Column number should be positive.");
-			break;
 		case 'c':
-			a = strtod(optarg, &p);
-			if (*p != '\0')
-				usage("Not a floating point number");
-			if (a > 0 && a < 100) {
-				o->render.conf = a;
-				conf_set = 1;
-			} else if (!conf_set) {
-				usage("No support for confidence level");
-			}
+		case 'w':
+			number_option(o, c, optarg, &conf_set);
 			break;
 		case 'd':
 			if (*optarg == '\0')
@@ -159,14 +182,6 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case 's':
 			o->render.separate = 1;
-			break;
-		case 'w':
-			l = strtol(optarg, &p, 10);
-			if (*p != '\0')
-				usage("Invalid width, not a number.");
-			o->render.width = (int)l;
-			if (o->render.width < 0)
-				usage("Unable to move beyond left margin.");
 			break;
 		case 'W':
 		case 'M':

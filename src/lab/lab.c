@@ -534,6 +534,47 @@ up_check(const struct lab_config *c, char ns[LAB_NROLES][LAB_NSNAME_MAX], char *
 	return 0;
 }
 
+/* The offloads of the lab's ports that make a veth behave like a wire (and a tester's port). */
+static int
+wire_offloads(char ns[LAB_NROLES][LAB_NSNAME_MAX], char **cause)
+{
+	/*
+	 * A wire carries packets, never 64 KiB UDP super-packets: a veth that
+	 * accepts UDP GSO would hand the sink a merged packet (from GRO on dut0)
+	 * and every counter would count it as one. The DUT's egress ports segment
+	 * in software, like a NIC without UDP segmentation offload. Best effort:
+	 * kernels before 5.6 have neither feature, and `bench` checks frame sizes.
+	 */
+	{
+		static const char *const ports[] = { LAB_DUT_IN_IF, LAB_DUT_OUT_IF };
+		size_t i;
+
+		for (i = 0; i < nitems(ports); i++) {
+			char *argv[] = { "ethtool", "-K", (char *)ports[i], "tx-udp-segmentation", "off",
+			    "tx-gso-list", "off", NULL };
+
+			(void)run(ns[LAB_DUT], argv, NULL, NULL);
+		}
+	}
+	/*
+	 * A veth hands a packet to its peer's NAPI (and so to GRO and a NAPI
+	 * thread) only if the packet is GRO-eligible: always when the sending
+	 * veth has TSO off, else only a socket's packet with fraglist or UDP
+	 * forwarding GRO on the receiver (veth_skb_is_eligible_for_gro,
+	 * drivers/net/veth.c). With TSO on gen0, whether dut0's NAPI sees the
+	 * generator's frames depended on how they were sent (tx_ring or
+	 * sendmmsg) and on dut0's GRO flavour. A tester's port does not segment:
+	 * TSO off makes every frame eligible, whatever the generator does.
+	 */
+	{
+		char *argv[] = { "ethtool", "-K", LAB_GEN_IF, "tso", "off", NULL };
+
+		if (run(ns[LAB_GEN], argv, NULL, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 int
 lab_up(const struct lab_config *c, char **cause)
 {
@@ -592,40 +633,8 @@ lab_up(const struct lab_config *c, char **cause)
 		/* Best effort: without nftables the sink's IP stack just does the work. */
 		(void)run(ns[LAB_SINK], argv, sink_rules, NULL);
 	}
-	/*
-	 * A wire carries packets, never 64 KiB UDP super-packets: a veth that
-	 * accepts UDP GSO would hand the sink a merged packet (from GRO on dut0)
-	 * and every counter would count it as one. The DUT's egress ports segment
-	 * in software, like a NIC without UDP segmentation offload. Best effort:
-	 * kernels before 5.6 have neither feature, and `bench` checks frame sizes.
-	 */
-	{
-		static const char *const ports[] = { LAB_DUT_IN_IF, LAB_DUT_OUT_IF };
-		size_t i;
-
-		for (i = 0; i < nitems(ports); i++) {
-			char *argv[] = { "ethtool", "-K", (char *)ports[i], "tx-udp-segmentation", "off",
-			    "tx-gso-list", "off", NULL };
-
-			(void)run(ns[LAB_DUT], argv, NULL, NULL);
-		}
-	}
-	/*
-	 * A veth hands a packet to its peer's NAPI (and so to GRO and a NAPI
-	 * thread) only if the packet is GRO-eligible: always when the sending
-	 * veth has TSO off, else only a socket's packet with fraglist or UDP
-	 * forwarding GRO on the receiver (veth_skb_is_eligible_for_gro,
-	 * drivers/net/veth.c). With TSO on gen0, whether dut0's NAPI sees the
-	 * generator's frames depended on how they were sent (tx_ring or
-	 * sendmmsg) and on dut0's GRO flavour. A tester's port does not segment:
-	 * TSO off makes every frame eligible, whatever the generator does.
-	 */
-	{
-		char *argv[] = { "ethtool", "-K", LAB_GEN_IF, "tso", "off", NULL };
-
-		if (run(ns[LAB_GEN], argv, NULL, cause) == -1)
-			goto fail;
-	}
+	if (wire_offloads(ns, cause) == -1)
+		goto fail;
 	if (impair(c, ns[LAB_DUT], &owned, cause) == -1)
 		goto fail;
 	strbuf_free(&b);

@@ -450,6 +450,34 @@ drain_rings(struct sink_worker *w, int n, struct sink_result *r)
 	}
 }
 
+/* n workers, each with its socket in the fanout group, started; NULL + cause, all closed. */
+static struct sink_worker *
+open_workers(const struct sink_config *c, struct sink_state *st, unsigned int ifindex, int fanout_id,
+    char **cause)
+{
+	struct sink_worker *w;
+	int i, n = c->threads;
+
+	w = xcalloc((size_t)n, sizeof(*w));
+	for (i = 0; i < n; i++)
+		w[i].fd = -1;
+	for (i = 0; i < n; i++) {
+		w[i].cfg = c;
+		w[i].st = st;
+		w[i].idx = i;
+		w[i].flows = xcalloc(FLOW_SLOTS, sizeof(*w[i].flows));
+		if (open_worker(&w[i], (int)ifindex, fanout_id, n, cause) == -1) {
+			close_workers(w, n);
+			return NULL;
+		}
+	}
+	if (start_workers(w, n, st, cause) == -1) {
+		close_workers(w, n);
+		return NULL;
+	}
+	return w;
+}
+
 int
 sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 {
@@ -470,23 +498,8 @@ sink_run(const struct sink_config *c, struct sink_result *r, char **cause)
 		return -1;
 	}
 	memset(&st, 0, sizeof(st));
-	w = xcalloc((size_t)n, sizeof(*w));
-	for (i = 0; i < n; i++)
-		w[i].fd = -1;
-	for (i = 0; i < n; i++) {
-		w[i].cfg = c;
-		w[i].st = &st;
-		w[i].idx = i;
-		w[i].flows = xcalloc(FLOW_SLOTS, sizeof(*w[i].flows));
-		if (open_worker(&w[i], (int)ifindex, fanout_id, n, cause) == -1) {
-			close_workers(w, n);
-			return -1;
-		}
-	}
-	if (start_workers(w, n, &st, cause) == -1) {
-		close_workers(w, n);
+	if ((w = open_workers(c, &st, ifindex, fanout_id, cause)) == NULL)
 		return -1;
-	}
 	if (c->on_ready != NULL)
 		c->on_ready(c->arg);
 	t0 = last_change = util_now_ns();
