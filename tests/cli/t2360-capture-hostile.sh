@@ -104,6 +104,15 @@ test_expect_success 'a sysctl mode is not set through a linked directory' '
 	grep -q "m:linux-tree.txt:[0-9]*: a link out of the capture.s tree (refused): ./proc/sys/net -> " err &&
 	canaries_same
 '
+test_expect_success 'a capture directory holding a link to a local file: refused naming it, nothing read' '
+	canaries &&
+	cp -R "$FIXTURES/doctor/seed000" l &&
+	rm l/loader.conf.local &&
+	ln -s ../outside/canary l/loader.conf.local &&
+	run_rc ntune doctor --from l && ! grep CANARY-CPU out && canaries_same &&
+	test "$(cat rc)" = 2 &&
+	grep -q "l/loader.conf.local. is a symbolic link (a capture.s files are read, none followed)" err
+'
 test_expect_success 'snapshot -o FILE: a planted link to a file is not written through, the error names it' '
 	canaries &&
 	ln -s outside/canary planted.json &&
