@@ -300,7 +300,7 @@ walk_cause(char **cause, const char *dir, const char *rel, const char *c, const 
 int
 util_open_parent(const char *dir, const char *rel, const char **name, char **cause)
 {
-	const char *c = rel, *slash;
+	const char *c, *slash;
 	char part[256];
 	struct stat st;
 	size_t n;
@@ -310,7 +310,8 @@ util_open_parent(const char *dir, const char *rel, const char **name, char **cau
 		util_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
 		return -1;
 	}
-	for (; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+	rel += strspn(rel, "/");
+	for (c = rel; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
 		if ((n = (size_t)(slash - c)) == 0)
 			continue;
 		if (n >= sizeof part || (n == 2 && c[0] == '.' && c[1] == '.')) {
