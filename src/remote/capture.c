@@ -366,7 +366,7 @@ sysctl_open(const char *p, const char *end)
 
 	while ((c = memmem(p, (size_t)(end - p), "<sysctl", 7)) != NULL) {
 		p = c + 7;
-		if (p < end && strchr(" \t\r\n>", *p) == NULL)
+		if (p < end && (*p == '\0' || strchr(" \t\r\n>", *p) == NULL))
 			continue;	/* <sysctlfoo> */
 		gt = memchr(p, '>', (size_t)(end - p));
 		if (gt != NULL && gt[-1] != '/')
