@@ -10,10 +10,11 @@
  * two), then "::D PATH" (a directory), "::L PATH -> TARGET" (a symbolic link) and
  * "::F PATH" lines, each of the latter followed by the file's text. Every PATH is under
  * /proc/, /sys/ or is /etc/os-release, with no "." or ".." component; a link named
- * device has a TARGET without "..". A link whose TARGET leaves the tree (absolute, or
- * climbing out with "..", through the tree's other links too) refuses the capture
- * before anything reads the tree, naming its line; nothing is ever written, chmodded or
- * removed through a link (openat with O_NOFOLLOW below the tree's top).
+ * device has a TARGET without ".."; a driver or subsystem link (read for its name) has
+ * the ".." that climb above the tree left out (reroot). A link whose TARGET leaves the
+ * tree (absolute, or climbing out with "..", through the tree's other links too) refuses
+ * the capture before anything reads the tree, naming its line; nothing is ever written,
+ * chmodded or removed through a link (openat with O_NOFOLLOW below the tree's top).
  */
 #include <sys/stat.h>
 
@@ -199,10 +200,45 @@ start_file(struct tree *t, const char *path, int head)
 	return 0;
 }
 
+/*
+ * A NIC's driver and subsystem links are read for their last component only (the driver's
+ * and the bus's names, linux_link_basename). Their targets climb to the box's /sys/bus from
+ * where the device sits in the box's /sys, which may be deeper than in the tree (a NIC
+ * behind PCIe switches or USB hubs): the ".." above the tree's top are left out, as ".."
+ * stops at "/", so the link stays in the tree and keeps its name.
+ */
+static void
+reroot(const char *path, const char *target, struct strbuf *out)
+{
+	const char *c, *end;
+	size_t depth = 0, n;
+
+	for (c = path + 1; (c = strchr(c, '/')) != NULL; c++)
+		depth++;
+	for (c = target; *c != '\0'; c = end + (*end == '/')) {
+		end = c + strcspn(c, "/");
+		if ((n = (size_t)(end - c)) == 0 || (n == 1 && *c == '.'))
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (depth == 0)
+				continue;
+			depth--;
+		} else
+			depth++;
+		if (out->len > 0)
+			strbuf_addc(out, '/');
+		strbuf_add(out, c, n);
+	}
+	if (out->len == 0)
+		strbuf_addc(out, '.');
+}
+
 static int
 link_line(struct tree *t, char *rest)
 {
-	char *arrow = strstr(rest, " -> "), full[TREE_PATH_MAX * 2];
+	char *arrow = strstr(rest, " -> "), full[TREE_PATH_MAX * 2], *base;
+	struct strbuf target;
+	int rc;
 
 	if (arrow == NULL)
 		return terr(t, "a link line without ' -> ':", rest);
@@ -214,7 +250,15 @@ link_line(struct tree *t, char *rest)
 	if (mkdirs(t, rest, false) == -1)
 		return -1;
 	snprintf(full, sizeof full, "%s%s", t->top, rest);
-	if (symlink(arrow + 4, full) != 0)
+	base = strrchr(rest, '/') + 1;
+	strbuf_init(&target);
+	if (strcmp(base, "driver") == 0 || strcmp(base, "subsystem") == 0)
+		reroot(rest, arrow + 4, &target);
+	else
+		strbuf_adds(&target, arrow + 4);
+	rc = symlink(target.buf, full);
+	strbuf_free(&target);
+	if (rc != 0)
 		return terr(t, strerror(errno), rest);
 	t->links = xreallocarray(t->links, t->nlinks + 1, sizeof *t->links);
 	t->links[t->nlinks].path = xstrdup(rest);

@@ -167,6 +167,25 @@ test_capture_sample_not_through_links(void **state)
 	free(q);
 }
 
+/* 0 when the tree's link at path is ../../../../bus/pci (the top's bus/pci), its driver under it. */
+static int
+readlink_in(struct os_ctx *ctx, const char *path)
+{
+	char *full, buf[256];
+	ssize_t n;
+	int rc;
+
+	xasprintf(&full, "%s%s", ctx->root, path);
+	n = readlink(full, buf, sizeof buf - 1);
+	free(full);
+	buf[n > 0 ? n : 0] = '\0';
+	rc = strcmp(buf, strstr(path, "driver") != NULL ? "../../../../bus/pci/drivers/igb" :
+	    "../../../../bus/pci");
+	if (rc != 0)
+		print_error("%s -> '%s'\n", path, buf);
+	return rc;
+}
+
 /* Links that loop, or leave the tree only through another link: refused, naming the line. */
 static void
 test_capture_links_loop_or_chain(void **state)
@@ -176,8 +195,10 @@ test_capture_links_loop_or_chain(void **state)
 		{ "::L /sys/x/up -> ../..\n::L /proc/stat -> ../sys/x/up/../etc/passwd\n", "linux-tree.txt:2: a link out of the capture's tree (refused): '/proc/stat -> ../sys/x/up/../etc/passwd'" },
 		{ "::L /sys/x/device -> y\n::L /sys/x/y -> ../../../../../dev/zero\n", "linux-tree.txt:1: a link out of the capture's tree (refused): '/sys/x/device -> y'" },
 	};
+	/* a device deeper in the box's /sys than in the tree: its driver link keeps its name */
 	static const char good[] = "::D /sys/x/p/q\n::L /sys/x/up -> ..\n::L /sys/x/p/q/d -> ../../../x/up/x/p\n"
-	    "::L /sys/x/p/q/driver -> ../../../../bus/pci/drivers/igb\n";
+	    "::L /sys/x/p/q/driver -> ../../../../../../../../bus/pci/drivers/igb\n"
+	    "::L /sys/x/p/q/subsystem -> ../../../../../../../../bus/pci\n";
 	struct capture_set set;
 	struct os_ctx *ctx;
 	char *cause;
@@ -195,6 +216,8 @@ test_capture_links_loop_or_chain(void **state)
 		if (i == nitems(bad)) {
 			if (ctx == NULL)
 				fail_msg("links that stay in the tree refused: %s", cause);
+			assert_int_equal(readlink_in(ctx, "/sys/x/p/q/driver"), 0);
+			assert_int_equal(readlink_in(ctx, "/sys/x/p/q/subsystem"), 0);
 			os_close(ctx);
 		} else if (ctx != NULL)
 			fail_msg("case %zu was read", i);
