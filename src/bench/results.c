@@ -971,7 +971,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 	struct stat st;
 	int i, rc;
 
-	if (util_mkdir(dir, cause) == -1)
+	if (util_mkdir(dir, cause) == -1 || util_dir_no_links(dir, cause) == -1)
 		return -1;
 	path = meta_path(dir);
 	if (stat(path, &st) == 0) {

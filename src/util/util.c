@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -358,6 +359,28 @@ util_write_file_in(const char *dir, const char *rel, const void *data, size_t le
 		rc = write_at(dfd, name, shown, data, len, mode, cause);
 	close(dfd);
 	free(shown);
+	return rc;
+}
+
+int
+util_dir_no_links(const char *dir, char **cause)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			util_cause(cause, "'%s/%s' is a symbolic link (no file is written through one: "
+			    "choose another directory)", dir, de->d_name);
+			rc = -1;
+		}
+	}
+	closedir(d);
 	return rc;
 }
 

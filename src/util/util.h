@@ -72,6 +72,11 @@ int	 util_open_parent(const char *dir, const char *rel, const char **name, char 
  */
 int	 util_write_file_in(const char *dir, const char *rel, const void *data, size_t len,
 	    int mode, char **cause);
+/*
+ * -1 + "'DIR/NAME' is a symbolic link (...)" when dir holds a link (one planted in a -o DIR),
+ * checked before anything is written there; 0 otherwise or when dir cannot be listed.
+ */
+int	 util_dir_no_links(const char *dir, char **cause);
 /* mkdir(path, 0755); an existing one is fine; -1 + "cannot create 'PATH': why" otherwise. */
 int	 util_mkdir(const char *path, char **cause);
 /* The same for text (mode 0644) at DIR/NAME, by util_write_file_in. */
