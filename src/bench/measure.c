@@ -438,7 +438,8 @@ diagnose(struct bench_lab *l, double duration)
 	pid_t pid;
 	int fd;
 
-	if ((fd = open(l->diagnose_to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) == -1)
+	if ((fd = open(l->diagnose_to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0644)) == -1)
 		return -1;
 	snprintf(secs, sizeof secs, "%.2f", duration > 2.5 ? 2.0 : duration * 0.8);
 	argv[0] = (char *)l->self;

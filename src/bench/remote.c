@@ -370,7 +370,8 @@ snapshot_agentless(struct bench_remote *b, const char *path)
 
 		xasprintf(&text, "%s\n", dump);
 		free(dump);
-		if (util_write_file_atomic(path, text, strlen(text), 0644, &why) == 0)
+		if (util_write_file_in(b->dir, path + strlen(b->dir) + 1, text, strlen(text), 0644,
+		    &why) == 0)
 			b->snapshot_said = false;
 		free(text);
 		json_decref(doc);
@@ -396,7 +397,8 @@ bench_remote_snapshot(struct bench_remote *b, const char *name)
 	if (b->agentless)
 		snapshot_agentless(b, path);
 	else if (dut_ntune(b, w, NULL, 60, &r, &why) == 0) {
-		if (r.status == 0 && util_write_file_atomic(path, r.out, strlen(r.out), 0644, &why) == -1)
+		if (r.status == 0 && util_write_file_in(b->dir, path + strlen(b->dir) + 1, r.out,
+		    strlen(r.out), 0644, &why) == -1)
 			free(why);
 		remote_result_free(&r);
 	} else

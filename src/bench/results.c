@@ -932,7 +932,7 @@ bench_run_fail(struct bench_run *r, const char *fmt, ...)
 }
 
 static int
-write_json_file(const char *path, json_t *doc, char **cause)
+write_json_file(const char *dir, const char *name, json_t *doc, char **cause)
 {
 	struct strbuf sb;
 	char *text;
@@ -940,13 +940,13 @@ write_json_file(const char *path, json_t *doc, char **cause)
 
 	text = util_json_dumps(doc, JSON_INDENT(2));
 	if (text == NULL) {
-		util_cause(cause, "cannot encode '%s'", path);
+		util_cause(cause, "cannot encode '%s/%s'", dir, name);
 		return -1;
 	}
 	strbuf_init(&sb);
 	strbuf_adds(&sb, text);
 	strbuf_addc(&sb, '\n');
-	rc = util_write_file_atomic(path, sb.buf, sb.len, 0644, cause);
+	rc = util_write_file_in(dir, name, sb.buf, sb.len, 0644, cause);
 	strbuf_free(&sb);
 	free(text);
 	return rc;
@@ -971,7 +971,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 	struct stat st;
 	int i, rc;
 
-	if (util_mkdir(dir, cause) == -1)
+	if (util_mkdir(dir, cause) == -1 || util_dir_no_links(dir, cause) == -1)
 		return -1;
 	path = meta_path(dir);
 	if (stat(path, &st) == 0) {
@@ -1019,9 +1019,7 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 	free(path);
 	if (rc == 0) {
 		/* A fresh runs.jsonl: an old one would mix two benches. */
-		xasprintf(&path, "%s/runs.jsonl", dir);
-		rc = util_write_file_atomic(path, "", 0, 0644, cause);
-		free(path);
+		rc = util_write_file_in(dir, "runs.jsonl", "", 0, 0644, cause);
 	}
 	return rc;
 }
@@ -1029,16 +1027,16 @@ bench_results_create(const char *dir, const char *kind, int argc, char **argv, c
 int
 bench_results_profile(const char *dir, const char *label, const char *text, char **cause)
 {
-	char *path;
+	char *name;
 	int rc;
 
 	if (!bench_label_valid(label)) {
 		util_cause(cause, "invalid label '%s'", label);
 		return -1;
 	}
-	xasprintf(&path, "%s/profiles/%s.conf", dir, label);
-	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
-	free(path);
+	xasprintf(&name, "profiles/%s.conf", label);
+	rc = util_write_file_in(dir, name, text, strlen(text), 0644, cause);
+	free(name);
 	return rc;
 }
 
@@ -1049,7 +1047,7 @@ append_line(const char *path, const char *line, char **cause)
 	size_t len = strlen(line), off = 0;
 	ssize_t n;
 
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) == -1) {
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644)) == -1) {
 		util_cause(cause, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
@@ -1089,7 +1087,7 @@ rewrite_values(const char *dir, const char *label, double pps, char **cause)
 		free(old);
 	}
 	strbuf_addf(&sb, "%.10g\n", pps);
-	rc = util_write_file_atomic(path, sb.buf, sb.len, 0644, cause);
+	rc = util_write_file_in(dir, path + strlen(dir) + 1, sb.buf, sb.len, 0644, cause);
 	strbuf_free(&sb);
 	free(path);
 	return rc;
@@ -1119,13 +1117,7 @@ bench_results_add_run(const char *dir, const struct bench_run *r, char **cause)
 int
 bench_results_write_json(const char *dir, const char *name, json_t *doc, char **cause)
 {
-	char *path;
-	int rc;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	rc = write_json_file(path, doc, cause);
-	free(path);
-	return rc;
+	return write_json_file(dir, name, doc, cause);
 }
 
 int
@@ -1138,12 +1130,10 @@ int
 bench_meta_write(const char *dir, const struct bench_meta *m, char **cause)
 {
 	json_t *doc = bench_meta_json(m);
-	char *path = meta_path(dir);
 	int rc;
 
-	rc = write_json_file(path, doc, cause);
+	rc = write_json_file(dir, "meta.json", doc, cause);
 	json_decref(doc);
-	free(path);
 	return rc;
 }
 

@@ -184,8 +184,10 @@ write_dir(const char *dir, const struct capture_set *c, const struct doctor_doc 
 	size_t i;
 	int rc = -1;
 
+	/* DIR was empty before the capture; a link planted since then refuses it, nothing written */
 	xasprintf(&sub, "%s/capture", dir);
-	if (util_mkdir(dir, cause) == -1 || capture_write_dir(c, sub, cause) == -1)
+	if (util_mkdir(dir, cause) == -1 || util_dir_no_links(dir, cause) == -1 ||
+	    capture_write_dir(c, sub, cause) == -1)
 		goto out;
 	free(sub);
 	xasprintf(&sub, "%s/profiles", dir);

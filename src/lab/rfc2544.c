@@ -360,14 +360,12 @@ rfc2544_json(const struct rfc2544_config *c, const struct rfc2544_result *r)
 static int
 write_json(const char *dir, const char *name, json_t *o, size_t flags, char **cause)
 {
-	char *path, *text;
+	char *text;
 	int rc;
 
-	xasprintf(&path, "%s/%s", dir, name);
 	text = util_json_dumps(o, flags);
-	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
+	rc = util_write_file_in(dir, name, text, strlen(text), 0644, cause);
 	free(text);
-	free(path);
 	return rc;
 }
 
@@ -382,7 +380,7 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 	size_t i;
 	int k, rc;
 
-	if (util_mkdir(dir, cause) == -1)
+	if (util_mkdir(dir, cause) == -1 || util_dir_no_links(dir, cause) == -1)
 		return -1;
 	xasprintf(&path, "%s/values", dir);
 	if (util_mkdir(path, cause) == -1) {
@@ -401,9 +399,7 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 		free(line);
 		json_decref(o);
 	}
-	xasprintf(&path, "%s/runs.jsonl", dir);
-	rc = util_write_file_atomic(path, runs.buf ? runs.buf : "", runs.len, 0644, cause);
-	free(path);
+	rc = util_write_file_in(dir, "runs.jsonl", runs.buf ? runs.buf : "", runs.len, 0644, cause);
 	strbuf_free(&runs);
 	if (rc == -1)
 		return -1;
@@ -416,8 +412,8 @@ rfc2544_write_dir(const char *dir, const struct rfc2544_config *c, const struct 
 			if (r->trials[i].size == r->sizes[k].size && strcmp(r->trials[i].phase, "latency") == 0)
 				strbuf_addf(&v, "%.0f\n", r->trials[i].received_pps);
 		}
-		xasprintf(&path, "%s/values/%dB.txt", dir, r->sizes[k].size);
-		rc = util_write_file_atomic(path, v.buf ? v.buf : "", v.len, 0644, cause);
+		xasprintf(&path, "values/%dB.txt", r->sizes[k].size);
+		rc = util_write_file_in(dir, path, v.buf ? v.buf : "", v.len, 0644, cause);
 		free(path);
 		strbuf_free(&v);
 		if (rc == -1)

@@ -207,9 +207,20 @@ static const char script_text[] =
 "\tfile loader.conf.local /boot/loader.conf.local\n"
 "\tfile sysctl.conf /etc/sysctl.conf\n"
 "\tfile sysctl.conf.local /etc/sysctl.conf.local\n"
+"\t# only its <sysctl> elements, even on one line: the rest holds password hashes and keys\n"
 "\tif [ -f \"$R/conf/config.xml\" ] && [ -r \"$R/conf/config.xml\" ]; then\n"
-"\t\tsec config-sysctl.xml awk '/<sysctl[ >]/ && !/<sysctl[^>]*\\/>/ { on = 1 } on { print } on && /<\\/sysctl>/ { on = 0 }' \\\n"
-"\t\t    \"$R/conf/config.xml\"\n"
+"\t\tsec config-sysctl.xml awk '{ s = $0; o = \"\"; w = on\n"
+"\t\t\twhile (s != \"\") {\n"
+"\t\t\t\tif (!on) {\n"
+"\t\t\t\t\ti = match(s, /<sysctl[ \\t>]/); if (i == 0) break\n"
+"\t\t\t\t\ts = substr(s, i); if (s ~ /^<sysctl[^>]*\\/>/) { s = substr(s, 8); continue }\n"
+"\t\t\t\t\ton = 1\n"
+"\t\t\t\t}\n"
+"\t\t\t\tj = index(s, \"</sysctl>\"); if (j == 0) { o = o s; break }\n"
+"\t\t\t\to = o substr(s, 1, j + 8); s = substr(s, j + 9); on = 0\n"
+"\t\t\t}\n"
+"\t\t\tif (o != \"\") { match($0, /^[ \\t]*/); print (w ? \"\" : substr($0, 1, RLENGTH)) o }\n"
+"\t\t}' \"$R/conf/config.xml\"\n"
 "\tfi\n"
 "\tt0=$(date -u +%s)\n"
 "\tsec before.txt bsd_counters\n"
@@ -338,6 +349,63 @@ capture_get(const struct capture_set *set, const char *name)
 	return s != NULL && s->status == 0 ? s : NULL;
 }
 
+/* Is name a section holding XML (an OPNsense/pfSense config.xml or its <sysctl> part)? */
+static bool
+xml_section(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 4 && strcmp(name + n - 4, ".xml") == 0;
+}
+
+/* The next "<sysctl>" or "<sysctl ATTR...>" at or after p (not "<sysctl/>"), else end. */
+static const char *
+sysctl_open(const char *p, const char *end)
+{
+	const char *c, *gt;
+
+	while ((c = memmem(p, (size_t)(end - p), "<sysctl", 7)) != NULL) {
+		p = c + 7;
+		if (p < end && (*p == '\0' || strchr(" \t\r\n>", *p) == NULL))
+			continue;	/* <sysctlfoo> */
+		gt = memchr(p, '>', (size_t)(end - p));
+		if (gt != NULL && gt[-1] != '/')
+			return c;
+	}
+	return end;
+}
+
+/*
+ * What a config.xml section keeps: its <sysctl> elements and, of the rest, only the
+ * blanks and line ends (the line numbers stay). The rest holds password hashes, keys and
+ * certificates, and a config.xml saved on one line would have it on the <sysctl> line.
+ */
+static char *
+xml_sysctl_only(const char *text, size_t len, size_t *outlen)
+{
+	const char *p = text, *end = text + len, *open, *close;
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	while (p < end) {
+		open = sysctl_open(p, end);
+		for (; p < open; p++)
+			if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				strbuf_addc(&sb, *p);
+		if (open == end)
+			break;
+		if ((close = memmem(open, (size_t)(end - open), "</sysctl>", 9)) == NULL) {
+			p = open + 1;	/* not closed: not kept */
+			continue;
+		}
+		strbuf_add(&sb, open, (size_t)(close + 9 - open));
+		p = close + 9;
+	}
+	*outlen = sb.len;
+	return strbuf_detach(&sb);
+}
+
 void
 capture_set_add(struct capture_set *set, const char *name, const char *text, size_t len,
     int status)
@@ -351,8 +419,12 @@ capture_set_add(struct capture_set *set, const char *name, const char *text, siz
 		s->name = xstrdup(name);
 	} else
 		free(s->text);
-	s->text = xstrndup(text, len);
-	s->len = len;
+	if (xml_section(name))
+		s->text = xml_sysctl_only(text, len, &s->len);
+	else {
+		s->text = xstrndup(text, len);
+		s->len = len;
+	}
 	s->status = status;
 }
 
@@ -622,7 +694,13 @@ capture_read_dir(const char *dir, struct capture_set *set, char **cause)
 		if (!name_valid(de->d_name, strlen(de->d_name)))
 			continue;
 		xasprintf(&path, "%s/%s", dir, de->d_name);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (lstat(path, &st) != 0)
+			st.st_mode = 0;
+		if (S_ISLNK(st.st_mode)) {
+			util_cause(cause, "'%s' is a symbolic link (a capture's files are read, none "
+			    "followed)", path);
+			rc = -1;
+		} else if (S_ISREG(st.st_mode)) {
 			if ((rc = util_read_file(path, &data, &len, cause)) == 0) {
 				capture_set_add(set, de->d_name, data, len, 0);
 				free(data);
@@ -643,13 +721,13 @@ capture_read_dir(const char *dir, struct capture_set *set, char **cause)
 }
 
 static int
-write_one(const char *dir, const struct capture_section *s, char **cause)
+write_one(const char *dir, const struct capture_section *s, int mode, char **cause)
 {
 	char *path;
 	int fd, rc = 0;
 
 	xasprintf(&path, "%s/%s", dir, s->name);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) == -1 ||
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)) == -1 ||
 	    util_xfer(fd, s->text, s->len, true) != 0 || fsync(fd) != 0) {
 		util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
 		rc = -1;
@@ -686,8 +764,11 @@ capture_write_dir(const struct capture_set *set, const char *dir, char **cause)
 {
 	char *tmp, *path;
 	size_t i;
-	int rc = 0, state;
+	int rc = 0, state, secret = 0;
 
+	/* a config.xml's part (filtered, capture_set_add) is the owner's only: 0700, 0600 */
+	for (i = 0; i < set->n; i++)
+		secret |= xml_section(set->v[i].name);
 	if ((state = dir_state(dir, cause)) == -1)
 		return -1;
 	if (state == 1) {
@@ -702,8 +783,8 @@ capture_write_dir(const struct capture_set *set, const char *dir, char **cause)
 	}
 	for (i = 0; i < set->n && rc == 0; i++)
 		if (set->v[i].status == 0 && name_valid(set->v[i].name, strlen(set->v[i].name)))
-			rc = write_one(tmp, &set->v[i], cause);
-	if (rc == 0 && (chmod(tmp, 0755) != 0 || rename(tmp, dir) != 0)) {
+			rc = write_one(tmp, &set->v[i], secret ? 0600 : 0644, cause);
+	if (rc == 0 && (chmod(tmp, secret ? 0700 : 0755) != 0 || rename(tmp, dir) != 0)) {
 		util_cause(cause, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
 		rc = -1;
 	}

@@ -10,7 +10,11 @@
  * two), then "::D PATH" (a directory), "::L PATH -> TARGET" (a symbolic link) and
  * "::F PATH" lines, each of the latter followed by the file's text. Every PATH is under
  * /proc/, /sys/ or is /etc/os-release, with no "." or ".." component; a link named
- * device has a TARGET without "..", and nothing is ever written through a link.
+ * device has a TARGET without ".."; a driver or subsystem link (read for its name) has
+ * the ".." that climb above the tree left out (reroot). A link whose TARGET leaves the
+ * tree (absolute, or climbing out with "..", through the tree's other links too) refuses
+ * the capture before anything reads the tree, naming its line; nothing is ever written,
+ * chmodded or removed through a link (openat with O_NOFOLLOW below the tree's top).
  */
 #include <sys/stat.h>
 
@@ -77,8 +81,15 @@ target_ok(const char *path, const char *t)
 	}
 }
 
+struct tree_link {
+	char	*path;
+	size_t	 line;
+};
+
 struct tree {
 	const char	*top;		/* the temporary directory */
+	struct tree_link *links;	/* the ::L lines, checked when the tree is whole */
+	size_t		 nlinks;
 	const char	*where;		/* "ORIGIN:linux-tree.txt" for messages */
 	size_t		 line;
 	char		 root[TREE_PATH_MAX];	/* ::R */
@@ -189,21 +200,148 @@ start_file(struct tree *t, const char *path, int head)
 	return 0;
 }
 
+/*
+ * A NIC's driver and subsystem links are read for their last component only (the driver's
+ * and the bus's names, linux_link_basename). Their targets climb to the box's /sys/bus from
+ * where the device sits in the box's /sys, which may be deeper than in the tree (a NIC
+ * behind PCIe switches or USB hubs): the ".." above the tree's top are left out, as ".."
+ * stops at "/", so the link stays in the tree and keeps its name.
+ */
+static void
+reroot(const char *path, const char *target, struct strbuf *out)
+{
+	const char *c, *end;
+	size_t depth = 0, n;
+
+	for (c = path + 1; (c = strchr(c, '/')) != NULL; c++)
+		depth++;
+	for (c = target; *c != '\0'; c = end + (*end == '/')) {
+		end = c + strcspn(c, "/");
+		if ((n = (size_t)(end - c)) == 0 || (n == 1 && *c == '.'))
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (depth == 0)
+				continue;
+			depth--;
+		} else
+			depth++;
+		if (out->len > 0)
+			strbuf_addc(out, '/');
+		strbuf_add(out, c, n);
+	}
+	if (out->len == 0)
+		strbuf_addc(out, '.');
+}
+
 static int
 link_line(struct tree *t, char *rest)
 {
-	char *arrow = strstr(rest, " -> "), full[TREE_PATH_MAX * 2];
+	char *arrow = strstr(rest, " -> "), full[TREE_PATH_MAX * 2], *base;
+	struct strbuf target;
+	int rc;
 
 	if (arrow == NULL)
 		return terr(t, "a link line without ' -> ':", rest);
+	if (arrow[4] == '/')
+		return terr(t, "a link out of the capture's tree (refused):", rest);
 	*arrow = '\0';
 	if (!path_ok(rest) || !target_ok(rest, arrow + 4))
 		return terr(t, "not a link the capture reads:", rest);
 	if (mkdirs(t, rest, false) == -1)
 		return -1;
 	snprintf(full, sizeof full, "%s%s", t->top, rest);
-	if (symlink(arrow + 4, full) != 0)
+	base = strrchr(rest, '/') + 1;
+	strbuf_init(&target);
+	if (strcmp(base, "driver") == 0 || strcmp(base, "subsystem") == 0)
+		reroot(rest, arrow + 4, &target);
+	else
+		strbuf_adds(&target, arrow + 4);
+	rc = symlink(target.buf, full);
+	strbuf_free(&target);
+	if (rc != 0)
 		return terr(t, strerror(errno), rest);
+	t->links = xreallocarray(t->links, t->nlinks + 1, sizeof *t->links);
+	t->links[t->nlinks].path = xstrdup(rest);
+	t->links[t->nlinks++].line = t->line;
+	return 0;
+}
+
+/* cur ("" the tree's top, "/sys/a") one step up; false when it is the top already. */
+static bool
+up(char *cur)
+{
+	if (*cur == '\0')
+		return false;
+	*strrchr(cur, '/') = '\0';
+	return true;
+}
+
+/*
+ * Does the tree's link at path lead out of the tree? Its target is walked as the kernel
+ * would, the tree's links on the way followed (a link to "../.." makes "x/../.." of another
+ * leave it), the components after a missing one taken as they are written.
+ */
+static bool
+link_leaves(const char *top, const char *path)
+{
+	char cur[TREE_PATH_MAX], full[TREE_PATH_MAX * 2], target[TREE_PATH_MAX], *rest, *r, *next;
+	struct stat st;
+	int hops = 0;
+	ssize_t n;
+	bool out = false;
+
+	snprintf(cur, sizeof cur, "%s", path);
+	rest = xstrdup("");
+	for (r = rest; !out; r = next) {
+		snprintf(full, sizeof full, "%s%s", top, cur);
+		if (lstat(full, &st) == 0 && S_ISLNK(st.st_mode)) {
+			if ((n = readlink(full, target, sizeof target - 1)) < 0 || ++hops > 40) {
+				out = true;	/* a loop of links */
+				break;
+			}
+			target[n] = '\0';
+			xasprintf(&next, "%s/%s", target, r);
+			free(rest);
+			r = rest = next;
+			out = target[0] == '/' || !up(cur);
+		}
+		if (out || *r == '\0')
+			break;
+		if ((next = strchr(r, '/')) != NULL)
+			*next++ = '\0';
+		else
+			next = r + strlen(r);
+		if (strcmp(r, "..") == 0)
+			out = !up(cur);
+		else if (*r != '\0' && strcmp(r, ".") != 0 &&
+		    !(out = strlen(cur) + strlen(r) + 2 > sizeof cur)) {
+			strcat(cur, "/");
+			strcat(cur, r);
+		}
+	}
+	free(rest);
+	return out;
+}
+
+/* Every ::L line whose link leads out of the whole tree refuses the capture. */
+static int
+links_stay(struct tree *t)
+{
+	size_t i, line = t->line;
+	char full[TREE_PATH_MAX * 3], target[TREE_PATH_MAX];
+	ssize_t n;
+
+	for (i = 0; i < t->nlinks; i++) {
+		if (!link_leaves(t->top, t->links[i].path))
+			continue;
+		snprintf(full, sizeof full, "%s%s", t->top, t->links[i].path);
+		n = readlink(full, target, sizeof target - 1);
+		target[n > 0 ? n : 0] = '\0';
+		snprintf(full, sizeof full, "%s -> %s", t->links[i].path, target);
+		t->line = t->links[i].line;
+		return terr(t, "a link out of the capture's tree (refused):", full);
+	}
+	t->line = line;
 	return 0;
 }
 
@@ -352,20 +490,22 @@ static int
 sysctl_mode(void *arg, const char *path, int mode)
 {
 	struct tree *t = arg;
-	char full[TREE_PATH_MAX * 2];
+	const char *name;
 	struct stat st;
+	int dfd, rc = 0;
 
 	if (!path_ok(path))
 		return terr(t, "not a path the capture reads:", path);
 	/* one sysctl -a could not read although root may (stable_secret: EIO until set) stays out */
 	if ((mode & 0444) == 0 && write_file(t, path, "", 0, true) == -1)
 		return -1;
-	snprintf(full, sizeof full, "%s%s", t->top, path);
-	if (lstat(full, &st) != 0)
-		return 0;
-	if (!S_ISREG(st.st_mode) || chmod(full, (mode_t)mode) != 0)
-		return terr(t, "cannot set the mode of", path);
-	return 0;
+	if ((dfd = util_open_parent(t->top, path, &name, NULL)) == -1)
+		return errno == ENOENT ? 0 : terr(t, "cannot set the mode of", path);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISREG(st.st_mode) ||
+	    fchmodat(dfd, name, (mode_t)mode, 0) != 0))
+		rc = terr(t, "cannot set the mode of", path);
+	close(dfd);
+	return rc;
 }
 
 /* netns.txt and sysctl-modes.txt: the namespace's name as ROOT/ntune/netns, the files' modes. */
@@ -487,6 +627,11 @@ capture_open_linux(const struct capture_set *set, char **cause)
 	rc = each_line(&t, tree_s->text, tree_s->len, tree_line);
 	if (rc == 0)
 		rc = flush(&t);
+	if (rc == 0)
+		rc = links_stay(&t);
+	while (t.nlinks > 0)
+		free(t.links[--t.nlinks].path);
+	free(t.links);
 	snprintf(where, sizeof where, "%s:sysctl-a.txt", origin);
 	if (rc == 0)
 		rc = each_line(&t, sysctl_s->text, sysctl_s->len, sysctl_line);
@@ -581,28 +726,23 @@ part_line_ok(enum sample_part part, size_t nth, const char *line)
 static int
 replace_file(const char *top, const char *path, const char *text, size_t len, char **cause)
 {
-	char *full;
-	int rc;
-
-	xasprintf(&full, "%s%s", top, path);
-	rc = util_write_file_atomic(full, text, len, 0644, cause);
-	free(full);
-	return rc;
+	return util_write_file_in(top, path, text, len, 0644, cause);
 }
 
 /* Removes the tree's file path (a sample without it must not be read with the tree's copy). */
 static int
 remove_file(const char *top, const char *path, char **cause)
 {
-	char *full;
-	int rc = 0;
+	const char *name;
+	int dfd, rc = 0;
 
-	xasprintf(&full, "%s%s", top, path);
-	if (unlink(full) != 0 && errno != ENOENT) {
-		util_cause(cause, "cannot remove '%s': %s", full, strerror(errno));
+	if ((dfd = util_open_parent(top, path, &name, cause)) == -1)
+		return -1;
+	if (unlinkat(dfd, name, 0) != 0 && errno != ENOENT) {
+		util_cause(cause, "cannot remove '%s%s': %s", top, path, strerror(errno));
 		rc = -1;
 	}
-	free(full);
+	close(dfd);
 	return rc;
 }
 

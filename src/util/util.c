@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -224,59 +225,163 @@ write_in_place(const char *path, const void *data, size_t len, char **cause)
 	return rc;
 }
 
-int
-util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause)
+/*
+ * data as name in the directory dfd, atomically: a new file (O_EXCL, O_NOFOLLOW) renamed
+ * over it; a link in name's place is replaced, never written through. shown: for messages.
+ */
+static int
+write_at(int dfd, const char *name, const char *shown, const void *data, size_t len, int mode,
+    char **cause)
 {
-	char *tmp, *dircopy;
-	const char *p = data;
-	struct stat st;
-	ssize_t n;
-	int fd, dfd;
+	char *tmp;
+	int fd, rc = -1;
 
-	/*
-	 * `-o /dev/null` or `-o /dev/stdout`: a rename would put a regular file in the
-	 * device's (or the link's) place, for every program on the machine.
-	 */
-	if (lstat(path, &st) == 0 && (S_ISLNK(st.st_mode) ||
-	    (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
-		return write_in_place(path, data, len, cause);
-	xasprintf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) == -1) {
-		util_cause(cause, "cannot create '%s': %s", tmp, strerror(errno));
+	xasprintf(&tmp, "%s.tmp.%ld", name, (long)getpid());
+	(void)unlinkat(dfd, tmp, 0);	/* a killed run's, with our pid: the name, not a target */
+	if ((fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    mode)) == -1) {
+		util_cause(cause, "cannot create '%s.tmp.%ld': %s", shown, (long)getpid(),
+		    strerror(errno));
 		free(tmp);
 		return -1;
 	}
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (fsync(fd) == -1 || close(fd) == -1) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) == -1)
-		goto fail;
+	if (util_xfer(fd, (void *)(uintptr_t)data, len, true) == 0 && fsync(fd) == 0)
+		rc = 0;
+	if (close(fd) != 0 || (rc == 0 && renameat(dfd, tmp, dfd, name) != 0))
+		rc = -1;
+	if (rc == -1) {
+		util_cause(cause, "cannot write '%s': %s", shown, strerror(errno));
+		(void)unlinkat(dfd, tmp, 0);
+	} else
+		(void)fsync(dfd);
 	free(tmp);
+	return rc;
+}
+
+int
+util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause)
+{
+	char *dircopy, *basecopy;
+	struct stat st, to;
+	int dfd, rc;
+
+	/*
+	 * `-o /dev/null` or `-o /dev/stdout`: a rename would put a regular file in the
+	 * device's (or the link's) place, for every program on the machine. A link to
+	 * anything else is not written through (it may have been planted).
+	 */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (stat(path, &to) != 0 ||
+	    (!S_ISCHR(to.st_mode) && !S_ISFIFO(to.st_mode)))) {
+		util_cause(cause, "cannot write '%s': a symbolic link (not written through)", path);
+		return -1;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return write_in_place(path, data, len, cause);
 	dircopy = xstrdup(path);
-	if ((dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
-		fsync(dfd);
+	basecopy = xstrdup(path);
+	if ((dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	} else {
+		rc = write_at(dfd, basename(basecopy), path, data, len, mode, cause);
 		close(dfd);
 	}
 	free(dircopy);
-	return 0;
-fail:
-	util_cause(cause, "cannot write '%s': %s", path, strerror(errno));
-	if (fd != -1)
+	free(basecopy);
+	return rc;
+}
+
+/* The part of rel from its start to c (excluded), after dir, for messages. */
+static void
+walk_cause(char **cause, const char *dir, const char *rel, const char *c, const char *why)
+{
+	util_cause(cause, "cannot write '%s/%.*s': %s", dir, (int)(c - rel), rel, why);
+}
+
+int
+util_open_parent(const char *dir, const char *rel, const char **name, char **cause)
+{
+	const char *c, *slash;
+	char part[256];
+	struct stat st;
+	size_t n;
+	int fd, next;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		util_cause(cause, "cannot open '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	rel += strspn(rel, "/");
+	for (c = rel; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+		if ((n = (size_t)(slash - c)) == 0)
+			continue;
+		if (n >= sizeof part || (n == 2 && c[0] == '.' && c[1] == '.')) {
+			walk_cause(cause, dir, rel, slash, "not a name below it");
+			close(fd);
+			return -1;
+		}
+		memcpy(part, c, n);
+		part[n] = '\0';
+		next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next == -1) {
+			walk_cause(cause, dir, rel, slash, fstatat(fd, part, &st,
+			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ?
+			    "a symbolic link (not followed)" : strerror(errno));
+			close(fd);
+			return -1;
+		}
 		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return -1;
+		fd = next;
+	}
+	*name = c;
+	return fd;
+}
+
+int
+util_write_file_in(const char *dir, const char *rel, const void *data, size_t len, int mode,
+    char **cause)
+{
+	const char *name;
+	char *shown;
+	struct stat st;
+	int dfd, rc = -1;
+
+	if ((dfd = util_open_parent(dir, rel, &name, cause)) == -1)
+		return -1;
+	xasprintf(&shown, "%s/%s", dir, rel + strspn(rel, "/"));
+	if (*name == '\0' || (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' &&
+	    name[2] == '\0'))))
+		util_cause(cause, "cannot write '%s': not a file name", shown);
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+		util_cause(cause, "cannot write '%s': %s (not written through)", shown,
+		    S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+	else
+		rc = write_at(dfd, name, shown, data, len, mode, cause);
+	close(dfd);
+	free(shown);
+	return rc;
+}
+
+int
+util_dir_no_links(const char *dir, char **cause)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			util_cause(cause, "'%s/%s' is a symbolic link (no file is written through one: "
+			    "choose another directory)", dir, de->d_name);
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
 }
 
 int
@@ -292,13 +397,7 @@ util_mkdir(const char *path, char **cause)
 int
 util_write_text_at(const char *dir, const char *name, const char *text, char **cause)
 {
-	char *path;
-	int rc;
-
-	xasprintf(&path, "%s/%s", dir, name);
-	rc = util_write_file_atomic(path, text, strlen(text), 0644, cause);
-	free(path);
-	return rc;
+	return util_write_file_in(dir, name, text, strlen(text), 0644, cause);
 }
 
 int

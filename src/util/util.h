@@ -55,11 +55,31 @@ void	 strbuf_free(struct strbuf *);
 
 /* Reads a whole file (or "-" for stdin) into a NUL-terminated buffer; -1 + cause on error. */
 int	 util_read_file(const char *path, char **data, size_t *len, char **cause);
-/* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync dir. */
+/*
+ * Writes data to path atomically: temp file in the same directory (O_EXCL, O_NOFOLLOW),
+ * fsync, rename, fsync dir. A symbolic link at path is refused unless it leads to a
+ * character device or a FIFO (`-o /dev/stdout`), written in place like a device.
+ */
 int	 util_write_file_atomic(const char *path, const void *data, size_t len, int mode, char **cause);
+/*
+ * The directory of dir/rel opened with no symbolic link followed below dir (dir is the
+ * caller's own); *name is rel's last component. -1 + "cannot write 'DIR/PART': why".
+ */
+int	 util_open_parent(const char *dir, const char *rel, const char **name, char **cause);
+/*
+ * Writes data to dir/rel atomically (as util_write_file_atomic) with no symbolic link
+ * followed below dir, and none written through: a -o DIR where links may be planted.
+ */
+int	 util_write_file_in(const char *dir, const char *rel, const void *data, size_t len,
+	    int mode, char **cause);
+/*
+ * -1 + "'DIR/NAME' is a symbolic link (...)" when dir holds a link (one planted in a -o DIR),
+ * checked before anything is written there; 0 otherwise or when dir cannot be listed.
+ */
+int	 util_dir_no_links(const char *dir, char **cause);
 /* mkdir(path, 0755); an existing one is fine; -1 + "cannot create 'PATH': why" otherwise. */
 int	 util_mkdir(const char *path, char **cause);
-/* The same for text (mode 0644) at DIR/NAME. */
+/* The same for text (mode 0644) at DIR/NAME, by util_write_file_in. */
 int	 util_write_text_at(const char *dir, const char *name, const char *text, char **cause);
 /* Reads one line of a small file (e.g. /sys attribute) without its newline. */
 int	 util_read_line(const char *path, char *buf, size_t len, char **cause);

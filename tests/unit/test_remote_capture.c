@@ -386,7 +386,7 @@ test_capture_linux_tree_refuses(void **state)
 		{ "::F /etc/passwd\nroot:x:0:0\n", "c.txt:linux-tree.txt:1: not a path the capture reads: '/etc/passwd'" },
 		{ "::F /sys/../etc/x\n1\n", "c.txt:linux-tree.txt:1: not a path the capture reads: '/sys/../etc/x'" },
 		{ "::L /sys/class/net/x/device -> ../../../../etc\n", "c.txt:linux-tree.txt:1: not a link the capture reads: '/sys/class/net/x/device'" },
-		{ "::L /sys/a -> /etc\n", "c.txt:linux-tree.txt:1: not a link the capture reads: '/sys/a'" },
+		{ "::L /sys/a -> /etc\n", "c.txt:linux-tree.txt:1: a link out of the capture's tree (refused): '/sys/a -> /etc'" },
 		{ "::R /r\n==> /elsewhere/proc/stat <==\ncpu 1\n", "c.txt:linux-tree.txt:2: a file outside the capture's root: '/elsewhere/proc/stat'" },
 		{ "stray text\n", "c.txt:linux-tree.txt:1: text outside any file: 'stray text'" },
 		{ "::F /proc/stat\n1\n::F /proc/stat\n2\n", "c.txt:linux-tree.txt:3: the file appears twice '/proc/stat'" },
