@@ -36,7 +36,7 @@ cat >"$TRASH/bin/ssh" <<EOF
 #!/bin/sh
 echo "\$*" >>"$TRASH/ssh.log"
 while [ \$# -gt 0 ]; do
-	case \$1 in -o|-p) shift 2 ;; *) break ;; esac
+	case \$1 in -o|-p|-l|-F) shift 2 ;; -T) shift ;; --) shift; break ;; *) break ;; esac
 done
 shift
 line=\$*
@@ -50,8 +50,8 @@ test_expect_success 'rfc2544 --host runs gen and sink over ssh, each word quoted
 	    --ntune "$NTUNE" --gen-args "--iface gen0 --iface-any" --sink-args "--iface sink0" \
 	    --sizes 64 --duration 0.3 --steps 1 --loads 100,50 --quiet >out &&
 	grep -Eq "^ +64 +[1-9][0-9]* +[1-9][0-9]* " out &&
-	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example ${Q}$NTUNE${Q} ${Q}gen${Q} .*${Q}--iface${Q} ${Q}gen0${Q} ${Q}--iface-any${Q}" "$TRASH/ssh.log" &&
-	grep -q "^-o BatchMode=yes -p 2222 tester@dut.example ${Q}$NTUNE${Q} ${Q}sink${Q} .*${Q}--iface${Q} ${Q}sink0${Q}" "$TRASH/ssh.log"
+	grep -q "^-o BatchMode=yes -o ConnectTimeout=10 .* -T -p 2222 -l tester -- dut.example ${Q}$NTUNE${Q} ${Q}gen${Q} .*${Q}--iface${Q} ${Q}gen0${Q} ${Q}--iface-any${Q}" "$TRASH/ssh.log" &&
+	grep -q "^-o BatchMode=yes -o ConnectTimeout=10 .* -T -p 2222 -l tester -- dut.example ${Q}$NTUNE${Q} ${Q}sink${Q} .*${Q}--iface${Q} ${Q}sink0${Q}" "$TRASH/ssh.log"
 '
 test_expect_success 'rfc2544 --host passes shell text in arguments literally, never to the remote shell' '
 	test_must_fail env PATH="$TRASH/bin:$PATH" timeout 60 "$NTUNE" lab rfc2544 --host ssh://tester@dut.example \
