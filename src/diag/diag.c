@@ -210,6 +210,10 @@ notes(struct diag_result *d)
 		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
 		    "and --after captures for rates"));
 	if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
+	    strcmp(d->os, "linux") == 0)
+		add_note(d, xstrdup("top and mpstat show how busy each CPU is, not which NIC queue "
+		    "the time goes to: add /proc/interrupts and /proc/net/softnet_stat"));
+	else if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
 	    !has_prefix(d->metrics, "ithr.") && !has_prefix(d->metrics, "kthr.") &&
 	    !has_prefix(d->metrics, "nic."))
 		add_note(d, xstrdup("top -P shows how busy each CPU is, not which NIC queue or kernel "
@@ -329,7 +333,7 @@ diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
     struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
+	struct os_counters a = { NULL, 0, ifs, nifs, NULL, 0 }, b = { NULL, 0, ifs, nifs, NULL, 0 };
 	char netns[OS_NAME_MAX];
 	const char *os;
 	double t0, t1;
@@ -354,7 +358,8 @@ out:
 }
 
 int
-diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, char **cause)
+diag_counters_read(const char *const *paths, size_t n, const char *os, struct os_counters *c,
+    char **cause)
 {
 	struct os_ctx *ctx;
 	char *data;
@@ -371,7 +376,7 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 			rc = os_counters_collect(ctx, c, true, cause);
 			os_close(ctx);
 		} else {
-			rc = os_counters_text(data, len, paths[i], c, cause);
+			rc = os_counters_paste(data, len, paths[i], os, c, cause);
 			free(data);
 		}
 		if (rc != 0)
@@ -380,20 +385,44 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 	return 0;
 }
 
+/* What the readers skipped or inferred comes first among the notes. */
+static void
+take_notes(struct diag_result *d, struct os_counters *c)
+{
+	char **n;
+
+	if (c->nnotes == 0)
+		return;
+	n = xreallocarray(NULL, d->nnotes + c->nnotes, sizeof *n);
+	memcpy(n, c->notes, c->nnotes * sizeof *n);
+	if (d->nnotes > 0)
+		memcpy(n + c->nnotes, d->notes, d->nnotes * sizeof *n);
+	free(d->notes);
+	free(c->notes);
+	d->notes = n;
+	d->nnotes += c->nnotes;
+	c->notes = NULL;
+	c->nnotes = 0;
+}
+
 /* Rules, two sets of counters read by fill, evaluated; the common part of diag_files and diag_captures. */
 static int
-diagnose_counters(int (*fill)(const void *, size_t, struct os_counters *, char **),
+diagnose_counters(int (*fill)(const void *, size_t, const char *, struct os_counters *, char **),
     const void *before, size_t nb, const void *after, size_t na, double secs, const char *os,
     const char *const *ifs, size_t nifs, struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
+	struct os_counters a = { NULL, 0, ifs, nifs, NULL, 0 };
+	struct os_counters b = { NULL, 0, ifs, nifs, NULL, 0 };
 	int rc = -1;
 
 	if (diag_rules_load(NULL, &rs, cause) != 0)
 		return -1;
-	if ((nb == 0 || fill(before, nb, &a, cause) == 0) && fill(after, na, &b, cause) == 0)
-		rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause);
+	if ((nb == 0 || fill(before, nb, os, &a, cause) == 0) && fill(after, na, os, &b, cause) == 0 &&
+	    (rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause)) == 0) {
+		take_notes(*out, &b);
+		take_notes(*out, &a);
+	}
 	os_counters_free(&a);
 	os_counters_free(&b);
 	diag_rules_free(rs);
@@ -401,19 +430,19 @@ diagnose_counters(int (*fill)(const void *, size_t, struct os_counters *, char *
 }
 
 static int
-fill_files(const void *paths, size_t n, struct os_counters *c, char **cause)
+fill_files(const void *paths, size_t n, const char *os, struct os_counters *c, char **cause)
 {
-	return diag_counters_read(paths, n, c, cause);
+	return diag_counters_read(paths, n, os, c, cause);
 }
 
 static int
-fill_captures(const void *caps, size_t n, struct os_counters *c, char **cause)
+fill_captures(const void *caps, size_t n, const char *os, struct os_counters *c, char **cause)
 {
 	const struct diag_capture *k = caps;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (os_counters_text(k[i].text, k[i].len, k[i].name, c, cause) != 0)
+		if (os_counters_paste(k[i].text, k[i].len, k[i].name, os, c, cause) != 0)
 			return -1;
 	return 0;
 }

@@ -98,8 +98,12 @@ int	 diag_evaluate(const struct diag_rules *, const struct os_counters *before,
 int	 diag_run(struct os_ctx *, double secs, const char *const *ifs, size_t nifs,
 	    struct diag_result **, char **cause);
 
-/* Counters from captures: pasted FreeBSD/OPNsense text files, or one ntune snapshot (JSON). */
-int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *, char **cause);
+/*
+ * Counters from captures: pasted text files (FreeBSD/OPNsense, or Linux when os is "linux"),
+ * or one ntune snapshot (JSON). What the readers skipped is in the counters' notes.
+ */
+int	 diag_counters_read(const char *const *paths, size_t n, const char *os,
+	    struct os_counters *, char **cause);
 /*
  * Diagnoses captures: after only (counters since boot, nb == 0), or before and after
  * taken secs apart. os: the platform the rules are chosen for (an os_platform_name()).

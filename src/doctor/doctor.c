@@ -279,7 +279,7 @@ fbsd_stathz(struct doctor *dr, const struct os_counters *a, const struct os_coun
 	static const char key[] = "kern.clockrate: ";
 	const struct capture_section *s = doctor_section(dr, "sysctl-a.txt");
 	const struct os_counter *v;
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	const char *p, *end;
 	char *cause = NULL;
 	double hz = 0;
@@ -309,7 +309,8 @@ static void
 fbsd_interval(struct doctor *dr, const struct diag_capture *before,
     const struct diag_capture *after)
 {
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0, NULL, 0 };
+	struct os_counters b = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL;
 
 	/* a sample that does not parse fails in diag_captures, with its line */

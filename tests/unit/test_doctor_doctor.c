@@ -339,7 +339,8 @@ test_doctor_interval_linux_falls_back_to_the_clock(void **state)
 static void
 test_doctor_tick_interval_reasons(void **state)
 {
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0, NULL, 0 };
+	struct os_counters b = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL, *why = NULL;
 	double secs = -1;
 

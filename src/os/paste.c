@@ -1,0 +1,151 @@
+/*
+ * What people paste: the text readers of counters (fbsd_counters.c, text_linux.c) skip a
+ * line they cannot read, use a cut row as far as it goes, and say so once per file as a
+ * note naming file:line (os_counters.notes, shown by diagnose and doctor in text and JSON).
+ * A shell prompt line ("[root@fw]~# netstat -iw 1", "root@OpenWrt:~# top",
+ * "[2.7.2-RELEASE][admin@pfSense.home.arpa]/root: top -aSH") or a bare command line
+ * ("vmstat -i | grep igb") is skipped too; the command it names is a hint to the reader.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os/os_impl.h"
+#include "util/util.h"
+
+/* The commands whose output ntune reads, and the shell's own helpers people paste with them. */
+static const char *const commands[] = { "top", "netstat", "vmstat", "sysctl", "systat", "pfctl",
+    "cat", "mpstat", "sar", "ethtool", "ip", "nstat", "grep", "egrep", "iostat", "ifconfig",
+    "dmesg", "uname", "sudo", "doas", "su", "tail", "head", "cpuset", "procstat", "ps", "watch",
+    "uptime", "date", "echo", "awk", "sed", "less", "more", "pciconf", "freebsd-version",
+    "opnsense-version", "ntune", "tc", "ss", "sh", "for", "while", "exit", "clear", "busybox" };
+
+/* The command at s, if it is one of ours followed by nothing, a space or a pipe; its length. */
+static size_t
+command_at(const char *s)
+{
+	size_t i, l;
+
+	for (i = 0; i < nitems(commands); i++) {
+		l = strlen(commands[i]);
+		if (strncmp(s, commands[i], l) == 0 && (s[l] == '\0' || s[l] == ' ' || s[l] == '\t' ||
+		    s[l] == '|'))
+			return l;
+	}
+	return 0;
+}
+
+/*
+ * A prompt: text without a blank before a '#', '$', '%' or '>' (or a ':' after a user@host or
+ * a [..] part), then the command; "root@OPNsense:~ # top" has one blank before its '#'.
+ */
+static const char *
+after_prompt(const char *line)
+{
+	const char *p;
+	size_t blanks = 0;
+
+	for (p = line; *p != '\0' && p - line < 96; p++) {
+		if (*p == ' ' && ++blanks > 1)
+			return NULL;
+		if (strchr("#$%>", *p) == NULL && !(*p == ':' && p[1] == ' ' &&
+		    (memchr(line, '@', (size_t)(p - line)) != NULL || memchr(line, ']',
+		    (size_t)(p - line)) != NULL)))
+			continue;
+		if (p[1] != ' ' && p[1] != '\0')
+			continue;
+		for (p++; *p == ' '; p++)
+			;
+		return p;
+	}
+	return NULL;
+}
+
+const char *
+os_paste_command(const char *line)
+{
+	const char *p = line, *rest;
+	size_t l;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if ((rest = after_prompt(p)) != NULL && (*rest == '\0' || command_at(rest) > 0))
+		return rest;
+	/* a bare command: "vmstat -i", "cat /proc/stat", "top" (not netstat -Q's "ip  1  1000" row) */
+	if (p != line || (l = command_at(p)) == 0)
+		return NULL;
+	for (rest = p + l; *rest == ' '; rest++)
+		;
+	/* an option, a path or a pipe; not procps top's "top - 10:23:03 up 3 days" */
+	return *rest == '\0' || (*rest == '-' && isalnum((unsigned char)rest[1])) || *rest == '/' ||
+	    *rest == '|' ? p : NULL;
+}
+
+static void
+remember(struct os_paste *pa, const char *why, const char *line)
+{
+	char *e;
+
+	if (pa->nshown < nitems(pa->shown)) {
+		xasprintf(&e, "%s:%zu %s: '%.60s'", pa->path, pa->lineno, why, line);
+		pa->shown[pa->nshown++] = e;
+	}
+}
+
+void
+os_paste_skip(struct os_paste *pa, const char *why, const char *line)
+{
+	pa->skipped++;
+	remember(pa, why, line);
+}
+
+void
+os_paste_cut(struct os_paste *pa, const char *what, const char *line)
+{
+	pa->cut++;
+	remember(pa, what, line);
+}
+
+void
+os_paste_note(struct os_counters *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *n;
+
+	va_start(ap, fmt);
+	if (vasprintf(&n, fmt, ap) < 0)
+		n = NULL;
+	va_end(ap);
+	if (n == NULL)
+		return;
+	c->notes = xreallocarray(c->notes, c->nnotes + 1, sizeof *c->notes);
+	c->notes[c->nnotes++] = n;
+}
+
+int
+os_paste_end(struct os_paste *pa, struct os_counters *c, const char *expected, char **cause)
+{
+	struct strbuf sb;
+	size_t i;
+	int rc = 0;
+
+	strbuf_init(&sb);
+	for (i = 0; i < pa->nshown; i++)
+		strbuf_addf(&sb, "%s%s", i > 0 ? "; " : "", pa->shown[i]);
+	if (pa->skipped + pa->cut > pa->nshown)
+		strbuf_addf(&sb, "; and %zu more", pa->skipped + pa->cut - pa->nshown);
+	if (pa->used == 0) {
+		util_cause(cause, "%s: nothing could be read: expected %s%s%s%s", pa->path, expected,
+		    sb.len > 0 ? " (skipped: " : "", sb.len > 0 ? sb.buf : "", sb.len > 0 ? ")" : "");
+		rc = -1;
+	} else if (pa->skipped > 0 || pa->cut > 0)
+		os_paste_note(c, "%s: %zu line%s skipped, %zu used in part (%s)", pa->path,
+		    pa->skipped, pa->skipped == 1 ? "" : "s", pa->cut, sb.buf);
+	for (i = 0; i < pa->nshown; i++)
+		free(pa->shown[i]);
+	pa->nshown = 0;
+	strbuf_free(&sb);
+	return rc;
+}
