@@ -221,11 +221,12 @@ notes(struct diag_result *d)
 		    "thread: intr{irq..: ix0:rxq0}, netisr, if_io_tqg)"));
 	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "softnet.processed")))
 		add_note(d, xstrdup("no /proc/net/softnet_stat: backlog drops and budget "
-		    "exhaustion unseen"));
+		    "exhaustion unseen (run: cat /proc/net/softnet_stat)"));
 	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "conntrack.max")))
 		add_note(d, xstrdup("no conntrack counters (nf_conntrack not loaded here)"));
 	if (strcmp(d->os, "linux") != 0 && isnan(metric(d->metrics, "netisr.handled")))
-		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen"));
+		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen (run: "
+		    "netstat -Q)"));
 	if (metric(d->metrics, "cpu.unmoved") == 1)
 		add_note(d, xstrdup("the CPU times did not move between the two samples: saturation "
 		    "unseen"));

@@ -71,7 +71,8 @@ struct creader {
 static int
 bad(struct creader *r, const char *what, const char *line)
 {
-	os_paste_skip(&r->pa, r->last ? "last line cut short" : what, r->last ? r->orig : line);
+	(void)line;	/* the whole line is shown, not the word that failed */
+	os_paste_skip(&r->pa, r->last ? "last line cut short" : what, r->orig);
 	return 1;
 }
 
@@ -106,9 +107,16 @@ cp_times(struct creader *r, const char *value)
 	size_t n = words(copy, w, nitems(w)), i;
 	uint64_t v;
 
-	for (i = 0; i < n - n % 5; i++)
-		if (number(w[i], &v))
-			os_counters_setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+	for (i = 0; i < n - n % 5; i++) {
+		if (!number(w[i], &v)) {
+			n = i - i % 5;	/* the CPUs before it */
+			break;
+		}
+		os_counters_setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+	}
+	if (n % 5 != 0 || i < n)
+		os_paste_cut(&r->pa, "kern.cp_times cut short or with a non-number (the whole CPUs "
+		    "before it used)", value);
 	free(copy);
 }
 
@@ -644,6 +652,9 @@ mode_line(struct creader *r, char *line)
 		return netstat_i_row(r, line);
 	case C_NETISR:
 	case C_NETISR_WS:
+		/* a sysctl line right after netstat -Q's tables is not one of their rows */
+		if (islower((unsigned char)line[0]) && strchr(line, ':') != NULL)
+			break;
 		return netisr_line(r, line);
 	case C_PF:
 		if (line[0] == ' ' || isupper((unsigned char)line[0]))
