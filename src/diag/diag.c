@@ -168,6 +168,37 @@ apply_rule(struct diag_result *d, const struct diag_rule *r)
 	free(ents);
 }
 
+/*
+ * A link at line rate with nothing lost: what is busy is not a bottleneck, the link is the
+ * limit. The findings of saturation (not certain: no loss, no full table) become headroom
+ * facts, their summary followed by why.
+ */
+static void
+line_limit(struct diag_result *d)
+{
+	char *s;
+	size_t i, k = 0;
+
+	if (metric(d->metrics, "net.line_limited") != 1 || !(metric(d->metrics,
+	    "net.rx_loss_ps") < 1))
+		return;
+	for (i = 0; i < d->nfindings; i++) {
+		if (d->findings[i].certainty == DIAG_CERTAIN) {
+			d->findings[k++] = d->findings[i];
+			continue;
+		}
+		xasprintf(&s, "%s; but a link is at line rate (%.2f of %.2f Gbit/s on the wire) and "
+		    "nothing is lost: the link is the limit, not the box", d->findings[i].summary,
+		    metric(d->metrics, "net.line_wire_bps") / 1e9,
+		    metric(d->metrics, "net.line_rate_bps") / 1e9);
+		free(d->findings[i].summary);
+		d->findings[i].summary = s;
+		d->facts = xreallocarray(d->facts, d->nfacts + 1, sizeof *d->facts);
+		d->facts[d->nfacts++] = d->findings[i];
+	}
+	d->nfindings = k;
+}
+
 static int
 cmp_certainty(const void *a, const void *b)
 {
@@ -242,6 +273,13 @@ headroom(struct diag_result *d)
 
 	if (d->nfindings > 0)
 		return;
+	if (metric(d->metrics, "net.line_limited") == 1 && metric(d->metrics, "net.rx_loss_ps") < 1) {
+		xasprintf(&d->headroom, "the link is the limit: %.2f Gbit/s on the wire of a %.2f "
+		    "Gbit/s link (netstat -w bytes and packets, with each frame's 24 bytes of FCS, "
+		    "preamble and gap) and nothing lost", metric(d->metrics, "net.line_wire_bps") / 1e9,
+		    metric(d->metrics, "net.line_rate_bps") / 1e9);
+		return;
+	}
 	if (isnan(busy) && !isnan(metric(d->metrics, "net.rx_pps")))
 		xasprintf(&d->headroom, "nothing lost on receive at %.0f pkt/s in, %.0f out (netstat "
 		    "-w); how close the CPUs are to full is unseen: add top -P", metric(d->metrics,
@@ -289,6 +327,7 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	json_object_set_new(d->metrics, "netns", json_real(d->netns[0] != '\0'));
 	for (i = 0; i < rs->n; i++)
 		apply_rule(d, &rs->r[i]);
+	line_limit(d);
 	/*
 	 * Host-wide knobs: Linux only, from the Linux knobs of the knowledge base (without
 	 * the catalogue: a diagnosis must stay cheap), only when there are findings.
