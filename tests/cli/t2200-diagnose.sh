@@ -306,7 +306,7 @@ test_expect_success 'diagnose --from a b reads both files, as the usage says' '
 '
 test_expect_success 'diagnose --os linux --from reads Linux pastes (BusyBox top of OpenWrt)' '
 	printf "root@OpenWrt:~# top -bn1\nMem: 53824K used, 69340K free, 1220K shrd, 4000K buff, 15796K cached\nCPU:   0%% usr   2%% sys   0%% nic   1%% idle   0%% io   0%% irq  96%% sirq\n" >bb.txt &&
-	ntune diagnose --os linux --from bb.txt --json >bb.json &&
-	python3 -c "import json; d = json.load(open(\"bb.json\")); m = d[\"metrics\"]; assert m[\"cpu.busy_max\"] > 98 and m[\"cpu.0.soft\"] > 96, m; assert any(\"bb.txt:1 a prompt\" in n for n in d[\"notes\"]), d[\"notes\"]"
+	test_expect_code 1 ntune diagnose --os linux --from bb.txt --json >bb.json &&
+	python3 -c "import json; d = json.load(open(\"bb.json\")); m = d[\"metrics\"]; assert m[\"cpu.busy_max\"] > 98 and m[\"cpu.0.soft\"] > 96, m; assert any(\"bb.txt:1 a prompt\" in n for n in d[\"notes\"]), d[\"notes\"]; assert d[\"findings\"][0][\"kind\"] == \"cpu-bound\", d[\"findings\"]"
 '
 test_done
