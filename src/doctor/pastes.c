@@ -182,29 +182,34 @@ doctor_paste_path(const struct capture_section *s)
 	return s->name + strlen(PASTE_PREFIX);
 }
 
-/* Linux pastes: the Linux reader reads more of them than the FreeBSD one. */
+/*
+ * Linux pastes: the Linux reader reads a paste the FreeBSD one cannot, or gets more
+ * counters from them.
+ */
 static bool
 pastes_linux(const struct capture_set *set)
 {
 	struct os_counters f, l;
 	char *cause = NULL;
-	size_t i, nf = 0, nl = 0;
+	size_t i, nf = 0, nl = 0, only_linux = 0;
+	int rf, rl;
 
 	for (i = 0; i < set->n; i++) {
 		memset(&f, 0, sizeof f);
 		memset(&l, 0, sizeof l);
-		if (os_counters_text(set->v[i].text, set->v[i].len, "p", &f, &cause) != 0)
+		if ((rf = os_counters_text(set->v[i].text, set->v[i].len, "p", &f, &cause)) != 0)
 			free(cause);
 		cause = NULL;
-		if (os_counters_text_linux(set->v[i].text, set->v[i].len, "p", &l, &cause) != 0)
+		if ((rl = os_counters_text_linux(set->v[i].text, set->v[i].len, "p", &l, &cause)) != 0)
 			free(cause);
 		cause = NULL;
+		only_linux += rf != 0 && rl == 0;
 		nf += f.n;
 		nl += l.n;
 		os_counters_free(&f);
 		os_counters_free(&l);
 	}
-	return nl > nf;
+	return only_linux > 0 || nl > nf;
 }
 
 int

@@ -670,9 +670,11 @@ mode_line(struct creader *r, char *line)
 static int
 one_line(struct creader *r, char *line)
 {
-	size_t l = strlen(line);
+	size_t l;
 	int rc;
 
+	line = os_paste_unquote(line);
+	l = strlen(line);
 	if (l > 0 && line[l - 1] == '\r')
 		line[--l] = '\0';
 	if (l == 0 || strspn(line, " \t") == l) {

@@ -62,6 +62,9 @@ os_top_cpu_line(const char *line, int *cpu, double v[5])
 int
 os_top_cpu_all(const char *line, double v[5])
 {
+	/* "CPU states:" is the same line in top before FreeBSD 7 (usr.bin/top/display.c) */
+	if (strncmp(line, "CPU states:", 11) == 0)
+		return cpu_fields(line + 11, v) == 5 ? 1 : -1;
 	if (strncmp(line, "CPU:", 4) != 0)
 		return 0;
 	return cpu_fields(line + 4, v) == 5 ? 1 : -1;

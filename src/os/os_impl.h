@@ -135,6 +135,8 @@ struct os_paste {
 };
 /* A shell prompt or command line ("[root@fw]~# top -P", "vmstat -i | grep igb"): the command, else NULL. */
 const char *os_paste_command(const char *line);
+/* The line without the "> " marks of a quoting mail or forum reply. */
+char	*os_paste_unquote(char *line);
 void	 os_paste_skip(struct os_paste *, const char *why, const char *line);
 void	 os_paste_cut(struct os_paste *, const char *what, const char *line);
 int	 os_paste_end(struct os_paste *, struct os_counters *, const char *expected, char **cause);

@@ -83,6 +83,15 @@ os_paste_command(const char *line)
 	    *rest == '|' ? p : NULL;
 }
 
+char *
+os_paste_unquote(char *line)
+{
+	/* "> CPU states: ..." quoted in a mail or forum reply, "> > " quoted twice */
+	while (line[0] == '>' && (line[1] == ' ' || line[1] == '\0'))
+		line += line[1] == '\0' ? 1 : 2;
+	return line;
+}
+
 static void
 remember(struct os_paste *pa, const char *why, const char *line)
 {

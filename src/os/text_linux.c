@@ -338,13 +338,22 @@ interrupts(struct lreader *r, char *line)
 		r->mode = L_INTR;
 		return 1;
 	}
-	if (r->mode != L_INTR)
-		return 0;
 	for (t = strtok_r(line, " \t", &save); t != NULL && n < nitems(w); t = strtok_r(NULL, " \t",
 	    &save))
 		w[n++] = t;
-	if (n < 2 || w[0][strlen(w[0]) - 1] != ':')
+	if (n < 3 || w[0][strlen(w[0]) - 1] != ':' || !isdigit((unsigned char)w[1][0]))
 		return 0;
+	/* rows without the header (grep eth0 /proc/interrupts): the counts before the chip's name */
+	if (r->mode != L_INTR) {
+		if (!isdigit((unsigned char)w[0][0]))
+			return 0;
+		for (r->intr_ncpu = 0; (size_t)r->intr_ncpu + 1 < n &&
+		    strspn(w[1 + r->intr_ncpu], "0123456789") == strlen(w[1 + r->intr_ncpu]);)
+			r->intr_ncpu++;
+		r->mode = L_INTR;
+		os_paste_note(r->c, "%s: /proc/interrupts rows without the CPU header: %d CPUs taken "
+		    "from the first row", r->pa.path, r->intr_ncpu);
+	}
 	if (n < (size_t)r->intr_ncpu + 2 || !isdigit((unsigned char)w[0][0]))
 		return 1;	/* NMI, LOC... and the rows of IRQs without a device name */
 	if (fbsd_text_irq_ifname(w[n - 1], name, sizeof name, &idx, qk, sizeof qk) != 0 ||
@@ -370,9 +379,11 @@ banner(const char *line)
 static int
 one_line(struct lreader *r, char *line)
 {
-	size_t l = strlen(line);
+	size_t l;
 	char copy[OS_TEXT_MAX];
 
+	line = os_paste_unquote(line);
+	l = strlen(line);
 	if (l > 0 && line[l - 1] == '\r')
 		line[--l] = '\0';
 	if (l == 0 || strspn(line, " \t") == l) {
@@ -521,7 +532,8 @@ os_proc_net_dev_row(const char *line, struct os_if_counters *ic)
 	for (p = line; *p == ' '; p++)
 		;
 	l = (size_t)(colon - p);
-	if (l == 0 || l >= sizeof ic->name || memchr(p, ' ', l) != NULL)
+	/* not a /proc/interrupts row ("  66:  0  0 ...": an IRQ number, not an interface) */
+	if (l == 0 || l >= sizeof ic->name || memchr(p, ' ', l) != NULL || strspn(p, "0123456789") >= l)
 		return 0;
 	for (i = 0, p = colon + 1; i < 16; i++) {
 		while (*p == ' ')
