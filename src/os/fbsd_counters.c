@@ -750,9 +750,8 @@ os_counters_text(const char *data, size_t len, const char *path, struct os_count
 int
 os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
-	static const char cmd[] = "{ sysctl kern.cp_times hw.ncpu net.inet.ip.intr_queue_drops "
-	    "net.inet.ip.intr_queue_maxlen net.isr dev; vmstat -i; netstat -Q; netstat -ibnd; "
-	    "netstat -m; pfctl -si; pfctl -sm; } 2>/dev/null";
+	static const char cmd[] = "{ sysctl kern.cp_times; vmstat -i; netstat -Q; netstat -ibnd; "
+	    OS_FBSD_SAMPLE_MORE "; } 2>/dev/null";
 	struct strbuf sb;
 	char buf[8192];
 	size_t n;

@@ -264,6 +264,15 @@ void	 os_counters_free(struct os_counters *);
  */
 int	 os_counters_collect(struct os_ctx *, struct os_counters *, bool topology, char **cause);
 /*
+ * One FreeBSD sample: after `sysctl kern.cp_times`, `vmstat -i`, `netstat -Q` and `netstat -ibnd`,
+ * these commands (an sh list; an oid, pf or netstat the box lacks is left out) give the NIC
+ * (dev.X.N), ip queue, mbuf and pf counters. Live diagnose (fbsd_counters.c) and doctor's
+ * capture (src/remote/capture.c bsd_counters: before.txt, after.txt) both run it.
+ */
+#define OS_FBSD_SAMPLE_MORE	"sysctl hw.ncpu net.inet.ip.intr_queue_drops " \
+	"net.inet.ip.intr_queue_maxlen net.isr dev 2>/dev/null; netstat -m 2>/dev/null; " \
+	"pfctl -si 2>/dev/null; pfctl -sm 2>/dev/null"
+/*
  * Pasted FreeBSD/OPNsense text: sysctl (kern.cp_times, dev.X.N.mac_stats.*, iflib
  * queue counters...), vmstat -i, netstat -Q, netstat -m, pfctl -si and pfctl -sm,
  * top, netstat -w, systat -ifstat, in any order in one file. A line it cannot read (a
