@@ -207,8 +207,8 @@ cmp_certainty(const void *a, const void *b)
 	return (int)x->certainty - (int)y->certainty;
 }
 
-static bool
-has_prefix(const json_t *m, const char *prefix)
+bool
+diag_has_metric(const json_t *m, const char *prefix)
 {
 	const char *key;
 	json_t *v;
@@ -232,21 +232,21 @@ notes(struct diag_result *d)
 		add_note(d, n);
 	}
 	if (d->since_boot && (metric(d->metrics, "cpu.from_top") == 1 ||
-	    metric(d->metrics, "irq.rates") == 1 || has_prefix(d->metrics, "ifw.") ||
-	    has_prefix(d->metrics, "ifs.")))
+	    metric(d->metrics, "irq.rates") == 1 || diag_has_metric(d->metrics, "ifw.") ||
+	    diag_has_metric(d->metrics, "ifs.")))
 		add_note(d, xstrdup("one capture: what top, netstat -w, systat -ifstat and vmstat -i N "
 		    "show is of now (rates), the other counters are totals since boot; give --before "
 		    "and --after captures for rates of everything"));
 	else if (d->since_boot)
 		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
 		    "and --after captures for rates"));
-	if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
+	if (metric(d->metrics, "cpu.from_top") == 1 && !diag_has_metric(d->metrics, "irq.") &&
 	    strcmp(d->os, "linux") == 0)
 		add_note(d, xstrdup("top and mpstat show how busy each CPU is, not which NIC queue "
 		    "the time goes to: add /proc/interrupts and /proc/net/softnet_stat"));
-	else if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
-	    !has_prefix(d->metrics, "ithr.") && !has_prefix(d->metrics, "kthr.") &&
-	    !has_prefix(d->metrics, "nic."))
+	else if (metric(d->metrics, "cpu.from_top") == 1 && !diag_has_metric(d->metrics, "irq.") &&
+	    !diag_has_metric(d->metrics, "ithr.") && !diag_has_metric(d->metrics, "kthr.") &&
+	    !diag_has_metric(d->metrics, "nic."))
 		add_note(d, xstrdup("top -P shows how busy each CPU is, not which NIC queue or kernel "
 		    "thread the time goes to: add vmstat -i (interrupts per queue) or top -HSP (CPU per "
 		    "thread: intr{irq..: ix0:rxq0}, netisr, if_io_tqg)"));

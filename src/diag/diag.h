@@ -150,6 +150,8 @@ int	 diag_knob_rank(const struct diag_result *, const char *knob);
 struct kb_advice;
 void	 diag_order_advice(const struct diag_result *, struct kb_advice *, size_t);
 void	 diag_result_free(struct diag_result *);
+/* Is there a metric whose name starts with prefix ("irq.", "nic.ix0.")? */
+bool	 diag_has_metric(const json_t *metrics, const char *prefix);
 /* A metric value as the output shows it ("1523456", "42.5"); malloc'd. */
 char	*diag_format_value(double);
 const char *diag_certainty_name(enum diag_certainty);

@@ -241,18 +241,6 @@ doctor_pastes_open(struct doctor *dr, char **cause)
 	return 0;
 }
 
-static bool
-has_metric(const json_t *m, const char *prefix)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach((json_t *)m, key, v)
-		if (strncmp(key, prefix, strlen(prefix)) == 0)
-			return true;
-	return false;
-}
-
 /* What the pastes did not include, and the command that shows it (a note each). */
 static void
 missing(struct doctor *dr)
@@ -275,12 +263,12 @@ missing(struct doctor *dr)
 	char *n;
 
 	for (i = 0; i < nitems(need); i++) {
-		if (need[i].os != (dr->linux ? 1 : 0) || has_metric(dr->d->metrics, need[i].metric))
+		if (need[i].os != (dr->linux ? 1 : 0) || diag_has_metric(dr->d->metrics, need[i].metric))
 			continue;
 		/* the kthr. threads of iflib stand for the queue threads of ithr. */
-		if (strcmp(need[i].metric, "ithr.") == 0 && has_metric(dr->d->metrics, "kthr."))
+		if (strcmp(need[i].metric, "ithr.") == 0 && diag_has_metric(dr->d->metrics, "kthr."))
 			continue;
-		if (strcmp(need[i].metric, "net.rx_pps") == 0 && has_metric(dr->d->metrics, "if."))
+		if (strcmp(need[i].metric, "net.rx_pps") == 0 && diag_has_metric(dr->d->metrics, "if."))
 			continue;
 		xasprintf(&n, "%s (run: %s)", need[i].what, need[i].run);
 		dr->notes = util_strv_add(dr->notes, &dr->nnotes, n);

@@ -54,7 +54,6 @@ struct creader {
 	struct os_counters *c;
 	struct os_paste pa;	/* the file, its line number, what was used and skipped */
 	enum cmode mode;
-	bool	 last;		/* this line is the last one and has no newline */
 	char	 orig[80];	/* the line as read, for messages */
 	bool	 block;		/* a sysctl whose value starts on the next line (vm.phys_segs) */
 	const char *icols[12];	/* netstat -i: the counter names of the columns after Address */
@@ -72,7 +71,7 @@ static int
 bad(struct creader *r, const char *what, const char *line)
 {
 	(void)line;	/* the whole line is shown, not the word that failed */
-	os_paste_skip(&r->pa, r->last ? "last line cut short" : what, r->orig);
+	os_paste_skip(&r->pa, r->pa.last ? "last line cut short" : what, r->orig);
 	return 1;
 }
 
@@ -463,8 +462,9 @@ top_all(struct creader *r, const char *line)
  * -aSH without -P) gives the box's CPU as one CPU, said in a note.
  */
 static void
-display_end(struct creader *r)
+display_end(void *arg)
 {
+	struct creader *r = arg;
 	static const char *const f[] = { "user", "nice", "system", "interrupt", "idle" };
 	int i;
 
@@ -668,8 +668,9 @@ mode_line(struct creader *r, char *line)
 
 /* One line: 0 read (or known and not needed), 1 skipped or used in part (noted), 2 blank. */
 static int
-one_line(struct creader *r, char *line)
+one_line(void *arg, char *line)
 {
+	struct creader *r = arg;
 	size_t l;
 	int rc;
 
@@ -706,44 +707,27 @@ one_line(struct creader *r, char *line)
 		return 0;
 	}
 	/* the rest of a multi-line sysctl value (topology_spec XML, kern.conftxt, vm.phys_segs) */
-	if (r->mode == C_SYSCTL && !r->last && (isspace((unsigned char)line[0]) ||
+	if (r->mode == C_SYSCTL && !r->pa.last && (isspace((unsigned char)line[0]) ||
 	    line[0] == '<' || strchr(line, '\t') != NULL || r->block))
 		return 0;
 	return bad(r, r->mode == C_TOP ? "top thread row without the columns of its header" :
 	    "not a line of the outputs read", line);
 }
 
+static const struct os_paste_reader fbsd_reader = { one_line, display_end,
+	"FreeBSD/OPNsense/pfSense output: sysctl, vmstat -i, netstat -Q, netstat -i[bdw], netstat "
+	"-m, systat -ifstat, top -P, top -HSP/-aSH/-C, pfctl -si or pfctl -sm" };
+
 int
 os_counters_text(const char *data, size_t len, const char *path, struct os_counters *c,
     char **cause)
 {
 	struct creader r;
-	char *copy, *line, *next;
-	size_t skipped;
 
-	if (memchr(data, '\0', len) != NULL) {
-		util_cause(cause, "%s: binary data, not command output", path);
-		return -1;
-	}
 	memset(&r, 0, sizeof r);
 	r.c = c;
 	r.pa.path = path;
-	copy = xstrndup(data, len);
-	for (line = copy; line != NULL && *line != '\0'; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		r.pa.lineno++;
-		r.last = next == NULL;
-		skipped = r.pa.skipped;
-		if (one_line(&r, line) == 0 && r.pa.skipped == skipped)
-			r.pa.used++;
-	}
-	free(copy);
-	if (r.pa.used > 0)
-		display_end(&r);
-	return os_paste_end(&r.pa, c, "FreeBSD/OPNsense/pfSense output: sysctl, vmstat -i, netstat "
-	    "-Q, netstat -i[bdw], netstat -m, systat -ifstat, top -P, top -HSP/-aSH/-C, pfctl -si or "
-	    "pfctl -sm", cause);
+	return os_paste_text(&r.pa, data, len, &fbsd_reader, &r, c, cause);
 }
 
 /* The live freebsd backend: the same commands, read the same way. */

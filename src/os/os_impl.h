@@ -130,6 +130,7 @@ int	 os_systat_ifstat_head(const char *line);
 struct os_paste {
 	const char *path;
 	size_t	 lineno, used, skipped, cut;
+	bool	 last;		/* the line being read is the last and has no newline */
 	char	*shown[4];	/* the first ones, "path:line why 'text'" */
 	size_t	 nshown;
 };
@@ -139,7 +140,19 @@ const char *os_paste_command(const char *line);
 char	*os_paste_unquote(char *line);
 void	 os_paste_skip(struct os_paste *, const char *why, const char *line);
 void	 os_paste_cut(struct os_paste *, const char *what, const char *line);
-int	 os_paste_end(struct os_paste *, struct os_counters *, const char *expected, char **cause);
+/*
+ * A reader of pasted text: line(arg, line) gives 0 for a line read, else skipped (noted) or
+ * blank; end(arg) runs after the last line when a line was read; expected says what a file of
+ * that kind holds. os_paste_text reads data with it and adds the file's note to c; -1 (cause)
+ * for binary data or when nothing could be read.
+ */
+struct os_paste_reader {
+	int	(*line)(void *, char *);
+	void	(*end)(void *);
+	const char *expected;
+};
+int	 os_paste_text(struct os_paste *, const char *data, size_t len, const struct os_paste_reader *,
+	    void *arg, struct os_counters *, char **cause);
 void	 os_paste_note(struct os_counters *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 

@@ -92,6 +92,8 @@ os_paste_unquote(char *line)
 	return line;
 }
 
+static int os_paste_end(struct os_paste *, struct os_counters *, const char *, char **);
+
 static void
 remember(struct os_paste *pa, const char *why, const char *line)
 {
@@ -134,6 +136,33 @@ os_paste_note(struct os_counters *c, const char *fmt, ...)
 }
 
 int
+os_paste_text(struct os_paste *pa, const char *data, size_t len, const struct os_paste_reader *rd,
+    void *arg, struct os_counters *c, char **cause)
+{
+	char *copy, *line, *next;
+	size_t skipped;
+
+	if (memchr(data, '\0', len) != NULL) {
+		util_cause(cause, "%s: binary data, not command output", pa->path);
+		return -1;
+	}
+	copy = xstrndup(data, len);
+	for (line = copy; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		pa->lineno++;
+		pa->last = next == NULL;
+		skipped = pa->skipped;
+		if (rd->line(arg, line) == 0 && pa->skipped == skipped)
+			pa->used++;
+	}
+	free(copy);
+	if (pa->used > 0 && rd->end != NULL)
+		rd->end(arg);
+	return os_paste_end(pa, c, rd->expected, cause);
+}
+
+static int
 os_paste_end(struct os_paste *pa, struct os_counters *c, const char *expected, char **cause)
 {
 	struct strbuf sb;

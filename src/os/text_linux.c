@@ -377,8 +377,9 @@ banner(const char *line)
 
 /* One line: 0 read, 1 skipped (noted), 2 blank. */
 static int
-one_line(struct lreader *r, char *line)
+one_line(void *arg, char *line)
 {
+	struct lreader *r = arg;
 	size_t l;
 	char copy[OS_TEXT_MAX];
 
@@ -410,8 +411,9 @@ one_line(struct lreader *r, char *line)
 
 /* A display with only its aggregate line (top without `1`, /proc/stat's "cpu" line): one CPU. */
 static void
-aggregate(struct lreader *r)
+aggregate(void *arg)
 {
+	struct lreader *r = arg;
 	static const char *const f[] = { "user", "nice", "system", "idle", "iowait", "interrupt",
 	    "softirq", "steal" };
 	size_t k;
@@ -429,35 +431,20 @@ aggregate(struct lreader *r)
 	}
 }
 
+static const struct os_paste_reader linux_reader = { one_line, aggregate,
+	"Linux output: /proc/stat, /proc/net/softnet_stat, /proc/net/dev, /proc/interrupts, top "
+	"(procps or BusyBox) or mpstat -P ALL" };
+
 int
 os_counters_text_linux(const char *data, size_t len, const char *path, struct os_counters *c,
     char **cause)
 {
 	struct lreader r;
-	char *copy, *line, *next;
-	size_t skipped;
 
-	if (memchr(data, '\0', len) != NULL) {
-		util_cause(cause, "%s: binary data, not command output", path);
-		return -1;
-	}
 	memset(&r, 0, sizeof r);
 	r.c = c;
 	r.pa.path = path;
-	copy = xstrndup(data, len);
-	for (line = copy; line != NULL && *line != '\0'; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		r.pa.lineno++;
-		skipped = r.pa.skipped;
-		if (one_line(&r, line) == 0 && r.pa.skipped == skipped)
-			r.pa.used++;
-	}
-	free(copy);
-	if (r.pa.used > 0)
-		aggregate(&r);
-	return os_paste_end(&r.pa, c, "Linux output: /proc/stat, /proc/net/softnet_stat, "
-	    "/proc/net/dev, /proc/interrupts, top (procps or BusyBox) or mpstat -P ALL", cause);
+	return os_paste_text(&r.pa, data, len, &linux_reader, &r, c, cause);
 }
 
 int
