@@ -300,6 +300,7 @@ top_threads(json_t *m)
 	json_decref(todo);
 	put_family(m, "kthr.netisr.", "netisr");
 	put_family(m, "kthr.if_io_tqg.", "iflib");
+	put_family(m, "kthr.ksoftirqd.", "ksoftirqd");
 }
 
 /*

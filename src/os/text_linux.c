@@ -42,6 +42,7 @@ struct lreader {
 	int	 mp_ncols;
 	int	 softnet_row;
 	int	 intr_ncpu;		/* /proc/interrupts: CPUs in its header */
+	int	 proc_cpu, proc_cmd;	/* top's process list: the %CPU and COMMAND columns */
 	double	 agg[NSTATES];		/* a display's aggregate line, percent */
 	bool	 has_agg;
 	unsigned long long agg_ticks[NSTATES];	/* /proc/stat's "cpu" line */
@@ -165,6 +166,55 @@ starts(const char *line, const char *const *heads, size_t n)
 	return false;
 }
 
+/* The process list's header: which column is %CPU and which COMMAND (procps, BusyBox). */
+static void
+proc_head(struct lreader *r, const char *line)
+{
+	char copy[256], *save, *t;
+	int n = 0;
+
+	r->mode = L_PROCS;
+	r->proc_cpu = r->proc_cmd = -1;
+	os_strlcpy(copy, line, sizeof copy);
+	for (t = strtok_r(copy, " \t", &save); t != NULL; t = strtok_r(NULL, " \t", &save), n++) {
+		if (strcmp(t, "%CPU") == 0)
+			r->proc_cpu = n;
+		else if (strcmp(t, "COMMAND") == 0)
+			r->proc_cmd = n;
+	}
+}
+
+/*
+ * A row of the process list: the softirq thread of CPU N, "ksoftirqd/N" ("[ksoftirqd/N]" in
+ * BusyBox), runs the softirq work CPU N could not finish in the interrupt's tail
+ * (kernel/softirq.c __do_softirq, wakeup_softirqd): near 100% it says CPU N is full of it,
+ * which top's average line hides. kthr.ksoftirqd.N.pct10 and .cpu, as FreeBSD's threads.
+ */
+static void
+proc_row(struct lreader *r, const char *line)
+{
+	char copy[512], *w[32], *save, *t, *end;
+	double pct;
+	int n = 0, cpu;
+
+	if (r->proc_cpu < 0 || r->proc_cmd <= r->proc_cpu)
+		return;
+	os_strlcpy(copy, line, sizeof copy);
+	for (t = strtok_r(copy, " \t", &save); t != NULL && n < 32; t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	if (n <= r->proc_cmd)
+		return;
+	t = w[r->proc_cmd] + (w[r->proc_cmd][0] == '[');
+	if (strncmp(t, "ksoftirqd/", 10) != 0 || !isdigit((unsigned char)t[10]) ||
+	    (cpu = atoi(t + 10)) >= OS_MAXCPU)
+		return;
+	pct = strtod(w[r->proc_cpu], &end);
+	if (end == w[r->proc_cpu] || (*end != '\0' && *end != '%') || !(pct >= 0 && pct <= 100))
+		return;
+	os_counters_setf(r->c, (uint64_t)(pct * 10 + 0.5), true, "kthr.ksoftirqd.%d.pct10", cpu);
+	os_counters_setf(r->c, (uint64_t)cpu, true, "kthr.ksoftirqd.%d.cpu", cpu);
+}
+
 /* top's other header lines and its process list (procps and BusyBox). */
 static int
 top_line(struct lreader *r, const char *line)
@@ -182,10 +232,14 @@ top_line(struct lreader *r, const char *line)
 	    NULL))
 		return 1;
 	if (strncmp(p, "PID ", 4) == 0 && strstr(line, "CPU") != NULL) {
-		r->mode = L_PROCS;
+		proc_head(r, line);
 		return 1;
 	}
-	return r->mode == L_PROCS && isdigit((unsigned char)*p) ? 1 : top_cpu(r, line);
+	if (r->mode == L_PROCS && isdigit((unsigned char)*p)) {
+		proc_row(r, line);
+		return 1;
+	}
+	return top_cpu(r, line);
 }
 
 /* mpstat's header: "10:23:03 AM  CPU    %usr ... %idle". */
@@ -388,7 +442,8 @@ one_line(void *arg, char *line)
 	if (l > 0 && line[l - 1] == '\r')
 		line[--l] = '\0';
 	if (l == 0 || strspn(line, " \t") == l) {
-		if (r->mode != L_INTR)
+		/* a blank in /proc/interrupts or under top's process header is pasted, not an end */
+		if (r->mode != L_INTR && r->mode != L_PROCS)
 			r->mode = L_NONE;
 		return 2;
 	}

@@ -101,6 +101,9 @@ test_os_counters_text_linux_reads_procps_top(void **state)
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.idle"), 495);
 	assert_null(os_counters_get(&c, "top.cpu.1.idle"));
 	assert_true(has_note(&c, "no per-CPU lines: the CPU line of all CPUs (49.5% idle) read as"));
+	/* the softirq thread of CPU 0 in the process list: CPU 0 is full, whatever the average */
+	assert_int_equal(testutil_counter(&c, "kthr.ksoftirqd.0.pct10"), 990);
+	assert_int_equal(testutil_counter(&c, "kthr.ksoftirqd.0.cpu"), 0);
 	os_counters_free(&c);
 	c = read_linux(per_cpu, 0);
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.softirq"), 990);
@@ -133,6 +136,7 @@ test_os_counters_text_linux_reads_busybox_top_and_mpstat(void **state)
 	(void)state;
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.softirq"), 960);
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.idle"), 10);
+	assert_int_equal(testutil_counter(&c, "kthr.ksoftirqd.0.pct10"), 950);
 	os_counters_free(&c);
 	c = read_linux(mpstat, 0);
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.softirq"), 1000);
