@@ -123,16 +123,10 @@ void
 os_paste_note(struct os_counters *c, const char *fmt, ...)
 {
 	va_list ap;
-	char *n;
 
 	va_start(ap, fmt);
-	if (vasprintf(&n, fmt, ap) < 0)
-		n = NULL;
+	c->notes = util_strv_vaddf(c->notes, &c->nnotes, fmt, ap);
 	va_end(ap);
-	if (n == NULL)
-		return;
-	c->notes = xreallocarray(c->notes, c->nnotes + 1, sizeof *c->notes);
-	c->notes[c->nnotes++] = n;
 }
 
 int
