@@ -368,6 +368,26 @@ live_os(struct os_ctx *ctx, char *netns, size_t len)
 	return os_platform_name(p);
 }
 
+/* What the readers skipped or inferred comes first among the notes. */
+static void
+take_notes(struct diag_result *d, struct os_counters *c)
+{
+	char **n;
+
+	if (c->nnotes == 0)
+		return;
+	n = xreallocarray(NULL, d->nnotes + c->nnotes, sizeof *n);
+	memcpy(n, c->notes, c->nnotes * sizeof *n);
+	if (d->nnotes > 0)
+		memcpy(n + c->nnotes, d->notes, d->nnotes * sizeof *n);
+	free(d->notes);
+	free(c->notes);
+	d->notes = n;
+	d->nnotes += c->nnotes;
+	c->notes = NULL;
+	c->nnotes = 0;
+}
+
 int
 diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
     struct diag_result **out, char **cause)
@@ -389,7 +409,8 @@ diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
 	t1 = util_now();
 	if (os_counters_collect(ctx, &b, true, cause) != 0)
 		goto out;
-	rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause);
+	if ((rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause)) == 0)
+		take_notes(*out, &b);	/* the live FreeBSD text a reader skipped, said */
 out:
 	os_counters_free(&a);
 	os_counters_free(&b);
@@ -423,26 +444,6 @@ diag_counters_read(const char *const *paths, size_t n, const char *os, struct os
 			return -1;
 	}
 	return 0;
-}
-
-/* What the readers skipped or inferred comes first among the notes. */
-static void
-take_notes(struct diag_result *d, struct os_counters *c)
-{
-	char **n;
-
-	if (c->nnotes == 0)
-		return;
-	n = xreallocarray(NULL, d->nnotes + c->nnotes, sizeof *n);
-	memcpy(n, c->notes, c->nnotes * sizeof *n);
-	if (d->nnotes > 0)
-		memcpy(n + c->nnotes, d->notes, d->nnotes * sizeof *n);
-	free(d->notes);
-	free(c->notes);
-	d->notes = n;
-	d->nnotes += c->nnotes;
-	c->notes = NULL;
-	c->nnotes = 0;
 }
 
 /* Rules, two sets of counters read by fill, evaluated; the common part of diag_files and diag_captures. */
