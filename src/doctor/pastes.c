@@ -291,26 +291,57 @@ cpus(struct doctor *dr)
 	dr->si.sys.ncpu = (int)json_number_value(n);
 }
 
+/*
+ * A paste of several (a folder with a screenshot, a file of another system's output) that
+ * its reader cannot read at all is left out with a note; the rest is diagnosed. 0 read.
+ */
+static int
+readable(struct doctor *dr, const struct capture_section *s, const char *os, char **first)
+{
+	struct os_counters t;
+	char *why = NULL, *n;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	rc = os_counters_paste(s->text, s->len, doctor_paste_path(s), os, &t, &why);
+	os_counters_free(&t);
+	if (rc == 0)
+		return 0;
+	xasprintf(&n, "left out: %s", why);
+	dr->notes = util_strv_add(dr->notes, &dr->nnotes, n);
+	free(n);
+	if (*first == NULL)
+		*first = why;
+	else
+		free(why);
+	return -1;
+}
+
 int
 doctor_pastes_diagnose(struct doctor *dr, char **cause)
 {
 	struct diag_capture *c = xcalloc(dr->set->n, sizeof *c);
-	size_t i;
-	int rc;
+	const char *os = dr->linux ? "linux" : os_platform_name(dr->si.sys.platform);
+	char *first = NULL;
+	size_t i, n = 0;
+	int rc = -1;
 
 	for (i = 0; i < dr->set->n; i++) {
-		c[i].name = doctor_paste_path(&dr->set->v[i]);
-		c[i].text = dr->set->v[i].text;
-		c[i].len = dr->set->v[i].len;
+		if (readable(dr, &dr->set->v[i], os, &first) != 0)
+			continue;
+		c[n].name = doctor_paste_path(&dr->set->v[i]);
+		c[n].text = dr->set->v[i].text;
+		c[n++].len = dr->set->v[i].len;
 	}
 	dr->secs = 0;
 	dr->secs_from = NULL;
-	rc = diag_captures(NULL, 0, c, dr->set->n, 0, dr->linux ? "linux" :
-	    os_platform_name(dr->si.sys.platform), &dr->d, cause);
+	if (n == 0)
+		util_cause(cause, "%s", first);
+	else if ((rc = diag_captures(NULL, 0, c, n, 0, os, &dr->d, cause)) == 0) {
+		missing(dr);
+		cpus(dr);
+	}
+	free(first);
 	free(c);
-	if (rc != 0)
-		return -1;
-	missing(dr);
-	cpus(dr);
-	return 0;
+	return rc;
 }

@@ -29,6 +29,14 @@ test_expect_success 'a folder of pastes with any names, with prompt lines: skipp
 	grep -q "^note: forum/first-post: 1 line skipped, 0 used in part (forum/first-post:1 a prompt or command line: .\[root@fw\]~# top -P.)$" out &&
 	test $(grep -c "forum/reply 2.txt:1 a prompt" out) = 1
 '
+test_expect_success 'a folder with a file that is no paste: that file left out with a note, the rest read' '
+	mkdir mixed &&
+	cp "$D/real-top-P_opnsense_dec750_seed000.txt" mixed/top.txt &&
+	printf "\211PNG\r\n\032\n\000\000" >mixed/screenshot.png &&
+	test_expect_code 1 ntune doctor --from mixed >out &&
+	grep -q "^1\. bottleneck: cpu-bound (likely)$" out &&
+	grep -q "^note: left out: mixed/screenshot.png: binary data, not command output$" out
+'
 test_expect_success 'stdin: --from -' '
 	test_expect_code 1 ntune doctor --from - <"$D/real-top-P_opnsense_dec750_seed000.txt" >out &&
 	grep -q "^1\. bottleneck: cpu-bound (likely)$" out
