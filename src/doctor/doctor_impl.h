@@ -44,6 +44,7 @@ struct doctor {
 	size_t	 nfiles;
 	bool	 linux;	/* a Linux box: sysctl.d files and /etc/sysctl.conf, sysctl -p */
 	bool	 pastes;	/* the set is pastes (pastes.c), not a capture */
+	bool	 pastes_system;	/* the inspect readers read something of them (dmesg, pciconf...) */
 	struct diag_result *d;
 	struct kb_advice *adv;
 	size_t	 nadv;

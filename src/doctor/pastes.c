@@ -226,6 +226,7 @@ doctor_pastes_open(struct doctor *dr, char **cause)
 			pf = os_platform_in_text(dr->set->v[i].text);
 	}
 	/* what the inspect readers could not read is the diagnosis's to say (its notes) */
+	dr->pastes_system = fbsd_text_kinds(t)[0] != '\0';
 	dr->os = os_open_doc(fbsd_text_doc(t));
 	fbsd_text_free(t);
 	if (kb_system_from_os(dr->os, &dr->si, cause) == -1)
@@ -317,6 +318,22 @@ readable(struct doctor *dr, const struct capture_section *s, const char *os, cha
 	return -1;
 }
 
+/* Pastes of the system only: a diagnosis of nothing, whose notes say what to paste. */
+static int
+no_counters(struct doctor *dr, const char *os, char **cause)
+{
+	struct diag_rules *rs;
+	struct os_counters none;
+	int rc;
+
+	memset(&none, 0, sizeof none);
+	if (diag_rules_load(NULL, &rs, cause) != 0)
+		return -1;
+	rc = diag_evaluate(rs, NULL, &none, 0, os, "", &dr->d, cause);
+	diag_rules_free(rs);
+	return rc;
+}
+
 int
 doctor_pastes_diagnose(struct doctor *dr, char **cause)
 {
@@ -335,9 +352,13 @@ doctor_pastes_diagnose(struct doctor *dr, char **cause)
 	}
 	dr->secs = 0;
 	dr->secs_from = NULL;
-	if (n == 0)
+	if (n == 0 && !dr->pastes_system)
 		util_cause(cause, "%s", first);
-	else if ((rc = diag_captures(NULL, 0, c, n, 0, os, &dr->d, cause)) == 0) {
+	else if (n == 0)
+		rc = no_counters(dr, os, cause);	/* dmesg, pciconf, ifconfig: the system, no sample */
+	else
+		rc = diag_captures(NULL, 0, c, n, 0, os, &dr->d, cause);
+	if (rc == 0) {
 		missing(dr);
 		cpus(dr);
 	}

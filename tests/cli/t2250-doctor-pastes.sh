@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 D="$FIXTURES/diagnose"
+R="$SHARED_FIXTURES/real"
 
 test_expect_success 'one paste file (no ::TOKEN:: lines): the diagnosis, and what it lacked with the command' '
 	test_expect_code 1 ntune doctor --from "$D/real-top-P_opnsense_dec750_seed000.txt" >out 2>err &&
@@ -36,6 +37,12 @@ test_expect_success 'a folder with a file that is no paste: that file left out w
 	test_expect_code 1 ntune doctor --from mixed >out &&
 	grep -q "^1\. bottleneck: cpu-bound (likely)$" out &&
 	grep -q "^note: left out: mixed/screenshot.png: binary data, not command output$" out
+'
+test_expect_success SHARED_FIXTURES 'a paste of the system only (dmesg): its NICs, no diagnosis, what to paste' '
+	ntune doctor --from "$R/dmesg_opnsense24.1_atom-c3558r_ix-x553_partial.txt" >out &&
+	grep -q "^ntune doctor: (no host name), freebsd, [0-9]* CPUs, NICs ix0 ix1;" out &&
+	grep -q "^note: no top -P: how busy each CPU is unseen (run: top -HSPz -s 5 -d 2)$" out &&
+	grep -q "^note: no vmstat -i: queue balance unseen (run: vmstat -i)$" out
 '
 test_expect_success 'stdin: --from -' '
 	test_expect_code 1 ntune doctor --from - <"$D/real-top-P_opnsense_dec750_seed000.txt" >out &&
