@@ -332,6 +332,19 @@ proc_stat(struct lreader *r, const char *line)
 	return 1;
 }
 
+/* The last line of a paste cut inside a softnet_stat row: its whole words, said in the note. */
+static int
+cut_softnet(const char *line, unsigned long long f[16])
+{
+	char copy[256], *sp;
+
+	os_strlcpy(copy, line, sizeof copy);
+	if ((sp = strrchr(copy, ' ')) == NULL)
+		return 0;
+	*sp = '\0';
+	return os_softnet_row(copy, f);
+}
+
 /* /proc/net/softnet_stat: a row of 8-digit hex words. */
 static int
 softnet(struct lreader *r, const char *line)
@@ -339,8 +352,12 @@ softnet(struct lreader *r, const char *line)
 	unsigned long long f[16];
 	int n;
 
-	if ((n = os_softnet_row(line, f)) == 0)
-		return 0;
+	if ((n = os_softnet_row(line, f)) == 0) {
+		/* the last line cut short: used as far as it goes */
+		if (!r->pa.last || (n = cut_softnet(line, f)) < 3)
+			return 0;
+		os_paste_cut(&r->pa, "softnet_stat row cut short, its whole words used", line);
+	}
 	if (n >= 13)
 		r->softnet_row = (int)f[12];
 	os_counters_setf(r->c, f[0], false, "softnet.cpu%d.processed", r->softnet_row);

@@ -74,6 +74,12 @@ test_os_counters_text_linux_reads_proc_files(void **state)
 	assert_int_equal(testutil_counter(&c, "irq.eth0.rxtx0.cpu1"), 200);
 	assert_true(has_note(&c, "l.txt: 1 line skipped, 0 used in part (l.txt:1 a prompt or command"));
 	os_counters_free(&c);
+	/* a paste cut inside its last softnet_stat row: the row's whole words are used */
+	c = read_linux("00001000 00000002 00000003 00000000\n00000010 00000000 00000001 000\n", 0);
+	assert_int_equal(testutil_counter(&c, "softnet.cpu1.processed"), 16);
+	assert_true(has_note(&c, "l.txt: 0 lines skipped, 1 used in part (l.txt:2 softnet_stat row "
+	    "cut short, its whole words used"));
+	os_counters_free(&c);
 }
 
 /* procps top: %Cpu(s) alone is the box as one CPU; with `1` each %CpuN line; the last display wins. */
