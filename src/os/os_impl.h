@@ -131,6 +131,7 @@ struct os_paste {
 	const char *path;
 	size_t	 lineno, used, skipped, cut;
 	bool	 last;		/* the line being read is the last and has no newline */
+	bool	 final;		/* the line being read is the file's last with text */
 	char	*shown[4];	/* the first ones, "path:line why 'text'" */
 	size_t	 nshown;
 };

@@ -146,6 +146,8 @@ os_paste_text(struct os_paste *pa, const char *data, size_t len, const struct os
 			*next++ = '\0';
 		pa->lineno++;
 		pa->last = next == NULL;
+		/* the last line with text: where a paste cut short is cut */
+		pa->final = next == NULL || next[strspn(next, " \t\r\n")] == '\0';
 		skipped = pa->skipped;
 		if (rd->line(arg, line) == 0 && pa->skipped == skipped)
 			pa->used++;

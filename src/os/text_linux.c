@@ -354,7 +354,7 @@ softnet(struct lreader *r, const char *line)
 
 	if ((n = os_softnet_row(line, f)) == 0) {
 		/* the last line cut short: used as far as it goes */
-		if (!r->pa.last || (n = cut_softnet(line, f)) < 3)
+		if (!r->pa.final || (n = cut_softnet(line, f)) < 3)
 			return 0;
 		os_paste_cut(&r->pa, "softnet_stat row cut short, its whole words used", line);
 	}
