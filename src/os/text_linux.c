@@ -396,7 +396,7 @@ netdev(struct lreader *r, const char *line)
 
 /* /proc/interrupts: "CPU0 CPU1 ..." then "  45:  12  34  IR-PCI-MSI 1-edge  eth0-TxRx-0". */
 static int
-interrupts(struct lreader *r, char *line)
+interrupts_row(struct lreader *r, char *line)
 {
 	char *w[OS_MAXCPU + 8], *save, *t, name[OS_NAME_MAX], qk[8];
 	size_t n = 0, i;
@@ -439,6 +439,17 @@ interrupts(struct lreader *r, char *line)
 	return 1;
 }
 
+/* A /proc/interrupts line has a column per CPU: longer than the other lines, read from a copy. */
+static int
+interrupts(struct lreader *r, const char *text)
+{
+	char *line = xstrdup(text);
+	int rc = interrupts_row(r, line);
+
+	free(line);
+	return rc;
+}
+
 static int
 banner(const char *line)
 {
@@ -452,7 +463,6 @@ one_line(void *arg, char *line)
 {
 	struct lreader *r = arg;
 	size_t l;
-	char copy[OS_TEXT_MAX];
 
 	line = os_paste_unquote(line);
 	l = strlen(line);
@@ -469,9 +479,8 @@ one_line(void *arg, char *line)
 		os_paste_skip(&r->pa, "a prompt or command line", line);
 		return 1;
 	}
-	os_strlcpy(copy, line, sizeof copy);
 	if (banner(line) || proc_stat(r, line) || softnet(r, line) || netdev(r, line) ||
-	    interrupts(r, copy))
+	    interrupts(r, line))
 		return 0;
 	if (mpstat_head(r, line) || (r->mode == L_MPSTAT && mpstat_row(r, line)))
 		return 0;

@@ -74,6 +74,23 @@ test_os_counters_text_linux_reads_proc_files(void **state)
 	assert_int_equal(testutil_counter(&c, "irq.eth0.rxtx0.cpu1"), 200);
 	assert_true(has_note(&c, "l.txt: 1 line skipped, 0 used in part (l.txt:1 a prompt or command"));
 	os_counters_free(&c);
+	/* /proc/interrupts of 40 CPUs: rows longer than the other outputs' */
+	{
+		struct strbuf sb;
+		int k;
+
+		strbuf_init(&sb);
+		for (k = 0; k < 40; k++)
+			strbuf_addf(&sb, "%sCPU%d", k == 0 ? "           " : "       ", k);
+		strbuf_adds(&sb, "\n  45:");
+		for (k = 0; k < 40; k++)
+			strbuf_addf(&sb, " %10d", k == 39 ? 7 : 0);
+		strbuf_adds(&sb, "   PCI-MSI 524288-edge      eth0-TxRx-0\n");
+		c = read_linux(sb.buf, 0);
+		assert_int_equal(testutil_counter(&c, "irq.eth0.rxtx0.cpu39"), 7);
+		os_counters_free(&c);
+		strbuf_free(&sb);
+	}
 	/* a paste cut inside its last softnet_stat row: the row's whole words are used */
 	c = read_linux("00001000 00000002 00000003 00000000\n00000010 00000000 00000001 000\n", 0);
 	assert_int_equal(testutil_counter(&c, "softnet.cpu1.processed"), 16);
