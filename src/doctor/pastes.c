@@ -27,13 +27,17 @@
 #define PASTE_PREFIX	"paste:"
 #define MAX_PASTES	256
 
+/* A paste; one with a NUL byte (a screenshot) is kept as a failed section (status 1), no text. */
 static void
 add_paste(struct capture_set *set, const char *path, const char *text, size_t len)
 {
 	char *name;
 
 	xasprintf(&name, PASTE_PREFIX "%s", path);
-	capture_set_add(set, name, text, len, 0);
+	if (memchr(text, '\0', len) != NULL)
+		capture_set_add(set, name, "", 0, 1);
+	else
+		capture_set_add(set, name, text, len, 0);
 	free(name);
 }
 
@@ -304,7 +308,11 @@ readable(struct doctor *dr, const struct capture_section *s, const char *os, cha
 	int rc;
 
 	memset(&t, 0, sizeof t);
-	rc = os_counters_paste(s->text, s->len, doctor_paste_path(s), os, &t, &why);
+	if (s->status != 0) {
+		xasprintf(&why, "%s: binary data, not command output", doctor_paste_path(s));
+		rc = -1;
+	} else
+		rc = os_counters_paste(s->text, s->len, doctor_paste_path(s), os, &t, &why);
 	os_counters_free(&t);
 	if (rc == 0)
 		return 0;

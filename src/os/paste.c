@@ -98,9 +98,15 @@ static void
 remember(struct os_paste *pa, const char *why, const char *line)
 {
 	char *e;
+	char text[61];
+	size_t i;
 
 	if (pa->nshown < nitems(pa->shown)) {
-		xasprintf(&e, "%s:%zu %s: '%.60s'", pa->path, pa->lineno, why, line);
+		/* the line as text a note (and JSON) can hold: no control or non-ASCII bytes */
+		for (i = 0; line[i] != '\0' && i < sizeof text - 1; i++)
+			text[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+		text[i] = '\0';
+		xasprintf(&e, "%s:%zu %s: '%s'", pa->path, pa->lineno, why, text);
 		pa->shown[pa->nshown++] = e;
 	}
 }
