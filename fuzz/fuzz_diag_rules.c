@@ -14,7 +14,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct diag_rules *rs = diag_rules_new();
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0, NULL, 0 };
+	struct os_counters b = { NULL, 0, NULL, 0, NULL, 0 };
 	struct diag_result *d;
 	char *text, *cause = NULL;
 

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL;
 
 	if (os_counters_text((const char *)data, len, "fuzz.txt", &c, &cause) != 0)

@@ -37,7 +37,7 @@ one(const char *line, struct os_top_cols *cols, bool *have_cols, struct os_netst
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	struct os_top_cols cols;
 	struct os_netstat_w w;
 	char *text = xstrndup((const char *)data, len), *line, *next, ifname[64] = "";

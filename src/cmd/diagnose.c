@@ -163,6 +163,12 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
+	/* --from a b c: the arguments after the options are more files */
+	for (; nfrom > 0 && args->argc > 0; args->argc--, args->argv++)
+		if (cmd_add_from(&cmd_diagnose, from, &nfrom, MAXFILES, args->argv[0]) != 0)
+			return 2;
+	if (args->argc > 0)
+		return cmd_usage_error(&cmd_diagnose, "unexpected argument '%s'", args->argv[0]);
 	if (nfrom > 0 && (nbefore > 0 || nafter > 0))
 		return cmd_usage_error(&cmd_diagnose, "--from is one capture; --before/--after are two");
 	if ((nbefore > 0) != (nafter > 0) || ((nbefore > 0) != (interval > 0)))
@@ -183,6 +189,6 @@ const struct ntune_cmd cmd_diagnose = {
 	    "diagnose --before FILE... --after FILE... --interval SECS [--os OS] [--json]",
 	.optstring = "d:i:j",
 	.longopts = longopts,
-	.max_args = 0,
+	.max_args = -1,
 	.run = run,
 };

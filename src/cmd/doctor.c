@@ -256,8 +256,12 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define MAXFROM	64
+
 struct opts {
 	const char *from, *out, *dut;
+	const char *froms[MAXFROM];	/* --from's paths, and the arguments after it */
+	size_t	 nfrom;
 	struct cmd_os_ssh ssh;
 	double	duration;
 	bool	json, script;
@@ -329,7 +333,11 @@ options(struct cmd_args *args, struct opts *o)
 	o->lab.load = BENCH_LOAD_GEN;
 	while ((ch = cmd_next(args, &arg)) != -1) {
 		switch (ch) {
-		case 'f': o->from = arg; break;
+		case 'f':
+			o->from = arg;
+			if (cmd_add_from(&cmd_doctor, o->froms, &o->nfrom, MAXFROM, arg) != 0)
+				return 2;
+			break;
 		case 'o': o->out = arg; break;
 		case 'd':
 			if (cmd_parse_num(&cmd_doctor, "--duration", arg, 1, 3600, &o->duration) != 0)
@@ -349,8 +357,15 @@ options(struct cmd_args *args, struct opts *o)
 	if (o->script)
 		return args->argc > 0 || o->from != NULL || o->out != NULL || o->json || o->load ?
 		    cmd_usage_error(&cmd_doctor, "--capture-script takes nothing else") : 0;
-	if ((args->argc > 0) == (o->from != NULL))
-		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE");
+	/* --from a b c: the arguments after the options are more pastes */
+	while (o->from != NULL && args->argc > 0) {
+		if (cmd_add_from(&cmd_doctor, o->froms, &o->nfrom, MAXFROM, args->argv[0]) != 0)
+			return 2;
+		args->argc--;
+		args->argv++;
+	}
+	if ((args->argc > 0) == (o->from != NULL) || args->argc > 1)
+		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE...");
 	if (o->dut != NULL && (o->from == NULL || strncmp(o->dut, "ssh://", 6) != 0))
 		return cmd_usage_error(&cmd_doctor, "--dut ssh://[user@]router names the router of a "
 		    "--from capture in the bench commands");
@@ -458,7 +473,7 @@ capture(struct cmd_args *args, struct opts *o, struct capture_set *c, struct doc
     char **cause)
 {
 	if (args->argc == 0)
-		return capture_load(o->from, c, cause);
+		return doctor_from_load(o->froms, o->nfrom, c, cause);
 	if (o->load)
 		return capture_under_load(o, c, l, cause);
 	return capture_ssh(args->argv[0], o, c, cause);
@@ -520,10 +535,11 @@ const struct ntune_cmd cmd_doctor = {
 	    "       [--gen HOST|local --sink HOST|local [--load gen|pkt-gen] [--rate PPS] [--size BYTES]\n"
 	    "        [--flows N] [--threads N] [--dut-in IF] [--dut-out IF] [--gen-if IF] [--sink-if IF]\n"
 	    "        [--dst ADDR] [--ntune PATH] [--gen-args ARGS] [--sink-args ARGS]]\n"
-	    "doctor --from DIR|FILE [--dut ssh://[user@]router] [--duration S] [-o DIR] [--json]\n"
+	    "doctor --from DIR|FILE|-... [--dut ssh://[user@]router] [--duration S] [-o DIR] [--json]\n"
 	    "doctor --capture-script [--duration S]",
 	.notes = "Reads the router (FreeBSD, OPNsense, pfSense or Linux) with its base system\n"
-	    "only (nothing is installed or changed on it), or a capture directory; prints one\n"
+	    "only (nothing is installed or changed on it), or its capture, or what was pasted\n"
+	    "from it (files of any names, a folder of them, - for stdin); prints one\n"
 	    "ranked list: what is wrong or wasted, its evidence, its certainty, the lines to\n"
 	    "change (on Linux each /etc/sysctl.d file by its own path and line) and the ntune\n"
 	    "bench command that would prove it; then what is fine. With --gen and --sink the\n"
@@ -532,6 +548,6 @@ const struct ntune_cmd cmd_doctor = {
 	    "Exit 0: nothing to fix, 1: findings, 2: error.",
 	.optstring = "o:j",
 	.longopts = longopts,
-	.max_args = 1,
+	.max_args = -1,
 	.run = run,
 };

@@ -168,6 +168,37 @@ apply_rule(struct diag_result *d, const struct diag_rule *r)
 	free(ents);
 }
 
+/*
+ * A link at line rate with nothing lost: what is busy is not a bottleneck, the link is the
+ * limit. The findings of saturation (not certain: no loss, no full table) become headroom
+ * facts, their summary followed by why.
+ */
+static void
+line_limit(struct diag_result *d)
+{
+	char *s;
+	size_t i, k = 0;
+
+	if (metric(d->metrics, "net.line_limited") != 1 || !(metric(d->metrics,
+	    "net.rx_loss_ps") < 1))
+		return;
+	for (i = 0; i < d->nfindings; i++) {
+		if (d->findings[i].certainty == DIAG_CERTAIN) {
+			d->findings[k++] = d->findings[i];
+			continue;
+		}
+		xasprintf(&s, "%s; but a link is at line rate (%.2f of %.2f Gbit/s on the wire) and "
+		    "nothing is lost: the link is the limit, not the box", d->findings[i].summary,
+		    metric(d->metrics, "net.line_wire_bps") / 1e9,
+		    metric(d->metrics, "net.line_rate_bps") / 1e9);
+		free(d->findings[i].summary);
+		d->findings[i].summary = s;
+		d->facts = xreallocarray(d->facts, d->nfacts + 1, sizeof *d->facts);
+		d->facts[d->nfacts++] = d->findings[i];
+	}
+	d->nfindings = k;
+}
+
 static int
 cmp_certainty(const void *a, const void *b)
 {
@@ -176,8 +207,8 @@ cmp_certainty(const void *a, const void *b)
 	return (int)x->certainty - (int)y->certainty;
 }
 
-static bool
-has_prefix(const json_t *m, const char *prefix)
+bool
+diag_has_metric(const json_t *m, const char *prefix)
 {
 	const char *key;
 	json_t *v;
@@ -201,27 +232,32 @@ notes(struct diag_result *d)
 		add_note(d, n);
 	}
 	if (d->since_boot && (metric(d->metrics, "cpu.from_top") == 1 ||
-	    metric(d->metrics, "irq.rates") == 1 || has_prefix(d->metrics, "ifw.") ||
-	    has_prefix(d->metrics, "ifs.")))
+	    metric(d->metrics, "irq.rates") == 1 || diag_has_metric(d->metrics, "ifw.") ||
+	    diag_has_metric(d->metrics, "ifs.")))
 		add_note(d, xstrdup("one capture: what top, netstat -w, systat -ifstat and vmstat -i N "
 		    "show is of now (rates), the other counters are totals since boot; give --before "
 		    "and --after captures for rates of everything"));
 	else if (d->since_boot)
 		add_note(d, xstrdup("one capture: counters since boot, not rates; give --before "
 		    "and --after captures for rates"));
-	if (metric(d->metrics, "cpu.from_top") == 1 && !has_prefix(d->metrics, "irq.") &&
-	    !has_prefix(d->metrics, "ithr.") && !has_prefix(d->metrics, "kthr.") &&
-	    !has_prefix(d->metrics, "nic."))
+	if (metric(d->metrics, "cpu.from_top") == 1 && !diag_has_metric(d->metrics, "irq.") &&
+	    strcmp(d->os, "linux") == 0)
+		add_note(d, xstrdup("top and mpstat show how busy each CPU is, not which NIC queue "
+		    "the time goes to: add /proc/interrupts and /proc/net/softnet_stat"));
+	else if (metric(d->metrics, "cpu.from_top") == 1 && !diag_has_metric(d->metrics, "irq.") &&
+	    !diag_has_metric(d->metrics, "ithr.") && !diag_has_metric(d->metrics, "kthr.") &&
+	    !diag_has_metric(d->metrics, "nic."))
 		add_note(d, xstrdup("top -P shows how busy each CPU is, not which NIC queue or kernel "
 		    "thread the time goes to: add vmstat -i (interrupts per queue) or top -HSP (CPU per "
 		    "thread: intr{irq..: ix0:rxq0}, netisr, if_io_tqg)"));
 	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "softnet.processed")))
 		add_note(d, xstrdup("no /proc/net/softnet_stat: backlog drops and budget "
-		    "exhaustion unseen"));
+		    "exhaustion unseen (run: cat /proc/net/softnet_stat)"));
 	if (strcmp(d->os, "linux") == 0 && isnan(metric(d->metrics, "conntrack.max")))
 		add_note(d, xstrdup("no conntrack counters (nf_conntrack not loaded here)"));
 	if (strcmp(d->os, "linux") != 0 && isnan(metric(d->metrics, "netisr.handled")))
-		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen"));
+		add_note(d, xstrdup("no netstat -Q workstreams: netisr queue drops unseen (run: "
+		    "netstat -Q)"));
 	if (metric(d->metrics, "cpu.unmoved") == 1)
 		add_note(d, xstrdup("the CPU times did not move between the two samples: saturation "
 		    "unseen"));
@@ -237,6 +273,13 @@ headroom(struct diag_result *d)
 
 	if (d->nfindings > 0)
 		return;
+	if (metric(d->metrics, "net.line_limited") == 1 && metric(d->metrics, "net.rx_loss_ps") < 1) {
+		xasprintf(&d->headroom, "the link is the limit: %.2f Gbit/s on the wire of a %.2f "
+		    "Gbit/s link (netstat -w bytes and packets, with each frame's 24 bytes of FCS, "
+		    "preamble and gap) and nothing lost", metric(d->metrics, "net.line_wire_bps") / 1e9,
+		    metric(d->metrics, "net.line_rate_bps") / 1e9);
+		return;
+	}
 	if (isnan(busy) && !isnan(metric(d->metrics, "net.rx_pps")))
 		xasprintf(&d->headroom, "nothing lost on receive at %.0f pkt/s in, %.0f out (netstat "
 		    "-w); how close the CPUs are to full is unseen: add top -P", metric(d->metrics,
@@ -284,6 +327,7 @@ diag_evaluate(const struct diag_rules *rs, const struct os_counters *before,
 	json_object_set_new(d->metrics, "netns", json_real(d->netns[0] != '\0'));
 	for (i = 0; i < rs->n; i++)
 		apply_rule(d, &rs->r[i]);
+	line_limit(d);
 	/*
 	 * Host-wide knobs: Linux only, from the Linux knobs of the knowledge base (without
 	 * the catalogue: a diagnosis must stay cheap), only when there are findings.
@@ -324,12 +368,32 @@ live_os(struct os_ctx *ctx, char *netns, size_t len)
 	return os_platform_name(p);
 }
 
+/* What the readers skipped or inferred comes first among the notes. */
+static void
+take_notes(struct diag_result *d, struct os_counters *c)
+{
+	char **n;
+
+	if (c->nnotes == 0)
+		return;
+	n = xreallocarray(NULL, d->nnotes + c->nnotes, sizeof *n);
+	memcpy(n, c->notes, c->nnotes * sizeof *n);
+	if (d->nnotes > 0)
+		memcpy(n + c->nnotes, d->notes, d->nnotes * sizeof *n);
+	free(d->notes);
+	free(c->notes);
+	d->notes = n;
+	d->nnotes += c->nnotes;
+	c->notes = NULL;
+	c->nnotes = 0;
+}
+
 int
 diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
     struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
+	struct os_counters a = { NULL, 0, ifs, nifs, NULL, 0 }, b = { NULL, 0, ifs, nifs, NULL, 0 };
 	char netns[OS_NAME_MAX];
 	const char *os;
 	double t0, t1;
@@ -345,7 +409,8 @@ diag_run(struct os_ctx *ctx, double secs, const char *const *ifs, size_t nifs,
 	t1 = util_now();
 	if (os_counters_collect(ctx, &b, true, cause) != 0)
 		goto out;
-	rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause);
+	if ((rc = diag_evaluate(rs, &a, &b, t1 - t0, os, netns, out, cause)) == 0)
+		take_notes(*out, &b);	/* the live FreeBSD text a reader skipped, said */
 out:
 	os_counters_free(&a);
 	os_counters_free(&b);
@@ -354,7 +419,8 @@ out:
 }
 
 int
-diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, char **cause)
+diag_counters_read(const char *const *paths, size_t n, const char *os, struct os_counters *c,
+    char **cause)
 {
 	struct os_ctx *ctx;
 	char *data;
@@ -371,7 +437,7 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 			rc = os_counters_collect(ctx, c, true, cause);
 			os_close(ctx);
 		} else {
-			rc = os_counters_text(data, len, paths[i], c, cause);
+			rc = os_counters_paste(data, len, paths[i], os, c, cause);
 			free(data);
 		}
 		if (rc != 0)
@@ -382,18 +448,22 @@ diag_counters_read(const char *const *paths, size_t n, struct os_counters *c, ch
 
 /* Rules, two sets of counters read by fill, evaluated; the common part of diag_files and diag_captures. */
 static int
-diagnose_counters(int (*fill)(const void *, size_t, struct os_counters *, char **),
+diagnose_counters(int (*fill)(const void *, size_t, const char *, struct os_counters *, char **),
     const void *before, size_t nb, const void *after, size_t na, double secs, const char *os,
     const char *const *ifs, size_t nifs, struct diag_result **out, char **cause)
 {
 	struct diag_rules *rs;
-	struct os_counters a = { NULL, 0, ifs, nifs }, b = { NULL, 0, ifs, nifs };
+	struct os_counters a = { NULL, 0, ifs, nifs, NULL, 0 };
+	struct os_counters b = { NULL, 0, ifs, nifs, NULL, 0 };
 	int rc = -1;
 
 	if (diag_rules_load(NULL, &rs, cause) != 0)
 		return -1;
-	if ((nb == 0 || fill(before, nb, &a, cause) == 0) && fill(after, na, &b, cause) == 0)
-		rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause);
+	if ((nb == 0 || fill(before, nb, os, &a, cause) == 0) && fill(after, na, os, &b, cause) == 0 &&
+	    (rc = diag_evaluate(rs, nb > 0 ? &a : NULL, &b, secs, os, "", out, cause)) == 0) {
+		take_notes(*out, &b);
+		take_notes(*out, &a);
+	}
 	os_counters_free(&a);
 	os_counters_free(&b);
 	diag_rules_free(rs);
@@ -401,19 +471,19 @@ diagnose_counters(int (*fill)(const void *, size_t, struct os_counters *, char *
 }
 
 static int
-fill_files(const void *paths, size_t n, struct os_counters *c, char **cause)
+fill_files(const void *paths, size_t n, const char *os, struct os_counters *c, char **cause)
 {
-	return diag_counters_read(paths, n, c, cause);
+	return diag_counters_read(paths, n, os, c, cause);
 }
 
 static int
-fill_captures(const void *caps, size_t n, struct os_counters *c, char **cause)
+fill_captures(const void *caps, size_t n, const char *os, struct os_counters *c, char **cause)
 {
 	const struct diag_capture *k = caps;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (os_counters_text(k[i].text, k[i].len, k[i].name, c, cause) != 0)
+		if (os_counters_paste(k[i].text, k[i].len, k[i].name, os, c, cause) != 0)
 			return -1;
 	return 0;
 }

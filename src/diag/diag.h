@@ -98,8 +98,12 @@ int	 diag_evaluate(const struct diag_rules *, const struct os_counters *before,
 int	 diag_run(struct os_ctx *, double secs, const char *const *ifs, size_t nifs,
 	    struct diag_result **, char **cause);
 
-/* Counters from captures: pasted FreeBSD/OPNsense text files, or one ntune snapshot (JSON). */
-int	 diag_counters_read(const char *const *paths, size_t n, struct os_counters *, char **cause);
+/*
+ * Counters from captures: pasted text files (FreeBSD/OPNsense, or Linux when os is "linux"),
+ * or one ntune snapshot (JSON). What the readers skipped is in the counters' notes.
+ */
+int	 diag_counters_read(const char *const *paths, size_t n, const char *os,
+	    struct os_counters *, char **cause);
 /*
  * Diagnoses captures: after only (counters since boot, nb == 0), or before and after
  * taken secs apart. os: the platform the rules are chosen for (an os_platform_name()).
@@ -146,6 +150,8 @@ int	 diag_knob_rank(const struct diag_result *, const char *knob);
 struct kb_advice;
 void	 diag_order_advice(const struct diag_result *, struct kb_advice *, size_t);
 void	 diag_result_free(struct diag_result *);
+/* Is there a metric whose name starts with prefix ("irq.", "nic.ix0.")? */
+bool	 diag_has_metric(const json_t *metrics, const char *prefix);
 /* A metric value as the output shows it ("1523456", "42.5"); malloc'd. */
 char	*diag_format_value(double);
 const char *diag_certainty_name(enum diag_certainty);

@@ -215,6 +215,7 @@ cpus(json_t *m, const json_t *d)
 	put(m, softmax - softmin, "cpu.soft_spread");
 	put(m, idle, "cpu.idle_cpus");
 	put(m, sat, "cpu.saturated_cpus");
+	put(m, 100.0 * sat / n, "cpu.saturated_pct");
 	cpu_shares(m, sum, kmin, n);
 }
 
@@ -299,6 +300,7 @@ top_threads(json_t *m)
 	json_decref(todo);
 	put_family(m, "kthr.netisr.", "netisr");
 	put_family(m, "kthr.if_io_tqg.", "iflib");
+	put_family(m, "kthr.ksoftirqd.", "ksoftirqd");
 }
 
 /*
@@ -900,6 +902,46 @@ stream_rates(json_t *m)
 	json_decref(names);
 }
 
+/*
+ * At line rate: a netstat -w stream whose bits on the wire (each frame's bytes plus 24 of
+ * FCS, preamble and inter-frame gap: IEEE 802.3 clause 4) are within 95-103% of an
+ * Ethernet speed. net.line_limited is always put (0 or 1), so a rule's cost can test it;
+ * net.line_rate_bps is the speed, net.line_wire_bps the rate seen.
+ */
+static void
+line_rate(json_t *m)
+{
+	static const double speeds[] = { 1e8, 1e9, 2.5e9, 5e9, 1e10, 2.5e10, 4e10, 5e10, 1e11 };
+	static const char *const dirs[][2] = { { "ibytes", "ipackets" }, { "obytes", "opackets" } };
+	const char *key;
+	json_t *v;
+	char name[96];
+	double bytes, pkts, wire, best = 0, speed = 0;
+	size_t l, d, k;
+
+	json_object_foreach(m, key, v) {
+		l = strlen(key);
+		if (strncmp(key, "ifw.", 4) != 0 || l <= 9 || strcmp(key + l - 5, ".rows") != 0)
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(l - 9), key + 4);
+		for (d = 0; d < 2; d++) {
+			bytes = get(m, "ifw.%s.%s", name, dirs[d][0]);
+			pkts = get(m, "ifw.%s.%s", name, dirs[d][1]);
+			if (bytes <= 0 || pkts < 0)
+				continue;
+			wire = 8 * (bytes + 24 * pkts);
+			for (k = 0; k < nitems(speeds); k++)
+				if (wire >= 0.95 * speeds[k] && wire <= 1.03 * speeds[k] && wire > best)
+					best = wire, speed = speeds[k];
+		}
+	}
+	put(m, speed > 0, "net.line_limited");
+	if (speed > 0) {
+		put(m, speed, "net.line_rate_bps");
+		put(m, best, "net.line_wire_bps");
+	}
+}
+
 json_t *
 diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
     const struct os_counters *after, double secs, const char *os)
@@ -926,6 +968,7 @@ diag_metrics(const struct diag_rules *rs, const struct os_counters *before,
 	if (get(m, "pf.states_limit") > 0 && get(m, "pf.states") >= 0)
 		put(m, 100 * get(m, "pf.states") / get(m, "pf.states_limit"), "pf.fill_pct");
 	stream_rates(m);
+	line_rate(m);
 	interfaces(m, d, rs, secs, os);
 	json_decref(d);
 	return m;

@@ -28,20 +28,35 @@ static const struct {
 	{ "config-sysctl.xml", "config-sysctl.xml" },
 };
 
-/* The first "path:line: ..." error the text readers recorded, as the cause. */
-static int
-text_errors(json_t *osdoc, char **cause)
+/*
+ * What the system's text readers could not read ("path:line: ..."): a note each, after the
+ * diagnosis, unless the diagnosis's notes already name that line (reported once).
+ */
+static void
+text_errors(struct doctor *dr)
 {
-	json_t *errs = json_object_get(osdoc, "errors"), *e;
-	const char *m;
+	json_t *errs = json_object_get(os_snapshot_doc(dr->os), "errors"), *e;
+	const char *m, *colon;
+	char *at;
+	size_t i, j;
+	bool said;
 
-	if (json_array_size(errs) == 0)
-		return 0;
-	e = json_array_get(errs, 0);
-	m = json_is_string(e) ? json_string_value(e) : json_string_value(json_object_get(e,
-	    "message"));
-	util_cause(cause, "%s", m != NULL ? m : "unreadable capture");
-	return -1;
+	json_array_foreach(errs, i, e) {
+		m = json_is_string(e) ? json_string_value(e) : json_string_value(json_object_get(e,
+		    "message"));
+		if (m == NULL || (colon = strchr(m, ':')) == NULL || (colon = strchr(colon + 1,
+		    ':')) == NULL)
+			continue;
+		xasprintf(&at, "%.*s ", (int)(colon - m), m);
+		for (said = false, j = 0; dr->d != NULL && j < dr->d->nnotes && !said; j++)
+			said = strstr(dr->d->notes[j], at) != NULL;
+		free(at);
+		if (said)
+			continue;
+		xasprintf(&at, "skipped by the system's reader: %s", m);
+		dr->notes = util_strv_add(dr->notes, &dr->nnotes, at);
+		free(at);
+	}
 }
 
 /* The platform layer over the capture (os_open_captures), and the system kb's rules see. */
@@ -51,8 +66,9 @@ open_system(struct doctor *dr, char **cause)
 	const struct capture_section *s;
 	enum os_platform pf;
 
-	if ((dr->os = os_open_captures(dr->set, cause)) == NULL ||
-	    text_errors(os_snapshot_doc(dr->os), cause) == -1)
+	if (dr->pastes)
+		return doctor_pastes_open(dr, cause);
+	if ((dr->os = os_open_captures(dr->set, cause)) == NULL)
 		return -1;
 	if (kb_system_from_os(dr->os, &dr->si, cause) == -1)
 		return -1;
@@ -190,6 +206,8 @@ read_files(struct doctor *dr, char **cause)
 	const struct capture_section *s;
 	size_t i;
 
+	if (dr->pastes)
+		return 0;
 	if (dr->linux)
 		return read_linux_files(dr, cause);
 	for (i = 0; i < nitems(box_files); i++) {
@@ -279,7 +297,7 @@ fbsd_stathz(struct doctor *dr, const struct os_counters *a, const struct os_coun
 	static const char key[] = "kern.clockrate: ";
 	const struct capture_section *s = doctor_section(dr, "sysctl-a.txt");
 	const struct os_counter *v;
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	const char *p, *end;
 	char *cause = NULL;
 	double hz = 0;
@@ -309,7 +327,8 @@ static void
 fbsd_interval(struct doctor *dr, const struct diag_capture *before,
     const struct diag_capture *after)
 {
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0, NULL, 0 };
+	struct os_counters b = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL;
 
 	/* a sample that does not parse fails in diag_captures, with its line */
@@ -414,6 +433,8 @@ diagnose(struct doctor *dr, char **cause)
 	const char *os = os_platform_name(dr->si.sys.platform);
 	int rc;
 
+	if (dr->pastes)
+		return doctor_pastes_diagnose(dr, cause);
 	if (dr->linux)
 		return diagnose_linux(dr, cause);
 	add_capture(dr, before, &nb, doctor_section(dr, "before.txt"));
@@ -598,6 +619,7 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, struct do
 	memset(&dr, 0, sizeof dr);
 	dr.o = o;
 	dr.set = set;
+	dr.pastes = set->n > 0 && doctor_is_paste(&set->v[0]);
 	dr.claimed = json_object();
 	dr.current = json_object();
 	dr.shown_lines = json_object();
@@ -612,9 +634,14 @@ doctor_run(const struct capture_set *set, const struct doctor_opts *o, struct do
 	find_host(&dr);
 	if (read_files(&dr, cause) == -1 || diagnose(&dr, cause) == -1)
 		goto out;
+	text_errors(&dr);
 	check_files(&dr);
-	if (kb_advise(dr.kb, &dr.si.sys, KB_GOAL_FORWARDING, KB_ROLE_ROUTER, &dr.adv, &dr.nadv,
-	    cause) == -1)
+	/* pastes without a CPU count: no advice (it derives from the count), said in a note */
+	if (dr.pastes && dr.si.sys.ncpu <= 0)
+		dr.notes = util_strv_add(dr.notes, &dr.nnotes, "the CPU count is unknown (no top -P "
+		    "or sysctl hw.ncpu in the pastes): no tuning advice");
+	else if (kb_advise(dr.kb, &dr.si.sys, KB_GOAL_FORWARDING, KB_ROLE_ROUTER, &dr.adv,
+	    &dr.nadv, cause) == -1)
 		goto out;
 	diag_order_advice(dr.d, dr.adv, dr.nadv);
 	doctor_items_bottlenecks(&dr);

@@ -177,4 +177,11 @@ const char *doctor_interval_by(const struct doctor_doc *);
 int	 doctor_tick_interval(const struct os_counters *before, const struct os_counters *after,
 	    double hz, double *secs, char **why);
 
+/*
+ * What `doctor --from` names: its own capture (a directory with uname.txt, or one file of
+ * the capture script's output, - for stdin), else pastes of any names (files, folders of
+ * them, -), each a section "paste:PATH" that doctor_run reads as pastes.
+ */
+int	 doctor_from_load(const char *const *paths, size_t n, struct capture_set *, char **cause);
+
 #endif

@@ -43,6 +43,8 @@ struct doctor {
 	struct doctor_file *files;	/* in the order the box applies them */
 	size_t	 nfiles;
 	bool	 linux;	/* a Linux box: sysctl.d files and /etc/sysctl.conf, sysctl -p */
+	bool	 pastes;	/* the set is pastes (pastes.c), not a capture */
+	bool	 pastes_system;	/* the inspect readers read something of them (dmesg, pciconf...) */
 	struct diag_result *d;
 	struct kb_advice *adv;
 	size_t	 nadv;
@@ -68,6 +70,12 @@ void	 doctor_item_free(struct doctor_item *);
 const struct capture_section *doctor_section(const struct doctor *, const char *name);
 /* The running value of a tunable (malloc'd), NULL when the capture does not say. */
 char	*doctor_running(struct doctor *, const char *name);
+
+/* pastes.c: a set of pastes ("paste:PATH" sections): the system, the diagnosis, what lacked. */
+bool	 doctor_is_paste(const struct capture_section *);
+const char *doctor_paste_path(const struct capture_section *);
+int	 doctor_pastes_open(struct doctor *, char **cause);
+int	 doctor_pastes_diagnose(struct doctor *, char **cause);
 
 /* items.c: the items of the ranked list. */
 void	 doctor_items_bottlenecks(struct doctor *);

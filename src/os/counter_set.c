@@ -60,6 +60,9 @@ os_counters_free(struct os_counters *c)
 	free(c->v);
 	c->v = NULL;
 	c->n = 0;
+	util_strv_free(c->notes, c->nnotes);
+	c->notes = NULL;
+	c->nnotes = 0;
 }
 
 void

@@ -52,10 +52,8 @@ enum cmode { C_NONE, C_SYSCTL, C_VMSTAT, C_NETISR, C_NETISR_WS, C_PF, C_MBUF, C_
 
 struct creader {
 	struct os_counters *c;
-	const char *path;
-	size_t	 lineno;
+	struct os_paste pa;	/* the file, its line number, what was used and skipped */
 	enum cmode mode;
-	bool	 last;		/* this line is the last one and has no newline */
 	char	 orig[80];	/* the line as read, for messages */
 	bool	 block;		/* a sysctl whose value starts on the next line (vm.phys_segs) */
 	const char *icols[12];	/* netstat -i: the counter names of the columns after Address */
@@ -64,15 +62,17 @@ struct creader {
 	struct os_netstat_w nsw;	/* netstat -w: the stream being read */
 	char	 systat_if[OS_NAME_MAX];	/* systat -ifstat: the interface of an "out" line */
 	int	 vmstat_blocks;	/* vmstat -i N: blocks ended by "Total" (later ones: per interval) */
-	char	*cause;
+	double	 agg[5];	/* top without -P: the display's aggregate "CPU:" line */
+	bool	 has_agg;
 };
 
+/* A line that cannot be read is skipped and named in the file's note (1: dealt with). */
 static int
 bad(struct creader *r, const char *what, const char *line)
 {
-	util_cause(&r->cause, "%s:%zu: %s: '%s'", r->path, r->lineno,
-	    r->last ? "last line cut short" : what, r->last ? r->orig : line);
-	return -1;
+	(void)line;	/* the whole line is shown, not the word that failed */
+	os_paste_skip(&r->pa, r->pa.last ? "last line cut short" : what, r->orig);
+	return 1;
 }
 
 static bool
@@ -106,9 +106,16 @@ cp_times(struct creader *r, const char *value)
 	size_t n = words(copy, w, nitems(w)), i;
 	uint64_t v;
 
-	for (i = 0; i < n - n % 5; i++)
-		if (number(w[i], &v))
-			os_counters_setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+	for (i = 0; i < n - n % 5; i++) {
+		if (!number(w[i], &v)) {
+			n = i - i % 5;	/* the CPUs before it */
+			break;
+		}
+		os_counters_setf(r->c, v, false, "cpu.%zu.%s", i / 5, f[i % 5]);
+	}
+	if (n % 5 != 0 || i < n)
+		os_paste_cut(&r->pa, "kern.cp_times cut short or with a non-number (the whole CPUs "
+		    "before it used)", value);
 	free(copy);
 }
 
@@ -193,11 +200,19 @@ sysctl_line(struct creader *r, char *line)
 	return 1;
 }
 
+static void
+append(char *dst, const char *src, size_t len)
+{
+	size_t l = strlen(dst);
+
+	snprintf(dst + l, len - l, "%s", src);
+}
+
 static int
 vmstat_row(struct creader *r, char *line)
 {
-	char *w[16], *desc, *colon;
-	size_t n;
+	char *w[16], *desc, *colon, queue[OS_NAME_MAX];
+	size_t n, i;
 	uint64_t total, rate;
 
 	if (strncmp(line, "Total ", 6) == 0) {
@@ -210,8 +225,13 @@ vmstat_row(struct creader *r, char *line)
 	if (strncmp(w[0], "irq", 3) != 0 || n < 4)
 		return 0;		/* cpuN:timer, swi..., stray: not a queue */
 	desc = w[1];
-	if ((colon = strchr(desc, ':')) != NULL)
+	queue[0] = '\0';
+	if ((colon = strchr(desc, ':')) != NULL) {
 		*colon = '\0';
+		/* "irq264: igb0:que 0": the queue's name is every word before the counts, joined */
+		for (i = 1; i + 2 < n; i++)
+			append(queue, i == 1 ? colon + 1 : w[i], sizeof queue);
+	}
 	if (!os_counters_want(r->c, desc))
 		return 0;
 	/*
@@ -219,12 +239,12 @@ vmstat_row(struct creader *r, char *line)
 	 * interrupts and their rate per second (usr.bin/vmstat/vmstat.c dointr, print_intrcnts)
 	 */
 	if (r->vmstat_blocks > 0)
-		os_counters_setf(r->c, rate, true, "irqrate.%s.%s", desc, colon != NULL ? colon + 1 :
+		os_counters_setf(r->c, rate, true, "irqrate.%s.%s", desc, colon != NULL ? queue :
 		    "irq");
 	else if (colon == NULL)
 		os_counters_setf(r->c, total, false, "irq.%s", desc);
 	else
-		os_counters_setf(r->c, total, false, "irq.%s.%s", desc, colon + 1);
+		os_counters_setf(r->c, total, false, "irq.%s.%s", desc, queue);
 	return 0;
 }
 
@@ -403,6 +423,59 @@ top_display(struct creader *r)
 	r->c->n = k;
 }
 
+/*
+ * A top CPU line cut short: with user, nice, system and interrupt read, idle is the rest
+ * of 100% (used in part); with less, the line is skipped.
+ */
+static bool
+cut_cpu(struct creader *r, const char *line, double v[5])
+{
+	if (v[3] < 0) {
+		bad(r, "top CPU line cut short before its interrupt share", line);
+		return false;
+	}
+	v[4] = 100 - v[0] - v[1] - v[2] - v[3];
+	if (v[4] < 0)
+		v[4] = 0;
+	os_paste_cut(&r->pa, "top CPU line cut short, idle taken as the rest of 100%", line);
+	return true;
+}
+
+/* top without -P: the aggregate line, kept until the display ends (display_end). */
+static int
+top_all(struct creader *r, const char *line)
+{
+	double v[5];
+	int rc;
+
+	if ((rc = os_top_cpu_all(line, v)) == 0)
+		return 0;
+	if (rc < 0 && !cut_cpu(r, line, v))
+		return 1;
+	memcpy(r->agg, v, sizeof v);
+	r->has_agg = true;
+	return 1;
+}
+
+/*
+ * The end of the file: a display with the aggregate CPU line and no per-CPU lines (top
+ * -aSH without -P) gives the box's CPU as one CPU, said in a note.
+ */
+static void
+display_end(void *arg)
+{
+	struct creader *r = arg;
+	static const char *const f[] = { "user", "nice", "system", "interrupt", "idle" };
+	int i;
+
+	if (!r->has_agg || os_counters_get(r->c, "top.cpu.0.idle") != NULL)
+		return;
+	for (i = 0; i < 5; i++)
+		os_counters_setf(r->c, (uint64_t)(r->agg[i] * 10 + 0.5), true, "top.cpu.0.%s", f[i]);
+	os_paste_note(r->c, "%s: top without -P: its CPU: line (%.1f%% idle, the average of all "
+	    "CPUs) read as the box's one CPU; top -P shows each CPU", r->pa.path, r->agg[4]);
+}
+
 /* top -P: each CPU's states in tenths of a percent (gauges: top shows rates already). */
 static int
 top_cpu(struct creader *r, const char *line)
@@ -411,8 +484,10 @@ top_cpu(struct creader *r, const char *line)
 	double v[5];
 	int cpu, rc, i;
 
-	if ((rc = os_top_cpu_line(line, &cpu, v)) <= 0)
-		return rc == 0 ? 0 : bad(r, "top -P line cut short", line);
+	if ((rc = os_top_cpu_line(line, &cpu, v)) == 0)
+		return 0;
+	if (rc < 0 && !cut_cpu(r, line, v))
+		return 1;
 	for (i = 0; i < 5; i++)
 		os_counters_setf(r->c, (uint64_t)(v[i] * 10 + 0.5), true, "top.cpu.%d.%s", cpu, f[i]);
 	return 1;
@@ -433,7 +508,7 @@ top_thread(struct creader *r, const char *line)
 	uint64_t pct;
 
 	if (os_top_thread_row(line, &r->tcols, &th) != 1)
-		return bad(r, "top thread row without the columns of its header", line);
+		return -1;	/* not a row: maybe the next output (one_line goes on) */
 	pct = (uint64_t)(th.pct * 10 + 0.5);
 	switch (os_top_thread_kind(th.command, a, sizeof a, b, sizeof b)) {
 	case OS_TOP_QUEUE:
@@ -465,9 +540,13 @@ top_line(struct creader *r, const char *line)
 {
 	int rc;
 
+	if (top_all(r, line))
+		return 1;
 	if (os_top_header_line(line)) {
-		if (strncmp(line, "last pid:", 9) == 0)
+		if (strncmp(line, "last pid:", 9) == 0) {
 			top_display(r);
+			r->has_agg = false;
+		}
 		r->mode = C_NONE;
 		return 1;
 	}
@@ -536,30 +615,34 @@ head_line(struct creader *r, char *line)
 	return netstat_i_head(r, line);
 }
 
-static int
-one_line(struct creader *r, char *line)
+/* A prompt or command line: skipped; `vmstat -i | grep igb` says headerless vmstat rows follow. */
+static bool
+prompt_line(struct creader *r, const char *line)
 {
-	size_t l = strlen(line);
-	int rc;
+	const char *cmd = os_paste_command(line);
 
-	if (l > 0 && line[l - 1] == '\r')
-		line[--l] = '\0';
-	if (l == 0 || strspn(line, " \t") == l) {
-		if (r->mode != C_NETISR && r->mode != C_NETISR_WS && r->mode != C_PF)
-			r->mode = C_NONE;
-		return 0;
+	if (cmd == NULL)
+		return false;
+	r->mode = C_NONE;
+	if (strncmp(cmd, "vmstat", 6) == 0 && strstr(cmd, "-i") != NULL) {
+		r->mode = C_VMSTAT;
+		r->vmstat_blocks = 0;
 	}
-	os_strlcpy(r->orig, line, sizeof r->orig);
-	if ((rc = head_line(r, line)) != 0)
-		return rc < 0 ? -1 : 0;
-	if (mbuf_text(line)) {
-		r->mode = C_MBUF;
-		return mbuf_line(r, line);
-	}
-	if (pf_limit(r, line))
-		return 0;
-	if ((rc = top_line(r, line)) != 0 || (rc = rate_line(r, line)) != 0)
-		return rc < 0 ? -1 : 0;
+	os_paste_skip(&r->pa, "a prompt or command line", line);
+	return true;
+}
+
+/* "irq264: ix0:rxq0   123   4" without the header (vmstat -i | grep ix0) */
+static bool
+irq_row(const char *line)
+{
+	return strncmp(line, "irq", 3) == 0 && isdigit((unsigned char)line[3]) &&
+	    line[3 + strspn(line + 3, "0123456789")] == ':';
+}
+
+static int
+mode_line(struct creader *r, char *line)
+{
 	switch (r->mode) {
 	case C_TOP:
 		return top_thread(r, line);
@@ -569,6 +652,9 @@ one_line(struct creader *r, char *line)
 		return netstat_i_row(r, line);
 	case C_NETISR:
 	case C_NETISR_WS:
+		/* a sysctl line right after netstat -Q's tables is not one of their rows */
+		if (islower((unsigned char)line[0]) && strchr(line, ':') != NULL)
+			break;
 		return netisr_line(r, line);
 	case C_PF:
 		if (line[0] == ' ' || isupper((unsigned char)line[0]))
@@ -577,62 +663,79 @@ one_line(struct creader *r, char *line)
 	default:
 		break;
 	}
+	return -1;
+}
+
+/* One line: 0 read (or known and not needed), 1 skipped or used in part (noted), 2 blank. */
+static int
+one_line(void *arg, char *line)
+{
+	struct creader *r = arg;
+	size_t l;
+	int rc;
+
+	line = os_paste_unquote(line);
+	l = strlen(line);
+	if (l > 0 && line[l - 1] == '\r')
+		line[--l] = '\0';
+	if (l == 0 || strspn(line, " \t") == l) {
+		if (r->mode != C_NETISR && r->mode != C_NETISR_WS && r->mode != C_PF)
+			r->mode = C_NONE;
+		return 2;
+	}
+	os_strlcpy(r->orig, line, sizeof r->orig);
+	if (prompt_line(r, line))
+		return 1;
+	if ((rc = head_line(r, line)) != 0)
+		return rc < 0 ? 1 : 0;
+	if (mbuf_text(line)) {
+		r->mode = C_MBUF;
+		return mbuf_line(r, line);
+	}
+	if (pf_limit(r, line))
+		return 0;
+	if ((rc = top_line(r, line)) != 0 || (rc = rate_line(r, line)) != 0)
+		return rc < 0 ? 1 : 0;
+	if ((rc = mode_line(r, line)) >= 0)
+		return rc;
+	if (irq_row(line)) {
+		r->mode = C_VMSTAT;
+		return vmstat_row(r, line);
+	}
 	if (sysctl_line(r, line)) {
 		r->mode = C_SYSCTL;
 		return 0;
 	}
 	/* the rest of a multi-line sysctl value (topology_spec XML, kern.conftxt, vm.phys_segs) */
-	if (r->mode == C_SYSCTL && !r->last && (isspace((unsigned char)line[0]) ||
+	if (r->mode == C_SYSCTL && !r->pa.last && (isspace((unsigned char)line[0]) ||
 	    line[0] == '<' || strchr(line, '\t') != NULL || r->block))
 		return 0;
-	return bad(r, "unrecognized line (expected sysctl, vmstat -i, netstat -Q, netstat -i, "
-	    "netstat -w, netstat -m, systat -ifstat, top -P, top -HSP, pfctl -si or pfctl -sm "
-	    "output)", line);
+	return bad(r, r->mode == C_TOP ? "top thread row without the columns of its header" :
+	    "not a line of the outputs read", line);
 }
+
+static const struct os_paste_reader fbsd_reader = { one_line, display_end,
+	"FreeBSD/OPNsense/pfSense output: sysctl, vmstat -i, netstat -Q, netstat -i[bdw], netstat "
+	"-m, systat -ifstat, top -P, top -HSP/-aSH/-C, pfctl -si or pfctl -sm" };
 
 int
 os_counters_text(const char *data, size_t len, const char *path, struct os_counters *c,
     char **cause)
 {
 	struct creader r;
-	char *copy = xstrndup(data, len), *line, *next;
-	int rc = 0;
 
 	memset(&r, 0, sizeof r);
 	r.c = c;
-	r.path = path;
-	if (memchr(data, '\0', len) != NULL) {
-		util_cause(cause, "%s: binary data, not command output", path);
-		free(copy);
-		return -1;
-	}
-	for (line = copy; line != NULL && *line != '\0' && rc == 0; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		r.lineno++;
-		r.last = next == NULL;
-		rc = one_line(&r, line);
-	}
-	free(copy);
-	if (rc != 0) {
-		util_cause(cause, "%s", r.cause);
-		free(r.cause);
-		return -1;
-	}
-	if (r.lineno == 0) {
-		util_cause(cause, "%s: empty", path);
-		return -1;
-	}
-	return 0;
+	r.pa.path = path;
+	return os_paste_text(&r.pa, data, len, &fbsd_reader, &r, c, cause);
 }
 
 /* The live freebsd backend: the same commands, read the same way. */
 int
 os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
-	static const char cmd[] = "{ sysctl kern.cp_times hw.ncpu net.inet.ip.intr_queue_drops "
-	    "net.inet.ip.intr_queue_maxlen net.isr dev; vmstat -i; netstat -Q; netstat -ibnd; "
-	    "netstat -m; pfctl -si; pfctl -sm; } 2>/dev/null";
+	static const char cmd[] = "{ sysctl kern.cp_times; vmstat -i; netstat -Q; netstat -ibnd; "
+	    OS_FBSD_SAMPLE_MORE "; } 2>/dev/null";
 	struct strbuf sb;
 	char buf[8192];
 	size_t n;

@@ -13,13 +13,39 @@
 #include "os/os_impl.h"
 #include "util/util.h"
 
+/* "a% user, b% nice, c% system, d% interrupt, e% idle" at p: how many of the five were read. */
+static int
+cpu_fields(const char *p, double v[5])
+{
+	static const char *const keys[] = { "user", "nice", "system", "interrupt", "idle" };
+	char *end;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		v[i] = -1;
+	for (i = 0; i < 5; i++) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		v[i] = strtod(p, &end);
+		if (end == p || *end != '%' || !(v[i] >= 0 && v[i] <= 100)) {	/* not NaN either */
+			v[i] = -1;
+			return i;
+		}
+		for (p = end + 1; *p == ' '; p++)
+			;
+		if (strncmp(p, keys[i], strlen(keys[i])) != 0) {
+			v[i] = -1;
+			return i;
+		}
+		p += strlen(keys[i]);
+	}
+	return 5;
+}
+
 int
 os_top_cpu_line(const char *line, int *cpu, double v[5])
 {
-	static const char *const keys[] = { "user", "nice", "system", "interrupt", "idle" };
 	const char *p;
-	char *end;
-	int i;
 
 	if (strncmp(line, "CPU ", 4) != 0)
 		return 0;
@@ -30,20 +56,18 @@ os_top_cpu_line(const char *line, int *cpu, double v[5])
 	*cpu = atoi(p);
 	if ((p = strchr(p, ':')) == NULL || *cpu < 0 || *cpu >= OS_MAXCPU)
 		return 0;
-	p++;
-	for (i = 0; i < 5; i++) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		v[i] = strtod(p, &end);
-		if (end == p || *end != '%' || !(v[i] >= 0 && v[i] <= 100))	/* not NaN either */
-			return -1;
-		for (p = end + 1; *p == ' '; p++)
-			;
-		if (strncmp(p, keys[i], strlen(keys[i])) != 0)
-			return -1;
-		p += strlen(keys[i]);
-	}
-	return 1;
+	return cpu_fields(p + 1, v) == 5 ? 1 : -1;
+}
+
+int
+os_top_cpu_all(const char *line, double v[5])
+{
+	/* "CPU states:" is the same line in top before FreeBSD 7 (usr.bin/top/display.c) */
+	if (strncmp(line, "CPU states:", 11) == 0)
+		return cpu_fields(line + 11, v) == 5 ? 1 : -1;
+	if (strncmp(line, "CPU:", 4) != 0)
+		return 0;
+	return cpu_fields(line + 4, v) == 5 ? 1 : -1;
 }
 
 int
@@ -79,8 +103,8 @@ os_top_thread_head(const char *line, struct os_top_cols *cols)
 	for (t = strtok_r(copy, " \t", &save); t != NULL; t = strtok_r(NULL, " \t", &save), n++) {
 		if (strcmp(t, "C") == 0)
 			cols->c = n;
-		else if (strcmp(t, "WCPU") == 0)
-			cols->wcpu = n;
+		else if (strcmp(t, "WCPU") == 0 || (strcmp(t, "CPU") == 0 && cols->wcpu < 0))
+			cols->wcpu = n;	/* top -C shows the raw CPU instead of the weighted one */
 		else if (strcmp(t, "COMMAND") == 0)
 			break;
 	}
@@ -136,11 +160,32 @@ braces(const char *cmd, const char *proc, char *in, size_t len)
 	if (strncmp(cmd, proc, strlen(proc)) != 0 || cmd[strlen(proc)] != '{')
 		return false;
 	open = cmd + strlen(proc) + 1;
-	if ((close = strchr(open, '}')) == NULL || (size_t)(close - open) >= len)
+	/* a name top cut before its brace is used as far as it goes */
+	if ((close = strchr(open, '}')) == NULL)
+		close = open + strlen(open);
+	if ((size_t)(close - open) >= len)
 		return false;
 	memcpy(in, open, (size_t)(close - open));
 	in[close - open] = '\0';
 	return true;
+}
+
+/*
+ * A queue's name as vmstat -i prints it, without blanks ("que 0" -> "que0", sys/dev/e1000/
+ * if_igb.c before iflib: "%s:que %d"); top cuts long names ("igb2:que"): without a number
+ * the queue is named by its interrupt ("irq262"), so one NIC's queues stay apart.
+ */
+static void
+queue_name(const char *q, const char *irq, char *b, size_t blen)
+{
+	size_t k = 0;
+
+	for (; *q != '\0' && k + 1 < blen; q++)
+		if (*q != ' ')
+			b[k++] = *q;
+	b[k] = '\0';
+	if (strpbrk(b, "0123456789") == NULL)
+		snprintf(b, blen, "%s", irq);
 }
 
 int
@@ -156,7 +201,7 @@ os_top_thread_kind(const char *command, char *a, size_t alen, char *b, size_t bl
 			if ((colon = strchr(colon + 2, ':')) != NULL) {
 				*colon = '\0';
 				snprintf(a, alen, "%s", in + strlen(in) + 2);
-				snprintf(b, blen, "%s", colon + 1);
+				queue_name(colon + 1, in, b, blen);
 			} else {
 				snprintf(a, alen, "%s", in + strlen(in) + 2);
 				snprintf(b, blen, "%s", in);
@@ -180,12 +225,15 @@ os_top_thread_kind(const char *command, char *a, size_t alen, char *b, size_t bl
 		b[0] = '\0';
 		return OS_TOP_IFLIB;
 	}
-	/* "kernel{igb0 que}": a driver's own queue taskqueue ("%s que", drivers before iflib) */
-	if ((colon = strstr(in, " que")) != NULL && colon[4] == '\0' && colon > in &&
-	    isdigit((unsigned char)colon[-1]) && strchr(in, ' ') == colon) {
+	/*
+	 * "kernel{igb0 que}", "kernel{em1 taskq}": a driver's own queue taskqueue before iflib
+	 * ("%s que" and "%s taskq", sys/dev/e1000/if_igb.c and if_em.c of FreeBSD 10/11)
+	 */
+	if ((colon = strchr(in, ' ')) != NULL && colon > in && isdigit((unsigned char)colon[-1]) &&
+	    (strcmp(colon, " que") == 0 || strcmp(colon, " taskq") == 0)) {
 		*colon = '\0';
 		snprintf(a, alen, "%s", in);
-		snprintf(b, blen, "que");
+		snprintf(b, blen, "%s", colon + 1);
 		return OS_TOP_QUEUE;
 	}
 	return 0;

@@ -39,11 +39,8 @@ linux_cpu_times(struct os_ctx *ctx, struct os_cpu_times **out, size_t *n, char *
 	if (util_read_file(path, &data, &len, cause) != 0)
 		return -1;
 	for (line = strtok_r(data, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
-			continue;
-		memset(f, 0, sizeof f);
-		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &idx, &f[0], &f[1],
-		    &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) < 5 || idx < 0 || idx >= OS_MAXCPU)
+		/* the reader of pasted /proc/stat (text_linux.c), so both read it alike */
+		if (os_proc_stat_cpu(line, &idx, f) != 1 || idx < 0)
 			continue;
 		if ((size_t)idx >= cnt) {
 			v = xreallocarray(v, (size_t)idx + 1, sizeof *v);
@@ -73,10 +70,9 @@ linux_cpu_times(struct os_ctx *ctx, struct os_cpu_times **out, size_t *n, char *
 static int
 linux_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, char **cause)
 {
-	char path[PATH_MAX], *data, *line, *save, *colon;
+	char path[PATH_MAX], *data, *line, *save;
 	size_t len, cnt = 0;
-	struct os_if_counters *v = NULL, *c;
-	unsigned long long f[16];
+	struct os_if_counters *v = NULL, row;
 
 	*out = NULL;
 	*n = 0;
@@ -84,25 +80,10 @@ linux_if_counters(struct os_ctx *ctx, struct os_if_counters **out, size_t *n, ch
 	if (util_read_file(path, &data, &len, cause) != 0)
 		return -1;
 	for (line = strtok_r(data, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		if ((colon = strchr(line, ':')) == NULL || strchr(line, '|') != NULL)
-			continue;
-		*colon = '\0';
-		if (sscanf(colon + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-		    "%llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7],
-		    &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14], &f[15]) != 16)
+		if (os_proc_net_dev_row(line, &row) != 1)
 			continue;
 		v = xreallocarray(v, cnt + 1, sizeof *v);
-		c = &v[cnt++];
-		memset(c, 0, sizeof *c);
-		os_strlcpy(c->name, util_trim(line), sizeof c->name);
-		c->ibytes = f[0];
-		c->ipackets = f[1];
-		c->ierrors = f[2];
-		c->idrops = f[3] + f[4];
-		c->obytes = f[8];
-		c->opackets = f[9];
-		c->oerrors = f[10];
-		c->odrops = f[11];
+		v[cnt++] = row;
 	}
 	free(data);
 	*out = v;

@@ -66,10 +66,8 @@ softnet(struct os_ctx *ctx, struct os_counters *c)
 	if ((data = slurp(ctx, "/proc/net/softnet_stat")) == NULL)
 		return;
 	for (line = strtok_r(data, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		n = sscanf(line, "%llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx %llx",
-		    &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
-		    &f[11], &f[12]);
-		if (n < 3)
+		/* the reader of a pasted softnet_stat (text_linux.c) */
+		if ((n = os_softnet_row(line, f)) < 3)
 			continue;
 		if (n >= 13)
 			row = (int)f[12];

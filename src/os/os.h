@@ -244,6 +244,9 @@ struct os_counters {
 	/* When nonly > 0, only these interfaces' counters are collected (diagnose -i). */
 	const char *const *only;
 	size_t	nonly;
+	/* What the text readers skipped or used in part, one note per file ("top.txt: ...") */
+	char	**notes;
+	size_t	nnotes;
 };
 
 /* Adds (or replaces) one counter; summing is the caller's business. */
@@ -261,11 +264,31 @@ void	 os_counters_free(struct os_counters *);
  */
 int	 os_counters_collect(struct os_ctx *, struct os_counters *, bool topology, char **cause);
 /*
+ * One FreeBSD sample: after `sysctl kern.cp_times`, `vmstat -i`, `netstat -Q` and `netstat -ibnd`,
+ * these commands (an sh list; an oid, pf or netstat the box lacks is left out) give the NIC
+ * (dev.X.N), ip queue, mbuf and pf counters. Live diagnose (fbsd_counters.c) and doctor's
+ * capture (src/remote/capture.c bsd_counters: before.txt, after.txt) both run it.
+ */
+#define OS_FBSD_SAMPLE_MORE	"sysctl hw.ncpu net.inet.ip.intr_queue_drops " \
+	"net.inet.ip.intr_queue_maxlen net.isr dev 2>/dev/null; netstat -m 2>/dev/null; " \
+	"pfctl -si 2>/dev/null; pfctl -sm 2>/dev/null"
+/*
  * Pasted FreeBSD/OPNsense text: sysctl (kern.cp_times, dev.X.N.mac_stats.*, iflib
  * queue counters...), vmstat -i, netstat -Q, netstat -m, pfctl -si and pfctl -sm,
- * in any order in one file. Unrecognized or cut lines fail with "path:line: ...".
+ * top, netstat -w, systat -ifstat, in any order in one file. A line it cannot read (a
+ * prompt, a command, a row cut short) is skipped or used as far as it goes and named
+ * in one note of c->notes ("path:line ..."); -1 only when nothing in the file could be read.
  */
 int	 os_counters_text(const char *data, size_t len, const char *path, struct os_counters *,
 	    char **cause);
+/*
+ * The same for pasted Linux text (text_linux.c): /proc/stat, /proc/net/softnet_stat,
+ * /proc/net/dev, procps top (with or without %CpuN lines), BusyBox top, mpstat -P ALL.
+ */
+int	 os_counters_text_linux(const char *data, size_t len, const char *path,
+	    struct os_counters *, char **cause);
+/* The reader for os ("linux" reads Linux text, any other name FreeBSD's). */
+int	 os_counters_paste(const char *data, size_t len, const char *path, const char *os,
+	    struct os_counters *, char **cause);
 
 #endif

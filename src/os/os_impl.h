@@ -66,6 +66,11 @@ int	 os_linux_pid_set_cpus(pid_t, const unsigned char set[OS_MAXCPU], char **cau
  * interrupt, idle percentages; 0 when it is not one; -1 when it is one cut short.
  */
 int	 os_top_cpu_line(const char *line, int *cpu, double v[5]);
+/*
+ * The aggregate "CPU:  a% user, ..." line of top without -P: 1, 0 not one, -1 cut short.
+ * Cut short (as os_top_cpu_line), v holds what was read and -1 for the rest.
+ */
+int	 os_top_cpu_all(const char *line, double v[5]);
 /* A line of top's header ("last pid:", "158 threads:", "Mem:", "ARC:", "Swap:"...). */
 int	 os_top_header_line(const char *line);
 /* The columns of top's process/thread list, from its header ("PID USERNAME ... COMMAND"). */
@@ -85,8 +90,9 @@ int	 os_top_thread_row(const char *line, const struct os_top_cols *, struct os_t
 /*
  * The kernel threads diagnose looks at, from a row's COMMAND: OS_TOP_QUEUE for a NIC
  * queue's interrupt thread ("intr{irq264: ix0:rxq0}": a "ix0", b "rxq0"; without a queue
- * "intr{irq28: virtio_pci1}": a "virtio_pci1", b "irq28"; a driver's queue task before
- * iflib "kernel{igb0 que}": a "igb0", b "que"), OS_TOP_NETISR ("intr{swi1:
+ * "intr{irq28: virtio_pci1}": a "virtio_pci1", b "irq28"; a name top cut, "intr{irq262:
+ * igb2:que}": b "irq262"; "igb0:que 0": b "que0"; a driver's queue task before iflib
+ * "kernel{igb0 que}", "kernel{em1 taskq}": a "igb0", b "que"), OS_TOP_NETISR ("intr{swi1:
  * netisr 3}": a "3"), OS_TOP_IFLIB ("kernel{if_io_tqg_3}": a "3"); 0 for any other.
  */
 enum { OS_TOP_QUEUE = 1, OS_TOP_NETISR, OS_TOP_IFLIB };
@@ -114,6 +120,52 @@ int	 os_netstat_w_row(const char *line, struct os_netstat_w *, struct os_counter
 int	 os_systat_ifstat_line(const char *line, char *ifname, size_t len, struct os_counters *);
 /* systat -ifstat's own header lines (the load bar, "Interface Traffic Peak Total"). */
 int	 os_systat_ifstat_head(const char *line);
+
+/*
+ * Tolerant reading of pasted text (paste.c): one account per file of what was used,
+ * skipped (a line it cannot read) or used in part (a row cut short); os_paste_end adds
+ * the file's one note to c, or fails naming the file and what was expected when
+ * nothing was used.
+ */
+struct os_paste {
+	const char *path;
+	size_t	 lineno, used, skipped, cut;
+	bool	 last;		/* the line being read is the last and has no newline */
+	bool	 final;		/* the line being read is the file's last with text */
+	char	*shown[4];	/* the first ones, "path:line why 'text'" */
+	size_t	 nshown;
+};
+/* A shell prompt or command line ("[root@fw]~# top -P", "vmstat -i | grep igb"): the command, else NULL. */
+const char *os_paste_command(const char *line);
+/* The line without the "> " marks of a quoting mail or forum reply. */
+char	*os_paste_unquote(char *line);
+void	 os_paste_skip(struct os_paste *, const char *why, const char *line);
+void	 os_paste_cut(struct os_paste *, const char *what, const char *line);
+/*
+ * A reader of pasted text: line(arg, line) gives 0 for a line read, else skipped (noted) or
+ * blank; end(arg) runs after the last line when a line was read; expected says what a file of
+ * that kind holds. os_paste_text reads data with it and adds the file's note to c; -1 (cause)
+ * for binary data or when nothing could be read.
+ */
+struct os_paste_reader {
+	int	(*line)(void *, char *);
+	void	(*end)(void *);
+	const char *expected;
+};
+int	 os_paste_text(struct os_paste *, const char *data, size_t len, const struct os_paste_reader *,
+	    void *arg, struct os_counters *, char **cause);
+void	 os_paste_note(struct os_counters *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Linux lines read alike live and pasted (text_linux.c). /proc/stat's "cpuN ..." (cpu -1 for
+ * the "cpu" line of all): 1 with user nice system idle iowait irq softirq steal (0 where
+ * absent), 0 not one, -1 cut before idle. A softnet_stat row: its hex words (>= 3), else 0.
+ * A /proc/net/dev row "IF: 16 numbers": 1 (fifo drops counted in idrops), else 0.
+ */
+int	 os_proc_stat_cpu(const char *line, int *cpu, unsigned long long f[8]);
+int	 os_softnet_row(const char *line, unsigned long long f[16]);
+int	 os_proc_net_dev_row(const char *line, struct os_if_counters *);
 
 void	 os_strlcpy(char *dst, const char *src, size_t len);
 void	 os_nic_init(struct os_nic *);

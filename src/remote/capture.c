@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "remote/capture.h"
 #include "util/util.h"
 
@@ -86,6 +87,7 @@ static const char script_text[] =
 "\tnetstat -ibnd || r=$?\n"
 "\tvmstat -i || r=$?\n"
 "\tnetstat -Q || r=$?\n"
+"\t" OS_FBSD_SAMPLE_MORE "\n"
 "\treturn $r\n"
 "}\n"
 "linux_sysctl_d() {\n"

@@ -89,24 +89,36 @@ test_expect_success 'the finding comes from the rules data: a changed rule chang
 	NTUNE_SHARE="$TRASH/share" ntune diagnose --from "$D/opnsense-ring-miss.txt" >out &&
 	! grep -q ring-overrun out
 '
-test_expect_success 'a capture cut short fails with file:line, exit 2, nothing on stdout' '
-	test_expect_code 2 ntune diagnose --from "$D/cut-vmstat.txt" >out 2>err &&
-	grep -q "cut-vmstat.txt:12: last line cut short: .irq133: ix0:rxq3" err &&
-	test ! -s out
+test_expect_success 'a capture cut short: the rest is read, the cut line named once in a note' '
+	ntune diagnose --from "$D/cut-vmstat.txt" >out 2>err &&
+	grep -q "^note: .*cut-vmstat.txt: 1 line skipped.*cut-vmstat.txt:12 last line cut short: .irq133: ix0:rxq3" out &&
+	test $(grep -c "cut-vmstat.txt:12" out) = 1 &&
+	test ! -s err
 '
-test_expect_success SHARED_FIXTURES 'a real sysctl excerpt cut mid-name fails with its last line' '
-	test_expect_code 2 ntune diagnose --from "$R/sysctl-dev.ix.0_pfsense_partial.txt" 2>err &&
-	grep -q "sysctl-dev.ix.0_pfsense_partial.txt:37: last line cut short: .dev\.." err
+test_expect_success SHARED_FIXTURES 'a real sysctl excerpt cut mid-name: its last line is skipped and named' '
+	ntune diagnose --from "$R/sysctl-dev.ix.0_pfsense_partial.txt" >out &&
+	grep -q "sysctl-dev.ix.0_pfsense_partial.txt:37 last line cut short: .dev\.." out
 '
-test_expect_success 'an unrecognized line fails with file:line' '
+test_expect_success 'an unrecognized line is skipped and named with file:line (text and --json)' '
 	printf "hw.ncpu: 4\nhello world\n" >bad.txt &&
-	test_expect_code 2 ntune diagnose --from bad.txt 2>err &&
-	grep -q "bad.txt:2: unrecognized line" err
+	ntune diagnose --from bad.txt >out &&
+	grep -q "^note: bad.txt: 1 line skipped, 0 used in part (bad.txt:2 not a line of the outputs read: .hello world.)" out &&
+	ntune diagnose --from bad.txt --json >out.json &&
+	grep -q "bad.txt:2 not a line of the outputs read" out.json
 '
-test_expect_success 'a netstat -Q workstream row with a missing column is refused' '
+test_expect_success 'a file of which nothing can be read: exit 2 naming it and what was expected' '
+	printf "hello world\nfoo bar\n" >none.txt &&
+	test_expect_code 2 ntune diagnose --from none.txt >out 2>err &&
+	grep -q "none.txt: nothing could be read: expected FreeBSD/OPNsense/pfSense output: sysctl, vmstat -i" err &&
+	grep -q "none.txt:1 not a line of the outputs read: .hello world." err &&
+	test ! -s out &&
+	test_expect_code 2 ntune diagnose --os linux --from none.txt 2>err &&
+	grep -q "none.txt: nothing could be read: expected Linux output: /proc/stat" err
+'
+test_expect_success 'a netstat -Q workstream row with a missing column is skipped and named' '
 	printf "Configuration:\nWorkstreams:\nWSID CPU   Name     Len WMark   Disp\x27d  HDisp\x27d   QDrops   Queued  Handled\n   0   0   ip  0 0 1 0 0 0\n" >q.txt &&
-	test_expect_code 2 ntune diagnose --from q.txt 2>err &&
-	grep -q "q.txt:4: netstat -Q workstream row needs 10 columns" err
+	ntune diagnose --from q.txt >out &&
+	grep -q "q.txt:4 netstat -Q workstream row needs 10 columns" out
 '
 test_expect_success 'advise --diagnosis puts the advice on what was observed first and says why' '
 	test_expect_code 1 ntune diagnose --from "$D/opnsense-netisr-drops.txt" --json >d.json &&
@@ -169,10 +181,9 @@ test_expect_success SHARED_FIXTURES 'a real netstat -ibnd: names with two dots s
 	assert [k for k in m if k.startswith("if.")] == [k for k in m if k.startswith("if.vlan0.11.1.")]
 	PY
 '
-test_expect_success 'a netstat -i capture cut short fails with file:line, exit 2' '
-	test_expect_code 2 ntune diagnose --from "$D/cut-netstat-i.txt" >out 2>err &&
-	grep -q "cut-netstat-i.txt:5: last line cut short: .ix0 *1500 <Link#1>" err &&
-	test ! -s out
+test_expect_success 'a netstat -i capture cut short: the cut row is skipped and named' '
+	ntune diagnose --from "$D/cut-netstat-i.txt" >out 2>err &&
+	grep -q "cut-netstat-i.txt:5 last line cut short: .ix0 *1500 <Link#1>" out
 '
 test_expect_success 'seed 000 top -P (8 CPUs, 0-4% idle, 21-88% interrupt): CPU-bound, where the time goes, the knobs' '
 	test_expect_code 1 ntune diagnose --from "$D/real-top-P_opnsense_dec750_seed000.txt" >out 2>err &&
@@ -227,10 +238,9 @@ test_expect_success 'top -P pasted after sysctl, vmstat -i and netstat -Q: each 
 	assert d["metrics"]["cpu.from_top"] == 1 and d["metrics"]["ncpu"] == 8, d["metrics"]
 	PY
 '
-test_expect_success 'a top -aSHIP excerpt cut inside a CPU line fails with file:line, exit 2' '
-	test_expect_code 2 ntune diagnose --from "$D/real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt" >out 2>err &&
-	grep -q "real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt:5: last line cut short: .CPU 2:" err &&
-	test ! -s out
+test_expect_success 'a top -aSHIP excerpt cut inside a CPU line: that line skipped and named' '
+	ntune diagnose --from "$D/real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt" >out 2>err &&
+	grep -q "real-top-aSHIP_opnsense_ryzen7-9700x_partial.txt:5 last line cut short: .CPU 2:" out
 '
 test_expect_success 'every knob the top findings name is one explain knows' '
 	for k in kern.random.harvest.mask hw.ix.max_interrupt_rate hw.igc.max_interrupt_rate \
@@ -259,13 +269,13 @@ test_expect_success 'an older netstat -w -I stream (no idrops) and systat -ifsta
 	assert m["if.vge0.tx_bps"] == 8 * 1493172 and m["if.lo0.rx_bps"] == 8 * 124, m
 	PY
 '
-test_expect_success 'netstat -w: a row that does not match its header, or an unknown column, is file:line, exit 2' '
+test_expect_success 'netstat -w: a row that does not match its header, or an unknown column, is skipped and named' '
 	printf "input (Total) output\npackets errs idrops bytes packets errs bytes colls\n370k 0 0 38M\n" >w1.txt &&
-	test_expect_code 2 ntune diagnose --from w1.txt 2>err &&
-	grep -q "w1.txt:3: netstat -w row that does not match its header: .370k 0 0 38M" err &&
+	ntune diagnose --from w1.txt >out &&
+	grep -q "w1.txt:3 netstat -w row that does not match its header: .370k 0 0 38M" out &&
 	printf "input (Total) output\npackets errs widgets bytes packets errs bytes colls\n" >w2.txt &&
-	test_expect_code 2 ntune diagnose --from w2.txt 2>err &&
-	grep -q "w2.txt:2: netstat -w header with an unknown column" err
+	ntune diagnose --from w2.txt >out &&
+	grep -q "w2.txt:2 netstat -w header with an unknown column" out
 '
 test_expect_success 'vmstat -i 1: the last interval counts, not the totals since boot; with a busy box the finding' '
 	ntune diagnose --from "$D/opnsense-vmstat-i-1.txt" >out &&
@@ -288,5 +298,15 @@ test_expect_success 'usage errors exit 2' '
 	grep -q "go together" err &&
 	test_expect_code 2 ntune diagnose --from a --after b --before c --interval 1 2>err &&
 	test_expect_code 2 ntune diagnose -d 0 2>err
+'
+test_expect_success 'diagnose --from a b reads both files, as the usage says' '
+	test_expect_code 1 ntune diagnose --from "$D/real-top-P_opnsense_dec750_seed000.txt" "$D/opnsense-vmstat-i-1.txt" >out &&
+	grep -q "^1\. one-queue on ix0 (likely)" out &&
+	grep -q "^2\. cpu-bound (likely)" out
+'
+test_expect_success 'diagnose --os linux --from reads Linux pastes (BusyBox top of OpenWrt)' '
+	printf "root@OpenWrt:~# top -bn1\nMem: 53824K used, 69340K free, 1220K shrd, 4000K buff, 15796K cached\nCPU:   0%% usr   2%% sys   0%% nic   1%% idle   0%% io   0%% irq  96%% sirq\n" >bb.txt &&
+	test_expect_code 1 ntune diagnose --os linux --from bb.txt --json >bb.json &&
+	python3 -c "import json; d = json.load(open(\"bb.json\")); m = d[\"metrics\"]; assert m[\"cpu.busy_max\"] > 98 and m[\"cpu.0.soft\"] > 96, m; assert any(\"bb.txt:1 a prompt\" in n for n in d[\"notes\"]), d[\"notes\"]; assert d[\"findings\"][0][\"kind\"] == \"cpu-bound\", d[\"findings\"]"
 '
 test_done

@@ -98,7 +98,7 @@ test_expect_success 'Linux: a capture made before softnet_stat was captured: the
 	test_expect_code 1 ntune doctor --from old >out &&
 	grep -q "^1\. bottleneck: one-queue on enp1s0 (possible)$" out &&
 	grep -q "^2\. wasted: useless for forwarding (certain)$" out &&
-	grep -q "^note: no /proc/net/softnet_stat: backlog drops and budget exhaustion unseen$" out
+	grep -q "^note: no /proc/net/softnet_stat: backlog drops and budget exhaustion unseen (run: cat /proc/net/softnet_stat)$" out
 '
 test_expect_success 'Linux: a capture with nothing to fix exits 0' '
 	ntune doctor --from "$C" >out &&

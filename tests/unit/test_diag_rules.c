@@ -540,9 +540,72 @@ test_diag_captures_reads_top_p_text_and_names_bad_lines(void **state)
 	assert_null(d->headroom);
 	assert_true(json_number_value(json_object_get(d->metrics, "cpu.busy_min")) > 97);
 	diag_result_free(d);
-	assert_int_equal(diag_captures(NULL, 0, c, 2, 0, "opnsense", &d, &cause), -1);
-	assert_non_null(strstr(cause, "bad.txt:2: unrecognized line"));
-	free(cause);
+	/* a line it cannot read is skipped and named once in a note */
+	assert_int_equal(diag_captures(NULL, 0, c, 2, 0, "opnsense", &d, &cause), 0);
+	assert_non_null(d->notes);
+	assert_non_null(strstr(d->notes[0], "bad.txt:2 not a line of the outputs read: 'hello'"));
+	diag_result_free(d);
+}
+
+/* The first finding's kind and certainty of one pasted text (FreeBSD), or "" with none. */
+static void
+first_finding(const char *text, const char *kind, enum diag_certainty cert, bool fact)
+{
+	struct diag_capture c[] = { { "p.txt", text, strlen(text) } };
+	struct diag_result *d;
+	char *cause = NULL;
+
+	if (diag_captures(NULL, 0, c, 1, 0, "freebsd", &d, &cause) != 0)
+		fail_msg("%s", cause);
+	if (fact) {
+		assert_int_equal(d->nfindings, 0);
+		assert_true(d->nfacts >= 1);
+		assert_string_equal(d->facts[0].kind, kind);
+		assert_non_null(strstr(d->headroom, "the link is the limit"));
+	} else {
+		assert_true(d->nfindings >= 1);
+		assert_string_equal(d->findings[0].kind, kind);
+		assert_int_equal(d->findings[0].certainty, cert);
+	}
+	diag_result_free(d);
+}
+
+/* Issue 33 item 5: line rate without loss, a small loss, nearly every CPU busy, em's taskq. */
+static void
+test_diag_calibration_on_what_real_boxes_show(void **state)
+{
+	static const char ihw[] =
+	    "            input        (Total)           output\n"
+	    "   packets  errs idrops      bytes    packets  errs      bytes colls\n";
+	static const char thread[] =
+	    "  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME    WCPU COMMAND\n"
+	    "   12 root        -64    -     0B   640K WAIT     0   0:26  91.00% intr{irq28: igb0:que 0}\n";
+	char text[2048];
+
+	(void)state;
+	/* 81k frames of 1514 bytes a second: a gigabit link full, nothing lost */
+	snprintf(text, sizeof text, "%s       81k     0     0       118M        81k     0       118M     0\n%s",
+	    ihw, thread);
+	first_finding(text, "queue-thread-busy", DIAG_LIKELY, true);
+	/* 0.004% lost: at most possible */
+	snprintf(text, sizeof text, "%s    250000     10     0       118M     250000     0       118M     0\n",
+	    ihw);
+	first_finding(text, "receive-loss", DIAG_POSSIBLE, false);
+	snprintf(text, sizeof text, "%s    250000   5000     0       118M     250000     0       118M     0\n",
+	    ihw);
+	first_finding(text, "receive-loss", DIAG_CERTAIN, false);
+	/* 7 of 8 CPUs at 100%: CPU-bound, not "not spread" */
+	snprintf(text, sizeof text, "%s", "");
+	for (int cpu = 0; cpu < 8; cpu++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "CPU %d:  0.0%% user,  0.0%% "
+		    "nice, %s system, %s interrupt, %s idle\n", cpu, cpu < 7 ? "40.0%" : " 0.0%",
+		    cpu < 7 ? "60.0%" : " 0.0%", cpu < 7 ? " 0.0%" : "100.0%");
+	first_finding(text, "cpu-bound", DIAG_LIKELY, false);
+	/* one CPU, em1's queue task (before iflib) at 94% */
+	first_finding("CPU 0:  0.0% user,  0.0% nice,  2.0% system, 95.0% interrupt,  3.0% idle\n"
+	    "  PID USERNAME    PRI NICE   SIZE    RES STATE    TIME    WCPU COMMAND\n"
+	    "    0 root        -68    -     0K   160K -        9:26  94.00% kernel{em1 taskq}\n",
+	    "cpu-bound", DIAG_LIKELY, false);
 }
 
 /* {per_s}: a count over an interval is a rate ("/s"), one since boot a total (nothing). */
@@ -574,6 +637,7 @@ main(void)
 		cmocka_unit_test(test_diag_expand_metrics_per_s_follows_the_interval),
 		cmocka_unit_test(test_diag_rules_every_shipped_knob_is_in_the_knowledge_base),
 		cmocka_unit_test(test_diag_captures_reads_top_p_text_and_names_bad_lines),
+		cmocka_unit_test(test_diag_calibration_on_what_real_boxes_show),
 		cmocka_unit_test(test_diag_condition_or_binds_looser_than_and),
 		cmocka_unit_test_setup_teardown(test_diag_evaluate_not_spread_without_saturation_or_loss_is_headroom,
 		    samples_new, samples_free),

@@ -210,6 +210,47 @@ test_doctor_config_xml_items_by_line(void **state)
 #define FB_AFTER	"kern.cp_times: 2811314 0 9123452 30112150 290002353 " \
 			"2700128 0 8912378 29001256 291234672\n"
 
+/*
+ * Issue 33 item 3: what a FreeBSD sample of the capture holds (bsd_counters: the commands of
+ * OS_FBSD_SAMPLE_MORE after kern.cp_times) reaches doctor's diagnosis: the NIC's missed packets
+ * (dev.ix.0.mac_stats), ip's netisr queue drops, mbuf denials (netstat -m) and a full pf state
+ * table (pfctl -si, -sm) over the interval. The texts are written for the test in the formats
+ * of those commands.
+ */
+#define FB_MORE(missed, qdrops, denied, states) \
+	"dev.ix.0.mac_stats.missed_packets: " missed "\n" \
+	"net.inet.ip.intr_queue_drops: " qdrops "\n" \
+	"0/" denied "/0 requests for mbufs denied (mbufs/clusters/mbuf+clusters)\n" \
+	"Status: Enabled for 0 days 01:02:03           Debug: Urgent\n" \
+	"\n" \
+	"State Table                          Total             Rate\n" \
+	"  current entries                    " states "\n" \
+	"\n" \
+	"states        hard limit    10000\n"
+
+static void
+test_doctor_fbsd_sample_gets_nic_ip_mbuf_and_pf_terms(void **state)
+{
+	struct capture_set set;
+	json_t *doc, *m;
+	char *script = capture_script(10);
+
+	(void)state;
+	/* the capture script's FreeBSD sample runs them */
+	assert_non_null(strstr(script, "\t" OS_FBSD_SAMPLE_MORE "\n"));
+	free(script);
+	seed2(&set, "before.txt", FB_BEFORE FB_MORE("1000", "10", "0", "9000"), "after.txt",
+	    FB_AFTER FB_MORE("51000", "5010", "400", "9900"));
+	doc = run(&set);
+	m = json_object_get(json_object_get(doc, "diagnosis"), "metrics");
+	assert_true(json_number_value(json_object_get(m, "nic.ix0.rx_missed")) > 4000);
+	assert_true(json_number_value(json_object_get(m, "ip.intr_queue_drops")) > 400);
+	assert_true(json_number_value(json_object_get(m, "mbuf.denied")) > 30);
+	assert_true(json_number_value(json_object_get(m, "pf.fill_pct")) == 99);
+	assert_non_null(item(doc, "bottleneck"));
+	json_decref(doc);
+}
+
 /* (1310 + 1330) ticks / (2 CPUs x stathz 127) = 10.39 s, where clock.txt says 10. */
 static void
 test_doctor_interval_fbsd_ticks_exact(void **state)
@@ -339,7 +380,8 @@ test_doctor_interval_linux_falls_back_to_the_clock(void **state)
 static void
 test_doctor_tick_interval_reasons(void **state)
 {
-	struct os_counters a = { NULL, 0, NULL, 0 }, b = { NULL, 0, NULL, 0 };
+	struct os_counters a = { NULL, 0, NULL, 0, NULL, 0 };
+	struct os_counters b = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL, *why = NULL;
 	double secs = -1;
 
@@ -368,6 +410,7 @@ main(void)
 		cmocka_unit_test(test_doctor_unreadable_line_is_a_wrong_item),
 		cmocka_unit_test(test_doctor_interval_from_ticks_clock_duration_or_none),
 		cmocka_unit_test(test_doctor_interval_fbsd_ticks_exact),
+		cmocka_unit_test(test_doctor_fbsd_sample_gets_nic_ip_mbuf_and_pf_terms),
 		cmocka_unit_test(test_doctor_interval_fbsd_falls_back_to_the_clock),
 		cmocka_unit_test(test_doctor_interval_linux_ticks_exact),
 		cmocka_unit_test(test_doctor_interval_linux_falls_back_to_the_clock),

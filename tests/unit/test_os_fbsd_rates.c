@@ -15,7 +15,7 @@
 static void
 test_os_netstat_w_reads_human_counts_and_skips_the_first_row(void **state)
 {
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	struct os_netstat_w w;
 
 	(void)state;
@@ -43,7 +43,7 @@ test_os_netstat_w_reads_human_counts_and_skips_the_first_row(void **state)
 static void
 test_os_systat_ifstat_reads_in_and_out_rates(void **state)
 {
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	char ifname[64] = "";
 
 	(void)state;

@@ -90,7 +90,7 @@ test_os_top_thread_kind_names_queue_netisr_and_iflib_threads(void **state)
 static struct os_counters
 read_text(const char *text, int want_rc, const char *want_cause)
 {
-	struct os_counters c = { NULL, 0, NULL, 0 };
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
 	char *cause = NULL;
 
 	assert_int_equal(os_counters_text(text, strlen(text), "t.txt", &c, &cause), want_rc);
@@ -135,17 +135,82 @@ test_os_counters_text_reads_top_displays_the_last_one_wins(void **state)
 }
 
 static void
-test_os_counters_text_names_a_cut_top_line_and_a_bad_thread_row(void **state)
+assert_note(const struct os_counters *c, const char *want)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		if (strstr(c->notes[i], want) != NULL)
+			return;
+	fail_msg("no note contains '%s' (%zu notes%s%s)", want, c->nnotes,
+	    c->nnotes > 0 ? ", the first: " : "", c->nnotes > 0 ? c->notes[0] : "");
+}
+
+/* A cut CPU line: with its interrupt share the rest is idle (used in part); before it, skipped. */
+static void
+test_os_counters_text_uses_a_cut_top_line_as_far_as_it_goes(void **state)
 {
 	struct os_counters c;
 
 	(void)state;
 	c = read_text("CPU 0:  0.0% user,  0.0% nice,  0.3% system, 56.3% interrupt, 43.4% idle\n"
-	    "CPU 1:  0.0% user,  0.0% nice,  0\n", -1, "t.txt:2: top -P line cut short: 'CPU 1:");
+	    "CPU 1:  0.0% user,  0.0% nice,  0\n"
+	    "CPU 2:  1.0% user,  0.0% nice, 19.0% system, 70.0% interrupt,  10\n", 0, NULL);
+	assert_null(os_counters_get(&c, "top.cpu.1.idle"));
+	assert_int_equal(testutil_counter(&c, "top.cpu.2.idle"), 100);
+	assert_int_equal(c.nnotes, 1);
+	assert_note(&c, "t.txt: 1 line skipped, 1 used in part (t.txt:2 top CPU line cut short "
+	    "before its interrupt share: 'CPU 1:");
+	assert_note(&c, "t.txt:3 top CPU line cut short, idle taken as the rest of 100%");
 	os_counters_free(&c);
 	c = read_text("  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME    WCPU COMMAND\n"
-	    "   12 root        -64    -     0B   640K WAIT     0   0:26  21.00\n", -1,
-	    "t.txt:2: top thread row without the columns of its header");
+	    "   12 root        -64    -     0B   640K WAIT     0   0:26  21.00\n", 0, NULL);
+	assert_note(&c, "t.txt:2 top thread row without the columns of its header");
+	os_counters_free(&c);
+}
+
+/* What people paste: prompt lines, top -C, vmstat -i | grep, top -aSH without -P. */
+static void
+test_os_counters_text_reads_a_forum_paste(void **state)
+{
+	static const char text[] =
+	    "[root@fw]~# vmstat -i | grep igb\n"
+	    "irq262: igb2:que 0               123456       4000\n"
+	    "irq263: igb2:que 1               123457       3000\n"
+	    "root@OPNsense:~ # top -aSH -C\n"
+	    "last pid: 1986;  load averages:  1.31,  0.79,  0.37  up 0+00:09:01    10:23:03\n"
+	    "CPU:  2.1% user,  0.0% nice, 50.3% system, 46.2% interrupt,  1.4% idle\n"
+	    "\n"
+	    "  PID USERNAME    PRI NICE   SIZE    RES STATE    C   TIME     CPU COMMAND\n"
+	    "   12 root        -92    -     0B   640K WAIT     1   0:26  91.00% [intr{irq262: igb2:que}]\n"
+	    "   12 root        -92    -     0B   640K WAIT     2   0:26  81.00% [intr{irq263: igb2:que}]\n"
+	    "    0 root        -92    -     0B   640K -        0   9:26  94.00% [kernel{em1 taskq}]\n";
+	struct os_counters c = read_text(text, 0, NULL);
+
+	(void)state;
+	assert_int_equal(testutil_counter(&c, "irq.igb2.que0"), 123456);
+	assert_int_equal(testutil_counter(&c, "irq.igb2.que1"), 123457);
+	/* top cut the queue names: each queue apart, by its interrupt */
+	assert_int_equal(testutil_counter(&c, "ithr.igb2.irq262.pct10"), 910);
+	assert_int_equal(testutil_counter(&c, "ithr.igb2.irq263.pct10"), 810);
+	assert_int_equal(testutil_counter(&c, "ithr.em1.taskq.pct10"), 940);
+	assert_int_equal(testutil_counter(&c, "top.cpu.0.idle"), 14);
+	assert_int_equal(testutil_counter(&c, "top.cpu.0.interrupt"), 462);
+	assert_note(&c, "t.txt: top without -P: its CPU: line (1.4% idle");
+	assert_note(&c, "t.txt: 2 lines skipped, 0 used in part (t.txt:1 a prompt or command line: "
+	    "'[root@fw]~# vmstat -i | grep igb'; t.txt:4 a prompt or command line");
+	os_counters_free(&c);
+}
+
+/* Nothing read: -1 naming the file and what a FreeBSD paste holds. */
+static void
+test_os_counters_text_refuses_a_file_with_nothing_to_read(void **state)
+{
+	struct os_counters c;
+
+	(void)state;
+	c = read_text("hello\n\nworld\n", -1, "t.txt: nothing could be read: expected "
+	    "FreeBSD/OPNsense/pfSense output: sysctl, vmstat -i");
 	os_counters_free(&c);
 }
 
@@ -157,7 +222,9 @@ main(void)
 		cmocka_unit_test(test_os_top_thread_row_takes_cpu_wcpu_and_the_command_with_spaces),
 		cmocka_unit_test(test_os_top_thread_kind_names_queue_netisr_and_iflib_threads),
 		cmocka_unit_test(test_os_counters_text_reads_top_displays_the_last_one_wins),
-		cmocka_unit_test(test_os_counters_text_names_a_cut_top_line_and_a_bad_thread_row),
+		cmocka_unit_test(test_os_counters_text_uses_a_cut_top_line_as_far_as_it_goes),
+		cmocka_unit_test(test_os_counters_text_reads_a_forum_paste),
+		cmocka_unit_test(test_os_counters_text_refuses_a_file_with_nothing_to_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
