@@ -55,6 +55,8 @@ print_change(const struct doctor_change *c)
 		printf("   change: %s: remove %s%s%s\n", where, name, to ? "=" : "", to ? to : "");
 	else if (strcmp(action, "remove") == 0)
 		printf("   change: %s: remove the line\n", where);
+	else if (strcmp(action, "not-proposed") == 0)
+		printf("   not proposed: %s: %s\n", name, c->why);
 	else
 		printf("   change: %s: %s\n", where, name);
 }
@@ -106,7 +108,10 @@ print_item(const struct doctor_item *it, bool linux)
 	else
 		for (i = 0; i < it->nchanges; i++)
 			print_change(&it->changes[i]);
-	if (metric && it->nchanges == 0)
+	for (i = 0; metric && i < it->nchanges && strcmp(it->changes[i].action, "not-proposed") == 0;
+	    i++)
+		;
+	if (metric && i == it->nchanges)
 		printf("   change: the changes of an item above address it too\n");
 	if (it->bench != NULL)
 		printf("   prove:  %s%s\n", it->bench, strcmp(it->kind, "wasted") == 0 ?

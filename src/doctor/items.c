@@ -173,13 +173,20 @@ advice_for(const struct doctor *dr, const char *name)
 	return NULL;
 }
 
-/* One item per finding of the diagnosis, with the advice for the knobs it names. */
+static const char *not_advised(const struct doctor *, const char *);
+
+/*
+ * One item per finding of the diagnosis, with the advice for the knobs it names; a knob
+ * the advice rules leave alone ("not advised", e.g. a queue count the hardware sets) is
+ * listed as not proposed, with the rule's reason.
+ */
 void
 doctor_items_bottlenecks(struct doctor *dr)
 {
 	const struct diag_finding *f;
 	const struct kb_advice *a;
 	struct doctor_item *it;
+	const char *na;
 	char id[300], *v;
 	size_t i, j;
 
@@ -200,6 +207,9 @@ doctor_items_bottlenecks(struct doctor *dr)
 				continue;
 			if ((a = advice_for(dr, f->knobs[j].name)) != NULL)
 				advice_change(dr, it, a);
+			else if ((na = not_advised(dr, f->knobs[j].name)) != NULL)
+				change_add(dr, it, "", 0, "not-proposed", f->knobs[j].name, NULL, NULL,
+				    na);
 		}
 	}
 }
