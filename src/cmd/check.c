@@ -54,9 +54,49 @@ summarize(const struct kb_diag *d, size_t nd, struct summary *s)
 	}
 }
 
+/* The platform whose knobs the lines are, for their risk class (NULL: any). */
+static const char *
+risk_os(const struct kb_sysinfo *si)
+{
+	return si->sys.platform != OS_PLATFORM_UNKNOWN ? os_platform_name(si->sys.platform) : NULL;
+}
+
+/* The lines that can stop a boot or cut the admin off, each with why and how to prove it. */
+static json_t *
+risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+{
+	json_t *arr = json_array();
+	const char *why;
+	enum kb_risk_class c;
+	size_t i;
+
+	for (i = 0; i < p->nentries; i++) {
+		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) == KB_RISK_NONE)
+			continue;
+		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "file",
+		    p->entries[i].file, "line", p->entries[i].line, "knob", p->entries[i].name,
+		    "class", kb_risk_class_name(c), "why", why, "trial", kb_risk_class_trial(c)));
+	}
+	return arr;
+}
+
 static void
-print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
-    size_t nd, const struct summary *s)
+print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+{
+	const char *why;
+	enum kb_risk_class c;
+	size_t i;
+
+	for (i = 0; i < p->nentries; i++) {
+		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) != KB_RISK_NONE)
+			printf("%s:%d: %s risk: %s: %s; %s\n", p->entries[i].file, p->entries[i].line,
+			    kb_risk_class_name(c), p->entries[i].name, why, kb_risk_class_trial(c));
+	}
+}
+
+static void
+print_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    const struct kb_diag *d, size_t nd, const struct summary *s)
 {
 	json_t *doc = json_object(), *arr = json_array(), *o;
 	size_t i;
@@ -92,20 +132,22 @@ print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "diagnostics", arr);
+	json_object_set_new(doc, "risks", risks_json(kb, p, si));
 	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
 }
 
 static void
-print_text(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
-    size_t nd, const struct summary *s)
+print_text(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    const struct kb_diag *d, size_t nd, const struct summary *s)
 {
 	size_t i;
 
 	for (i = 0; i < nd; i++)
 		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 		    d[i].message);
+	print_risks(kb, p, si);
 	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
 	    "%zu unknown (%d line%s)\n", p->path, p->nentries, os_platform_name(si->sys.platform),
 	    si->sys.version ? " " : "", si->sys.version ? si->sys.version : "",
@@ -184,9 +226,9 @@ run(struct cmd_args *args)
 	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
 	summarize(d, nd, &sum);
 	if (json)
-		print_json(p, &si, d, nd, &sum);
+		print_json(kb, p, &si, d, nd, &sum);
 	else
-		print_text(p, &si, d, nd, &sum);
+		print_text(kb, p, &si, d, nd, &sum);
 	kb_diags_free(d, nd);
 	kb_target_close(ctx, &si);
 	kb_profile_free(p);

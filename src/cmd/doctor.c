@@ -59,6 +59,8 @@ print_change(const struct doctor_change *c)
 		printf("   not proposed: %s: %s\n", name, c->why);
 	else
 		printf("   change: %s: %s\n", where, name);
+	if (c->risk != NULL)
+		printf("           %s risk: %s\n", c->risk, c->trial);
 }
 
 /* A group's lines are listed as its evidence: one line says what to do with them. */
@@ -85,6 +87,11 @@ print_group_change(const struct doctor_item *it, bool linux)
 	if (napply > 0)
 		printf("   change: apply the %zu runtime line%s above (sysctl %s FILE), or remove "
 		    "them\n", napply, napply == 1 ? "" : "s", linux ? "-p" : "-f");
+	for (i = 0; i < it->nchanges; i++) {
+		if (it->changes[i].risk != NULL)
+			printf("           %s risk: %s: %s\n", it->changes[i].risk, it->changes[i].name,
+			    it->changes[i].trial);
+	}
 }
 
 static void
@@ -170,9 +177,12 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	for (i = 0; i < doc->nfine; i++)
 		printf("  %s\n", doc->fine[i]);
 	for (i = 0; i < doc->nadvice; i++)
-		printf("%s  %s=%s [%s] %s\n", i == 0 ? "\nalso advised (not called for by the "
+		printf("%s  %s=%s [%s]%s%s%s %s\n", i == 0 ? "\nalso advised (not called for by the "
 		    "samples):\n" : "", doc->advice[i].name, doc->advice[i].value,
-		    doc->advice[i].certainty, doc->advice[i].why);
+		    doc->advice[i].certainty, doc->advice[i].risk != NULL ? " [" : "",
+		    doc->advice[i].risk != NULL ? doc->advice[i].risk : "",
+		    doc->advice[i].risk != NULL ? " risk: one-boot trial first]" : "",
+		    doc->advice[i].why);
 	for (i = 0; i < doc->nnotes; i++)
 		printf("%snote: %s\n", i == 0 ? "\n" : "", doc->notes[i]);
 	printf("\nproposed profile: %s/proposed.conf%s\nall of it: %s\n", dir != NULL ? dir :

@@ -120,12 +120,18 @@ change_add(struct doctor *dr, struct doctor_item *it, const char *file, int line
     const char *action, const char *name, const char *now, const char *to, const char *why)
 {
 	struct doctor_change *c;
+	enum kb_risk_class rc;
 	char key[600];
 
 	it->changes = xreallocarray(it->changes, it->nchanges + 1, sizeof *it->changes);
 	c = &it->changes[it->nchanges++];
 	*c = (struct doctor_change){ .file = xstrdup(file), .line = line, .action = xstrdup(action),
 	    .name = xstrdup(name), .now = sdup(now), .to = sdup(to), .why = sdup(why) };
+	/* a line to add, edit or boot into: its risk class and the trial that proves it */
+	rc = to != NULL ? kb_entry_risk(dr->kb, name, os_platform_name(dr->si.sys.platform),
+	    NULL) : KB_RISK_NONE;
+	c->risk = sdup(kb_risk_class_name(rc));
+	c->trial = sdup(kb_risk_class_trial(rc));
 	if (line > 0) {
 		snprintf(key, sizeof key, "%s:%d", file, line);
 		json_object_set_new(dr->shown_lines, key, json_true());
