@@ -295,6 +295,11 @@ enum kb_risk_class kb_entry_risk(const struct kb *, const char *name, const char
  * the class, why, and the one-boot trial that proves it; NULL for other knobs.
  */
 char	*kb_risk_comment(const struct kb *, const char *name, const char *os);
+/*
+ * Why apply must not write p's boot-time lines on a FreeBSD-family box (os) without a
+ * one-boot trial: a malloc'd message naming its boot-risk lines, or NULL when it has none.
+ */
+char	*kb_boot_risk_refusal(const struct kb *, const struct kb_profile *p, const char *os);
 void	 kb_profile_free(struct kb_profile *);
 /* The last entry for name, or NULL. */
 const struct kb_entry *kb_profile_get(const struct kb_profile *, const char *name);

@@ -49,3 +49,24 @@ kb_risk_comment(const struct kb *kb, const char *name, const char *os)
 	    kb_risk_class_trial(c));
 	return s;
 }
+
+char *
+kb_boot_risk_refusal(const struct kb *kb, const struct kb_profile *p, const char *os)
+{
+	const struct kb_entry **e;
+	struct strbuf sb;
+	size_t i, n = kb_profile_risky(kb, p, os, KB_RISK_BOOT, &e);
+
+	if (n == 0)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "%s has %zu boot-risk line%s (", p->path, n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s:%d %s", i > 0 ? ", " : "", e[i]->file, e[i]->line, e[i]->name);
+	strbuf_addf(&sb, "): a wrong value can stop the box booting or a NIC attaching, and "
+	    "loader.conf.local is read at every boot; nothing changed. --trial-boot sets them for "
+	    "one boot (nextboot -e; `ntune confirm` after a good boot keeps them), --no-trial "
+	    "writes them at once");
+	free(e);
+	return strbuf_detach(&sb);
+}
