@@ -84,6 +84,8 @@ header_name(const char *c)
 	size_t len = strlen(c);
 	const char *q;
 
+	if (*c != '[')
+		return NULL;
 	for (q = c + 1; *q != '\0'; q++) {
 		if (*q == '#' && isspace((unsigned char)q[-1])) {
 			len = (size_t)(q - c);
