@@ -51,7 +51,7 @@ tuned_profiles() {
 	v=$(apt-cache policy tuned 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
 	case "$v" in ""|"(none)") echo "deps: apt knows no 'tuned' package" >&2; return 1 ;; esac
 	dest="$TUNED_PEERS/$(printf %s "$v" | tr : _)"
-	if [ -f "$dest/network-throughput/tuned.conf" ]; then
+	if [ -f "$dest/network-throughput/tuned.conf" ] && [ -f "$dest/python/tuned/profiles/loader.py" ]; then
 		echo "deps: TuneD $v profiles already in $dest"
 	else
 		tmp=$(mktemp -d) || return 1
@@ -61,8 +61,12 @@ tuned_profiles() {
 			rm -rf "$tmp"
 			return 1
 		fi
+		# its Python package too: t3507 runs TuneD's own profile loader on it (PYTHONPATH),
+		# no daemon, nothing installed
 		mkdir -p "$TUNED_PEERS" && rm -rf "$dest.new" && cp -R "$tmp/x/usr/lib/tuned" "$dest.new" &&
-		    mv "$dest.new" "$dest" || { rm -rf "$tmp" "$dest.new"; return 1; }
+		    { [ ! -d "$tmp/x/usr/lib/python3/dist-packages/tuned" ] || { mkdir -p "$dest.new/python" &&
+		    cp -R "$tmp/x/usr/lib/python3/dist-packages/tuned" "$dest.new/python/"; }; } &&
+		    rm -rf "$dest" && mv "$dest.new" "$dest" || { rm -rf "$tmp" "$dest.new"; return 1; }
 		rm -rf "$tmp"
 		echo "deps: TuneD $v profiles extracted (apt-get download tuned=$v, dpkg-deb -x, not installed) to $dest: $(ls "$dest" | wc -l) entries"
 	fi

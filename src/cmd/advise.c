@@ -150,7 +150,11 @@ print_text(const struct kb_advice *a, size_t na, const struct worse *worse, size
 		}
 		if (a[i].certainty == KB_NOT_ADVISED)
 			continue;
-		printf("\n# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty), a[i].reason,
+		putchar('\n');
+		if (a[i].risk_class != KB_RISK_NONE)
+			printf("# %s risk: %s; %s\n", kb_risk_class_name(a[i].risk_class), a[i].risk_why,
+			    kb_risk_class_trial(a[i].risk_class));
+		printf("# [%s] %s\n# source: %s\n", kb_certainty_name(a[i].certainty), a[i].reason,
 		    a[i].source);
 		print_change(&a[i]);
 		/* Proven worse here on its own: left out (commented); in a bundle: said. */
@@ -295,6 +299,11 @@ one_json(const struct kb_advice *a, const struct worse *wf, const char *measured
 	json_object_set_new(o, "certainty", json_string(kb_certainty_name(a->certainty)));
 	json_object_set_new(o, "reason", json_string(a->reason));
 	json_object_set_new(o, "source", json_string(a->source));
+	json_object_set_new(o, "risk_class", kb_risk_class_name(a->risk_class) != NULL ?
+	    json_string(kb_risk_class_name(a->risk_class)) : json_null());
+	if (a->risk_class != KB_RISK_NONE)
+		json_object_set_new(o, "risk", json_pack("{s:s, s:s}", "why", a->risk_why, "trial",
+		    kb_risk_class_trial(a->risk_class)));
 	if (a->certainty == KB_NOT_ADVISED)
 		return o;
 	json_object_set_new(o, "current", a->current ? json_string(a->current) : json_null());

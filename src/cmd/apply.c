@@ -192,10 +192,29 @@ print_dut(const struct cmd_agentless *a, const struct agentless_result *r, int c
 		    confirm, a->host.url, r->id);
 }
 
+/*
+ * Issue 36 (the knowledge helper's part): boot-risk lines (share/knobs risk-class: boot)
+ * are written to a FreeBSD box's loader.conf.local only after a one-boot trial
+ * (--trial-boot) or when the user says --no-trial. True when apply must stop (said why).
+ */
+static bool
+boot_risk_refused(const struct kb *kb, const struct kb_profile *p, const struct apply_opts *o,
+    bool bsd, bool no_trial)
+{
+	char *why;
+
+	if (!bsd || o->trial_boot || no_trial || !o->persist || o->dry_run ||
+	    (why = kb_boot_risk_refusal(kb, p, "freebsd")) == NULL)
+		return false;
+	cmd_error(&cmd_apply, 1, "%s", why);
+	free(why);
+	return true;
+}
+
 /* apply --dut URL: agentless, or --plan: the script on standard output, nothing changed. */
 static int
 run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool json,
-    const struct kb *kb, const struct kb_profile *p)
+    const struct kb *kb, const struct kb_profile *p, bool no_trial)
 {
 	struct agentless_result r;
 	char *cause = NULL;
@@ -212,6 +231,8 @@ run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool jso
 	if (o->trial_boot && a->o.os != RSCRIPT_FREEBSD)
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
 		    a->host.url);
+	else if (!plan && boot_risk_refused(kb, p, o, a->o.os == RSCRIPT_FREEBSD, no_trial))
+		rc = 1;
 	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
 		rc = cmd_fail(&cmd_apply, &cause, 1);
 	else {
@@ -243,6 +264,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "trial-boot", no_argument, NULL, 'T' },
+	{ "no-trial", no_argument, NULL, 'X' },
 	{ "plan", no_argument, NULL, 'p' },
 	CMD_AGENTLESS_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -258,7 +280,7 @@ run(struct cmd_args *args)
 	struct cmd_agentless a;
 	char *cause = NULL, *end;
 	char *arg;
-	bool json = false, force = false, plan = false;
+	bool json = false, force = false, plan = false, no_trial = false;
 	enum os_platform pf;
 	int ch, rc;
 	long secs;
@@ -306,6 +328,9 @@ run(struct cmd_args *args)
 		case 'T':
 			o.trial_boot = true;
 			break;
+		case 'X':
+			no_trial = true;
+			break;
 		}
 	}
 	if ((plan || a.ssh_config != NULL || a.accept_new) && a.url == NULL)
@@ -335,10 +360,16 @@ run(struct cmd_args *args)
 		return 1;
 	}
 	if (a.url != NULL) {
-		rc = run_dut(&a, &o, plan, json, kb, p);
+		rc = run_dut(&a, &o, plan, json, kb, p, no_trial);
 		kb_profile_free(p);
 		kb_free(kb);
 		return rc;
+	}
+	if (boot_risk_refused(kb, p, &o, apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()),
+	    no_trial)) {
+		kb_profile_free(p);
+		kb_free(kb);
+		return 1;
 	}
 	rc = apply_profile(kb, p, &o, &r, &cause);
 	if (rc == 0) {
@@ -357,10 +388,11 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_apply = {
 	.name = "apply",
 	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
-	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot] [--no-persist] [--root DIR]\n"
-	    "      [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
-	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS] [--trial-boot]\n"
-	    "      [--no-persist] [--root DIR] [--ssh-config FILE] [--ssh-accept-new] [--json]",
+	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot|--no-trial] [--no-persist]\n"
+	    "      [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
+	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS]\n"
+	    "      [--trial-boot|--no-trial] [--no-persist] [--root DIR] [--ssh-config FILE]\n"
+	    "      [--ssh-accept-new] [--json]",
 	.optstring = "nc:Pr:N:o:jF",
 	.longopts = longopts,
 	.min_args = 1,

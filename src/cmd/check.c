@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "os/os.h"
 #include "kb/system.h"
 #include "util/util.h"
 #include "util/util_json.h"
@@ -37,6 +38,7 @@ struct summary {
 	size_t	count[3];	/* by severity */
 	size_t	unknown;	/* settings neither the catalogue nor the knowledge base knows */
 	size_t	syntax;		/* lines not read */
+	const char *against;	/* what the lines were checked against (target_name) */
 };
 
 static void
@@ -54,9 +56,49 @@ summarize(const struct kb_diag *d, size_t nd, struct summary *s)
 	}
 }
 
+/* The platform whose knobs the lines are, for their risk class (NULL: any). */
+static const char *
+risk_os(const struct kb_sysinfo *si)
+{
+	return si->sys.platform != OS_PLATFORM_UNKNOWN ? os_platform_name(si->sys.platform) : NULL;
+}
+
+/* The lines that can stop a boot or cut the admin off, each with why and how to prove it. */
+static json_t *
+risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+{
+	json_t *arr = json_array();
+	const char *why;
+	enum kb_risk_class c;
+	size_t i;
+
+	for (i = 0; i < p->nentries; i++) {
+		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) == KB_RISK_NONE)
+			continue;
+		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "file",
+		    p->entries[i].file, "line", p->entries[i].line, "knob", p->entries[i].name,
+		    "class", kb_risk_class_name(c), "why", why, "trial", kb_risk_class_trial(c)));
+	}
+	return arr;
+}
+
 static void
-print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
-    size_t nd, const struct summary *s)
+print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+{
+	const char *why;
+	enum kb_risk_class c;
+	size_t i;
+
+	for (i = 0; i < p->nentries; i++) {
+		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) != KB_RISK_NONE)
+			printf("%s:%d: %s risk: %s: %s; %s\n", p->entries[i].file, p->entries[i].line,
+			    kb_risk_class_name(c), p->entries[i].name, why, kb_risk_class_trial(c));
+	}
+}
+
+static void
+print_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    const struct kb_diag *d, size_t nd, const struct summary *s)
 {
 	json_t *doc = json_object(), *arr = json_array(), *o;
 	size_t i;
@@ -67,6 +109,7 @@ print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 	json_object_set_new(doc, "version", si->sys.version ? json_string(si->sys.version) :
 	    json_null());
 	json_object_set_new(doc, "lines", json_integer(p->nlines));
+	json_object_set_new(doc, "checked_against", json_string(s->against));
 	json_object_set_new(doc, "settings", json_integer((json_int_t)p->nentries));
 	json_object_set_new(doc, "errors", json_integer((json_int_t)s->count[KB_ERROR]));
 	json_object_set_new(doc, "warnings", json_integer((json_int_t)s->count[KB_WARNING]));
@@ -92,29 +135,62 @@ print_json(const struct kb_profile *p, const struct kb_sysinfo *si, const struct
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "diagnostics", arr);
+	json_object_set_new(doc, "risks", risks_json(kb, p, si));
 	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
 }
 
 static void
-print_text(const struct kb_profile *p, const struct kb_sysinfo *si, const struct kb_diag *d,
-    size_t nd, const struct summary *s)
+print_text(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    const struct kb_diag *d, size_t nd, const struct summary *s)
 {
 	size_t i;
 
 	for (i = 0; i < nd; i++)
 		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 		    d[i].message);
+	print_risks(kb, p, si);
 	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
-	    "%zu unknown (%d line%s)\n", p->path, p->nentries, os_platform_name(si->sys.platform),
-	    si->sys.version ? " " : "", si->sys.version ? si->sys.version : "",
-	    s->count[KB_ERROR], s->count[KB_ERROR] == 1 ? "" : "s", s->count[KB_WARNING],
+	    "%zu unknown (%d line%s); checked against %s\n", p->path, p->nentries,
+	    os_platform_name(si->sys.platform), si->sys.version ? " " : "",
+	    si->sys.version ? si->sys.version : "", s->count[KB_ERROR],
+	    s->count[KB_ERROR] == 1 ? "" : "s", s->count[KB_WARNING],
 	    s->count[KB_WARNING] == 1 ? "" : "s", s->count[KB_NOTE],
-	    s->count[KB_NOTE] == 1 ? "" : "s", s->unknown, p->nlines, p->nlines == 1 ? "" : "s");
+	    s->count[KB_NOTE] == 1 ? "" : "s", s->unknown, p->nlines, p->nlines == 1 ? "" : "s",
+	    s->against);
+}
+
+/*
+ * Whether the profile is a file this machine itself reads (its sysctl.d, loader.conf,
+ * tuned directories): then its kernel is the target. A file anywhere else may be for
+ * another box, and this machine's kernel is no witness for it (issue 36).
+ */
+static bool
+read_here(const char *path)
+{
+	static const char *const own[] = { "/etc/sysctl.conf", "/etc/sysctl.d/", "/run/sysctl.d/",
+	    "/usr/lib/sysctl.d/", "/lib/sysctl.d/", "/usr/local/lib/sysctl.d/", "/boot/loader.conf",
+	    "/etc/tuned/", "/usr/lib/tuned/" };
+	size_t i;
+
+	for (i = 0; i < nitems(own); i++) {
+		if (util_startswith(path, own[i]))
+			return true;
+	}
+	return false;
+}
+
+/* What the file was checked against, for the summary and JSON. */
+static const char *
+target_name(size_t nfrom, bool live)
+{
+	return nfrom > 0 ? "the snapshot" : live ? "this machine" : "the source only";
 }
 
 static const struct option longopts[] = {
+	{ "local", no_argument, NULL, 'l' },
+	{ "os-version", required_argument, NULL, 'V' },
 	{ "os", required_argument, NULL, 'o' },
 	{ "from", required_argument, NULL, 'f' },
 	{ "root", required_argument, NULL, 'r' },
@@ -126,12 +202,13 @@ static const struct option longopts[] = {
 static int
 run(struct cmd_args *args)
 {
-	const char *from[16], *root = NULL;
+	const char *from[16], *root = NULL, *version = NULL;
 	enum os_platform os = OS_PLATFORM_UNKNOWN;
 	size_t nfrom = 0, nd = 0;
 	struct summary sum;
 	enum kb_target target = KB_TARGET_ANY;
-	bool json = false, target_set = false;
+	bool json = false, target_set = false, local = false;
+	const char *against;
 	struct kb_profile *p;
 	struct kb *kb;
 	struct kb_sysinfo si;
@@ -164,6 +241,12 @@ run(struct cmd_args *args)
 		case 'j':
 			json = true;
 			break;
+		case 'l':
+			local = true;
+			break;
+		case 'V':
+			version = arg;
+			break;
 		}
 	}
 	if ((p = kb_profile_load_all(args->argv[0], &cause)) == NULL)
@@ -174,19 +257,31 @@ run(struct cmd_args *args)
 	}
 	if (os == OS_PLATFORM_UNKNOWN && nfrom == 0)
 		os = kb_os_guess(kb, p);
-	if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
+	/* the target: the snapshots, this machine (--local, --root, or a file it reads), or none */
+	local = local || root != NULL || *os_target_root() != '\0' || read_here(p->path);
+	if (nfrom == 0 && !local) {
+		ctx = NULL;
+		kb_target_none(os, version, &si);
+	} else if (kb_target_open(from, nfrom, os, root, &ctx, &si, &cause) == -1) {
 		kb_profile_free(p);
 		kb_free(kb);
 		return cmd_fail(&cmd_check, &cause, 2);
 	}
+	if (version != NULL && (nfrom > 0 || local)) {
+		free(si.version);
+		si.version = xstrdup(version);
+		si.sys.version = si.version;
+	}
+	against = target_name(nfrom, local);
 	if (!target_set)
 		target = kb_target_guess(p, si.sys.platform);
 	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
 	summarize(d, nd, &sum);
+	sum.against = against;
 	if (json)
-		print_json(p, &si, d, nd, &sum);
+		print_json(kb, p, &si, d, nd, &sum);
 	else
-		print_text(p, &si, d, nd, &sum);
+		print_text(kb, p, &si, d, nd, &sum);
 	kb_diags_free(d, nd);
 	kb_target_close(ctx, &si);
 	kb_profile_free(p);
@@ -198,8 +293,9 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_check = {
 	.name = "check",
 	.summary = "lint a tunables profile against the knowledge base and the machine",
-	.usage = "check PROFILE [--os freebsd|opnsense|pfsense|linux] [--from SNAPSHOT]... [--root DIR]\n"
-	    "      [--target any|loader|sysctl|opnsense|pfsense] [--json]",
+	.usage = "check PROFILE [--os freebsd|opnsense|pfsense|linux] [--os-version V]\n"
+	    "      [--from SNAPSHOT]... [--local] [--root DIR] [--target any|loader|sysctl|opnsense|pfsense]\n"
+	    "      [--json]",
 	.optstring = "o:f:r:t:j",
 	.longopts = longopts,
 	.min_args = 1,

@@ -55,8 +55,12 @@ print_change(const struct doctor_change *c)
 		printf("   change: %s: remove %s%s%s\n", where, name, to ? "=" : "", to ? to : "");
 	else if (strcmp(action, "remove") == 0)
 		printf("   change: %s: remove the line\n", where);
+	else if (strcmp(action, "not-proposed") == 0)
+		printf("   not proposed: %s: %s\n", name, c->why);
 	else
 		printf("   change: %s: %s\n", where, name);
+	if (c->risk != NULL)
+		printf("           %s risk: %s\n", c->risk, c->trial);
 }
 
 /* A group's lines are listed as its evidence: one line says what to do with them. */
@@ -83,6 +87,11 @@ print_group_change(const struct doctor_item *it, bool linux)
 	if (napply > 0)
 		printf("   change: apply the %zu runtime line%s above (sysctl %s FILE), or remove "
 		    "them\n", napply, napply == 1 ? "" : "s", linux ? "-p" : "-f");
+	for (i = 0; i < it->nchanges; i++) {
+		if (it->changes[i].risk != NULL)
+			printf("           %s risk: %s: %s\n", it->changes[i].risk, it->changes[i].name,
+			    it->changes[i].trial);
+	}
 }
 
 static void
@@ -106,7 +115,10 @@ print_item(const struct doctor_item *it, bool linux)
 	else
 		for (i = 0; i < it->nchanges; i++)
 			print_change(&it->changes[i]);
-	if (metric && it->nchanges == 0)
+	for (i = 0; metric && i < it->nchanges && strcmp(it->changes[i].action, "not-proposed") == 0;
+	    i++)
+		;
+	if (metric && i == it->nchanges)
 		printf("   change: the changes of an item above address it too\n");
 	if (it->bench != NULL)
 		printf("   prove:  %s%s\n", it->bench, strcmp(it->kind, "wasted") == 0 ?
@@ -165,9 +177,12 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	for (i = 0; i < doc->nfine; i++)
 		printf("  %s\n", doc->fine[i]);
 	for (i = 0; i < doc->nadvice; i++)
-		printf("%s  %s=%s [%s] %s\n", i == 0 ? "\nalso advised (not called for by the "
+		printf("%s  %s=%s [%s]%s%s%s %s\n", i == 0 ? "\nalso advised (not called for by the "
 		    "samples):\n" : "", doc->advice[i].name, doc->advice[i].value,
-		    doc->advice[i].certainty, doc->advice[i].why);
+		    doc->advice[i].certainty, doc->advice[i].risk != NULL ? " [" : "",
+		    doc->advice[i].risk != NULL ? doc->advice[i].risk : "",
+		    doc->advice[i].risk != NULL ? " risk: one-boot trial first]" : "",
+		    doc->advice[i].why);
 	for (i = 0; i < doc->nnotes; i++)
 		printf("%snote: %s\n", i == 0 ? "\n" : "", doc->notes[i]);
 	printf("\nproposed profile: %s/proposed.conf%s\nall of it: %s\n", dir != NULL ? dir :

@@ -83,6 +83,11 @@ print_text(const struct kb_knob *k)
 		field(i == 0 ? "conflicts" : "", k->conflicts[i]);
 	field("effect", k->effect);
 	field("risk", k->risk);
+	if (k->risk_class != KB_RISK_NONE) {
+		printf("  %-12s %s: %s\n", "risk class", kb_risk_class_name(k->risk_class),
+		    kb_risk_class_why(k));
+		field("", kb_risk_class_trial(k->risk_class));
+	}
 	for (i = 0; i < k->nsources; i++)
 		printf("  %-12s %s\n", i == 0 ? "sources" : "", k->sources[i]);
 	field("verified", k->verified);
@@ -132,6 +137,9 @@ to_json(const struct kb_knob *k)
 	json_object_set_new(o, "conflicts", strv(k->conflicts, k->nconflicts));
 	json_object_set_new(o, "effect", json_string(k->effect));
 	json_object_set_new(o, "risk", opt(k->risk));
+	json_object_set_new(o, "risk_class", opt(kb_risk_class_name(k->risk_class)));
+	json_object_set_new(o, "risk_class_why", opt(kb_risk_class_why(k)));
+	json_object_set_new(o, "trial", opt(kb_risk_class_trial(k->risk_class)));
 	json_object_set_new(o, "sources", strv(k->sources, k->nsources));
 	json_object_set_new(o, "verified", opt(k->verified));
 	json_object_set_new(o, "unverified", opt(k->unverified));

@@ -201,6 +201,7 @@ static void
 export_lines(struct ctx *c, enum fmt f)
 {
 	const struct kb_entry *e;
+	char *risk;
 	size_t i;
 
 	for (i = 0; i < c->p->nentries; i++) {
@@ -217,6 +218,10 @@ export_lines(struct ctx *c, enum fmt f)
 		}
 		if (e->comment != NULL)
 			printf("# %s\n", e->comment);
+		/* issue 36: a boot-risk line says it was not proven by a one-boot trial */
+		if ((risk = kb_risk_comment(c->kb, e->name, c->os)) != NULL)
+			printf("# %s\n", risk);
+		free(risk);
 		if (e->op != KB_OP_SET)
 			cannot_compare(c, e, format_name(f), "#");
 		if (f == F_LOADER)

@@ -60,6 +60,8 @@ static const struct jfield change_fields[] = {
 	JNUMF(struct doctor_change, NULL, "to", J_PSTR, to, JF_NULLSTR),
 	JNUMF(struct doctor_change, NULL, "why", J_PSTR, why, JF_NULLSTR),
 	JNUMF(struct doctor_change, NULL, "was", J_PSTR, was, JF_OPT | JF_OMITNULL),
+	JNUMF(struct doctor_change, NULL, "risk", J_PSTR, risk, JF_OPT | JF_OMITNULL),
+	JNUMF(struct doctor_change, NULL, "trial", J_PSTR, trial, JF_OPT | JF_OMITNULL),
 };
 
 static const struct jfield item_fields[] = {
@@ -90,6 +92,8 @@ static const struct jfield advice_fields[] = {
 	JNUMF(struct doctor_advice, NULL, "now", J_PSTR, now, JF_NULLSTR),
 	JNUM(struct doctor_advice, NULL, "certainty", J_PSTR, certainty),
 	JNUM(struct doctor_advice, NULL, "why", J_PSTR, why),
+	JNUMF(struct doctor_advice, NULL, "risk", J_PSTR, risk, JF_OPT | JF_OMITNULL),
+	JNUMF(struct doctor_advice, NULL, "trial", J_PSTR, trial, JF_OPT | JF_OMITNULL),
 };
 
 static const struct jfield profile_fields[] = {

@@ -87,6 +87,8 @@ struct doctor_change {
 	char	*to;			/* NULL: none */
 	char	*why;			/* NULL: none */
 	char	*was;			/* edit: what the line says now; NULL: absent */
+	char	*risk;			/* the knob's risk class (boot, access), NULL: none */
+	char	*trial;			/* how to prove a change of that class, NULL: none */
 };
 
 struct doctor_item {
@@ -111,6 +113,7 @@ struct doctor_advice {
 	char	*name, *value;
 	char	*now;			/* NULL unknown */
 	char	*certainty, *why;
+	char	*risk, *trial;		/* the knob's risk class and its trial, NULL: none */
 };
 
 struct doctor_profile {

@@ -120,12 +120,18 @@ change_add(struct doctor *dr, struct doctor_item *it, const char *file, int line
     const char *action, const char *name, const char *now, const char *to, const char *why)
 {
 	struct doctor_change *c;
+	enum kb_risk_class rc;
 	char key[600];
 
 	it->changes = xreallocarray(it->changes, it->nchanges + 1, sizeof *it->changes);
 	c = &it->changes[it->nchanges++];
 	*c = (struct doctor_change){ .file = xstrdup(file), .line = line, .action = xstrdup(action),
 	    .name = xstrdup(name), .now = sdup(now), .to = sdup(to), .why = sdup(why) };
+	/* a line to add, edit or boot into: its risk class and the trial that proves it */
+	rc = to != NULL ? kb_entry_risk(dr->kb, name, os_platform_name(dr->si.sys.platform),
+	    NULL) : KB_RISK_NONE;
+	c->risk = sdup(kb_risk_class_name(rc));
+	c->trial = sdup(kb_risk_class_trial(rc));
 	if (line > 0) {
 		snprintf(key, sizeof key, "%s:%d", file, line);
 		json_object_set_new(dr->shown_lines, key, json_true());
@@ -173,13 +179,20 @@ advice_for(const struct doctor *dr, const char *name)
 	return NULL;
 }
 
-/* One item per finding of the diagnosis, with the advice for the knobs it names. */
+static const char *not_advised(const struct doctor *, const char *);
+
+/*
+ * One item per finding of the diagnosis, with the advice for the knobs it names; a knob
+ * the advice rules leave alone ("not advised", e.g. a queue count the hardware sets) is
+ * listed as not proposed, with the rule's reason.
+ */
 void
 doctor_items_bottlenecks(struct doctor *dr)
 {
 	const struct diag_finding *f;
 	const struct kb_advice *a;
 	struct doctor_item *it;
+	const char *na;
 	char id[300], *v;
 	size_t i, j;
 
@@ -200,6 +213,9 @@ doctor_items_bottlenecks(struct doctor *dr)
 				continue;
 			if ((a = advice_for(dr, f->knobs[j].name)) != NULL)
 				advice_change(dr, it, a);
+			else if ((na = not_advised(dr, f->knobs[j].name)) != NULL)
+				change_add(dr, it, "", 0, "not-proposed", f->knobs[j].name, NULL, NULL,
+				    na);
 		}
 	}
 }

@@ -145,6 +145,17 @@ item_path(char *buf, size_t len, int rank, const char *id)
 	snprintf(p, len - (size_t)(p - buf), ".conf");
 }
 
+/* A boot-risk line's comment (kb_risk_comment), when name is one. */
+static void
+risk_comment(const struct doctor *dr, struct strbuf *sb, const char *name)
+{
+	char *c = kb_risk_comment(dr->kb, name, os_platform_name(dr->si.sys.platform));
+
+	if (c != NULL)
+		strbuf_addf(sb, "# %s\n", c);
+	free(c);
+}
+
 /* What the box's files should say: lines kept, the items' changes in, wrong and wasted out. */
 static char *
 proposed_text(const struct doctor *dr)
@@ -166,8 +177,9 @@ proposed_text(const struct doctor *dr)
 		json_object_foreach(it->set, name, v) {
 			if (json_object_get(done, name) != NULL)
 				continue;
-			strbuf_addf(&sb, "# item %d: %s\n%s=%s\n", it->rank, it->id, name,
-			    json_string_value(v));
+			strbuf_addf(&sb, "# item %d: %s\n", it->rank, it->id);
+			risk_comment(dr, &sb, name);
+			strbuf_addf(&sb, "%s=%s\n", name, json_string_value(v));
 			json_object_set_new(done, name, json_true());
 		}
 	}
@@ -178,8 +190,9 @@ proposed_text(const struct doctor *dr)
 			    dr->files[i].cls[j] == DOCTOR_LINE_WASTED ||
 			    json_object_get(done, e->name) != NULL)
 				continue;
-			strbuf_addf(&sb, "# kept from %s:%d\n%s=%s\n", e->file, e->line, e->name,
-			    e->value);
+			strbuf_addf(&sb, "# kept from %s:%d\n", e->file, e->line);
+			risk_comment(dr, &sb, e->name);
+			strbuf_addf(&sb, "%s=%s\n", e->name, e->value);
 			json_object_set_new(done, e->name, json_true());
 		}
 	}
@@ -206,6 +219,8 @@ other_advice(const struct doctor *dr, struct doctor_doc *doc)
 		a->now = dr->adv[i].current != NULL ? xstrdup(dr->adv[i].current) : NULL;
 		a->certainty = xstrdup(kb_certainty_name(dr->adv[i].certainty));
 		a->why = xstrdup(dr->adv[i].reason);
+		a->risk = dr->adv[i].risk_class == KB_RISK_BOOT ? xstrdup("boot") : NULL;
+		a->trial = a->risk != NULL ? xstrdup(kb_risk_class_trial(KB_RISK_BOOT)) : NULL;
 	}
 }
 

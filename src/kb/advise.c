@@ -170,6 +170,8 @@ advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *so
 	x->already = value != NULL && x->current != NULL &&
 	    kb_same_effect(k, ad->sys, name, x->current, value);
 	x->boot_note = NULL;
+	x->risk_class = k->risk_class;
+	x->risk_why = kb_risk_class_why(k);
 	if (x->current != NULL) {
 		long long b;
 		char why[128];

@@ -559,8 +559,6 @@ kb_catalog_find(const struct kb_catalog *cc, const char *os, const char *name)
 {
 	struct kb_catalog *c = (struct kb_catalog *)cc;
 	struct kb_cat_entry key, *hit;
-	const struct kb_cat_entry *best = NULL, *e;
-	size_t i;
 
 	if (c == NULL || name == NULL || c->n == 0)
 		return NULL;
@@ -575,6 +573,19 @@ kb_catalog_find(const struct kb_catalog *cc, const char *os, const char *name)
 		if ((hit = bsearch(&key, c->e, c->n, sizeof *c->e, entcmp)) != NULL)
 			return hit;
 	}
+	return kb_catalog_find_pattern(cc, os, name);
+}
+
+const struct kb_cat_entry *
+kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char *name)
+{
+	struct kb_catalog *c = (struct kb_catalog *)cc;
+	const struct kb_cat_entry *best = NULL, *e;
+	size_t i;
+
+	if (c == NULL || name == NULL || c->n == 0)
+		return NULL;
+	index_catalog(c);
 	for (i = 0; i < c->npat; i++) {
 		e = &c->e[c->pat[i]];
 		/* A node with a run-time name (debug.umtx.chains.*) says nothing about leaves. */

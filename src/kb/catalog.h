@@ -89,6 +89,13 @@ const struct kb_cat_tree *kb_catalog_entry_tree(const struct kb_catalog *,
  */
 const struct kb_cat_entry *kb_catalog_find(const struct kb_catalog *, const char *os,
 	    const char *name);
+/*
+ * The most specific pattern entry matching name, never the exact one: a node the
+ * source names at run time (hw.psm.*.two_finger_scroll for hw.psm.synaptics.*). NULL
+ * when none.
+ */
+const struct kb_cat_entry *kb_catalog_find_pattern(const struct kb_catalog *, const char *os,
+	    const char *name);
 /* True when name matches a catalogue pattern (%d digits, %s a name, * one level). */
 bool	 kb_catalog_match(const char *pattern, const char *name);
 /*

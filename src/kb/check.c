@@ -185,8 +185,9 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	} else if (k->no_effect_since != NULL) {
 		if (!known || kb_version_cmp(ver, k->no_effect_since) >= 0)
 			diag(l, e, KB_WARNING, "obsolete", "'%s' still exists but has no effect since "
-			    "%s%s%s", e->name, k->no_effect_since, k->replaced_by ? "; use " : "",
-			    k->replaced_by ? shown(k->replaced_by) : "");
+			    "%s%s%s [source: %s]", e->name, k->no_effect_since,
+			    k->replaced_by ? "; use " : "", k->replaced_by ? shown(k->replaced_by) : "",
+			    k->sources[0]);
 	} else if (k->replaced_by != NULL) {
 		diag(l, e, KB_NOTE, "obsolete", "'%s' is an old name%s; prefer %s", e->name,
 		    check_cat_ref(l, e->name), shown(k->replaced_by));

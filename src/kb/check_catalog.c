@@ -12,6 +12,7 @@
 #include "kb/catalog.h"
 #include "kb/check_impl.h"
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "os/os.h"
 #include "util/util.h"
 
@@ -19,10 +20,65 @@
 #define SRC_GETENV	"sys/kern/kern_environment.c getenv_quad"
 #define SRC_PROCFS	"kernel/sysctl.c proc_get_long"
 
+/* Whether the driver table's sources for the driver of ports drv name directory dir. */
+static bool
+table_dir(const struct lint *l, const char *drv, const char *path)
+{
+	const struct kb_drivers *ds = kb_get_drivers(l->kb);
+	const char *p;
+	size_t i, n;
+
+	for (i = 0; ds != NULL && i < ds->n; i++) {
+		if (strcmp(ds->d[i].os, "freebsd") != 0 || !kb_driver_serves(&ds->d[i], drv, NULL) ||
+		    ds->d[i].source == NULL)
+			continue;
+		for (p = strstr(ds->d[i].source, "sys/dev/"); p != NULL; p = strstr(p + 8, "sys/dev/")) {
+			n = strcspn(p + 8, "/ ;,") + 9;	/* "sys/dev/e1000/" */
+			if (strncmp(path, p, n) == 0 && p[n - 1] == '/')
+				return true;
+		}
+		return false;
+	}
+	return false;
+}
+
+/*
+ * Whether a catalogue row stands for name. A per-device pattern (dev.%s.%d.fc) is one
+ * row for every driver with that leaf, filed under one driver's source: it speaks for
+ * dev.DRV.N.leaf only when that source is DRV's own (its directory, if_DRV.c, DRV_*.c,
+ * or a directory the driver table names), never another driver's (issue 36: dev.em.0.fc
+ * was judged by sys/dev/liquidio/lio_sysctl.c).
+ */
+static bool
+row_speaks_for(const struct lint *l, const struct kb_cat_entry *ce, const char *name)
+{
+	char drv[64], pat[80];
+	const char *path, *base;
+	size_t n;
+
+	if (!util_startswith(ce->name, "dev.%s.%d.") || !util_startswith(name, "dev."))
+		return true;
+	n = strcspn(name + 4, ".");
+	if (n == 0 || n >= sizeof drv)
+		return false;
+	snprintf(drv, sizeof drv, "%.*s", (int)n, name + 4);
+	path = (path = strchr(ce->source, ':')) != NULL ? path + 1 : ce->source;
+	base = (base = strrchr(path, '/')) != NULL ? base + 1 : path;
+	snprintf(pat, sizeof pat, "/%s/", drv);
+	if (strstr(path, pat) != NULL || table_dir(l, drv, path))
+		return true;
+	if (util_startswith(base, "if_"))
+		base += 3;
+	return strncmp(base, drv, n) == 0 && (base[n] == '.' || base[n] == '_');
+}
+
 static const struct kb_cat_entry *
 cat_find(struct lint *l, const char *name)
 {
-	return l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) : NULL;
+	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) :
+	    NULL;
+
+	return ce != NULL && row_speaks_for(l, ce, name) ? ce : NULL;
 }
 
 /* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0" */
@@ -253,14 +309,20 @@ release_of(struct lint *l, bool *stated)
  * (the system's, or one the file states) still has it.
  */
 static void
-version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce0)
 {
-	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce);
-	bool stated, linux = strcmp(ce->os, "linux") == 0;
+	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce0);
+	bool stated, linux = strcmp(ce0->os, "linux") == 0;
 	const char *ver = release_of(l, &stated), *os = linux ? "Linux" : "FreeBSD";
+	const struct kb_cat_entry *alt = kb_catalog_find_pattern(l->cat, l->os, e->name);
+	struct kb_cat_entry merged = *ce0, *ce = &merged;
 	char seen[128] = "";
 	size_t i;
 	int in;
+
+	/* a node the source names at run time or attach still creates it (hw.psm.*.x) */
+	if (alt != NULL && alt != ce0 && row_speaks_for(l, alt, e->name))
+		merged.seen |= alt->seen;
 
 	for (i = 0; i < kb_catalog_ntrees(l->cat); i++) {
 		const struct kb_cat_tree *x = kb_catalog_tree(l->cat, i);
@@ -523,11 +585,73 @@ live_kind(struct lint *l, const char *name)
 	return kind;
 }
 
+/*
+ * A Linux per-interface row known only from the documentation (no ctl_table entry in
+ * devinet.c/addrconf.c: its source has no "mode:") whose leaf the kernel's tables have
+ * elsewhere: the documentation's section gave the name (issue 36:
+ * net.ipv4.conf.all.igmp_link_local_mcast_reports is the global
+ * net.ipv4.igmp_link_local_mcast_reports, net/ipv4/sysctl_net_ipv4.c). 1 when reported.
+ */
+static int
+misplaced_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	static const char *const homes[] = { "%.*s%s", "%.*sneigh.default.%s" };
+	const struct kb_cat_entry *real;
+	const char *pct, *leaf;
+	char name[256];
+	size_t i;
+
+	if (ce == NULL || ce->kind != KB_CAT_DOC || strstr(ce->source, " mode:") != NULL ||
+	    (pct = strstr(ce->name, ".conf.%s.")) == NULL)
+		return 0;
+	leaf = pct + strlen(".conf.%s.");
+	for (i = 0; i < nitems(homes); i++) {
+		snprintf(name, sizeof name, homes[i], (int)(pct - ce->name + 1), ce->name, leaf);
+		real = l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) : NULL;
+		if (real == NULL || real == ce || (real->kind == KB_CAT_DOC &&
+		    strstr(real->source, " mode:") == NULL))
+			continue;
+		diag(l, e, KB_ERROR, "misplaced", "'%s' does not exist: no kernel has '%s' per "
+		    "interface (its table, %s, has no such entry; the documentation lists it under "
+		    "the per-interface settings, %s); the knob is %s (%s)", e->name, leaf,
+		    util_startswith(ce->name, "net.ipv6.") ? "net/ipv6/addrconf.c" :
+		    "net/ipv4/devinet.c", where(l, ce), shown(real->name), where(l, real));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A per-interface name (net.ipv4.conf.IF.x) whose interface this machine lacks while
+ * its "all" sibling exists: the file is for another box, the kernel has the knob.
+ */
+static bool
+iface_absent(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce,
+    char *ifname, size_t len)
+{
+	const char *pct = ce != NULL ? strstr(ce->name, "%s") : NULL;
+	size_t pre, suf, n = strlen(e->name);
+	char all[256];
+
+	if (pct == NULL || strcmp(ce->os, "linux") != 0)
+		return false;
+	pre = (size_t)(pct - ce->name);
+	suf = strlen(pct + 2);
+	if (n <= pre + suf || strncmp(e->name, ce->name, pre) != 0)
+		return false;
+	snprintf(ifname, len, "%.*s", (int)(n - pre - suf), e->name + pre);
+	if (strcmp(ifname, "all") == 0 || strcmp(ifname, "default") == 0)
+		return false;
+	snprintf(all, sizeof all, "%.*sall%s", (int)pre, ce->name, pct + 2);
+	return live_kind(l, all) > OS_TUNABLE_NONE;
+}
+
 static int
 linux_live(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
     const struct kb_cat_entry *ce)
 {
 	int kind = live_kind(l, e->name);
+	char ifname[64];
 
 	if (kind == OS_TUNABLE_READONLY) {
 		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only on this kernel (its /proc/sys "
@@ -535,8 +659,14 @@ linux_live(struct lint *l, const struct kb_entry *e, const struct kb_knob *k,
 		    ce != NULL ? "; the catalogue: " : "", ce != NULL ? where(l, ce) : "");
 		return 0;
 	}
-	if (kind == OS_TUNABLE_NONE && ce != NULL && !in_newest(l, ce))
-		return -1;	/* gone from the kernel: version_rule says since when */
+	if (kind == OS_TUNABLE_NONE && ce != NULL && (!in_newest(l, ce) || ce->readonly))
+		return -1;	/* gone from the kernel, or read-only by its source: the rules say */
+	if (kind == OS_TUNABLE_NONE && iface_absent(l, e, ce, ifname, sizeof ifname)) {
+		diag(l, e, KB_NOTE, "absent", "'%s': %s is not an interface of this machine (its "
+		    "'all' setting exists here): checked against the source only (%s)", e->name,
+		    ifname, where(l, ce));
+		return k != NULL;
+	}
 	if (kind == OS_TUNABLE_NONE && (ce != NULL || k != NULL)) {
 		diag(l, e, KB_WARNING, "absent", "'%s' is documented (%s) but not present on this "
 		    "kernel (a module not loaded or an option not built): setting it fails",
@@ -562,6 +692,8 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 	*kp = NULL;
 	k = kb_find(l->kb, e->name, l->platform);
 	ce = cat_find(l, e->name);
+	if (k == NULL && misplaced_rule(l, e, ce))
+		return 0;
 	if ((r = linux_live(l, e, k, ce)) != -1) {
 		*kp = r == 1 ? k : NULL;
 		return r;
@@ -595,6 +727,13 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not in the catalogue or the knowledge "
 		    "base; only its existence on the system was checked", e->name);
 		free(cur);
+		return 0;
+	}
+	if (l->cat != NULL && (oce = kb_catalog_find(l->cat, l->os, e->name)) != NULL) {
+		/* a per-device leaf the catalogue has from another driver's source only */
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s': the catalogue has this per-device leaf "
+		    "only from another driver (%s); this driver's own nodes were not read, so it is "
+		    "not checked", e->name, where(l, oce));
 		return 0;
 	}
 	unknown(l, e);

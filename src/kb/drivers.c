@@ -23,6 +23,7 @@ driver_free(void *p)
 	free(d->os);
 	util_strv_free(d->ifnames, d->nifnames);
 	free(d->source);
+	free(d->queues_source);
 }
 
 void
@@ -54,6 +55,7 @@ drv_reset(struct kb_driver *d)
 	memset(d, 0, sizeof *d);
 	d->iflib = d->lro = d->tso = -1;
 	d->max_rxd = d->max_txd = d->default_rxd = -1;
+	d->max_queues = d->hw_queues = -1;
 }
 
 /* "yes"/"no" into *out; -1 when it is neither. */
@@ -107,15 +109,31 @@ drv_field(void *arg, const char *key, const char *value, int line, char **cause)
 		}
 		*(key[0] == 'd' ? &d->default_rxd : key[4] == 'r' ? &d->max_rxd : &d->max_txd) =
 		    (int)n;
-	} else if (strcmp(key, "source") == 0) {
-		if (d->source == NULL)
-			d->source = xstrdup(value);
-		else {
-			xasprintf(&s, "%s; %s", d->source, value);
-			free(d->source);
-			d->source = s;
+	} else if (strcmp(key, "max-queues") == 0) {
+		if (kb_parse_number(value, &n) == -1 || n < 1 || n > 4096) {
+			util_cause(cause, "%s:%d: bad max-queues '%s' (a queue count)", rd->st.file,
+			    line, value);
+			return -1;
 		}
-		rd->st.last = &d->source;
+		d->max_queues = (int)n;
+	} else if (strcmp(key, "queues") == 0) {
+		if (strcmp(value, "hardware") != 0 && strcmp(value, "driver") != 0) {
+			util_cause(cause, "%s:%d: 'queues' is hardware or driver, not '%s'",
+			    rd->st.file, line, value);
+			return -1;
+		}
+		d->hw_queues = value[0] == 'h';
+	} else if (strcmp(key, "source") == 0 || strcmp(key, "queues-source") == 0) {
+		char **to = key[0] == 's' ? &d->source : &d->queues_source;
+
+		if (*to == NULL)
+			*to = xstrdup(value);
+		else {
+			xasprintf(&s, "%s; %s", *to, value);
+			free(*to);
+			*to = s;
+		}
+		rd->st.last = to;
 	} else
 		return kb_stanza_set(NULL, rd->st.file, line, key, value, cause);
 	return 0;

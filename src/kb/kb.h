@@ -39,6 +39,13 @@ enum kb_type {
 	KB_TYPE_INTLIST,	/* white-space separated integers (net.ipv4.tcp_rmem) */
 };
 
+/* What a wrong value can cost besides performance (the knob's risk-class). */
+enum kb_risk_class {
+	KB_RISK_NONE = 0,
+	KB_RISK_BOOT,		/* can stop the box booting or a NIC attaching: a one-boot trial first */
+	KB_RISK_ACCESS,		/* can cut the admin off (firewall, forwarding, interface settings) */
+};
+
 enum kb_scope {
 	KB_SCOPE_UNSET = 0,	/* not said: FreeBSD knobs */
 	KB_SCOPE_NETNS,		/* Linux: per network namespace */
@@ -70,6 +77,8 @@ struct kb_knob {
 	size_t	nconflicts;
 	char	*effect;
 	char	*risk;
+	char	*risk_class_text;	/* "boot: why" / "access: why" as written, or NULL */
+	enum kb_risk_class risk_class;	/* its first word */
 	char	**sources;
 	size_t	nsources;
 	char	**boot_values;	/* "0 -> rssbits when ncpu > 1": the kernel sets EXPR at boot in
@@ -175,6 +184,12 @@ enum kb_value_fault kb_value_check(const struct kb_knob *, const char *value, in
 char	*kb_value_problem(const struct kb_knob *, const char *value, int ncpu);
 
 const char *kb_placement_name(enum kb_placement);
+/* "boot", "access", or NULL for none. */
+const char *kb_risk_class_name(enum kb_risk_class);
+/* Why knob k has its class (the text after "boot: "), or NULL. */
+const char *kb_risk_class_why(const struct kb_knob *k);
+/* How a change of class c is proven safe: the one-boot trial for boot, NULL otherwise. */
+const char *kb_risk_class_trial(enum kb_risk_class c);
 const char *kb_type_name(enum kb_type);
 const char *kb_scope_name(enum kb_scope);
 
@@ -266,6 +281,25 @@ const struct kb_profile_reader *kb_profile_files(void);
 /* Text that came from file name: a tuned profile's includes are read with rd (NULL: not). */
 struct kb_profile *kb_profile_parse_from(const char *name, const char *text, size_t len,
 	    const struct kb_profile_reader *rd, bool all, char **cause);
+/*
+ * The entries of p whose knob (on platform os, NULL any) has risk class c, in line order:
+ * a malloc'd array of pointers into p (free it, not them); the count.
+ */
+size_t	 kb_profile_risky(const struct kb *, const struct kb_profile *, const char *os,
+	    enum kb_risk_class c, const struct kb_entry ***out);
+/* The risk class of the knob name on os (KB_RISK_NONE when unknown), and in *why why. */
+enum kb_risk_class kb_entry_risk(const struct kb *, const char *name, const char *os,
+	    const char **why);
+/*
+ * The comment a written profile carries above a boot-risk line (malloc'd, without "# "):
+ * the class, why, and the one-boot trial that proves it; NULL for other knobs.
+ */
+char	*kb_risk_comment(const struct kb *, const char *name, const char *os);
+/*
+ * Why apply must not write p's boot-time lines on a FreeBSD-family box (os) without a
+ * one-boot trial: a malloc'd message naming its boot-risk lines, or NULL when it has none.
+ */
+char	*kb_boot_risk_refusal(const struct kb *, const struct kb_profile *p, const char *os);
 void	 kb_profile_free(struct kb_profile *);
 /* The last entry for name, or NULL. */
 const struct kb_entry *kb_profile_get(const struct kb_profile *, const char *name);
@@ -361,6 +395,8 @@ struct kb_advice {
 	bool	 already;	/* current already has the proposed effect: nothing to change */
 	char	*boot_note;	/* "the kernel sets 4 at boot for 6 CPUs" (current is a value the
 				   kernel replaces at boot, see kb_boot_value), or NULL */
+	enum kb_risk_class risk_class;	/* the knob's: boot, access or none */
+	const char *risk_why;	/* why (points into the knowledge base), or NULL */
 };
 
 /* Proposes settings for sys; every value derives from its topology. */

@@ -76,6 +76,7 @@ knob_free(void *p)
 	util_strv_free(k->conflicts, k->nconflicts);
 	free(k->effect);
 	free(k->risk);
+	free(k->risk_class_text);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -113,6 +114,55 @@ static const char *const type_names[] = {
 	"string", "int", "bool", "enum", "size", "cpu-mask", "cpu-list", "int-list",
 };
 static const char *const scope_names[] = { "", "netns", "host" };
+
+const char *
+kb_risk_class_name(enum kb_risk_class c)
+{
+	return c == KB_RISK_BOOT ? "boot" : c == KB_RISK_ACCESS ? "access" : NULL;
+}
+
+const char *
+kb_risk_class_why(const struct kb_knob *k)
+{
+	const char *p;
+
+	if (k == NULL || k->risk_class_text == NULL || (p = strchr(k->risk_class_text, ':')) == NULL)
+		return NULL;
+	for (p++; *p == ' ' || *p == '\t'; p++)
+		;
+	return *p != '\0' ? p : NULL;
+}
+
+const char *
+kb_risk_class_trial(enum kb_risk_class c)
+{
+	if (c == KB_RISK_BOOT)
+		return "try it for one boot first: ntune apply --trial-boot (nextboot -e, kept only at "
+		    "ntune confirm) or ntune bench --dut ... --reboot";
+	if (c == KB_RISK_ACCESS)
+		return "apply it with ntune apply --confirm SECS: not confirmed in time, it is undone";
+	return NULL;
+}
+
+/* The class from "boot: why" / "access: why" (the why is required); -1 when bad. */
+static int
+risk_class_finish(struct kb_knob *k, const char *file, char **cause)
+{
+	const char *t = k->risk_class_text;
+
+	if (t == NULL)
+		return 0;
+	if (util_startswith(t, "boot:"))
+		k->risk_class = KB_RISK_BOOT;
+	else if (util_startswith(t, "access:"))
+		k->risk_class = KB_RISK_ACCESS;
+	if (k->risk_class == KB_RISK_NONE || kb_risk_class_why(k) == NULL) {
+		util_cause(cause, "%s:%d: knob '%s': 'risk-class' is 'boot: WHY' or 'access: WHY', "
+		    "not '%s'", file, k->line, k->name, t);
+		return -1;
+	}
+	return 0;
+}
 
 const char *
 kb_placement_name(enum kb_placement p)
@@ -499,6 +549,8 @@ stanza_finish(struct kb *kb, struct kb_knob *k, const char *file, char **cause)
 		    "does nothing for forwarded packets, and why)", file, k->line, k->name);
 		return -1;
 	}
+	if (risk_class_finish(k, file, cause) == -1)
+		return -1;
 	if (k->type == KB_TYPE_ENUM && k->nvalues == 0) {
 		util_cause(cause, "%s:%d: enum knob '%s' has no 'values'", file, k->line, k->name);
 		return -1;
@@ -582,6 +634,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },
+		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
 	};
 	size_t i;
 

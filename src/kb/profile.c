@@ -370,6 +370,7 @@ parse_text(struct kb_profile *p, const char *text, size_t len)
 	char *line, *c, *why = NULL;
 	struct reader r;
 	int lineno = 0;
+	bool indented;
 
 	memset(&r, 0, sizeof r);
 	p->tuned = kb_tuned_scan(text, len);
@@ -381,6 +382,7 @@ parse_text(struct kb_profile *p, const char *text, size_t len)
 		lineno++;
 		if (strlen(line) > 0 && line[strlen(line) - 1] == '\r')
 			line[strlen(line) - 1] = '\0';
+		indented = isspace((unsigned char)line[0]);
 		c = util_trim(line);
 		/* "#!/bin/sh", "#!/usr/bin/env bash": a script, whose sysctl commands run. */
 		if (lineno == 1 && util_startswith(c, "#!") && strstr(c, "sh") != NULL)
@@ -388,6 +390,8 @@ parse_text(struct kb_profile *p, const char *text, size_t len)
 		if (*c == '\0') {
 			free(r.comment);
 			r.comment = NULL;
+		} else if (indented && *c != '#' && *c != ';' && kb_tuned_continuation(p, lineno, c)) {
+			/* a tuned profile's continuation line: joined to its option */
 		} else if (*c == '#' || *c == ';') {
 			free(r.comment);
 			r.comment = xstrdup(util_trim(c + 1));
@@ -574,12 +578,13 @@ parse(const char *name, const char *text, size_t len, const struct kb_profile_re
 	struct kb_profile *p;
 	size_t i = 0;
 	char *t;
+	bool bom;
 
 	if (memchr(text, '\0', len) != NULL) {
 		util_cause(cause, "%s: a binary file (it holds NUL bytes), not a profile", name);
 		return NULL;
 	}
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {	/* UTF-8 BOM */
+	if ((bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)) {	/* UTF-8 BOM */
 		text += 3;
 		len -= 3;
 	}
@@ -596,6 +601,8 @@ parse(const char *name, const char *text, size_t len, const struct kb_profile_re
 		return p;
 	}
 	parse_text(p, text, len);
+	if (bom)
+		kb_tuned_bom(p);
 	if (one)
 		return p;
 	if (p->tuned != NULL)

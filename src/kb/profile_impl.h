@@ -23,6 +23,10 @@ struct kb_tuned *kb_tuned_scan(const char *text, size_t len);
 void	 kb_tuned_free(struct kb_tuned *);
 /* A line of a tuned profile (trimmed): 1 when taken here, 0 when it is a setting to read. */
 int	 kb_tuned_line(struct kb_profile *, int lineno, const char *c);
+/* A tuned profile that started with a UTF-8 byte-order mark: TuneD refuses it (said). */
+void	 kb_tuned_bom(struct kb_profile *);
+/* An indented line of a tuned profile: 1 when it continues the option before it (taken). */
+int	 kb_tuned_continuation(struct kb_profile *, int lineno, const char *c);
 /*
  * Follows the includes with rd (NULL: says they are not read), each file read by one
  * (profile.c's reader, passed so that tuned.c does not call back into it), and merges the units.

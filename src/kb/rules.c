@@ -17,13 +17,14 @@ static const char *const certainties[] = { "safe", "usually helps", "measure it"
 static const char *const roles[] = { "router", "firewall", "host" };
 static const char *const goals[] = { "forwarding", "throughput", "latency" };
 /* Text placeholders; every other {x} is a number expression (see value_of). */
-static const char *const words[] = { "cpumask", "role", "goal", "nic", "driver", "driver_source" };
+static const char *const words[] = { "cpumask", "role", "goal", "nic", "driver", "driver_source",
+	"queues_source" };
 /* Number variables of the system, then (from "queues" on) of the NIC of a per-NIC rule. */
 static const char *const vars[] = {
 	"ncpu", "ncores", "log2ncpu", "rssbits", "maxspeed", "maxring",
 	"queues", "max_queues", "queues_wanted", "rx_ring", "max_rx_ring", "max_rxd", "max_txd",
 	"flow_control", "adaptive_rx", "lro", "tso", "has_lro", "has_tso", "speed", "unit",
-	"rx_ring_used",
+	"rx_ring_used", "drv_max_queues", "hw_queues",
 };
 #define FIRST_NIC_VAR 6
 
@@ -115,6 +116,8 @@ nic_var(size_t k, const struct kb_rule_ctx *c)
 		want = c->sys->ncpu;
 		if (n->max_queues > 0 && want > n->max_queues)
 			want = n->max_queues;
+		if (d != NULL && d->max_queues > 0 && want > d->max_queues)
+			want = d->max_queues;
 		return want;
 	case 9: return n->rx_ring;
 	case 10: return n->max_rx_ring;
@@ -128,6 +131,8 @@ nic_var(size_t k, const struct kb_rule_ctx *c)
 	case 18: return d != NULL ? d->tso : -1;
 	case 19: return n->speed_mbps;
 	case 20: return util_ifname_unit(n->name, letters, sizeof letters);
+	case 22: return d != NULL ? d->max_queues : -1;
+	case 23: return d != NULL ? d->hw_queues : -1;
 	default: return kb_nic_rx_ring(n, d);
 	}
 }
@@ -356,6 +361,10 @@ add_word(struct strbuf *sb, size_t i, const struct kb_rule_ctx *c)
 	case 4:
 		util_ifname_unit(c->nic->name, letters, sizeof letters);
 		strbuf_adds(sb, letters);
+		break;
+	case 6:
+		strbuf_adds(sb, c->drv != NULL && c->drv->queues_source != NULL ?
+		    c->drv->queues_source : "no queue facts in share/knobs/drivers");
 		break;
 	default:
 		strbuf_adds(sb, c->drv != NULL && c->drv->source != NULL ? c->drv->source :

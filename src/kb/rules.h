@@ -17,6 +17,10 @@ struct kb_driver {
 	int	max_rxd, max_txd;	/* the driver's isc_nrxd_max/isc_ntxd_max, -1 not said */
 	int	default_rxd;	/* isc_nrxd_default: the ring an iflib override of 0 gives, -1 */
 	int	lro, tso;	/* the driver offers IFCAP_LRO / IFCAP_TSO: 1, 0, -1 not said */
+	int	max_queues;	/* the most queue sets the driver takes (isc_nrxqsets_max), -1 */
+	int	hw_queues;	/* 1 the hardware sets the count at attach, 0 iflib/the driver
+				   does (an override up to max_queues is clamped), -1 not said */
+	char	*queues_source;	/* where the queue facts were read (file:line, version) */
 	char	*source;	/* where those facts were read, "; "-joined */
 	int	line;
 };

@@ -219,6 +219,16 @@ sysinfo_unknown(struct kb_sysinfo *si, enum os_platform os)
 	si->sys.rss_kernel = -1;
 }
 
+void
+kb_target_none(enum os_platform os, const char *version, struct kb_sysinfo *si)
+{
+	sysinfo_unknown(si, os != OS_PLATFORM_UNKNOWN ? os : OS_PLATFORM_LINUX);
+	if (version != NULL) {
+		si->version = xstrdup(version);
+		si->sys.version = si->version;
+	}
+}
+
 int
 kb_target_open(const char *const *from, size_t n, enum os_platform os, const char *root,
     struct os_ctx **osp, struct kb_sysinfo *si, char **cause)

@@ -32,5 +32,7 @@ void	 kb_sysinfo_free(struct kb_sysinfo *);
 int	 kb_target_open(const char *const *from, size_t n, enum os_platform os, const char *root,
 	    struct os_ctx **osp, struct kb_sysinfo *si, char **cause);
 void	 kb_target_close(struct os_ctx *, struct kb_sysinfo *);
+/* No system to compare with: only os (OS_PLATFORM_UNKNOWN = Linux) and version (or NULL). */
+void	 kb_target_none(enum os_platform os, const char *version, struct kb_sysinfo *si);
 
 #endif

@@ -65,6 +65,7 @@ struct kb_tuned {
 	size_t	cur;		/* the section the line loop is in; n before the first */
 	char	*include;	/* [main] include= */
 	int	include_line;
+	int	opt_line;	/* the line of the current section's last option, 0 none */
 };
 
 static const char *const unit_keys[] = {
@@ -72,12 +73,40 @@ static const char *const unit_keys[] = {
 	"uname_regex", "script_pre", "script_post", "priority",
 };
 
+/*
+ * The name of a [section] header line as Python's configparser reads it for TuneD
+ * (inline_comment_prefixes '#', tuned/profiles/loader.py _load_config_data): a "# comment"
+ * after white space is dropped first, so "[sysctl] # kernel" is [sysctl]. NULL for no header.
+ */
+static char *
+header_name(const char *c)
+{
+	size_t len = strlen(c);
+	const char *q;
+
+	if (*c != '[')
+		return NULL;
+	for (q = c + 1; *q != '\0'; q++) {
+		if (*q == '#' && isspace((unsigned char)q[-1])) {
+			len = (size_t)(q - c);
+			break;
+		}
+	}
+	while (len > 0 && isspace((unsigned char)c[len - 1]))
+		len--;
+	if (len <= 2 || c[0] != '[' || c[len - 1] != ']')
+		return NULL;
+	return xstrndup(c + 1, len - 2);
+}
+
 bool
 kb_tuned_header(const char *c)
 {
-	size_t len = strlen(c);
+	char *name = header_name(c);
+	bool is = name != NULL;
 
-	return len > 2 && c[0] == '[' && c[len - 1] == ']';
+	free(name);
+	return is;
 }
 
 /* "key = value # comment" as configparser splits it: '=' the delimiter, '#' after a space. */
@@ -142,7 +171,7 @@ kb_tuned_scan(const char *text, size_t len)
 {
 	struct kb_tuned *t = xcalloc(1, sizeof *t);
 	const char *s = text, *end = text + len, *nl;
-	char *line, *c, *key, *value;
+	char *line, *c, *key, *value, *name;
 	struct tunit *u;
 	int lineno = 0;
 	size_t i;
@@ -154,10 +183,10 @@ kb_tuned_scan(const char *text, size_t len)
 		s = nl + 1;
 		lineno++;
 		c = util_trim(line);
-		if (kb_tuned_header(c)) {
+		if ((name = header_name(c)) != NULL) {
 			t->u = xreallocarray(t->u, t->n + 1, sizeof *t->u);
 			u = memset(&t->u[t->n++], 0, sizeof *u);
-			u->name = xstrndup(c + 1, strlen(c) - 2);
+			u->name = name;
 			u->line = lineno;
 			u->enabled = true;
 		} else if (t->n > 0 && *c != '#' && *c != ';' && split_option(c, &key, &value))
@@ -208,12 +237,64 @@ section_note(struct kb_profile *p, const struct tunit *u)
 {
 	if (is_sysctl(u) || strcmp(u->name, "main") == 0)
 		return;	/* a sysctl unit is said, if need be, once the includes are merged */
-	if (strcmp(u->name, "variables") == 0)
+	if (strcmp(u->name, "DEFAULT") == 0)
+		kb_profile_note(p, NULL, u->line, KB_WARNING, "tuned section [DEFAULT] is not read: "
+		    "TuneD's configparser copies its options into every section, the sysctl units "
+		    "too (tuned/profiles/loader.py _load_config_data); ntune does not, so they are "
+		    "not checked");
+	else if (strcmp(u->name, "variables") == 0)
 		kb_profile_note(p, NULL, u->line, KB_NOTE, "tuned section [variables] is not read: "
 		    "ntune does not expand TuneD's ${variables} (tuned/profiles/variables.py)");
 	else
 		kb_profile_note(p, NULL, u->line, KB_NOTE, "tuned section [%s] is not read: it is "
 		    "the %s plugin's; ntune reads the units of type sysctl", u->name, u->type);
+}
+
+/*
+ * A line TuneD's configparser cannot read makes TuneD refuse the whole profile
+ * (tuned/profiles/loader.py _load_config_data: InvalidProfileException): said at its line.
+ */
+static void
+refused(struct kb_profile *p, int lineno, const char *c, bool before)
+{
+	if (before)
+		kb_profile_note(p, NULL, lineno, KB_ERROR, "TuneD refuses this profile: '%s' comes "
+		    "before the first [section] header (configparser's MissingSectionHeaderError, "
+		    "tuned/profiles/loader.py _load_config_data); not read", c);
+	else
+		kb_profile_note(p, NULL, lineno, KB_ERROR, "TuneD refuses this profile: '%s' is "
+		    "not name=value (TuneD's configparser takes '=' alone, delimiters=('='), "
+		    "tuned/profiles/loader.py _load_config_data); not read", c);
+}
+
+void
+kb_tuned_bom(struct kb_profile *p)
+{
+	if (p->tuned != NULL)
+		kb_profile_note(p, NULL, 1, KB_ERROR, "TuneD refuses this profile: it starts with a "
+		    "UTF-8 byte-order mark, which TuneD's configparser reads as part of line 1, so "
+		    "that line is no [section] header (tuned/profiles/loader.py _load_config_data)");
+}
+
+int
+kb_tuned_continuation(struct kb_profile *p, int lineno, const char *c)
+{
+	struct kb_tuned *t = p->tuned;
+	struct kb_entry *e;
+	char *v;
+
+	if (t == NULL || t->cur == t->n || t->opt_line == 0)
+		return 0;
+	/* configparser: an indented line continues the option before it (joined by a newline,
+	 * which the kernel's parser reads as white space) */
+	e = p->nentries > 0 ? &p->entries[p->nentries - 1] : NULL;
+	if (e != NULL && e->line == t->opt_line && is_sysctl(&t->u[t->cur])) {
+		xasprintf(&v, "%s %s", e->value, c);
+		free(e->value);
+		e->value = v;
+	}
+	(void)lineno;
+	return 1;
 }
 
 int
@@ -234,10 +315,14 @@ kb_tuned_line(struct kb_profile *p, int lineno, const char *c)
 			t->cur = i;
 			section_note(p, &t->u[i]);
 		}
+		t->opt_line = 0;
 		return 1;
 	}
-	if (t->cur == t->n)
-		return 0;	/* before the first [section]: a plain line */
+	if (t->cur == t->n || strchr(c, '=') == NULL) {
+		refused(p, lineno, c, t->cur == t->n);
+		return 1;
+	}
+	t->opt_line = lineno;
 	if (!is_sysctl(&t->u[t->cur]))
 		return 1;
 	copy = xstrdup(c);

@@ -66,6 +66,12 @@ change_row(struct strbuf *sb, const struct doctor_change *c)
 	}
 	strbuf_adds(sb, "</code></td><td>");
 	report_esc(sb, c->now != NULL ? c->now : "?");
+	strbuf_adds(sb, "</td><td>");
+	if (c->risk != NULL) {
+		report_esc(sb, c->risk);
+		strbuf_adds(sb, ": ");
+		report_esc(sb, c->trial);
+	}
 	strbuf_adds(sb, "</td></tr>\n");
 }
 
@@ -92,7 +98,7 @@ item(struct strbuf *sb, const struct doctor_item *it)
 	strbuf_adds(sb, "</p>\n");
 	if (it->nchanges > 0) {
 		strbuf_adds(sb, "<table><tr><th>line</th><th>action</th><th>setting</th>"
-		    "<th>running</th></tr>\n");
+		    "<th>running</th><th>risk</th></tr>\n");
 		for (i = 0; i < it->nchanges; i++)
 			change_row(sb, &it->changes[i]);
 		strbuf_adds(sb, "</table>\n");

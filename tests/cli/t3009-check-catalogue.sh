@@ -76,14 +76,14 @@ test_expect_success 'read-only FreeBSD sysctls are errors in sysctl.conf' '
 '
 test_expect_success PROC_SYS 'Linux: a write-only OID is known, a read-only one is an error (mode bits)' '
 	printf "net.ipv4.route.flush=1\nnet.ipv4.conf.all.mc_forwarding=1\n" >l.conf &&
-	test_expect_code 1 ntune check --os linux l.conf >out 2>/dev/null &&
+	test_expect_code 1 ntune check --os linux --local l.conf >out 2>/dev/null &&
 	cat out &&
 	! grep -q "l.conf:1:" out &&
 	grep -q "l.conf:2: error: .net.ipv4.conf.all.mc_forwarding. is read-only on this kernel" out
 '
 test_expect_success PROC_SYS,NO_SCTP 'Linux: a documented knob this kernel lacks is said so, not unknown' '
 	printf "net.sctp.addip_enable=1\n" >s.conf &&
-	ntune check --os linux s.conf >out 2>/dev/null &&
+	ntune check --os linux --local s.conf >out 2>/dev/null &&
 	grep -q "warning: .net.sctp.addip_enable. is documented (Documentation/networking/ip-sysctl.rst:[0-9]*, Linux 6.1) but not present on this kernel" out
 '
 test_expect_success 'documented Linux names are never unknown, present here or not' '

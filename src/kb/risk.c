@@ -1,0 +1,72 @@
+/*
+ * Risk classes of a profile's lines: which settings can stop the box booting or a NIC
+ * attaching (boot), or cut the admin off (access), from the knobs' risk-class field.
+ * apply, check, export and doctor ask here which lines need a one-boot trial.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/util.h"
+
+size_t
+kb_profile_risky(const struct kb *kb, const struct kb_profile *p, const char *os,
+    enum kb_risk_class c, const struct kb_entry ***out)
+{
+	const struct kb_knob *k;
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; p != NULL && i < p->nentries; i++) {
+		if ((k = kb_find(kb, p->entries[i].name, os)) == NULL || k->risk_class != c)
+			continue;
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = &p->entries[i];
+	}
+	return n;
+}
+
+enum kb_risk_class
+kb_entry_risk(const struct kb *kb, const char *name, const char *os, const char **why)
+{
+	const struct kb_knob *k = kb_find(kb, name, os);
+
+	if (why != NULL)
+		*why = kb_risk_class_why(k);
+	return k != NULL ? k->risk_class : KB_RISK_NONE;
+}
+
+char *
+kb_risk_comment(const struct kb *kb, const char *name, const char *os)
+{
+	const char *why;
+	enum kb_risk_class c = kb_entry_risk(kb, name, os, &why);
+	char *s;
+
+	if (c != KB_RISK_BOOT)
+		return NULL;
+	xasprintf(&s, "boot risk: %s. Not proven here by a one-boot trial: %s", why,
+	    kb_risk_class_trial(c));
+	return s;
+}
+
+char *
+kb_boot_risk_refusal(const struct kb *kb, const struct kb_profile *p, const char *os)
+{
+	const struct kb_entry **e;
+	struct strbuf sb;
+	size_t i, n = kb_profile_risky(kb, p, os, KB_RISK_BOOT, &e);
+
+	if (n == 0)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "%s has %zu boot-risk line%s (", p->path, n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s:%d %s", i > 0 ? ", " : "", e[i]->file, e[i]->line, e[i]->name);
+	strbuf_addf(&sb, "): a wrong value can stop the box booting or a NIC attaching, and "
+	    "loader.conf.local is read at every boot; nothing changed. --trial-boot sets them for "
+	    "one boot (nextboot -e; `ntune confirm` after a good boot keeps them), --no-trial "
+	    "writes them at once");
+	free(e);
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Knobs the Linux kernel keeps but ignores (issue 36): tcp_low_latency (no effect since 4.14),
+# tcp_fack (4.15) and IPv4 route.max_size (3.6, no route cache) are warned with the release and
+# the source; for a release before that (--os-version) they are not.
+. "$(dirname "$0")/lib.sh"
+
+printf "net.ipv4.tcp_low_latency=1\nnet.ipv4.tcp_fack=1\nnet.ipv4.route.max_size=2147483647\n" >"$TRASH/n.conf"
+
+test_expect_success 'each is warned with the release that made it a no-op and its source' '
+	ntune check --os linux "$TRASH/n.conf" >out 2>err && cat out &&
+	grep -q "n.conf:1: warning: .net.ipv4.tcp_low_latency. still exists but has no effect since 4.14 \[source: Documentation/networking/ip-sysctl.rst" out &&
+	grep -q "n.conf:2: warning: .net.ipv4.tcp_fack. still exists but has no effect since 4.15 \[source: .*net/ipv4/sysctl_net_ipv4.c:1153" out &&
+	grep -q "n.conf:3: warning: .net.ipv4.route.max_size. still exists but has no effect since 3.6 \[source: .*net/ipv4/route.c:3503" out &&
+	grep -q "0 errors, 3 warnings, 0 notes" err
+'
+test_expect_success 'for a 4.9 kernel (--os-version) only route.max_size is a no-op' '
+	ntune check --os linux --os-version 4.9.115 "$TRASH/n.conf" >out 2>err && cat out err &&
+	! grep -q "n.conf:1:" out && ! grep -q "n.conf:2:" out &&
+	grep -q "n.conf:3: warning: .net.ipv4.route.max_size. still exists but has no effect since 3.6" out &&
+	grep -q "settings for linux 4.9.115: 0 errors, 1 warning" err
+'
+test_expect_success 'explain says since when, with the source' '
+	ntune explain --json net.ipv4.tcp_low_latency >e.json &&
+	python3 -c "import json; k=json.load(open(\"e.json\")); k=k[0] if isinstance(k,list) else k; assert k[\"no_effect_since\"]==\"4.14\" and \"ip-sysctl\" in k[\"sources\"][0], k"
+'
+test_done
