@@ -213,7 +213,7 @@ run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool jso
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
 		    a->host.url);
 	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
-		rc = cmd_fail(&cmd_apply, &cause, 1);
+		rc = cmd_fail(&cmd_apply, &cause, agentless_nothing_set(r.status) ? 2 : 1);
 	else {
 		if (plan)
 			fputs(r.script, stdout);

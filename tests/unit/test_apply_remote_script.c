@@ -37,10 +37,10 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(t);
 	assert_non_null(strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred' ||"));
 	assert_non_null(strstr(t, "ntune_is 'net.isr.dispatch' - 'direct' ||"));
-	assert_non_null(strstr(t, "ntune_set 'net.inet.ip.intr_queue_maxlen' - '256' || ok=1\n"));
+	assert_non_null(strstr(t, "ntune_back 'net.inet.ip.intr_queue_maxlen' - '256'\n"));
 	assert_non_null(strstr(t, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\""));
 	assert_non_null(strstr(t, "S='/var/db/ntune-agentless'\n"));
-	assert_non_null(strstr(t, "f='/etc/sysctl.conf.local'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.conf.local' <<'NTUNE_BLOCK'"));
 	/* The dead-man starts before the first set. */
 	assert_true(strstr(t, "daemon -f") < strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'"));
 	/* Nothing runs before the last line. */
@@ -54,7 +54,7 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(strstr(t, "ntune_set 'net.ipv4.tcp_rmem' '/proc/sys/net/ipv4/tcp_rmem' "
 	    "'4096 131072 6291456'"));
 	assert_non_null(strstr(t, "setsid nohup sh \"$J/wait\""));
-	assert_non_null(strstr(t, "f='/etc/sysctl.d/90-ntune.conf'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.d/90-ntune.conf' <<'NTUNE_BLOCK'"));
 	free(t);
 }
 
@@ -159,25 +159,40 @@ assert_exists(const char *rel)
 	free(d);
 }
 
-/* Runs script (cut to len bytes when len > 0) with sh; its exit status. */
+/*
+ * Runs script (cut to len bytes when len > 0) with sh, after the shell commands prep (a
+ * file-size limit) and with the environment words vars (the faults of
+ * tests/cli/standin/fault); its exit status, its output in root/out.
+ */
 static int
-run(const char *script, size_t len)
+run_with(const char *script, size_t len, const char *prep, const char *vars)
 {
-	char *path, *cmd;
+	char *path, *cmd, *st;
 	FILE *f;
-	int st;
+	int rc;
 
 	xasprintf(&path, "%s/script.sh", root);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fwrite(script, 1, len > 0 ? len : strlen(script), f);
 	fclose(f);
-	xasprintf(&cmd, "PATH='%s/tests/cli/standin/freebsd':\"$PATH\" SYSCTL_STANDIN_MIB='%s/mib' "
-	    "sh -s <'%s' >'%s/out' 2>&1", NTUNE_SRCDIR, root, path, root);
-	st = system(cmd);
+	xasprintf(&cmd, "cd '%s' && rm -f count status && { (%s exec env PATH=\"%s/tests/cli/standin/fault:%s/tests/"
+	    "cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" NTUNE_FAULT_COUNT=\"$PWD/count\" %s sh -s) "
+	    "<script.sh 2>&1; echo $? >status; } | /bin/cat >out", root, prep, NTUNE_SRCDIR, NTUNE_SRCDIR, vars);
+	assert_int_equal(system(cmd), 0);
+	st = get("/status");
+	assert_non_null(st);
+	rc = atoi(st);
+	free(st);
 	free(cmd);
 	free(path);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return rc;
+}
+
+static int
+run(const char *script, size_t len)
+{
+	return run_with(script, len, "", "");
 }
 
 static void
@@ -542,6 +557,248 @@ test_freebsd_boot_guard(void **state)
 	sh_ok("rm -rf usr/local/opnsense usr/local/etc/rc.d/owner.sh%s", "");
 }
 
+
+/* --- faults (issue 34): every write checked before any set, the truth reported ----------- */
+
+#define CONF0	"# mine\nkern.ipc.somaxconn=1024\n"
+
+/* The scratch root as setup_root made it: the originals, no journal, no boot hook. */
+static void
+reset_root(void)
+{
+	sh_ok("rm -rf var usr%s", "");
+	put("/mib/net/isr/dispatch", "direct\n");
+	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/etc/sysctl.conf.local", CONF0);
+}
+
+/* The output of the last run holds text. */
+static void
+said(const char *text)
+{
+	char *out = get("/out");
+
+	assert_non_null(out);
+	if (strstr(out, text) == NULL)
+		fail_msg("'%s' not in the output:\n%s", text, out);
+	free(out);
+}
+
+/* Nothing set, nothing persisted, no entry id left, no boot hook. */
+static void
+nothing_set(const char *id)
+{
+	char *d;
+
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", CONF0);
+	expect(RCD, NULL);
+	xasprintf(&d, FSTATE "/%s/state", id);
+	expect(d, NULL);
+	free(d);
+}
+
+/*
+ * A full /var at each write of the apply program (a cat that stops at 40 bytes: the restore
+ * program, the boot guard, unguard, the boot hook, the dead-man's wait; then the block of
+ * sysctl.conf.local): before the first set, nothing is set and the program says so (exit
+ * RSCRIPT_EX_WRITE); after, everything is restored and read back. A file-size limit of 0
+ * (ulimit -f, SIGXFSZ ignored) sets nothing either.
+ */
+static void
+test_full_disk_at_each_write(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false };
+	char *t, *r, *cause = NULL, env[64];
+	int n, rc;
+
+	(void)state;
+	t = rscript_apply(&s, two, 2, &cause);
+	r = rscript_revert(&s);
+	for (n = 1; n < 20; n++) {
+		reset_root();
+		snprintf(env, sizeof env, "NTUNE_FAULT_CAT=%d", n);
+		if ((rc = run_with(t, 0, "", env)) != RSCRIPT_EX_WRITE)
+			break;
+		nothing_set("f1");
+		said(n == 1 ? "cannot write the restore program; nothing set" : n == 5 ?
+		    "cannot write the dead-man job; nothing set" : "; nothing set");
+	}
+	assert_int_equal(n, 6);
+	assert_int_equal(rc, RSCRIPT_EX_PERSIST);
+	said("cannot write /etc/sysctl.conf.local; everything restored and read back");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", CONF0);
+	expect(FSTATE "/f1/state", "failed\n");
+	expect(RCD, NULL);
+	reset_root();
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=7"), 0);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	assert_int_equal(run(r, 0), 0);
+	nothing_set("none");
+	reset_root();
+	assert_int_equal(run_with(t, 0, "trap '' XFSZ; ulimit -f 0;", ""), RSCRIPT_EX_WRITE);
+	nothing_set("f1");
+	said("nothing set");
+	free(t);
+	free(r);
+}
+
+/* The dead-man job dead before the first set (its pid file names an ended process). */
+static void
+test_dead_man_dead_before_first_set(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "d1", root, 600, false, false };
+	char *t, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_DAEMON=1"), RSCRIPT_EX_DEADMAN);
+	nothing_set("d1");
+	said("the dead-man job is not running; nothing set");
+	free(t);
+}
+
+/*
+ * A kernel that refuses an original (as FreeBSD refuses to lower kern.ipc.nmbclusters): the
+ * revert, the undo of a failed set and the dead-man each leave the entry partial, name the
+ * knob left and its value, say nothing was reverted; a later revert finishes it.
+ */
+static void
+test_refused_original_leaves_entry_partial(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "p1", root, 0, false, false };
+	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false },
+	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
+	char *t, *r, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	t = rscript_apply(&s, two, 2, &cause);
+	r = rscript_revert(&s);
+	assert_int_equal(run(t, 0), 0);
+	assert_int_equal(run_with(r, 0, "", "NTUNE_REFUSE=net.inet.ip.intr_queue_maxlen=256"), RSCRIPT_EX_PARTIAL);
+	said("net.inet.ip.intr_queue_maxlen left at '2048', not restored to '256'");
+	said("p1 is partial");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
+	expect(FSTATE "/p1/state", "partial\n");
+	expect(FSTATE "/p1/left", "net.inet.ip.intr_queue_maxlen=2048\n");
+	expect(FSTATE "/p1/reverted", NULL);
+	assert_int_equal(run(r, 0), 0);
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect(FSTATE "/p1/state", "reverted\n");
+	free(t);
+	free(r);
+	/* a set fails, and the undo cannot put the other back */
+	s.id = "p2";
+	t = rscript_apply(&s, bad, 2, &cause);
+	r = rscript_revert(&s);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_REFUSE=net.isr.dispatch=direct"), RSCRIPT_EX_PARTIAL);
+	said("net.isr.dispatch left at 'hybrid', not restored to 'direct'");
+	said("cannot set net.inet.ip.intr_queue_maxlen; NOT everything restored: p2 is partial");
+	expect(FSTATE "/p2/state", "partial\n");
+	assert_int_equal(run(r, 0), 0);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	free(t);
+	free(r);
+	/* the dead-man's restore refused: partial, not reverted; a revert finishes it */
+	s.id = "p3";
+	s.confirm_secs = 1;
+	t = rscript_apply(&s, two, 2, &cause);
+	r = rscript_revert(&s);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_REFUSE=net.inet.ip.intr_queue_maxlen=256"), 0);
+	assert_true(wait_for(FSTATE "/p3/state", "partial\n", 15));
+	expect(FSTATE "/p3/reverted", NULL);
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
+	assert_int_equal(run(r, 0), 0);
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect(FSTATE "/p3/reverted", "user\n");
+	free(t);
+	free(r);
+}
+
+/* A kernel that stores another value than the one set: undone, and said. */
+static void
+test_read_back_of_another_value_undoes(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "r1", root, 0, true, false };
+	char *t, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_STORE=net.inet.ip.intr_queue_maxlen=2048:2047"),
+	    RSCRIPT_EX_READBACK);
+	said("net.inet.ip.intr_queue_maxlen reads back as '2047', not '2048'; everything restored and read back");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", CONF0);
+	expect(FSTATE "/r1/state", "failed\n");
+	free(t);
+}
+
+/*
+ * One change at a time: an apply while an entry waits for its confirm is refused with that
+ * entry's id; a lock held by a live process refuses, a stale one (its process ended) is
+ * taken; confirm loses to a dead-man that decided first; a revert puts back only its own
+ * block when the owner changed the file since.
+ */
+static void
+test_one_change_at_a_time(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "l1", root, 600, false, false };
+	const struct rscript_knob one[] = { { "net.inet.ip.intr_queue_maxlen", "4096", "2048", false } };
+	char *t, *c, *cause = NULL, *lock;
+	pid_t pid;
+
+	(void)state;
+	reset_root();
+	t = rscript_apply(&s, two, 2, &cause);
+	c = rscript_confirm(&s);
+	assert_int_equal(run(t, 0), 0);
+	free(t);
+	s.id = "l2";
+	s.confirm_secs = 0;
+	s.persist = true;
+	t = rscript_apply(&s, one, 1, &cause);
+	assert_int_equal(run(t, 0), RSCRIPT_EX_PENDING);
+	said("journal entry l1 is neither confirmed nor reverted (applied): confirm or revert it first");
+	/* confirm loses to a dead-man that took the decision */
+	sh_ok("mkdir .%s/l1/decided", FSTATE);
+	assert_int_equal(run(c, 0), RSCRIPT_EX_REVERTING);
+	said("l1 is already reverting");
+	expect(FSTATE "/l1/confirmed", NULL);
+	sh_ok("rmdir .%s/l1/decided", FSTATE);
+	assert_int_equal(run(c, 0), 0);
+	free(c);
+	/* a live lock; a stale one */
+	xasprintf(&lock, "mkdir .%s/lock && echo %d >.%s/lock/pid", FSTATE, (int)getpid(), FSTATE);
+	sh_ok("%s", lock);
+	free(lock);
+	assert_int_equal(run(t, 0), RSCRIPT_EX_LOCKED);
+	said("another ntune change runs on this host");
+	if ((pid = fork()) == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	xasprintf(&lock, "echo %d >.%s/lock/pid", (int)pid, FSTATE);
+	sh_ok("%s", lock);
+	free(lock);
+	assert_int_equal(run(t, 0), 0);
+	expect(FSTATE "/lock/pid", NULL);
+	/* the owner adds a line; the revert takes out only l2's block */
+	sh_ok("echo kern.x=1 >>.%s", "/etc/sysctl.conf.local");
+	free(t);
+	t = rscript_revert(&s);
+	assert_int_equal(run(t, 0), 0);
+	expect("/etc/sysctl.conf.local", CONF0 "kern.x=1\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
+	free(t);
+}
+
 int
 main(void)
 {
@@ -556,6 +813,11 @@ main(void)
 		cmocka_unit_test(test_linux_boot_guard),
 		cmocka_unit_test(test_boot_guard_only_where_it_serves),
 		cmocka_unit_test(test_freebsd_boot_guard),
+		cmocka_unit_test(test_full_disk_at_each_write),
+		cmocka_unit_test(test_dead_man_dead_before_first_set),
+		cmocka_unit_test(test_refused_original_leaves_entry_partial),
+		cmocka_unit_test(test_read_back_of_another_value_undoes),
+		cmocka_unit_test(test_one_change_at_a_time),
 	};
 
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
