@@ -476,6 +476,8 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 			util_cause(cause, "bad journal entry name '%s'", id);
 			return -1;
 		}
+	if (rscript_check_root(o->root, cause) == -1)
+		return -1;
 	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
 	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, NULL,
 	    cause);
@@ -490,6 +492,8 @@ agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
 	char *t;
 	int rc;
 
+	if (rscript_check_root(o->root, cause) == -1)
+		return -1;
 	t = rscript_renew(&s);
 	rc = run_script(o, t, "renew the lease of", id, NULL, NULL, cause);
 	free(t);

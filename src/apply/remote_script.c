@@ -242,11 +242,8 @@ check_all(const struct rscript *s, const struct rscript_knob *k, size_t n, char 
 	for (p = s->id; *p != '\0'; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-')
 			goto badid;
-	if (rscript_guarded(s) && s->root != NULL && !plain_path(s->root)) {
-		util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the boot "
-		    "guard's boot hook names a file under it", s->root);
+	if (rscript_check_root(s->root, cause) == -1)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if (rscript_check_name(k[i].name, cause) == -1 ||
 		    rscript_check_value(k[i].name, k[i].value, "the", cause) == -1)
@@ -319,6 +316,16 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 #define GUARD_RCD	"/usr/local/etc/rc.d/ntune_agentless_guard.sh"
 #define GUARD_SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
 #define GUARD_MARK	"# ntune-agentless-guard"
+
+int
+rscript_check_root(const char *root, char **cause)
+{
+	if (root == NULL || plain_path(root))
+		return 0;
+	util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the "
+	    "programs and the boot guard's hook name files under it", root);
+	return -1;
+}
 
 bool
 rscript_guarded(const struct rscript *s)

@@ -77,6 +77,8 @@ enum {
 int	 rscript_check_name(const char *name, char **cause);
 /* Is value (of name) one they can write and restore? -1 + cause when not. */
 int	 rscript_check_value(const char *name, const char *value, const char *what, char **cause);
+/* Is root (NULL or "": /) a plain path, letters, digits and _ . / -? -1 + cause when not. */
+int	 rscript_check_root(const char *root, char **cause);
 /* The journal directory on the DUT (malloc'd). */
 char	*rscript_state_dir(const struct rscript *);
 /* /proc/sys path of a Linux knob (malloc'd). */

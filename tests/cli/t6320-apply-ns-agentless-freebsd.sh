@@ -29,7 +29,7 @@ test_expect_success 'the DUT has no ntune, and its sysctl is the FreeBSD stand-i
 '
 test_expect_success 'apply --dut --plan prints the script and changes nothing' '
 	ctl $NTUNE apply "$TRASH/p.conf" $D --plan --confirm 30 >plan &&
-	grep -qx "ntune_set '\''net.isr.dispatch'\'' - '\''hybrid'\'' || { echo \"ntune-agentless: cannot set net.isr.dispatch\" >&2; ntune_undo; return 6; }" plan &&
+	grep -qx "ntune_set '\''net.isr.dispatch'\'' - '\''hybrid'\'' || { ntune_undo 6 \"cannot set net.isr.dispatch\"; return; }" plan &&
 	grep -qx "ntune_is '\''net.isr.dispatch'\'' - '\''direct'\'' ||.*" plan &&
 	grep -q "^daemon -f -p " plan && tail -n 1 plan | grep -qx "ntune_main \"\$@\"" &&
 	originals && test ! -e "$J"

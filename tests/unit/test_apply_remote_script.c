@@ -120,6 +120,15 @@ test_hostile_names_and_values_are_refused(void **state)
 	k.old = "0";
 	assert_null(rscript_apply(&s, &k, 1, &cause));
 	free(cause);
+	/* a root with a line break would end the here-documents early: refused, guarded or not */
+	s.id = "e1";
+	s.persist = false;
+	s.root = "/r\nNTUNE_RESTORE\nreboot";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	assert_non_null(strstr(cause, "is not a plain path"));
+	free(cause);
+	assert_int_equal(rscript_check_root("/tmp/dut-1_a.b", &cause), 0);
+	assert_int_equal(rscript_check_root("", &cause), 0);
 }
 
 /* --- run by sh against the sysctl stand-in ---------------------------------------------- */
