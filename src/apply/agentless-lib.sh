@@ -4,7 +4,6 @@
 # directory), R (the root prefix) and, but in the entry-picking programs, J (the entry).
 # POSIX sh: FreeBSD's sh, dash, BusyBox ash. The build embeds it (src/apply/meson.build).
 # shellcheck shell=sh
-# shellcheck disable=SC2034 # ntune_e, ok and v are read by the programs around this file
 # shellcheck disable=SC2016 # the marker holds backquotes, as text
 ntune_b='# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost'
 ntune_e='# END ntune'
@@ -129,6 +128,7 @@ ntune_unblock() {
 
 # ntune_back NAME PATH OLD (the restore program): OLD set and read back; else the knob and
 # what it reads are said, and added to $J/left, and ok=1.
+# shellcheck disable=SC2034 # ok: the restore program's exit status
 ntune_back() {
 	ntune_set "$1" "$2" "$3" 2>/dev/null
 	ntune_is "$1" "$2" "$3" && return 0

@@ -120,7 +120,7 @@ prologue(struct strbuf *sb, const struct rscript *s, const char *what)
 	    what, s->os == RSCRIPT_FREEBSD ? "FreeBSD" : "Linux");
 	strbuf_adds(sb, "ntune_main() {\nset -u\ntrap '' HUP PIPE\numask 022\nS=");
 	q(sb, st);
-	strbuf_adds(sb, "\nR=");
+	strbuf_adds(sb, "\n# shellcheck disable=SC2034 # not every program names a file under R\nR=");
 	q(sb, s->root != NULL ? s->root : "");
 	strbuf_adds(sb, "\n");
 	helpers(sb, s);

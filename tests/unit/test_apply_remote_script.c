@@ -808,6 +808,107 @@ test_one_change_at_a_time(void **state)
 	free(t);
 }
 
+/* --- the programs as they are sent: golden copies, and other shells ------------------------ */
+
+/*
+ * text against its golden copy tests/fixtures/agentless/name, so that a change to a program a
+ * DUT runs shows in review; NTUNE_UPDATE_GOLDEN=1 writes the copy (then review the diff).
+ */
+static void
+golden(const char *name, char *text)
+{
+	char *path, *want = NULL;
+	size_t len;
+
+	assert_non_null(text);
+	xasprintf(&path, "%s/tests/fixtures/agentless/%s", NTUNE_SRCDIR, name);
+	if (getenv("NTUNE_UPDATE_GOLDEN") != NULL)
+		assert_int_equal(util_write_file_atomic(path, text, strlen(text), 0644, NULL), 0);
+	if (util_read_file(path, &want, &len, NULL) == -1)
+		fail_msg("cannot read %s (NTUNE_UPDATE_GOLDEN=1 writes it)", path);
+	if (strcmp(want, text) != 0)
+		fail_msg("%s is not what ntune generates now: review the change, then run "
+		    "NTUNE_UPDATE_GOLDEN=1 build/tests/test_apply_remote_script", path);
+	free(want);
+	free(path);
+	free(text);
+}
+
+/*
+ * The programs of a FreeBSD DUT (OPNsense and pfSense get the same text: the hook's place
+ * is chosen on the DUT) and of a Linux DUT: a guarded, persisted apply with a loader
+ * tunable; a --trial-boot apply; confirm, revert and renew.
+ */
+static void
+test_programs_match_their_golden_copies(void **state)
+{
+	const struct rscript_knob fk[] = { { "net.isr.dispatch", "deferred", "direct", false },
+	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
+	    { "net.isr.maxthreads", "4", NULL, true } };
+	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false },
+	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false } };
+	struct rscript f = { RSCRIPT_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false };
+	struct rscript l = { RSCRIPT_LINUX, "20261206T000000Z-00001-1", "", 60, true, false };
+	char *cause = NULL;
+
+	(void)state;
+	golden("freebsd-apply.sh", rscript_apply(&f, fk, 3, &cause));
+	golden("linux-apply.sh", rscript_apply(&l, lk, 2, &cause));
+	f.trial_boot = true;
+	f.persist = false;
+	golden("freebsd-apply-trial-boot.sh", rscript_apply(&f, fk, 3, &cause));
+	f.id = l.id = NULL;
+	golden("freebsd-confirm.sh", rscript_confirm(&f));
+	golden("freebsd-revert.sh", rscript_revert(&f));
+	golden("linux-confirm.sh", rscript_confirm(&l));
+	golden("linux-revert.sh", rscript_revert(&l));
+	golden("linux-renew.sh", rscript_renew(&l));
+}
+
+/* apply, then revert, byte for byte, run by dash and by BusyBox ash where they are. */
+static void
+test_programs_run_under_dash_and_busybox_ash(void **state)
+{
+	static const char *const shells[] = { "dash", "busybox" };
+	struct rscript s = { RSCRIPT_FREEBSD, "a1", root, 60, true, false };
+	char *t, *r, *cause = NULL, *cmd, *vars;
+	size_t i;
+	int ran = 0;
+
+	(void)state;
+	for (i = 0; i < nitems(shells); i++) {
+		xasprintf(&cmd, "command -v %s >/dev/null", shells[i]);
+		if (system(cmd) != 0) {
+			free(cmd);
+			continue;
+		}
+		free(cmd);
+		ran++;
+		reset_root();
+		/* the programs' own sh -c and sh FILE run the same shell: a sh of ours first in PATH */
+		sh_ok("mkdir -p shell && printf '#!/bin/sh\\nexec %s \"$@\"\\n' >shell/sh && chmod +x shell/sh",
+		    strcmp(shells[i], "busybox") == 0 ? "busybox ash" : "dash");
+		xasprintf(&vars, "PATH=\"%s/shell:%s/tests/cli/standin/fault:%s/tests/cli/standin/freebsd:$PATH\"",
+		    root, NTUNE_SRCDIR, NTUNE_SRCDIR);
+		s.id = "a1";
+		t = rscript_apply(&s, two, 2, &cause);
+		r = rscript_revert(&s);
+		assert_int_equal(run_with(t, 0, "", vars), 0);
+		expect("/mib/net/isr/dispatch", "deferred\n");
+		expect(FSTATE "/a1/state", "applied\n");
+		assert_int_equal(run_with(r, 0, "", vars), 0);
+		expect("/mib/net/isr/dispatch", "direct\n");
+		expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+		expect("/etc/sysctl.conf.local", CONF0);
+		expect(RCD, NULL);
+		free(t);
+		free(r);
+		free(vars);
+	}
+	if (ran == 0)
+		skip();
+}
+
 int
 main(void)
 {
@@ -827,6 +928,8 @@ main(void)
 		cmocka_unit_test(test_refused_original_leaves_entry_partial),
 		cmocka_unit_test(test_read_back_of_another_value_undoes),
 		cmocka_unit_test(test_one_change_at_a_time),
+		cmocka_unit_test(test_programs_match_their_golden_copies),
+		cmocka_unit_test(test_programs_run_under_dash_and_busybox_ash),
 	};
 
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
