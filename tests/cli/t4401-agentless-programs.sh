@@ -15,23 +15,23 @@ test_prereq_SHELLCHECK() { command -v shellcheck >/dev/null 2>&1; }
 test_expect_success 'the golden copies are there: FreeBSD (OPNsense, pfSense) and Linux, apply, confirm, revert' '
 	for f in freebsd-apply freebsd-apply-trial-boot freebsd-confirm freebsd-revert linux-apply \
 	    linux-confirm linux-revert linux-renew; do
-		test -s "$G/$f.sh" && tail -n 1 "$G/$f.sh" | grep -qx "ntune_main \"\$@\"" || return 1
+		test -s "$G/$f.golden" && tail -n 1 "$G/$f.golden" | grep -qx "ntune_main \"\$@\"" || return 1
 	done
 '
 test_expect_success 'each parses under sh' '
-	for f in "$G"/*.sh "$SRCDIR"/src/apply/*.sh; do sh -n "$f" || return 1; done
+	for f in "$G"/*.golden "$SRCDIR"/src/apply/*.sh; do sh -n "$f" || return 1; done
 '
 test_expect_success DASH 'each parses under dash' '
-	for f in "$G"/*.sh "$SRCDIR"/src/apply/*.sh; do dash -n "$f" || return 1; done
+	for f in "$G"/*.golden "$SRCDIR"/src/apply/*.sh; do dash -n "$f" || return 1; done
 '
 test_expect_success BUSYBOX 'each parses under BusyBox ash' '
-	for f in "$G"/*.sh "$SRCDIR"/src/apply/*.sh; do busybox ash -n "$f" || return 1; done
+	for f in "$G"/*.golden "$SRCDIR"/src/apply/*.sh; do busybox ash -n "$f" || return 1; done
 '
 test_expect_success SHELLCHECK 'each passes shellcheck (warnings and errors)' '
-	shellcheck -s sh -S warning "$G"/*.sh "$SRCDIR"/src/apply/*.sh "$SRCDIR"/tests/cli/standin/fault/*
+	shellcheck -s sh -S warning "$G"/*.golden "$SRCDIR"/src/apply/*.sh "$SRCDIR"/tests/cli/standin/fault/*
 '
 test_expect_success 'the apply programs carry agentless-lib.sh and agentless-wait.sh byte for byte' '
-	for f in "$G"/freebsd-apply.sh "$G"/linux-apply.sh; do
+	for f in "$G"/freebsd-apply.golden "$G"/linux-apply.golden; do
 		python3 -c "
 import sys
 prog = open(sys.argv[1]).read()

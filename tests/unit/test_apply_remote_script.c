@@ -917,17 +917,17 @@ test_programs_match_their_golden_copies(void **state)
 	char *cause = NULL;
 
 	(void)state;
-	golden("freebsd-apply.sh", rscript_apply(&f, fk, 3, &cause));
-	golden("linux-apply.sh", rscript_apply(&l, lk, 2, &cause));
+	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
+	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
 	f.trial_boot = true;
 	f.persist = false;
-	golden("freebsd-apply-trial-boot.sh", rscript_apply(&f, fk, 3, &cause));
+	golden("freebsd-apply-trial-boot.golden", rscript_apply(&f, fk, 3, &cause));
 	f.id = l.id = NULL;
-	golden("freebsd-confirm.sh", rscript_confirm(&f));
-	golden("freebsd-revert.sh", rscript_revert(&f));
-	golden("linux-confirm.sh", rscript_confirm(&l));
-	golden("linux-revert.sh", rscript_revert(&l));
-	golden("linux-renew.sh", rscript_renew(&l));
+	golden("freebsd-confirm.golden", rscript_confirm(&f));
+	golden("freebsd-revert.golden", rscript_revert(&f));
+	golden("linux-confirm.golden", rscript_confirm(&l));
+	golden("linux-revert.golden", rscript_revert(&l));
+	golden("linux-renew.golden", rscript_renew(&l));
 }
 
 /* apply, then revert, byte for byte, run by dash and by BusyBox ash where they are. */
