@@ -873,6 +873,25 @@ test_confirm_during_dead_man_restore_loses(void **state)
 	free(c);
 }
 
+/* A dead-man whose time comes while the apply still sets (a slow sysctl) waits for it to end. */
+static void
+test_dead_man_waits_for_the_apply(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "w1", root, 1, false, false };
+	char *t, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_SLOW=2"), 0);
+	said("applied w1");
+	assert_true(wait_for(FSTATE "/w1/state", "reverted\n", 20));
+	expect(FSTATE "/w1/reverted", "dead-man timer\n");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	free(t);
+}
+
 /* --- the programs as they are sent: golden copies, and other shells ------------------------ */
 
 /*
@@ -995,6 +1014,7 @@ main(void)
 		cmocka_unit_test(test_one_change_at_a_time),
 		cmocka_unit_test(test_simultaneous_applies_one_wins),
 		cmocka_unit_test(test_confirm_during_dead_man_restore_loses),
+		cmocka_unit_test(test_dead_man_waits_for_the_apply),
 		cmocka_unit_test(test_programs_match_their_golden_copies),
 		cmocka_unit_test(test_programs_run_under_dash_and_busybox_ash),
 	};
