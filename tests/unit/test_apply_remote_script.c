@@ -20,11 +20,7 @@
 #include "apply/remote_script.h"
 #include "util/util.h"
 #include "tmpdir.h"
-
-static const struct rscript_knob two[] = {
-	{ "net.isr.dispatch", "deferred", "direct", false },
-	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
-};
+#include "rscript_run.h"
 
 static void
 test_apply_text_quotes_every_word(void **state)
@@ -133,31 +129,6 @@ test_hostile_names_and_values_are_refused(void **state)
 
 /* --- run by sh against the sysctl stand-in ---------------------------------------------- */
 
-static char root[] = "/tmp/ntune-rscript-XXXXXX";
-
-static void
-put(const char *rel, const char *text)
-{
-	char *p;
-
-	xasprintf(&p, "%s%s", root, rel);
-	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
-	free(p);
-}
-
-static char *
-get(const char *rel)
-{
-	char *p, *d = NULL;
-	size_t len;
-
-	xasprintf(&p, "%s%s", root, rel);
-	if (util_read_file(p, &d, &len, NULL) == -1)
-		d = NULL;
-	free(p);
-	return d;
-}
-
 /* The file root/rel exists and can be read. */
 static void
 assert_exists(const char *rel)
@@ -166,81 +137,6 @@ assert_exists(const char *rel)
 
 	assert_non_null(d);
 	free(d);
-}
-
-/*
- * Runs script (cut to len bytes when len > 0) with sh, after the shell commands prep (a
- * file-size limit) and with the environment words vars (the faults of
- * tests/cli/standin/fault); its exit status, its output in root/out.
- */
-static int
-run_with(const char *script, size_t len, const char *prep, const char *vars)
-{
-	char *path, *cmd, *st;
-	FILE *f;
-	int rc;
-
-	xasprintf(&path, "%s/script.sh", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite(script, 1, len > 0 ? len : strlen(script), f);
-	fclose(f);
-	xasprintf(&cmd, "cd '%s' && rm -f count status && { (%s exec env PATH=\"%s/tests/cli/standin/fault:%s/tests/"
-	    "cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" NTUNE_FAULT_COUNT=\"$PWD/count\" %s sh -s) "
-	    "<script.sh 2>&1; echo $? >status; } | /bin/cat >out", root, prep, NTUNE_SRCDIR, NTUNE_SRCDIR, vars);
-	assert_int_equal(system(cmd), 0);
-	st = get("/status");
-	assert_non_null(st);
-	rc = atoi(st);
-	free(st);
-	free(cmd);
-	free(path);
-	return rc;
-}
-
-static int
-run(const char *script, size_t len)
-{
-	return run_with(script, len, "", "");
-}
-
-static void
-expect(const char *rel, const char *want)
-{
-	char *got = get(rel);
-
-	if (want == NULL) {
-		assert_null(got);
-		return;
-	}
-	assert_non_null(got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static int
-setup_root(void **state)
-{
-	char *cmd;
-
-	(void)state;
-	tmpdir_make(root);
-	xasprintf(&cmd, "mkdir -p '%s/mib/net/isr' '%s/mib/net/inet/ip' '%s/etc' '%s/boot'", root, root,
-	    root, root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	put("/mib/net/isr/dispatch", "direct\n");
-	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	put("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
-	return 0;
-}
-
-static int
-teardown_root(void **state)
-{
-	(void)state;
-	tmpdir_remove(root);
-	return 0;
 }
 
 static void
@@ -283,6 +179,7 @@ test_failed_set_restores_everything(void **state)
 	t = rscript_apply(&s, k, 2, &cause);
 	assert_non_null(t);
 	assert_int_equal(run(t, 0), RSCRIPT_EX_SET);	/* the stand-in: invalid integer 'lots' */
+	said("cannot set net.inet.ip.intr_queue_maxlen; everything restored and read back");
 	free(t);
 	expect("/mib/net/isr/dispatch", "direct\n");
 	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
@@ -328,41 +225,9 @@ test_cut_script_runs_nothing(void **state)
 	free(t);
 }
 
-/* Waits up to secs for root/rel to read want (NULL: to be gone); true when it did. */
-static bool
-wait_for(const char *rel, const char *want, double secs)
-{
-	char *got;
-	bool ok;
-	int i;
-
-	for (i = 0; i < (int)(secs * 10); i++) {
-		got = get(rel);
-		ok = want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0;
-		free(got);
-		if (ok)
-			return true;
-		usleep(100000);
-	}
-	return false;
-}
-
 #define UNIT	"/etc/systemd/system/ntune-agentless-guard.service"
 #define WANTS	"/etc/systemd/system/multi-user.target.wants/ntune-agentless-guard.service"
 #define LSTATE	"/var/lib/ntune-agentless"
-
-/* Runs the shell command fmt (in root) and says whether it exited 0. */
-static void
-sh_ok(const char *fmt, const char *arg)
-{
-	char *cmd, *line;
-
-	xasprintf(&line, fmt, arg);
-	xasprintf(&cmd, "cd '%s' && %s", root, line);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(line);
-}
 
 /*
  * Linux, persisted, with a dead-man: the apply leaves the boot guard's unit; its lease runs
@@ -456,11 +321,6 @@ test_boot_guard_only_where_it_serves(void **state)
 	assert_non_null(strstr(cause, "is not a plain path"));
 	free(cause);
 }
-
-#define FSTATE	"/var/db/ntune-agentless"
-#define RCD	"/usr/local/etc/rc.d/ntune_agentless_guard.sh"
-#define SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
-#define SA	"PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" "
 
 /* The file root/rel is executable (a boot hook must be). */
 static bool
@@ -571,326 +431,6 @@ test_freebsd_boot_guard(void **state)
 	sh_ok("rm -rf usr/local/opnsense usr/local/etc/rc.d/owner.sh%s", "");
 }
 
-
-/* --- faults (issue 34): every write checked before any set, the truth reported ----------- */
-
-#define CONF0	"# mine\nkern.ipc.somaxconn=1024\n"
-
-/* The scratch root as setup_root made it: the originals, no journal, no boot hook. */
-static void
-reset_root(void)
-{
-	sh_ok("rm -rf var usr%s", "");
-	put("/mib/net/isr/dispatch", "direct\n");
-	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	put("/etc/sysctl.conf.local", CONF0);
-}
-
-/* The output of the last run holds text. */
-static void
-said(const char *text)
-{
-	char *out = get("/out");
-
-	assert_non_null(out);
-	if (strstr(out, text) == NULL)
-		fail_msg("'%s' not in the output:\n%s", text, out);
-	free(out);
-}
-
-/* Nothing set, nothing persisted, no entry id left, no boot hook. */
-static void
-nothing_set(const char *id)
-{
-	char *d;
-
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	expect("/etc/sysctl.conf.local", CONF0);
-	expect(RCD, NULL);
-	xasprintf(&d, FSTATE "/%s/state", id);
-	expect(d, NULL);
-	free(d);
-}
-
-/*
- * A full /var at each write of the apply program (a cat that stops at 40 bytes: the restore
- * program, the boot guard, unguard, the boot hook, the dead-man's wait; then the block of
- * sysctl.conf.local): before the first set, nothing is set and the program says so (exit
- * RSCRIPT_EX_WRITE); after, everything is restored and read back. A file-size limit of 0
- * (ulimit -f, SIGXFSZ ignored) sets nothing either.
- */
-static void
-test_full_disk_at_each_write(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false };
-	char *t, *r, *cause = NULL, env[64];
-	int n, rc;
-
-	(void)state;
-	t = rscript_apply(&s, two, 2, &cause);
-	r = rscript_revert(&s);
-	for (n = 1; n < 20; n++) {
-		reset_root();
-		snprintf(env, sizeof env, "NTUNE_FAULT_CAT=%d", n);
-		if ((rc = run_with(t, 0, "", env)) != RSCRIPT_EX_WRITE)
-			break;
-		nothing_set("f1");
-		said(n == 1 ? "cannot write the restore program; nothing set" : n == 5 ?
-		    "cannot write the dead-man job; nothing set" : "; nothing set");
-	}
-	assert_int_equal(n, 6);
-	assert_int_equal(rc, RSCRIPT_EX_PERSIST);
-	said("cannot write /etc/sysctl.conf.local; everything restored and read back");
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	expect("/etc/sysctl.conf.local", CONF0);
-	expect(FSTATE "/f1/state", "failed\n");
-	expect(RCD, NULL);
-	reset_root();
-	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=7"), 0);
-	expect("/mib/net/isr/dispatch", "deferred\n");
-	assert_int_equal(run(r, 0), 0);
-	nothing_set("none");
-	reset_root();
-	assert_int_equal(run_with(t, 0, "trap '' XFSZ; ulimit -f 0;", ""), RSCRIPT_EX_WRITE);
-	nothing_set("f1");
-	said("nothing set");
-	free(t);
-	free(r);
-}
-
-/* The dead-man job dead before the first set (its pid file names an ended process). */
-static void
-test_dead_man_dead_before_first_set(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "d1", root, 600, false, false };
-	char *t, *cause = NULL;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_DAEMON=1"), RSCRIPT_EX_DEADMAN);
-	nothing_set("d1");
-	said("the dead-man job is not running; nothing set");
-	free(t);
-}
-
-/*
- * A kernel that refuses an original (as FreeBSD refuses to lower kern.ipc.nmbclusters): the
- * revert, the undo of a failed set and the dead-man each leave the entry partial, name the
- * knob left and its value, say nothing was reverted; a later revert finishes it.
- */
-static void
-test_refused_original_leaves_entry_partial(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "p1", root, 0, false, false };
-	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false },
-	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
-	char *t, *r, *cause = NULL;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	r = rscript_revert(&s);
-	assert_int_equal(run(t, 0), 0);
-	assert_int_equal(run_with(r, 0, "", "NTUNE_REFUSE=net.inet.ip.intr_queue_maxlen=256"), RSCRIPT_EX_PARTIAL);
-	said("net.inet.ip.intr_queue_maxlen left at '2048', not restored to '256'");
-	said("p1 is partial");
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
-	expect(FSTATE "/p1/state", "partial\n");
-	expect(FSTATE "/p1/left", "net.inet.ip.intr_queue_maxlen=2048\n");
-	expect(FSTATE "/p1/reverted", NULL);
-	assert_int_equal(run(r, 0), 0);
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	expect(FSTATE "/p1/state", "reverted\n");
-	free(t);
-	free(r);
-	/* a set fails, and the undo cannot put the other back */
-	s.id = "p2";
-	t = rscript_apply(&s, bad, 2, &cause);
-	r = rscript_revert(&s);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_REFUSE=net.isr.dispatch=direct"), RSCRIPT_EX_PARTIAL);
-	said("net.isr.dispatch left at 'hybrid', not restored to 'direct'");
-	said("cannot set net.inet.ip.intr_queue_maxlen; NOT everything restored: p2 is partial");
-	expect(FSTATE "/p2/state", "partial\n");
-	assert_int_equal(run(r, 0), 0);
-	expect("/mib/net/isr/dispatch", "direct\n");
-	free(t);
-	free(r);
-	/* the dead-man's restore refused: partial, not reverted; a revert finishes it */
-	s.id = "p3";
-	s.confirm_secs = 1;
-	t = rscript_apply(&s, two, 2, &cause);
-	r = rscript_revert(&s);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_REFUSE=net.inet.ip.intr_queue_maxlen=256"), 0);
-	assert_true(wait_for(FSTATE "/p3/state", "partial\n", 15));
-	expect(FSTATE "/p3/reverted", NULL);
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
-	assert_int_equal(run(r, 0), 0);
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	expect(FSTATE "/p3/reverted", "user\n");
-	free(t);
-	free(r);
-}
-
-/* A kernel that stores another value than the one set: undone, and said. */
-static void
-test_read_back_of_another_value_undoes(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "r1", root, 0, true, false };
-	char *t, *cause = NULL;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_STORE=net.inet.ip.intr_queue_maxlen=2048:2047"),
-	    RSCRIPT_EX_READBACK);
-	said("net.inet.ip.intr_queue_maxlen reads back as '2047', not '2048'; everything restored and read back");
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	expect("/etc/sysctl.conf.local", CONF0);
-	expect(FSTATE "/r1/state", "failed\n");
-	free(t);
-}
-
-/*
- * One change at a time: an apply while an entry waits for its confirm is refused with that
- * entry's id; a lock held by a live process refuses, a stale one (its process ended) is
- * taken; confirm loses to a dead-man that decided first; a revert puts back only its own
- * block when the owner changed the file since.
- */
-static void
-test_one_change_at_a_time(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "l1", root, 600, false, false };
-	const struct rscript_knob one[] = { { "net.inet.ip.intr_queue_maxlen", "4096", "2048", false } };
-	char *t, *c, *cause = NULL, *lock;
-	pid_t pid;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	c = rscript_confirm(&s);
-	assert_int_equal(run(t, 0), 0);
-	free(t);
-	s.id = "l2";
-	s.confirm_secs = 0;
-	s.persist = true;
-	t = rscript_apply(&s, one, 1, &cause);
-	assert_int_equal(run(t, 0), RSCRIPT_EX_PENDING);
-	said("journal entry l1 is neither confirmed nor reverted (applied): confirm or revert it first");
-	/* confirm loses to a dead-man that took the decision */
-	sh_ok("mkdir .%s/l1/decided", FSTATE);
-	assert_int_equal(run(c, 0), RSCRIPT_EX_REVERTING);
-	said("l1 is already reverting");
-	expect(FSTATE "/l1/confirmed", NULL);
-	sh_ok("rmdir .%s/l1/decided", FSTATE);
-	assert_int_equal(run(c, 0), 0);
-	free(c);
-	/* a live lock; a stale one */
-	xasprintf(&lock, "mkdir .%s/lock && echo %d >.%s/lock/pid", FSTATE, (int)getpid(), FSTATE);
-	sh_ok("%s", lock);
-	free(lock);
-	assert_int_equal(run(t, 0), RSCRIPT_EX_LOCKED);
-	said("another ntune change runs on this host");
-	if ((pid = fork()) == 0)
-		_exit(0);
-	waitpid(pid, NULL, 0);
-	xasprintf(&lock, "echo %d >.%s/lock/pid", (int)pid, FSTATE);
-	sh_ok("%s", lock);
-	free(lock);
-	assert_int_equal(run(t, 0), 0);
-	expect(FSTATE "/lock/pid", NULL);
-	/* the owner adds a line; the revert takes out only l2's block */
-	sh_ok("echo kern.x=1 >>.%s", "/etc/sysctl.conf.local");
-	free(t);
-	t = rscript_revert(&s);
-	assert_int_equal(run(t, 0), 0);
-	expect("/etc/sysctl.conf.local", CONF0 "kern.x=1\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
-	free(t);
-}
-
-/* Two applies started at once: one applies, the other is refused (the lock or the pending entry). */
-static void
-test_simultaneous_applies_one_wins(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "s1", root, 600, false, false };
-	const struct rscript_knob one[] = { { "net.isr.dispatch", "hybrid", "direct", false } };
-	char *a, *b, *cause = NULL, *c1, *c2;
-	int r1, r2;
-
-	(void)state;
-	reset_root();
-	a = rscript_apply(&s, one, 1, &cause);
-	s.id = "s2";
-	b = rscript_apply(&s, one, 1, &cause);
-	put("/a.sh", a);
-	put("/b.sh", b);
-	sh_ok("%s", "export PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\"; "
-	    "(sh -s <a.sh >o1 2>&1; echo $? >s1) & (sh -s <b.sh >o2 2>&1; echo $? >s2) & wait");
-	c1 = get("/s1");
-	c2 = get("/s2");
-	r1 = atoi(c1);
-	r2 = atoi(c2);
-	assert_true((r1 == 0) != (r2 == 0));
-	assert_true(r1 + r2 == RSCRIPT_EX_LOCKED || r1 + r2 == RSCRIPT_EX_PENDING);
-	expect("/mib/net/isr/dispatch", "hybrid\n");
-	free(c1);
-	free(c2);
-	free(a);
-	free(b);
-	s.id = NULL;
-	a = rscript_revert(&s);
-	assert_int_equal(run(a, 0), 0);
-	expect("/mib/net/isr/dispatch", "direct\n");
-	free(a);
-}
-
-/* A confirm that arrives while the dead-man restores (a slow sysctl) loses, and says so. */
-static void
-test_confirm_during_dead_man_restore_loses(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "c2", root, 6, false, false };
-	char *t, *c, *cause = NULL;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	c = rscript_confirm(&s);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_SLOW=2"), 0);
-	sh_ok("i=0; while [ ! -d .%s/c2/decided ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done; "
-	    "test -d ." FSTATE "/c2/decided", FSTATE);
-	assert_int_equal(run(c, 0), RSCRIPT_EX_REVERTING);
-	said("c2 is already reverting");
-	assert_true(wait_for(FSTATE "/c2/state", "reverted\n", 20));
-	expect(FSTATE "/c2/confirmed", NULL);
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	free(t);
-	free(c);
-}
-
-/* A dead-man whose time comes while the apply still sets (a slow sysctl) waits for it to end. */
-static void
-test_dead_man_waits_for_the_apply(void **state)
-{
-	struct rscript s = { RSCRIPT_FREEBSD, "w1", root, 1, false, false };
-	char *t, *cause = NULL;
-
-	(void)state;
-	reset_root();
-	t = rscript_apply(&s, two, 2, &cause);
-	assert_int_equal(run_with(t, 0, "", "NTUNE_SLOW=2"), 0);
-	said("applied w1");
-	assert_true(wait_for(FSTATE "/w1/state", "reverted\n", 20));
-	expect(FSTATE "/w1/reverted", "dead-man timer\n");
-	expect("/mib/net/isr/dispatch", "direct\n");
-	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	free(t);
-}
 
 /* --- the programs as they are sent: golden copies, and other shells ------------------------ */
 
@@ -1007,14 +547,6 @@ main(void)
 		cmocka_unit_test(test_linux_boot_guard),
 		cmocka_unit_test(test_boot_guard_only_where_it_serves),
 		cmocka_unit_test(test_freebsd_boot_guard),
-		cmocka_unit_test(test_full_disk_at_each_write),
-		cmocka_unit_test(test_dead_man_dead_before_first_set),
-		cmocka_unit_test(test_refused_original_leaves_entry_partial),
-		cmocka_unit_test(test_read_back_of_another_value_undoes),
-		cmocka_unit_test(test_one_change_at_a_time),
-		cmocka_unit_test(test_simultaneous_applies_one_wins),
-		cmocka_unit_test(test_confirm_during_dead_man_restore_loses),
-		cmocka_unit_test(test_dead_man_waits_for_the_apply),
 		cmocka_unit_test(test_programs_match_their_golden_copies),
 		cmocka_unit_test(test_programs_run_under_dash_and_busybox_ash),
 	};
