@@ -356,27 +356,20 @@ put_file(struct strbuf *sb, const char *target, const char *text, bool exec)
 }
 
 /*
- * STATE/boot-guard: each entry with a lease, neither confirmed nor reverted, and
- * whose wait job does not run already (a hook run twice in one boot), waits again.
+ * STATE/boot-guard (agentless-guard.sh, with the shared functions) and STATE/unguard
+ * (agentless-unguard.sh): S and R, then the file.
  */
 static void
-boot_guard_text(struct strbuf *t, const struct rscript *s, const char *st)
+guard_text(struct strbuf *t, const struct rscript *s, const char *st, const char *body, bool lib)
 {
-	strbuf_addf(t, "#!/bin/sh\n# ntune agentless boot guard, started at boot by %s: each\n"
-	    "# journal entry neither confirmed nor reverted gets its lease again from this boot, then its\n"
-	    "# originals back unless the controller renews, confirms or reverts it in time.\nS=",
-	    s->os == RSCRIPT_FREEBSD ? "a hook (FreeBSD, pfSense:\n# " GUARD_RCD "; OPNsense:\n# "
-	    GUARD_SYSHOOK ")" : GUARD_NAME);
+	strbuf_adds(t, "#!/bin/sh\nS=");
 	q(t, st);
-	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] && [ -f \"$e/wait\" ] || continue\n"
-	    "\t{ [ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ]; } && continue\n"
-	    "\tp=$(cat \"$e/deadman.pid\" 2>/dev/null); case $p in ''|*[!0-9]*) p=0 ;; esac\n"
-	    "\tif [ -r \"/proc/$p/cmdline\" ]; then c=$(tr '\\0' ' ' <\"/proc/$p/cmdline\"); "
-	    "else c=$(ps -o args= -p \"$p\" 2>/dev/null); fi\n"
-	    "\tcase $c in *\"$e/wait\"*) continue ;; esac\n"
-	    "\tl=$(cat \"$e/lease\"); case $l in ''|*[!0-9]*) l=0 ;; esac\n"
-	    "\techo $(($(date +%s) + l)) >\"$e/deadline.tmp\" && mv \"$e/deadline.tmp\" \"$e/deadline\"\n"
-	    "\tsh \"$e/wait\" \"$e\" 'boot guard' &\n\techo $! >\"$e/deadman.pid\"\ndone\nwait\nsh \"$S/unguard\"\n");
+	strbuf_adds(t, "\nR=");
+	q(t, s->root != NULL ? s->root : "");
+	strbuf_adds(t, "\n");
+	if (lib)
+		helpers(t, s);
+	strbuf_adds(t, body);
 }
 
 /*
@@ -392,23 +385,6 @@ fbsd_hook_text(struct strbuf *t, const char *st)
 	    "/usr/sbin:/usr/bin; daemon -f sh ");
 	q(t, st);
 	strbuf_adds(t, "/boot-guard ;;\nesac\n");
-}
-
-/* STATE/unguard: the hook goes once every entry with a lease is confirmed or reverted. */
-static void
-unguard_text(struct strbuf *t, const struct rscript *s, const char *st)
-{
-	strbuf_adds(t, "#!/bin/sh\n# Removes ntune's boot guard hook once no journal entry needs it.\nS=");
-	q(t, st);
-	strbuf_adds(t, "\nR=");
-	q(t, s->root != NULL ? s->root : "");
-	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] || continue\n"
-	    "\t[ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ] || exit 0\ndone\n");
-	if (s->os == RSCRIPT_FREEBSD)
-		strbuf_adds(t, "for h in \"$R\"'" GUARD_RCD "' \"$R\"'" GUARD_SYSHOOK "'; do\n"
-		    "\tif grep -qx '" GUARD_MARK ":.*' \"$h\" 2>/dev/null; then rm -f \"$h\"; fi\ndone\n");
-	else
-		strbuf_adds(t, "rm -f \"$R\"'" GUARD_WANTS "/" GUARD_NAME "' \"$R\"'" GUARD_DIR "/" GUARD_NAME "'\n");
 }
 
 /* The hook that starts STATE/boot-guard at boot (see rscript_guarded). */
@@ -443,10 +419,10 @@ guard_files(struct strbuf *sb, const struct rscript *s)
 	struct strbuf t;
 
 	strbuf_init(&t);
-	boot_guard_text(&t, s, st);
+	guard_text(&t, s, st, agentless_guard_sh, true);
 	put_file(sb, "\"$S/boot-guard\"", t.buf, false);
 	t.len = 0;
-	unguard_text(&t, s, st);
+	guard_text(&t, s, st, agentless_unguard_sh, false);
 	put_file(sb, "\"$S/unguard\"", t.buf, false);
 	strbuf_free(&t);
 	guard_hook(sb, s, st);
