@@ -630,12 +630,13 @@ rscript_revert(const struct rscript *s)
 	strbuf_adds(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} is reverted already "
 	    "($(cat \"$J/reverted\"))\"; return 0; fi\nntune_lock || return\n");
 	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
-	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man came first)\" >&2; return %d; fi\n"
-	    "ntune_kill\n", RSCRIPT_EX_REVERTING);
+	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man came first)\" >&2; return %d; fi\n",
+	    RSCRIPT_EX_REVERTING);
 	strbuf_addf(&sb, "if ! sh \"$J/restore\"; then echo partial >\"$J/state\"; rm -f \"$J/confirmed\"; "
 	    "rmdir \"$J/decided\"; echo \"ntune-agentless: ${J##*/} is partial: the knobs above are not back; "
 	    "revert again once the kernel takes them\" >&2; return %d; fi\n", RSCRIPT_EX_PARTIAL);
-	strbuf_adds(&sb, "echo user >\"$J/reverted\"\necho reverted >\"$J/state\"\nntune_unguard\n"
+	/* The dead-man stays until the originals are back: it tries again after a partial restore. */
+	strbuf_adds(&sb, "echo user >\"$J/reverted\"\nntune_kill\necho reverted >\"$J/state\"\nntune_unguard\n"
 	    "echo \"ntune-agentless: reverted ${J##*/}\"\n}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }

@@ -153,7 +153,12 @@ test_refused_original_leaves_entry_partial(void **state)
 	assert_true(wait_for(FSTATE "/p3/state", "partial\n", 15));
 	expect(FSTATE "/p3/reverted", NULL);
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "2048\n");
+	/* a revert the kernel refuses too leaves the dead-man running; one that succeeds stops it */
+	assert_int_equal(run_with(r, 0, "", "NTUNE_REFUSE=net.inet.ip.intr_queue_maxlen=256"), RSCRIPT_EX_PARTIAL);
+	sh_ok("kill -0 $(cat .%s/p3/deadman.pid)", FSTATE);
 	assert_int_equal(run(r, 0), 0);
+	sh_ok("p=$(cat .%s/p3/deadman.pid); i=0; while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; "
+	    "i=$((i + 1)); done; ! kill -0 $p 2>/dev/null", FSTATE);
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	expect(FSTATE "/p3/reverted", "user\n");
 	free(t);
