@@ -189,12 +189,18 @@ ntune_lock() {
 	trap 'if [ "$(cat "$S/lock/pid" 2>/dev/null)" = $$ ]; then rm -rf "$S/lock"; fi' EXIT
 }
 
-# ntune_pending: no entry is neither confirmed nor reverted (else it is named, and 15).
+# ntune_pending: no entry is neither confirmed nor reverted (else it is named, and 15). An
+# entry applied without a dead-man (by an ntune before confirmed marked those) is done.
 ntune_pending() {
 	for e in "$S"/*/; do
 		e=${e%/}
 		[ -f "$e/state" ] || continue
 		{ [ -e "$e/confirmed" ] || [ -e "$e/reverted" ]; } && continue
+		case $(cat "$e/state") in
+		applied) [ -f "$e/deadman.pid" ] || [ -f "$e/lease" ] || continue ;;
+		applying | partial) ;;
+		*) continue ;;
+		esac
 		echo "ntune-agentless: journal entry ${e##*/} is neither confirmed nor reverted" \
 			"($(cat "$e/state")): confirm or revert it first" >&2
 		return 15

@@ -38,6 +38,8 @@ test_one_change_at_a_time(void **state)
 
 	(void)state;
 	reset_root();
+	/* an entry an older ntune applied without a dead-man (no confirmed mark) is done */
+	sh_ok("mkdir -p .%s/old1 && echo applied >." FSTATE "/old1/state", FSTATE);
 	t = rscript_apply(&s, two, 2, &cause);
 	c = rscript_confirm(&s);
 	assert_int_equal(run(t, 0), 0);
