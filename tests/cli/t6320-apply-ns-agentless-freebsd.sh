@@ -77,6 +77,21 @@ test_expect_success 'a sysctl printing garbage: refused, nothing changed, no jou
 	grep -q "sysctl -e printed a line that is not one asked for: .evil.oid=" err &&
 	ls "$J" | diff - before && test ! -e /tmp/ntune-pwned-$N
 '
+test_expect_success 'a full /var on the DUT (its restore program cut short): nothing set, exit 2, the DUT says why' '
+	ls "$J" >before &&
+	cat >"$RIG/dut/bin/cat" <<-\EOF &&
+	#!/bin/sh
+	# cat(1) on a full file system: the restore program stops at 40 bytes and cat exits 0.
+	case $(readlink "/proc/$$/fd/1") in */restore) head -c 40; exit 0 ;; esac
+	exec /bin/cat "$@"
+	EOF
+	chmod +x "$RIG/dut/bin/cat" &&
+	test_when_finished "rm -f \"$RIG/dut/bin/cat\"" &&
+	test_expect_code 2 ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 30 2>err && cat err &&
+	grep -q "a write before the first set failed; nothing set" err &&
+	grep -q "cannot write the restore program; nothing set" err &&
+	originals && ls "$J" | diff - before
+'
 test_expect_success 'the connection dropped in the middle of the apply: the DUT job restores everything' '
 	mv "$RIG/dut/bin/sysctl" "$RIG/dut/bin/sysctl.real" &&
 	test_when_finished "mv \"$RIG/dut/bin/sysctl.real\" \"$RIG/dut/bin/sysctl\"" &&
