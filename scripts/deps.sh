@@ -13,9 +13,10 @@ TUNED_PEERS=${NTUNE_PEERS:-/usr/local/share/ntune/peers}/tuned
 PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncurses-dev
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
 netsniff-ng hyperfine procps kmod pci.ids python3 util-linux iputils-ping
-debhelper lintian dpkg-dev man-db build-essential fakeroot lld file binutils openssh-client openssh-server tcsh"
+debhelper lintian dpkg-dev man-db build-essential fakeroot lld file binutils openssh-client openssh-server tcsh
+dash busybox shellcheck"
 CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid ssh ssh-keygen
-dpkg-buildpackage dh lintian man iperf3 ministat ping sshd ld.lld file readelf tcsh"
+dpkg-buildpackage dh lintian man iperf3 ministat ping sshd ld.lld file readelf tcsh dash busybox shellcheck"
 LIBS="cmocka jansson ncursesw"
 # Packages that put no command of their own on PATH, checked with dpkg-query.
 DEBS="build-essential libclang-rt-14-dev"

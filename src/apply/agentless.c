@@ -353,7 +353,7 @@ exit_word(int st)
 {
 	switch (st) {
 	case RSCRIPT_EX_JOURNAL:
-		return "cannot make its journal entry";
+		return "cannot make its journal entry; nothing set";
 	case RSCRIPT_EX_CHANGED:
 		return "a value changed since it was read; nothing changed";
 	case RSCRIPT_EX_DEADMAN:
@@ -368,6 +368,17 @@ exit_word(int st)
 		return "a nextboot(8) configuration is already waiting; nothing changed";
 	case RSCRIPT_EX_NOENTRY:
 		return "no such journal entry";
+	case RSCRIPT_EX_WRITE:
+		return "a write before the first set failed; nothing set";
+	case RSCRIPT_EX_PARTIAL:
+		return "some originals could not be put back (named above): the entry is partial, its "
+		    "dead-man and boot guard stay until a revert succeeds";
+	case RSCRIPT_EX_REVERTING:
+		return "already reverting (the dead-man or a revert came first)";
+	case RSCRIPT_EX_LOCKED:
+		return "another ntune change runs there; nothing set";
+	case RSCRIPT_EX_PENDING:
+		return "another journal entry waits for its confirm or revert; nothing set";
 	case 255:
 		return "the ssh connection failed";
 	}
@@ -380,17 +391,21 @@ exit_word(int st)
  */
 static int
 run_script(const struct agentless_opts *o, const char *script, const char *what, const char *id,
-    char **said, bool *unsure, char **cause)
+    char **said, struct agentless_result *res, char **cause)
 {
 	struct remote_result r;
 
 	if (remote_sh(o->dut, script, NULL, 120, &r, cause) == -1)
 		return -1;
-	if (unsure != NULL)
-		*unsure = r.status == 255 || r.timed_out;
+	if (res != NULL) {
+		res->unsure = r.status == 255 || r.timed_out;
+		res->status = r.timed_out ? -1 : r.status;
+	}
 	if (r.status != 0 || r.timed_out) {
+		/* A partial entry: every line, each knob left and its value. */
 		util_cause(cause, "cannot %s on %s (journal entry %s there): %s: %s%s", what, o->dut->url,
-		    id, exit_word(r.status), remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
+		    id, exit_word(r.status), r.status == RSCRIPT_EX_PARTIAL && r.err != NULL ?
+		    util_trim(r.err) : remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
 		    "; if the apply started, the DUT's own dead-man job restores the originals" : "");
 		remote_result_free(&r);
 		return -1;
@@ -399,6 +414,14 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 		*said = xstrdup(util_trim(r.out));
 	remote_result_free(&r);
 	return 0;
+}
+
+bool
+agentless_nothing_set(int status)
+{
+	return status == RSCRIPT_EX_JOURNAL || status == RSCRIPT_EX_CHANGED || status == RSCRIPT_EX_DEADMAN ||
+	    status == RSCRIPT_EX_NEXTBOOT || status == RSCRIPT_EX_WRITE || status == RSCRIPT_EX_LOCKED ||
+	    status == RSCRIPT_EX_PENDING;
 }
 
 int
@@ -423,7 +446,7 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	ns = plan_changes(o, k, n, res, set);
 	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
 		goto out;
-	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, &res->unsure, cause);
+	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, res, cause);
 out:
 	free(set);
 	knobs_free(k, n);
@@ -453,6 +476,8 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 			util_cause(cause, "bad journal entry name '%s'", id);
 			return -1;
 		}
+	if (rscript_check_root(o->root, cause) == -1)
+		return -1;
 	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
 	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, NULL,
 	    cause);
@@ -467,6 +492,8 @@ agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
 	char *t;
 	int rc;
 
+	if (rscript_check_root(o->root, cause) == -1)
+		return -1;
 	t = rscript_renew(&s);
 	rc = run_script(o, t, "renew the lease of", id, NULL, NULL, cause);
 	free(t);

@@ -35,7 +35,10 @@ struct agentless_result {
 	size_t	nchanges;
 	char	*said;		/* what the DUT's script printed */
 	bool	unsure;		/* failed: the connection broke (or timed out) while the script ran */
+	int	status;		/* the program's exit status (RSCRIPT_EX_*), -1 when it timed out */
 };
+/* Did the apply program stop before its first set (exit 2: nothing changed)? */
+bool	 agentless_nothing_set(int status);
 
 /* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
 int	 agentless_os(const struct remote_host *, enum rscript_os *, char **cause);

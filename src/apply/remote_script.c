@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/agentless_sh.h"
 #include "apply/remote_script.h"
 #include "remote/remote.h"
 #include "util/util.h"
@@ -21,6 +22,7 @@
 #define BLOCK_END	"# END ntune"
 #define KNOB_MAX	200
 #define VALUE_MAX	512
+#define END_LINE	"# ntune: end\n"	/* the last line of every file a program writes */
 
 static bool	plain_path(const char *);
 
@@ -93,7 +95,7 @@ rscript_proc_path(const char *name)
 	return p;
 }
 
-/* ntune_get NAME PATH, ntune_set NAME PATH VALUE, ntune_is NAME PATH VALUE (sets v). */
+/* ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions. */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
 {
@@ -103,19 +105,7 @@ helpers(struct strbuf *sb, const struct rscript *s)
 	else
 		strbuf_adds(sb, "ntune_get() { cat \"$2\"; }\n"
 		    "ntune_set() { printf '%s\\n' \"$3\" >\"$2\"; }\n");
-	/*
-	 * The dead-man job of $J stopped, if it still runs: its pid is checked to be that job
-	 * (a pid from before a reboot may be another process now).
-	 */
-	strbuf_adds(sb, "ntune_kill() { [ -f \"$J/deadman.pid\" ] || return 0; p=$(cat \"$J/deadman.pid\")\n"
-	    "\tcase $p in ''|*[!0-9]*) return 0 ;; esac\n"
-	    "\tif [ -r \"/proc/$p/cmdline\" ]; then c=$(tr '\\0' ' ' <\"/proc/$p/cmdline\"); "
-	    "else c=$(ps -o args= -p \"$p\" 2>/dev/null); fi\n"
-	    "\tcase $c in *\"$J/wait\"*) kill \"$p\" 2>/dev/null ;; esac; return 0; }\n"
-	    "ntune_unguard() { if [ -f \"$S/unguard\" ]; then sh \"$S/unguard\"; fi; return 0; }\n");
-	/* Values compared with runs of blanks as one space (Linux prints tcp_rmem with tabs). */
-	strbuf_adds(sb, "ntune_is() { v=$(ntune_get \"$1\" \"$2\") || return 1\n"
-	    "\t[ \"$(printf '%s' \"$v\" | tr -s ' \\t' '  ')\" = \"$(printf '%s' \"$3\" | tr -s ' \\t' '  ')\" ]; }\n");
+	strbuf_adds(sb, agentless_lib_sh);
 }
 
 /* The start of every script: S (the state directory), R (the root prefix), the helpers. */
@@ -130,7 +120,7 @@ prologue(struct strbuf *sb, const struct rscript *s, const char *what)
 	    what, s->os == RSCRIPT_FREEBSD ? "FreeBSD" : "Linux");
 	strbuf_adds(sb, "ntune_main() {\nset -u\ntrap '' HUP PIPE\numask 022\nS=");
 	q(sb, st);
-	strbuf_adds(sb, "\nR=");
+	strbuf_adds(sb, "\n# shellcheck disable=SC2034 # not every program names a file under R\nR=");
 	q(sb, s->root != NULL ? s->root : "");
 	strbuf_adds(sb, "\n");
 	helpers(sb, s);
@@ -197,39 +187,31 @@ block_text(struct strbuf *sb, const struct rscript_knob *k, size_t n, bool boot,
 }
 
 /*
- * Writes file (under root) with ntune's block replaced by text's block: the
- * original is copied to $J/backup.N first (or $J/absent.N marks that there was
- * none), the new text goes to FILE.ntune-tmp and is renamed over FILE. The
- * restore lines put it back byte for byte.
+ * ntune's block of file (under root) replaced by block's: before any set the file is
+ * copied to $J/backup.NR (compared) or $J/absent.NR marks that there was none (pre); the
+ * sets write the new text to a temporary file next to it and rename it (sb); the restore
+ * program puts the file back as it was, or only its block when the rest changed since (rs).
  */
 static void
-file_block(struct strbuf *sb, struct strbuf *rs, const struct rscript *s, const char *file, int nr,
-    const char *block)
+file_block(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
+    const char *file, int nr, const char *block)
 {
-	char *f, *tmp;
+	char *f;
 
 	xasprintf(&f, "%s%s", s->root != NULL ? s->root : "", file);
-	xasprintf(&tmp, "%s.ntune-tmp", f);
-	strbuf_adds(sb, "f=");
+	strbuf_adds(pre, "ntune_save ");
+	q(pre, f);
+	strbuf_addf(pre, " %d || { ntune_abort %d \"cannot copy %s into the journal\"; return; }\n",
+	    nr, RSCRIPT_EX_WRITE, file);
+	strbuf_adds(sb, "ntune_block ");
 	q(sb, f);
-	strbuf_addf(sb, "; t=\"$f.ntune-tmp\"\nif [ -e \"$f\" ]; then cp -p \"$f\" \"$J/backup.%d\" || "
-	    "{ ntune_undo; return %d; }; else : >\"$J/absent.%d\"; fi\n", nr, RSCRIPT_EX_PERSIST, nr);
-	strbuf_addf(sb, "{ if [ -e \"$f\" ]; then awk -v b='%s' -v e='%s' '$0 == b { s = 1; next } "
-	    "s && $0 == e { s = 0; next } !s' \"$f\"; fi; cat <<'NTUNE_BLOCK'\n%sNTUNE_BLOCK\n} >\"$t\" && "
-	    "mv \"$t\" \"$f\" || { rm -f \"$t\"; ntune_undo; return %d; }\n", BLOCK_BEGIN, BLOCK_END,
-	    block, RSCRIPT_EX_PERSIST);
-	/* restore: the backup back under its name, or the file removed. */
-	strbuf_addf(rs, "if [ -e \"$J/backup.%d\" ]; then cp -p \"$J/backup.%d\" ", nr, nr);
-	q(rs, tmp);
-	strbuf_adds(rs, " && mv ");
-	q(rs, tmp);
-	strbuf_adds(rs, " ");
+	strbuf_addf(sb, " <<'NTUNE_BLOCK' || { ntune_undo %d \"cannot write %s\"; return; }\n%sNTUNE_BLOCK\n",
+	    RSCRIPT_EX_PERSIST, file, block);
+	strbuf_adds(rs, "ntune_unblock ");
 	q(rs, f);
-	strbuf_addf(rs, "; elif [ -e \"$J/absent.%d\" ]; then rm -f ", nr);
-	q(rs, f);
-	strbuf_adds(rs, "; fi\n");
+	strbuf_addf(rs, " %d || { ok=1; echo \"ntune-agentless: cannot put %s back\" >&2; echo %s >>\"$J/left\"; }\n",
+	    nr, file, file);
 	free(f);
-	free(tmp);
 }
 
 /* The runtime originals back, in reverse order. */
@@ -241,11 +223,11 @@ restore_runtime(struct strbuf *rs, const struct rscript *s, const struct rscript
 	for (i = n; i-- > 0;) {
 		if (k[i].boot)
 			continue;
-		strbuf_adds(rs, "ntune_set ");
+		strbuf_adds(rs, "ntune_back ");
 		knob_words(rs, s, k[i].name);
 		strbuf_adds(rs, " ");
 		q(rs, k[i].old);
-		strbuf_adds(rs, " || ok=1\n");
+		strbuf_adds(rs, "\n");
 	}
 }
 
@@ -260,11 +242,8 @@ check_all(const struct rscript *s, const struct rscript_knob *k, size_t n, char 
 	for (p = s->id; *p != '\0'; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-')
 			goto badid;
-	if (rscript_guarded(s) && s->root != NULL && !plain_path(s->root)) {
-		util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the boot "
-		    "guard's boot hook names a file under it", s->root);
+	if (rscript_check_root(s->root, cause) == -1)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if (rscript_check_name(k[i].name, cause) == -1 ||
 		    rscript_check_value(k[i].name, k[i].value, "the", cause) == -1)
@@ -282,7 +261,10 @@ badid:
 	return -1;
 }
 
-/* Part 1: the entry, the originals checked again, the restore script, the dead-man job. */
+/*
+ * Part 1: the lock, no entry pending, the entry, the originals checked again. Nothing is
+ * written but the entry's state before the originals are known unchanged.
+ */
 static void
 apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_knob *k, size_t n)
 {
@@ -290,13 +272,10 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 
 	strbuf_adds(sb, "J=\"$S\"/");
 	q(sb, s->id);
-	strbuf_addf(sb, "\nif [ -e \"$J\" ]; then echo \"ntune-agentless: journal entry $J exists\" >&2; "
-	    "return %d; fi\nmkdir -p \"$S\" && mkdir \"$J\" && echo applying >\"$J/state\" || return %d\n",
-	    RSCRIPT_EX_JOURNAL, RSCRIPT_EX_JOURNAL);
-	strbuf_adds(sb, "ntune_undo() { sh \"$J/restore\"; echo failed >\"$J/state\"; : >\"$J/reverted\"\n"
-	    "\tntune_kill; ntune_unguard; return 0; }\n");
-	strbuf_adds(sb, "printf '%s\\n' \"${J##*/}\" >\"$S/latest.tmp\" && mv \"$S/latest.tmp\" \"$S/latest\"\n");
-	strbuf_adds(sb, ": >\"$J/restore\"\n");
+	strbuf_addf(sb, "\nt=\nntune_lock || return\nif [ -e \"$J\" ]; then echo \"ntune-agentless: journal entry $J "
+	    "exists\" >&2; return %d; fi\nntune_pending || return\nmkdir \"$J\" || return %d\nntune_state applying "
+	    "|| { rm -rf \"$J\"; echo \"ntune-agentless: cannot write the journal in $S; nothing set\" >&2; "
+	    "return %d; }\n", RSCRIPT_EX_JOURNAL, RSCRIPT_EX_JOURNAL, RSCRIPT_EX_JOURNAL);
 	for (i = 0; i < n; i++) {
 		if (k[i].boot)
 			continue;
@@ -338,6 +317,16 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 #define GUARD_SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
 #define GUARD_MARK	"# ntune-agentless-guard"
 
+int
+rscript_check_root(const char *root, char **cause)
+{
+	if (root == NULL || plain_path(root))
+		return 0;
+	util_cause(cause, "the DUT's root '%s' is not a plain path (letters, digits, _ . / -): the "
+	    "programs and the boot guard's hook name files under it", root);
+	return -1;
+}
+
 bool
 rscript_guarded(const struct rscript *s)
 {
@@ -356,39 +345,31 @@ plain_path(const char *p)
 
 /*
  * Writes the file named by the sh word target from text (a temporary file in its
- * directory, made executable when exec, renamed).
+ * directory, checked complete, made executable when exec, renamed).
  */
 static void
 put_file(struct strbuf *sb, const char *target, const char *text, bool exec)
 {
-	strbuf_addf(sb, "f=%s\nmkdir -p \"${f%%/*}\" && cat >\"$f.ntune-tmp\" <<'NTUNE_GUARD' && %s"
-	    "mv \"$f.ntune-tmp\" \"$f\" || { rm -f \"$f.ntune-tmp\"; echo \"ntune-agentless: cannot write $f\" "
-	    ">&2; echo failed >\"$J/state\"; return %d; }\n%sNTUNE_GUARD\n", target,
-	    exec ? "chmod 755 \"$f.ntune-tmp\" && " : "", RSCRIPT_EX_DEADMAN, text);
+	strbuf_addf(sb, "f=%s\nmkdir -p \"${f%%/*}\" && t=$(mktemp \"$f.XXXXXX\") && ntune_put \"$t\" <<'NTUNE_GUARD' && "
+	    "chmod %s \"$t\" && mv \"$t\" \"$f\" || { rm -f \"$t\"; ntune_abort %d \"cannot write $f\"; return; }\n"
+	    "%s" END_LINE "NTUNE_GUARD\n", target, exec ? "755" : "644", RSCRIPT_EX_WRITE, text);
 }
 
 /*
- * STATE/boot-guard: each entry with a lease, neither confirmed nor reverted, and
- * whose wait job does not run already (a hook run twice in one boot), waits again.
+ * STATE/boot-guard (agentless-guard.sh, with the shared functions) and STATE/unguard
+ * (agentless-unguard.sh): S and R, then the file.
  */
 static void
-boot_guard_text(struct strbuf *t, const struct rscript *s, const char *st)
+guard_text(struct strbuf *t, const struct rscript *s, const char *st, const char *body, bool lib)
 {
-	strbuf_addf(t, "#!/bin/sh\n# ntune agentless boot guard, started at boot by %s: each\n"
-	    "# journal entry neither confirmed nor reverted gets its lease again from this boot, then its\n"
-	    "# originals back unless the controller renews, confirms or reverts it in time.\nS=",
-	    s->os == RSCRIPT_FREEBSD ? "a hook (FreeBSD, pfSense:\n# " GUARD_RCD "; OPNsense:\n# "
-	    GUARD_SYSHOOK ")" : GUARD_NAME);
+	strbuf_adds(t, "#!/bin/sh\nS=");
 	q(t, st);
-	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] && [ -f \"$e/wait\" ] || continue\n"
-	    "\t{ [ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ]; } && continue\n"
-	    "\tp=$(cat \"$e/deadman.pid\" 2>/dev/null); case $p in ''|*[!0-9]*) p=0 ;; esac\n"
-	    "\tif [ -r \"/proc/$p/cmdline\" ]; then c=$(tr '\\0' ' ' <\"/proc/$p/cmdline\"); "
-	    "else c=$(ps -o args= -p \"$p\" 2>/dev/null); fi\n"
-	    "\tcase $c in *\"$e/wait\"*) continue ;; esac\n"
-	    "\tl=$(cat \"$e/lease\"); case $l in ''|*[!0-9]*) l=0 ;; esac\n"
-	    "\techo $(($(date +%s) + l)) >\"$e/deadline.tmp\" && mv \"$e/deadline.tmp\" \"$e/deadline\"\n"
-	    "\tsh \"$e/wait\" \"$e\" 'boot guard' &\n\techo $! >\"$e/deadman.pid\"\ndone\nwait\nsh \"$S/unguard\"\n");
+	strbuf_adds(t, "\nR=");
+	q(t, s->root != NULL ? s->root : "");
+	strbuf_adds(t, "\n");
+	if (lib)
+		helpers(t, s);
+	strbuf_adds(t, body);
 }
 
 /*
@@ -404,23 +385,6 @@ fbsd_hook_text(struct strbuf *t, const char *st)
 	    "/usr/sbin:/usr/bin; daemon -f sh ");
 	q(t, st);
 	strbuf_adds(t, "/boot-guard ;;\nesac\n");
-}
-
-/* STATE/unguard: the hook goes once every entry with a lease is confirmed or reverted. */
-static void
-unguard_text(struct strbuf *t, const struct rscript *s, const char *st)
-{
-	strbuf_adds(t, "#!/bin/sh\n# Removes ntune's boot guard hook once no journal entry needs it.\nS=");
-	q(t, st);
-	strbuf_adds(t, "\nR=");
-	q(t, s->root != NULL ? s->root : "");
-	strbuf_adds(t, "\nfor e in \"$S\"/*/; do\n\te=${e%/}\n\t[ -f \"$e/lease\" ] || continue\n"
-	    "\t[ -e \"$e/confirmed\" ] || [ -e \"$e/reverted\" ] || exit 0\ndone\n");
-	if (s->os == RSCRIPT_FREEBSD)
-		strbuf_adds(t, "for h in \"$R\"'" GUARD_RCD "' \"$R\"'" GUARD_SYSHOOK "'; do\n"
-		    "\tif grep -qx '" GUARD_MARK ":.*' \"$h\" 2>/dev/null; then rm -f \"$h\"; fi\ndone\n");
-	else
-		strbuf_adds(t, "rm -f \"$R\"'" GUARD_WANTS "/" GUARD_NAME "' \"$R\"'" GUARD_DIR "/" GUARD_NAME "'\n");
 }
 
 /* The hook that starts STATE/boot-guard at boot (see rscript_guarded). */
@@ -443,8 +407,7 @@ guard_hook(struct strbuf *sb, const struct rscript *s, const char *st)
 	    "[Install]\nWantedBy=multi-user.target\n", st);
 	put_file(sb, "\"$R\"'" GUARD_DIR "/" GUARD_NAME "'", t.buf, false);
 	strbuf_addf(sb, "mkdir -p \"$R\"'" GUARD_WANTS "' && ln -sf '../" GUARD_NAME "' \"$R\"'" GUARD_WANTS "/"
-	    GUARD_NAME "' || { echo \"ntune-agentless: cannot enable " GUARD_NAME "\" >&2; echo failed "
-	    ">\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
+	    GUARD_NAME "' || { ntune_abort %d \"cannot enable " GUARD_NAME "\"; return; }\n", RSCRIPT_EX_WRITE);
 	strbuf_free(&t);
 }
 
@@ -456,10 +419,10 @@ guard_files(struct strbuf *sb, const struct rscript *s)
 	struct strbuf t;
 
 	strbuf_init(&t);
-	boot_guard_text(&t, s, st);
+	guard_text(&t, s, st, agentless_guard_sh, true);
 	put_file(sb, "\"$S/boot-guard\"", t.buf, false);
 	t.len = 0;
-	unguard_text(&t, s, st);
+	guard_text(&t, s, st, agentless_unguard_sh, false);
 	put_file(sb, "\"$S/unguard\"", t.buf, false);
 	strbuf_free(&t);
 	guard_hook(sb, s, st);
@@ -467,59 +430,40 @@ guard_files(struct strbuf *sb, const struct rscript *s)
 }
 
 /*
- * Starts "$J/wait" "$J" WORDS detached (daemon(8) on FreeBSD, setsid nohup on Linux), its
- * pid in "$J/deadman.pid"; words is "" or a space and sh words of its own.
+ * The dead-man job (agentless-wait.sh), written and checked complete, started detached
+ * (daemon(8) on FreeBSD, setsid nohup on Linux) and proven alive before anything is set;
+ * a guarded one has a lease (a deadline the controller can renew) and the boot hook.
  */
-static void
-start_wait(struct strbuf *sb, const struct rscript *s, const char *words)
-{
-	if (s->os == RSCRIPT_FREEBSD)
-		strbuf_addf(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\"%s || ", words);
-	else
-		strbuf_addf(sb, "{ setsid nohup sh \"$J/wait\" \"$J\"%s </dev/null >/dev/null 2>&1 & "
-		    "echo $! >\"$J/deadman.pid\"; } || ", words);
-	strbuf_addf(sb, "{ echo \"ntune-agentless: cannot start the dead-man job\" >&2; "
-	    "echo failed >\"$J/state\"; return %d; }\n", RSCRIPT_EX_DEADMAN);
-}
-
-/* The guarded dead-man: a lease (a deadline the controller can renew), the hook for the boots. */
-static void
-guard_deadman(struct strbuf *sb, const struct rscript *s)
-{
-	char *st = rscript_state_dir(s);
-
-	guard_files(sb, s);
-	strbuf_addf(sb, "echo %d >\"$J/lease\" && echo $(($(date +%%s) + %d)) >\"$J/deadline\" || "
-	    "{ echo failed >\"$J/state\"; return %d; }\n", s->confirm_secs, s->confirm_secs, RSCRIPT_EX_DEADMAN);
-	strbuf_adds(sb, "cat >\"$J/wait\" <<'NTUNE_WAIT'\nJ=$1\n"
-	    "while [ ! -e \"$J/confirmed\" ] && [ ! -e \"$J/reverted\" ]; do\n"
-	    "\td=$(cat \"$J/deadline\" 2>/dev/null); case $d in ''|*[!0-9]*) d=0 ;; esac\n"
-	    "\tif [ \"$(date +%s)\" -ge \"$d\" ]; then\n"
-	    "\t\tsh \"$J/restore\"; echo \"$2\" >\"$J/reverted\"; echo reverted >\"$J/state\"; break\n"
-	    "\tfi\n\tsleep 1\ndone\nsh ");
-	q(sb, st);
-	strbuf_adds(sb, "/unguard\nNTUNE_WAIT\n");
-	start_wait(sb, s, " 'dead-man timer'");
-	free(st);
-}
-
-/* The dead-man job: started before anything is set. */
 static void
 apply_deadman(struct strbuf *sb, const struct rscript *s)
 {
 	if (rscript_guarded(s)) {
-		guard_deadman(sb, s);
-		return;
+		guard_files(sb, s);
+		strbuf_addf(sb, "echo %d >\"$J/lease\" || { ntune_abort %d \"cannot write the lease\"; return; }\n",
+		    s->confirm_secs, RSCRIPT_EX_WRITE);
 	}
-	strbuf_addf(sb, "printf 'sleep %d\\n[ -e \"$1/confirmed\" ] || [ -e \"$1/reverted\" ] || "
-	    "{ sh \"$1/restore\"; echo \"dead-man timer\" >\"$1/reverted\"; echo reverted >\"$1/state\"; }\\n' "
-	    ">\"$J/wait\"\n", s->confirm_secs);
-	start_wait(sb, s, "");
+	strbuf_addf(sb, "d=$(($(date +%%s) + %d)); echo $d >\"$J/deadline\" && [ \"$(cat \"$J/deadline\")\" = $d ] || "
+	    "{ ntune_abort %d \"cannot write the deadline\"; return; }\n", s->confirm_secs, RSCRIPT_EX_WRITE);
+	strbuf_adds(sb, "ntune_put \"$J/wait\" <<'NTUNE_WAIT' || ");
+	strbuf_addf(sb, "{ ntune_abort %d \"cannot write the dead-man job\"; return; }\n", RSCRIPT_EX_WRITE);
+	strbuf_adds(sb, agentless_wait_sh);
+	strbuf_adds(sb, "NTUNE_WAIT\n");
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_adds(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" 'dead-man timer' || ");
+	else
+		strbuf_adds(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
+		    "echo $! >\"$J/deadman.pid\"; } || ");
+	strbuf_addf(sb, "{ ntune_abort %d \"cannot start the dead-man job\"; return; }\n"
+	    "ntune_alive || { ntune_abort %d \"the dead-man job is not running\"; return; }\n",
+	    RSCRIPT_EX_DEADMAN, RSCRIPT_EX_DEADMAN);
 }
 
-/* Part 2: the sets (all or nothing), the files, nextboot, the read-back. */
+/*
+ * Part 2: the sets (all or nothing), the files, nextboot, the read-back (sb); pre: the
+ * files' copies, taken before the first set; rs: the restore program's lines.
+ */
 static void
-apply_sets(struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
+apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
     const struct rscript_knob *k, size_t n)
 {
 	struct strbuf blk;
@@ -534,8 +478,7 @@ apply_sets(struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
 		knob_words(sb, s, k[i].name);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].value);
-		strbuf_addf(sb, " || { echo \"ntune-agentless: cannot set %s\" >&2; ntune_undo; return %d; }\n",
-		    k[i].name, RSCRIPT_EX_SET);
+		strbuf_addf(sb, " || { ntune_undo %d \"cannot set %s\"; return; }\n", RSCRIPT_EX_SET, k[i].name);
 	}
 	strbuf_init(&blk);
 	if (nboot > 0 && s->trial_boot) {
@@ -549,17 +492,17 @@ apply_sets(struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
 				q(sb, kv);
 				free(kv);
 			}
-		strbuf_addf(sb, " >/dev/null || { ntune_undo; return %d; }\n", RSCRIPT_EX_PERSIST);
+		strbuf_addf(sb, " >/dev/null || { ntune_undo %d \"nextboot -e failed\"; return; }\n", RSCRIPT_EX_PERSIST);
 		strbuf_adds(rs, "if [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
 		    "grep -qx 'nextboot_enable=\"YES\"'; then nextboot -D >/dev/null || ok=1; fi\n");
 	} else if (nboot > 0) {
 		block_text(&blk, k, n, true, true);
-		file_block(sb, rs, s, "/boot/loader.conf.local", 1, blk.buf);
+		file_block(pre, sb, rs, s, "/boot/loader.conf.local", 1, blk.buf);
 		blk.len = 0;
 	}
 	if (s->persist && nrt > 0) {
 		block_text(&blk, k, n, false, false);
-		file_block(sb, rs, s, s->os == RSCRIPT_FREEBSD ? "/etc/sysctl.conf.local" :
+		file_block(pre, sb, rs, s, s->os == RSCRIPT_FREEBSD ? "/etc/sysctl.conf.local" :
 		    "/etc/sysctl.d/90-ntune.conf", 2, blk.buf);
 	}
 	strbuf_free(&blk);
@@ -570,40 +513,42 @@ apply_sets(struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
 		knob_words(sb, s, k[i].name);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].value);
-		strbuf_addf(sb, " || { echo \"ntune-agentless: %s reads back as '$v', not what was set; "
-		    "everything restored\" >&2; ntune_undo; return %d; }\n", k[i].name, RSCRIPT_EX_READBACK);
+		strbuf_addf(sb, " || { ntune_undo %d \"%s reads back as '$v', not '%s'\"; return; }\n",
+		    RSCRIPT_EX_READBACK, k[i].name, k[i].value);
 	}
 }
 
-/* keep: what confirm does after a trial boot, the loader tunables into loader.conf.local. */
+/*
+ * keep: what confirm does after a trial boot, the loader tunables into loader.conf.local
+ * (the restore program already has the line that takes them out again).
+ */
 static void
-apply_keep(struct strbuf *sb, const struct rscript *s, const struct rscript_knob *k, size_t n)
+apply_keep(struct strbuf *sb, struct strbuf *rs, const struct rscript *s, const struct rscript_knob *k,
+    size_t n)
 {
-	struct strbuf blk, keep, krs;
+	struct strbuf blk, keep;
 	struct rscript ks = *s;
 
 	strbuf_init(&blk);
 	strbuf_init(&keep);
-	strbuf_init(&krs);
 	ks.trial_boot = false;
 	block_text(&blk, k, n, true, true);
-	file_block(&keep, &krs, &ks, "/boot/loader.conf.local", 1, blk.buf);
-	strbuf_adds(sb, "cat >\"$J/keep\" <<'NTUNE_KEEP'\n");
+	file_block(&keep, &keep, rs, &ks, "/boot/loader.conf.local", 1, blk.buf);
+	strbuf_adds(sb, "ntune_put \"$J/keep\" <<'NTUNE_KEEP' || ");
+	strbuf_addf(sb, "{ ntune_abort %d \"cannot write the keep program\"; return; }\n", RSCRIPT_EX_WRITE);
 	entry_vars(sb, s);
-	strbuf_adds(sb, "ntune_keep() {\nntune_undo() { :; }\n");
+	helpers(sb, s);
+	strbuf_adds(sb, "ntune_keep() {\nntune_undo() { return 1; }\nntune_abort() { return 1; }\n");
 	strbuf_add(sb, keep.buf, keep.len);
-	strbuf_adds(sb, "}\nntune_keep\nNTUNE_KEEP\ncat >>\"$J/restore\" <<'NTUNE_KEEP'\n");
-	strbuf_add(sb, krs.buf, krs.len);
-	strbuf_adds(sb, "NTUNE_KEEP\n");
+	strbuf_adds(sb, "}\nntune_keep\n" END_LINE "NTUNE_KEEP\n");
 	strbuf_free(&blk);
 	strbuf_free(&keep);
-	strbuf_free(&krs);
 }
 
 char *
 rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, char **cause)
 {
-	struct strbuf sb, sets, rs;
+	struct strbuf sb, pre, sets, rs, keep;
 	size_t i;
 	bool trial = false;
 
@@ -612,29 +557,40 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	for (i = 0; i < n; i++)
 		trial |= k[i].boot && s->trial_boot;
 	strbuf_init(&sb);
+	strbuf_init(&pre);
 	strbuf_init(&sets);
 	strbuf_init(&rs);
+	strbuf_init(&keep);
 	prologue(&sb, s, "apply");
 	apply_journal(&sb, s, k, n);
-	strbuf_adds(&rs, "ok=0\n");
+	strbuf_adds(&rs, "ok=0\nrm -f \"$J/left\"\n");
 	restore_runtime(&rs, s, k, n);
-	apply_sets(&sets, &rs, s, k, n);
-	strbuf_adds(&rs, "exit $ok\n");
-	/* The restore script: J, R and the helpers fixed in it, then the generated lines. */
-	strbuf_adds(&sb, "cat >\"$J/restore\" <<'NTUNE_RESTORE'\n");
+	apply_sets(&pre, &sets, &rs, s, k, n);
+	if (trial)
+		apply_keep(&keep, &rs, s, k, n);
+	/* Every write checked before the first set: the copies, restore, keep, the dead-man. */
+	strbuf_add(&sb, pre.buf, pre.len);
+	strbuf_adds(&sb, "ntune_put \"$J/restore\" <<'NTUNE_RESTORE' || ");
+	strbuf_addf(&sb, "{ ntune_abort %d \"cannot write the restore program\"; return; }\n", RSCRIPT_EX_WRITE);
 	entry_vars(&sb, s);
 	helpers(&sb, s);
 	strbuf_add(&sb, rs.buf, rs.len);
-	strbuf_adds(&sb, "NTUNE_RESTORE\n");
-	if (trial)
-		apply_keep(&sb, s, k, n);
+	strbuf_adds(&sb, "exit $ok\n" END_LINE "NTUNE_RESTORE\n");
+	strbuf_add(&sb, keep.buf, keep.len);
 	if (s->confirm_secs > 0)
 		apply_deadman(&sb, s);
+	strbuf_addf(&sb, "sync\nprintf '%%s\\n' \"${J##*/}\" >\"$S/latest.tmp\" && mv \"$S/latest.tmp\" \"$S/latest\" || "
+	    "{ ntune_abort %d \"cannot write $S/latest\"; return; }\n", RSCRIPT_EX_WRITE);
 	strbuf_add(&sb, sets.buf, sets.len);
+	/* Without a dead-man nothing waits for a confirm. */
+	if (s->confirm_secs <= 0)
+		strbuf_adds(&sb, ": >\"$J/confirmed\"\n");
 	strbuf_adds(&sb, "echo applied >\"$J/state\"\necho \"ntune-agentless: applied ${J##*/}\"\n}\n"
 	    "ntune_main \"$@\"\n");
+	strbuf_free(&pre);
 	strbuf_free(&sets);
 	strbuf_free(&rs);
+	strbuf_free(&keep);
 	return strbuf_detach(&sb);
 }
 
@@ -647,8 +603,11 @@ rscript_confirm(const struct rscript *s)
 	prologue(&sb, s, "confirm");
 	pick_entry(&sb, s);
 	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was already reverted "
-	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n: >\"$J/confirmed\"\n", RSCRIPT_EX_NOENTRY);
-	strbuf_adds(&sb, "ntune_kill\n");
+	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
+	/* One mkdir decides between confirm, the dead-man and a revert. */
+	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
+	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man or a revert came first)\" >&2; "
+	    "return %d; fi\n: >\"$J/confirmed\"\nntune_kill\n", RSCRIPT_EX_REVERTING);
 	strbuf_addf(&sb, "if [ -f \"$J/keep\" ]; then\n"
 	    "\tif [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
 	    "grep -qx 'nextboot_enable=\"YES\"'; then\n"
@@ -669,13 +628,16 @@ rscript_revert(const struct rscript *s)
 	prologue(&sb, s, "revert");
 	pick_entry(&sb, s);
 	strbuf_adds(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} is reverted already "
-	    "($(cat \"$J/reverted\"))\"; return 0; fi\n");
-	strbuf_adds(&sb, "echo user >\"$J/reverted\"\n"
-	    "ntune_kill\n");
-	strbuf_addf(&sb, "sh \"$J/restore\" || { echo failed >\"$J/state\"; echo \"ntune-agentless: some "
-	    "originals of ${J##*/} could not be restored\" >&2; return %d; }\n", RSCRIPT_EX_SET);
-	strbuf_adds(&sb, "echo reverted >\"$J/state\"\nntune_unguard\necho \"ntune-agentless: reverted ${J##*/}\"\n}\n"
-	    "ntune_main \"$@\"\n");
+	    "($(cat \"$J/reverted\"))\"; return 0; fi\nntune_lock || return\n");
+	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
+	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man came first)\" >&2; return %d; fi\n",
+	    RSCRIPT_EX_REVERTING);
+	strbuf_addf(&sb, "if ! sh \"$J/restore\"; then echo partial >\"$J/state\"; rm -f \"$J/confirmed\"; "
+	    "rmdir \"$J/decided\"; echo \"ntune-agentless: ${J##*/} is partial: the knobs above are not back; "
+	    "revert again once the kernel takes them\" >&2; return %d; fi\n", RSCRIPT_EX_PARTIAL);
+	/* The dead-man stays until the originals are back: it tries again after a partial restore. */
+	strbuf_adds(&sb, "echo user >\"$J/reverted\"\nntune_kill\necho reverted >\"$J/state\"\nntune_unguard\n"
+	    "echo \"ntune-agentless: reverted ${J##*/}\"\n}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }
 

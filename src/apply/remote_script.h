@@ -9,19 +9,28 @@
  *
  * On the DUT, a journal directory STATE/ID (STATE: /var/db/ntune-agentless on
  * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix) holds:
- *   state      applying | applied | confirmed | reverted | failed
- *   restore    a generated sh script that puts every original back (the
- *              runtime values read first, the files as they were, byte for byte)
- *   wait       the dead-man: sleeps --confirm SECS, then runs restore unless
- *              `confirmed` or `reverted` exists; started detached (daemon(8)
- *              on FreeBSD, setsid nohup on Linux) before anything is set
+ *   state      applying | applied | confirmed | reverted | failed | partial
+ *   restore    a generated sh program that puts every original back and reads each
+ *              back (the runtime values read first; each file as it was, byte for byte,
+ *              or only ntune's block when the rest changed since); a value the kernel
+ *              refuses is named in `left` and the program exits 1: the entry is partial
+ *   wait       the dead-man (agentless-wait.sh): at the time in `deadline` runs restore
+ *              unless `confirmed` or `reverted` exists; started detached (daemon(8)
+ *              on FreeBSD, setsid nohup on Linux) and proven alive before anything is set
+ *   decided    a directory: the one mkdir that decides between confirm, the dead-man
+ *              and revert
  *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
  *              (the loader tunables into loader.conf.local's block)
- *   lease, deadline  a guarded entry (rscript_guarded): its lease in seconds and
- *              the time (date +%s) the dead-man restores at; STATE/boot-guard and
- *              STATE/unguard serve the boot guard (Linux and FreeBSD)
- * STATE/latest names the newest entry. The whole script is one function called
- * on its last line, so a connection cut while it is sent runs nothing.
+ *   backup.N, absent.N  the persisted files as the apply found them
+ *   lease      a guarded entry (rscript_guarded): its lease in seconds; STATE/boot-guard
+ *              and STATE/unguard serve the boot guard (Linux and FreeBSD)
+ * Every file a program writes before the first set ends with the line `# ntune: end`
+ * and is checked to (a full file system cuts it short); a failure there sets nothing
+ * (RSCRIPT_EX_WRITE). STATE/lock (mkdir, the pid of its sh; stale when that process
+ * ended) lets one apply or revert run at a time, and an apply is refused while another
+ * entry is neither confirmed nor reverted. STATE/latest names the newest entry. The
+ * functions shared by the programs are src/apply/agentless-lib.sh. The whole script is
+ * one function called on its last line, so a connection cut while it is sent runs nothing.
  */
 #ifndef NTUNE_APPLY_REMOTE_SCRIPT_H
 #define NTUNE_APPLY_REMOTE_SCRIPT_H
@@ -57,12 +66,19 @@ enum {
 	RSCRIPT_EX_PERSIST = 8,	/* a boot-time file could not be written (everything restored) */
 	RSCRIPT_EX_NEXTBOOT = 9,	/* a nextboot(8) configuration is already waiting */
 	RSCRIPT_EX_NOENTRY = 10,	/* confirm/revert: no such entry */
+	RSCRIPT_EX_WRITE = 11,	/* a write before the first set failed (nothing set) */
+	RSCRIPT_EX_PARTIAL = 12,	/* some originals could not be put back: the entry is partial */
+	RSCRIPT_EX_REVERTING = 13,	/* confirm/revert: the dead-man (or a revert) came first */
+	RSCRIPT_EX_LOCKED = 14,	/* another change runs on the DUT */
+	RSCRIPT_EX_PENDING = 15,	/* another entry is neither confirmed nor reverted */
 };
 
 /* Is name a knob name these scripts accept? -1 + cause naming it when not. */
 int	 rscript_check_name(const char *name, char **cause);
 /* Is value (of name) one they can write and restore? -1 + cause when not. */
 int	 rscript_check_value(const char *name, const char *value, const char *what, char **cause);
+/* Is root (NULL or "": /) a plain path, letters, digits and _ . / -? -1 + cause when not. */
+int	 rscript_check_root(const char *root, char **cause);
 /* The journal directory on the DUT (malloc'd). */
 char	*rscript_state_dir(const struct rscript *);
 /* /proc/sys path of a Linux knob (malloc'd). */

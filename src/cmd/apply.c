@@ -234,7 +234,7 @@ run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool jso
 	else if (!plan && boot_risk_refused(kb, p, o, a->o.os == RSCRIPT_FREEBSD, no_trial))
 		rc = 1;
 	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
-		rc = cmd_fail(&cmd_apply, &cause, 1);
+		rc = cmd_fail(&cmd_apply, &cause, agentless_nothing_set(r.status) ? 2 : 1);
 	else {
 		if (plan)
 			fputs(r.script, stdout);

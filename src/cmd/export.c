@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/remote_script.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "os/ifset.h"
@@ -133,7 +134,41 @@ descr(struct ctx *c, const struct kb_entry *e, char *buf, size_t len)
 	return buf;
 }
 
-/* A row's sh command: %i the interface, %v the value, %o the value as on/off. */
+/* Appends s single-quoted for sh (a ' becomes '\''); n: its length. */
+static void
+qw(struct strbuf *out, const char *s, size_t n)
+{
+	strbuf_addc(out, '\'');
+	for (; n > 0; s++, n--) {
+		if (*s == '\'')
+			strbuf_adds(out, "'\\''");
+		else
+			strbuf_addc(out, *s);
+	}
+	strbuf_addc(out, '\'');
+}
+
+/* The words of value (a qdisc and its options), each single-quoted. */
+static void
+qwords(struct strbuf *out, const char *value)
+{
+	size_t n;
+	bool first = true;
+
+	for (;;) {
+		value += strspn(value, " ");
+		if (*value == '\0')
+			return;
+		n = strcspn(value, " ");
+		if (!first)
+			strbuf_addc(out, ' ');
+		qw(out, value, n);
+		value += n;
+		first = false;
+	}
+}
+
+/* A row's sh command: %i the interface (quoted by the row), %v the value's words, %o on/off. */
 static void
 sh_expand(struct strbuf *out, const char *tmpl, const char *ifn, const char *value)
 {
@@ -144,7 +179,7 @@ sh_expand(struct strbuf *out, const char *tmpl, const char *ifn, const char *val
 		if (p[0] == '%' && p[1] == 'i')
 			strbuf_addf(out, "%s", ifn), p++;
 		else if (p[0] == '%' && p[1] == 'v')
-			strbuf_addf(out, "%s", value), p++;
+			qwords(out, value), p++;
 		else if (p[0] == '%' && p[1] == 'o')
 			strbuf_addf(out, "%s", on ? "on" : "off"), p++;
 		else
@@ -162,12 +197,19 @@ sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
 	int queue;
 
 	if (strcmp(e->name, "cpu.governor") == 0) {
-		strbuf_addf(out, "for f in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do "
-		    "echo %s > \"$f\"; done", e->value);
+		strbuf_adds(out, "for f in /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo ");
+		qw(out, e->value, strlen(e->value));
+		strbuf_adds(out, " > \"$f\"; done");
 		return true;
 	}
 	if (!util_startswith(e->name, "if.")) {
-		strbuf_addf(out, "sysctl %s'%s=%s'", c->bsd ? "" : "-w ", e->name, e->value);
+		struct strbuf kv;
+
+		strbuf_init(&kv);
+		strbuf_addf(&kv, "%s=%s", e->name, e->value);
+		strbuf_addf(out, "sysctl %s", c->bsd ? "" : "-w ");
+		qw(out, kv.buf, kv.len);
+		strbuf_free(&kv);
 		return true;
 	}
 	/* The if.settings row says what to print (names may contain dots: vlans). */
@@ -176,8 +218,12 @@ sh_command(struct ctx *c, const struct kb_entry *e, struct strbuf *out)
 		return false;
 	if (os_ifset_queue(set, dir, &queue, &attr) == 0) {
 		/* if.eth0.rx-3.rps_cpus: one queue, /sys/class/net/eth0/queues/rx-3/rps_cpus. */
-		strbuf_addf(out, "echo %s > /sys/class/net/'%s'/queues/%.*s/%s", e->value, ifn,
-		    (int)(attr - set - 1), set, attr);
+		strbuf_adds(out, "echo ");
+		qw(out, e->value, strlen(e->value));
+		strbuf_addf(out, " > /sys/class/net/'%s'/queues/", ifn);
+		qw(out, set, (size_t)(attr - set - 1));
+		strbuf_adds(out, "/");
+		qw(out, attr, strlen(attr));
 		return true;
 	}
 	sh_expand(out, r->sh, ifn, e->value);
@@ -283,14 +329,7 @@ sh_quote(const char *s)
 
 	strbuf_free(&sb);
 	strbuf_init(&sb);
-	strbuf_addc(&sb, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			strbuf_adds(&sb, "'\\''");
-		else
-			strbuf_addc(&sb, *s);
-	}
-	strbuf_addc(&sb, '\'');
+	qw(&sb, s, strlen(s));
 	return sb.buf;
 }
 
@@ -411,6 +450,35 @@ export_ansible(struct ctx *c)
 	}
 }
 
+/*
+ * A script runs as root: a value the apply engine would refuse (outside letters, digits,
+ * single spaces and _ . , : / + = @ % -) stops the export, --force or not.
+ */
+static int
+refuse_unsafe(struct ctx *c, enum fmt f)
+{
+	const struct kb_entry *e;
+	char *cause = NULL;
+	size_t i, bad = 0;
+
+	if (f != F_SH && f != F_ANSIBLE)
+		return 0;
+	for (i = 0; i < c->p->nentries; i++) {
+		e = &c->p->entries[i];
+		if (rscript_check_value(e->name, e->value, "the", &cause) == -1) {
+			fprintf(stderr, "%s:%d: error: %s\n", e->file, e->line, cause);
+			free(cause);
+			cause = NULL;
+			bad++;
+		}
+	}
+	if (bad == 0)
+		return 0;
+	cmd_error(&cmd_export, 0, "%zu value%s cannot go into a %s script; nothing written (--force "
+	    "does not change this)", bad, bad == 1 ? "" : "s", format_name(f));
+	return -1;
+}
+
 /* What check calls an error stops the export (exit 1) unless --force, as for apply. */
 static int
 lint(struct ctx *c, enum os_platform pf, bool force)
@@ -498,7 +566,7 @@ run(struct cmd_args *args)
 		pf = OS_PLATFORM_LINUX;
 	c.os = os_platform_name(pf);
 	c.bsd = os_platform_family(pf) == OS_PLATFORM_FREEBSD;
-	if (lint(&c, pf, force) == -1) {
+	if (refuse_unsafe(&c, (enum fmt)f) == -1 || lint(&c, pf, force) == -1) {
 		kb_profile_free(p);
 		kb_free(kb);
 		return 1;

@@ -497,6 +497,21 @@ rule_command(struct lint *l, const struct kb_entry *e)
 }
 
 /*
+ * Shell text in a value (a string knob, or one ntune does not type): agentless apply and
+ * `export --format sh|ansible` put values in sh run as root, and refuse it.
+ */
+static void
+rule_shell_text(struct lint *l, const struct kb_entry *e)
+{
+	const struct kb_knob *k = kb_find(l->kb, e->name, l->platform);
+
+	if ((k == NULL || k->type == KB_TYPE_STRING) && strpbrk(e->value, "'\"`$;&|<>\n\\") != NULL)
+		diag(l, e, KB_ERROR, "shell", "%s: '%s' has shell metacharacters (' \" ` $ ; & | < > \\ "
+		    "or a newline): agentless apply and export refuse it; a script run as root would run it",
+		    e->name, e->value);
+}
+
+/*
  * A router: OPNsense and pfSense (firewalls that route by design), or a system whose IPv4
  * or IPv6 forwarding is on (net.inet.ip.forwarding, net.ipv4.ip_forward...).
  */
@@ -577,6 +592,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	}
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
+		rule_shell_text(&l, e);
 		if (rule_command(&l, e) || !check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)

@@ -324,14 +324,17 @@ remote_argv_free(char **v)
 	free(v);
 }
 
-/* Starts argv (ssh) with in (-1: /dev/null), out and err as its stdin, stdout and stderr. */
+/*
+ * Starts argv (ssh) with in (-1: /dev/null), out and err as its stdin, stdout and stderr,
+ * and no other descriptor of ours (another child's pipe end would keep its reader waiting).
+ */
 static pid_t
 spawn(char **argv, int in, int out, int err, char **cause)
 {
 	/* A group of its own: a Ctrl-C at the terminal is ours to handle, not ssh's. */
 	struct util_child c = { .argv = (const char *const *)argv, .new_pgrp = true,
 	    .reset_signals = true, .null_stdin = in == -1, .in = in, .out = out, .err = err,
-	    .exec_error = true };
+	    .exec_error = true, .close_fds = true };
 
 	if (util_child_start(&c, cause) == -1)
 		return -1;

@@ -12,6 +12,9 @@
 #include "util/run.h"
 #include "util/util.h"
 
+/* The descriptors a child may hold, found before fork (sysconf is not async-signal-safe). */
+static int open_max = 1024;
+
 /* In the child, between fork and exec (or fn): only async-signal-safe calls. */
 static void
 child_setup(const struct util_child *c)
@@ -56,7 +59,7 @@ child_setup(const struct util_child *c)
 	if (c->err > 0)
 		dup2(c->err, 2);
 	if (c->close_fds) {
-		for (fd = 3; fd < 1024; fd++)
+		for (fd = 3; fd < open_max; fd++)
 			close(fd);
 	}
 }
@@ -64,6 +67,10 @@ child_setup(const struct util_child *c)
 int
 util_child_start(struct util_child *c, char **cause)
 {
+	long m;
+
+	if (c->close_fds && (m = sysconf(_SC_OPEN_MAX)) > 0)
+		open_max = m < 65536 ? (int)m : 65536;
 	fflush(NULL);
 	if ((c->pid = fork()) == -1) {
 		util_cause(cause, "fork: %s", strerror(errno));

@@ -40,7 +40,7 @@ test_expect_success 'sh format is a valid script with sysctl and ethtool command
 	ntune export s.conf --format sh >s.sh &&
 	sh -n s.sh &&
 	grep -q "^try sysctl -w .net.ipv4.ip_forward=1.$" s.sh &&
-	grep -q "^try ethtool -G .eth0. rx 4096$" s.sh &&
+	grep -q "^try ethtool -G .eth0. rx .4096.$" s.sh &&
 	grep -q "^try ethtool -K .eth0. gro off$" s.sh
 '
 test_expect_success 'ansible format is a playbook of ansible.posix.sysctl and lineinfile tasks' '

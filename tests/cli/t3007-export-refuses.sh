@@ -43,7 +43,7 @@ test_expect_success 'the sh script tries every setting and reports each failure 
 test_expect_success 'per-queue RPS goes to /sys/class/net/IF/queues/rx-N, not a made-up interface' '
 	printf "if.eth0.rx-3.rps_cpus=f\nif.eth0.rps_cpus=3\n" >rps.conf &&
 	ntune export rps.conf --format sh >rps.sh 2>err &&
-	grep -q "echo f > /sys/class/net/.eth0./queues/rx-3/rps_cpus" rps.sh &&
+	grep -q "echo .f. > /sys/class/net/.eth0./queues/.rx-3./.rps_cpus." rps.sh &&
 	! grep -q "eth0.rx-3./queues" rps.sh &&
 	grep -q "/sys/class/net/.eth0./queues/rx-\*/rps_cpus" rps.sh
 '

@@ -29,7 +29,7 @@ test_expect_success 'the DUT has no ntune, and its sysctl is the FreeBSD stand-i
 '
 test_expect_success 'apply --dut --plan prints the script and changes nothing' '
 	ctl $NTUNE apply "$TRASH/p.conf" $D --plan --confirm 30 >plan &&
-	grep -qx "ntune_set '\''net.isr.dispatch'\'' - '\''hybrid'\'' || { echo \"ntune-agentless: cannot set net.isr.dispatch\" >&2; ntune_undo; return 6; }" plan &&
+	grep -qx "ntune_set '\''net.isr.dispatch'\'' - '\''hybrid'\'' || { ntune_undo 6 \"cannot set net.isr.dispatch\"; return; }" plan &&
 	grep -qx "ntune_is '\''net.isr.dispatch'\'' - '\''direct'\'' ||.*" plan &&
 	grep -q "^daemon -f -p " plan && tail -n 1 plan | grep -qx "ntune_main \"\$@\"" &&
 	originals && test ! -e "$J"
@@ -76,6 +76,21 @@ test_expect_success 'a sysctl printing garbage: refused, nothing changed, no jou
 	test_expect_code 1 ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 30 2>err && cat err &&
 	grep -q "sysctl -e printed a line that is not one asked for: .evil.oid=" err &&
 	ls "$J" | diff - before && test ! -e /tmp/ntune-pwned-$N
+'
+test_expect_success 'a full /var on the DUT (its restore program cut short): nothing set, exit 2, the DUT says why' '
+	ls "$J" >before &&
+	cat >"$RIG/dut/bin/cat" <<-\EOF &&
+	#!/bin/sh
+	# cat(1) on a full file system: the restore program stops at 40 bytes and cat exits 0.
+	case $(readlink "/proc/$$/fd/1") in */restore) head -c 40; exit 0 ;; esac
+	exec /bin/cat "$@"
+	EOF
+	chmod +x "$RIG/dut/bin/cat" &&
+	test_when_finished "rm -f \"$RIG/dut/bin/cat\"" &&
+	test_expect_code 2 ctl $NTUNE apply "$TRASH/p.conf" $D --confirm 30 2>err && cat err &&
+	grep -q "a write before the first set failed; nothing set" err &&
+	grep -q "cannot write the restore program; nothing set" err &&
+	originals && ls "$J" | diff - before
 '
 test_expect_success 'the connection dropped in the middle of the apply: the DUT job restores everything' '
 	mv "$RIG/dut/bin/sysctl" "$RIG/dut/bin/sysctl.real" &&

@@ -20,11 +20,7 @@
 #include "apply/remote_script.h"
 #include "util/util.h"
 #include "tmpdir.h"
-
-static const struct rscript_knob two[] = {
-	{ "net.isr.dispatch", "deferred", "direct", false },
-	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
-};
+#include "rscript_run.h"
 
 static void
 test_apply_text_quotes_every_word(void **state)
@@ -37,10 +33,10 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(t);
 	assert_non_null(strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred' ||"));
 	assert_non_null(strstr(t, "ntune_is 'net.isr.dispatch' - 'direct' ||"));
-	assert_non_null(strstr(t, "ntune_set 'net.inet.ip.intr_queue_maxlen' - '256' || ok=1\n"));
+	assert_non_null(strstr(t, "ntune_back 'net.inet.ip.intr_queue_maxlen' - '256'\n"));
 	assert_non_null(strstr(t, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\""));
 	assert_non_null(strstr(t, "S='/var/db/ntune-agentless'\n"));
-	assert_non_null(strstr(t, "f='/etc/sysctl.conf.local'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.conf.local' <<'NTUNE_BLOCK'"));
 	/* The dead-man starts before the first set. */
 	assert_true(strstr(t, "daemon -f") < strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'"));
 	/* Nothing runs before the last line. */
@@ -54,7 +50,7 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(strstr(t, "ntune_set 'net.ipv4.tcp_rmem' '/proc/sys/net/ipv4/tcp_rmem' "
 	    "'4096 131072 6291456'"));
 	assert_non_null(strstr(t, "setsid nohup sh \"$J/wait\""));
-	assert_non_null(strstr(t, "f='/etc/sysctl.d/90-ntune.conf'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.d/90-ntune.conf' <<'NTUNE_BLOCK'"));
 	free(t);
 }
 
@@ -120,34 +116,18 @@ test_hostile_names_and_values_are_refused(void **state)
 	k.old = "0";
 	assert_null(rscript_apply(&s, &k, 1, &cause));
 	free(cause);
+	/* a root with a line break would end the here-documents early: refused, guarded or not */
+	s.id = "e1";
+	s.persist = false;
+	s.root = "/r\nNTUNE_RESTORE\nreboot";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	assert_non_null(strstr(cause, "is not a plain path"));
+	free(cause);
+	assert_int_equal(rscript_check_root("/tmp/dut-1_a.b", &cause), 0);
+	assert_int_equal(rscript_check_root("", &cause), 0);
 }
 
 /* --- run by sh against the sysctl stand-in ---------------------------------------------- */
-
-static char root[] = "/tmp/ntune-rscript-XXXXXX";
-
-static void
-put(const char *rel, const char *text)
-{
-	char *p;
-
-	xasprintf(&p, "%s%s", root, rel);
-	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
-	free(p);
-}
-
-static char *
-get(const char *rel)
-{
-	char *p, *d = NULL;
-	size_t len;
-
-	xasprintf(&p, "%s%s", root, rel);
-	if (util_read_file(p, &d, &len, NULL) == -1)
-		d = NULL;
-	free(p);
-	return d;
-}
 
 /* The file root/rel exists and can be read. */
 static void
@@ -157,66 +137,6 @@ assert_exists(const char *rel)
 
 	assert_non_null(d);
 	free(d);
-}
-
-/* Runs script (cut to len bytes when len > 0) with sh; its exit status. */
-static int
-run(const char *script, size_t len)
-{
-	char *path, *cmd;
-	FILE *f;
-	int st;
-
-	xasprintf(&path, "%s/script.sh", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite(script, 1, len > 0 ? len : strlen(script), f);
-	fclose(f);
-	xasprintf(&cmd, "PATH='%s/tests/cli/standin/freebsd':\"$PATH\" SYSCTL_STANDIN_MIB='%s/mib' "
-	    "sh -s <'%s' >'%s/out' 2>&1", NTUNE_SRCDIR, root, path, root);
-	st = system(cmd);
-	free(cmd);
-	free(path);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void
-expect(const char *rel, const char *want)
-{
-	char *got = get(rel);
-
-	if (want == NULL) {
-		assert_null(got);
-		return;
-	}
-	assert_non_null(got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static int
-setup_root(void **state)
-{
-	char *cmd;
-
-	(void)state;
-	tmpdir_make(root);
-	xasprintf(&cmd, "mkdir -p '%s/mib/net/isr' '%s/mib/net/inet/ip' '%s/etc' '%s/boot'", root, root,
-	    root, root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	put("/mib/net/isr/dispatch", "direct\n");
-	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
-	put("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
-	return 0;
-}
-
-static int
-teardown_root(void **state)
-{
-	(void)state;
-	tmpdir_remove(root);
-	return 0;
 }
 
 static void
@@ -259,6 +179,7 @@ test_failed_set_restores_everything(void **state)
 	t = rscript_apply(&s, k, 2, &cause);
 	assert_non_null(t);
 	assert_int_equal(run(t, 0), RSCRIPT_EX_SET);	/* the stand-in: invalid integer 'lots' */
+	said("cannot set net.inet.ip.intr_queue_maxlen; everything restored and read back");
 	free(t);
 	expect("/mib/net/isr/dispatch", "direct\n");
 	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
@@ -289,51 +210,24 @@ test_cut_script_runs_nothing(void **state)
 
 	(void)state;
 	t = rscript_apply(&s, two, 2, &cause);
-	/* Cut anywhere after the first set: sh finds no end of ntune_main and runs nothing. */
-	for (cut = (size_t)(strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'") - t) + 10;
-	    cut < strlen(t) - 3; cut += 97) {
-		assert_int_not_equal(run(t, cut), 0);
+	/*
+	 * Cut after any line (ssh gone): sh finds no end of ntune_main, or no call of it, and
+	 * runs nothing.
+	 */
+	for (cut = (size_t)(strchr(t, '\n') - t) + 1; cut < strlen(t) - 3;
+	    cut += (size_t)(strchr(t + cut, '\n') - (t + cut)) + 1) {
+		run(t, cut);
 		expect("/mib/net/isr/dispatch", "direct\n");
+		expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
 		expect("/var/db/ntune-agentless/e4/state", NULL);
+		expect("/var/db/ntune-agentless/lock/pid", NULL);
 	}
 	free(t);
-}
-
-/* Waits up to secs for root/rel to read want (NULL: to be gone); true when it did. */
-static bool
-wait_for(const char *rel, const char *want, double secs)
-{
-	char *got;
-	bool ok;
-	int i;
-
-	for (i = 0; i < (int)(secs * 10); i++) {
-		got = get(rel);
-		ok = want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0;
-		free(got);
-		if (ok)
-			return true;
-		usleep(100000);
-	}
-	return false;
 }
 
 #define UNIT	"/etc/systemd/system/ntune-agentless-guard.service"
 #define WANTS	"/etc/systemd/system/multi-user.target.wants/ntune-agentless-guard.service"
 #define LSTATE	"/var/lib/ntune-agentless"
-
-/* Runs the shell command fmt (in root) and says whether it exited 0. */
-static void
-sh_ok(const char *fmt, const char *arg)
-{
-	char *cmd, *line;
-
-	xasprintf(&line, fmt, arg);
-	xasprintf(&cmd, "cd '%s' && %s", root, line);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(line);
-}
 
 /*
  * Linux, persisted, with a dead-man: the apply leaves the boot guard's unit; its lease runs
@@ -427,11 +321,6 @@ test_boot_guard_only_where_it_serves(void **state)
 	assert_non_null(strstr(cause, "is not a plain path"));
 	free(cause);
 }
-
-#define FSTATE	"/var/db/ntune-agentless"
-#define RCD	"/usr/local/etc/rc.d/ntune_agentless_guard.sh"
-#define SYSHOOK	"/usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard"
-#define SA	"PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" "
 
 /* The file root/rel is executable (a boot hook must be). */
 static bool
@@ -542,6 +431,108 @@ test_freebsd_boot_guard(void **state)
 	sh_ok("rm -rf usr/local/opnsense usr/local/etc/rc.d/owner.sh%s", "");
 }
 
+
+/* --- the programs as they are sent: golden copies, and other shells ------------------------ */
+
+/*
+ * text against its golden copy tests/fixtures/agentless/name, so that a change to a program a
+ * DUT runs shows in review; NTUNE_UPDATE_GOLDEN=1 writes the copy (then review the diff).
+ */
+static void
+golden(const char *name, char *text)
+{
+	char *path, *want = NULL;
+	size_t len;
+
+	assert_non_null(text);
+	xasprintf(&path, "%s/tests/fixtures/agentless/%s", NTUNE_SRCDIR, name);
+	if (getenv("NTUNE_UPDATE_GOLDEN") != NULL)
+		assert_int_equal(util_write_file_atomic(path, text, strlen(text), 0644, NULL), 0);
+	if (util_read_file(path, &want, &len, NULL) == -1)
+		fail_msg("cannot read %s (NTUNE_UPDATE_GOLDEN=1 writes it)", path);
+	if (strcmp(want, text) != 0)
+		fail_msg("%s is not what ntune generates now: review the change, then run "
+		    "NTUNE_UPDATE_GOLDEN=1 build/tests/test_apply_remote_script", path);
+	free(want);
+	free(path);
+	free(text);
+}
+
+/*
+ * The programs of a FreeBSD DUT (OPNsense and pfSense get the same text: the hook's place
+ * is chosen on the DUT) and of a Linux DUT: a guarded, persisted apply with a loader
+ * tunable; a --trial-boot apply; confirm, revert and renew.
+ */
+static void
+test_programs_match_their_golden_copies(void **state)
+{
+	const struct rscript_knob fk[] = { { "net.isr.dispatch", "deferred", "direct", false },
+	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
+	    { "net.isr.maxthreads", "4", NULL, true } };
+	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false },
+	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false } };
+	struct rscript f = { RSCRIPT_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false };
+	struct rscript l = { RSCRIPT_LINUX, "20261206T000000Z-00001-1", "", 60, true, false };
+	char *cause = NULL;
+
+	(void)state;
+	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
+	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
+	f.trial_boot = true;
+	f.persist = false;
+	golden("freebsd-apply-trial-boot.golden", rscript_apply(&f, fk, 3, &cause));
+	f.id = l.id = NULL;
+	golden("freebsd-confirm.golden", rscript_confirm(&f));
+	golden("freebsd-revert.golden", rscript_revert(&f));
+	golden("linux-confirm.golden", rscript_confirm(&l));
+	golden("linux-revert.golden", rscript_revert(&l));
+	golden("linux-renew.golden", rscript_renew(&l));
+}
+
+/* apply, then revert, byte for byte, run by dash and by BusyBox ash where they are. */
+static void
+test_programs_run_under_dash_and_busybox_ash(void **state)
+{
+	static const char *const shells[] = { "dash", "busybox" };
+	struct rscript s = { RSCRIPT_FREEBSD, "a1", root, 60, true, false };
+	char *t, *r, *cause = NULL, *cmd, *vars;
+	size_t i;
+	int ran = 0;
+
+	(void)state;
+	for (i = 0; i < nitems(shells); i++) {
+		xasprintf(&cmd, "command -v %s >/dev/null", shells[i]);
+		if (system(cmd) != 0) {
+			free(cmd);
+			continue;
+		}
+		free(cmd);
+		ran++;
+		reset_root();
+		/* the programs' own sh -c and sh FILE run the same shell: a sh of ours first in PATH */
+		sh_ok("mkdir -p shell && printf '#!/bin/sh\\nexec %s \"$@\"\\n' >shell/sh && chmod +x shell/sh",
+		    strcmp(shells[i], "busybox") == 0 ? "busybox ash" : "dash");
+		xasprintf(&vars, "PATH=\"%s/shell:%s/tests/cli/standin/fault:%s/tests/cli/standin/freebsd:$PATH\"",
+		    root, NTUNE_SRCDIR, NTUNE_SRCDIR);
+		s.id = "a1";
+		t = rscript_apply(&s, two, 2, &cause);
+		r = rscript_revert(&s);
+		assert_int_equal(run_with(t, 0, "", vars), 0);
+		expect("/mib/net/isr/dispatch", "deferred\n");
+		expect(FSTATE "/a1/state", "applied\n");
+		assert_int_equal(run_with(r, 0, "", vars), 0);
+		expect("/mib/net/isr/dispatch", "direct\n");
+		expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+		expect("/etc/sysctl.conf.local", CONF0);
+		expect(RCD, NULL);
+		free(t);
+		free(r);
+		free(vars);
+	}
+	if (ran == 0)
+		skip();
+}
+
 int
 main(void)
 {
@@ -556,6 +547,8 @@ main(void)
 		cmocka_unit_test(test_linux_boot_guard),
 		cmocka_unit_test(test_boot_guard_only_where_it_serves),
 		cmocka_unit_test(test_freebsd_boot_guard),
+		cmocka_unit_test(test_programs_match_their_golden_copies),
+		cmocka_unit_test(test_programs_run_under_dash_and_busybox_ash),
 	};
 
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);

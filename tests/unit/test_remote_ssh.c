@@ -253,6 +253,34 @@ test_remote_sh_reads_script_and_args(void **state)
 	remote_result_free(&r);
 }
 
+/*
+ * A child keeps none of our descriptors but its standard ones: an ssh or sh holding a
+ * pipe end of another child kept that child's reader waiting (a local load host, 30 s).
+ */
+static void
+test_remote_child_keeps_no_other_descriptor(void **state)
+{
+	struct remote_host h = local_host();
+	struct remote_result r;
+	char *script, *cause = NULL;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	xasprintf(&script, "[ -d /proc/$$/fd ] || exit 77\nfor f in %d %d; do if [ -e /proc/$$/fd/$f ]; then "
+	    "echo open $f; fi; done\n", p[0], p[1]);
+	assert_int_equal(remote_sh(&h, script, NULL, 10, &r, &cause), 0);
+	if (r.status != 77) {
+		if (r.status != 0)
+			fail_msg("exit %d: %s %s", r.status, r.out, r.err);
+		assert_string_equal(r.out, "");
+	}
+	remote_result_free(&r);
+	free(script);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void
 test_remote_run_times_out(void **state)
 {
@@ -315,6 +343,7 @@ main(void)
 		cmocka_unit_test(test_remote_ifname_valid_refuses_shell_text),
 		cmocka_unit_test(test_remote_run_local_passes_words_literally),
 		cmocka_unit_test(test_remote_sh_reads_script_and_args),
+		cmocka_unit_test(test_remote_child_keeps_no_other_descriptor),
 		cmocka_unit_test(test_remote_run_times_out),
 		cmocka_unit_test(test_remote_argv_checks_host_keys_and_batch_mode),
 	};
