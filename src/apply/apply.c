@@ -228,6 +228,47 @@ rollback(struct apply_access *acc, const struct kb *kb, struct apply_result *r, 
 	return bad;
 }
 
+/*
+ * Sets every APPLY_SET change in order; on a failure rolls back what was
+ * written, records the state in the journal and says what happened: -1 + cause.
+ */
+static int
+set_all(struct apply_access *acc, const struct kb *kb, struct apply_result *r, const char *state,
+    json_t *doc, char **cause)
+{
+	char *why = NULL, *failed = NULL;
+	size_t i, written = 0;
+
+	for (i = 0; i < r->nchanges; i++) {
+		struct apply_change *c = &r->changes[i];
+
+		if (c->action != APPLY_SET)
+			continue;
+		if (set_one(acc, c, written + 1, &why) == -1) {
+			int bad = rollback(acc, kb, r, i, &failed);
+			char *what = NULL;
+
+			/* The OS layer's cause says what went wrong; the knob is ours to name. */
+			xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want,
+			    why != NULL ? why : "failed");
+			if (bad == 0)
+				util_cause(cause, "%s (restored %zu written before it)", what, written);
+			else
+				util_cause(cause, "%s; restoring failed for %d (first: %s), run "
+				    "`ntune revert %s`", what, bad, failed, r->id);
+			free(what);
+			apply_set_state(doc, bad == 0 ? "failed" : "applying", why);
+			apply_journal_write(state, r->id, doc, NULL);
+			free(why);
+			free(failed);
+			return -1;
+		}
+		written++;
+		test_hook((int)written);
+	}
+	return 0;
+}
+
 int
 apply_profile(const struct kb *kb, const struct kb_profile *p, const struct apply_opts *o,
     struct apply_result *r, char **cause)
@@ -236,7 +277,7 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 	const char *state = apply_state_dir(o->state_dir);
 	struct apply_access *acc = NULL;
 	struct apply_file *files = NULL;
-	size_t nfiles = 0, i, written = 0;
+	size_t nfiles = 0, i;
 	json_t *doc = NULL;
 	char *why = NULL, *failed = NULL;
 	int lock = -1, rc = -1;
@@ -280,31 +321,8 @@ apply_profile(const struct kb *kb, const struct kb_profile *p, const struct appl
 		goto out;
 	}
 	test_hook(0);
-	for (i = 0; i < r->nchanges; i++) {
-		struct apply_change *c = &r->changes[i];
-
-		if (c->action != APPLY_SET)
-			continue;
-		if (set_one(acc, c, written + 1, &why) == -1) {
-			int bad = rollback(acc, kb, r, i, &failed);
-			char *what = NULL;
-
-			/* The OS layer's cause says what went wrong; the knob is ours to name. */
-			xasprintf(&what, "cannot set '%s' to '%s': %s", c->name, c->want,
-			    why != NULL ? why : "failed");
-			if (bad == 0)
-				util_cause(cause, "%s (restored %zu written before it)", what, written);
-			else
-				util_cause(cause, "%s; restoring failed for %d (first: %s), run "
-				    "`ntune revert %s`", what, bad, failed, r->id);
-			free(what);
-			apply_set_state(doc, bad == 0 ? "failed" : "applying", why);
-			apply_journal_write(state, r->id, doc, NULL);
-			goto out;
-		}
-		written++;
-		test_hook((int)written);
-	}
+	if (set_all(acc, kb, r, state, doc, cause) == -1)
+		goto out;
 	for (i = 0; i <= nfiles; i++) {
 		/* Last, the one-boot trial: nextboot(8) after every file is written. */
 		if (i < nfiles ? apply_write_file(files[i].path, files[i].text, &why) == -1 :

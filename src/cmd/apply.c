@@ -270,119 +270,125 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* What apply's options say beside struct apply_opts. */
+struct apply_flags {
+	bool	json, force, plan, no_trial;
+};
+
+/* The options, checked against each other: 0, or the exit status of a usage error. */
 static int
-run(struct cmd_args *args)
+parse_apply(struct cmd_args *args, struct apply_opts *o, struct cmd_agentless *a, struct apply_flags *f)
 {
-	struct apply_opts o;
-	struct apply_result r;
-	struct kb_profile *p;
-	struct kb *kb = NULL;
-	struct cmd_agentless a;
-	char *cause = NULL, *end;
-	char *arg;
-	bool json = false, force = false, plan = false, no_trial = false;
+	char *arg, *end;
 	enum os_platform pf;
-	int ch, rc;
+	int ch;
 	long secs;
 
-	memset(&o, 0, sizeof o);
-	memset(&a, 0, sizeof a);
-	o.persist = true;
+	o->persist = true;
 	while ((ch = cmd_next(args, &arg)) != -1) {
-		if (cmd_agentless_option(&a, ch, arg))
+		if (cmd_agentless_option(a, ch, arg))
 			continue;
 		switch (ch) {
 		case 'p':
-			plan = true;
+			f->plan = true;
 			break;
 		case 'n':
-			o.dry_run = true;
+			o->dry_run = true;
 			break;
 		case 'c':
 			secs = strtol(arg, &end, 10);
 			if (*end != '\0' || secs < 1 || secs > 86400)
 				return cmd_error(&cmd_apply, 2, "bad --confirm '%s' (seconds, 1..86400)",
 				    arg);
-			o.confirm_secs = (int)secs;
+			o->confirm_secs = (int)secs;
 			break;
 		case 'P':
-			o.persist = false;
+			o->persist = false;
 			break;
 		case 'r':
-			o.root = arg;
+			o->root = arg;
 			break;
 		case 'N':
-			o.netns = arg;
+			o->netns = arg;
 			break;
 		case 'o':
 			if (cmd_parse_os(&cmd_apply, arg, &pf) == -1)
 				return 2;
-			o.os = os_platform_name(pf);
+			o->os = os_platform_name(pf);
 			break;
 		case 'j':
-			json = true;
+			f->json = true;
 			break;
 		case 'F':
-			force = true;
+			f->force = true;
 			break;
 		case 'T':
-			o.trial_boot = true;
+			o->trial_boot = true;
 			break;
 		case 'X':
-			no_trial = true;
+			f->no_trial = true;
 			break;
 		}
 	}
-	if ((plan || a.ssh_config != NULL || a.accept_new) && a.url == NULL)
+	if ((f->plan || a->ssh_config != NULL || a->accept_new) && a->url == NULL)
 		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config and --ssh-accept-new go with --dut");
-	if (a.url != NULL && (o.netns != NULL || o.os != NULL || o.dry_run))
+	if (a->url != NULL && (o->netns != NULL || o->os != NULL || o->dry_run))
 		return cmd_error(&cmd_apply, 2, "--dut goes without --netns, --os and --dry-run (--plan "
 		    "shows what it would do)");
-	if (a.url == NULL && o.trial_boot && !apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()))
+	if (a->url == NULL && o->trial_boot && !apply_os_is_bsd(o->os != NULL ? o->os : apply_detect_os()))
 		return cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD, OPNsense and pfSense "
-		    "(nextboot(8)); '%s' has no loader tunables", o.os != NULL ? o.os : apply_detect_os());
-	if (o.trial_boot && !o.persist)
+		    "(nextboot(8)); '%s' has no loader tunables", o->os != NULL ? o->os : apply_detect_os());
+	if (o->trial_boot && !o->persist)
 		return cmd_error(&cmd_apply, 2, "--trial-boot keeps the tunables at `ntune confirm`; it "
 		    "cannot go with --no-persist");
+	return 0;
+}
+
+static int
+run(struct cmd_args *args)
+{
+	struct apply_opts o;
+	struct apply_result r;
+	struct apply_flags f = { false, false, false, false };
+	struct kb_profile *p;
+	struct kb *kb = NULL;
+	struct cmd_agentless a;
+	char *cause = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&a, 0, sizeof a);
+	if ((rc = parse_apply(args, &o, &a, &f)) != 0)
+		return rc;
 	if (cmd_load_profile(&cmd_apply, args->argv[0], &p, &kb) != 0)
 		return 2;
 	if (p->nentries == 0) {
 		cmd_error(&cmd_apply, 2, "%s: no settings", p->path);
-		kb_profile_free(p);
-		kb_free(kb);
-		return 2;
-	}
-	if (!force && lint(kb, p, &o) > 0) {
+		rc = 2;
+	} else if (!f.force && lint(kb, p, &o) > 0) {
 		cmd_error(&cmd_apply, 1, "%s has errors (see `ntune check`); nothing changed, "
 		    "--force applies it anyway", p->path);
-		kb_profile_free(p);
-		kb_free(kb);
-		return 1;
+		rc = 1;
+	} else if (a.url != NULL)
+		rc = run_dut(&a, &o, f.plan, f.json, kb, p, f.no_trial);
+	else if (boot_risk_refused(kb, p, &o, apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()),
+	    f.no_trial))
+		rc = 1;
+	else {
+		rc = apply_profile(kb, p, &o, &r, &cause);
+		if (rc == 0) {
+			if (f.json)
+				print_json(&r, o.dry_run, o.confirm_secs);
+			else
+				print_text(&r, o.dry_run, o.confirm_secs);
+		} else
+			cmd_fail(&cmd_apply, &cause, 1);
+		apply_result_free(&r);
+		rc = rc == 0 ? 0 : 1;
 	}
-	if (a.url != NULL) {
-		rc = run_dut(&a, &o, plan, json, kb, p, no_trial);
-		kb_profile_free(p);
-		kb_free(kb);
-		return rc;
-	}
-	if (boot_risk_refused(kb, p, &o, apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()),
-	    no_trial)) {
-		kb_profile_free(p);
-		kb_free(kb);
-		return 1;
-	}
-	rc = apply_profile(kb, p, &o, &r, &cause);
-	if (rc == 0) {
-		if (json)
-			print_json(&r, o.dry_run, o.confirm_secs);
-		else
-			print_text(&r, o.dry_run, o.confirm_secs);
-	} else
-		cmd_fail(&cmd_apply, &cause, 1);
-	apply_result_free(&r);
 	kb_profile_free(p);
 	kb_free(kb);
-	return rc == 0 ? 0 : 1;
+	return rc;
 }
 
 const struct ntune_cmd cmd_apply = {
