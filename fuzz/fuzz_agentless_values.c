@@ -1,5 +1,5 @@
 /*
- * Fuzzes the reader of a DUT's answer to an agentless read (src/apply/agentless.c):
+ * Fuzzes the reader of a DUT's answer to an agentless read (src/apply/dut_apply.c):
  * the first byte picks FreeBSD (even) or Linux (odd), the lines up to the first empty
  * line are the names asked for, the rest is what the DUT printed.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply/agentless.h"
+#include "apply/dut_apply.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/remote_impl.h"
+#include "bench/dut_bench_impl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,9 +1,9 @@
-/* ntune: the command table and finding a command; cmd_dispatch (cmd/cmd.c) does the rest. */
+/* ntune: the command table and finding a command; cmd_dispatch (cli/cli.c) does the rest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "util/util.h"
 
 static const struct ntune_cmd *const commands[] = {

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "bench/schedule.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "bench/verdict.h"
 #include "kb/kb.h"
 #include "util/util.h"

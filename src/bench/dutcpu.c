@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "util/util.h"
 
 uint64_t

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "apply/apply.h"
-#include "bench/lab.h"
-#include "bench/run.h"
+#include "bench/lab_bench.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "kb/kb.h"
 #include "util/util.h"

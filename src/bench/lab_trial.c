@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic_cli.h"
 #include "remote/remote.h"

@@ -15,8 +15,8 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
-#include "bench/run.h"
+#include "bench/lab_bench.h"
+#include "bench/bench_run.h"
 #include "bench/signals.h"
 #include "remote/remote.h"
 #include "lab/lab.h"

@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
-#include "bench/remote_impl.h"
+#include "bench/lab_bench.h"
+#include "bench/dut_bench_impl.h"
 #include "bench/signals.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"

@@ -41,8 +41,8 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
-#include "bench/remote_impl.h"
+#include "bench/lab_bench.h"
+#include "bench/dut_bench_impl.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"
 #include "util/util.h"

@@ -15,9 +15,9 @@
 
 #include "bench/label.h"
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "util/jtable.h"
 #include "util/util.h"
 #include "util/util_json.h"
@@ -72,7 +72,7 @@ bench_run_free(struct bench_run *r)
 	r->nsec = r->ncpu = r->nirq = 0;
 }
 
-/* dut_cpu and its parts (bench/run.h), or dut_cpu null and why. */
+/* dut_cpu and its parts (bench/bench_run.h), or dut_cpu null and why. */
 static void
 dut_cpu_json(json_t *o, const struct bench_run *r)
 {

@@ -1,6 +1,6 @@
 /*
  * A/B runs of profiles through a runner: the lab (lab_runner.c) or a DUT over
- * ssh (bench/remote.h); bench_ab (ab.c).
+ * ssh (bench/dut_bench.h); bench_ab (ab.c).
  */
 #ifndef NTUNE_BENCH_RUNNER_H
 #define NTUNE_BENCH_RUNNER_H
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "bench/label.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 
 struct bench_lab;
 struct bench_run;

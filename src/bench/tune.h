@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "bench/verdict.h"
 
 struct bench_ctx;

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "bench/results.h"
 #include "bench/runner.h"
 #include "bench/tune_impl.h"

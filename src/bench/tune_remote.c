@@ -10,10 +10,10 @@
 
 #include <jansson.h>
 
-#include "apply/agentless.h"
+#include "apply/dut_apply.h"
 #include "bench/cand.h"
-#include "bench/lab.h"
-#include "bench/remote_impl.h"
+#include "bench/lab_bench.h"
+#include "bench/dut_bench_impl.h"
 #include "bench/runner.h"
 #include "bench/tune.h"
 #include "bench/tune_remote.h"

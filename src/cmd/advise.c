@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "bench/results.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "diag/diag.h"
 #include "kb/kb.h"
 #include "kb/system.h"

@@ -8,8 +8,8 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
-#include "cmd/agentless.h"
-#include "cmd/cmd.h"
+#include "cli/dut_write_opts.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "util/util.h"
 #include "util/util_json.h"

@@ -16,17 +16,17 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "bench/label.h"
-#include "bench/remote.h"
+#include "bench/dut_bench.h"
 #include "bench/results.h"
 #include "bench/runner.h"
 #include "bench/schedule.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "bench/signals.h"
 #include "bench/verdict.h"
-#include "cmd/cmd.h"
-#include "cmd/remote_opts.h"
+#include "cli/cli.h"
+#include "cli/bench_dut_opts.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "util/util.h"

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "os/os.h"
 #include "kb/system.h"

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
 #include "diag/diag.h"
 #include "os/os.h"
 #include "os/platform.h"

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "os/fbsd_text.h"
 #include "os/os.h"

@@ -15,13 +15,13 @@
 
 #include <jansson.h>
 
-#include "bench/lab.h"
-#include "bench/remote.h"
+#include "bench/lab_bench.h"
+#include "bench/dut_bench.h"
 #include "bench/runner.h"
 #include "bench/signals.h"
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
-#include "cmd/remote_opts.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
+#include "cli/bench_dut_opts.h"
 #include "doctor/doctor.h"
 #include "remote/capture.h"
 #include "remote/remote.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "apply/remote_script.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "os/ifset.h"
 #include "util/util.h"

@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_history;

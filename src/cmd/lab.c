@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "lab/lab.h"
 #include "util/util.h"
 #include "util/util_json.h"

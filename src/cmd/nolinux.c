@@ -5,7 +5,7 @@
  * why it is missing instead of "unknown command": NTUNE_CMD_LINUX_ONLY makes
  * cmd_dispatch refuse them (exit 2).
  */
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 
 const struct ntune_cmd cmd_lab = {
 	.name = "lab",

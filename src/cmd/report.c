@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "report/report.h"
 #include "util/util.h"
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "apply/apply.h"
-#include "cmd/agentless.h"
-#include "cmd/cmd.h"
+#include "cli/dut_write_opts.h"
+#include "cli/cli.h"
 
 extern const struct ntune_cmd cmd_revert;
 

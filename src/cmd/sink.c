@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "lab/lab.h"
 #include "lab/traffic.h"
 #include "lab/traffic_cli.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
 #include "os/collect.h"
 #include "remote/capture.h"
 #include "util/util.h"

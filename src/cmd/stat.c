@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "stat/stat.h"
 #include "util/util.h"
 #include "util/util_json.h"

@@ -17,8 +17,8 @@
 
 #include <jansson.h>
 
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
 #include "os/os.h"
 #include "util/util.h"
 #include "util/util_json.h"

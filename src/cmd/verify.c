@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "util/util.h"
 #include "util/util_json.h"

@@ -12,11 +12,11 @@
 #include <stddef.h>
 
 #include "lab/names.h"
-#include "lab/netns.h"
+#include "lab/nsenter.h"
 
 /*
  * Building the lab, entering namespaces, gen and sink are Linux-only (the
- * top-level meson.build lists the files); elsewhere src/lab/nolinux.c stands in
+ * top-level meson.build lists the files); elsewhere src/lab/lab_nolinux.c stands in
  * and every such function fails with this cause.
  */
 #define LAB_LINUX_ONLY	"the lab is Linux-only (network namespaces, veth, AF_PACKET); " \

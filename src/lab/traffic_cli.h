@@ -1,6 +1,6 @@
 /*
  * The interface of `ntune gen` and `ntune sink` that other code drives: bench
- * (src/bench/measure.c, src/bench/remote.c) and lab rfc2544 (src/lab/rfc2544.c)
+ * (src/bench/measure.c, src/bench/dut_bench.c) and lab rfc2544 (src/lab/rfc2544_search.c)
  * start them as child processes, in a lab namespace or over ssh, and read their
  * --json documents and the sink's ready line. The commands (src/cmd/gen.c,
  * src/cmd/sink.c) take their option names and JSON keys from here too, so a

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "diag/diag.h"
 #include "report/report.h"
 #include "util/util.h"

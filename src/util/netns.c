@@ -1,6 +1,6 @@
 /*
  * Network namespaces of ip-netns(8) (/run/netns/NAME). Linux-only: the top-level
- * meson.build builds src/util/nolinux.c in its place elsewhere.
+ * meson.build builds src/util/netns_nolinux.c in its place elsewhere.
  */
 #include <sys/types.h>
 #include <sys/mount.h>

@@ -41,7 +41,7 @@ test_expect_success 'ntune help COMMAND shows that command' '
 '
 test_expect_success 'an unknown global option exits 2' 'test_expect_code 2 ntune --frobnicate 2>/dev/null'
 
-# The argument spec of each command (src/cmd/cmd.c cmd_dispatch): one check for all.
+# The argument spec of each command (src/cli/cli.c cmd_dispatch): one check for all.
 test_expect_success 'an unknown option of a command: exit 2, the option named, that command'"'"'s usage' '
 	test_expect_code 2 ntune advise --frobnicate >out 2>err &&
 	test ! -s out &&

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Function length: scripts/func-lengths.sh finds functions over a limit (120 by default), and
-# no function of src/ is over 100 lines (issue 35).
+# no function of src/ is over 100 lines (issue 35). Names that say their room: no file name
+# repeats across src/'s folders, and every file of src/cmd/ is a command.
 . "$(dirname "$0")/lib.sh"
 
 # A KNF function whose body is N lines long.
@@ -26,5 +27,14 @@ test_expect_success 'the length check names a function of 121 lines and passes o
 '
 test_expect_success 'no function of src/ is over 100 lines' '
 	"$SRCDIR/scripts/func-lengths.sh" -n 100 "$SRCDIR/src"
+'
+test_expect_success 'no file name repeats across the folders of src/' '
+	(cd "$SRCDIR/src" && find . -name "*.[ch]" | sed "s|.*/||" | sort | uniq -d) >dups &&
+	{ test ! -s dups || { echo "repeated: $(cat dups)"; false; }; }
+'
+test_expect_success 'every C file of src/cmd/ defines a command' '
+	for f in "$SRCDIR"/src/cmd/*.c; do
+		grep -q "^const struct ntune_cmd cmd_" "$f" || { echo "not a command: $f"; exit 1; }
+	done
 '
 test_done

@@ -43,8 +43,8 @@ test_expect_success FREEBSD_SYSROOT 'no Linux-only file was compiled, and the st
 for e in json.load(open(sys.argv[1])):
     print(os.path.relpath(os.path.normpath(os.path.join(e[\"directory\"], e[\"file\"])), sys.argv[2]))" \
 		"$TRASH/bsd/compile_commands.json" "$SRCDIR" | sort -u >compiled &&
-	grep -qx "src/lab/nolinux.c" compiled && grep -qx "src/cmd/nolinux.c" compiled &&
-	grep -qx "src/util/nolinux.c" compiled && grep -qx "src/os/freebsd.c" compiled &&
+	grep -qx "src/lab/lab_nolinux.c" compiled && grep -qx "src/cmd/nolinux.c" compiled &&
+	grep -qx "src/util/netns_nolinux.c" compiled && grep -qx "src/os/freebsd.c" compiled &&
 	grep -qx "src/util/self_freebsd.c" compiled &&
 	! grep -E "^src/(lab/(lab|netns|nl|gen|sink)|cmd/(lab|gen|sink)|os/linux[a-z_]*|util/netns)\.c$" compiled &&
 	! grep -E "^tests/(shim|nolinux)/|_linux\.c$" compiled

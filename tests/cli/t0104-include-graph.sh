@@ -11,11 +11,11 @@ test_expect_success 'the include graph of src/ has no cycle' '
 	grep -q "^include graph: [0-9]* units, [0-9]* edges, 0 cycles$" out &&
 	! grep -q "^cycle:" out
 '
-test_expect_success 'netns.c including lab.h again is the lab cycle, named' '
+test_expect_success 'nsenter.c including lab.h again is the lab cycle, named' '
 	cp -R "$SRCDIR/src" src &&
-	sed "s|#include \"lab/netns.h\"|&\n#include \"lab/lab.h\"|" "$SRCDIR/src/lab/netns.c" >src/lab/netns.c &&
+	sed "s|#include \"lab/nsenter.h\"|&\n#include \"lab/lab.h\"|" "$SRCDIR/src/lab/nsenter.c" >src/lab/nsenter.c &&
 	test_expect_code 1 "$graph" src >out &&
-	grep -qx "cycle: lab/lab -> lab/netns -> lab/lab" out &&
+	grep -qx "cycle: lab/lab -> lab/nsenter -> lab/lab" out &&
 	grep -q ", 1 cycles$" out
 '
 test_expect_success 'the conversions file including the collector is the os cycle, named' '

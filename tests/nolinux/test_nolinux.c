@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "lab/lab.h"
 #include "lab/traffic.h"
 #include "util/util.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/run.h"
+#include "bench/bench_run.h"
 
 /* Two CPUs, 100 ticks each over the run: CPU 0 30 of them in softirq, CPU 1 10. */
 static const struct os_cpu_times cpu_a[2] = {

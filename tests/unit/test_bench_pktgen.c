@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/remote_impl.h"
+#include "bench/dut_bench_impl.h"
 
 static const char tx_out[] =
     "Sending on netmap:ix0: 8 queues, 1 threads and 1 cpus.\n"

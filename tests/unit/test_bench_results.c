@@ -10,7 +10,7 @@
 
 #include "bench/label.h"
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "lab/rfc2544.h"
 #include "report/report.h"

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 
 #include "bench/schedule.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 
 static void
 test_bench_seq_alpha_is_bonferroni_over_looks(void **state)

@@ -8,10 +8,10 @@
 #include <cmocka.h>
 
 #include "bench/cand.h"
-#include "bench/lab.h"
-#include "bench/run.h"
+#include "bench/lab_bench.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "bench/tune.h"
 #include "bench/verdict.h"
 #include "diag/diag.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bench/seq.h"
+#include "bench/sequential.h"
 #include "bench/verdict.h"
 
 /* The verdict on B against A, 5 runs each, at 95% confidence (alpha 0.05); fails the test if none. */

@@ -1,5 +1,5 @@
 /*
- * src/diag/json.c: the diagnosis (DIR/diagnosis.json, `ntune diagnose --json`) written and
+ * src/diag/diag_json.c: the diagnosis (DIR/diagnosis.json, `ntune diagnose --json`) written and
  * read through one typed table; the report reads a results directory's diagnosis.json that way.
  */
 #include <stdarg.h>

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/remote.h"
+#include "bench/dut_bench.h"
 #include "bench/runner.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "os/platform.h"

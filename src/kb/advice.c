@@ -1,6 +1,6 @@
 /*
  * `ntune advise`: runs the advice rules of share/knobs/advice (system.advice, then
- * nic.advice once per NIC, then late.advice; src/kb/rules.c reads them) against the
+ * nic.advice once per NIC, then late.advice; src/kb/advice_rules.c reads them) against the
  * system. Every value is computed from the system (CPU count, SMT, NIC queues and
  * rings, link speed); every line says how sure it is: safe (fixes a clear
  * misconfiguration), usually helps (with a source), or measure it (a candidate for

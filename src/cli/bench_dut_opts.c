@@ -5,12 +5,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "bench/lab.h"
-#include "bench/remote.h"
+#include "bench/lab_bench.h"
+#include "bench/dut_bench.h"
 #include "bench/runner.h"
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
-#include "cmd/remote_opts.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
+#include "cli/bench_dut_opts.h"
 #include "lab/lab.h"
 #include "util/util.h"
 

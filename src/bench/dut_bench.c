@@ -16,12 +16,12 @@
 
 #include <jansson.h>
 
-#include "apply/agentless.h"
-#include "bench/lab.h"
+#include "apply/dut_apply.h"
+#include "bench/lab_bench.h"
 #include "bench/label.h"
-#include "bench/remote_impl.h"
+#include "bench/dut_bench_impl.h"
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "bench/signals.h"
 #include "kb/kb.h"

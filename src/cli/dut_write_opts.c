@@ -1,11 +1,11 @@
-/* apply/confirm/revert --dut ssh://...: a DUT without ntune (apply/agentless.h). */
+/* apply/confirm/revert --dut ssh://...: a DUT without ntune (apply/dut_apply.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/agentless.h"
-#include "cmd/cmd.h"
+#include "cli/dut_write_opts.h"
+#include "cli/cli.h"
 #include "util/util.h"
 
 int

@@ -68,7 +68,7 @@ struct bench_remote {
 	/* found */
 	struct remote_facts dut_facts, gen_facts, sink_facts;
 	const char *os;			/* the DUT's OS as the knowledge base names it */
-	bool	agentless;		/* no ntune on the DUT (or --agentless): apply/agentless.h */
+	bool	agentless;		/* no ntune on the DUT (or --agentless): apply/dut_apply.h */
 	char	boot_id[128];		/* the DUT's current boot */
 	char	dut_mac[18];		/* pkt-gen: dut_in's MAC address (its -D), "" until read */
 	double	reboot_mean;		/* s one reboot took on average (an estimate before the first) */

@@ -1,6 +1,6 @@
 /*
  * Entering network namespaces and reading interface counters inside them
- * (netns.c, Linux-only; src/lab/nolinux.c stands in elsewhere).
+ * (netns.c, Linux-only; src/lab/lab_nolinux.c stands in elsewhere).
  */
 #ifndef NTUNE_LAB_NETNS_H
 #define NTUNE_LAB_NETNS_H

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "bench/signals.h"
 #include "bench/tune_impl.h"

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "bench/results.h"
-#include "bench/run.h"
+#include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"

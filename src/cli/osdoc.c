@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/osdoc.h"
+#include "cli/cli.h"
+#include "cli/osdoc.h"
 #include "kb/kb.h"
 #include "kb/rules.h"
 #include "os/collect.h"

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/lab.h"
+#include "bench/lab_bench.h"
 #include "bench/runner.h"
-#include "cmd/cmd.h"
+#include "cli/cli.h"
 #include "kb/kb.h"
 #include "os/ifset.h"
 #include "util/util.h"

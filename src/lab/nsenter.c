@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lab/names.h"
-#include "lab/netns.h"
+#include "lab/nsenter.h"
 #include "os/os.h"
 #include "util/run.h"
 #include "util/util.h"

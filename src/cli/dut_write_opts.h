@@ -1,10 +1,10 @@
-/* apply/confirm/revert --dut ssh://...: the DUT reached agentless (cmd/agentless.c). */
+/* apply/confirm/revert --dut ssh://...: the DUT reached agentless (cli/dut_write_opts.c). */
 #ifndef NTUNE_CMD_AGENTLESS_H
 #define NTUNE_CMD_AGENTLESS_H
 
 #include <stdbool.h>
 
-#include "apply/agentless.h"
+#include "apply/dut_apply.h"
 #include "remote/remote.h"
 
 struct ntune_cmd;

@@ -1,7 +1,7 @@
 /* Sequential stopping with a Bonferroni correction over the planned looks. */
 #include <stddef.h>
 
-#include "bench/seq.h"
+#include "bench/sequential.h"
 
 int
 bench_seq_looks(const struct bench_seq *s)

@@ -2,10 +2,10 @@
 #ifndef NTUNE_BENCH_REMOTE_IMPL_H
 #define NTUNE_BENCH_REMOTE_IMPL_H
 
-#include "bench/remote.h"
+#include "bench/dut_bench.h"
 
 struct agentless_opts;
-/* The DUT reached without ntune (b->agentless): its host, OS and root for apply/agentless.h. */
+/* The DUT reached without ntune (b->agentless): its host, OS and root for apply/dut_apply.h. */
 void	bench_remote_agentless(const struct bench_remote *, struct agentless_opts *);
 
 /* One load through the DUT, the DUT's counters read idle before and after it. */

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apply/agentless.h"
+#include "apply/dut_apply.h"
 #include "kb/kb.h"
 #include "remote/remote.h"
 #include "util/util.h"
