@@ -3,7 +3,7 @@
 #
 # Checks that the `#include "..."` graph of the C files under SRC_DIR (default:
 # src/ next to this script) has no cycle. A file's unit is its path without the
-# extension: src/os/snapshot_backend.c and src/os/snapshot.h are the unit os/snapshot.
+# extension: src/os/collect.c and src/os/collect.h are the unit os/collect.
 # A module's private header X_impl.h (its internals, shared by its files) is
 # part of unit X. Unit A depends on unit B when a file of A includes a header
 # of B ("os/snapshot.h", or "snapshot.h" next to the includer). A cycle of units, A -> B -> ... -> A,

@@ -550,10 +550,13 @@ diag_knob_rank(const struct diag_result *d, const char *knob)
 void
 diag_order_advice(const struct diag_result *d, struct kb_advice *a, size_t n)
 {
-	struct kb_advice *out = xcalloc(n + 1, sizeof *out);
+	struct kb_advice *out;
 	size_t i, k = 0, f;
 	char *r;
 
+	if (n == 0)	/* no advice (a paste without a CPU count): a NULL array, nothing to order */
+		return;
+	out = xcalloc(n + 1, sizeof *out);
 	for (f = 0; f < d->nfindings; f++)
 		for (i = 0; i < n; i++) {
 			if (a[i].name == NULL || diag_knob_rank(d, a[i].name) != (int)f)
