@@ -159,6 +159,9 @@ assert_exists(const char *rel)
 	free(d);
 }
 
+/* Directories run() puts first on PATH ("'DIR':" each), before the sysctl stand-in's. */
+static const char *path_first = "";
+
 /* Runs script (cut to len bytes when len > 0) with sh; its exit status. */
 static int
 run(const char *script, size_t len)
@@ -172,8 +175,8 @@ run(const char *script, size_t len)
 	assert_non_null(f);
 	fwrite(script, 1, len > 0 ? len : strlen(script), f);
 	fclose(f);
-	xasprintf(&cmd, "PATH='%s/tests/cli/standin/freebsd':\"$PATH\" SYSCTL_STANDIN_MIB='%s/mib' "
-	    "sh -s <'%s' >'%s/out' 2>&1", NTUNE_SRCDIR, root, path, root);
+	xasprintf(&cmd, "PATH=%s'%s/tests/cli/standin/freebsd':\"$PATH\" SYSCTL_STANDIN_MIB='%s/mib' "
+	    "sh -s <'%s' >'%s/out' 2>&1", path_first, NTUNE_SRCDIR, root, path, root);
 	st = system(cmd);
 	free(cmd);
 	free(path);
@@ -263,6 +266,106 @@ test_failed_set_restores_everything(void **state)
 	expect("/mib/net/isr/dispatch", "direct\n");
 	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
 	expect("/var/db/ntune-agentless/e2/state", "failed\n");
+}
+
+static void sh_ok(const char *, const char *);
+
+/*
+ * Every printable ASCII character through the validators: exactly the documented sets pass
+ * (a value: letters, digits, single spaces and _ . , : / + = @ % -; a name: letters first,
+ * then letters, digits and _ . % -), in the middle of a value or name and alone.
+ */
+static void
+test_validators_pass_exactly_the_documented_characters(void **state)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	char buf[4], *cause = NULL, wantv[160], wantn[160];
+	int c;
+
+	(void)state;
+	snprintf(wantv, sizeof wantv, "%s _.,:/+=@%%-", letters);
+	snprintf(wantn, sizeof wantn, "%s_.%%-", letters);
+	for (c = 0x20; c <= 0x7e; c++) {
+		bool v_ok = strchr(wantv, c) != NULL, n_ok = strchr(wantn, c) != NULL;
+
+		snprintf(buf, sizeof buf, "a%cb", c);
+		if ((rscript_check_value("net.ok", buf, "the", &cause) == 0) != v_ok)
+			fail_msg("value '%s': %s, the documented set %s it", buf, v_ok ? cause :
+			    "accepted", v_ok ? "has" : "has not");
+		free(cause);
+		cause = NULL;
+		if ((rscript_check_name(buf, &cause) == 0) != n_ok)
+			fail_msg("name '%s': %s, the documented set %s it", buf, n_ok ? cause :
+			    "accepted", n_ok ? "has" : "has not");
+		free(cause);
+		cause = NULL;
+		/* a value of the one character: a blank alone is a leading blank */
+		snprintf(buf, sizeof buf, "%c", c);
+		if ((rscript_check_value("net.ok", buf, "the", &cause) == 0) != (v_ok && c != ' '))
+			fail_msg("value '%s' alone: %s", buf, cause != NULL ? cause : "accepted");
+		free(cause);
+		cause = NULL;
+	}
+	/* the lengths: a value of 512 characters passes, of 513 not; a name of 200, of 201 not */
+	{
+		char *v = xmalloc(514), *n = xmalloc(202);
+
+		memset(v, '1', 513);
+		v[512] = '\0';
+		assert_int_equal(rscript_check_value("net.ok", v, "the", NULL), 0);
+		v[512] = '1';
+		v[513] = '\0';
+		assert_int_equal(rscript_check_value("net.ok", v, "the", NULL), -1);
+		memset(n, 'a', 201);
+		n[200] = '\0';
+		assert_int_equal(rscript_check_name(n, NULL), 0);
+		n[200] = 'a';
+		n[201] = '\0';
+		assert_int_equal(rscript_check_name(n, NULL), -1);
+		free(v);
+		free(n);
+	}
+}
+
+/*
+ * A kernel that stores another value than asked (a sysctl stand-in that clamps
+ * net.inet.ip.intr_queue_maxlen to 1024): the read-back sees it, everything is restored
+ * (the knobs and the persisted file), the entry says failed and the script exits 7.
+ */
+static void
+test_value_stored_differently_restores_everything(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "e9", root, 0, true, false };
+	char *t, *cause = NULL, *out, *first;
+
+	(void)state;
+	sh_ok("mkdir -p bin%s", "");
+	put("/bin/sysctl", "#!/bin/sh\n# a kernel that clamps intr_queue_maxlen to 1024\n"
+	    "for a; do\n\tcase $a in net.inet.ip.intr_queue_maxlen=*)\n"
+	    "\t\t[ \"${a#*=}\" -gt 1024 ] && a=net.inet.ip.intr_queue_maxlen=1024 ;; esac\n"
+	    "\tset -- \"$@\" \"$a\"; shift\ndone\n"
+	    "exec \"$STANDIN\" \"$@\"\n");
+	sh_ok("chmod +x bin/sysctl%s", "");
+	setenv("STANDIN", NTUNE_SRCDIR "/tests/cli/standin/freebsd/sysctl", 1);
+	xasprintf(&first, "'%s/bin':", root);
+	path_first = first;
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_non_null(t);
+	assert_int_equal(run(t, 0), RSCRIPT_EX_READBACK);
+	free(t);
+	free(first);
+	path_first = "";
+	sh_ok("rm -f bin/sysctl%s", "");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", "# mine\nkern.ipc.somaxconn=1024\n");
+	expect("/var/db/ntune-agentless/e9/state", "failed\n");
+	out = get("/out");
+	assert_non_null(out);
+	if (strstr(out, "net.inet.ip.intr_queue_maxlen reads back as '1024', not what was set; "
+	    "everything restored") == NULL)
+		fail_msg("the script said: %s", out);
+	free(out);
 }
 
 static void
@@ -551,6 +654,8 @@ main(void)
 		cmocka_unit_test(test_hostile_names_and_values_are_refused),
 		cmocka_unit_test(test_apply_then_revert_restores_byte_for_byte),
 		cmocka_unit_test(test_failed_set_restores_everything),
+		cmocka_unit_test(test_validators_pass_exactly_the_documented_characters),
+		cmocka_unit_test(test_value_stored_differently_restores_everything),
 		cmocka_unit_test(test_changed_original_changes_nothing),
 		cmocka_unit_test(test_cut_script_runs_nothing),
 		cmocka_unit_test(test_linux_boot_guard),
