@@ -117,17 +117,30 @@ def sync_tree(scratch):
     tree = os.path.join(scratch, "tree")
     out = subprocess.run(["git", "-C", TOP, "ls-files", "-z", "-co", "--exclude-standard"],
                          check=True, stdout=subprocess.PIPE).stdout.decode()
-    files = set(f for f in out.split("\0") if f and os.path.isfile(os.path.join(TOP, f)))
-    for f in files:
+    files = set(f for f in out.split("\0") if f and os.path.lexists(os.path.join(TOP, f)))
+    for f in sorted(files):
         src, dst = os.path.join(TOP, f), os.path.join(tree, f)
-        s = os.stat(src)
+        if os.path.islink(src):     # the fixtures' /sys trees are made of them
+            if not os.path.islink(dst) or os.readlink(dst) != os.readlink(src):
+                if os.path.lexists(dst):
+                    os.unlink(dst)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                os.symlink(os.readlink(src), dst)
+            continue
+        # By content: a copy gets the time of now, newer than any object built from a
+        # mutant (copying the source's older time would leave that object in the build).
+        with open(src, "rb") as fh:
+            data = fh.read()
         try:
-            d = os.stat(dst)
-            if d.st_size == s.st_size and int(d.st_mtime) == int(s.st_mtime):
-                continue
+            with open(dst, "rb") as fh:
+                if fh.read() == data:
+                    continue
         except FileNotFoundError:
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst)
+        if os.path.islink(dst):
+            os.unlink(dst)
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
     for dirpath, dirnames, filenames in os.walk(tree):
         rel = os.path.relpath(dirpath, tree)
         for fn in filenames:
