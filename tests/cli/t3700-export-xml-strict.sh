@@ -46,7 +46,7 @@ test_expect_success 'diff and check refuse a config.xml that is not well-formed,
 	test_expect_code 2 ntune check --os opnsense amp.xml 2>err &&
 	grep -q "amp.xml:5: .&. that starts no reference" err
 '
-test_expect_success 'an element left open, a stray <, a second root: each refused with its line' '
+test_expect_success 'an element left open, a stray <, a second root, a swapped end tag, a cut file: each refused with its line' '
 	printf "<?xml version=\"1.0\"?>\n<opnsense>\n<sysctl>\n<item><tunable>a.b</tunable><value>1</value>\n</sysctl>\n</opnsense>\n" >open.xml &&
 	test_expect_code 2 ntune check --os opnsense open.xml 2>err &&
 	grep -q "open.xml:4: <item> without </item>" err &&
@@ -55,7 +55,13 @@ test_expect_success 'an element left open, a stray <, a second root: each refuse
 	grep -q "lt.xml:2: .<. that starts no tag (write &lt;)" err &&
 	printf "<?xml version=\"1.0\"?>\n<opnsense/>\n<pfsense/>\n" >two.xml &&
 	test_expect_code 2 ntune check --os opnsense two.xml 2>err &&
-	grep -q "two.xml:3: a second root element <pfsense>" err
+	grep -q "two.xml:3: a second root element <pfsense>" err &&
+	printf "<sysctl>\n<item><tunable>a.b</tunable><value>1</descr></item>\n</sysctl>\n" >swap.xml &&
+	test_expect_code 2 ntune check --os opnsense swap.xml 2>err &&
+	grep -q "swap.xml:2: <value> without </value>" err &&
+	printf "<?xml version=\"1.0\"?>\n<opnsense>\n<sysctl>\n<item><tunable>a.b</tunable><value>1</value></item>\n" >cut.xml &&
+	test_expect_code 2 ntune diff p.conf cut.xml 2>err &&
+	grep -q "cut.xml:3: <sysctl> without </sysctl>" err
 '
 test_expect_success 'pasted <item>s without a root and comments are still read' '
 	printf "<!-- from the GUI -->\n<item><tunable>net.inet.ip.redirect</tunable><value>0</value></item>\n<item><tunable>kern.ipc.maxsockbuf</tunable><value>16777216</value><descr/></item>\n" >paste.xml &&
