@@ -353,11 +353,50 @@ test_advise_linux_lro_cites_the_driver_and_the_kernel_rule(void **state)
 	done(&ad);
 }
 
+/*
+ * The descriptor ring advice at its limits: a NIC that does not say its maximum gets its
+ * driver's (share/knobs/drivers: ix max-rxd 4096, ixgbe.h MAX_RXD), and a ring already at
+ * its maximum gets no advice.
+ */
+static void
+test_advise_ring_from_the_driver_limit_and_none_at_the_maximum(void **state)
+{
+	struct kb_system s = machine("freebsd", 8, 8);
+	struct kb_nic nic;
+	struct advice ad;
+
+	(void)state;
+	nic = nic_named("ix0", "ix");
+	nic.speed_mbps = 10000;
+	nic.queues = 8;
+	nic.max_queues = 8;
+	nic.rx_ring = 2048;
+	nic.max_rx_ring = -1;
+	nic.flow_control = -1;
+	nic.adaptive_rx = -1;
+	nic.lro = -1;
+	s.nics = &nic;
+	s.nnics = 1;
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	expect(&ad, "dev.ix.0.iflib.override_nrxds", "4096", KB_MEASURE);
+	done(&ad);
+	nic.rx_ring = 4096;
+	nic.max_rx_ring = 4096;
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	assert_null(find(&ad, "dev.ix.0.iflib.override_nrxds"));
+	done(&ad);
+	nic.rx_ring = 4095;
+	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+	expect(&ad, "dev.ix.0.iflib.override_nrxds", "4096", KB_MEASURE);
+	done(&ad);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_advise_seed_000_machine_gets_the_kernels_rss_bits_4_and_smt_candidate),
+		cmocka_unit_test(test_advise_ring_from_the_driver_limit_and_none_at_the_maximum),
 		cmocka_unit_test(test_advise_values_follow_the_cpu_count),
 		cmocka_unit_test(test_advise_plain_freebsd_without_rss_kernel_skips_rss),
 		cmocka_unit_test(test_advise_iflib_nic_queues_rings_and_flow_control),
