@@ -184,11 +184,17 @@ def run_tests(build, names, need, logbase):
     r = run(["ninja", "-C", build] + tg)
     if r.returncode != 0:
         return False, [], r.stdout.decode(errors="replace")
+    # What a test a mutant breaks leaves in TMPDIR goes with the scratch, not into /tmp.
+    tmp = os.path.join(os.path.dirname(build), "tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
     try:
         r = run(["meson", "test", "-C", build, "--no-rebuild", "--num-processes", "2",
-                 "--logbase", logbase] + names, timeout=1200)
+                 "--logbase", logbase] + names, timeout=1200, env=dict(os.environ, TMPDIR=tmp))
     except subprocess.TimeoutExpired:
         return True, ["(timeout)"], ""
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     out = r.stdout.decode(errors="replace")
     failed = []
     for line in out.splitlines():

@@ -36,8 +36,9 @@ TUNED_PROFILES="${NTUNE_TUNED_PROFILES:-/usr/local/share/ntune/peers/tuned/curre
 test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
 # The file's TMPDIR is in the trash: what ntune or a test leaves there fails the test that
-# left it, named (test_tmp_clean), instead of piling up in /tmp.
-mkdir "$TRASH/tmp" && TMPDIR="$TRASH/tmp" && export TMPDIR
+# left it, named (test_tmp_clean), instead of piling up in /tmp. Its path is short (24 bytes
+# under /tmp) so that ntune's ssh control directory goes there too (src/remote/ssh.c).
+mkdir "$TRASH/t" && TMPDIR="$TRASH/t" && export TMPDIR
 # Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
 test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null || :; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
 trap '[ -f "$TRASH/.cleanup" ] && . "$TRASH/.cleanup"; rm -rf "$TRASH"' EXIT
@@ -120,10 +121,10 @@ test_expect_success() {
 # test_tmp_clean: false, naming them, when files were left in TMPDIR (removed then, so the
 # next test starts clean); a command that makes temporary files must remove them.
 test_tmp_clean() {
-	_left=$(cd "$TRASH/tmp" 2>/dev/null && ls -A)
+	_left=$(cd "$TRASH/t" 2>/dev/null && ls -A)
 	[ -z "$_left" ] && return 0
 	echo "left behind in TMPDIR (would be in /tmp outside the tests): $(echo $_left)"
-	rm -rf "$TRASH/tmp" && mkdir "$TRASH/tmp"
+	rm -rf "$TRASH/t" && mkdir "$TRASH/t"
 	return 1
 }
 
