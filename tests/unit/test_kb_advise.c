@@ -361,34 +361,33 @@ test_advise_linux_lro_cites_the_driver_and_the_kernel_rule(void **state)
 static void
 test_advise_ring_from_the_driver_limit_and_none_at_the_maximum(void **state)
 {
+	static const struct {
+		int	 rx_ring, max_rx_ring;
+		const char *want;	/* override_nrxds advised, NULL none */
+	} rings[] = {
+		{ 2048, -1, "4096" },	/* the NIC does not say its maximum: the driver's */
+		{ 4096, 4096, NULL },	/* at its maximum */
+		{ 4095, 4096, "4096" },	/* one below */
+	};
 	struct kb_system s = machine("freebsd", 8, 8);
-	struct kb_nic nic;
+	struct kb_nic nic = nic_named("ix0", "ix");
 	struct advice ad;
+	size_t i;
 
 	(void)state;
-	nic = nic_named("ix0", "ix");
-	nic.speed_mbps = 10000;
-	nic.queues = 8;
-	nic.max_queues = 8;
-	nic.rx_ring = 2048;
-	nic.max_rx_ring = -1;
-	nic.flow_control = -1;
-	nic.adaptive_rx = -1;
-	nic.lro = -1;
+	nic.flow_control = nic.adaptive_rx = nic.lro = -1;
 	s.nics = &nic;
 	s.nnics = 1;
-	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
-	expect(&ad, "dev.ix.0.iflib.override_nrxds", "4096", KB_MEASURE);
-	done(&ad);
-	nic.rx_ring = 4096;
-	nic.max_rx_ring = 4096;
-	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
-	assert_null(find(&ad, "dev.ix.0.iflib.override_nrxds"));
-	done(&ad);
-	nic.rx_ring = 4095;
-	ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
-	expect(&ad, "dev.ix.0.iflib.override_nrxds", "4096", KB_MEASURE);
-	done(&ad);
+	for (i = 0; i < nitems(rings); i++) {
+		nic.rx_ring = rings[i].rx_ring;
+		nic.max_rx_ring = rings[i].max_rx_ring;
+		ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+		if (rings[i].want != NULL)
+			expect(&ad, "dev.ix.0.iflib.override_nrxds", rings[i].want, KB_MEASURE);
+		else
+			assert_null(find(&ad, "dev.ix.0.iflib.override_nrxds"));
+		done(&ad);
+	}
 }
 
 int
