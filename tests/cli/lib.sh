@@ -37,8 +37,9 @@ test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
 # The file's TMPDIR is in the trash: what ntune or a test leaves there fails the test that
 # left it, named (test_tmp_clean), instead of piling up in /tmp. Its path is short (24 bytes
-# under /tmp) so that ntune's ssh control directory goes there too (src/remote/ssh.c).
-mkdir "$TRASH/t" && TMPDIR="$TRASH/t" && export TMPDIR
+# under /tmp) so that ntune's ssh control directory goes there too (src/remote/ssh.c); "_",
+# a name no test uses for its own files.
+mkdir "$TRASH/_" && TMPDIR="$TRASH/_" && export TMPDIR
 # Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
 test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null || :; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
 trap '[ -f "$TRASH/.cleanup" ] && . "$TRASH/.cleanup"; rm -rf "$TRASH"' EXIT
@@ -121,10 +122,11 @@ test_expect_success() {
 # test_tmp_clean: false, naming them, when files were left in TMPDIR (removed then, so the
 # next test starts clean); a command that makes temporary files must remove them.
 test_tmp_clean() {
-	_left=$(cd "$TRASH/t" 2>/dev/null && ls -A)
+	[ -d "$TRASH/_" ] || mkdir "$TRASH/_"
+	_left=$(cd "$TRASH/_" && ls -A)
 	[ -z "$_left" ] && return 0
 	echo "left behind in TMPDIR (would be in /tmp outside the tests): $(echo $_left)"
-	rm -rf "$TRASH/t" && mkdir "$TRASH/t"
+	rm -rf "$TRASH/_" && mkdir "$TRASH/_"
 	return 1
 }
 
