@@ -148,7 +148,7 @@ attributes(struct xml_scan *x, const char *p, const char *tag, int tlen)
 		if (n < x->end && (*n == '>' || (*n == '/' && n + 1 < x->end && n[1] == '>')))
 			return n;
 		if (n == p || (v = name_end(n, x->end)) == n) {
-			fault(x, n, "<%.*s> without its closing >", tlen, tag);
+			fault(x, tag - 1, "<%.*s> without its closing >", tlen, tag);
 			return NULL;
 		}
 		v = skip_blank(v, x->end);
