@@ -108,3 +108,10 @@ fuzz: $(ASAN_BUILD)/build.ninja
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# Mutation testing (issue 37): each mutant of scripts/mutants.txt applied in a copy of the tree
+# (build-mutate/), its tests run; prints the score and every survivor. Not part of check.
+# One or some: make mutate MUTANTS='readback-undo capture-nul'; the patterns only: scripts/mutate.py --check.
+.PHONY: mutate
+mutate:
+	scripts/mutate.py --min-score 90 $(MUTANTS)

@@ -18,6 +18,10 @@ WIDTH=${WIDTH:-1100}
 die() { echo "report-screenshot: $*" >&2; exit 1; }
 [ -x "$NTUNE" ] || die "no binary at $NTUNE (run make first)"
 command -v chromium >/dev/null 2>&1 || die "no chromium on PATH"
+# Refused before anything is made: a refusal leaves nothing behind in TMPDIR.
+if [ $# -ge 1 ]; then
+	[ -f "$1/meta.json" ] || die "$1: not a results directory (no meta.json)"
+fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ntune-shot.XXXXXX")
 P="shot$$"
 cleanup() {
@@ -25,7 +29,6 @@ cleanup() {
 	rm -rf "$WORK"
 }
 if [ $# -ge 1 ]; then
-	[ -f "$1/meta.json" ] || die "$1: not a results directory (no meta.json)"
 	cp -r "$1" "$WORK/r"
 	trap 'cleanup given' EXIT
 else

@@ -164,6 +164,11 @@ struct bench_tune {
  */
 /* The rule: keep a change only when the bench stopped decided and it forwards more. */
 bool	bench_tune_keep(enum bench_stop, const struct bench_verdict *);
+/*
+ * A drop check's rule: a kept step stays only when the best profile without it was
+ * decided worse (fewer packets; for --goal latency, a higher latency).
+ */
+bool	bench_tune_still_needed(enum bench_stop, const struct bench_verdict *);
 int	bench_tune_run(struct bench_ctx *, struct bench_tune *, char **cause);
 /* Whether cand changes a knob that takes effect at boot, tried across reboots (t->reboot_s). */
 bool	bench_tune_boot_change(const struct bench_ctx *, const struct bench_tune *,

@@ -48,6 +48,14 @@ bench_tune_keep(enum bench_stop stop, const struct bench_verdict *v)
 	return stop == BENCH_DECIDED && v->na > 0 && v->decided && v->direction == better;
 }
 
+bool
+bench_tune_still_needed(enum bench_stop stop, const struct bench_verdict *v)
+{
+	int worse = strcmp(v->unit, "latency") == 0 ? 1 : -1;
+
+	return stop == BENCH_DECIDED && v->na > 0 && v->decided && v->direction == worse;
+}
+
 int
 bench_tune_runs_next(const struct bench_ctx *c, const struct bench_tune *t)
 {

@@ -410,8 +410,7 @@ prune(struct bench_ctx *c, struct bench_tune *t, size_t k, struct bench_tune_loo
 			continue;
 		step_from_verdict(s, &v, stop);
 		spread_add(t, s, &v);
-		needed = stop == BENCH_DECIDED && v.na > 0 && v.decided &&
-		    v.direction == (strcmp(v.unit, "latency") == 0 ? 1 : -1);
+		needed = bench_tune_still_needed(stop, &v);
 		if (!needed) {
 			s->removed = true;
 			snprintf(why, sizeof why, "the best profile without it was not decided worse "

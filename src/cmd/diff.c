@@ -122,7 +122,9 @@ side_open(struct side *s, const char *arg, char **cause)
 		return s->os != NULL ? 0 : -1;
 	}
 	s->p = kb_profile_parse_from(arg, data, len, kb_profile_files(), false, cause);
-	if (s->p == NULL && (kinds = dump_kinds(data, len, arg)) != NULL) {
+	/* Text that starts with '<' is a config.xml: its parse error (file:line) stands. */
+	if (s->p == NULL && (i >= len || data[i] != '<') &&
+	    (kinds = dump_kinds(data, len, arg)) != NULL) {
 		/* Not a profile but FreeBSD command output the snapshot backend reads. */
 		char *why = NULL;
 

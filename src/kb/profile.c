@@ -15,6 +15,7 @@
 #include "kb/profile_impl.h"
 #include "os/os.h"
 #include "util/util.h"
+#include "util/xml.h"
 
 #define PROFILE_MAX_ENTRIES	100000
 
@@ -577,8 +578,9 @@ parse(const char *name, const char *text, size_t len, const struct kb_profile_re
 {
 	struct kb_profile *p;
 	size_t i = 0;
-	char *t;
+	char *t, *why;
 	bool bom;
+	int line;
 
 	if (memchr(text, '\0', len) != NULL) {
 		util_cause(cause, "%s: a binary file (it holds NUL bytes), not a profile", name);
@@ -595,6 +597,13 @@ parse(const char *name, const char *text, size_t len, const struct kb_profile_re
 	while (i < len && isspace((unsigned char)text[i]))
 		i++;
 	if (i < len && text[i] == '<') {
+		if (util_xml_check(text, len, &line, &why) == -1) {
+			util_cause(cause, "%s:%d: %s: not well-formed XML, which OPNsense and pfSense "
+			    "do not read", name, line, why);
+			free(why);
+			kb_profile_free(p);
+			return NULL;
+		}
 		t = xml_uncomment(text, len);
 		p = parse_xml(p, t, len, all, cause);
 		free(t);

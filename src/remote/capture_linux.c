@@ -604,7 +604,8 @@ capture_open_linux(const struct capture_set *set, char **cause)
 	const struct capture_section *tree_s = capture_get(set, "linux-tree.txt");
 	const struct capture_section *sysctl_s = capture_get(set, "sysctl-a.txt");
 	const char *origin = set->origin != NULL ? set->origin : "capture";
-	char top[] = "/tmp/ntune-capture-XXXXXX", where[512];
+	const char *tmp = getenv("TMPDIR");
+	char *top, where[512];
 	struct tree t;
 	struct os_ctx *ctx = NULL;
 	int rc;
@@ -614,8 +615,11 @@ capture_open_linux(const struct capture_set *set, char **cause)
 		    tree_s == NULL ? "linux-tree.txt" : "sysctl-a.txt");
 		return NULL;
 	}
+	/* In TMPDIR when it is set (a test's scratch directory), else /tmp. */
+	xasprintf(&top, "%s/ntune-capture-XXXXXX", tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
 	if (mkdtemp(top) == NULL) {
 		util_cause(cause, "cannot make '%s': %s", top, strerror(errno));
+		free(top);
 		return NULL;
 	}
 	memset(&t, 0, sizeof t);
@@ -644,6 +648,7 @@ capture_open_linux(const struct capture_set *set, char **cause)
 		ctx = read_tree(top, cause);
 	if (ctx == NULL)
 		rmtree(top);
+	free(top);
 	return ctx;
 }
 

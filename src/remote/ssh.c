@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -210,11 +211,31 @@ remote_ssh_init(struct remote_ssh *s, char **cause)
 	return 0;
 }
 
+/*
+ * The control directory goes, with the masters' sockets in it: a master told to exit
+ * (remote_host_disconnect) may not have removed its socket yet, and rmdir alone then left
+ * the directory in /tmp.
+ */
 void
 remote_ssh_done(struct remote_ssh *s)
 {
-	if (s->ctl_dir[0] != '\0')
-		rmdir(s->ctl_dir);
+	struct dirent *d;
+	DIR *dir;
+	char *p;
+
+	if (s->ctl_dir[0] == '\0')
+		return;
+	if ((dir = opendir(s->ctl_dir)) != NULL) {
+		while ((d = readdir(dir)) != NULL) {
+			if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+				continue;
+			xasprintf(&p, "%s/%s", s->ctl_dir, d->d_name);
+			unlink(p);
+			free(p);
+		}
+		closedir(dir);
+	}
+	rmdir(s->ctl_dir);
 	s->ctl_dir[0] = '\0';
 }
 

@@ -35,6 +35,11 @@ SHARED_FIXTURES="$SRCDIR/../shared/fixtures"
 TUNED_PROFILES="${NTUNE_TUNED_PROFILES:-/usr/local/share/ntune/peers/tuned/current}"
 test_count=0; test_failed=0; test_skipped=0
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/ntune-test.XXXXXX")
+# The file's TMPDIR is in the trash: what ntune or a test leaves there fails the test that
+# left it, named (test_tmp_clean), instead of piling up in /tmp. Its path is short (24 bytes
+# under /tmp) so that ntune's ssh control directory goes there too (src/remote/ssh.c); "_",
+# a name no test uses for its own files.
+mkdir "$TRASH/_" && TMPDIR="$TRASH/_" && export TMPDIR
 # Cleanup commands go to a file, so a test body (a subshell) can register them too; last first.
 test_at_exit() { { echo "$1"; cat "$TRASH/.cleanup" 2>/dev/null || :; } >"$TRASH/.cleanup.new" && mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"; }
 trap '[ -f "$TRASH/.cleanup" ] && . "$TRASH/.cleanup"; rm -rf "$TRASH"' EXIT
@@ -102,13 +107,27 @@ test_expect_success() {
 		echo "#   bug in the test script: broken &&-chain (a command whose failure is not checked)"
 		return 0
 	fi
-	if (cd "$TRASH" && test_cleanup= && { eval "$2"; test_run_cleanup $?; }) >"$TRASH/.out" 2>&1 9>&1; then
+	_ok=0
+	(cd "$TRASH" && test_cleanup= && { eval "$2"; test_run_cleanup $?; }) >"$TRASH/.out" 2>&1 9>&1 || _ok=1
+	test_tmp_clean >>"$TRASH/.out" 2>&1 || _ok=1
+	if [ $_ok = 0 ]; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
 		sed 's/^/#   /' "$TRASH/.out" | tail -40
 	fi
+}
+
+# test_tmp_clean: false, naming them, when files were left in TMPDIR (removed then, so the
+# next test starts clean); a command that makes temporary files must remove them.
+test_tmp_clean() {
+	[ -d "$TRASH/_" ] || mkdir "$TRASH/_"
+	_left=$(cd "$TRASH/_" && ls -A)
+	[ -z "$_left" ] && return 0
+	echo "left behind in TMPDIR (would be in /tmp outside the tests): $(echo $_left)"
+	rm -rf "$TRASH/_" && mkdir "$TRASH/_"
+	return 1
 }
 
 # test_say MESSAGE: a helper's diagnostic goes to the test's log (fd 9) even when the command's

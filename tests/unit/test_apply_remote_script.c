@@ -533,10 +533,68 @@ test_programs_run_under_dash_and_busybox_ash(void **state)
 		skip();
 }
 
+/*
+ * Every printable ASCII character through the validators: exactly the documented sets pass
+ * (a value: letters, digits, single spaces and _ . , : / + = @ % -; a name: letters first,
+ * then letters, digits and _ . % -), in the middle of a value or name and alone.
+ */
+static void
+test_validators_pass_exactly_the_documented_characters(void **state)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	char buf[4], *cause = NULL, wantv[160], wantn[160];
+	int c;
+
+	(void)state;
+	snprintf(wantv, sizeof wantv, "%s _.,:/+=@%%-", letters);
+	snprintf(wantn, sizeof wantn, "%s_.%%-", letters);
+	for (c = 0x20; c <= 0x7e; c++) {
+		bool v_ok = strchr(wantv, c) != NULL, n_ok = strchr(wantn, c) != NULL;
+
+		snprintf(buf, sizeof buf, "a%cb", c);
+		if ((rscript_check_value("net.ok", buf, "the", &cause) == 0) != v_ok)
+			fail_msg("value '%s': %s, the documented set %s it", buf, v_ok ? cause :
+			    "accepted", v_ok ? "has" : "has not");
+		free(cause);
+		cause = NULL;
+		if ((rscript_check_name(buf, &cause) == 0) != n_ok)
+			fail_msg("name '%s': %s, the documented set %s it", buf, n_ok ? cause :
+			    "accepted", n_ok ? "has" : "has not");
+		free(cause);
+		cause = NULL;
+		/* a value of the one character: a blank alone is a leading blank */
+		snprintf(buf, sizeof buf, "%c", c);
+		if ((rscript_check_value("net.ok", buf, "the", &cause) == 0) != (v_ok && c != ' '))
+			fail_msg("value '%s' alone: %s", buf, cause != NULL ? cause : "accepted");
+		free(cause);
+		cause = NULL;
+	}
+	/* the lengths: a value of 512 characters passes, of 513 not; a name of 200, of 201 not */
+	{
+		char *v = xmalloc(514), *n = xmalloc(202);
+
+		memset(v, '1', 513);
+		v[512] = '\0';
+		assert_int_equal(rscript_check_value("net.ok", v, "the", NULL), 0);
+		v[512] = '1';
+		v[513] = '\0';
+		assert_int_equal(rscript_check_value("net.ok", v, "the", NULL), -1);
+		memset(n, 'a', 201);
+		n[200] = '\0';
+		assert_int_equal(rscript_check_name(n, NULL), 0);
+		n[200] = 'a';
+		n[201] = '\0';
+		assert_int_equal(rscript_check_name(n, NULL), -1);
+		free(v);
+		free(n);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_validators_pass_exactly_the_documented_characters),
 		cmocka_unit_test(test_apply_text_quotes_every_word),
 		cmocka_unit_test(test_trial_boot_uses_nextboot),
 		cmocka_unit_test(test_hostile_names_and_values_are_refused),

@@ -305,6 +305,40 @@ test_bench_tune_keep_lower_latency_only(void **state)
 	assert_false(bench_tune_keep(BENCH_DECIDED, &v));
 }
 
+/*
+ * The drop check (bench A: the best profile, B: the best without a kept step): the step
+ * stays only when the profile without it is decided worse, and worse depends on the goal:
+ * fewer packets for a rate, a higher p99 for --goal latency.
+ */
+static void
+test_bench_tune_drop_check_keeps_a_step_only_when_without_it_is_worse(void **state)
+{
+	const double less[] = { 80, 82, 78, 81, 79 }, more[] = { 120, 122, 118, 121, 119 };
+	const double same[] = { 101, 99, 100, 102, 98 };
+	struct bench_verdict v;
+
+	(void)state;
+	/* pps: without the step it forwards fewer packets: still needed */
+	verdict(&v, less, 0.01);
+	assert_true(bench_tune_still_needed(BENCH_DECIDED, &v));
+	assert_false(bench_tune_still_needed(BENCH_MAX_RUNS, &v));
+	verdict(&v, more, 0.01);
+	assert_false(bench_tune_still_needed(BENCH_DECIDED, &v));
+	verdict(&v, same, 0.01);
+	assert_false(bench_tune_still_needed(BENCH_DECIDED, &v));
+	/* latency: without the step the p99 is higher: still needed; lower: dropped */
+	verdict(&v, more, 0.01);
+	strcpy(v.unit, "latency");
+	assert_true(bench_tune_still_needed(BENCH_DECIDED, &v));
+	assert_false(bench_tune_still_needed(BENCH_MAX_RUNS, &v));
+	verdict(&v, less, 0.01);
+	strcpy(v.unit, "latency");
+	assert_false(bench_tune_still_needed(BENCH_DECIDED, &v));
+	verdict(&v, same, 0.01);
+	strcpy(v.unit, "latency");
+	assert_false(bench_tune_still_needed(BENCH_DECIDED, &v));
+}
+
 static void
 test_bench_tune_summary_reports_no_gain_without_kept_changes(void **state)
 {
@@ -835,6 +869,7 @@ main(void)
 		cmocka_unit_test(test_bench_gens_parse_names_file_and_line),
 		cmocka_unit_test(test_bench_tune_profile_orders_and_overrides),
 		cmocka_unit_test(test_bench_tune_keep_only_a_decided_gain),
+		cmocka_unit_test(test_bench_tune_drop_check_keeps_a_step_only_when_without_it_is_worse),
 		cmocka_unit_test(test_bench_tune_keep_lower_latency_only),
 		cmocka_unit_test(test_bench_tune_summary_reports_no_gain_without_kept_changes),
 		cmocka_unit_test(test_bench_tune_order_puts_diagnosed_knobs_first),

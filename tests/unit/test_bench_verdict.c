@@ -165,11 +165,50 @@ test_bench_verdict_json_has_both_tests_and_the_ratio(void **state)
 	json_decref(j);
 }
 
+/*
+ * Decided exactly when Welch's p is below the decision level: at a level equal to the
+ * p of the data, not decided; just above it, decided (and the direction follows).
+ */
+static void
+test_bench_verdict_decided_only_below_the_level(void **state)
+{
+	const double a[] = { 100, 104, 97, 101, 99 }, b[] = { 103, 106, 100, 104, 102 };
+	struct bench_verdict v;
+	double p;
+
+	(void)state;
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, 0.05, &v, NULL), 0);
+	p = v.p_welch;
+	assert_true(p > 0.01 && p < 0.5);
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, p, &v, NULL), 0);
+	assert_false(v.decided);
+	assert_int_equal(v.direction, 0);
+	assert_int_equal(bench_verdict_compute("A", a, 5, "B", b, 5, 0.95, p * 1.001, &v, NULL), 0);
+	assert_true(v.decided);
+	assert_int_equal(v.direction, 1);
+}
+
+/* A rate's ratio is not negative: a wide interval's lower end is cut at 0, not below. */
+static void
+test_bench_verdict_ratio_interval_cut_at_zero(void **state)
+{
+	const double a[] = { 100, 101, 99, 100, 100 }, b[] = { 1, 200, 1, 150, 2 };
+	struct bench_verdict v;
+
+	(void)state;
+	verdict(a, b, &v);
+	assert_true(v.ratio > 0.7 && v.ratio < 0.72);
+	assert_true(v.ratio_lo == 0);
+	assert_true(v.ratio_hi > v.ratio);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_verdict_text_says_how_much_more),
+		cmocka_unit_test(test_bench_verdict_decided_only_below_the_level),
+		cmocka_unit_test(test_bench_verdict_ratio_interval_cut_at_zero),
 		cmocka_unit_test(test_bench_verdict_text_says_fewer_when_worse),
 		cmocka_unit_test(test_bench_verdict_zero_baseline_says_absolute_change),
 		cmocka_unit_test(test_bench_verdict_no_difference_when_overlapping),

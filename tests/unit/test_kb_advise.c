@@ -353,11 +353,49 @@ test_advise_linux_lro_cites_the_driver_and_the_kernel_rule(void **state)
 	done(&ad);
 }
 
+/*
+ * The descriptor ring advice at its limits: a NIC that does not say its maximum gets its
+ * driver's (share/knobs/drivers: ix max-rxd 4096, ixgbe.h MAX_RXD), and a ring already at
+ * its maximum gets no advice.
+ */
+static void
+test_advise_ring_from_the_driver_limit_and_none_at_the_maximum(void **state)
+{
+	static const struct {
+		int	 rx_ring, max_rx_ring;
+		const char *want;	/* override_nrxds advised, NULL none */
+	} rings[] = {
+		{ 2048, -1, "4096" },	/* the NIC does not say its maximum: the driver's */
+		{ 4096, 4096, NULL },	/* at its maximum */
+		{ 4095, 4096, "4096" },	/* one below */
+	};
+	struct kb_system s = machine("freebsd", 8, 8);
+	struct kb_nic nic = nic_named("ix0", "ix");
+	struct advice ad;
+	size_t i;
+
+	(void)state;
+	nic.flow_control = nic.adaptive_rx = nic.lro = -1;
+	s.nics = &nic;
+	s.nnics = 1;
+	for (i = 0; i < nitems(rings); i++) {
+		nic.rx_ring = rings[i].rx_ring;
+		nic.max_rx_ring = rings[i].max_rx_ring;
+		ad = run_advise(&s, KB_GOAL_FORWARDING, KB_ROLE_ROUTER);
+		if (rings[i].want != NULL)
+			expect(&ad, "dev.ix.0.iflib.override_nrxds", rings[i].want, KB_MEASURE);
+		else
+			assert_null(find(&ad, "dev.ix.0.iflib.override_nrxds"));
+		done(&ad);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_advise_seed_000_machine_gets_the_kernels_rss_bits_4_and_smt_candidate),
+		cmocka_unit_test(test_advise_ring_from_the_driver_limit_and_none_at_the_maximum),
 		cmocka_unit_test(test_advise_values_follow_the_cpu_count),
 		cmocka_unit_test(test_advise_plain_freebsd_without_rss_kernel_skips_rss),
 		cmocka_unit_test(test_advise_iflib_nic_queues_rings_and_flow_control),

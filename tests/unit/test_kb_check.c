@@ -509,6 +509,30 @@ test_check_seed_000_is_clean_on_opnsense(void **state)
 	free(path);
 }
 
+/*
+ * The release boundaries of the obsolete and version rules: a knob removed in 12.0 is an
+ * error on 12.0 itself and nothing on 11.4; one that exists since 12.0 is an error on 11.4
+ * and fine on 12.0; a release not known is a warning.
+ */
+static void
+test_check_obsolete_and_version_at_the_release_boundary(void **state)
+{
+	struct kb_system s = sys_of("freebsd");
+
+	(void)state;
+	s.version = "12.0-RELEASE";
+	expect_diag("p", "hw.ix.rxd=4096\n", &s, KB_TARGET_ANY, 1, KB_ERROR, "obsolete",
+	    "no effect on 12.0-RELEASE");
+	expect_no_rule("p", "dev.ix.0.iflib.override_nrxqs=4\n", &s, KB_TARGET_ANY, "version");
+	s.version = "11.4-RELEASE";
+	expect_no_rule("p", "hw.ix.rxd=4096\n", &s, KB_TARGET_ANY, "obsolete");
+	expect_diag("p", "dev.ix.0.iflib.override_nrxqs=4\n", &s, KB_TARGET_ANY, 1, KB_ERROR,
+	    "version", "exists since 12.0");
+	s.version = NULL;
+	expect_diag("p", "hw.ix.rxd=4096\n", &s, KB_TARGET_ANY, 1, KB_WARNING, "obsolete",
+	    "was removed in 12.0");
+}
+
 int
 main(void)
 {
@@ -520,6 +544,7 @@ main(void)
 		cmocka_unit_test(test_check_placement_in_loader_and_sysctl_files),
 		cmocka_unit_test(test_check_guesses_target_from_file_name),
 		cmocka_unit_test(test_check_obsolete_knob_names_its_replacement),
+		cmocka_unit_test(test_check_obsolete_and_version_at_the_release_boundary),
 		cmocka_unit_test(test_check_knob_newer_than_the_os_has_no_effect),
 		cmocka_unit_test(test_check_value_type_and_range),
 		cmocka_unit_test(test_check_read_only_oid_is_an_error_and_unverified_knob_a_note),

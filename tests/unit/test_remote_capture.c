@@ -95,7 +95,8 @@ linux_capture_reads(const struct capture_set *set)
 		fail_msg("%s", cause);
 	assert_string_equal(os_backend_name(ctx), "linux");
 	root = xstrdup(ctx->root);
-	assert_int_equal(strncmp(root, "/tmp/ntune-capture-", 19), 0);
+	/* a temporary tree in TMPDIR (or /tmp) */
+	assert_non_null(strstr(root, "/ntune-capture-"));
 	assert_non_null(live = os_open_live("", &cause));
 	/* the same NICs, with the same MTU and address, as the live backend sees */
 	assert_int_equal(os_nics(ctx, &nics, &n, &cause), 0);
