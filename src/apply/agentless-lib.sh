@@ -166,10 +166,17 @@ ntune_abort() {
 
 # ntune_lock: one change at a time on this host: $S/lock, made by mkdir, holds the pid of
 # its sh; a lock whose pid runs no more is stale and taken. Released when the program ends.
+# A lock without its pid yet is being taken (mkdir, then the pid): it gets 3 s to say who.
 ntune_lock() {
 	mkdir -p "$S" || return 3
 	if ! mkdir "$S/lock" 2>/dev/null; then
 		l=$(cat "$S/lock/pid" 2>/dev/null)
+		i=0
+		while [ -z "$l" ] && [ -d "$S/lock" ] && [ $i -lt 30 ]; do
+			sleep 0.1 2>/dev/null || sleep 1
+			l=$(cat "$S/lock/pid" 2>/dev/null)
+			i=$((i + 1))
+		done
 		case $l in '' | *[!0-9]*) l=0 ;; esac
 		if [ "$l" != 0 ] && kill -0 "$l" 2>/dev/null; then
 			echo "ntune-agentless: another ntune change runs on this host (pid $l)" >&2
