@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh check|install|tuned-profiles: are the build/test dependencies present; install them with
 # apt-get; extract TuneD's profiles only (install does that too).
+# python3-yaml: t3700 reads the exported Ansible playbook back with a YAML parser.
 # iputils-ping: the learning ping before a remote run's generator (t6214).
 # debhelper/lintian/dpkg-dev/man-db/build-essential: t0103 (the .deb, in make check-full: dpkg-buildpackage
 # refuses without build-essential, "Unmet build dependencies: build-essential:native"); lld/file/binutils: t0101 (make freebsd-check,
@@ -14,7 +15,7 @@ PKGS="meson ninja-build gcc clang pkg-config libcmocka-dev libjansson-dev libncu
 libclang-rt-14-dev mandoc iproute2 nftables ethtool tmux chromium ministat iperf3
 netsniff-ng hyperfine procps kmod pci.ids python3 util-linux iputils-ping
 debhelper lintian dpkg-dev man-db build-essential fakeroot lld file binutils openssh-client openssh-server tcsh
-dash busybox shellcheck"
+dash busybox shellcheck python3-yaml"
 CMDS="meson ninja gcc clang pkg-config mandoc ip nft ethtool tmux chromium python3 flock setsid ssh ssh-keygen
 dpkg-buildpackage dh lintian man iperf3 ministat ping sshd ld.lld file readelf tcsh dash busybox shellcheck"
 LIBS="cmocka jansson ncursesw"
