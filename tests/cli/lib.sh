@@ -119,6 +119,10 @@ test_expect_success() {
 	fi
 }
 
+# test_killed_tmp: a controller killed by SIGKILL cannot remove its temporary folders (a
+# capture's tree, ssh's control folder): the test that killed it removes them, and only those.
+test_killed_tmp() { rm -rf "$TMPDIR"/ntune-capture-* "$TMPDIR"/ntune-ssh.*; }
+
 # test_tmp_clean: false, naming them, when files were left in TMPDIR (removed then, so the
 # next test starts clean); a command that makes temporary files must remove them.
 test_tmp_clean() {

@@ -89,7 +89,7 @@ test_expect_success 'the controller killed (SIGKILL) in a bench: the DUT job res
 	wait_until 120 "ls \"\$J\" | grep -vxF -f before | grep -q ." &&
 	e=$(ls "$J" | grep -vxF -f before | grep -vx latest | head -n 1) &&
 	wait_until 30 "test \"\$(cat \"\$J/\$e/state\")\" = applied" && t0=$(date +%s) &&
-	kill -9 $pid && { wait $pid; test $? = 137; } &&
+	kill -9 $pid && { wait $pid; test $? = 137; } && test_killed_tmp &&
 	v=$(fbsd_oid net.isr.dispatch) && test "$v" != direct &&
 	test "$(cat "$J/$e/state")" = applied && test ! -e "$J/$e/reverted" &&
 	wait_until 60 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&

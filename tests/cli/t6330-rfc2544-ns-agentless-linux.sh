@@ -36,7 +36,7 @@ test_expect_success 'rfc2544 --dut --profile, agentless: the search runs, the pr
 	ls "$J" | grep -vx latest >entries && { grep . "$J"/*/state "$J"/*/reverted || :; } &&
 	test $(wc -l <entries) = 1 &&
 	e=$(cat entries) && test "$(cat "$J/$e/state")" = reverted && test "$(cat "$J/$e/reverted")" = user &&
-	grep -q "^ntune_set .net.core.somaxconn. ./proc/sys/net/core/somaxconn. .$SOMAX. " "$J/$e/restore" &&
+	grep -q "^ntune_back .net.core.somaxconn. ./proc/sys/net/core/somaxconn. .$SOMAX.$" "$J/$e/restore" &&
 	! on_dut command -v ntune
 '
 test_expect_success 'each trial: what the generator sent, what the sink counted, the DUT read agentless' '

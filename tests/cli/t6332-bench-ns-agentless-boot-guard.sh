@@ -57,7 +57,7 @@ test_expect_success 'the controller killed after the reboot: the boot guard rest
 	test -e "$UNIT" && test -L "$WANTS" && test "$(cat "$J/$e/state")" = applied &&
 	wait_until 30 "test -s \"$RIG/dut/units.log\" && grep -q boot-guard \"$RIG/dut/units.log\"" &&
 	t0=$(date +%s) && v=$(knob net.core.somaxconn) &&
-	kill -9 $pid && { wait $pid; test $? = 137; } && cat err &&
+	kill -9 $pid && { wait $pid; test $? = 137; } && test_killed_tmp && cat err &&
 	test "$(cat "$J/$e/state")" = applied && test ! -e "$J/$e/reverted" && grep -q "$v" "$F" &&
 	wait_until 70 "test \"\$(knob net.core.somaxconn)\" = $SOMAX" &&
 	t1=$(date +%s) && echo "set to $v at $t0 (after the reboot), the original back at $t1" &&

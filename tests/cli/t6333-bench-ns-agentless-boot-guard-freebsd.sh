@@ -86,7 +86,7 @@ test_expect_success 'OPNsense: the controller killed after a bench reboot; the b
 	wait_until 30 "grep -q \"rc.syshook start: .*99-ntune-agentless-guard\" \"$RIG/dut/rc.log\"" &&
 	grep -q "owner syshook" "$TRASH/owner.log" &&
 	t0=$(date +%s) && v=$(fbsd_oid net.isr.dispatch) &&
-	kill -9 $pid && { wait $pid; test $? = 137; } && tail -5 err &&
+	kill -9 $pid && { wait $pid; test $? = 137; } && test_killed_tmp && tail -5 err &&
 	test "$(cat "$J/$e/state")" = applied && test ! -e "$J/$e/reverted" && grep -q "dispatch=$v" "$F" &&
 	wait_until 70 "test \"\$(fbsd_oid net.isr.dispatch)\" = direct" &&
 	t1=$(date +%s) && echo "set to $v at $t0 (after the reboot), the original back at $t1" &&
