@@ -479,8 +479,8 @@ perr(struct cparse *p, size_t line, const char *fmt, ...)
 static size_t
 header(const char *line, size_t len, long *format)
 {
-	size_t i = 2;
-	char *end;
+	size_t i = 2, j;
+	long n;
 
 	if (len < 4 || strncmp(line, "::", 2) != 0)
 		return 0;
@@ -492,9 +492,12 @@ header(const char *line, size_t len, long *format)
 	if (len - i < 15 || strncmp(line + i, "ntune-capture ", 14) != 0 ||
 	    !isdigit((unsigned char)line[i + 14]))
 		return 0;
-	*format = strtol(line + i + 14, &end, 10);
-	if ((size_t)(end - line) != len)
+	/* the digits to the line's end, read within len: the text need not end with a NUL */
+	for (j = i + 14, n = 0; j < len && isdigit((unsigned char)line[j]) && n < 100000; j++)
+		n = n * 10 + (line[j] - '0');
+	if (j != len)
 		return 0;
+	*format = n;
 	return i;
 }
 
