@@ -337,7 +337,9 @@ version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry
 	in = kb_catalog_in_version(l->cat, ce, ver, &t);
 	if (in == 0)
 		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
-		    "(%s@%.10s)%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
+		    "(%s@%.10s)%s%s%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
+		    kb_version_cmp(t->version, ver) != 0 ? ", the tree nearest to " : "",
+		    kb_version_cmp(t->version, ver) != 0 ? ver : "",
 		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
 	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
 		return;
