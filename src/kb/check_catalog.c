@@ -529,6 +529,37 @@ sibling(const char *name, const char *near)
 	return false;
 }
 
+/*
+ * Name prefixes the base system hands to kernel modules from ports: their knobs are
+ * real but declared in the port's source, whose names change with its version.
+ */
+static const struct {
+	const char *os, *prefix, *what;
+} ported[] = {
+	{ "freebsd", "compat.linuxkpi.", "under compat.linuxkpi, where module_param puts a "
+	  "LinuxKPI kernel module's parameters as tunables (sys/compat/linuxkpi/common/include/"
+	  "linux/moduleparam.h:40-48); the modules that have them come from ports (drm-kmod's "
+	  "i915kms, amdgpu, radeonkms) and their names change with the port's version (newer "
+	  "drm-kmod puts i915's under hw.i915kms, drivers/gpu/drm/i915/i915_params.c "
+	  "@00ff6a34)" },
+};
+
+/* 1 when name belongs to a port's module (said as a note). */
+static int
+ported_rule(struct lint *l, const struct kb_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(ported); i++) {
+		if (strcmp(l->os, ported[i].os) != 0 || !util_startswith(e->name, ported[i].prefix))
+			continue;
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the base source does not declare "
+		    "it, so it is not checked", e->name, ported[i].what);
+		return 1;
+	}
+	return 0;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -568,6 +599,8 @@ unknown(struct lint *l, const struct kb_entry *e)
 		    "rc.conf variable the catalogue knows: nothing may read it", e->name);
 		return;
 	}
+	if (ported_rule(l, e))
+		return;
 	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
 	    "knowledge base, not checked", e->name);
 }
