@@ -2,6 +2,8 @@
  * The lint rules that rest on the catalogue (share/catalog): whether a name
  * exists, in which version, where it goes, whether it can be written, and
  * whether its value is one the consumer (the loader, sysctl(8), procfs) takes.
+ * They are the source_* family (what the kernel sources declare); lint.c holds
+ * the knob_* (knowledge base) and text_* (the profile's own text) families.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -309,7 +311,7 @@ release_of(struct lint *l, bool *stated)
  * (the system's, or one the file states) still has it.
  */
 static void
-version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce0)
+source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce0)
 {
 	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce0);
 	bool stated, linux = strcmp(ce0->os, "linux") == 0;
@@ -371,7 +373,7 @@ in_values(const struct kb_cat_entry *ce, const char *v)
 
 /* Values the source lists as data (cc modules); 1 when reported. */
 static int
-values_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_values(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	const struct kb_cat_entry *stacks;
 	char list[256] = "";
@@ -404,12 +406,12 @@ check_catalog_values(struct lint *l, const struct kb_entry *e, const struct kb_k
 	if (ce == NULL)
 		return 0;
 	if (k != NULL && k->removed == NULL && k->since == NULL)
-		version_rule(l, e, ce);
-	return values_rule(l, e, ce);
+		source_version(l, e, ce);
+	return source_values(l, e, ce);
 }
 
 static void
-placement_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_placement(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	bool sysctl = l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE;
 
@@ -469,12 +471,12 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		break;
 	case KB_CAT_SYSCTL:
 	case KB_CAT_DOC:
-		placement_rule(l, e, ce);
+		source_placement(l, e, ce);
 		break;
 	}
-	version_rule(l, e, ce);
+	source_version(l, e, ce);
 	if (!check_consumer_value(l, e, NULL, ce))
-		values_rule(l, e, ce);
+		source_values(l, e, ce);
 }
 
 /* KB knob names within typo distance: edit distance <= 2 and the same parent node. */
@@ -546,7 +548,7 @@ static const struct {
 
 /* 1 when name belongs to a port's module (said as a note). */
 static int
-ported_rule(struct lint *l, const struct kb_entry *e)
+source_ported(struct lint *l, const struct kb_entry *e)
 {
 	size_t i;
 
@@ -599,7 +601,7 @@ unknown(struct lint *l, const struct kb_entry *e)
 		    "rc.conf variable the catalogue knows: nothing may read it", e->name);
 		return;
 	}
-	if (ported_rule(l, e))
+	if (source_ported(l, e))
 		return;
 	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
 	    "knowledge base, not checked", e->name);
@@ -628,7 +630,7 @@ live_kind(struct lint *l, const char *name)
  * net.ipv4.igmp_link_local_mcast_reports, net/ipv4/sysctl_net_ipv4.c). 1 when reported.
  */
 static int
-misplaced_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_misplaced(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	static const char *const homes[] = { "%.*s%s", "%.*sneigh.default.%s" };
 	const struct kb_cat_entry *real;
@@ -727,7 +729,7 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 	*kp = NULL;
 	k = kb_find(l->kb, e->name, l->platform);
 	ce = cat_find(l, e->name);
-	if (k == NULL && misplaced_rule(l, e, ce))
+	if (k == NULL && source_misplaced(l, e, ce))
 		return 0;
 	if ((r = linux_live(l, e, k, ce)) != -1) {
 		*kp = r == 1 ? k : NULL;
