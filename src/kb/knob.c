@@ -72,6 +72,7 @@ knob_free(void *p)
 	free(k->verified);
 	free(k->unverified);
 	free(k->replaced_by);
+	free(k->same_as);
 	util_strv_free(k->requires, k->nrequires);
 	util_strv_free(k->conflicts, k->nconflicts);
 	free(k->effect);
@@ -632,6 +633,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "verified", offsetof(struct kb_knob, verified) },
 		{ "unverified", offsetof(struct kb_knob, unverified) },
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
+		{ "same-as", offsetof(struct kb_knob, same_as) },
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },

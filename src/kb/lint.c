@@ -339,6 +339,20 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default", e->name, e->value);
 }
 
+/* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */
+static bool
+same_variable(struct lint *l, const char *a, const char *b)
+{
+	const struct kb_knob *ka, *kb;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	ka = kb_find(l->kb, a, l->os);
+	kb = kb_find(l->kb, b, l->os);
+	return (ka != NULL && ka->same_as != NULL && strcmp(ka->same_as, b) == 0) ||
+	    (kb != NULL && kb->same_as != NULL && strcmp(kb->same_as, a) == 0);
+}
+
 static void
 text_duplicates(struct lint *l)
 {
@@ -349,8 +363,18 @@ text_duplicates(struct lint *l)
 		b = &l->p->entries[i];
 		for (j = i; j > 0; j--) {
 			a = &l->p->entries[j - 1];
-			if (strcmp(a->name, b->name) != 0)
+			if (!same_variable(l, a->name, b->name))
 				continue;
+			if (strcmp(a->name, b->name) != 0) {
+				if (strcmp(a->value, b->value) != 0 || a->op != b->op)
+					diag(l, b, KB_ERROR, "duplicate", "'%s' is '%s' under another name: "
+					    "line %d set it to '%s'; the last one wins", b->name, a->name,
+					    a->line, a->value);
+				else
+					diag(l, b, KB_WARNING, "duplicate", "'%s' is '%s' under another "
+					    "name: line %d set it already", b->name, a->name, a->line);
+				break;
+			}
 			if (strcmp(a->value, b->value) != 0 || a->op != b->op)
 				diag(l, b, KB_ERROR, "duplicate", "'%s' set again to '%s' (line %d set "
 				    "'%s'); the last one wins", b->name, b->value, a->line, a->value);
