@@ -47,6 +47,28 @@ test_expect_success 'every statement is judged and none is false' '
 '
 [ -f "$TRASH/figures" ] && sed -n 1p "$TRASH/figures"
 
+ORACLE_PY="$TUNED_PROFILES/python"
+test_prereq_TUNED_ORACLE() { [ -f "$ORACLE_PY/tuned/profiles/loader.py" ]; }
+test_expect_success TUNED_ORACLE,TUNED_PROFILES 'its TuneD profiles are read as TuneD 2.20 reads them (includes from the package)' '
+	for d in "$C"/linux/tuned/*/; do
+		mkdir -p "tuned/$(basename "$d")" && cp "$d/tuned.conf" "tuned/$(basename "$d")/" || return 1
+	done &&
+	ln -s "$TUNED_PROFILES/throughput-performance" tuned/throughput-performance &&
+	for f in tuned/*/tuned.conf; do
+		case $f in tuned/throughput-performance/*) continue ;; esac
+		PYTHONPATH="$ORACLE_PY" python3 "$SRCDIR/tests/cli/tuned-oracle.py" "$f" >o.json &&
+		ntune check --os linux --json "$f" >n.json 2>/dev/null
+		python3 - "$f" <<-\EOF || return 1
+		import json, sys
+		o = json.load(open("o.json")); d = json.load(open("n.json"))
+		assert "refused" not in o, (sys.argv[1], o)
+		n = {e["name"]: ("" if e["op"] == "=" else e["op"][1]) + e["value"] for e in d["entries"]}
+		o = {k: " ".join(str(v).split()) for k, v in o.items()}
+		assert n == o, (sys.argv[1], {k: (o.get(k), n.get(k)) for k in set(o) | set(n) if o.get(k) != n.get(k)})
+		EOF
+	done
+'
+
 test_expect_success 'every true verdict is of a statement check still makes (no stale verdict)' '
 	python3 "$SRCDIR/tests/cli/kbcorpus.py" list docs | cut -f1-4 | sort >said &&
 	grep -v "^#" "$C/JUDGED.tsv" | awk -F"\t" "NF && \$5 == \"true\"" | cut -f1-4 | sort >judged &&
