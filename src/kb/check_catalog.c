@@ -546,6 +546,29 @@ static const struct {
 	  "@00ff6a34)" },
 };
 
+/*
+ * A device hint whose leaf no driver reads but one a letter away does (a typo):
+ * the loader passes it on and nothing reads it. Only the catalogue's generic
+ * hint.%s.%d.* row knows such a name.
+ */
+static void
+source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const char *leaf, *near, *where, *tree = kb_hints_tree(kb_get_hints(l->kb));
+	int dots = 0;
+
+	if (strcmp(l->os, "freebsd") != 0 || !util_startswith(e->name, "hint.") ||
+	    strchr(ce->name, '*') == NULL)
+		return;
+	for (leaf = e->name; *leaf != '\0' && dots < 3; leaf++)
+		dots += *leaf == '.';
+	if (dots < 3 || kb_hint_leaf(kb_get_hints(l->kb), leaf, &near, &where) || near == NULL)
+		return;
+	diag(l, e, KB_WARNING, "hint", "'%s': no driver reads a hint '%s' (did you mean %s? "
+	    "%s reads that%s%s); the loader passes it on and nothing uses it", e->name, leaf,
+	    near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
+}
+
 /* 1 when name belongs to a port's module (said as a note). */
 static int
 source_ported(struct lint *l, const struct kb_entry *e)
@@ -752,6 +775,7 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		return 0;
 	}
 	if (ce != NULL) {
+		source_hint(l, e, ce);
 		catalog_rules(l, e, ce);
 		return 0;
 	}

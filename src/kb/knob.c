@@ -19,7 +19,14 @@ struct kb {
 	struct kb_catalog *cat;	/* share/catalog, or NULL */
 	struct kb_drivers *drivers;	/* DIR/drivers/OS.drivers, or NULL */
 	struct kb_prefixes *prefixes;	/* DIR/os.prefixes, or NULL */
+	struct kb_hints *hints;	/* DIR/drivers/freebsd.hints, or NULL */
 };
+
+const struct kb_hints *
+kb_get_hints(const struct kb *kb)
+{
+	return kb != NULL ? kb->hints : NULL;
+}
 
 const struct kb_drivers *
 kb_get_drivers(const struct kb *kb)
@@ -92,6 +99,7 @@ kb_free(struct kb *kb)
 	util_array_free(kb->knobs, kb->n, sizeof *kb->knobs, knob_free);
 	kb_catalog_free(kb->cat);
 	kb_drivers_free(kb->drivers);
+	kb_hints_free(kb->hints);
 	kb_prefixes_free(kb->prefixes);
 	free(kb);
 }
@@ -820,6 +828,13 @@ load_extras(struct kb *kb, const char *dir, char **cause)
 	if (rc == 0 && access(path, F_OK) == 0 &&
 	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
 		rc = kb_prefixes_parse(path, data, len, &kb->prefixes, cause);
+		free(data);
+	}
+	free(path);
+	xasprintf(&path, "%s/drivers/freebsd.hints", dir);
+	if (rc == 0 && access(path, F_OK) == 0 &&
+	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
+		rc = kb_hints_parse(path, data, len, &kb->hints, cause);
 		free(data);
 	}
 	free(path);
