@@ -748,7 +748,7 @@ unit_applies(struct resolve *r, const struct munit *m)
 	return false;
 }
 
-/* A unit's priority as TuneD's int() takes it (manager.py:76-77): 0 by default, an error if none. */
+/* A unit's priority as TuneD's int() takes it (manager.py:76-77); 0 when unset. */
 static long
 unit_priority(struct resolve *r, const struct munit *m, bool say)
 {
