@@ -5,6 +5,7 @@
 # profiles among them. Every statement check makes on them (a diagnostic or a risk line)
 # has a verdict in JUDGED.tsv, true or false with the kernel source that settles it; the
 # false count stays 0 and no statement goes unjudged. The counts go to the log.
+# test-asan: full
 . "$(dirname "$0")/lib.sh"
 C="$FIXTURES/kbcorpus"
 
