@@ -306,6 +306,35 @@ kb_tuned_continuation(struct kb_profile *p, int lineno, const char *c)
 	return 1;
 }
 
+/*
+ * An option of a [vm] unit that TuneD's vm plugin does not have: TuneD logs
+ * "Unknown option" and ignores it (tuned/plugins/base.py:79-83). The plugin's
+ * options are tuned/plugins/plugin_vm.py:37-42; a sysctl belongs in [sysctl].
+ */
+static void
+vm_option(struct kb_profile *p, const struct tunit *u, int lineno, const char *c)
+{
+	static const char *const vm_keys[] = {
+		"transparent_hugepages", "transparent_hugepage", "transparent_hugepage.defrag",
+	};
+	char *copy = xstrdup(c), *key, *value;
+	size_t i, j;
+
+	if (strcmp(u->type, "vm") == 0 && split_option(copy, &key, &value)) {
+		for (i = 0; i < nitems(vm_keys) && strcmp(key, vm_keys[i]) != 0; i++)
+			;
+		for (j = 0; j < nitems(unit_keys) && strcmp(key, unit_keys[j]) != 0; j++)
+			;
+		if (i == nitems(vm_keys) && j == nitems(unit_keys))
+			kb_profile_note(p, NULL, lineno, KB_WARNING, "tuned section [%s]: the vm "
+			    "plugin has no option '%s' (tuned/plugins/plugin_vm.py:37-42): TuneD "
+			    "logs 'Unknown option' and ignores it (tuned/plugins/base.py:79-83)%s",
+			    u->name, key, strchr(key, '.') != NULL ? "; a sysctl belongs in [sysctl]" :
+			    "");
+	}
+	free(copy);
+}
+
 int
 kb_tuned_line(struct kb_profile *p, int lineno, const char *c)
 {
@@ -332,8 +361,10 @@ kb_tuned_line(struct kb_profile *p, int lineno, const char *c)
 		return 1;
 	}
 	t->opt_line = lineno;
-	if (!is_sysctl(&t->u[t->cur]))
+	if (!is_sysctl(&t->u[t->cur])) {
+		vm_option(p, &t->u[t->cur], lineno, c);
 		return 1;
+	}
 	copy = xstrdup(c);
 	if (!split_option(copy, &key, &value))
 		taken = 0;	/* not name=value: the setting reader says why */

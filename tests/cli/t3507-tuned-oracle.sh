@@ -66,6 +66,12 @@ test_expect_success 'priority= that is no integer is an error at its line (TuneD
 	test_expect_code 2 ntune check --os linux edge/badprio/tuned.conf >out 2>&1 &&
 	grep -q "edge/badprio/tuned.conf:5: error: tuned section \[sysctl\]: priority=high is not an integer" out
 '
+test_expect_success 'a [vm] option the vm plugin does not have is warned at its line (TuneD ignores it)' '
+	rm -rf edge && mk vm "[main]\nsummary=x\n\n[vm]\ntransparent_hugepages=never\nvm.nr_hugepages=156\n\n[sysctl]\nvm.swappiness=10\n" &&
+	ntune check --os linux edge/vm/tuned.conf >out 2>&1 &&
+	grep -q "edge/vm/tuned.conf:6: warning: tuned section \[vm\]: the vm plugin has no option .vm.nr_hugepages. (tuned/plugins/plugin_vm.py:37-42)" out &&
+	! grep -q "tuned.conf:5: warning" out
+'
 test_expect_success TUNED_ORACLE 'files TuneD refuses are refused at their line: a setting before a header, a BOM, name: value' '
 	rm -rf edge && mk before "net.core.somaxconn=1024\n[main]\nsummary=x\n\n[sysctl]\nvm.swappiness=10\n" &&
 	mk bom "\357\273\277[main]\nsummary=x\n\n[sysctl]\nvm.swappiness=10\n" &&
