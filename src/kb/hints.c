@@ -13,26 +13,32 @@
 #include "kb/rules.h"
 #include "util/util.h"
 
+struct hint {
+	char	*leaf;
+	char	*where;		/* "sys/dev/ahci/ahci.c:825" */
+};
+
 struct kb_hints {
-	char	**leaf;
-	char	**where;
+	struct hint *h;
 	size_t	n;
 	char	*tree;		/* "#tree" line: where the list was read */
 };
 
+static void
+hint_free(void *p)
+{
+	struct hint *x = p;
+
+	free(x->leaf);
+	free(x->where);
+}
+
 void
 kb_hints_free(struct kb_hints *h)
 {
-	size_t i;
-
 	if (h == NULL)
 		return;
-	for (i = 0; i < h->n; i++) {
-		free(h->leaf[i]);
-		free(h->where[i]);
-	}
-	free(h->leaf);
-	free(h->where);
+	util_array_free(h->h, h->n, sizeof *h->h, hint_free);
 	free(h->tree);
 	free(h);
 }
@@ -60,10 +66,9 @@ kb_hints_parse(const char *file, const char *text, size_t len, struct kb_hints *
 			return -1;
 		}
 		*tab = '\0';
-		h->leaf = xreallocarray(h->leaf, h->n + 1, sizeof *h->leaf);
-		h->where = xreallocarray(h->where, h->n + 1, sizeof *h->where);
-		h->leaf[h->n] = xstrdup(line);
-		h->where[h->n++] = xstrdup(tab + 1);
+		h->h = xreallocarray(h->h, h->n + 1, sizeof *h->h);
+		h->h[h->n].leaf = xstrdup(line);
+		h->h[h->n++].where = xstrdup(tab + 1);
 	}
 	free(copy);
 	*out = h;
@@ -79,11 +84,11 @@ kb_hint_leaf(const struct kb_hints *h, const char *leaf, const char **near,
 
 	*near = *where = NULL;
 	for (i = 0; h != NULL && i < h->n; i++) {
-		if (strcmp(h->leaf[i], leaf) == 0)
+		if (strcmp(h->h[i].leaf, leaf) == 0)
 			return 1;
-		if (strlen(leaf) >= 4 && util_edit_distance(h->leaf[i], leaf) == 1) {
-			*near = h->leaf[i];
-			*where = h->where[i];
+		if (strlen(leaf) >= 4 && util_edit_distance(h->h[i].leaf, leaf) == 1) {
+			*near = h->h[i].leaf;
+			*where = h->h[i].where;
 			found++;
 		}
 	}

@@ -812,32 +812,48 @@ load_file(void *arg, const char *file, const char *text, size_t len, char **caus
 	return kb_load_text(arg, file, text, len, cause);
 }
 
-/* The NIC drivers (DIR/drivers) and OS name prefixes (DIR/os.prefixes), when there. */
+static int
+parse_prefixes(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_prefixes_parse(file, text, len, &kb->prefixes, cause);
+}
+
+static int
+parse_hints(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_hints_parse(file, text, len, &kb->hints, cause);
+}
+
+/*
+ * The NIC drivers (DIR/drivers), OS name prefixes (DIR/os.prefixes) and device hint
+ * leaves (DIR/drivers/freebsd.hints), when there.
+ */
 static int
 load_extras(struct kb *kb, const char *dir, char **cause)
 {
+	static const struct {
+		const char *name;
+		int (*parse)(struct kb *, const char *, const char *, size_t, char **);
+	} files[] = {
+		{ "os.prefixes", parse_prefixes },
+		{ "drivers/freebsd.hints", parse_hints },
+	};
 	char *path, *data;
-	size_t len;
+	size_t len, i;
 	int rc = 0;
 
 	xasprintf(&path, "%s/drivers", dir);
 	if (access(path, F_OK) == 0)
 		rc = kb_drivers_load(path, &kb->drivers, cause);
 	free(path);
-	xasprintf(&path, "%s/os.prefixes", dir);
-	if (rc == 0 && access(path, F_OK) == 0 &&
-	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
-		rc = kb_prefixes_parse(path, data, len, &kb->prefixes, cause);
-		free(data);
+	for (i = 0; rc == 0 && i < nitems(files); i++) {
+		xasprintf(&path, "%s/%s", dir, files[i].name);
+		if (access(path, F_OK) == 0 && (rc = util_read_file(path, &data, &len, cause)) == 0) {
+			rc = files[i].parse(kb, path, data, len, cause);
+			free(data);
+		}
+		free(path);
 	}
-	free(path);
-	xasprintf(&path, "%s/drivers/freebsd.hints", dir);
-	if (rc == 0 && access(path, F_OK) == 0 &&
-	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
-		rc = kb_hints_parse(path, data, len, &kb->hints, cause);
-		free(data);
-	}
-	free(path);
 	return rc;
 }
 
