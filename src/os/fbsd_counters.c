@@ -303,8 +303,9 @@ mbuf_line(struct creader *r, const char *line)
 static bool
 mbuf_text(const char *line)
 {
+	/* usr.bin/netstat/mbuf.c mbpr: the mbuf lines, then (FreeBSD 11+) its sendfile statistics */
 	static const char *const marks[] = { " in use (", " denied", " delayed", " allocated to network",
-	    " by sendfile", " drain routines", " sfbufs " };
+	    " by sendfile", " drain routines", " sfbufs ", " sendfile ", " bogus page", " read ahead " };
 	size_t i;
 
 	if (!isdigit((unsigned char)line[0]))
