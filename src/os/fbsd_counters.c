@@ -735,8 +735,7 @@ os_counters_text(const char *data, size_t len, const char *path, struct os_count
 int
 os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
-	static const char cmd[] = "{ sysctl kern.cp_times; vmstat -i; netstat -Q; netstat -ibnd; "
-	    OS_FBSD_SAMPLE_MORE "; } 2>/dev/null";
+	static const char cmd[] = "{ " OS_FBSD_SAMPLE("; ") "; } 2>/dev/null";
 	struct strbuf sb;
 	char buf[8192];
 	size_t n;
