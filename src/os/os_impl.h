@@ -197,6 +197,10 @@ int	 os_softnet_row(const char *line, unsigned long long f[16]);
 int	 os_proc_net_dev_row(const char *line, struct os_if_counters *);
 
 void	 os_strlcpy(char *dst, const char *src, size_t len);
+/* The text readers' words: line split in place at blanks and tabs, at most max of them. */
+size_t	 os_words(char *line, char **w, size_t max);
+/* s is a whole decimal number, in *v. */
+bool	 os_number(const char *s, uint64_t *v);
 void	 os_nic_init(struct os_nic *);
 
 #endif

@@ -54,28 +54,6 @@ os_ethtool_stat_kept(const char *name)
 	return false;
 }
 
-static size_t
-words(char *line, char **w, size_t max)
-{
-	size_t n = 0;
-	char *save, *t;
-
-	for (t = strtok_r(line, " \t", &save); t != NULL && n < max; t = strtok_r(NULL, " \t", &save))
-		w[n++] = t;
-	return n;
-}
-
-static bool
-whole(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	*v = strtoull(s, &end, 10);
-	return *end == '\0';
-}
-
 void
 os_lnet_command(struct os_lnet *n, const char *cmd)
 {
@@ -83,7 +61,7 @@ os_lnet_command(struct os_lnet *n, const char *cmd)
 	size_t k, nw;
 
 	os_strlcpy(copy, cmd, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	n->mode = nw >= 1 && strcmp(w[0], "nstat") == 0 ? LN_NSTAT : LN_NONE;
 	/* "ethtool -S eth0", "ethtool -S eth0 | grep drop": the interface of the block that follows */
 	for (k = 1; nw >= 1 && strcmp(w[0], "ethtool") == 0 && k + 1 < nw; k++)
@@ -125,7 +103,7 @@ iplink_header(struct os_lnet *n, const char *line)
 		return false;
 	l = strlen(kinds[k]);
 	os_strlcpy(copy, p + l, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	n->ip_ncols = 0;
 	n->ip_rx = p[0] == 'R';
 	for (k = 0; k < nw && k < nitems(n->ip_cols); k++)
@@ -168,7 +146,7 @@ iplink_numbers(struct os_lnet *n, struct os_paste *pa, struct os_counters *c, co
 	uint64_t v;
 
 	os_strlcpy(copy, line, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	n->ip_next = 0;
 	if (n->ifname[0] == '\0') {
 		os_paste_skip(pa, "ip -s link counters before the 'N: IF:' line naming their interface",
@@ -176,7 +154,7 @@ iplink_numbers(struct os_lnet *n, struct os_paste *pa, struct os_counters *c, co
 		return 1;
 	}
 	for (k = 0; k < nw && k < n->ip_ncols; k++) {
-		if (!whole(w[k], &v))
+		if (!os_number(w[k], &v))
 			break;
 		if (os_counters_want(c, n->ifname))
 			iplink_value(n, c, n->ip_cols[k], v);
@@ -240,7 +218,7 @@ ethtool_line(struct os_lnet *n, struct os_paste *pa, struct os_counters *c, cons
 		return 0;
 	}
 	l = (size_t)(colon - name);
-	if (!whole(colon + 1 + strspn(colon + 1, " "), &v)) {
+	if (!os_number(colon + 1 + strspn(colon + 1, " "), &v)) {
 		if (pa->final || pa->last) {
 			os_paste_cut(pa, "ethtool -S row cut short", line);
 			return 0;
@@ -272,12 +250,12 @@ nstat_line(struct os_lnet *n, struct os_paste *pa, struct os_counters *c, const 
 	if (n->mode != LN_NSTAT || !isalpha((unsigned char)line[0]))
 		return -1;
 	os_strlcpy(copy, line, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	for (i = 0; w[0][i] != '\0' && isalnum((unsigned char)w[0][i]); i++)
 		;
 	if (w[0][i] != '\0' || strlen(w[0]) > 60)
 		return -1;
-	if (nw < 2 || !whole(w[1], &v)) {
+	if (nw < 2 || !os_number(w[1], &v)) {
 		if (!pa->final && !pa->last)
 			return -1;
 		os_paste_cut(pa, "nstat row cut short", line);
@@ -298,7 +276,7 @@ sar_header(struct os_lnet *n, const char *line)
 	    strstr(line, "rxerr/s") == NULL))
 		return false;
 	os_strlcpy(copy, line, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	for (k = 0; k < nw && strcmp(w[k], "IFACE") != 0; k++)
 		;
 	if (k == nw)
@@ -338,7 +316,7 @@ sar_row(struct os_lnet *n, struct os_paste *pa, struct os_counters *c, const cha
 	bool avg;
 
 	os_strlcpy(copy, line, sizeof copy);
-	nw = words(copy, w, nitems(w));
+	nw = os_words(copy, w, nitems(w));
 	avg = nw >= 1 && strcmp(w[0], "Average:") == 0;
 	if (n->mode == LN_SAR && avg && nw < (size_t)n->sar_ncols + 2 && (pa->final || pa->last)) {
 		os_paste_cut(pa, "sar row cut short", line);

@@ -35,17 +35,6 @@ read_real(const char *name, int want_rc)
 	return c;
 }
 
-static bool
-has_note(const struct os_counters *c, const char *want)
-{
-	size_t i;
-
-	for (i = 0; i < c->nnotes; i++)
-		if (strstr(c->notes[i], want) != NULL)
-			return true;
-	return false;
-}
-
 /* ip -s -s link, iproute2 before 5.x, its first line wrapped by the tracker: rx drops are dropped + missed. */
 static void
 test_text_linux_net_ip_s_s_link_missed(void **state)
@@ -59,8 +48,8 @@ test_text_linux_net_ip_s_s_link_missed(void **state)
 	assert_true(testutil_counter(&c, "nic.eth4.rx_missed_errors") == 1725828);
 	assert_true(testutil_counter(&c, "if.eth4.opackets") == 0);
 	/* the prompt and the wrapped "state UP qlen 1000" are skipped, named */
-	assert_true(has_note(&c, "2 lines skipped"));
-	assert_true(has_note(&c, ":3 not a line of the outputs read: 'state UP qlen 1000'"));
+	assert_true(testutil_has_note(&c, "2 lines skipped"));
+	assert_true(testutil_has_note(&c, ":3 not a line of the outputs read: 'state UP qlen 1000'"));
 	os_counters_free(&c);
 }
 
@@ -100,10 +89,10 @@ test_text_linux_net_ethtool_S(void **state)
 	assert_true(testutil_counter(&c, "nic.eth0.rxpp_fifo_overflow_drop") == 0);
 	/* what is not a drop is read, not kept; the last row, cut, is said */
 	assert_null(os_counters_get(&c, "nic.eth0.rx_address_filtered"));
-	assert_true(has_note(&c, "ethtool -S row cut short: '     rxq0: rx_bytes:'"));
+	assert_true(testutil_has_note(&c, "ethtool -S row cut short: '     rxq0: rx_bytes:'"));
 	os_counters_free(&c);
 	c = read_real("linux_ethtool-S_eth0_stmmac_cb2-21_partial.txt", 0);
-	assert_true(has_note(&c, "1 used in part"));
+	assert_true(testutil_has_note(&c, "1 used in part"));
 	os_counters_free(&c);
 }
 
@@ -128,7 +117,7 @@ test_text_linux_net_nstat(void **state)
 	assert_true(testutil_counter(&c, "snmp.IpInReceives") == 510275104ULL);
 	assert_true(testutil_counter(&c, "snmp.IpOutDiscards") == 2570);
 	assert_true(testutil_counter(&c, "snmp.IcmpOutAddrMasks") == 6);
-	assert_true(has_note(&c, "nstat row cut short: 'IcmpMsgInType0'"));
+	assert_true(testutil_has_note(&c, "nstat row cut short: 'IcmpMsgInType0'"));
 	os_counters_free(&c);
 }
 
@@ -143,7 +132,7 @@ test_text_linux_net_sar_n_dev(void **state)
 	assert_true(testutil_counter(&c, "ifw.em1.opackets") == 69997);
 	assert_true(testutil_counter(&c, "ifw.em2.ibytes") == 440);	/* 0.43 kB/s */
 	assert_true(testutil_counter(&c, "ifw.bond0.rows") == 1);
-	assert_true(has_note(&c, "sar row cut short: 'Average:'"));
+	assert_true(testutil_has_note(&c, "sar row cut short: 'Average:'"));
 	os_counters_free(&c);
 	c = read_real("linux_sar-n-DEV_eth2_ifutil_sysstat75.txt", 0);
 	assert_true(testutil_counter(&c, "ifw.eth2.ipackets") == 133855);
