@@ -291,6 +291,13 @@ int	 os_counters_collect(struct os_ctx *, struct os_counters *, bool topology, c
 #define OS_FBSD_SAMPLE_MORE	"sysctl hw.ncpu net.inet.ip.intr_queue_drops " \
 	"net.inet.ip.intr_queue_maxlen net.isr dev 2>/dev/null; netstat -m 2>/dev/null; " \
 	"pfctl -si 2>/dev/null; pfctl -sm 2>/dev/null"
+/*
+ * One Linux sample, defined here once: the files os_counters_text_linux reads, which the live
+ * backend reads under its root (linux.c, linux_counters.c); doctor's capture (capture.c
+ * linux_counters: before.txt, after.txt) prints them, the optional ones when readable.
+ */
+#define OS_LINUX_SAMPLE_FILES	"/proc/stat /proc/net/dev /proc/interrupts"
+#define OS_LINUX_SAMPLE_OPTIONAL	"/proc/net/softnet_stat"	/* one file */
 #define OS_FBSD_SAMPLE(SEP)	OS_FBSD_SAMPLE_TICKS SEP OS_FBSD_SAMPLE_IF SEP "vmstat -i" SEP \
 	"netstat -Q" SEP OS_FBSD_SAMPLE_MORE
 /*

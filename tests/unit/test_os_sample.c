@@ -1,6 +1,7 @@
 /*
  * One FreeBSD sample (issue 33 item 3): what it holds is os.h's OS_FBSD_SAMPLE, and doctor's
- * capture, live diagnose and bench's per-run counters run that list; CPU busy from tick
+ * capture, live diagnose and bench's per-run counters run that list (a Linux one: the files of
+ * OS_LINUX_SAMPLE_FILES, which the capture prints); CPU busy from tick
  * counters is one computation (os_cpu_ticks), whatever read the ticks.
  */
 #include <stdarg.h>
@@ -60,6 +61,45 @@ test_sample_capture_bsd_counters_is_the_list(void **state)
 	assert_non_null(strstr(p, "sysctl kern.cp_times\nnetstat -ibnd\nvmstat -i\nnetstat -Q\n"));
 	assert_non_null(strstr(p, "\nnetstat -m\npfctl -si\npfctl -sm\n"));
 	free(p);
+	free(body);
+	free(script);
+}
+
+/* The capture's linux_counters prints the Linux sample's files in their order, the optional one when there. */
+static void
+test_sample_capture_linux_counters_prints_the_files(void **state)
+{
+	static const char *const dirs[] = { "", "/proc", "/proc/net" };
+	static const char *const files[] = { "proc/stat", "proc/net/dev", "proc/interrupts",
+	    "proc/net/softnet_stat" };
+	char *script = capture_script(5), *body, *cmd, path[512], out[256];
+	const char *b, *e;
+	size_t i, n;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < nitems(dirs); i++) {
+		snprintf(path, sizeof path, "%s/root%s", testutil_tmpdir, dirs[i]);
+		assert_int_equal(util_mkdir(path, NULL), 0);
+	}
+	for (i = 0; i < nitems(files); i++) {
+		snprintf(path, sizeof path, "%s/root/%s", testutil_tmpdir, files[i]);
+		assert_non_null(f = fopen(path, "w"));
+		fprintf(f, "%zu\n", i);
+		fclose(f);
+	}
+	assert_non_null(strstr(OS_LINUX_SAMPLE_FILES " " OS_LINUX_SAMPLE_OPTIONAL,
+	    "/proc/stat /proc/net/dev /proc/interrupts /proc/net/softnet_stat"));
+	assert_non_null(b = strstr(script, "linux_counters() {\n"));
+	assert_non_null(e = strstr(b, "\n}\n"));
+	xasprintf(&body, "%.*s", (int)(e + 3 - b), b);
+	xasprintf(&cmd, "R='%s/root'; %s linux_counters", testutil_tmpdir, body);
+	assert_non_null(f = popen(cmd, "r"));
+	n = fread(out, 1, sizeof out - 1, f);
+	out[n] = '\0';
+	assert_int_equal(pclose(f), 0);
+	assert_string_equal(out, "0\n1\n2\n3\n");
+	free(cmd);
 	free(body);
 	free(script);
 }
@@ -162,6 +202,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_capture_bsd_counters_is_the_list),
+		cmocka_unit_test(test_sample_capture_linux_counters_prints_the_files),
 		cmocka_unit_test(test_sample_live_runs_the_list),
 		cmocka_unit_test(test_sample_remote_counters_fbsd),
 		cmocka_unit_test(test_sample_remote_counters_linux),
