@@ -486,6 +486,9 @@ one_line(void *arg, char *line)
 	}
 	if ((rc = os_lnet_line(&r->net, &r->pa, r->c, line)) >= 0)
 		return rc;
+	/* a line of another output ends sar's columns (an mpstat row may have as many) */
+	if (r->net.mode == LN_SAR)
+		r->net.mode = LN_NONE;
 	if (banner(line) || proc_stat(r, line) || softnet(r, line) || netdev(r, line) ||
 	    interrupts(r, line))
 		return 0;

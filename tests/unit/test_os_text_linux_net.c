@@ -168,6 +168,26 @@ test_text_linux_net_blocks_one_after_another(void **state)
 	strbuf_free(&sb);
 }
 
+/* sar's columns end at another output's line: an mpstat row of as many columns is mpstat's (text written for the test). */
+static void
+test_text_linux_net_sar_then_mpstat(void **state)
+{
+	static const char text[] =
+	    "15:54:04  IFACE  rxpck/s  txpck/s  rxkB/s  txkB/s  rxcmp/s  txcmp/s  rxmcst/s  %ifutil\n"
+	    "15:54:05   eth2  1000.00  1000.00    1.00    1.00     0.00     0.00      0.00     0.01\n"
+	    "12:00:01 AM  CPU  %usr  %nice  %sys  %iowait  %irq  %soft  %steal  %guest  %idle\n"
+	    "12:00:02 AM    0  1.00   0.00  2.00     0.00  0.00  90.00    0.00    0.00   7.00\n";
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(os_counters_text_linux(text, strlen(text), "m.txt", &c, &cause), 0);
+	assert_true(testutil_counter(&c, "ifw.eth2.ipackets") == 1000);
+	assert_null(os_counters_get(&c, "ifw.0.ipackets"));
+	assert_non_null(os_counters_get(&c, "top.cpu.0.softirq"));
+	os_counters_free(&c);
+}
+
 int
 main(void)
 {
@@ -180,6 +200,7 @@ main(void)
 		cmocka_unit_test(test_text_linux_net_nstat),
 		cmocka_unit_test(test_text_linux_net_sar_n_dev),
 		cmocka_unit_test(test_text_linux_net_blocks_one_after_another),
+		cmocka_unit_test(test_text_linux_net_sar_then_mpstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
