@@ -57,11 +57,13 @@ os_ethtool_stat_kept(const char *name)
 void
 os_lnet_command(struct os_lnet *n, const char *cmd)
 {
-	char copy[256], *w[8];
+	char copy[256], *words[8], **w = words;
 	size_t k, nw;
 
 	os_strlcpy(copy, cmd, sizeof copy);
-	nw = os_words(copy, w, nitems(w));
+	nw = os_words(copy, words, nitems(words));
+	if (nw >= 2 && (strcmp(w[0], "sudo") == 0 || strcmp(w[0], "doas") == 0))
+		w++, nw--;
 	n->mode = nw >= 1 && strcmp(w[0], "nstat") == 0 ? LN_NSTAT : LN_NONE;
 	/* "ethtool -S eth0", "ethtool -S eth0 | grep drop": the interface of the block that follows */
 	for (k = 1; nw >= 1 && strcmp(w[0], "ethtool") == 0 && k + 1 < nw; k++)

@@ -96,6 +96,21 @@ test_text_linux_net_ethtool_S(void **state)
 	os_counters_free(&c);
 }
 
+/* "sudo ethtool -S IF" after a prompt names the interface too (text written for the test). */
+static void
+test_text_linux_net_ethtool_S_sudo(void **state)
+{
+	static const char text[] = "admin@router:~$ sudo ethtool -S enp1s0 | grep -v ': 0$'\n"
+	    "NIC statistics:\n     rx_missed_errors: 12\n";
+	struct os_counters c = { NULL, 0, NULL, 0, NULL, 0 };
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(os_counters_text_linux(text, strlen(text), "s.txt", &c, &cause), 0);
+	assert_true(testutil_counter(&c, "nic.enp1s0.rx_missed_errors") == 12);
+	os_counters_free(&c);
+}
+
 /* ethtool -S without the line naming its interface: skipped, said, never put on a guessed one. */
 static void
 test_text_linux_net_ethtool_S_without_interface(void **state)
@@ -196,6 +211,7 @@ main(void)
 		cmocka_unit_test(test_text_linux_net_ip_s_link_lo),
 		cmocka_unit_test(test_text_linux_net_ip_link_without_interface),
 		cmocka_unit_test(test_text_linux_net_ethtool_S),
+		cmocka_unit_test(test_text_linux_net_ethtool_S_sudo),
 		cmocka_unit_test(test_text_linux_net_ethtool_S_without_interface),
 		cmocka_unit_test(test_text_linux_net_nstat),
 		cmocka_unit_test(test_text_linux_net_sar_n_dev),
