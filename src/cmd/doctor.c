@@ -167,6 +167,8 @@ print_text(const struct doctor_doc *doc, const char *dir)
 		printf("; samples %.2f s apart (by %s%s%s)\n", doc->interval_s,
 		    doctor_interval_by(doc), doc->interval_note != NULL ? ": " : "",
 		    doc->interval_note != NULL ? doc->interval_note : "");
+	else if (doc->reading != NULL)
+		printf("; %s\n", doc->reading);
 	else
 		printf("; counters since boot (no samples)\n");
 	if (doc->load != NULL)

@@ -1,7 +1,8 @@
 /*
  * What ntune reads from another host, by POSIX sh scripts sent over ssh's
  * standard input (nothing to install; OPNsense has no bash): its boot id, its
- * identity, and idle counters of the DUT before and after a trial.
+ * identity, and idle counters of the DUT before and after a trial (read by the
+ * readers of src/os, CPU busy by os_cpu_ticks).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
@@ -116,50 +118,96 @@ remote_facts_free(struct remote_facts *f)
 }
 
 /*
- * $1 $2 = the DUT's in and out interfaces. Lines: "boot ID", "if NAME rx_packets
- * rx_drops tx_packets tx_drops", "cpu busy total" per CPU (ticks). Linux from
- * /sys and /proc/stat; FreeBSD from netstat -ibnd and kern.cp_times
- * (user nice sys intr idle per CPU) [FreeBSD branch: not run here].
+ * $1 $2 = the DUT's in and out interfaces. Prints "boot ID", then a sample that the readers
+ * of src/os read: on Linux "if NAME rx_packets rx_dropped tx_packets tx_dropped" from /sys
+ * and /proc/stat's cpuN lines (os_counters_text_linux); on FreeBSD the first two commands of
+ * the one FreeBSD sample, os.h's OS_FBSD_SAMPLE_TICKS and OS_FBSD_SAMPLE_IF (os_counters_text).
  */
 static const char counters_sh[] =
     "if [ -n \"${NTUNE_TEST_BOOT_ID:-}\" ]; then echo \"boot $(cat \"$NTUNE_TEST_BOOT_ID\")\"\n"
     "elif [ -r /proc/sys/kernel/random/boot_id ]; then echo \"boot $(cat /proc/sys/kernel/random/boot_id)\"\n"
     "else echo \"boot $(sysctl -n kern.boottime)\"; fi\n"
-    "for i in \"$1\" \"$2\"; do\n"
-    "  d=/sys/class/net/$i/statistics\n"
-    "  if [ -d \"$d\" ]; then\n"
-    "    echo \"if $i $(cat $d/rx_packets) $(cat $d/rx_dropped) $(cat $d/tx_packets) $(cat $d/tx_dropped)\"\n"
-    "  elif command -v netstat >/dev/null 2>&1; then\n"
-    "    netstat -ibnd -I \"$i\" | awk -v i=\"$i\" '$1==i && $3 ~ /Link/ "
-    "{ print \"if\", i, $5, $7, $9, $13; exit }'\n"
-    "  fi\n"
-    "done\n"
     "if [ -r /proc/stat ]; then\n"
-    "  awk '/^cpu[0-9]/ { t=0; for (k=2;k<=NF;k++) t+=$k; print \"cpu\", t-$5-$6, t }' /proc/stat\n"
+    "  for i in \"$1\" \"$2\"; do\n"
+    "    d=/sys/class/net/$i/statistics\n"
+    "    if [ -d \"$d\" ]; then\n"
+    "      echo \"if $i $(cat $d/rx_packets) $(cat $d/rx_dropped) $(cat $d/tx_packets) $(cat $d/tx_dropped)\"\n"
+    "    fi\n"
+    "  done\n"
+    "  grep '^cpu[0-9]' /proc/stat\n"
     "else\n"
-    "  sysctl -n kern.cp_times | awk '{ for (k=1;k+4<=NF;k+=5) "
-    "{ t=$k+$(k+1)+$(k+2)+$(k+3)+$(k+4); print \"cpu\", t-$(k+4), t } }'\n"
+    "  " OS_FBSD_SAMPLE_TICKS "\n"
+    "  " OS_FBSD_SAMPLE_IF "\n"
     "fi\n";
 
-int
-remote_counters(const struct remote_host *h, const char *in, const char *out,
-    struct remote_counters *c, char **cause)
+#define MAX_CPUS	4096	/* as many CPUs as doctor charts */
+
+/* FreeBSD: the two interfaces' counters from netstat -ibnd as the reader read them. */
+static void
+fbsd_if(const struct os_counters *oc, const char *in, const char *out, struct remote_counters *c,
+    int *ok_in, int *ok_out)
 {
-	struct remote_result r;
-	char *args[] = { (char *)in, (char *)out, NULL }, name[64];
-	uint64_t v[4], busy, total;
+	const struct os_counter *v;
+	char name[96];
+
+	snprintf(name, sizeof name, "if.%s.ipackets", in);
+	if (!*ok_in && (v = os_counters_get(oc, name)) != NULL) {
+		c->in_rx = v->value;
+		snprintf(name, sizeof name, "if.%s.idrops", in);
+		c->in_drop = (v = os_counters_get(oc, name)) != NULL ? v->value : 0;
+		*ok_in = 1;
+	}
+	snprintf(name, sizeof name, "if.%s.opackets", out);
+	if (!*ok_out && (v = os_counters_get(oc, name)) != NULL) {
+		c->out_tx = v->value;
+		snprintf(name, sizeof name, "if.%s.odrops", out);
+		c->out_drop = (v = os_counters_get(oc, name)) != NULL ? v->value : 0;
+		*ok_out = 1;
+	}
+}
+
+/* The sample's text (all but the boot and Linux "if" lines): each CPU's busy and total ticks. */
+static void
+sample(const char *text, size_t len, const char *in, const char *out, struct remote_counters *c,
+    int *ok_in, int *ok_out)
+{
+	struct os_counters oc;
+	struct os_cpu_times t;
+	double v[OS_CPU_STATES], busy, total;
+	bool is_linux = strncmp(text, "cpu", 3) == 0;
+	char *why = NULL;
+
+	memset(&oc, 0, sizeof oc);
+	(void)os_counters_paste(text, len, "(counters)", is_linux ? "linux" : "freebsd", &oc, &why);
+	free(why);
+	if (!is_linux)
+		fbsd_if(&oc, in, out, c, ok_in, ok_out);
+	while (c->ncpu < MAX_CPUS && os_counters_cpu(&oc, c->ncpu, &t)) {
+		os_cpu_times_vec(&t, v);
+		total = os_cpu_ticks(v, &busy);
+		c->cpu = xreallocarray(c->cpu, c->ncpu + 1, sizeof *c->cpu);
+		c->cpu[c->ncpu].busy = (uint64_t)busy;
+		c->cpu[c->ncpu].total = (uint64_t)total;
+		c->ncpu++;
+	}
+	os_counters_free(&oc);
+}
+
+int
+remote_counters_parse(const char *out, const char *in, const char *outif, struct remote_counters *c,
+    const char *url, char **cause)
+{
+	struct strbuf text;
+	char name[64];
+	uint64_t v[4];
 	const char *p;
+	size_t n;
 	int ok_in = 0, ok_out = 0;
 
 	memset(c, 0, sizeof *c);
-	if (remote_sh(h, counters_sh, args, 30, &r, cause) == -1)
-		return -1;
-	if (r.status != 0) {
-		util_cause(cause, "cannot read the counters of %s: %s", h->url, remote_result_why(&r));
-		remote_result_free(&r);
-		return -1;
-	}
-	for (p = r.out; *p != '\0'; p += strcspn(p, "\n"), p += *p == '\n') {
+	strbuf_init(&text);
+	for (p = out; *p != '\0'; p += n, p += *p == '\n') {
+		n = strcspn(p, "\n");
 		if (strncmp(p, "boot ", 5) == 0)
 			first_line(p + 5, c->boot_id, sizeof c->boot_id);
 		else if (sscanf(p, "if %63s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, name, &v[0],
@@ -169,26 +217,46 @@ remote_counters(const struct remote_host *h, const char *in, const char *out,
 				c->in_drop = v[1];
 				ok_in = 1;
 			}
-			if (strcmp(name, out) == 0 && !ok_out) {
+			if (strcmp(name, outif) == 0 && !ok_out) {
 				c->out_tx = v[2];
 				c->out_drop = v[3];
 				ok_out = 1;
 			}
-		} else if (sscanf(p, "cpu %" SCNu64 " %" SCNu64, &busy, &total) == 2) {
-			c->cpu = xreallocarray(c->cpu, c->ncpu + 1, sizeof *c->cpu);
-			c->cpu[c->ncpu].busy = busy;
-			c->cpu[c->ncpu].total = total;
-			c->ncpu++;
+		} else {
+			strbuf_add(&text, p, n);
+			strbuf_addc(&text, '\n');
 		}
 	}
-	remote_result_free(&r);
+	if (text.len > 0)
+		sample(text.buf, text.len, in, outif, c, &ok_in, &ok_out);
+	strbuf_free(&text);
 	if (!ok_in || !ok_out) {
-		util_cause(cause, "%s has no interface '%s'", h->url, !ok_in ? in : out);
-		free(c->cpu);
-		c->cpu = NULL;
+		util_cause(cause, "%s has no interface '%s'", url, !ok_in ? in : outif);
+		remote_counters_free(c);
 		return -1;
 	}
 	return 0;
+}
+
+int
+remote_counters(const struct remote_host *h, const char *in, const char *out,
+    struct remote_counters *c, char **cause)
+{
+	struct remote_result r;
+	char *args[] = { (char *)in, (char *)out, NULL };
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	if (remote_sh(h, counters_sh, args, 30, &r, cause) == -1)
+		return -1;
+	if (r.status != 0) {
+		util_cause(cause, "cannot read the counters of %s: %s", h->url, remote_result_why(&r));
+		remote_result_free(&r);
+		return -1;
+	}
+	rc = remote_counters_parse(r.out, in, out, c, h->url, cause);
+	remote_result_free(&r);
+	return rc;
 }
 
 void

@@ -168,6 +168,9 @@ struct remote_counters {
 };
 int	remote_counters(const struct remote_host *, const char *in, const char *out,
 	    struct remote_counters *, char **cause);
+/* What the counters program printed (out), read: boot id, the two interfaces, each CPU's ticks. */
+int	remote_counters_parse(const char *out, const char *in, const char *outif,
+	    struct remote_counters *, const char *url, char **cause);
 void	remote_counters_free(struct remote_counters *);
 
 #endif

@@ -164,6 +164,10 @@ report_doctor_html(const struct doctor_doc *doc)
 		strbuf_addf(&sb, "</code>; samples %.2f s apart (by ", doc->interval_s);
 		report_esc(&sb, doctor_interval_by(doc));
 		strbuf_adds(&sb, ")</p>\n");
+	} else if (doc->reading != NULL) {
+		strbuf_adds(&sb, "</code>; ");
+		report_esc(&sb, doc->reading);
+		strbuf_adds(&sb, "</p>\n");
 	} else
 		strbuf_adds(&sb, "</code>; counters since boot (no samples)</p>\n");
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s</div>\n", n > 0 ? "warn" : "ok", n > 0 ?

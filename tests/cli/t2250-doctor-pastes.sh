@@ -62,6 +62,12 @@ test_expect_success 'Linux pastes (mpstat, /proc/net/softnet_stat) are told from
 	grep -q "^note: no /proc/interrupts: queue balance unseen (run: cat /proc/interrupts)$" out &&
 	grep -q "^note: no /proc/net/softnet_stat: backlog drops and budget exhaustion unseen (run: cat /proc/net/softnet_stat)$" out
 '
+test_expect_success 'the header says what the pastes gave: one reading since boot, displays of now, no rates' '
+	test_expect_code 1 ntune doctor --from "$D/real-top-P_opnsense_dec750_seed000.txt" >h1 &&
+	test "$(head -n 1 h1)" = "ntune doctor: (no host name), freebsd, 8 CPUs, NICs (none known: no NIC driver in the capture); from a paste: top'"'"'s CPU lines (of now)" &&
+	test_expect_code 1 ntune doctor --from "$D/real-top-P_opnsense_dec750_seed000.txt" "$D/opnsense-vmstat-i-1.txt" --json >h2.json &&
+	python3 -c "import json; r = json.load(open(\"h2.json\"))[\"reading\"]; print(r); assert r.startswith(\"from pastes: one reading of the \") and \"interrupt counts\" in r and r.endswith(\"(totals since boot; their rates unknown); top'"'"'s CPU lines and vmstat -i rates (of now)\"), r"
+'
 test_expect_success 'a paste of which nothing can be read: exit 2 naming it and what was expected' '
 	printf "hello\nworld\n" >nothing.txt &&
 	test_expect_code 2 ntune doctor --from nothing.txt >out 2>err &&
