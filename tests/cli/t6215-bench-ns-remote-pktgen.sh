@@ -111,7 +111,7 @@ test_expect_success 'no pkt-gen on a load host: refused before anything runs, na
 test_expect_success 'pkt-gen is a load of --dut only, and --plan counts its link waits' '
 	$NTUNE bench "$TRASH/a.conf" "$TRASH/b.conf" --dut ssh://dut --load pkt-gen --duration 2 \
 		--runs 2 --max-runs 2 --warmup 0 --plan >plan &&
-	grep -q "each run: apply --confirm and verify on the DUT, .* DUT counters and a snapshot (ntune snapshot there, or agentless its capture read here) idle before and after, two pkt-gen link waits (about 1[89] s)" plan &&
+	grep -q "each run: apply --confirm and verify on the DUT, .* DUT counters and a snapshot (its capture, read here) idle before and after, two pkt-gen link waits (about 1[89] s)" plan &&
 	test_expect_code 2 $NTUNE bench "$TRASH/a.conf" "$TRASH/b.conf" --load pkt-gen 2>e6 &&
 	grep -q "load pkt-gen go with --dut" e6 &&
 	test_expect_code 2 $NTUNE lab rfc2544 --load pkt-gen 2>e7 &&
