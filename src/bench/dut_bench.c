@@ -641,7 +641,7 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 	return apply_runtime(b, p, p, journal, len, cause);
 }
 
-/* Applies p with --confirm (nothing when it is empty), then reads check back. */
+/* Applies p with the DUT's dead-man job (nothing when it is empty), then reads check back. */
 static int
 apply_runtime(struct bench_remote *b, const struct bench_profile *p,
     const struct bench_profile *check, char *journal, size_t len, char **cause)
