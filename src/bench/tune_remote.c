@@ -142,17 +142,17 @@ bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t 
     char **cause)
 {
 	struct agentless_opts o;
-	char **v, **read = xcalloc(n + 1, sizeof *read), *why;
+	char **v, **asked = xcalloc(n + 1, sizeof *asked), *why;
 	const char *pl;
-	size_t i, nread = 0, j = 0;
+	size_t i, nasked = 0, j = 0;
 
-	/* Only the knobs agentless mode can set are read there; the others are an error each. */
+	/* Only the knobs agentless mode can set are asked there; the others are an error each. */
 	for (i = 0; i < n; i++)
 		if (unsettable(b, names[i]) == NULL)
-			read[nread++] = names[i];
+			asked[nasked++] = names[i];
 	bench_remote_agentless(b, &o);
-	if (agentless_read(&o, read, nread, true, &v, cause) == -1) {
-		free(read);
+	if (agentless_read(&o, asked, nasked, true, &v, cause) == -1) {
+		free(asked);
 		return -1;
 	}
 	*values = json_object();
@@ -170,8 +170,8 @@ bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t 
 			j++;
 		}
 	}
-	util_strv_free(v, nread);
-	free(read);
+	util_strv_free(v, nasked);
+	free(asked);
 	return 0;
 }
 
