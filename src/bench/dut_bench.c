@@ -1,8 +1,10 @@
 /*
- * The runner for a real DUT reached over ssh: the profile is applied there with
- * `ntune apply --confirm` (it reverts itself if we vanish) and read back with
- * `ntune verify`; a run starts `ntune sink` on the sink host and `ntune gen` on
- * the generator host, and the DUT is only talked to idle, before and after.
+ * The runner for a real DUT reached over ssh, always agentless (apply/dut_apply.h:
+ * nothing of ntune's needed there, an ntune installed there is not used): the
+ * profile is applied with the DUT's own commands and a dead-man job (it reverts
+ * itself if we vanish) and read back the same way; a run starts `ntune sink` on
+ * the sink host and `ntune gen` on the generator host (or iperf3, pkt-gen), and
+ * the DUT is only talked to idle, before and after.
  */
 #include <errno.h>
 #include <math.h>
@@ -92,11 +94,9 @@ bench_remote_open(struct bench_remote *b, char **cause)
 		hosts[i]->ssh = &b->ssh;
 		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
 			return -1;
-		/* A DUT without ntune is run agentless; the load hosts need it, unless their load is iperf3 or pkt-gen. */
-		if (i == 0 && strcmp(facts[i]->version, "none") == 0 && !hosts[i]->local)
-			b->agentless = true;
-		else if (strcmp(facts[i]->version, "none") == 0 && (i == 0 || (!hosts[i]->local &&
-		    (b->lab == NULL || b->lab->load == BENCH_LOAD_GEN)))) {
+		/* The DUT is run agentless; the load hosts need ntune, unless their load is iperf3 or pkt-gen. */
+		if (i > 0 && strcmp(facts[i]->version, "none") == 0 && !hosts[i]->local &&
+		    (b->lab == NULL || b->lab->load == BENCH_LOAD_GEN)) {
 			util_cause(cause, "no '%s' on %s (give --ntune PATH)", b->ntune, hosts[i]->url);
 			return -1;
 		}
@@ -179,7 +179,7 @@ bench_remote_profile_part(const struct bench_remote *b, const struct bench_profi
 	return strbuf_detach(&sb);
 }
 
-/* How the DUT is reached in agentless mode. */
+/* How the DUT is reached (agentless). */
 void
 bench_remote_agentless(const struct bench_remote *b, struct agentless_opts *o)
 {
@@ -194,7 +194,7 @@ bench_remote_check(const struct bench_remote *b, const struct bench_profile *p, 
 {
 	struct agentless_opts o;
 
-	if (!b->agentless || p->prof == NULL)
+	if (p->prof == NULL)
 		return 0;
 	bench_remote_agentless(b, &o);
 	return agentless_check(b->kb, p->prof, o.os, cause);
@@ -226,84 +226,25 @@ agentless_put(struct bench_remote *b, const struct bench_profile *p, int confirm
 	return rc;
 }
 
-/* Runs `ntune WORDS...` on the DUT with input on its standard input. */
-static int
-dut_ntune(struct bench_remote *b, const char *const words[], const char *input, double timeout,
-    struct remote_result *r, char **cause)
-{
-	char *argv[16];
-	size_t i;
-
-	argv[0] = (char *)b->ntune;
-	for (i = 0; words[i] != NULL && i + 2 < nitems(argv); i++)
-		argv[i + 1] = (char *)words[i];
-	argv[i + 1] = NULL;
-	return remote_run(&b->dut, argv, input, timeout, r, cause);
-}
-
-/* The knobs `ntune verify --json` found different, as "name wants W, has A; ...". */
-static char *
-differences(const char *out)
-{
-	json_t *doc, *k;
-	json_error_t jerr;
-	struct strbuf sb;
-	size_t i;
-
-	strbuf_init(&sb);
-	if ((doc = json_loads(out, 0, &jerr)) != NULL) {
-		json_array_foreach(json_object_get(doc, "knobs"), i, k) {
-			if (json_is_true(json_object_get(k, "match")))
-				continue;
-			strbuf_addf(&sb, "%s%s wants %s, has %s", sb.len > 0 ? "; " : "",
-			    json_string_value(json_object_get(k, "name")),
-			    json_string_value(json_object_get(k, "wanted")),
-			    json_is_string(json_object_get(k, "actual")) ?
-			    json_string_value(json_object_get(k, "actual")) : "(unreadable)");
-		}
-		json_decref(doc);
-	}
-	if (sb.len == 0)
-		strbuf_adds(&sb, "ntune verify failed");
-	strbuf_addc(&sb, '\0');
-	return strbuf_detach(&sb);
-}
-
 static int
 r_restore(void *arg, const char *journal, char **cause)
 {
 	struct bench_remote *b = arg;
-	struct remote_result r;
-	const char *w[] = { "revert", journal, NULL };
+	struct agentless_opts o;
+	char *why = NULL;
 
-	if (b->agentless) {
-		struct agentless_opts o;
-		char *why = NULL;
-
-		bench_remote_agentless(b, &o);
-		if (agentless_revert(&o, journal, NULL, &why) == 0)
-			return 0;
-		util_cause(cause, "cannot restore the DUT's settings (journal entry %s on %s): %s "
-		    "(it reverts itself when its --confirm time runs out; or run `ntune revert --dut %s %s`)",
-		    journal, b->dut.url, why, b->dut.url, journal);
-		free(why);
-		return -1;
-	}
-	if (dut_ntune(b, w, NULL, 60, &r, cause) == -1)
-		return -1;
-	if (r.status != 0) {
-		util_cause(cause, "cannot restore the DUT's settings (journal entry %s on %s): %s "
-		    "(it reverts itself when its --confirm time runs out; or run `ntune revert %s` there)",
-		    journal, b->dut.url, remote_result_why(&r), journal);
-		remote_result_free(&r);
-		return -1;
-	}
-	remote_result_free(&r);
-	return 0;
+	bench_remote_agentless(b, &o);
+	if (agentless_revert(&o, journal, NULL, &why) == 0)
+		return 0;
+	util_cause(cause, "cannot restore the DUT's settings (journal entry %s on %s): %s "
+	    "(it reverts itself when its --confirm time runs out; or run `ntune revert --dut %s %s`)",
+	    journal, b->dut.url, why, b->dut.url, journal);
+	free(why);
+	return -1;
 }
 
-static int
-verify_agentless(struct bench_remote *b, const struct bench_profile *p, char **cause)
+int
+bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
 {
 	struct agentless_opts o;
 	char *diff = NULL;
@@ -321,44 +262,21 @@ verify_agentless(struct bench_remote *b, const struct bench_profile *p, char **c
 	return rc;
 }
 
-int
-bench_remote_verify(struct bench_remote *b, const struct bench_profile *p, char **cause)
-{
-	struct remote_result r;
-	const char *w[] = { "verify", "-", "--json", NULL };
-	char *diff;
-
-	if (b->agentless)
-		return verify_agentless(b, p, cause);
-	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
-		return -1;
-	if (r.status != 0) {
-		diff = differences(r.out);
-		util_cause(cause, "the DUT's settings differ from '%s' after applying it, not measured: %s",
-		    p->label, r.status == 1 ? diff : remote_result_why(&r));
-		free(diff);
-		remote_result_free(&r);
-		return -1;
-	}
-	remote_result_free(&r);
-	return 0;
-}
-
-
 /*
- * Agentless: the capture script without its top sample, parsed here into the
- * document `ntune snapshot ssh://` prints (b->capture_snapshot). The first
- * failure is said once; a run is not failed for a snapshot.
+ * The capture script without its top sample, parsed here into the document
+ * `ntune snapshot ssh://` prints (b->capture_snapshot). The first failure is
+ * said once; a run is not failed for a snapshot.
  */
-static void
-snapshot_agentless(struct bench_remote *b, const char *path)
+void
+bench_remote_snapshot(struct bench_remote *b, const char *name)
 {
 	struct capture_set cap;
 	json_t *doc = NULL;
-	char *why = NULL, *text;
+	char *why = NULL, *text, *path;
 
-	if (b->capture_snapshot == NULL)
+	if (b->dir == NULL || b->capture_snapshot == NULL)
 		return;
+	xasprintf(&path, "%s/dut/%s.json", b->dir, name);
 	/*
 	 * --dut-root prefixes the DUT's files, as for apply; a Linux capture would look for
 	 * /proc and /sys under it too, which apply reads at / (rscript_proc_path).
@@ -382,27 +300,6 @@ snapshot_agentless(struct bench_remote *b, const char *path)
 		b->snapshot_said = true;
 	}
 	free(why);
-}
-
-void
-bench_remote_snapshot(struct bench_remote *b, const char *name)
-{
-	struct remote_result r;
-	const char *w[] = { "snapshot", NULL };
-	char *path, *why = NULL;
-
-	if (b->dir == NULL)
-		return;
-	xasprintf(&path, "%s/dut/%s.json", b->dir, name);
-	if (b->agentless)
-		snapshot_agentless(b, path);
-	else if (dut_ntune(b, w, NULL, 60, &r, &why) == 0) {
-		if (r.status == 0 && util_write_file_in(b->dir, path + strlen(b->dir) + 1, r.out,
-		    strlen(r.out), 0644, &why) == -1)
-			free(why);
-		remote_result_free(&r);
-	} else
-		free(why);
 	free(path);
 }
 
@@ -582,12 +479,7 @@ record:
 static int
 switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interruptible, char **cause)
 {
-	struct remote_result r;
-	const char *w[8] = { "apply", "-", "--json", NULL };
 	char why[BENCH_LABEL_MAX + 32];
-	json_t *doc;
-	json_error_t jerr;
-	const char *id;
 
 	if (b->cur_journal[0] != '\0') {
 		if (r_restore(b, b->cur_journal, cause) == -1)
@@ -595,42 +487,14 @@ switch_boot(struct bench_remote *b, const struct bench_profile *p, bool interrup
 		b->cur_journal[0] = '\0';
 	}
 	b->cur_label[0] = '\0';
-	if (p != NULL && p->prof != NULL && p->prof->nentries > 0) {
-		size_t nw = 3;
-
-		if (b->dut_root != NULL) {
-			w[nw++] = "--root";
-			w[nw++] = b->dut_root;
-		}
-		/* FreeBSD: loader tunables for one boot only (nextboot -e): a hung boot reverts itself. */
-		if (b->os != NULL && os_platform_family(os_platform_parse(b->os)) == OS_PLATFORM_FREEBSD)
-			w[nw++] = "--trial-boot";
-		w[nw] = NULL;
-		/*
-		 * Agentless: the DUT's dead-man job until the reboot, then its boot guard:
-		 * a controller gone leaves nothing persisted for longer than --dut-confirm.
-		 */
-		if (b->agentless) {
-			if (agentless_put(b, p, b->confirm_secs, true, b->cur_journal, sizeof b->cur_journal,
-			    cause) == -1)
-				return -1;
-			goto reboot;
-		}
-		if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
-			return -1;
-		doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
-		if ((id = json_string_value(json_object_get(doc, "id"))) == NULL) {
-			util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
-			    remote_result_why(&r));
-			json_decref(doc);
-			remote_result_free(&r);
-			return -1;
-		}
-		snprintf(b->cur_journal, sizeof b->cur_journal, "%s", id);
-		json_decref(doc);
-		remote_result_free(&r);
-	}
-reboot:
+	/*
+	 * Persisted (FreeBSD: loader tunables for one boot only, nextboot -e) with the DUT's
+	 * dead-man job until the reboot, then its boot guard: a controller gone leaves nothing
+	 * persisted for longer than --dut-confirm.
+	 */
+	if (p != NULL && p->prof != NULL && p->prof->nentries > 0 && agentless_put(b, p,
+	    b->confirm_secs, true, b->cur_journal, sizeof b->cur_journal, cause) == -1)
+		return -1;
 	snprintf(why, sizeof why, p != NULL ? "switch to %s" : "restore the original settings",
 	    p != NULL ? p->label : "");
 	if (reboot_wait(b, why, interruptible, cause) == -1)
@@ -726,8 +590,8 @@ out:
 }
 
 /*
- * Reboot mode, agentless: the lease of the entry in force from now (its boot guard
- * restores the originals --dut-confirm seconds after the boot unless renewed).
+ * Reboot mode: the lease of the entry in force from now (its boot guard restores
+ * the originals --dut-confirm seconds after the boot unless renewed).
  */
 static int
 renew(struct bench_remote *b, char **cause)
@@ -735,7 +599,7 @@ renew(struct bench_remote *b, char **cause)
 	struct agentless_opts o;
 	char *why = NULL;
 
-	if (!b->agentless || b->cur_journal[0] == '\0')
+	if (b->cur_journal[0] == '\0')
 		return 0;
 	bench_remote_agentless(b, &o);
 	if (agentless_renew(&o, b->cur_journal, &why) == 0)
@@ -777,43 +641,17 @@ r_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, cha
 	return apply_runtime(b, p, p, journal, len, cause);
 }
 
-/* Applies p with --confirm (nothing when it is empty), then reads check back. */
+/* Applies p with the DUT's dead-man job (nothing when it is empty), then reads check back. */
 static int
 apply_runtime(struct bench_remote *b, const struct bench_profile *p,
     const struct bench_profile *check, char *journal, size_t len, char **cause)
 {
-	struct remote_result r;
-	char secs[16];
-	const char *w[] = { "apply", "-", "--confirm", secs, "--no-persist", "--json", NULL };
-	json_t *doc;
-	json_error_t jerr;
-	const char *id;
-
 	journal[0] = '\0';
 	if (p->prof == NULL || p->prof->nentries == 0)
 		return check->prof == NULL || check->prof->nentries == 0 ? 0 :
 		    bench_remote_verify(b, check, cause);
-	snprintf(secs, sizeof secs, "%d", b->confirm_secs);
-	if (b->agentless) {
-		if (agentless_put(b, p, b->confirm_secs, false, journal, len, cause) == -1)
-			return -1;
-		goto verify;
-	}
-	if (dut_ntune(b, w, p->text, 60, &r, cause) == -1)
+	if (agentless_put(b, p, b->confirm_secs, false, journal, len, cause) == -1)
 		return -1;
-	doc = r.status == 0 ? json_loads(r.out, 0, &jerr) : NULL;
-	id = json_string_value(json_object_get(doc, "id"));
-	if (r.status != 0 || id == NULL) {
-		util_cause(cause, "cannot apply '%s' on %s: %s", p->label, b->dut.url,
-		    remote_result_why(&r));
-		json_decref(doc);
-		remote_result_free(&r);
-		return -1;
-	}
-	snprintf(journal, len, "%s", id);
-	json_decref(doc);
-	remote_result_free(&r);
-verify:
 	if (bench_remote_verify(b, check, cause) == -1) {
 		char *why = NULL;
 

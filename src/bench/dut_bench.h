@@ -30,7 +30,7 @@ struct bench_remote {
 	/* set by the caller */
 	struct remote_host dut, gen, sink;
 	struct remote_ssh ssh;
-	const char *ntune;		/* the ntune command on every host */
+	const char *ntune;		/* the ntune command on the load hosts (the DUT needs none) */
 	const char *dut_in, *dut_out;	/* the DUT's interfaces facing gen and sink */
 	const char *gen_if, *sink_if;	/* the generator's and the sink's data interfaces */
 	const char *dst;		/* the sink's data address (gen --dst) */
@@ -40,12 +40,12 @@ struct bench_remote {
 	int	confirm_secs;		/* apply --confirm on the DUT: reverts itself after this */
 	/*
 	 * Reboot mode (profiles with boot-time knobs, or --reboot): a profile is
-	 * applied persistently (apply --root dut_root) and the DUT rebooted, once
+	 * applied persistently (files under dut_root) and the DUT rebooted, once
 	 * per switch of profile; the original settings come back with a last
 	 * reboot in bench_remote_finish (unless the DUT already runs them).
 	 */
 	bool	reboot;
-	const char *dut_root;		/* apply --root on the DUT, or NULL */
+	const char *dut_root;		/* prefix of the DUT's files and journal, or NULL (agentless_opts root) */
 	const char *reboot_cmd;		/* sh command on the DUT; NULL: shutdown -r now */
 	/*
 	 * The tuner's reboot mode: only the profile's boot-time part (loader
@@ -60,15 +60,14 @@ struct bench_remote {
 	void	(*progress)(void *arg, const char *msg);
 	void	*progress_arg;
 	/*
-	 * An agentless DUT's snapshot document from its capture (the command layer's
+	 * The DUT's snapshot document from its capture (the command layer's
 	 * cmd_os_capture_snapshot: the knowledge base's tunables, like `ntune snapshot
-	 * ssh://`); NULL: no per-run snapshot without ntune on the DUT.
+	 * ssh://`); NULL: no per-run snapshot.
 	 */
 	json_t	*(*capture_snapshot)(const struct capture_set *, char **cause);
 	/* found */
 	struct remote_facts dut_facts, gen_facts, sink_facts;
 	const char *os;			/* the DUT's OS as the knowledge base names it */
-	bool	agentless;		/* no ntune on the DUT (or --agentless): apply/dut_apply.h */
 	char	boot_id[128];		/* the DUT's current boot */
 	char	dut_mac[18];		/* pkt-gen: dut_in's MAC address (its -D), "" until read */
 	double	reboot_mean;		/* s one reboot took on average (an estimate before the first) */
@@ -81,13 +80,14 @@ struct bench_remote {
 	char	cur_label[BENCH_LABEL_MAX];	/* reboot mode: the profile in force, "" none yet */
 	char	cur_journal[64];	/* reboot mode: its journal entry on the DUT, "" none */
 	char	pending[256];		/* reboot mode: why the next run cannot be measured */
-	bool	snapshot_said;		/* a failed agentless snapshot was said (once until one works) */
+	bool	snapshot_said;		/* a failed snapshot was said (once until one works) */
 };
 
 /*
  * Reaches the three hosts (ssh, shared connections), reads who they are and
- * the DUT's counters on dut_in/dut_out. -1 + cause
- * when a host cannot be reached or lacks ntune.
+ * the DUT's counters on dut_in/dut_out. The DUT is always reached agentless
+ * (apply/dut_apply.h; an ntune there is not used). -1 + cause when a host
+ * cannot be reached or a load host lacks ntune for an ntune gen load.
  */
 int	bench_remote_open(struct bench_remote *, char **cause);
 /* Creates DIR/dut/ (snapshots) and writes DIR/hosts.json (b->dir set). */
@@ -100,16 +100,16 @@ int	bench_remote_open_dir(struct bench_remote *, char **cause);
  */
 int	bench_remote_finish(struct bench_remote *, char **cause);
 void	bench_remote_close(struct bench_remote *);
-/* Reads the profile back from the live DUT (ntune verify there): 0 when every knob has its value. */
+/* Reads the profile back from the live DUT (agentless_verify): 0 when every knob has its value. */
 int	bench_remote_verify(struct bench_remote *, const struct bench_profile *, char **cause);
 /*
- * An agentless DUT: can every knob of p be applied there (agentless_check)? Before
- * anything runs; -1 + cause "FILE:LINE: ..." when not. 0 with ntune on the DUT.
+ * Can every knob of p be applied on the DUT agentless (agentless_check)? Before
+ * anything runs; -1 + cause "FILE:LINE: ..." when not.
  */
 int	bench_remote_check(const struct bench_remote *, const struct bench_profile *, char **cause);
 /*
- * A snapshot of the DUT (idle) into DIR/dut/NAME.json: `ntune snapshot` there, or agentless
- * its capture parsed here (capture_snapshot); nothing without DIR.
+ * A snapshot of the DUT (idle) into DIR/dut/NAME.json: its capture parsed here
+ * (capture_snapshot); nothing without DIR.
  */
 void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);

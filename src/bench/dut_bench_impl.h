@@ -5,7 +5,7 @@
 #include "bench/dut_bench.h"
 
 struct agentless_opts;
-/* The DUT reached without ntune (b->agentless): its host, OS and root for apply/dut_apply.h. */
+/* How the DUT is reached (always agentless): its host, OS and root for apply/dut_apply.h. */
 void	bench_remote_agentless(const struct bench_remote *, struct agentless_opts *);
 
 /* One load through the DUT, the DUT's counters read idle before and after it. */

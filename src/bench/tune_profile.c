@@ -178,8 +178,9 @@ bench_tune_best_conf(const struct bench_tune *t, const char *prefix)
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# ntune tune: the changes proven better, each at 95% confidence\n");
 	if (t->dut_name != NULL)
-		strbuf_addf(&sb, "# (DUT %s; apply there: ntune apply best.conf --confirm 300, then "
-		    "ntune confirm; boot-time lines take effect after a reboot)\n", t->dut_name);
+		strbuf_addf(&sb, "# (DUT %s; apply it agentless: ntune apply best.conf --dut %s --confirm 300, "
+		    "then ntune confirm --dut %s; boot-time lines take effect after a reboot)\n", t->dut_name,
+		    t->dut_name, t->dut_name);
 	else
 		strbuf_addf(&sb, "# (lab '%s'; apply inside the DUT: ntune apply best.conf --netns "
 		    "%s-dut --no-persist)\n", prefix, prefix);

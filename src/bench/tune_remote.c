@@ -19,6 +19,7 @@
 #include "bench/tune_remote.h"
 #include "diag/diag.h"
 #include "doctor/doctor.h"
+#include "kb/kb.h"
 #include "lab/lab.h"
 #include "os/platform.h"
 #include "remote/capture.h"
@@ -114,69 +115,64 @@ bench_remote_tune_plan(const struct bench_remote *b, const struct bench_ctx *c,
 	    "reboots_in_budget", nreboots, "dut_s", sum);
 }
 
-/* The values read with the DUT's own commands (a name it lacks: an error for that knob). */
-static int
-knobs_agentless(struct bench_remote *b, char *const *names, size_t n, json_t **values, char **cause)
+/*
+ * Why agentless mode cannot set knob name on the DUT (apply/dut_apply.h: sysctl knobs and
+ * loader tunables only; the knowledge base's placement, or an if.* name), NULL when it can.
+ */
+static const char *
+unsettable(const struct bench_remote *b, const char *name)
 {
-	struct agentless_opts o;
-	char **v;
-	size_t i;
+	const struct kb_knob *k = b->kb != NULL ? kb_find(b->kb, name, b->os) : NULL;
+	enum kb_placement pl = k != NULL ? k->placement : strncmp(name, "if.", 3) == 0 ?
+	    KB_PLACE_IFCONFIG : KB_PLACE_SYSCTL;
 
-	bench_remote_agentless(b, &o);
-	if (agentless_read(&o, names, n, true, &v, cause) == -1)
-		return -1;
-	*values = json_object();
-	for (i = 0; i < n; i++)
-		json_object_set_new(*values, names[i], v[i] != NULL ?
-		    json_pack("{s:s, s:n}", "actual", v[i], "error") :
-		    json_pack("{s:n, s:s}", "actual", "error", "the DUT does not have it"));
-	util_strv_free(v, n);
-	return 0;
+	switch (pl) {
+	case KB_PLACE_UNKNOWN:
+	case KB_PLACE_LOADER:
+	case KB_PLACE_SYSCTL:
+	case KB_PLACE_BOTH:
+		return NULL;
+	default:
+		return kb_placement_name(pl);
+	}
 }
 
 int
 bench_remote_knobs(struct bench_remote *b, char *const *names, size_t n, json_t **values,
     char **cause)
 {
-	char *argv[] = { (char *)b->ntune, "verify", "-", "--json", NULL };
-	struct remote_result r;
-	struct strbuf sb;
-	json_t *doc, *k, *v;
-	json_error_t jerr;
-	size_t i;
-	int rc = -1;
+	struct agentless_opts o;
+	char **v, **asked = xcalloc(n + 1, sizeof *asked), *why;
+	const char *pl;
+	size_t i, nasked = 0, j = 0;
 
-	if (b->agentless)
-		return knobs_agentless(b, names, n, values, cause);
-	/* verify compares, it sets nothing: "?" is a value no knob has. */
-	strbuf_init(&sb);
-	strbuf_adds(&sb, "# ntune tune: the values the candidates start from\n");
+	/* Only the knobs agentless mode can set are asked there; the others are an error each. */
 	for (i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s=?\n", names[i]);
-	if (remote_run(&b->dut, argv, sb.buf, 60, &r, cause) == -1) {
-		strbuf_free(&sb);
+		if (unsettable(b, names[i]) == NULL)
+			asked[nasked++] = names[i];
+	bench_remote_agentless(b, &o);
+	if (agentless_read(&o, asked, nasked, true, &v, cause) == -1) {
+		free(asked);
 		return -1;
 	}
-	strbuf_free(&sb);
-	if ((r.status != 0 && r.status != 1) || (doc = json_loads(r.out, 0, &jerr)) == NULL) {
-		util_cause(cause, "cannot read the candidates' knobs on %s: `ntune verify` says %s",
-		    b->dut.url, remote_result_why(&r));
-		goto out;
-	}
 	*values = json_object();
-	json_array_foreach(json_object_get(doc, "knobs"), i, k) {
-		if (!json_is_string(v = json_object_get(k, "name")))
-			continue;
-		json_object_set_new(*values, json_string_value(v), json_pack("{s:O, s:O}", "actual",
-		    json_object_get(k, "actual") != NULL ? json_object_get(k, "actual") : json_null(),
-		    "error", json_object_get(k, "error") != NULL ? json_object_get(k, "error") :
-		    json_null()));
+	for (i = 0; i < n; i++) {
+		if ((pl = unsettable(b, names[i])) != NULL) {
+			xasprintf(&why, "its placement is %s; the DUT is reached agentless: sysctl "
+			    "knobs and loader tunables only", pl);
+			json_object_set_new(*values, names[i], json_pack("{s:n, s:s}", "actual", "error",
+			    why));
+			free(why);
+		} else {
+			json_object_set_new(*values, names[i], v[j] != NULL ?
+			    json_pack("{s:s, s:n}", "actual", v[j], "error") :
+			    json_pack("{s:n, s:s}", "actual", "error", "the DUT does not have it"));
+			j++;
+		}
 	}
-	json_decref(doc);
-	rc = 0;
-out:
-	remote_result_free(&r);
-	return rc;
+	util_strv_free(v, nasked);
+	free(asked);
+	return 0;
 }
 
 int

@@ -11,10 +11,11 @@
 struct bench_ctx;
 struct bench_remote;
 /*
- * Reads the knobs names[0..n-1] on the DUT with one `ntune verify - --json` there
- * (a profile of the names; the values are not set, only compared): *values is an
- * object name -> {"actual": value or null, "error": why or null}. -1 + cause when
- * the DUT cannot be asked (tune_remote.c).
+ * Reads the knobs names[0..n-1] on the DUT with its own commands (agentless_read,
+ * one ssh command): *values is an object name -> {"actual": value or null, "error":
+ * why or null}; a knob agentless mode cannot set (an ifconfig, ethtool or sysfs
+ * setting) is not read, its error says why. -1 + cause when the DUT cannot be
+ * asked (tune_remote.c).
  */
 int	bench_remote_knobs(struct bench_remote *, char *const *names, size_t n, json_t **values,
 	    char **cause);

@@ -128,7 +128,7 @@ struct bench_profile;
 
 /* Reaches the hosts (bench_remote_open) and says who the DUT is on stderr; -1 after printing why. */
 int	cmd_dut_open(const struct ntune_cmd *, struct bench_remote *);
-/* "DUT URL: uname; ntune version (or agentless); boot ID" on stderr. */
+/* "DUT URL: uname; no ntune there (or its ntune version, there, not used): agentless; boot ID" on stderr. */
 void	cmd_dut_said(const struct ntune_cmd *, const struct bench_remote *);
 /*
  * After a bench or tune stopped on an error: "settings restored; partial results kept

@@ -33,8 +33,11 @@ cmd_dut_open(const struct ntune_cmd *cmd, struct bench_remote *b)
 void
 cmd_dut_said(const struct ntune_cmd *cmd, const struct bench_remote *b)
 {
-	cmd_error(cmd, 0, "DUT %s: %s; %s; boot %s", b->dut.url, b->dut_facts.uname, b->agentless ?
-	    "no ntune there: agentless" : b->dut_facts.version, b->boot_id);
+	bool none = strcmp(b->dut_facts.version, "none") == 0;
+
+	/* Always agentless: an ntune installed on the DUT is named, not used. */
+	cmd_error(cmd, 0, "DUT %s: %s; %s%s: agentless; boot %s", b->dut.url, b->dut_facts.uname,
+	    none ? "no ntune there" : b->dut_facts.version, none ? "" : " there, not used", b->boot_id);
 }
 
 void

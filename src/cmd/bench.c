@@ -153,7 +153,7 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 	printf("  measured runs: %d to %d (%d to %d blocks, each profile once a block, mirrored ABBA)\n",
 	    c->seq.min_runs * (int)n, c->seq.max_runs * (int)n, c->seq.min_runs, c->seq.max_runs);
 	printf("  each run: %s and verify on the DUT, %.1f s settle + %.1f s measured, "
-	    "DUT counters and a snapshot (ntune snapshot there, or agentless its capture read here) idle "
+	    "DUT counters and a snapshot (its capture, read here) idle "
 	    "before and after%s "
 	    "(about %.0f s)\n",
 	    b->reboot || nboot > 0 ? "apply persistently and reboot when the profile changes" :
@@ -168,7 +168,7 @@ print_plan(const struct cmd_remote_opts *o, const struct bench_ctx *c, const str
 		    switches + 1, nboot > 0 ? "boot-time knob in the profiles" : "--reboot");
 		printf("  each reboot: up to %.0f s (drop, new boot id, probe through the DUT), "
 		    "%.0f s settle\n", b->reboot_timeout, b->reboot_settle);
-		printf("  agentless DUT: the dead-man job until the reboot, then a boot guard restores the "
+		printf("  the DUT (agentless): its dead-man job until the reboot, then a boot guard restores the "
 		    "originals %d s after each boot unless the bench renews its lease before each run (Linux: "
 		    "the systemd unit ntune-agentless-guard.service; FreeBSD and pfSense: "
 		    "/usr/local/etc/rc.d/ntune_agentless_guard.sh; OPNsense: "

@@ -308,8 +308,8 @@ dut_end(struct output *out, struct rfc_run *d, int rc)
 }
 
 /*
- * --dut: reaches the hosts, applies --profile on the DUT (apply --confirm,
- * read back) and makes every trial go through it. 0, or the exit status.
+ * --dut: reaches the hosts, applies --profile on the DUT (agentless, with its
+ * dead-man job, read back) and makes every trial go through it. 0, or the exit status.
  */
 static int
 dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)

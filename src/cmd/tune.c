@@ -291,8 +291,8 @@ parse(struct cmd_args *args, struct tune_opts *o, struct bench_lab *lab, struct 
 	if (o->ro.dut == NULL && (o->ro.gen != NULL || o->ro.sink != NULL))
 		return cmd_error(&cmd_tune, 2, "--gen and --sink go with --dut ssh://...");
 	if (o->ro.dut != NULL && o->keep) {
-		return cmd_error(&cmd_tune, 2, "--keep is for a lab; on a DUT apply best.conf there "
-		    "(ntune apply best.conf --confirm 300)");
+		return cmd_error(&cmd_tune, 2, "--keep is for a lab; on a DUT apply best.conf agentless "
+		    "(ntune apply best.conf --dut %s --confirm 300)", o->ro.dut);
 	}
 	if (o->ro.dut == NULL && o->ro.plan)
 		return cmd_error(&cmd_tune, 2, "--plan goes with --dut ssh://...");

@@ -3,10 +3,12 @@
 # like FreeBSD 14 by stand-ins set up at each of its boots (rig-freebsd-boot.sh, the rig's
 # boot-hook): uname(1) says FreeBSD, and /proc/sys is a tmpfs holding a FreeBSD MIB that the
 # loader's and rc's files under the DUT's root fill at boot, so a reboot loses runtime changes
-# and brings loader.conf.local and a one-boot nextboot.conf into force as on FreeBSD. ntune on
-# the DUT is the real binary reading and writing that MIB through its Linux backend; only its
-# OS choice, made with uname(2), cannot be stood in for: ntune-fbsd (--ntune) is ntune with
-# `apply --os freebsd`. nextboot(8) is a stand-in writing boot/nextboot.conf as
+# and brings loader.conf.local and a one-boot nextboot.conf into force as on FreeBSD. A bench,
+# tune or apply --dut reaches the DUT agentless (issue 35) through the stand-ins of
+# tests/cli/standin/freebsd (sysctl over that MIB, daemon(8); fbsd_standins puts them on the DUT
+# after rig.sh). ntune on the rig's hosts is the real binary; ntune-fbsd (--ntune) is ntune with
+# `apply --os freebsd` (its OS choice, made with uname(2), cannot be stood in for): the DUT's
+# is never used. nextboot(8) is a stand-in writing boot/nextboot.conf as
 # sbin/reboot/nextboot.sh does on UFS (-e name=value, -D removes it).
 # Not run here: FreeBSD's sysctl(3)/kenv(2) backend (src/os/freebsd.c, unit-tested on a fake MIB),
 # the FreeBSD branch of the DUT counters (netstat -ibnd, kern.cp_times), a real loader.
@@ -60,12 +62,16 @@ if [ "\${1:-}" = apply ]; then shift; exec "$NTUNE" apply --os freebsd "\$@"; fi
 exec "$NTUNE" "\$@"
 EOF2
 chmod +x "$RIG/dut/fbsd-uname" "$RIG/bin/nextboot" "$RIG/bin/ntune-fbsd"
+# The DUT's journal of agentless applies (rig.sh's dut_clean reads it).
+DUT_J=$RIG/dut/root/var/db/ntune-agentless
+# After rig.sh: the stand-ins an agentless apply runs on the DUT.
+fbsd_standins() { cp "$SRCDIR/tests/cli/standin/freebsd/sysctl" "$SRCDIR/tests/cli/standin/freebsd/daemon" "$RIG/dut/bin/"; }
 # An OID as the DUT's ssh sessions see it.
 fbsd_oid() { ip netns exec "$N-ctl" ssh -F "$RIG/ssh_config" -o BatchMode=yes dut cat "/proc/sys/$(echo "$1" | tr . /)"; }
 
 # The reboot tests (t6311, t6312): their hosts, and what a user checks afterwards — the
 # boot-time and runtime values as at the start, nothing of ours left for the next boot, no
-# journal entry applied.
+# journal entry applied (rig.sh's dut_clean).
 FBSD_REBOOT_HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config --ntune ntune-fbsd
 	--dut-root $RIG/dut/root --reboot-timeout 90 --reboot-settle 0.5"
 restored() {
@@ -73,6 +79,6 @@ restored() {
 	test "$(fbsd_oid net.isr.dispatch)" = direct &&
 	! grep -qs "net.isr" "$RIG/dut/root/boot/loader.conf.local" &&
 	! grep -qs 'nextboot_enable="YES"' "$RIG/dut/root/boot/nextboot.conf" &&
-	! NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -Eq " (applied|applying) " ||
+	dut_clean ||
 	{ echo "not restored: $(fbsd_oid net.isr.maxthreads) $(fbsd_oid net.isr.bindthreads) $(fbsd_oid net.isr.dispatch)"; false; }
 }

@@ -21,3 +21,13 @@ wait_until() {
 	_end=$(($(date +%s) + $1))
 	while ! eval "$2" 2>/dev/null; do [ "$(date +%s)" -lt $_end ] || return 1; sleep 0.5; done
 }
+# A bench, tune or rfc2544 --dut reaches the DUT agentless, the ntune on the rig's DUT unused
+# (issue 35): the DUT's journal of agentless applies under --dut-root $RIG/dut/root (Linux's;
+# rig-freebsd.sh sets FreeBSD's; remote_script.h); dut_clean when no entry is left applied (or
+# applying) there, and none was ever made by an ntune on the DUT (its own journal, $RIG/dut/state).
+DUT_J=${DUT_J:-$RIG/dut/root/var/lib/ntune-agentless}
+dut_clean() {
+	! grep -lxE "applied|applying" "$DUT_J"/*/state 2>/dev/null | grep -q . &&
+	test -z "$(NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history 2>/dev/null | grep -E " (applied|applying|reverted|confirmed) ")" ||
+	{ echo "left on the DUT:"; grep . "$DUT_J"/*/state; NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history; false; }
+}

@@ -1,19 +1,24 @@
 #!/bin/sh
 # ntune lab rfc2544 --dut ssh://...: the RFC 2544 search through a DUT reached over ssh, with the
 # generator and the sink on their own ssh "hosts" (scripts/ssh-rig.sh): the DUT only talked to
-# idle, before and after each trial, loss from the sink's own count, --profile read back.
+# idle, before and after each trial, loss from the sink's own count, --profile read back. The DUT
+# has ntune installed and is reached agentless all the same (issue 35): a sysctl profile applied
+# with its own sh, one that needs more than sysctl refused before anything is sent.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"
+somax() { ip netns exec "$N-dut" cat /proc/sys/net/core/somaxconn; }
 rps() { ip netns exec "$N-dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus; }
-ORIG=$(rps)
-printf 'if.dut0.rps_cpus=2\n' >"$TRASH/b.conf"
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
+ORIG=$(somax)
+RPS=$(rps)
+printf 'net.core.somaxconn=1002\n' >"$TRASH/b.conf"
+printf 'if.dut0.rps_cpus=2\n' >"$TRASH/rps.conf"
+HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config --dut-root $RIG/dut/root"
 RFC="timeout 300 $NTUNE lab rfc2544 $HOSTS --duration 0.3 --steps 1 --loads 100,50"
 
 test_expect_success 'rfc2544 --dut searches through the DUT over ssh and prints the table' '
 	ctl $RFC --sizes 64,256 -o r1 >out 2>err &&
 	cat out &&
-	grep -q "DUT ssh://dut: Linux .*; ntune [0-9.]*; boot [0-9a-f-]*" err &&
+	grep -q "DUT ssh://dut: Linux .*; ntune [0-9.]* there, not used: agentless; boot [0-9a-f-]*" err &&
 	grep -q "^RFC 2544 IPv4, 0.3 s trials, loss tolerance 0%" out &&
 	grep -Eq "^ +64 +[1-9][0-9]* +[0-9]+ " out && grep -Eq "^ +256 +[1-9][0-9]* +[0-9]+ " out &&
 	grep -q "\"complete\": true" r1/meta.json
@@ -45,12 +50,17 @@ test_expect_success 'report renders the rfc2544 --dut results with the hosts and
 	grep -q "<h2>Hosts</h2>" r1/report.html &&
 	test $(grep -c "DUT boot $(cat "$RIG/dut/boot_id")" r1/report.html) = $(wc -l <r1/runs.jsonl)
 '
-test_expect_success 'rfc2544 --dut --profile applies it with a dead-man timer, reads it back and restores' '
+test_expect_success 'rfc2544 --dut --profile applies it agentless with a dead-man job, reads it back and restores' '
 	ctl $RFC --sizes 64 --profile "$TRASH/b.conf" --json --quiet >r2.json 2>err2 &&
 	grep -q "\"throughput_pps\":" r2.json &&
-	NTUNE_STATE_DIR="$RIG/dut/state" "$NTUNE" history >hist &&
-	test $(grep -c " reverted " hist) = 1 &&
-	test "$(rps)" = "$ORIG"
+	ls "$DUT_J" | grep -E "^[0-9]{8}T[0-9]{6}Z-" >entries && test $(wc -l <entries) = 1 &&
+	test "$(cat "$DUT_J/$(cat entries)/reverted")" = user && test -s "$DUT_J/$(cat entries)/deadline" &&
+	test "$(somax)" = "$ORIG" && dut_clean
+'
+test_expect_success 'rfc2544 --dut --profile with an interface knob: refused before anything is sent, ntune on the DUT or not' '
+	test_expect_code 2 ctl $RFC --sizes 64 --profile "$TRASH/rps.conf" -o r3 2>err3 &&
+	grep -q "rps.conf:1: .if.dut0.rps_cpus. is a /sys attribute: agentless mode sets sysctl knobs and loader tunables only" err3 &&
+	test "$(rps)" = "$RPS" && test $(ls "$DUT_J" | grep -cE "^[0-9]{8}T[0-9]{6}Z-") = 1 && dut_clean
 '
 test_expect_success 'rfc2544 --dut refuses a host with shell text and options that do not go with it' '
 	test_expect_code 2 $NTUNE lab rfc2544 --dut "ssh://dut;touch $TRASH/pwned" 2>e1 &&

@@ -11,10 +11,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"
 for h in gen sink; do cp "$SRCDIR/tests/cli/pkt-gen-standin" "$RIG/$h/bin/pkt-gen"; done
-rps() { ip netns exec "$N-dut" cat /sys/class/net/dut0/queues/rx-0/rps_cpus; }
-ORIG=$(rps)
+# The DUT is reached agentless (its ntune unused): profile b is one of its namespace's sysctls.
+somax() { ip netns exec "$N-dut" cat /proc/sys/net/core/somaxconn; }
+ORIG=$(somax)
 printf '# the settings as they are\n' >"$TRASH/a.conf"
-printf 'if.dut0.rps_cpus=2\n' >"$TRASH/b.conf"
+printf 'net.core.somaxconn=1003\n' >"$TRASH/b.conf"
 # Real loss in the DUT: it drops every tenth forwarded test frame.
 ip netns exec "$N-dut" nft -f - <<-EOF
 table inet t6215
@@ -23,7 +24,7 @@ table inet t6215 {
 	chain forward_loss { type filter hook forward priority 0; udp dport 9 numgen inc mod 10 0 drop; }
 }
 EOF
-HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config"
+HOSTS="--dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config --dut-root $RIG/dut/root"
 # Short link waits for the stand-in (pkt-gen's getopt: the last -w wins).
 FAST='--sink-args=-w 1'
 BENCH="timeout 400 $NTUNE bench $HOSTS --load pkt-gen --runs 2 --max-runs 2 --duration 1 --warmup 0 --seed 1"
@@ -33,7 +34,7 @@ test_expect_success 'bench --dut --load pkt-gen measures through the DUT from pk
 		"$TRASH/a.conf" "$TRASH/b.conf" -o r1 >out 2>err &&
 	cat err &&
 	grep -q "^ntune bench: run 4/4 " err &&
-	test "$(rps)" = "$ORIG" &&
+	test "$(somax)" = "$ORIG" && dut_clean &&
 	test ! -e pwned &&
 	python3 - "$RIG" <<-\PY
 	import json, sys
@@ -89,7 +90,7 @@ test_expect_success 'a summary pkt-gen never prints fails the run and says so; s
 	test_expect_code 1 ctl $BENCH "$FAST" --gen-args=-w\ 1 "$TRASH/a.conf" "$TRASH/b.conf" 2>e3 &&
 	cat e3 &&
 	grep -q "pkt-gen -f rx on ssh://sink: unexpected summary line .Received [0-9]* frames, more or less." e3 &&
-	test "$(rps)" = "$ORIG"
+	test "$(somax)" = "$ORIG" && dut_clean
 '
 test_expect_success 'a pkt-gen that exits non-zero fails the run with what it said' '
 	echo fail >"$RIG/gen/pkt-gen.fault" &&
@@ -97,7 +98,7 @@ test_expect_success 'a pkt-gen that exits non-zero fails the run with what it sa
 	test_expect_code 1 ctl $BENCH "$FAST" "$TRASH/a.conf" "$TRASH/b.conf" 2>e4 &&
 	cat e4 &&
 	grep -q "pkt-gen -f tx on ssh://gen failed (exit 255): .*cannot open netmap:gen0.*aborting" e4 &&
-	test "$(rps)" = "$ORIG"
+	test "$(somax)" = "$ORIG" && dut_clean
 '
 test_expect_success 'no pkt-gen on a load host: refused before anything runs, naming the host' '
 	mv "$RIG/sink/bin/pkt-gen" "$RIG/sink/pkt-gen.away" &&
@@ -111,7 +112,7 @@ test_expect_success 'no pkt-gen on a load host: refused before anything runs, na
 test_expect_success 'pkt-gen is a load of --dut only, and --plan counts its link waits' '
 	$NTUNE bench "$TRASH/a.conf" "$TRASH/b.conf" --dut ssh://dut --load pkt-gen --duration 2 \
 		--runs 2 --max-runs 2 --warmup 0 --plan >plan &&
-	grep -q "each run: apply --confirm and verify on the DUT, .* DUT counters and a snapshot (ntune snapshot there, or agentless its capture read here) idle before and after, two pkt-gen link waits (about 1[89] s)" plan &&
+	grep -q "each run: apply --confirm and verify on the DUT, .* DUT counters and a snapshot (its capture, read here) idle before and after, two pkt-gen link waits (about 1[89] s)" plan &&
 	test_expect_code 2 $NTUNE bench "$TRASH/a.conf" "$TRASH/b.conf" --load pkt-gen 2>e6 &&
 	grep -q "load pkt-gen go with --dut" e6 &&
 	test_expect_code 2 $NTUNE lab rfc2544 --load pkt-gen 2>e7 &&

@@ -2,7 +2,8 @@
 # ntune tune --dut ssh://...: the tuner against a DUT that is another "host" (the ssh rig of
 # scripts/ssh-rig.sh: namespaces with real sshd, the controller reaching them only over ssh).
 # The candidates' knobs are read on the DUT, each step applied there with read-back, measured
-# by the remote runner, and the best re-measured on the DUT against its start.
+# by the remote runner, and the best re-measured on the DUT against its start. The DUT is reached
+# agentless although ntune is installed there (issue 35): a knob only ntune could set is left out.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'tune --dut refuses what it does not do, before any connection' '
@@ -32,8 +33,10 @@ test_expect_success 'tune --dut tries the candidates on the DUT over ssh and res
 		ip netns exec "$N-ctl" $TUNE --budget 2 -o t1 >out 2>err &&
 		grep -q "^ntune tune: DUT ssh://dut: Linux" err &&
 		grep -q "candidate changes for ssh://dut" err &&
+		grep -q "^ntune tune: DUT ssh://dut: Linux .*; ntune [0-9.]* there, not used: agentless; boot " err &&
 		grep -q "note: if.dut0.no_such_setting left out: " err &&
-		grep -q "^ntune tune: step [12]/[0-9]*: if.dut1.txqueuelen=4000 (now 1000)" err &&
+		grep -q "note: if.dut0.rps_cpus left out: if.dut0.rps_cpus is not available in the DUT (its placement is sysfs; the DUT is reached agentless: sysctl knobs and loader tunables only)" err &&
+		grep -q "^ntune tune: step [12]/[0-9]*: net.core.somaxconn=$(($(head -n 1 "$TRASH/before") * 4)) (now $(head -n 1 "$TRASH/before"))" err &&
 		grep -q "why now: the candidate list.s order (line 1)" err &&
 		restored ||
 		{ tail -25 err; false; }
@@ -45,7 +48,7 @@ test_expect_success 'the results hold the hosts and every step; a gain is only o
 	h = json.load(open("t1/hosts.json"))
 	assert h["dut"]["url"] == "ssh://dut" and h["dut"]["os"] == "Linux", h["dut"]
 	s = json.load(open("t1/summary.json"))
-	assert s["steps"] and "if.dut1.txqueuelen=4000" in [t["change"] for t in s["steps"]], s["steps"]
+	assert s["steps"] and any(t["change"].startswith("net.core.somaxconn=") for t in s["steps"]), s["steps"]
 	# the baseline diagnosed under the load (t6329 asserts the order it gives)
 	assert s["diagnosis"].get("file") == "diagnosis.json", s["diagnosis"]
 	runs = [json.loads(l) for l in open("t1/runs.jsonl")]

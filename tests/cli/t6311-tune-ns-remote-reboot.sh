@@ -4,12 +4,14 @@
 # read-back), one boot per sample, the tunable tried for one boot with nextboot(8), the runtime
 # steps applied with --confirm without a reboot, and the DUT's original boot-time settings back
 # at the end. The DUT is the ssh rig's namespace, rebooted for real, made to look like
-# FreeBSD (tests/cli/rig-freebsd.sh). Reboots that go wrong are t6312's.
+# FreeBSD (tests/cli/rig-freebsd.sh), reached agentless (its ntune unused, issue 35). Reboots that
+# go wrong are t6312's.
 . "$(dirname "$0")/lib.sh"
 RIG_DOWN_S=1
 export RIG_DOWN_S
 . "$(dirname "$0")/rig-freebsd.sh"
 . "$(dirname "$0")/rig.sh"
+fbsd_standins
 
 cat >"$TRASH/boot.cand" <<-\EOF2
 	name: netisr threads per CPU

@@ -3,12 +3,13 @@
 # loader tunable changed (the read-back refuses the step), Ctrl-C during a reboot wait (partial
 # results kept, the original boot-time settings brought back with one more reboot). Apart from
 # t6311 so that each file stays inside the suite's 600 s: every reboot re-creates a namespace.
-# The DUT is the ssh rig's, made to look like FreeBSD (tests/cli/rig-freebsd.sh).
+# The DUT is the ssh rig's, made to look like FreeBSD (tests/cli/rig-freebsd.sh), reached agentless.
 . "$(dirname "$0")/lib.sh"
 RIG_DOWN_S=1
 export RIG_DOWN_S
 . "$(dirname "$0")/rig-freebsd.sh"
 . "$(dirname "$0")/rig.sh"
+fbsd_standins
 
 cat >"$TRASH/boot.cand" <<-\EOF2
 	name: netisr threads per CPU

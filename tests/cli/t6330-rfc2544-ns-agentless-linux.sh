@@ -5,7 +5,8 @@
 # applied with the DUT's own sh and `setsid nohup` dead-man job, read back and reverted. Only
 # the generator and the sink run ntune; the DUT's PATH never has one. bench --dut then takes a
 # snapshot of the DUT around each run from its capture (agentless), the same document, key for
-# key, as `ntune snapshot` makes on the DUT when ntune is there.
+# key, as `ntune snapshot` makes when run on the DUT by hand; an ntune installed there is not used
+# (issue 35).
 # test-set: full
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig.sh"
@@ -100,10 +101,13 @@ sys.exit(1 if bad else 0)
 PY
 test_expect_success 'bench --dut, agentless: a snapshot of the DUT around each run, the document ntune snapshot makes there' '
 	BENCH="timeout 300 $NTUNE bench --dut ssh://dut --gen ssh://gen --sink ssh://sink --ssh-config $RIG/ssh_config
-		--runs 2 --max-runs 2 --duration 0.5 --warmup 0 --seed 1" &&
+		--dut-root $RIG/dut/root --runs 2 --max-runs 2 --duration 0.5 --warmup 0 --seed 1" &&
 	cp -P "$RIG/gen/bin/ntune" "$RIG/dut/bin/ntune" &&
+	on_dut ntune snapshot >by-hand.json &&
+	ls "$J" >before &&
 	{ ctl $BENCH -o with "$TRASH/p.conf" "$TRASH/p.conf" >out 2>err || { tail -20 err; false; }; } &&
-	grep -q "^ntune bench: DUT ssh://dut: Linux .*; ntune [0-9]" err &&
+	grep -q "^ntune bench: DUT ssh://dut: Linux .*; ntune [0-9.]* there, not used: agentless; boot " err &&
+	test $(ls "$J" | grep -cvxF -f before) -ge 4 &&
 	rm "$RIG/dut/bin/ntune" && ! on_dut command -v ntune &&
 	{ ctl $BENCH -o without "$TRASH/p.conf" "$TRASH/p.conf" >out 2>err || { tail -20 err; false; }; } &&
 	grep -q "^ntune bench: DUT ssh://dut: Linux .*; no ntune there: agentless; boot " err &&
@@ -116,8 +120,8 @@ test_expect_success 'bench --dut, agentless: a snapshot of the DUT around each r
 			done
 		done
 	done &&
-	python3 "$TRASH/schema.py" with/dut/run-1-before.json without/dut/run-1-before.json &&
-	python3 "$TRASH/schema.py" with/dut/run-4-after.json without/dut/run-4-after.json &&
+	python3 "$TRASH/schema.py" by-hand.json without/dut/run-1-before.json &&
+	python3 "$TRASH/schema.py" by-hand.json with/dut/run-4-after.json &&
 	python3 - <<-\PY
 	import json
 	a = json.load(open("without/dut/run-1-before.json"))

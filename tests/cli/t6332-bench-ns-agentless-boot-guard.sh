@@ -44,7 +44,7 @@ test_expect_success 'apply --dut --plan of a persisted apply with --confirm show
 '
 test_expect_success 'bench --plan --reboot says what guards the persisted profile on an agentless DUT' '
 	$NTUNE bench $HOSTS --reboot --plan --duration 1 "$TRASH/p.conf" "$TRASH/q.conf" >bplan &&
-	grep -q "agentless DUT: the dead-man job until the reboot, then a boot guard" bplan
+	grep -q "the DUT (agentless): its dead-man job until the reboot, then a boot guard" bplan
 '
 test_expect_success 'the controller killed after the reboot: the boot guard restores the originals within --dut-confirm' '
 	ls "$J" >before && rb0=$(grep -c " up " "$RIG/dut/reboots" 2>/dev/null || :) &&

@@ -72,7 +72,7 @@ test_expect_success 'apply --dut --plan of a persisted apply with --confirm show
 '
 test_expect_success 'bench --plan --reboot names the FreeBSD and OPNsense boot guard hooks' '
 	$NTUNE bench $FBSD_REBOOT_HOSTS --reboot --plan --duration 1 "$TRASH/p.conf" "$TRASH/q.conf" >bplan &&
-	grep -q "agentless DUT: the dead-man job until the reboot, then a boot guard" bplan &&
+	grep -q "the DUT (agentless): its dead-man job until the reboot, then a boot guard" bplan &&
 	grep -q "FreeBSD and pfSense: /usr/local/etc/rc.d/ntune_agentless_guard.sh; OPNsense: /usr/local/etc/rc.syshook.d/start/99-ntune-agentless-guard" bplan
 '
 test_expect_success 'OPNsense: the controller killed after a bench reboot; the boot guard restores within --dut-confirm' '
