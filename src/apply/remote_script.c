@@ -108,9 +108,9 @@ helpers(struct strbuf *sb, const struct rscript *s)
 	strbuf_adds(sb, agentless_lib_sh);
 }
 
-/* The start of every script: S (the state directory), R (the root prefix), the helpers. */
+/* The start of every script, to S (the state directory) and R (the root prefix). */
 static void
-prologue(struct strbuf *sb, const struct rscript *s, const char *what)
+head(struct strbuf *sb, const struct rscript *s, const char *what)
 {
 	char *st = rscript_state_dir(s);
 
@@ -123,8 +123,15 @@ prologue(struct strbuf *sb, const struct rscript *s, const char *what)
 	strbuf_adds(sb, "\n# shellcheck disable=SC2034 # not every program names a file under R\nR=");
 	q(sb, s->root != NULL ? s->root : "");
 	strbuf_adds(sb, "\n");
-	helpers(sb, s);
 	free(st);
+}
+
+/* The start of every script: S (the state directory), R (the root prefix), the helpers. */
+static void
+prologue(struct strbuf *sb, const struct rscript *s, const char *what)
+{
+	head(sb, s, what);
+	helpers(sb, s);
 }
 
 /* J='STATE/ID' and R='ROOT' as literal words (the scripts the entry keeps). */
@@ -287,6 +294,9 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 		strbuf_adds(sb, "the value read before, nothing changed\" >&2; rm -rf \"$J\"; ");
 		strbuf_addf(sb, "return %d; }\n", RSCRIPT_EX_CHANGED);
 	}
+	if (s->record != NULL)
+		strbuf_addf(sb, "ntune_put \"$J/entry\" <<'NTUNE_ENTRY' || { ntune_abort %d \"cannot write the "
+		    "journal entry\"; return; }\n%s" END_LINE "NTUNE_ENTRY\n", RSCRIPT_EX_WRITE, s->record);
 	if (s->trial_boot)
 		strbuf_addf(sb, "if [ -f %s%s ] && head -n 1 %s%s | grep -qx 'nextboot_enable=\"YES\"'; then "
 		    "echo \"ntune-agentless: a nextboot(8) configuration is already waiting\" >&2; rm -rf \"$J\"; "
@@ -654,5 +664,20 @@ rscript_renew(const struct rscript *s)
 	strbuf_adds(&sb, "if [ -f \"$J/lease\" ]; then\n\tl=$(cat \"$J/lease\")\n"
 	    "\techo $(($(date +%s) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
 	    "\techo \"ntune-agentless: ${J##*/} renewed for $l s\"\nfi\n}\nntune_main \"$@\"\n");
+	return strbuf_detach(&sb);
+}
+
+char *
+rscript_history(const struct rscript *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	head(&sb, s, "history");
+	strbuf_adds(&sb, "I=");
+	q(&sb, s->id != NULL ? s->id : "");
+	strbuf_adds(&sb, "\n");
+	strbuf_adds(&sb, agentless_history_sh);
+	strbuf_adds(&sb, "}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }
