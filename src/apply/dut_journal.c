@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apply/apply_impl.h"
 #include "apply/dut_apply.h"
 #include "kb/kb.h"
 #include "remote/remote.h"
@@ -301,7 +300,7 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 			return NULL;
 		text = n == 1 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
 		agentless_entries_free(e, n);
-	} else if ((doc = apply_journal_load(NULL, arg, NULL)) == NULL)
+	} else if ((doc = apply_journal_read(NULL, arg, NULL)) == NULL)
 		return kb_profile_load(arg, cause);
 	else {
 		c = json_object_get(doc, "changes");
