@@ -39,16 +39,17 @@ nothing_set(const char *id)
 }
 
 /*
- * A full /var at each write of the apply program (a cat that stops at 40 bytes: the restore
- * program, the boot guard, unguard, the boot hook, the dead-man's wait; then the block of
- * sysctl.conf.local): before the first set, nothing is set and the program says so (exit
+ * A full /var at each write of the apply program (a cat that stops at 40 bytes: the journal
+ * entry, the restore program, the boot guard, unguard, the boot hook, the dead-man's wait;
+ * then the block of sysctl.conf.local): before the first set, nothing is set and the program says so (exit
  * RSCRIPT_EX_WRITE); after, everything is restored and read back. A file-size limit of 0
  * (ulimit -f, SIGXFSZ ignored) sets nothing either.
  */
 static void
 test_full_disk_at_each_write(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false, NULL };
+	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false,
+	    "created\t2026-12-06T00:00:00Z\nchange\tset\tnet.isr.dispatch\tdirect\tdeferred\n" };
 	char *t, *r, *cause = NULL, env[64];
 	int n, rc;
 
@@ -61,10 +62,11 @@ test_full_disk_at_each_write(void **state)
 		if ((rc = run_with(t, 0, "", env)) != RSCRIPT_EX_WRITE)
 			break;
 		nothing_set("f1");
-		said(n == 1 ? "cannot write the restore program; nothing set" : n == 5 ?
+		said(n == 1 ? "cannot write the journal entry; nothing set" : n == 2 ?
+		    "cannot write the restore program; nothing set" : n == 6 ?
 		    "cannot write the dead-man job; nothing set" : "; nothing set");
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_int_equal(rc, RSCRIPT_EX_PERSIST);
 	said("cannot write /etc/sysctl.conf.local; everything restored and read back");
 	expect("/mib/net/isr/dispatch", "direct\n");
@@ -73,7 +75,7 @@ test_full_disk_at_each_write(void **state)
 	expect(FSTATE "/f1/state", "failed\n");
 	expect(RCD, NULL);
 	reset_root();
-	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=7"), 0);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=8"), 0);
 	expect("/mib/net/isr/dispatch", "deferred\n");
 	assert_int_equal(run(r, 0), 0);
 	nothing_set("none");
