@@ -1,6 +1,7 @@
 # The journal read back (history; an entry for verify, diff and export), after S and I (one
 # entry's name, or '' for all): each entry as lines of tab-separated fields, the first
-# '@ ID', then what its files say (src/apply/remote_script.h), and last the DUT's clock.
+# '@ ID', then what its files say (src/apply/remote_script.h), and last the DUT's clock
+# (ntune_now, the deadlines' clock).
 # It writes nothing.
 # shellcheck shell=sh
 f=0
@@ -20,4 +21,4 @@ if [ -n "$I" ] && [ $f = 0 ]; then
 	echo "ntune-agentless: no journal entry $I on this host" >&2
 	return 10
 fi
-printf 'now\t%s\n' "$(date +%s)"
+printf 'now\t%s\n' "$(ntune_now)"

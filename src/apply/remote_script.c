@@ -95,10 +95,32 @@ rscript_proc_path(const char *name)
 	return p;
 }
 
+/*
+ * ntune_now: seconds since boot, a clock a step of the date does not move, for every deadline.
+ * Linux: /proc/uptime (fs/proc/uptime.c: ktime_get_boottime_ts64, CLOCK_BOOTTIME). FreeBSD
+ * has no such file: the date less kern.boottime, which a step of the date moves with it
+ * (sys/kern/kern_tc.c tc_setclock: "Step our concept of UTC ... by modifying our estimate
+ * of when we booted"; sbin/sysctl/sysctl.c S_timeval prints "{ sec = N, usec = M } ..."),
+ * read until two reads of kern.boottime around the date agree. Where neither can be read,
+ * the date (the wall clock, as before).
+ */
+static void
+clock_fn(struct strbuf *sb, const struct rscript *s)
+{
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_adds(sb, "ntune_now() {\n\twhile :; do\n\t\tb=$(sysctl -n kern.boottime 2>/dev/null)\n"
+		    "\t\tt=$(date +%s)\n\t\t[ \"$(sysctl -n kern.boottime 2>/dev/null)\" = \"$b\" ] && break\n\tdone\n"
+		    "\tb=${b#'{ sec = '}\n\tb=${b%%,*}\n\tcase $b in '' | *[!0-9]*) echo \"$t\" ;; *) echo $((t - b)) ;; esac\n}\n");
+	else
+		strbuf_adds(sb, "ntune_now() {\n\tif [ -r /proc/uptime ] && read -r u _ </proc/uptime; then echo \"${u%%.*}\"; "
+		    "else date +%s; fi\n}\n");
+}
+
 /* ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions. */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
 {
+	clock_fn(sb, s);
 	if (s->os == RSCRIPT_FREEBSD)
 		strbuf_adds(sb, "ntune_get() { sysctl -n \"$1\"; }\n"
 		    "ntune_set() { sysctl \"$1=$3\" >/dev/null; }\n");
@@ -452,10 +474,11 @@ apply_deadman(struct strbuf *sb, const struct rscript *s)
 		strbuf_addf(sb, "echo %d >\"$J/lease\" || { ntune_abort %d \"cannot write the lease\"; return; }\n",
 		    s->confirm_secs, RSCRIPT_EX_WRITE);
 	}
-	strbuf_addf(sb, "d=$(($(date +%%s) + %d)); echo $d >\"$J/deadline\" && [ \"$(cat \"$J/deadline\")\" = $d ] || "
+	strbuf_addf(sb, "d=$(($(ntune_now) + %d)); echo $d >\"$J/deadline\" && [ \"$(cat \"$J/deadline\")\" = $d ] || "
 	    "{ ntune_abort %d \"cannot write the deadline\"; return; }\n", s->confirm_secs, RSCRIPT_EX_WRITE);
 	strbuf_adds(sb, "ntune_put \"$J/wait\" <<'NTUNE_WAIT' || ");
 	strbuf_addf(sb, "{ ntune_abort %d \"cannot write the dead-man job\"; return; }\n", RSCRIPT_EX_WRITE);
+	clock_fn(sb, s);
 	strbuf_adds(sb, agentless_wait_sh);
 	strbuf_adds(sb, "NTUNE_WAIT\n");
 	if (s->os == RSCRIPT_FREEBSD)
@@ -662,7 +685,7 @@ rscript_renew(const struct rscript *s)
 	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was reverted already "
 	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
 	strbuf_adds(&sb, "if [ -f \"$J/lease\" ]; then\n\tl=$(cat \"$J/lease\")\n"
-	    "\techo $(($(date +%s) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
+	    "\techo $(($(ntune_now) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
 	    "\techo \"ntune-agentless: ${J##*/} renewed for $l s\"\nfi\n}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
 }
@@ -674,6 +697,7 @@ rscript_history(const struct rscript *s)
 
 	strbuf_init(&sb);
 	head(&sb, s, "history");
+	clock_fn(&sb, s);
 	strbuf_adds(&sb, "I=");
 	q(&sb, s->id != NULL ? s->id : "");
 	strbuf_adds(&sb, "\n");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -187,12 +188,58 @@ test_read_back_of_another_value_undoes(void **state)
 	free(t);
 }
 
+/* kern.boottime as the sysctl stand-in reads it, boot seconds after the epoch. */
+static void
+boottime(long long boot)
+{
+	char *t;
+
+	xasprintf(&t, "{ sec = %lld, usec = 0 } Thu Dec  3 00:00:00 2026\n", boot);
+	put("/mib/kern/boottime", t);
+	free(t);
+}
+
+/*
+ * A step of the date (ntpd after a bad RTC, an admin's date(1)) moves a FreeBSD DUT's
+ * kern.boottime with it (sys/kern/kern_tc.c tc_setclock): the dead-man counts seconds since
+ * boot (ntune_now), so a day forward does not fire it early, and it still fires at its time.
+ * The step is the fault date(1) of tests/cli/standin/fault with kern.boottime moved alike
+ * (boottime first going forward, the date first going back: no read sees half a step ahead).
+ */
+static void
+test_dead_man_ignores_a_step_of_the_date(void **state)
+{
+	struct rscript s = { RSCRIPT_FREEBSD, "k1", root, 4, false, false, NULL };
+	long long boot = (long long)time(NULL) - 1000;
+	char *t, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	sh_ok("mkdir -p mib/kern && echo 0 >clock%s", "");
+	boottime(boot);
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CLOCK=\"$PWD/clock\""), 0);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	boottime(boot + 86400);
+	put("/clock", "86400\n");
+	sleep(2);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	expect(FSTATE "/k1/state", "applied\n");
+	put("/clock", "0\n");
+	boottime(boot);
+	assert_true(wait_for("/mib/net/isr/dispatch", "direct\n", 10));
+	assert_true(wait_for(FSTATE "/k1/state", "reverted\n", 3));
+	sh_ok("rm -rf mib/kern clock%s", "");
+	free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_disk_at_each_write),
 		cmocka_unit_test(test_dead_man_dead_before_first_set),
+		cmocka_unit_test(test_dead_man_ignores_a_step_of_the_date),
 		cmocka_unit_test(test_refused_original_leaves_entry_partial),
 		cmocka_unit_test(test_read_back_of_another_value_undoes),
 	};
