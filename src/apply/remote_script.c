@@ -14,12 +14,11 @@
 #include <string.h>
 
 #include "apply/agentless_sh.h"
+#include "apply/apply.h"
 #include "apply/remote_script.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
-#define BLOCK_BEGIN	"# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost"
-#define BLOCK_END	"# END ntune"
 #define KNOB_MAX	200
 #define VALUE_MAX	512
 #define END_LINE	"# ntune: end\n"	/* the last line of every file a program writes */
@@ -127,6 +126,11 @@ helpers(struct strbuf *sb, const struct rscript *s)
 	else
 		strbuf_adds(sb, "ntune_get() { cat \"$2\"; }\n"
 		    "ntune_set() { printf '%s\\n' \"$3\" >\"$2\"; }\n");
+	strbuf_adds(sb, "ntune_b=");
+	q(sb, APPLY_BLOCK_BEGIN);
+	strbuf_adds(sb, "\nntune_e=");
+	q(sb, APPLY_BLOCK_END);
+	strbuf_adds(sb, "\n");
 	strbuf_adds(sb, agentless_lib_sh);
 }
 
@@ -208,11 +212,11 @@ block_text(struct strbuf *sb, const struct rscript_knob *k, size_t n, bool boot,
 {
 	size_t i;
 
-	strbuf_addf(sb, "%s\n", BLOCK_BEGIN);
+	strbuf_addf(sb, "%s\n", APPLY_BLOCK_BEGIN);
 	for (i = 0; i < n; i++)
 		if (k[i].boot == boot)
 			strbuf_addf(sb, loader ? "%s=\"%s\"\n" : "%s=%s\n", k[i].name, k[i].value);
-	strbuf_addf(sb, "%s\n", BLOCK_END);
+	strbuf_addf(sb, "%s\n", APPLY_BLOCK_END);
 }
 
 /*
