@@ -176,20 +176,6 @@ entry_vars(struct strbuf *sb, const struct rscript *s)
 	free(st);
 }
 
-/* J: the entry named by s->id, or the latest one. */
-static void
-pick_entry(struct strbuf *sb, const struct rscript *s)
-{
-	if (s->id != NULL) {
-		strbuf_adds(sb, "J=\"$S\"/");
-		q(sb, s->id);
-		strbuf_adds(sb, "\n");
-	} else
-		strbuf_adds(sb, "[ -f \"$S/latest\" ] && J=\"$S/$(cat \"$S/latest\")\" || J=\"$S/none\"\n");
-	strbuf_addf(sb, "if [ ! -f \"$J/state\" ]; then echo \"ntune-agentless: no journal entry ${J##*/} on "
-	    "this host\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
-}
-
 /* The knob's words for ntune_get/ntune_set: name, its /proc/sys path (Linux) or "-". */
 static void
 knob_words(struct strbuf *sb, const struct rscript *s, const char *name)
@@ -631,81 +617,52 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	return strbuf_detach(&sb);
 }
 
-char *
-rscript_confirm(const struct rscript *s)
+/*
+ * A program on one entry, I: s->id, or '' for the latest (agentless-{confirm,revert,renew}.sh,
+ * after the shared functions and ntune_pick; agentless-history.sh, after the clock only).
+ */
+static char *
+entry_program(const struct rscript *s, const char *what, const char *body, bool lib)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	prologue(&sb, s, "confirm");
-	pick_entry(&sb, s);
-	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was already reverted "
-	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
-	/* One mkdir decides between confirm, the dead-man and a revert. */
-	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
-	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man or a revert came first)\" >&2; "
-	    "return %d; fi\n: >\"$J/confirmed\"\nntune_kill\n", RSCRIPT_EX_REVERTING);
-	strbuf_addf(&sb, "if [ -f \"$J/keep\" ]; then\n"
-	    "\tif [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
-	    "grep -qx 'nextboot_enable=\"YES\"'; then\n"
-	    "\t\techo \"ntune-agentless: ${J##*/}: its trial boot is still waiting (reboot, then confirm)\"; return 0\n"
-	    "\tfi\n\tsh \"$J/keep\" || { echo \"ntune-agentless: cannot keep the trial in loader.conf.local\" >&2; "
-	    "return %d; }\n\trm -f \"$J/keep\"\nfi\n", RSCRIPT_EX_PERSIST);
-	strbuf_adds(&sb, "echo confirmed >\"$J/state\"\nntune_unguard\necho \"ntune-agentless: confirmed ${J##*/}\"\n}\n"
-	    "ntune_main \"$@\"\n");
+	if (lib)
+		prologue(&sb, s, what);
+	else {
+		head(&sb, s, what);
+		clock_fn(&sb, s);
+	}
+	strbuf_adds(&sb, "I=");
+	q(&sb, s->id != NULL ? s->id : "");
+	strbuf_adds(&sb, "\n");
+	if (lib)
+		strbuf_adds(&sb, agentless_pick_sh);
+	strbuf_adds(&sb, body);
+	strbuf_adds(&sb, "}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
+}
+
+char *
+rscript_confirm(const struct rscript *s)
+{
+	return entry_program(s, "confirm", agentless_confirm_sh, true);
 }
 
 char *
 rscript_revert(const struct rscript *s)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	prologue(&sb, s, "revert");
-	pick_entry(&sb, s);
-	strbuf_adds(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} is reverted already "
-	    "($(cat \"$J/reverted\"))\"; return 0; fi\nntune_lock || return\n");
-	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
-	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man came first)\" >&2; return %d; fi\n",
-	    RSCRIPT_EX_REVERTING);
-	strbuf_addf(&sb, "if ! sh \"$J/restore\"; then echo partial >\"$J/state\"; rm -f \"$J/confirmed\"; "
-	    "rmdir \"$J/decided\"; echo \"ntune-agentless: ${J##*/} is partial: the knobs above are not back; "
-	    "revert again once the kernel takes them\" >&2; return %d; fi\n", RSCRIPT_EX_PARTIAL);
-	/* The dead-man stays until the originals are back: it tries again after a partial restore. */
-	strbuf_adds(&sb, "echo user >\"$J/reverted\"\nntune_kill\necho reverted >\"$J/state\"\nntune_unguard\n"
-	    "echo \"ntune-agentless: reverted ${J##*/}\"\n}\nntune_main \"$@\"\n");
-	return strbuf_detach(&sb);
+	return entry_program(s, "revert", agentless_revert_sh, true);
 }
 
 char *
 rscript_renew(const struct rscript *s)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	prologue(&sb, s, "renew");
-	pick_entry(&sb, s);
-	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was reverted already "
-	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
-	strbuf_adds(&sb, "if [ -f \"$J/lease\" ]; then\n\tl=$(cat \"$J/lease\")\n"
-	    "\techo $(($(ntune_now) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
-	    "\techo \"ntune-agentless: ${J##*/} renewed for $l s\"\nfi\n}\nntune_main \"$@\"\n");
-	return strbuf_detach(&sb);
+	return entry_program(s, "renew", agentless_renew_sh, true);
 }
 
 char *
 rscript_history(const struct rscript *s)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	head(&sb, s, "history");
-	clock_fn(&sb, s);
-	strbuf_adds(&sb, "I=");
-	q(&sb, s->id != NULL ? s->id : "");
-	strbuf_adds(&sb, "\n");
-	strbuf_adds(&sb, agentless_history_sh);
-	strbuf_adds(&sb, "}\nntune_main \"$@\"\n");
-	return strbuf_detach(&sb);
+	return entry_program(s, "history", agentless_history_sh, false);
 }
