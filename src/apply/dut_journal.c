@@ -149,6 +149,8 @@ entry_done(struct agentless_entry *e, long long deadline, long long dut_now)
 		return;
 	if (deadline > 0)
 		e->e.deadline = deadline - dut_now + (long long)time(NULL);
+	/* An apply without a dead-man marks itself confirmed: nothing waited for a confirm. */
+	e->e.confirmed = e->e.confirmed && deadline > 0;
 	e->e.confirm_pending = e->e.deadline > 0 && !e->e.confirmed && e->e.reverted_by == NULL &&
 	    e->e.state != NULL && strcmp(e->e.state, "applied") == 0;
 	if (e->e.created == NULL)

@@ -87,7 +87,7 @@ test_history_reads_an_apply_and_its_revert(void **state)
 	assert_string_equal(e[0].e.state, "applied");
 	assert_string_equal(e[0].e.profile, "p.conf");
 	assert_string_equal(e[0].os, "freebsd");
-	assert_true(e[0].e.confirmed);
+	assert_false(e[0].e.confirmed);	/* no dead-man: there was nothing to confirm */
 	assert_false(e[0].e.confirm_pending);
 	assert_null(e[0].e.reverted_by);
 	assert_int_equal(e[0].nchanges, 2);
