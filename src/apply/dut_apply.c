@@ -416,6 +416,38 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 	return 0;
 }
 
+/* Appends s with every tab, line break or other control character as '?'. */
+static void
+printable(struct strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++)
+		strbuf_addc(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+char *
+agentless_record(const char *profile, enum rscript_os os, const struct apply_change *c, size_t n)
+{
+	struct strbuf sb;
+	char when[UTIL_UTC_LEN], *why = NULL;
+	size_t i;
+	bool ok;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
+	printable(&sb, profile);
+	strbuf_addf(&sb, "\nos\t%s\n", os == RSCRIPT_FREEBSD ? "freebsd" : "linux");
+	for (i = 0; i < n; i++) {
+		/* The values the scripts take are printable, no tab; any other original is unread. */
+		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;
+		free(why);
+		why = NULL;
+		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s\n", apply_action_name(c[i].action), c[i].name,
+		    ok ? c[i].old : "!", c[i].want);
+	}
+	strbuf_addc(&sb, '\0');
+	return strbuf_detach(&sb);
+}
+
 bool
 agentless_nothing_set(int status)
 {

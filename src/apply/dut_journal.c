@@ -1,6 +1,6 @@
 /*
- * The journal of an agentless DUT read back (dut_apply.h): what an apply records in
- * ENTRY/entry, and history's program (rscript_history) run there and its lines parsed.
+ * The journal of an agentless DUT read back (dut_apply.h): history's program (rscript_history)
+ * run there, its lines parsed; an entry as a JSON document and as a profile.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,38 +12,6 @@
 #include "kb/kb.h"
 #include "remote/remote.h"
 #include "util/util.h"
-
-/* Appends s with every tab, line break or other control character as '?'. */
-static void
-printable(struct strbuf *sb, const char *s)
-{
-	for (; *s != '\0'; s++)
-		strbuf_addc(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-char *
-agentless_record(const char *profile, enum rscript_os os, const struct apply_change *c, size_t n)
-{
-	struct strbuf sb;
-	char when[UTIL_UTC_LEN], *why = NULL;
-	size_t i;
-	bool ok;
-
-	strbuf_init(&sb);
-	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
-	printable(&sb, profile);
-	strbuf_addf(&sb, "\nos\t%s\n", os == RSCRIPT_FREEBSD ? "freebsd" : "linux");
-	for (i = 0; i < n; i++) {
-		/* The values the scripts take are printable, no tab; any other original is unread. */
-		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;
-		free(why);
-		why = NULL;
-		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s\n", apply_action_name(c[i].action), c[i].name,
-		    ok ? c[i].old : "!", c[i].want);
-	}
-	strbuf_addc(&sb, '\0');
-	return strbuf_detach(&sb);
-}
 
 /* The fields of line (tabs made NULs) into f[max]; their number. */
 static size_t
@@ -60,15 +28,16 @@ fields(char *line, char **f, size_t max)
 	return n;
 }
 
+/* A copy of s with every control character as '?' (text from the DUT goes to a terminal). */
 static char *
 field(const char *s)
 {
-	struct strbuf sb;
+	char *c, *v = xstrdup(s);
 
-	strbuf_init(&sb);
-	printable(&sb, s);
-	strbuf_addc(&sb, '\0');
-	return strbuf_detach(&sb);
+	for (c = v; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return v;
 }
 
 static int
