@@ -227,6 +227,7 @@ dut_read(struct side *s, struct cmd_agentless *a, const struct names *ns, char *
 static int
 collect(struct side *a, struct side *b, struct names *ns, size_t *w, char **cause)
 {
+	char *why = NULL;
 	size_t i, j;
 
 	if (a->p != NULL || b->p != NULL) {
@@ -237,9 +238,12 @@ collect(struct side *a, struct side *b, struct names *ns, size_t *w, char **caus
 	} else if (a->dut || b->dut) {
 		util_cause(cause, "diff --dut compares `current` with a profile or a journal entry");
 		return -1;
-	} else if (os_tunable_list(a->os, "", list_cb, ns, cause) == -1 ||
-	    os_tunable_list(b->os, "", list_cb, ns, cause) == -1)
+	} else if (os_tunable_list(a->os, "", list_cb, ns, &why) == -1 ||
+	    os_tunable_list(b->os, "", list_cb, ns, &why) == -1) {
+		util_cause(cause, "cannot list tunables: %s", why);
+		free(why);
 		return -1;
+	}
 	if (ns->n > 1)
 		qsort(ns->v, ns->n, sizeof *ns->v, cmpstr);
 	for (i = j = 0; i < ns->n; i++) {
@@ -350,9 +354,7 @@ run(struct cmd_args *args)
 	kb_load(NULL, &kb, NULL);
 	if (collect(&a, &b, &ns, &w, &cause) == -1 || dut_read(&a, &d, &ns, &cause) == -1 ||
 	    dut_read(&b, &d, &ns, &cause) == -1) {
-		cmd_error(&cmd_diff, 0, "cannot list tunables: %s", cause);
-		free(cause);
-		rc = 2;
+		rc = cmd_fail(&cmd_diff, &cause, 2);
 	} else {
 		arr = json ? json_array() : NULL;
 		differ = compare(&a, &b, &ns, kb, w, arr);
