@@ -152,9 +152,13 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	size_t i;
 
 	/* a version or NIC the capture does not show is said so, not left as a blank */
-	printf("ntune doctor: %s, %s%s%s, %d CPUs, NICs", *sys->host ? sys->host : "(no host name)",
+	printf("ntune doctor: %s, %s%s%s, ", *sys->host ? sys->host : "(no host name)",
 	    sys->platform, sys->version != NULL && *sys->version != '\0' ? " " : "",
-	    sys->version != NULL ? sys->version : "", sys->ncpu);
+	    sys->version != NULL ? sys->version : "");
+	if (sys->ncpu > 0)
+		printf("%d CPU%s, NICs", sys->ncpu, sys->ncpu == 1 ? "" : "s");
+	else
+		printf("CPUs unknown, NICs");
 	for (i = 0; i < sys->nnics; i++)
 		printf(" %s", sys->nics[i].name);
 	if (sys->nnics == 0)

@@ -510,6 +510,7 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 	for (i = 0; i < 256; i++)
 		cpus += tot > 0 && percpu[i] > 0.05 * tot;
 	put(m, (double)nq, "irq.%s.queues", nic);
+	put(m, tot, "irq.%s.total", nic);
 	put(m, (double)active, "irq.%s.queues_active", nic);
 	put(m, tot > 0 ? 100 * max / tot : 0, "irq.%s.top_share", nic);
 	if (json_object_get(m, "interval") != NULL && json_number_value(json_object_get(m,

@@ -506,6 +506,7 @@ top_thread(struct creader *r, const char *line)
 	char key[2 * OS_NAME_MAX + 24];
 	const struct os_counter *old;
 	uint64_t pct;
+	int n;
 
 	if (os_top_thread_row(line, &r->tcols, &th) != 1)
 		return -1;	/* not a row: maybe the next output (one_line goes on) */
@@ -525,13 +526,23 @@ top_thread(struct creader *r, const char *line)
 	default:
 		return 0;
 	}
-	/* several threads of one name ("igb0 que"): the busiest one stands for them */
+	/*
+	 * Several threads of one name in one display ("kernel{ix0 que}": a driver's task per
+	 * queue, top does not number them) are as many threads: que, que_b, que_c... (letters:
+	 * the queue number stays unknown). Past 26, the busiest one stands for the rest.
+	 */
 	snprintf(key, sizeof key, "%s.pct10", name);
+	for (n = 1; n < 26 && os_counters_get(r->c, key) != NULL; n++) {
+		snprintf(key, sizeof key, "%s_%c.pct10", name, 'a' + n);
+		if (os_counters_get(r->c, key) == NULL)
+			snprintf(name + strlen(name), sizeof name - strlen(name), "_%c", 'a' + n);
+	}
 	if ((old = os_counters_get(r->c, key)) != NULL && old->value >= pct)
 		return 0;
 	os_counters_set(r->c, key, pct, true);
-	if (th.cpu >= 0)
-		os_counters_setf(r->c, (uint64_t)th.cpu, true, "%s.cpu", name);
+	/* top's display without a C column: one active CPU (usr.bin/top/machine.c up_header) */
+	if (th.cpu >= 0 || r->tcols.c < 0)
+		os_counters_setf(r->c, (uint64_t)(th.cpu >= 0 ? th.cpu : 0), true, "%s.cpu", name);
 	return 0;
 }
 
@@ -554,6 +565,15 @@ top_line(struct creader *r, const char *line)
 		return rc;
 	if (os_top_thread_head(line, &r->tcols)) {
 		r->mode = C_TOP;
+		/*
+		 * No C column: top shows it only while kern.smp.active is set
+		 * (usr.bin/top/machine.c, format_header: up_header vs smp_header), so one CPU runs.
+		 */
+		if (r->tcols.c < 0 && os_counters_get(r->c, "ncpu") == NULL) {
+			os_counters_set(r->c, "ncpu", 1, true);
+			os_paste_note(r->c, "%s: top's thread list has no C column: one active CPU (top "
+			    "shows C only on SMP)", r->pa.path);
+		}
 		return 1;
 	}
 	return 0;

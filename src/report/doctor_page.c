@@ -155,7 +155,10 @@ report_doctor_html(const struct doctor_doc *doc)
 	report_esc(&sb, sys->platform);
 	strbuf_adds(&sb, " ");
 	report_esc(&sb, sys->version != NULL ? sys->version : "");
-	strbuf_addf(&sb, ", %d CPUs; read from <code>", sys->ncpu);
+	if (sys->ncpu > 0)
+		strbuf_addf(&sb, ", %d CPU%s; read from <code>", sys->ncpu, sys->ncpu == 1 ? "" : "s");
+	else
+		strbuf_adds(&sb, ", CPUs unknown; read from <code>");
 	report_esc(&sb, doc->source);
 	if (doc->interval_s > 0) {
 		strbuf_addf(&sb, "</code>; samples %.2f s apart (by ", doc->interval_s);

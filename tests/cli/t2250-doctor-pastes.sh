@@ -40,7 +40,7 @@ test_expect_success 'a folder with a file that is no paste: that file left out w
 '
 test_expect_success SHARED_FIXTURES 'a paste of the system only (dmesg): its NICs, no diagnosis, what to paste' '
 	ntune doctor --from "$R/dmesg_opnsense24.1_atom-c3558r_ix-x553_partial.txt" >out &&
-	grep -q "^ntune doctor: (no host name), freebsd, [0-9]* CPUs, NICs ix0 ix1;" out &&
+	grep -q "^ntune doctor: (no host name), freebsd, CPUs unknown, NICs ix0 ix1;" out &&
 	grep -q "^note: no top -P: how busy each CPU is unseen (run: top -HSPz -s 5 -d 2)$" out &&
 	grep -q "^note: no vmstat -i: queue balance unseen (run: vmstat -i)$" out
 '
