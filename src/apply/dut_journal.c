@@ -110,6 +110,19 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 	return 0;
 }
 
+/* When an entry without its record was made: its id's time (20261206T223502Z-...), else "". */
+static char *
+created_of(const char *id)
+{
+	char *c;
+
+	if (strlen(id) < 16 || id[8] != 'T' || id[15] != 'Z' || strspn(id, "0123456789") != 8 ||
+	    strspn(id + 9, "0123456789") != 6)
+		return xstrdup("");
+	xasprintf(&c, "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", id, id + 4, id + 6, id + 9, id + 11, id + 13);
+	return c;
+}
+
 /* A deadline of the DUT's clock on this one; pending: neither confirmed nor reverted. */
 static void
 entry_done(struct agentless_entry *e, long long deadline, long long dut_now)
@@ -123,7 +136,7 @@ entry_done(struct agentless_entry *e, long long deadline, long long dut_now)
 	e->e.confirm_pending = e->e.deadline > 0 && !e->e.confirmed && e->e.reverted_by == NULL &&
 	    e->e.state != NULL && strcmp(e->e.state, "applied") == 0;
 	if (e->e.created == NULL)
-		e->e.created = xstrdup("");
+		e->e.created = created_of(e->e.id);
 }
 
 int
@@ -269,7 +282,8 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 	if (o != NULL && o->dut != NULL) {
 		if (agentless_history(o, arg, &e, &n, cause) == -1)
 			return NULL;
-		text = n == 1 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
+		/* An entry of an ntune before the record (ENTRY/entry) names no change. */
+		text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
 		agentless_entries_free(e, n);
 	} else if ((doc = apply_journal_read(NULL, arg, NULL)) == NULL)
 		return kb_profile_load(arg, cause);
@@ -290,7 +304,8 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 	if (text != NULL)
 		p = kb_profile_parse(arg, text, strlen(text), cause);
 	else
-		util_cause(cause, "%s: no journal entry %s", o->dut->url, arg);
+		util_cause(cause, "%s: journal entry %s records no change (an older ntune made it, "
+		    "which kept them only in its restore program)", o->dut->url, arg);
 	free(text);
 	return p;
 }

@@ -103,6 +103,13 @@ test_expect_success 'diff --dut of two systems is refused; --root without --dut 
 	test_expect_code 2 ntune history --root /x 2>err && grep -q "go with --dut" err &&
 	test_expect_code 2 ntune verify p.conf --root /x 2>err && grep -q "go with --dut" err
 '
+test_expect_success 'an entry an older ntune made (no record): listed with the time of its id; no profile of it' '
+	id=$(cat id) && mv "$J/$id/entry" entry.saved &&
+	ntune history $D >out &&
+	grep -q "^$id  *$(echo "$id" | sed "s/^\(....\)\(..\)\(..\)T\(..\)\(..\)\(..\)Z.*/\1-\2-\3T\4:\5:\6Z/")  *reverted  *0 *$" out &&
+	test_expect_code 2 ntune verify "$id" $D 2>err && grep -q "records no change" err &&
+	mv entry.saved "$J/$id/entry"
+'
 test_expect_success 'a journal line ntune does not know is refused, not shown' '
 	id=$(cat id) && printf "evil\t\$(reboot)\n" >>"$J/$id/left" &&
 	printf "x\ty\n" >>"$J/$id/entry" &&

@@ -121,25 +121,32 @@ test_history_of_an_entry_that_is_not_there_exits_10(void **state)
 	free(t);
 }
 
-/* A pending entry's deadline is counted on the DUT's clock: 30 s left there is 30 s here. */
+/*
+ * A pending entry's deadline is counted on the DUT's clock: 30 s left there is 30 s here. An
+ * entry without its record says when it was made by its id.
+ */
 static void
 test_parse_moves_the_deadline_to_this_clock(void **state)
 {
 	char out[] = "@\tx1\nstate\tapplied\ndeadline\t1030\ncreated\t2026-12-06T00:00:00Z\n"
-	    "left\tnet.isr.dispatch=hybrid\n@\tx2\nstate\tpartial\nnow\t1000";
+	    "left\tnet.isr.dispatch=hybrid\n@\tx2\nstate\tpartial\n@\t20261206T223502Z-00001-1\n"
+	    "state\treverted\nnow\t1000";
 	struct agentless_entry *e;
 	size_t n;
 	long long d;
 
 	(void)state;
 	assert_int_equal(agentless_parse_history("u", out, &e, &n, NULL), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	d = e[0].e.deadline - (long long)time(NULL);
 	assert_true(d >= 29 && d <= 30);
 	assert_true(e[0].e.confirm_pending);
 	assert_string_equal(e[0].left[0], "net.isr.dispatch=hybrid");
 	assert_string_equal(e[1].e.state, "partial");
 	assert_string_equal(e[1].e.created, "");
+	/* an entry without its record (an older ntune's): when, from its id */
+	assert_string_equal(e[2].e.created, "2026-12-06T22:35:02Z");
+	assert_int_equal(e[2].nchanges, 0);
 	agentless_entries_free(e, n);
 }
 
