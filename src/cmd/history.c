@@ -50,10 +50,11 @@ print_json(const struct apply_entry *e, size_t n)
 	json_decref(arr);
 }
 
+/* The table; v (a DUT's entries, else NULL) adds what a partial entry left changed. */
 static void
-print_text(const struct apply_entry *e, size_t n)
+print_text(const struct apply_entry *e, size_t n, const struct agentless_entry *v)
 {
-	size_t i;
+	size_t i, j;
 
 	printf("%-24s  %-20s  %-9s  %7s  %s\n", "ID", "CREATED", "STATE", "CHANGES", "PROFILE");
 	for (i = 0; i < n; i++) {
@@ -68,6 +69,8 @@ print_text(const struct apply_entry *e, size_t n)
 			printf(" [confirmed]");
 		if (e[i].reverted_by != NULL && strcmp(e[i].reverted_by, "user") != 0)
 			printf(" [reverted by the %s]", e[i].reverted_by);
+		for (j = 0; v != NULL && j < v[i].nleft; j++)
+			printf("%s%s%s", j == 0 ? " [left: " : " ", v[i].left[j], j + 1 == v[i].nleft ? "]" : "");
 		printf("\n");
 	}
 }
@@ -114,7 +117,7 @@ run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
 			printf("no journalled applies in %s on %s\n", a->o.os == RSCRIPT_FREEBSD ?
 			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->host.url);
 		else
-			print_text(e, n);
+			print_text(e, n, v);
 		free(e);
 		agentless_entries_free(v, n);
 	}
@@ -165,7 +168,7 @@ run(struct cmd_args *args)
 	else if (n == 0)
 		printf("no journalled applies in %s/journal\n", apply_state_dir(NULL));
 	else
-		print_text(e, n);
+		print_text(e, n, NULL);
 	apply_history_free(e, n);
 	return 0;
 }

@@ -103,6 +103,14 @@ test_expect_success 'diff --dut of two systems is refused; --root without --dut 
 	test_expect_code 2 ntune history --root /x 2>err && grep -q "go with --dut" err &&
 	test_expect_code 2 ntune verify p.conf --root /x 2>err && grep -q "go with --dut" err
 '
+test_expect_success 'a partial entry is listed with every knob it left changed and its value' '
+	id=$(cat id) && echo partial >"$J/$id/state" &&
+	printf "net.isr.dispatch=hybrid\nnet.inet.ip.intr_queue_maxlen=2048\n" >"$J/$id/left" &&
+	ntune history $D >out && cat out &&
+	grep -q "^$id  .*  partial  *2  *p.conf \[left: net.isr.dispatch=hybrid net.inet.ip.intr_queue_maxlen=2048\]$" out &&
+	ntune history $D "$id" | grep -q "\"net.inet.ip.intr_queue_maxlen=2048\"" &&
+	echo reverted >"$J/$id/state" && rm "$J/$id/left"
+'
 test_expect_success 'an entry an older ntune made (no record): listed with the time of its id; no profile of it' '
 	id=$(cat id) && mv "$J/$id/entry" entry.saved &&
 	ntune history $D >out &&
