@@ -416,6 +416,38 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 	return 0;
 }
 
+/* Appends s with every tab, line break or other control character as '?'. */
+static void
+printable(struct strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++)
+		strbuf_addc(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+char *
+agentless_record(const char *profile, enum rscript_os os, const struct apply_change *c, size_t n)
+{
+	struct strbuf sb;
+	char when[UTIL_UTC_LEN], *why = NULL;
+	size_t i;
+	bool ok;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
+	printable(&sb, profile);
+	strbuf_addf(&sb, "\nos\t%s\n", os == RSCRIPT_FREEBSD ? "freebsd" : "linux");
+	for (i = 0; i < n; i++) {
+		/* The values the scripts take are printable, no tab; any other original is unread. */
+		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;
+		free(why);
+		why = NULL;
+		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s\n", apply_action_name(c[i].action), c[i].name,
+		    ok ? c[i].old : "!", c[i].want);
+	}
+	strbuf_addc(&sb, '\0');
+	return strbuf_detach(&sb);
+}
+
 bool
 agentless_nothing_set(int status)
 {
@@ -431,8 +463,8 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	struct knob *k = NULL;
 	struct rscript_knob *set = NULL;
 	static unsigned seq;
-	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot };
-	char utc[UTIL_UTC_LEN];
+	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot, NULL };
+	char utc[UTIL_UTC_LEN], *record = NULL;
 	size_t n = 0, ns;
 	int rc = -1;
 
@@ -444,10 +476,12 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);
 	ns = plan_changes(o, k, n, res, set);
+	s.record = record = agentless_record(p->path, o->os, res->changes, res->nchanges);
 	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
 		goto out;
 	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, res, cause);
 out:
+	free(record);
 	free(set);
 	knobs_free(k, n);
 	return rc;
@@ -466,17 +500,11 @@ static int
 entry_script(const struct agentless_opts *o, const char *id, bool confirm, char **said,
     char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false };
-	const char *c;
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
 	char *t;
 	int rc;
 
-	for (c = id; c != NULL && *c != '\0'; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-') {
-			util_cause(cause, "bad journal entry name '%s'", id);
-			return -1;
-		}
-	if (rscript_check_root(o->root, cause) == -1)
+	if (agentless_check_id(id, cause) == -1 || rscript_check_root(o->root, cause) == -1)
 		return -1;
 	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
 	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, NULL,
@@ -486,9 +514,30 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 }
 
 int
+agentless_run(const struct agentless_opts *o, const char *script, const char *what, const char *id,
+    char **out, char **cause)
+{
+	return run_script(o, script, what, id, out, NULL, cause);
+}
+
+int
+agentless_check_id(const char *id, char **cause)
+{
+	const char *c;
+
+	for (c = id; c != NULL && *c != '\0'; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-')
+			break;
+	if (id == NULL || (*id != '\0' && *c == '\0' && strlen(id) < APPLY_ID_MAX))
+		return 0;
+	util_cause(cause, "bad journal entry name '%s'", id);
+	return -1;
+}
+
+int
 agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false };
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
 	char *t;
 	int rc;
 

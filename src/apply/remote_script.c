@@ -14,12 +14,11 @@
 #include <string.h>
 
 #include "apply/agentless_sh.h"
+#include "apply/apply.h"
 #include "apply/remote_script.h"
 #include "remote/remote.h"
 #include "util/util.h"
 
-#define BLOCK_BEGIN	"# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost"
-#define BLOCK_END	"# END ntune"
 #define KNOB_MAX	200
 #define VALUE_MAX	512
 #define END_LINE	"# ntune: end\n"	/* the last line of every file a program writes */
@@ -95,22 +94,49 @@ rscript_proc_path(const char *name)
 	return p;
 }
 
+/*
+ * ntune_now: seconds since boot, a clock a step of the date does not move, for every deadline.
+ * Linux: /proc/uptime (fs/proc/uptime.c: ktime_get_boottime_ts64, CLOCK_BOOTTIME). FreeBSD
+ * has no such file: the date less kern.boottime, which a step of the date moves with it
+ * (sys/kern/kern_tc.c tc_setclock: "Step our concept of UTC ... by modifying our estimate
+ * of when we booted"; sbin/sysctl/sysctl.c S_timeval prints "{ sec = N, usec = M } ..."),
+ * read until two reads of kern.boottime around the date agree. Where neither can be read,
+ * the date (the wall clock, as before).
+ */
+static void
+clock_fn(struct strbuf *sb, const struct rscript *s)
+{
+	if (s->os == RSCRIPT_FREEBSD)
+		strbuf_adds(sb, "ntune_now() {\n\twhile :; do\n\t\tb=$(sysctl -n kern.boottime 2>/dev/null)\n"
+		    "\t\tt=$(date +%s)\n\t\t[ \"$(sysctl -n kern.boottime 2>/dev/null)\" = \"$b\" ] && break\n\tdone\n"
+		    "\tb=${b#'{ sec = '}\n\tb=${b%%,*}\n\tcase $b in '' | *[!0-9]*) echo \"$t\" ;; *) echo $((t - b)) ;; esac\n}\n");
+	else
+		strbuf_adds(sb, "ntune_now() {\n\tif [ -r /proc/uptime ] && read -r u _ </proc/uptime; then echo \"${u%%.*}\"; "
+		    "else date +%s; fi\n}\n");
+}
+
 /* ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions. */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
 {
+	clock_fn(sb, s);
 	if (s->os == RSCRIPT_FREEBSD)
 		strbuf_adds(sb, "ntune_get() { sysctl -n \"$1\"; }\n"
 		    "ntune_set() { sysctl \"$1=$3\" >/dev/null; }\n");
 	else
 		strbuf_adds(sb, "ntune_get() { cat \"$2\"; }\n"
 		    "ntune_set() { printf '%s\\n' \"$3\" >\"$2\"; }\n");
+	strbuf_adds(sb, "ntune_b=");
+	q(sb, APPLY_BLOCK_BEGIN);
+	strbuf_adds(sb, "\nntune_e=");
+	q(sb, APPLY_BLOCK_END);
+	strbuf_adds(sb, "\n");
 	strbuf_adds(sb, agentless_lib_sh);
 }
 
-/* The start of every script: S (the state directory), R (the root prefix), the helpers. */
+/* The start of every script, to S (the state directory) and R (the root prefix). */
 static void
-prologue(struct strbuf *sb, const struct rscript *s, const char *what)
+head(struct strbuf *sb, const struct rscript *s, const char *what)
 {
 	char *st = rscript_state_dir(s);
 
@@ -123,8 +149,15 @@ prologue(struct strbuf *sb, const struct rscript *s, const char *what)
 	strbuf_adds(sb, "\n# shellcheck disable=SC2034 # not every program names a file under R\nR=");
 	q(sb, s->root != NULL ? s->root : "");
 	strbuf_adds(sb, "\n");
-	helpers(sb, s);
 	free(st);
+}
+
+/* The start of every script: S (the state directory), R (the root prefix), the helpers. */
+static void
+prologue(struct strbuf *sb, const struct rscript *s, const char *what)
+{
+	head(sb, s, what);
+	helpers(sb, s);
 }
 
 /* J='STATE/ID' and R='ROOT' as literal words (the scripts the entry keeps). */
@@ -141,20 +174,6 @@ entry_vars(struct strbuf *sb, const struct rscript *s)
 	strbuf_adds(sb, "\n");
 	free(j);
 	free(st);
-}
-
-/* J: the entry named by s->id, or the latest one. */
-static void
-pick_entry(struct strbuf *sb, const struct rscript *s)
-{
-	if (s->id != NULL) {
-		strbuf_adds(sb, "J=\"$S\"/");
-		q(sb, s->id);
-		strbuf_adds(sb, "\n");
-	} else
-		strbuf_adds(sb, "[ -f \"$S/latest\" ] && J=\"$S/$(cat \"$S/latest\")\" || J=\"$S/none\"\n");
-	strbuf_addf(sb, "if [ ! -f \"$J/state\" ]; then echo \"ntune-agentless: no journal entry ${J##*/} on "
-	    "this host\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
 }
 
 /* The knob's words for ntune_get/ntune_set: name, its /proc/sys path (Linux) or "-". */
@@ -179,11 +198,11 @@ block_text(struct strbuf *sb, const struct rscript_knob *k, size_t n, bool boot,
 {
 	size_t i;
 
-	strbuf_addf(sb, "%s\n", BLOCK_BEGIN);
+	strbuf_addf(sb, "%s\n", APPLY_BLOCK_BEGIN);
 	for (i = 0; i < n; i++)
 		if (k[i].boot == boot)
 			strbuf_addf(sb, loader ? "%s=\"%s\"\n" : "%s=%s\n", k[i].name, k[i].value);
-	strbuf_addf(sb, "%s\n", BLOCK_END);
+	strbuf_addf(sb, "%s\n", APPLY_BLOCK_END);
 }
 
 /*
@@ -287,6 +306,9 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 		strbuf_adds(sb, "the value read before, nothing changed\" >&2; rm -rf \"$J\"; ");
 		strbuf_addf(sb, "return %d; }\n", RSCRIPT_EX_CHANGED);
 	}
+	if (s->record != NULL)
+		strbuf_addf(sb, "ntune_put \"$J/entry\" <<'NTUNE_ENTRY' || { ntune_abort %d \"cannot write the "
+		    "journal entry\"; return; }\n%s" END_LINE "NTUNE_ENTRY\n", RSCRIPT_EX_WRITE, s->record);
 	if (s->trial_boot)
 		strbuf_addf(sb, "if [ -f %s%s ] && head -n 1 %s%s | grep -qx 'nextboot_enable=\"YES\"'; then "
 		    "echo \"ntune-agentless: a nextboot(8) configuration is already waiting\" >&2; rm -rf \"$J\"; "
@@ -442,10 +464,11 @@ apply_deadman(struct strbuf *sb, const struct rscript *s)
 		strbuf_addf(sb, "echo %d >\"$J/lease\" || { ntune_abort %d \"cannot write the lease\"; return; }\n",
 		    s->confirm_secs, RSCRIPT_EX_WRITE);
 	}
-	strbuf_addf(sb, "d=$(($(date +%%s) + %d)); echo $d >\"$J/deadline\" && [ \"$(cat \"$J/deadline\")\" = $d ] || "
+	strbuf_addf(sb, "d=$(($(ntune_now) + %d)); echo $d >\"$J/deadline\" && [ \"$(cat \"$J/deadline\")\" = $d ] || "
 	    "{ ntune_abort %d \"cannot write the deadline\"; return; }\n", s->confirm_secs, RSCRIPT_EX_WRITE);
 	strbuf_adds(sb, "ntune_put \"$J/wait\" <<'NTUNE_WAIT' || ");
 	strbuf_addf(sb, "{ ntune_abort %d \"cannot write the dead-man job\"; return; }\n", RSCRIPT_EX_WRITE);
+	clock_fn(sb, s);
 	strbuf_adds(sb, agentless_wait_sh);
 	strbuf_adds(sb, "NTUNE_WAIT\n");
 	if (s->os == RSCRIPT_FREEBSD)
@@ -594,65 +617,52 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	return strbuf_detach(&sb);
 }
 
-char *
-rscript_confirm(const struct rscript *s)
+/*
+ * A program on one entry, I: s->id, or '' for the latest (agentless-{confirm,revert,renew}.sh,
+ * after the shared functions and ntune_pick; agentless-history.sh, after the clock only).
+ */
+static char *
+entry_program(const struct rscript *s, const char *what, const char *body, bool lib)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	prologue(&sb, s, "confirm");
-	pick_entry(&sb, s);
-	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was already reverted "
-	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
-	/* One mkdir decides between confirm, the dead-man and a revert. */
-	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
-	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man or a revert came first)\" >&2; "
-	    "return %d; fi\n: >\"$J/confirmed\"\nntune_kill\n", RSCRIPT_EX_REVERTING);
-	strbuf_addf(&sb, "if [ -f \"$J/keep\" ]; then\n"
-	    "\tif [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
-	    "grep -qx 'nextboot_enable=\"YES\"'; then\n"
-	    "\t\techo \"ntune-agentless: ${J##*/}: its trial boot is still waiting (reboot, then confirm)\"; return 0\n"
-	    "\tfi\n\tsh \"$J/keep\" || { echo \"ntune-agentless: cannot keep the trial in loader.conf.local\" >&2; "
-	    "return %d; }\n\trm -f \"$J/keep\"\nfi\n", RSCRIPT_EX_PERSIST);
-	strbuf_adds(&sb, "echo confirmed >\"$J/state\"\nntune_unguard\necho \"ntune-agentless: confirmed ${J##*/}\"\n}\n"
-	    "ntune_main \"$@\"\n");
+	if (lib)
+		prologue(&sb, s, what);
+	else {
+		head(&sb, s, what);
+		clock_fn(&sb, s);
+	}
+	strbuf_adds(&sb, "I=");
+	q(&sb, s->id != NULL ? s->id : "");
+	strbuf_adds(&sb, "\n");
+	if (lib)
+		strbuf_adds(&sb, agentless_pick_sh);
+	strbuf_adds(&sb, body);
+	strbuf_adds(&sb, "}\nntune_main \"$@\"\n");
 	return strbuf_detach(&sb);
+}
+
+char *
+rscript_confirm(const struct rscript *s)
+{
+	return entry_program(s, "confirm", agentless_confirm_sh, true);
 }
 
 char *
 rscript_revert(const struct rscript *s)
 {
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	prologue(&sb, s, "revert");
-	pick_entry(&sb, s);
-	strbuf_adds(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} is reverted already "
-	    "($(cat \"$J/reverted\"))\"; return 0; fi\nntune_lock || return\n");
-	strbuf_addf(&sb, "if ! mkdir \"$J/decided\" 2>/dev/null && [ ! -e \"$J/confirmed\" ]; then echo "
-	    "\"ntune-agentless: ${J##*/} is already reverting (its dead-man came first)\" >&2; return %d; fi\n",
-	    RSCRIPT_EX_REVERTING);
-	strbuf_addf(&sb, "if ! sh \"$J/restore\"; then echo partial >\"$J/state\"; rm -f \"$J/confirmed\"; "
-	    "rmdir \"$J/decided\"; echo \"ntune-agentless: ${J##*/} is partial: the knobs above are not back; "
-	    "revert again once the kernel takes them\" >&2; return %d; fi\n", RSCRIPT_EX_PARTIAL);
-	/* The dead-man stays until the originals are back: it tries again after a partial restore. */
-	strbuf_adds(&sb, "echo user >\"$J/reverted\"\nntune_kill\necho reverted >\"$J/state\"\nntune_unguard\n"
-	    "echo \"ntune-agentless: reverted ${J##*/}\"\n}\nntune_main \"$@\"\n");
-	return strbuf_detach(&sb);
+	return entry_program(s, "revert", agentless_revert_sh, true);
 }
 
 char *
 rscript_renew(const struct rscript *s)
 {
-	struct strbuf sb;
+	return entry_program(s, "renew", agentless_renew_sh, true);
+}
 
-	strbuf_init(&sb);
-	prologue(&sb, s, "renew");
-	pick_entry(&sb, s);
-	strbuf_addf(&sb, "if [ -e \"$J/reverted\" ]; then echo \"ntune-agentless: ${J##*/} was reverted already "
-	    "($(cat \"$J/reverted\"))\" >&2; return %d; fi\n", RSCRIPT_EX_NOENTRY);
-	strbuf_adds(&sb, "if [ -f \"$J/lease\" ]; then\n\tl=$(cat \"$J/lease\")\n"
-	    "\techo $(($(date +%s) + l)) >\"$J/deadline.tmp\" && mv \"$J/deadline.tmp\" \"$J/deadline\" || return 1\n"
-	    "\techo \"ntune-agentless: ${J##*/} renewed for $l s\"\nfi\n}\nntune_main \"$@\"\n");
-	return strbuf_detach(&sb);
+char *
+rscript_history(const struct rscript *s)
+{
+	return entry_program(s, "history", agentless_history_sh, false);
 }
