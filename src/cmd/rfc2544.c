@@ -342,7 +342,7 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
 	if (out->profile != NULL) {
 		if (cmd_check_profile(&cmd_lab_rfc2544, d->kb, d->bp.prof, out->rb.ncpu,
-		    cmd_dut_os(&out->rb.dut_facts)) == -1)
+		    dut_facts_kb_os(&out->rb.dut_facts)) == -1)
 			return 2;
 		if (bench_remote_check(&out->rb, &d->bp, &cause) == -1)
 			return cmd_fail(&cmd_lab_rfc2544, &cause, 2);

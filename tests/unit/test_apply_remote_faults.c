@@ -48,7 +48,7 @@ nothing_set(const char *id)
 static void
 test_full_disk_at_each_write(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "f1", root, 600, true, false };
 	char *t, *r, *cause = NULL, env[64];
 	int n, rc;
 
@@ -89,7 +89,7 @@ test_full_disk_at_each_write(void **state)
 static void
 test_dead_man_dead_before_first_set(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "d1", root, 600, false, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "d1", root, 600, false, false };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -109,7 +109,7 @@ test_dead_man_dead_before_first_set(void **state)
 static void
 test_refused_original_leaves_entry_partial(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "p1", root, 0, false, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "p1", root, 0, false, false };
 	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false },
 	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
 	char *t, *r, *cause = NULL;
@@ -169,7 +169,7 @@ test_refused_original_leaves_entry_partial(void **state)
 static void
 test_read_back_of_another_value_undoes(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "r1", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "r1", root, 0, true, false };
 	char *t, *cause = NULL;
 
 	(void)state;
