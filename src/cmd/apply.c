@@ -398,7 +398,7 @@ const struct ntune_cmd cmd_apply = {
 	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot|--no-trial] [--no-persist]\n"
 	    "      [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
 	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS]\n"
-	    "      [--trial-boot|--no-trial] [--no-persist] [--root DIR] [--ssh-config FILE]\n"
+	    "      [--trial-boot|--no-trial] [--no-persist] [--root|--dut-root DIR] [--ssh-config FILE]\n"
 	    "      [--ssh-accept-new] [--json]",
 	.optstring = "nc:Pr:N:o:jF",
 	.longopts = longopts,

@@ -52,7 +52,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_confirm = {
 	.name = "confirm",
 	.summary = "keep a change applied with --confirm or --trial-boot",
-	.usage = "confirm [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	.usage = "confirm [ID] [--dut ssh://[user@]host[:port] [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

@@ -542,7 +542,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_doctor = {
 	.name = "doctor",
 	.summary = "read a router and rank what is wrong or wasted, with the lines to change",
-	.usage = "doctor ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
+	.usage = "doctor [--dut] ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
 	    "       [--ssh-accept-new] [--dut-root DIR]\n"
 	    "       [--gen HOST|local --sink HOST|local [--load gen|pkt-gen] [--rate PPS] [--size BYTES]\n"
 	    "        [--flows N] [--threads N] [--dut-in IF] [--dut-out IF] [--gen-if IF] [--sink-if IF]\n"

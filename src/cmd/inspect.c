@@ -271,7 +271,7 @@ const struct ntune_cmd cmd_inspect = {
 	.name = "inspect",
 	.summary = "report CPUs, SMT, NUMA, NICs, queues, IRQs and network tunables",
 	.usage = "inspect [--json] [--from FILE|CAPTURE]...\n"
-	    "inspect [--json] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "inspect [--json] [--dut] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
 	    "     [--dut-root DIR]",
 	.notes = "An ssh:// target is read agentless: one POSIX sh script over one ssh connection\n"
 	    "(the base system's sysctl, ifconfig, pciconf, vmstat, netstat, top...), parsed here;\n"

@@ -59,7 +59,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_revert = {
 	.name = "revert",
 	.summary = "restore the state before a journalled apply",
-	.usage = "revert [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	.usage = "revert [ID] [--dut ssh://[user@]host[:port] [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

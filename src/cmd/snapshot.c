@@ -132,7 +132,7 @@ const struct ntune_cmd cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "save everything inspect sees, plus all network sysctls, as JSON",
 	.usage = "snapshot [-o FILE] [--from FILE|CAPTURE]...\n"
-	    "snapshot [-o FILE] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "snapshot [-o FILE] [--dut] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
 	    "     [--dut-root DIR]",
 	.notes = "An ssh:// target is read agentless (see inspect): the same ntune-inspect JSON as\n"
 	    "a snapshot taken there, its boot files included.\n",
