@@ -210,7 +210,7 @@ document(struct os_ctx *ctx, const struct kb *kb, int snapshot_flags)
 	nics = json_object_get(probe, "nics");
 	sys = json_object_get(probe, "system");
 	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
-	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
+	    (json_is_object(sys) && os_platform_of_uname(js(sys, "os")) == OS_PLATFORM_LINUX) ? "linux" : "freebsd";
 	tunable_names(&ns, os, nics, kb, kb_get_drivers(kb));
 	if (ns.n > 1)
 		qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);

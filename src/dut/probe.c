@@ -106,7 +106,7 @@ facts_parse(const char *out, struct dut_facts *f)
 	strbuf_addc(&conf, '\0');
 	f->conftxt = strbuf_detach(&conf);
 	f->ncpu = atoi(ncpu) > 0 ? atoi(ncpu) : 0;
-	f->os = os_platform_family(os_platform_parse(f->os_name));
+	f->os = os_platform_of_uname(f->os_name);
 	f->platform = os_platform_in_text(f->platform_name);
 	if (os_platform_family(f->platform) != f->os || f->platform == OS_PLATFORM_UNKNOWN)
 		f->platform = f->os;
