@@ -30,9 +30,6 @@ enum { DUT_OPT_DUT = 1000, DUT_OPT_SSH_CONFIG, DUT_OPT_ACCEPT_NEW, DUT_OPT_ROOT 
 	{ "ssh-config", required_argument, NULL, DUT_OPT_SSH_CONFIG }, \
 	{ "ssh-accept-new", no_argument, NULL, DUT_OPT_ACCEPT_NEW }, \
 	{ "dut-root", required_argument, NULL, DUT_OPT_ROOT }
-/* The options as a usage line shows them. */
-#define DUT_USAGE \
-	"[--dut ssh://[user@]host[:port]] [--ssh-config FILE] [--ssh-accept-new] [--dut-root DIR]"
 
 struct dut_opts {
 	const char *url;	/* --dut (or a read command's ssh:// operand); NULL: none */
