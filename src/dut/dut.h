@@ -56,9 +56,9 @@ void	dut_session_close(struct remote_ssh *, struct remote_host *const hosts[], s
 /* Who a host is, probed once (dut_probe). */
 struct dut_facts {
 	enum os_platform os;		/* the family: FREEBSD (OPNsense, pfSense too), LINUX, else UNKNOWN */
-	enum os_platform platform;	/* the distribution when /etc/platform names one, else os */
+	enum os_platform platform;	/* the distribution /etc/platform or opnsense-version names, else os */
 	char	os_name[32];		/* uname -s as it said it: Linux, FreeBSD */
-	char	platform_name[64];	/* the first line of /etc/platform (OPNsense, pfSense), or "" */
+	char	platform_name[64];	/* /etc/platform's first line, else opnsense-version's, or "" */
 	char	uname[512];		/* uname -a */
 	char	release[64];		/* uname -r */
 	char	version[64];		/* `ntune --version` there, "none" */

@@ -66,7 +66,11 @@ dut_boot_id(const struct remote_host *h, double timeout, char *buf, size_t len, 
 	return 0;
 }
 
-/* $1 = the ntune command there, or "" (not asked). Lines "key value". */
+/*
+ * $1 = the ntune command there, or "" (not asked). Lines "key value". The platform
+ * as the capture script's bsd_platform finds it (remote/capture.c): /etc/platform
+ * (pfSense), else what opnsense-version says (OPNsense has no /etc/platform).
+ */
 static const char facts_sh[] =
     "printf 'os %s\\n' \"$(uname -s)\"\n"
     "printf 'uname %s\\n' \"$(uname -a)\"\n"
@@ -74,7 +78,10 @@ static const char facts_sh[] =
     "if [ -n \"$1\" ]; then printf 'ntune %s\\n' \"$(\"$1\" --version 2>/dev/null || echo none)\"; fi\n"
     BOOT_ID_SH
     "n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null) && printf 'ncpu %s\\n' \"$n\"\n"
-    "if [ -r /etc/platform ]; then printf 'platform %s\\n' \"$(head -n 1 /etc/platform)\"; fi\n"
+    "p=\n"
+    "if [ -r /etc/platform ]; then p=$(head -n 1 /etc/platform); fi\n"
+    "if command -v opnsense-version >/dev/null 2>&1; then p=$(opnsense-version); fi\n"
+    "if [ -n \"$p\" ]; then printf 'platform %s\\n' \"$p\"; fi\n"
     "c=$(sysctl -n kern.conftxt 2>/dev/null) && printf '%s\\n' \"$c\" | sed 's/^/conftxt /'\n"
     "exit 0\n";
 
