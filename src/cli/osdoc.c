@@ -7,11 +7,11 @@
 
 #include "cli/cli.h"
 #include "cli/osdoc.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "kb/rules.h"
 #include "os/collect.h"
 #include "os/snapshot.h"
-#include "dut/dut.h"
 #include "remote/capture.h"
 #include "util/util.h"
 
@@ -209,8 +209,8 @@ document(struct os_ctx *ctx, const struct kb *kb, int snapshot_flags)
 	probe = os_collect(ctx, NULL, 0, 0);
 	nics = json_object_get(probe, "nics");
 	sys = json_object_get(probe, "system");
-	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
-	    (json_is_object(sys) && os_platform_of_uname(js(sys, "os")) == OS_PLATFORM_LINUX) ? "linux" : "freebsd";
+	os = strcmp(os_backend_name(ctx), "linux") == 0 || (json_is_object(sys) &&
+	    os_platform_of_uname(js(sys, "os")) == OS_PLATFORM_LINUX) ? "linux" : "freebsd";
 	tunable_names(&ns, os, nics, kb, kb_get_drivers(kb));
 	if (ns.n > 1)
 		qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);

@@ -332,7 +332,8 @@ parse_apply(struct cmd_args *args, struct apply_opts *o, struct cmd_agentless *a
 		}
 	}
 	if ((f->plan || dut_opts_ssh_given(&a->opts)) && a->opts.url == NULL)
-		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config, --ssh-accept-new and --dut-root go with --dut");
+		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config, --ssh-accept-new and --dut-root "
+		    "go with --dut");
 	if (a->opts.url != NULL && (o->netns != NULL || o->os != NULL || o->dry_run))
 		return cmd_error(&cmd_apply, 2, "--dut goes without --netns, --os and --dry-run (--plan "
 		    "shows what it would do)");

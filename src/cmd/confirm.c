@@ -35,7 +35,8 @@ run(struct cmd_args *args)
 	if (a.opts.url != NULL)
 		return cmd_agentless_entry(&cmd_confirm, &a, args->argc == 1 ? args->argv[0] : NULL, true);
 	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts))
-		return cmd_error(&cmd_confirm, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new go with --dut");
+		return cmd_error(&cmd_confirm, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new "
+		    "go with --dut");
 	if (apply_confirm(NULL, args->argc == 1 ? args->argv[0] : NULL, done, sizeof done, &kept,
 	    &waiting, &cause) == -1)
 		return cmd_fail(&cmd_confirm, &cause, 1);

@@ -40,7 +40,8 @@ run(struct cmd_args *args)
 	if (a.opts.url != NULL && !deadman)
 		return cmd_agentless_entry(&cmd_revert, &a, args->argc == 1 ? args->argv[0] : NULL, false);
 	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts))
-		return cmd_error(&cmd_revert, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new go with --dut");
+		return cmd_error(&cmd_revert, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new "
+		    "go with --dut");
 	if (deadman && args->argc != 1) {
 		cmd_usage(&cmd_revert, 0);
 		return 2;
