@@ -10,7 +10,9 @@ test_prereq_SSH() { command -v ssh >/dev/null 2>&1; }
 # The operands a router command needs before it reaches the router (none: none).
 operands() {
 	case $1 in
-	apply) echo a.conf ;;
+	apply|verify) echo a.conf ;;
+	diff) echo a.conf b.conf ;;
+	export) echo a.conf --format sh ;;
 	bench) echo a.conf b.conf -o out-bench ;;
 	tune) echo -o out-tune ;;
 	"lab rfc2544") echo -o out-rfc2544 ;;
