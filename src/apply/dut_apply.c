@@ -15,28 +15,6 @@
 #include "remote/remote.h"
 #include "util/util.h"
 
-int
-agentless_os(const struct remote_host *h, enum rscript_os *os, char **cause)
-{
-	struct remote_result r;
-	char *const argv[] = { "uname", "-s", NULL };
-
-	if (remote_run(h, argv, NULL, 30, &r, cause) == -1)
-		return -1;
-	if (r.status == 0 && strcmp(r.out, "Linux\n") == 0)
-		*os = RSCRIPT_LINUX;
-	else if (r.status == 0 && strcmp(r.out, "FreeBSD\n") == 0)
-		*os = RSCRIPT_FREEBSD;
-	else {
-		util_cause(cause, "%s: uname -s says '%.40s' (exit %d): agentless mode knows FreeBSD "
-		    "(OPNsense, pfSense) and Linux", h->url, util_trim(r.out), r.status);
-		remote_result_free(&r);
-		return -1;
-	}
-	remote_result_free(&r);
-	return 0;
-}
-
 /* FreeBSD: `sysctl -e NAME...` lines name=value, exactly one per name asked. */
 static int
 parse_sysctl_e(const char *url, const char *out, char *const names[], size_t n, char **v,
@@ -95,10 +73,10 @@ parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
 }
 
 int
-agentless_parse_values(enum rscript_os os, const char *url, const char *out, char *const names[],
+agentless_parse_values(enum os_platform os, const char *url, const char *out, char *const names[],
     size_t n, char **v, char **cause)
 {
-	return os == RSCRIPT_FREEBSD ? parse_sysctl_e(url, out, names, n, v, cause) :
+	return os == OS_PLATFORM_FREEBSD ? parse_sysctl_e(url, out, names, n, v, cause) :
 	    parse_linux(url, out, n, v, cause);
 }
 
@@ -117,12 +95,12 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 	for (i = 0; i < n; i++)
 		if (rscript_check_name(names[i], cause) == -1)
 			goto out;
-	if (o->os == RSCRIPT_FREEBSD) {
+	if (o->os == OS_PLATFORM_FREEBSD) {
 		remote_words_add(&w, "sysctl");
 		remote_words_add(&w, tolerant ? "-ie" : "-e");
 	}
 	for (i = 0; i < n; i++) {
-		if (o->os == RSCRIPT_FREEBSD)
+		if (o->os == OS_PLATFORM_FREEBSD)
 			remote_words_add(&w, names[i]);
 		else {
 			char *p = rscript_proc_path(names[i]);
@@ -133,9 +111,9 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 	}
 	if (n == 0)
 		rc = 0;
-	else if ((o->os == RSCRIPT_FREEBSD ? remote_run(o->dut, w.v, NULL, 30, &r, cause) :
+	else if ((o->os == OS_PLATFORM_FREEBSD ? remote_run(o->dut, w.v, NULL, 30, &r, cause) :
 	    remote_sh(o->dut, linux_read, w.v, 30, &r, cause)) == 0) {
-		if (r.status != 0 && !(tolerant && o->os == RSCRIPT_FREEBSD))
+		if (r.status != 0 && !(tolerant && o->os == OS_PLATFORM_FREEBSD))
 			util_cause(cause, "%s: cannot read the current values: %s", o->dut->url,
 			    remote_result_why(&r));
 		else if (agentless_parse_values(o->os, o->dut->url, r.out, names, n, v, cause) == 0)
@@ -187,7 +165,7 @@ place_word(enum kb_placement pl)
 
 /* The knobs of p (a name's last line wins): -1 + cause for one agentless mode cannot set. */
 static int
-knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, struct knob **out,
+knobs_of(const struct kb *kb, const struct kb_profile *p, enum os_platform os, struct knob **out,
     size_t *nout, char **cause)
 {
 	const struct kb_entry *e;
@@ -200,7 +178,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, st
 		e = &p->entries[i];
 		if (kb_profile_get(p, e->name) != e)
 			continue;
-		k = kb != NULL ? kb_find(kb, e->name, os == RSCRIPT_FREEBSD ? "freebsd" : "linux") : NULL;
+		k = kb != NULL ? kb_find(kb, e->name, os == OS_PLATFORM_FREEBSD ? "freebsd" : "linux") : NULL;
 		pl = k != NULL ? k->placement : strncmp(e->name, "if.", 3) == 0 ? KB_PLACE_IFCONFIG :
 		    KB_PLACE_SYSCTL;
 		if (pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
@@ -213,7 +191,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, st
 		v[n].name = xstrdup(e->name);
 		v[n].want = xstrdup(e->value);
 		v[n].op = e->op;
-		v[n].boot = pl == KB_PLACE_LOADER && os == RSCRIPT_FREEBSD;
+		v[n].boot = pl == KB_PLACE_LOADER && os == OS_PLATFORM_FREEBSD;
 		n++;
 	}
 	*out = v;
@@ -242,7 +220,7 @@ knobs_free(struct knob *v, size_t n)
 }
 
 int
-agentless_check(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, char **cause)
+agentless_check(const struct kb *kb, const struct kb_profile *p, enum os_platform os, char **cause)
 {
 	const struct kb_entry *e;
 	struct knob *k = NULL;

@@ -22,7 +22,7 @@ struct remote_host;
 
 struct agentless_opts {
 	const struct remote_host *dut;
-	enum rscript_os os;
+	enum os_platform os;	/* the family (dut_probe): OS_PLATFORM_FREEBSD or _LINUX */
 	const char *root;	/* prefix of the DUT's files and journal ("" = /) */
 	int	confirm_secs;
 	bool	persist;
@@ -42,14 +42,12 @@ struct agentless_result {
 /* Did the apply program stop before its first set (exit 2: nothing changed)? */
 bool	 agentless_nothing_set(int status);
 
-/* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
-int	 agentless_os(const struct remote_host *, enum rscript_os *, char **cause);
 /*
  * The values in out, the DUT's answer to a read of names (FreeBSD: `sysctl -e` lines
  * name=value; Linux: one `=VALUE` line per name, in order, `!` for one it cannot read) into
  * v[n] (NULL where not printed, malloc'd); -1 + cause naming url on a line that was not asked for.
  */
-int	 agentless_parse_values(enum rscript_os, const char *url, const char *out, char *const names[],
+int	 agentless_parse_values(enum os_platform, const char *url, const char *out, char *const names[],
 	    size_t n, char **v, char **cause);
 /*
  * The current values of names there: all, or an error naming the first missing
@@ -62,7 +60,7 @@ int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n
  * the scripts would (rscript_check_name/_value) and each placement (sysctl and loader
  * only), before anything is read or sent: -1 + cause "FILE:LINE: ..." for the first one not.
  */
-int	 agentless_check(const struct kb *, const struct kb_profile *p, enum rscript_os os, char **cause);
+int	 agentless_check(const struct kb *, const struct kb_profile *p, enum os_platform os, char **cause);
 /* Applies p there (or only plans it). */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);

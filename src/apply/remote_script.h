@@ -41,7 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum rscript_os { RSCRIPT_FREEBSD, RSCRIPT_LINUX };
+#include "os/platform.h"
+
 
 struct rscript_knob {
 	const char *name;
@@ -51,7 +52,7 @@ struct rscript_knob {
 };
 
 struct rscript {
-	enum rscript_os os;
+	enum os_platform os;	/* the family: OS_PLATFORM_FREEBSD (OPNsense, pfSense too) or _LINUX */
 	const char *id;		/* journal entry: [A-Za-z0-9-]; NULL in confirm/revert = latest */
 	const char *root;	/* prefix of every file ("" or NULL = /): tests and images */
 	int	confirm_secs;	/* > 0: the dead-man job */
