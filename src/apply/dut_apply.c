@@ -403,7 +403,7 @@ printable(struct strbuf *sb, const char *s)
 }
 
 char *
-agentless_record(const char *profile, enum rscript_os os, const struct apply_change *c, size_t n)
+agentless_record(const char *profile, enum os_platform os, const struct apply_change *c, size_t n)
 {
 	struct strbuf sb;
 	char when[UTIL_UTC_LEN], *why = NULL;
@@ -413,7 +413,7 @@ agentless_record(const char *profile, enum rscript_os os, const struct apply_cha
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
 	printable(&sb, profile);
-	strbuf_addf(&sb, "\nos\t%s\n", os == RSCRIPT_FREEBSD ? "freebsd" : "linux");
+	strbuf_addf(&sb, "\nos\t%s\n", os == OS_PLATFORM_FREEBSD ? "freebsd" : "linux");
 	for (i = 0; i < n; i++) {
 		/* The values the scripts take are printable, no tab; any other original is unread. */
 		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;

@@ -91,7 +91,7 @@ int	 agentless_run(const struct agentless_opts *, const char *script, const char
 int	 agentless_check_id(const char *id, char **cause);
 
 /* The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd. */
-char	*agentless_record(const char *profile, enum rscript_os, const struct apply_change *, size_t n);
+char	*agentless_record(const char *profile, enum os_platform, const struct apply_change *, size_t n);
 
 /* A journal entry of a DUT as history reads it. */
 struct agentless_entry {

@@ -114,8 +114,8 @@ side_open(struct side *s, const char *arg, struct cmd_agentless *a, char **cause
 
 	memset(s, 0, sizeof *s);
 	s->label = arg;
-	if (strcmp(arg, "current") == 0 && a->url != NULL) {
-		s->label = a->host.url;
+	if (strcmp(arg, "current") == 0 && a->opts.url != NULL) {
+		s->label = a->dut.host.url;
 		s->dut = true;
 		return 0;
 	}
@@ -124,7 +124,7 @@ side_open(struct side *s, const char *arg, struct cmd_agentless *a, char **cause
 		return s->os != NULL ? 0 : -1;
 	}
 	if (access(arg, F_OK) != 0 && agentless_check_id(arg, NULL) == 0) {
-		s->p = apply_profile_or_entry(arg, a->url != NULL ? &a->o : NULL, cause);
+		s->p = apply_profile_or_entry(arg, a->opts.url != NULL ? &a->o : NULL, cause);
 		return s->p != NULL ? 0 : -1;
 	}
 	if (util_read_file(arg, &data, &len, cause) == -1)
@@ -210,7 +210,7 @@ side_close(struct side *s, size_t n)
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "root", required_argument, NULL, 'r' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -323,9 +323,9 @@ options(struct cmd_args *args, struct cmd_agentless *d, bool *json)
 		else if (ch == 'r')
 			d->o.root = arg;
 	}
-	if (d->url == NULL && (d->o.root != NULL || d->ssh_config != NULL || d->accept_new))
+	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
 		return cmd_error(&cmd_diff, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
-	return d->url != NULL ? cmd_agentless_open(&cmd_diff, d) : 0;
+	return d->opts.url != NULL ? cmd_agentless_open(&cmd_diff, d) : 0;
 }
 
 static int

@@ -514,7 +514,7 @@ static const struct option longopts[] = {
 	{ "os", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'F' },
 	{ "root", required_argument, NULL, 'r' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -529,13 +529,13 @@ load(struct cmd_agentless *d, const char *arg, enum os_platform *pf, struct kb_p
 	char *cause = NULL;
 	int rc;
 
-	if (d->url == NULL && (d->o.root != NULL || d->ssh_config != NULL || d->accept_new))
+	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
 		return cmd_error(&cmd_export, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
-	if (d->url != NULL && (rc = cmd_agentless_open(&cmd_export, d)) != 0)
+	if (d->opts.url != NULL && (rc = cmd_agentless_open(&cmd_export, d)) != 0)
 		return rc;
-	if (d->url != NULL && *pf == OS_PLATFORM_UNKNOWN)
-		*pf = d->o.os == RSCRIPT_FREEBSD ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
-	*p = apply_profile_or_entry(arg, d->url != NULL ? &d->o : NULL, &cause);
+	if (d->opts.url != NULL && *pf == OS_PLATFORM_UNKNOWN)
+		*pf = d->o.os == OS_PLATFORM_FREEBSD ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
+	*p = apply_profile_or_entry(arg, d->opts.url != NULL ? &d->o : NULL, &cause);
 	cmd_agentless_close(d);
 	if (*p == NULL)
 		return cmd_fail(&cmd_export, &cause, 2);

@@ -19,7 +19,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "root", required_argument, NULL, 'r' },
 	{ "plan", no_argument, NULL, 'p' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,12 +110,12 @@ run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
 		for (i = 0; i < n; i++)
 			e[i] = v[i].e;
 		if (id != NULL && n == 1)
-			print_doc(agentless_entry_json(&v[0], a->host.url));
+			print_doc(agentless_entry_json(&v[0], a->dut.host.url));
 		else if (json)
 			print_json(e, n);
 		else if (n == 0)
-			printf("no journalled applies in %s on %s\n", a->o.os == RSCRIPT_FREEBSD ?
-			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->host.url);
+			printf("no journalled applies in %s on %s\n", a->o.os == OS_PLATFORM_FREEBSD ?
+			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->dut.host.url);
 		else
 			print_text(e, n, v);
 		free(e);
@@ -149,9 +149,9 @@ run(struct cmd_args *args)
 		else if (ch == 'p')
 			plan = true;
 	}
-	if (a.url != NULL)
+	if (a.opts.url != NULL)
 		return run_dut(&a, id, json, plan);
-	if (a.o.root != NULL || a.ssh_config != NULL || a.accept_new || plan)
+	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts) || plan)
 		return cmd_error(&cmd_history, 2, "--root, --plan, --ssh-config and --ssh-accept-new go "
 		    "with --dut");
 	if (id != NULL) {

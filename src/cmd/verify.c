@@ -35,7 +35,7 @@ static const struct option longopts[] = {
 	{ "netns", required_argument, NULL, 'N' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "root", required_argument, NULL, 'r' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -101,14 +101,14 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	if (a.url == NULL && (a.o.root != NULL || a.ssh_config != NULL || a.accept_new))
+	if (a.opts.url == NULL && (a.o.root != NULL || dut_opts_ssh_given(&a.opts)))
 		return cmd_error(&cmd_verify, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
-	if (a.url != NULL && netns != NULL)
+	if (a.opts.url != NULL && netns != NULL)
 		return cmd_error(&cmd_verify, 2, "--dut goes without --netns");
-	if (a.url != NULL && (rc = cmd_agentless_open(&cmd_verify, &a)) != 0)
+	if (a.opts.url != NULL && (rc = cmd_agentless_open(&cmd_verify, &a)) != 0)
 		return rc;
-	if ((p = apply_profile_or_entry(args->argv[0], a.url != NULL ? &a.o : NULL, &cause)) == NULL ||
-	    kb_load(NULL, &kb, &cause) == -1 || (a.url != NULL ? (dv = dut_values(&a, p, &cause)) == NULL :
+	if ((p = apply_profile_or_entry(args->argv[0], a.opts.url != NULL ? &a.o : NULL, &cause)) == NULL ||
+	    kb_load(NULL, &kb, &cause) == -1 || (a.opts.url != NULL ? (dv = dut_values(&a, p, &cause)) == NULL :
 	    (acc = apply_access_open(netns, &cause)) == NULL)) {
 		kb_profile_free(p);
 		kb_free(kb);
@@ -151,8 +151,8 @@ run(struct cmd_args *args)
 		doc = json_object();
 		json_object_set_new(doc, "profile", json_string(p->path));
 		json_object_set_new(doc, "netns", netns ? json_string(netns) : json_null());
-		if (a.url != NULL)
-			json_object_set_new(doc, "dut", json_string(a.host.url));
+		if (a.opts.url != NULL)
+			json_object_set_new(doc, "dut", json_string(a.dut.host.url));
 		json_object_set_new(doc, "checked", json_integer((json_int_t)checked));
 		json_object_set_new(doc, "differ", json_integer((json_int_t)differ));
 		json_object_set_new(doc, "knobs", arr);

@@ -118,6 +118,9 @@ struct dut_counters {
 };
 int	dut_counters(const struct remote_host *, const char *in, const char *out,
 	    struct dut_counters *, char **cause);
+/* What the counters program printed (out), read: boot id, the two interfaces, each CPU's ticks. */
+int	dut_counters_parse(const char *out, const char *in, const char *outif,
+	    struct dut_counters *, const char *url, char **cause);
 void	dut_counters_free(struct dut_counters *);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "os/os.h"
 #include "os/os_impl.h"
+#include "dut/dut.h"
 #include "remote/capture.h"
 #include "remote/remote.h"
 #include "util/util.h"
@@ -142,14 +143,14 @@ test_sample_live_runs_the_list(void **state)
 static void
 test_sample_remote_counters_fbsd(void **state)
 {
-	struct remote_counters c;
+	struct dut_counters c;
 	char *text, *out, *cause = NULL;
 	size_t len;
 
 	(void)state;
 	assert_int_equal(util_read_file(FIXTURES "/doctor/seed000/before.txt", &text, &len, NULL), 0);
 	xasprintf(&out, "boot { sec = 1733390000, usec = 0 }\n%s", text);
-	assert_int_equal(remote_counters_parse(out, "ax0", "ax1", &c, "ssh://dut", &cause), 0);
+	assert_int_equal(dut_counters_parse(out, "ax0", "ax1", &c, "ssh://dut", &cause), 0);
 	assert_string_equal(c.boot_id, "{ sec = 1733390000, usec = 0 }");
 	assert_true(c.in_rx == 81234567890ULL && c.in_drop == 0);
 	assert_true(c.out_tx == 81234500002ULL && c.out_drop == 0);
@@ -157,8 +158,8 @@ test_sample_remote_counters_fbsd(void **state)
 	/* CPU 0: user nice sys intr idle = 2811301 0 9123401 30112023 290001234 */
 	assert_true(c.cpu[0].total == 2811301ULL + 9123401 + 30112023 + 290001234);
 	assert_true(c.cpu[0].busy == 2811301ULL + 9123401 + 30112023);
-	remote_counters_free(&c);
-	assert_int_equal(remote_counters_parse(out, "ax0", "igb9", &c, "ssh://dut", &cause), -1);
+	dut_counters_free(&c);
+	assert_int_equal(dut_counters_parse(out, "ax0", "igb9", &c, "ssh://dut", &cause), -1);
 	assert_string_equal(cause, "ssh://dut has no interface 'igb9'");
 	free(cause);
 	free(out);
@@ -171,17 +172,17 @@ test_sample_remote_counters_linux(void **state)
 {
 	static const char out[] = "boot 6f1c\nif dut0 10 1 20 2\nif dut1 30 3 40 4\n"
 	    "cpu0 100 5 50 800 10 3 7 2 9 9\ncpu1 1 2 3 4 5 6 7 8 0 0\n";
-	struct remote_counters c;
+	struct dut_counters c;
 	char *cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_counters_parse(out, "dut0", "dut1", &c, "ssh://dut", &cause), 0);
+	assert_int_equal(dut_counters_parse(out, "dut0", "dut1", &c, "ssh://dut", &cause), 0);
 	assert_string_equal(c.boot_id, "6f1c");
 	assert_true(c.in_rx == 10 && c.in_drop == 1 && c.out_tx == 40 && c.out_drop == 4);
 	assert_int_equal(c.ncpu, 2);
 	assert_true(c.cpu[0].total == 977 && c.cpu[0].busy == 977 - 800 - 10);
 	assert_true(c.cpu[1].total == 36 && c.cpu[1].busy == 36 - 4 - 5);
-	remote_counters_free(&c);
+	dut_counters_free(&c);
 }
 
 /* The one computation: busy is all but idle and iowait; an absent (negative) state is none. */
