@@ -378,7 +378,7 @@ const struct ntune_cmd cmd_diff = {
 	.name = "diff",
 	.summary = "compare two profiles, snapshots or the current state",
 	.usage = "diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, a journal\n"
-	    "      entry's ID or `current`) [--dut ssh://[user@]host[:port] [--root DIR]\n"
+	    "      entry's ID or `current`) [--dut ssh://[user@]host[:port] [--root|--dut-root DIR]\n"
 	    "      [--ssh-config FILE] [--ssh-accept-new]]",
 	.optstring = "j",
 	.longopts = longopts,

@@ -640,7 +640,7 @@ const struct ntune_cmd cmd_export = {
 	.summary = "write a profile for loader.conf, sysctl.conf, OPNsense, pfSense, ansible...",
 	.usage = "export PROFILE|ID --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
 	    "      [--os freebsd|opnsense|pfsense|linux] [--force] [--dut ssh://[user@]host[:port]\n"
-	    "      [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	    "      [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.optstring = "f:o:F",
 	.longopts = longopts,
 	.min_args = 1,

@@ -176,7 +176,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_history = {
 	.name = "history",
 	.summary = "list journalled applies",
-	.usage = "history [--json] [ID] [--dut ssh://[user@]host[:port] [--plan] [--root DIR]\n"
+	.usage = "history [--json] [ID] [--dut ssh://[user@]host[:port] [--plan] [--root|--dut-root DIR]\n"
 	    "      [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,

@@ -175,7 +175,7 @@ const struct ntune_cmd cmd_verify = {
 	.name = "verify",
 	.summary = "does the running system match a profile?",
 	.usage = "verify PROFILE|ID [--netns NAME] [--json]\n"
-	    "      PROFILE|ID --dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE]\n"
+	    "      PROFILE|ID --dut ssh://[user@]host[:port] [--root|--dut-root DIR] [--ssh-config FILE]\n"
 	    "      [--ssh-accept-new] [--json]",
 	.optstring = "N:j",
 	.longopts = longopts,

@@ -149,7 +149,7 @@ test_sample_remote_counters_fbsd(void **state)
 
 	(void)state;
 	assert_int_equal(util_read_file(FIXTURES "/doctor/seed000/before.txt", &text, &len, NULL), 0);
-	xasprintf(&out, "boot { sec = 1733390000, usec = 0 }\n%s", text);
+	xasprintf(&out, "boot_id { sec = 1733390000, usec = 0 }\n%s", text);
 	assert_int_equal(dut_counters_parse(out, "ax0", "ax1", &c, "ssh://dut", &cause), 0);
 	assert_string_equal(c.boot_id, "{ sec = 1733390000, usec = 0 }");
 	assert_true(c.in_rx == 81234567890ULL && c.in_drop == 0);
@@ -170,7 +170,7 @@ test_sample_remote_counters_fbsd(void **state)
 static void
 test_sample_remote_counters_linux(void **state)
 {
-	static const char out[] = "boot 6f1c\nif dut0 10 1 20 2\nif dut1 30 3 40 4\n"
+	static const char out[] = "boot_id 6f1c\nif dut0 10 1 20 2\nif dut1 30 3 40 4\n"
 	    "cpu0 100 5 50 800 10 3 7 2 9 9\ncpu1 1 2 3 4 5 6 7 8 0 0\n";
 	struct dut_counters c;
 	char *cause = NULL;
