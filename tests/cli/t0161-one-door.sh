@@ -1,8 +1,8 @@
 #!/bin/sh
 # One door to a router (issue 35): what grep finds in src/ stays counted. A router is
 # reached through src/dut/ (one ssh:// parse and session open, one probe, one boot-id
-# reader), its OS is one enum (os/platform.h), one ssh command line is built (remote/ssh.c)
-# and one process runner forks (util/run.c).
+# reader), its OS is one enum (os/platform.h), one ssh command line is built (remote/ssh.c),
+# one process runner forks (util/run.c), and a bench reaches its DUT one way (agentless).
 . "$(dirname "$0")/lib.sh"
 
 S=$SRCDIR/src
@@ -66,6 +66,11 @@ test_expect_success 'one probe of who a router is: uname -s asked by dut/probe.c
 
 test_expect_success 'no fork() outside the process runner (util/run.c)' '
 	src_grep "\\b(v)?fork *\\(" "util/run\\.c:" >hits &&
+	{ ! test -s hits || { cat hits; false; }; }
+'
+
+test_expect_success 'no agentless fork in bench: the DUT is reached one way (issue 35 item 2)' '
+	src_grep "(->|\\.)agentless\\b" >hits &&
 	{ ! test -s hits || { cat hits; false; }; }
 '
 
