@@ -18,11 +18,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *out, *s, *names[64], *v[64] = { NULL }, *cause = NULL;
 	size_t n = 0, i;
-	enum rscript_os os;
+	enum os_platform os;
 
 	if (size < 1)
 		return 0;
-	os = data[0] % 2 == 0 ? RSCRIPT_FREEBSD : RSCRIPT_LINUX;
+	os = data[0] % 2 == 0 ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
 	text = xstrndup((const char *)data + 1, size - 1);
 	if ((out = strstr(text, "\n\n")) == NULL)
 		out = text + strlen(text);	/* nothing asked for: all of it is the answer */

@@ -158,6 +158,9 @@ TABLE_NAMED = {('kernel/sysctl.c', 'kern_table'): 'kernel.', ('kernel/sysctl.c',
 # Tables registered under a path built at run time: (file, table, prefix).
 TABLE_FIXED = [('net/ipv4/devinet.c', None, 'net.ipv4.conf.%s.'),
                ('net/ipv6/addrconf.c', 'addrconf_sysctl', 'net.ipv6.conf.%s.'),
+               # kmemdup'ed by ipv6_route_sysctl_init, registered as net/ipv6/route by
+               # ipv6_sysctl_net_init: only "flush" (WRITE_MODES) was in the catalogue
+               ('net/ipv6/route.c', 'ipv6_route_table_template', 'net.ipv6.route.'),
                ('net/core/neighbour.c', None, 'net.ipv4.neigh.%s.'),
                ('net/core/neighbour.c', None, 'net.ipv6.neigh.%s.')]
 # net/core/neighbour.c: the gc_* entries of neigh_sysctl_template exist only in the

@@ -14,7 +14,7 @@ for e in "$S"/*/; do
 	ntune_job && continue
 	l=$(cat "$J/lease")
 	case $l in '' | *[!0-9]*) l=0 ;; esac
-	echo $(($(date +%s) + l)) >"$J/deadline.tmp" && mv "$J/deadline.tmp" "$J/deadline"
+	echo $(($(ntune_now) + l)) >"$J/deadline.tmp" && mv "$J/deadline.tmp" "$J/deadline"
 	sh "$J/wait" "$J" 'boot guard' &
 	echo $! >"$J/deadman.pid"
 done

@@ -1,12 +1,12 @@
 # The shell functions of ntune's agentless programs (apply, its restore and wait programs,
 # keep, confirm, revert, renew). src/apply/remote_script.c puts this file into each program it
-# sends a DUT, after the DUT's ntune_get and ntune_set and the variables S (the journal
-# directory), R (the root prefix) and, but in the entry-picking programs, J (the entry).
+# sends a DUT, after the DUT's ntune_now, ntune_get and ntune_set, the lines around ntune's
+# block in a boot file (ntune_b, ntune_e: APPLY_BLOCK_BEGIN and _END of src/apply/apply.h, the
+# one definition) and the variables S (the journal directory), R (the root prefix) and, but in
+# the entry-picking programs, J (the entry).
 # POSIX sh: FreeBSD's sh, dash, BusyBox ash. The build embeds it (src/apply/meson.build).
 # shellcheck shell=sh
-# shellcheck disable=SC2016 # the marker holds backquotes, as text
-ntune_b='# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost'
-ntune_e='# END ntune'
+# shellcheck disable=SC2154 # ntune_b, ntune_e: set before this file
 
 # Is the dead-man job of $J running? Its pid (in p) is checked to be that job: a pid from
 # before a reboot may be another process now.

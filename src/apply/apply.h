@@ -134,6 +134,13 @@ void	 apply_access_close(struct apply_access *);
 /* Does name go into the namespace (netns-scoped or if.*)? */
 bool	 apply_in_netns(const struct kb *, const char *name);
 
+/*
+ * The lines around ntune's block in a boot file: persist.c's, and the agentless programs'
+ * (ntune_b, ntune_e, which remote_script.c sets from these).
+ */
+#define APPLY_BLOCK_BEGIN	"# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost"
+#define APPLY_BLOCK_END		"# END ntune"
+
 /* Replaces (or appends) ntune's marked block in text; block NULL removes it. Returns malloc'd text. */
 char	*apply_replace_block(const char *text, const char *block);
 

@@ -18,8 +18,9 @@ int
 apply_deadman_wait(const char *state_dir, const char *id, char **cause)
 {
 	const char *state = apply_state_dir(state_dir);
+	struct timespec now;
 	json_t *doc;
-	long long deadline;
+	long long deadline, end = -1;
 	int lock, rc;
 
 	for (;;) {
@@ -31,7 +32,11 @@ apply_deadman_wait(const char *state_dir, const char *id, char **cause)
 		}
 		deadline = json_integer_value(json_object_get(doc, "confirm_deadline"));
 		json_decref(doc);
-		if (time(NULL) >= deadline)
+		/* The time left, counted on a clock a step of the date does not move. */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (end == -1)
+			end = (long long)now.tv_sec + deadline - (long long)time(NULL);
+		if ((long long)now.tv_sec >= end)
 			break;
 		sleep(1);
 	}

@@ -15,28 +15,6 @@
 #include "remote/remote.h"
 #include "util/util.h"
 
-int
-agentless_os(const struct remote_host *h, enum rscript_os *os, char **cause)
-{
-	struct remote_result r;
-	char *const argv[] = { "uname", "-s", NULL };
-
-	if (remote_run(h, argv, NULL, 30, &r, cause) == -1)
-		return -1;
-	if (r.status == 0 && strcmp(r.out, "Linux\n") == 0)
-		*os = RSCRIPT_LINUX;
-	else if (r.status == 0 && strcmp(r.out, "FreeBSD\n") == 0)
-		*os = RSCRIPT_FREEBSD;
-	else {
-		util_cause(cause, "%s: uname -s says '%.40s' (exit %d): agentless mode knows FreeBSD "
-		    "(OPNsense, pfSense) and Linux", h->url, util_trim(r.out), r.status);
-		remote_result_free(&r);
-		return -1;
-	}
-	remote_result_free(&r);
-	return 0;
-}
-
 /* FreeBSD: `sysctl -e NAME...` lines name=value, exactly one per name asked. */
 static int
 parse_sysctl_e(const char *url, const char *out, char *const names[], size_t n, char **v,
@@ -95,10 +73,10 @@ parse_linux(const char *url, const char *out, size_t n, char **v, char **cause)
 }
 
 int
-agentless_parse_values(enum rscript_os os, const char *url, const char *out, char *const names[],
+agentless_parse_values(enum os_platform os, const char *url, const char *out, char *const names[],
     size_t n, char **v, char **cause)
 {
-	return os == RSCRIPT_FREEBSD ? parse_sysctl_e(url, out, names, n, v, cause) :
+	return os == OS_PLATFORM_FREEBSD ? parse_sysctl_e(url, out, names, n, v, cause) :
 	    parse_linux(url, out, n, v, cause);
 }
 
@@ -117,12 +95,12 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 	for (i = 0; i < n; i++)
 		if (rscript_check_name(names[i], cause) == -1)
 			goto out;
-	if (o->os == RSCRIPT_FREEBSD) {
+	if (o->os == OS_PLATFORM_FREEBSD) {
 		remote_words_add(&w, "sysctl");
 		remote_words_add(&w, tolerant ? "-ie" : "-e");
 	}
 	for (i = 0; i < n; i++) {
-		if (o->os == RSCRIPT_FREEBSD)
+		if (o->os == OS_PLATFORM_FREEBSD)
 			remote_words_add(&w, names[i]);
 		else {
 			char *p = rscript_proc_path(names[i]);
@@ -133,9 +111,9 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 	}
 	if (n == 0)
 		rc = 0;
-	else if ((o->os == RSCRIPT_FREEBSD ? remote_run(o->dut, w.v, NULL, 30, &r, cause) :
+	else if ((o->os == OS_PLATFORM_FREEBSD ? remote_run(o->dut, w.v, NULL, 30, &r, cause) :
 	    remote_sh(o->dut, linux_read, w.v, 30, &r, cause)) == 0) {
-		if (r.status != 0 && !(tolerant && o->os == RSCRIPT_FREEBSD))
+		if (r.status != 0 && !(tolerant && o->os == OS_PLATFORM_FREEBSD))
 			util_cause(cause, "%s: cannot read the current values: %s", o->dut->url,
 			    remote_result_why(&r));
 		else if (agentless_parse_values(o->os, o->dut->url, r.out, names, n, v, cause) == 0)
@@ -187,7 +165,7 @@ place_word(enum kb_placement pl)
 
 /* The knobs of p (a name's last line wins): -1 + cause for one agentless mode cannot set. */
 static int
-knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, struct knob **out,
+knobs_of(const struct kb *kb, const struct kb_profile *p, enum os_platform os, struct knob **out,
     size_t *nout, char **cause)
 {
 	const struct kb_entry *e;
@@ -200,7 +178,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, st
 		e = &p->entries[i];
 		if (kb_profile_get(p, e->name) != e)
 			continue;
-		k = kb != NULL ? kb_find(kb, e->name, os == RSCRIPT_FREEBSD ? "freebsd" : "linux") : NULL;
+		k = kb != NULL ? kb_find(kb, e->name, os == OS_PLATFORM_FREEBSD ? "freebsd" : "linux") : NULL;
 		pl = k != NULL ? k->placement : strncmp(e->name, "if.", 3) == 0 ? KB_PLACE_IFCONFIG :
 		    KB_PLACE_SYSCTL;
 		if (pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
@@ -213,7 +191,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, st
 		v[n].name = xstrdup(e->name);
 		v[n].want = xstrdup(e->value);
 		v[n].op = e->op;
-		v[n].boot = pl == KB_PLACE_LOADER && os == RSCRIPT_FREEBSD;
+		v[n].boot = pl == KB_PLACE_LOADER && os == OS_PLATFORM_FREEBSD;
 		n++;
 	}
 	*out = v;
@@ -242,7 +220,7 @@ knobs_free(struct knob *v, size_t n)
 }
 
 int
-agentless_check(const struct kb *kb, const struct kb_profile *p, enum rscript_os os, char **cause)
+agentless_check(const struct kb *kb, const struct kb_profile *p, enum os_platform os, char **cause)
 {
 	const struct kb_entry *e;
 	struct knob *k = NULL;
@@ -416,6 +394,38 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 	return 0;
 }
 
+/* Appends s with every tab, line break or other control character as '?'. */
+static void
+printable(struct strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++)
+		strbuf_addc(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+char *
+agentless_record(const char *profile, enum os_platform os, const struct apply_change *c, size_t n)
+{
+	struct strbuf sb;
+	char when[UTIL_UTC_LEN], *why = NULL;
+	size_t i;
+	bool ok;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
+	printable(&sb, profile);
+	strbuf_addf(&sb, "\nos\t%s\n", os == OS_PLATFORM_FREEBSD ? "freebsd" : "linux");
+	for (i = 0; i < n; i++) {
+		/* The values the scripts take are printable, no tab; any other original is unread. */
+		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;
+		free(why);
+		why = NULL;
+		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s\n", apply_action_name(c[i].action), c[i].name,
+		    ok ? c[i].old : "!", c[i].want);
+	}
+	strbuf_addc(&sb, '\0');
+	return strbuf_detach(&sb);
+}
+
 bool
 agentless_nothing_set(int status)
 {
@@ -431,8 +441,8 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	struct knob *k = NULL;
 	struct rscript_knob *set = NULL;
 	static unsigned seq;
-	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot };
-	char utc[UTIL_UTC_LEN];
+	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot, NULL };
+	char utc[UTIL_UTC_LEN], *record = NULL;
 	size_t n = 0, ns;
 	int rc = -1;
 
@@ -444,10 +454,12 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);
 	ns = plan_changes(o, k, n, res, set);
+	s.record = record = agentless_record(p->path, o->os, res->changes, res->nchanges);
 	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
 		goto out;
 	rc = o->plan ? 0 : run_script(o, res->script, "apply", res->id, &res->said, res, cause);
 out:
+	free(record);
 	free(set);
 	knobs_free(k, n);
 	return rc;
@@ -466,17 +478,11 @@ static int
 entry_script(const struct agentless_opts *o, const char *id, bool confirm, char **said,
     char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false };
-	const char *c;
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
 	char *t;
 	int rc;
 
-	for (c = id; c != NULL && *c != '\0'; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-') {
-			util_cause(cause, "bad journal entry name '%s'", id);
-			return -1;
-		}
-	if (rscript_check_root(o->root, cause) == -1)
+	if (agentless_check_id(id, cause) == -1 || rscript_check_root(o->root, cause) == -1)
 		return -1;
 	t = confirm ? rscript_confirm(&s) : rscript_revert(&s);
 	rc = run_script(o, t, confirm ? "confirm" : "revert", id != NULL ? id : "latest", said, NULL,
@@ -486,9 +492,30 @@ entry_script(const struct agentless_opts *o, const char *id, bool confirm, char 
 }
 
 int
+agentless_run(const struct agentless_opts *o, const char *script, const char *what, const char *id,
+    char **out, char **cause)
+{
+	return run_script(o, script, what, id, out, NULL, cause);
+}
+
+int
+agentless_check_id(const char *id, char **cause)
+{
+	const char *c;
+
+	for (c = id; c != NULL && *c != '\0'; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-')
+			break;
+	if (id == NULL || (*id != '\0' && *c == '\0' && strlen(id) < APPLY_ID_MAX))
+		return 0;
+	util_cause(cause, "bad journal entry name '%s'", id);
+	return -1;
+}
+
+int
 agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false };
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
 	char *t;
 	int rc;
 

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "apply/apply.h"
 #include "apply/remote_script.h"
 
@@ -20,7 +22,7 @@ struct remote_host;
 
 struct agentless_opts {
 	const struct remote_host *dut;
-	enum rscript_os os;
+	enum os_platform os;	/* the family (dut_probe): OS_PLATFORM_FREEBSD or _LINUX */
 	const char *root;	/* prefix of the DUT's files and journal ("" = /) */
 	int	confirm_secs;
 	bool	persist;
@@ -40,14 +42,12 @@ struct agentless_result {
 /* Did the apply program stop before its first set (exit 2: nothing changed)? */
 bool	 agentless_nothing_set(int status);
 
-/* The DUT's OS from `uname -s`: FreeBSD (OPNsense, pfSense) or Linux. */
-int	 agentless_os(const struct remote_host *, enum rscript_os *, char **cause);
 /*
  * The values in out, the DUT's answer to a read of names (FreeBSD: `sysctl -e` lines
  * name=value; Linux: one `=VALUE` line per name, in order, `!` for one it cannot read) into
  * v[n] (NULL where not printed, malloc'd); -1 + cause naming url on a line that was not asked for.
  */
-int	 agentless_parse_values(enum rscript_os, const char *url, const char *out, char *const names[],
+int	 agentless_parse_values(enum os_platform, const char *url, const char *out, char *const names[],
 	    size_t n, char **v, char **cause);
 /*
  * The current values of names there: all, or an error naming the first missing
@@ -60,7 +60,7 @@ int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n
  * the scripts would (rscript_check_name/_value) and each placement (sysctl and loader
  * only), before anything is read or sent: -1 + cause "FILE:LINE: ..." for the first one not.
  */
-int	 agentless_check(const struct kb *, const struct kb_profile *p, enum rscript_os os, char **cause);
+int	 agentless_check(const struct kb *, const struct kb_profile *p, enum os_platform os, char **cause);
 /* Applies p there (or only plans it). */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);
@@ -80,5 +80,44 @@ int	 agentless_renew(const struct agentless_opts *, const char *id, char **cause
  */
 int	 agentless_verify(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    char **diff, char **cause);
+
+/*
+ * Runs script there: 0 when it exited 0 (its output in *out when out is not NULL), else -1 +
+ * cause saying what (cannot WHAT on URL (journal entry ID there): why).
+ */
+int	 agentless_run(const struct agentless_opts *, const char *script, const char *what,
+	    const char *id, char **out, char **cause);
+/* Is id (NULL: the latest) a journal entry's name, [A-Za-z0-9-]? -1 + cause when not. */
+int	 agentless_check_id(const char *id, char **cause);
+
+/* The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd. */
+char	*agentless_record(const char *profile, enum os_platform, const struct apply_change *, size_t n);
+
+/* A journal entry of a DUT as history reads it. */
+struct agentless_entry {
+	struct apply_entry e;	/* as history lists it; deadline on this machine's clock */
+	char	*os;
+	struct apply_change *changes;
+	size_t	nchanges;
+	char	**left;		/* a partial entry's knobs left: NAME=VALUE */
+	size_t	nleft;
+};
+/* Every entry on the DUT (id NULL) or that one (none: -1 + cause). */
+int	 agentless_history(const struct agentless_opts *, const char *id, struct agentless_entry **,
+	    size_t *n, char **cause);
+/* The lines history's program printed (out is changed); -1 + cause naming url. */
+int	 agentless_parse_history(const char *url, char *out, struct agentless_entry **, size_t *n,
+	    char **cause);
+/* An entry as a JSON document, the keys of the local journal's (apply.h) and "dut", "left". */
+json_t	*agentless_entry_json(const struct agentless_entry *, const char *url);
+void	 agentless_entries_free(struct agentless_entry *, size_t n);
+/* name=new lines, one a change: the profile an entry applied (malloc'd). */
+char	*apply_changes_profile(const struct apply_change *, size_t n);
+/*
+ * The profile arg names (kb_profile_load): a file, else a journal entry's id, on the DUT of o
+ * (o->dut not NULL) or in this machine's journal: its name=new lines, named by the id.
+ */
+struct kb_profile *apply_profile_or_entry(const char *arg, const struct agentless_opts *o,
+	    char **cause);
 
 #endif

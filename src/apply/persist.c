@@ -20,8 +20,6 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-#define BLOCK_BEGIN	"# BEGIN ntune: managed by `ntune apply`; edits inside this block are lost"
-#define BLOCK_END	"# END ntune"
 
 bool
 apply_os_is_bsd(const char *os)
@@ -51,22 +49,22 @@ apply_replace_block(const char *text, const char *block)
 	strbuf_init(&sb);
 	if (text == NULL)
 		text = "";
-	begin = strstr(text, BLOCK_BEGIN);
+	begin = strstr(text, APPLY_BLOCK_BEGIN);
 	if (begin != NULL && (begin == text || begin[-1] == '\n') &&
-	    (end = strstr(begin, BLOCK_END)) != NULL) {
-		after = end + strlen(BLOCK_END);
+	    (end = strstr(begin, APPLY_BLOCK_END)) != NULL) {
+		after = end + strlen(APPLY_BLOCK_END);
 		if (*after == '\n')
 			after++;
 		strbuf_add(&sb, text, begin - text);
 		if (block != NULL)
-			strbuf_addf(&sb, "%s\n%s%s\n", BLOCK_BEGIN, block, BLOCK_END);
+			strbuf_addf(&sb, "%s\n%s%s\n", APPLY_BLOCK_BEGIN, block, APPLY_BLOCK_END);
 		strbuf_adds(&sb, after);
 	} else {
 		strbuf_adds(&sb, text);
 		if (block != NULL) {
 			if (sb.len > 0 && sb.buf[sb.len - 1] != '\n')
 				strbuf_addc(&sb, '\n');
-			strbuf_addf(&sb, "%s\n%s%s\n", BLOCK_BEGIN, block, BLOCK_END);
+			strbuf_addf(&sb, "%s\n%s%s\n", APPLY_BLOCK_BEGIN, block, APPLY_BLOCK_END);
 		}
 	}
 	if (sb.buf == NULL)
@@ -95,10 +93,10 @@ block_of(const char *text)
 {
 	const char *begin, *end;
 
-	if (text == NULL || (begin = strstr(text, BLOCK_BEGIN)) == NULL ||
-	    (end = strstr(begin, BLOCK_END)) == NULL)
+	if (text == NULL || (begin = strstr(text, APPLY_BLOCK_BEGIN)) == NULL ||
+	    (end = strstr(begin, APPLY_BLOCK_END)) == NULL)
 		return NULL;
-	begin += strlen(BLOCK_BEGIN);
+	begin += strlen(APPLY_BLOCK_BEGIN);
 	if (*begin == '\n')
 		begin++;
 	return xstrndup(begin, end > begin ? (size_t)(end - begin) : 0);

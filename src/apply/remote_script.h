@@ -21,6 +21,9 @@
  *              and revert
  *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
  *              (the loader tunables into loader.conf.local's block)
+ *   entry      what was applied, tab-separated lines: "created ISO-8601", "profile PATH",
+ *              "os freebsd|linux", one "change ACTION NAME OLD NEW" a knob (ACTION as
+ *              apply_action_name; OLD "!" when unread), for history, verify, diff, export
  *   backup.N, absent.N  the persisted files as the apply found them
  *   lease      a guarded entry (rscript_guarded): its lease in seconds; STATE/boot-guard
  *              and STATE/unguard serve the boot guard (Linux and FreeBSD)
@@ -38,7 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum rscript_os { RSCRIPT_FREEBSD, RSCRIPT_LINUX };
+#include "os/platform.h"
+
 
 struct rscript_knob {
 	const char *name;
@@ -48,12 +52,13 @@ struct rscript_knob {
 };
 
 struct rscript {
-	enum rscript_os os;
+	enum os_platform os;	/* the family: OS_PLATFORM_FREEBSD (OPNsense, pfSense too) or _LINUX */
 	const char *id;		/* journal entry: [A-Za-z0-9-]; NULL in confirm/revert = latest */
 	const char *root;	/* prefix of every file ("" or NULL = /): tests and images */
 	int	confirm_secs;	/* > 0: the dead-man job */
 	bool	persist;	/* write the boot-time files */
 	bool	trial_boot;	/* FreeBSD: loader tunables for one boot (nextboot -e) */
+	const char *record;	/* apply: the lines of ENTRY/entry (NULL: none), checked by the caller */
 };
 
 /* Exit statuses of the apply script besides 0 (applied). */
@@ -100,6 +105,12 @@ char	*rscript_revert(const struct rscript *);
  * entry that needed it.
  */
 bool	 rscript_guarded(const struct rscript *);
+/*
+ * history: every entry (s->id NULL) or one, as lines of tab-separated fields: "@ ID", then
+ * "state S", "confirmed", "reverted WHO", "deadline SECS", "left NAME=VALUE" and the lines of
+ * ENTRY/entry; last "now SECS" (the DUT's clock). Writes nothing. malloc'd.
+ */
+char	*rscript_history(const struct rscript *);
 /* A guarded entry's lease renewed from now (the bench before each run); malloc'd. */
 char	*rscript_renew(const struct rscript *);
 

@@ -26,6 +26,7 @@
 #include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "bench/signals.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "os/platform.h"
 #include "remote/capture.h"
@@ -36,11 +37,11 @@
 
 /* A host as hosts.json has it (bench/results.h). */
 static void
-host_of(struct bench_host *o, const struct remote_host *h, const struct remote_facts *f)
+host_of(struct bench_host *o, const struct remote_host *h, const struct dut_facts *f)
 {
 	snprintf(o->url, sizeof o->url, "%s", h->url);
-	snprintf(o->os, sizeof o->os, "%s", f->os);
-	snprintf(o->platform, sizeof o->platform, "%s", f->platform);
+	snprintf(o->os, sizeof o->os, "%s", f->os_name);
+	snprintf(o->platform, sizeof o->platform, "%s", f->platform_name);
 	snprintf(o->uname, sizeof o->uname, "%s", f->uname);
 	snprintf(o->ntune_version, sizeof o->ntune_version, "%s", f->version);
 	snprintf(o->boot_id, sizeof o->boot_id, "%s", f->boot_id);
@@ -82,17 +83,17 @@ note_boot(struct bench_remote *b, const char *why, double recovery_s)
 int
 bench_remote_open(struct bench_remote *b, char **cause)
 {
-	struct remote_counters c;
+	struct dut_counters c;
 	struct remote_host *hosts[] = { &b->dut, &b->gen, &b->sink };
-	struct remote_facts *facts[] = { &b->dut_facts, &b->gen_facts, &b->sink_facts };
+	struct dut_facts *facts[] = { &b->dut_facts, &b->gen_facts, &b->sink_facts };
 	size_t i;
 
 	b->boots = json_array();
-	if (remote_ssh_init(&b->ssh, cause) == -1)
+	if (dut_session_open(&b->ssh, NULL, cause) == -1)
 		return -1;
 	for (i = 0; i < nitems(hosts); i++) {
 		hosts[i]->ssh = &b->ssh;
-		if (remote_facts(hosts[i], b->ntune, facts[i], cause) == -1)
+		if (dut_probe(hosts[i], b->ntune, facts[i], cause) == -1)
 			return -1;
 		/* The DUT is run agentless; the load hosts need ntune, unless their load is iperf3 or pkt-gen. */
 		if (i > 0 && strcmp(facts[i]->version, "none") == 0 && !hosts[i]->local &&
@@ -104,14 +105,14 @@ bench_remote_open(struct bench_remote *b, char **cause)
 	if (bench_trial_check_load(b, cause) == -1)
 		return -1;
 	snprintf(b->boot_id, sizeof b->boot_id, "%s", b->dut_facts.boot_id);
-	b->os = bench_remote_os(&b->dut_facts);
+	b->os = dut_facts_kb_os(&b->dut_facts);
 	/* The boot found runs the original settings; a reboot costs about this until one is measured. */
 	b->boot_text = xstrdup("");
 	b->reboot_mean = b->reboot_timeout / 4 + b->reboot_settle;
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &c, cause) == -1)
+	if (dut_counters(&b->dut, b->dut_in, b->dut_out, &c, cause) == -1)
 		return -1;
 	b->ncpu = (int)c.ncpu;
-	remote_counters_free(&c);
+	dut_counters_free(&c);
 	note_boot(b, "found", -1);
 	return 0;
 }
@@ -134,28 +135,17 @@ bench_remote_open_dir(struct bench_remote *b, char **cause)
 void
 bench_remote_close(struct bench_remote *b)
 {
-	remote_host_disconnect(&b->dut);
-	remote_host_disconnect(&b->gen);
-	remote_host_disconnect(&b->sink);
-	remote_ssh_done(&b->ssh);
-	remote_facts_free(&b->dut_facts);
-	remote_facts_free(&b->gen_facts);
-	remote_facts_free(&b->sink_facts);
+	struct remote_host *hosts[] = { &b->dut, &b->gen, &b->sink };
+
+	dut_session_close(&b->ssh, hosts, nitems(hosts));
+	dut_facts_free(&b->dut_facts);
+	dut_facts_free(&b->gen_facts);
+	dut_facts_free(&b->sink_facts);
 	if (b->boots != NULL)
 		json_decref(b->boots);
 	b->boots = NULL;
 	free(b->boot_text);
 	b->boot_text = NULL;
-}
-
-const char *
-bench_remote_os(const struct remote_facts *f)
-{
-	enum os_platform p = os_platform_parse(f->platform);
-
-	if (os_platform_parse(f->os) == OS_PLATFORM_LINUX)
-		return os_platform_name(OS_PLATFORM_LINUX);
-	return os_platform_name(os_platform_is_distro(p) ? p : OS_PLATFORM_FREEBSD);
 }
 
 char *
@@ -185,7 +175,7 @@ bench_remote_agentless(const struct bench_remote *b, struct agentless_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->dut = &b->dut;
-	o->os = strcmp(b->dut_facts.os, "FreeBSD") == 0 ? RSCRIPT_FREEBSD : RSCRIPT_LINUX;
+	o->os = b->dut_facts.os == OS_PLATFORM_FREEBSD ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
 	o->root = b->dut_root != NULL ? b->dut_root : "";
 }
 
@@ -213,7 +203,7 @@ agentless_put(struct bench_remote *b, const struct bench_profile *p, int confirm
 	bench_remote_agentless(b, &o);
 	o.confirm_secs = confirm_secs;
 	o.persist = persist;
-	o.trial_boot = persist && o.os == RSCRIPT_FREEBSD;
+	o.trial_boot = persist && o.os == OS_PLATFORM_FREEBSD;
 	rc = agentless_apply(b->kb, p->prof, &o, &res, &why);
 	/* A connection lost while the script ran: the entry may be applied, its dead-man job pending. */
 	if (rc == 0 || res.unsure)
@@ -281,7 +271,7 @@ bench_remote_snapshot(struct bench_remote *b, const char *name)
 	 * --dut-root prefixes the DUT's files, as for apply; a Linux capture would look for
 	 * /proc and /sys under it too, which apply reads at / (rscript_proc_path).
 	 */
-	if (capture_run_snapshot(&b->dut, strcmp(b->dut_facts.os, "FreeBSD") == 0 ? b->dut_root :
+	if (capture_run_snapshot(&b->dut, b->dut_facts.os == OS_PLATFORM_FREEBSD ? b->dut_root :
 	    NULL, &cap, &why) == 0 &&
 	    (doc = b->capture_snapshot(&cap, &why)) != NULL) {
 		char *dump = util_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -304,7 +294,7 @@ bench_remote_snapshot(struct bench_remote *b, const char *name)
 }
 
 static double
-cpu_mean_busy(const struct remote_counters *a, const struct remote_counters *z, double *per,
+cpu_mean_busy(const struct dut_counters *a, const struct dut_counters *z, double *per,
     size_t nper)
 {
 	uint64_t dt, db;
@@ -325,21 +315,21 @@ static double
 r_idle_busy(void *arg, double secs)
 {
 	struct bench_remote *b = arg;
-	struct remote_counters a, z;
+	struct dut_counters a, z;
 	double busy = -1;
 	char *why = NULL;
 
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &a, &why) == -1) {
+	if (dut_counters(&b->dut, b->dut_in, b->dut_out, &a, &why) == -1) {
 		free(why);
 		return -1;
 	}
 	usleep((useconds_t)(secs * 1e6));
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &z, &why) == 0) {
+	if (dut_counters(&b->dut, b->dut_in, b->dut_out, &z, &why) == 0) {
 		busy = cpu_mean_busy(&a, &z, NULL, 0);
-		remote_counters_free(&z);
+		dut_counters_free(&z);
 	} else
 		free(why);
-	remote_counters_free(&a);
+	dut_counters_free(&a);
 	return busy;
 }
 
@@ -421,7 +411,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 			goto interrupted;
 		if (util_now() > deadline)
 			goto gone;
-		if (remote_boot_id(&b->dut, 15, id, sizeof id, &err) == -1) {
+		if (dut_boot_id(&b->dut, 15, id, sizeof id, &err) == -1) {
 			free(err);
 			err = NULL;
 			break;
@@ -436,7 +426,7 @@ reboot_wait(struct bench_remote *b, const char *why, bool interruptible, char **
 			goto interrupted;
 		if (util_now() > deadline)
 			goto gone;
-		if (remote_boot_id(&b->dut, 15, id, sizeof id, &err) == 0 && strcmp(id, old) != 0)
+		if (dut_boot_id(&b->dut, 15, id, sizeof id, &err) == 0 && strcmp(id, old) != 0)
 			break;
 		free(err);
 		err = NULL;
@@ -525,7 +515,7 @@ bench_remote_finish(struct bench_remote *b, char **cause)
 		return 0;
 	}
 	/* Stopped in the middle of a reboot: the DUT must answer before it can be restored. */
-	while (remote_boot_id(&b->dut, 15, id, sizeof id, &why) == -1) {
+	while (dut_boot_id(&b->dut, 15, id, sizeof id, &why) == -1) {
 		if (util_now() > deadline) {
 			util_cause(cause, "cannot restore the DUT's settings: %s (journal entry %s there)",
 			    why, b->cur_journal[0] != '\0' ? b->cur_journal : "none");

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "bench/label.h"
-#include "remote/remote.h"
+#include "dut/dut.h"
 
 struct bench_lab;
 struct capture_set;
@@ -66,7 +66,7 @@ struct bench_remote {
 	 */
 	json_t	*(*capture_snapshot)(const struct capture_set *, char **cause);
 	/* found */
-	struct remote_facts dut_facts, gen_facts, sink_facts;
+	struct dut_facts dut_facts, gen_facts, sink_facts;
 	const char *os;			/* the DUT's OS as the knowledge base names it */
 	char	boot_id[128];		/* the DUT's current boot */
 	char	dut_mac[18];		/* pkt-gen: dut_in's MAC address (its -D), "" until read */
@@ -113,8 +113,6 @@ int	bench_remote_check(const struct bench_remote *, const struct bench_profile *
  */
 void	bench_remote_snapshot(struct bench_remote *, const char *name);
 void	bench_remote_runner(struct bench_remote *, struct bench_runner *);
-/* The knowledge base's name for the OS the facts describe (linux, freebsd, opnsense, pfsense). */
-const char *bench_remote_os(const struct remote_facts *);
 /* The lines of profile p whose knob takes effect at boot on the DUT (boot), or the others (malloc'd). */
 char	*bench_remote_profile_part(const struct bench_remote *, const struct bench_profile *p,
 	    bool boot);

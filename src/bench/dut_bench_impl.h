@@ -22,7 +22,7 @@ struct bench_trial {
 	double	*per_second;	/* pps (iperf3 TCP: bit/s) each second at the sink */
 	size_t	nsec;
 	json_t	*gen, *sink;	/* their --json documents */
-	struct remote_counters c0, c1;
+	struct dut_counters c0, c1;
 	char	error[256];	/* "" the trial worked; else why not (a failed run, not an error) */
 };
 

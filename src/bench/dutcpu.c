@@ -21,8 +21,10 @@
 uint64_t
 bench_cpu_total(const struct os_cpu_times *t)
 {
-	return t->user + t->nice + t->system + t->interrupt + t->softirq + t->idle + t->iowait +
-	    t->steal;
+	double v[OS_CPU_STATES];
+
+	os_cpu_times_vec(t, v);
+	return (uint64_t)os_cpu_ticks(v, NULL);
 }
 
 /* The softirq share of each CPU's ticks between a and b, summed: CPU-seconds a second. */

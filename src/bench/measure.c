@@ -330,22 +330,14 @@ static void
 cpu_busy(struct bench_run *r, const struct os_cpu_times *a, size_t na, const struct os_cpu_times *b,
     size_t nb)
 {
-	uint64_t ta, tb, ia, ib;
 	size_t i, n = na < nb ? na : nb;
 
 	if (n == 0)
 		return;
 	r->cpu_busy = xreallocarray(NULL, n, sizeof *r->cpu_busy);
 	r->ncpu = n;
-	for (i = 0; i < n; i++) {
-		ta = bench_cpu_total(&a[i]);
-		tb = bench_cpu_total(&b[i]);
-		ia = a[i].idle + a[i].iowait;
-		ib = b[i].idle + b[i].iowait;
-		r->cpu_busy[i] = tb > ta ? 100.0 * (double)((tb - ta) - (ib - ia)) / (double)(tb - ta) : 0;
-		if (r->cpu_busy[i] < 0)
-			r->cpu_busy[i] = 0;
-	}
+	for (i = 0; i < n; i++)
+		r->cpu_busy[i] = os_cpu_busy_pct(&a[i], &b[i]);
 }
 
 /* The interrupts that moved during the run, busiest first, at most MAX_IRQS. */

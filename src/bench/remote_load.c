@@ -424,14 +424,14 @@ bench_remote_load_during(struct bench_remote *b, double settle, double secs,
 int
 bench_trial_run(struct bench_remote *b, struct bench_trial *t, char **cause)
 {
-	if (remote_counters(&b->dut, b->dut_in, b->dut_out, &t->c0, cause) == -1)
+	if (dut_counters(&b->dut, b->dut_in, b->dut_out, &t->c0, cause) == -1)
 		return -1;
 	if (strcmp(t->c0.boot_id, b->boot_id) != 0) {
 		util_cause(cause, "the DUT rebooted on its own (boot id %s, was %s)", t->c0.boot_id, b->boot_id);
 		return -1;
 	}
 	if (load(b, t, cause) == -1 ||
-	    remote_counters(&b->dut, b->dut_in, b->dut_out, &t->c1, cause) == -1)
+	    dut_counters(&b->dut, b->dut_in, b->dut_out, &t->c1, cause) == -1)
 		return -1;
 	if (t->error[0] == '\0' && strcmp(t->c1.boot_id, b->boot_id) != 0)
 		failed(t, "the DUT rebooted during the run (boot id %s, was %s)",
@@ -480,8 +480,8 @@ bench_trial_free(struct bench_trial *t)
 {
 	json_decref(t->gen);
 	json_decref(t->sink);
-	remote_counters_free(&t->c0);
-	remote_counters_free(&t->c1);
+	dut_counters_free(&t->c0);
+	dut_counters_free(&t->c1);
 	free(t->per_second);
 	t->gen = t->sink = NULL;
 	t->per_second = NULL;
@@ -491,7 +491,7 @@ bench_trial_free(struct bench_trial *t)
 json_t *
 bench_trial_json(const struct bench_trial *t)
 {
-	const struct remote_counters *c0 = &t->c0, *c1 = &t->c1;
+	const struct dut_counters *c0 = &t->c0, *c1 = &t->c1;
 
 	return json_pack("{s:{s:s, s:I, s:I, s:I, s:I}, s:{s:f, s:I}}", "dut", "boot_id",
 	    c1->boot_id, "in_packets", (json_int_t)(c1->in_rx - c0->in_rx), "in_drops",

@@ -203,7 +203,7 @@ read_dut(void *arg, char **cause)
 	struct dut_reading *r = arg;
 
 	/* --dut-root prefixes a FreeBSD DUT's files; a Linux one's /proc and /sys are at / */
-	return capture_run_root(&r->b->dut, r->secs, strcmp(r->b->dut_facts.os, "FreeBSD") == 0 ?
+	return capture_run_root(&r->b->dut, r->secs, r->b->dut_facts.os == OS_PLATFORM_FREEBSD ?
 	    r->b->dut_root : NULL, &r->set, cause);
 }
 

@@ -33,21 +33,25 @@ int
 cmd_remote_option(const struct ntune_cmd *cmd, int ch, const char *arg, struct cmd_remote_opts *o,
     struct bench_remote *b)
 {
+	struct dut_opts d = { o->dut, b->ssh.config, b->dut_root, b->ssh.accept_new };
 	double secs;
 
+	if (dut_option(&d, ch, arg)) {
+		o->dut = d.url;
+		b->ssh.config = d.ssh_config;
+		b->dut_root = d.root;
+		b->ssh.accept_new = d.accept_new;
+		return 1;
+	}
 	switch (ch) {
-	case CMD_OPT_DUT: o->dut = arg; return 1;
 	case CMD_OPT_GEN: o->gen = arg; return 1;
 	case CMD_OPT_SINK: o->sink = arg; return 1;
 	case CMD_OPT_NTUNE: b->ntune = arg; return 1;
-	case CMD_OPT_SSH_CONFIG: b->ssh.config = arg; return 1;
-	case CMD_OPT_ACCEPT_NEW: b->ssh.accept_new = true; return 1;
 	case CMD_OPT_PLAN: o->plan = true; return 1;
 	case CMD_OPT_GEN_ARGS: b->gen_args = arg; return 1;
 	case CMD_OPT_SINK_ARGS: b->sink_args = arg; return 1;
 	case CMD_OPT_DST: b->dst = arg; return 1;
 	case CMD_OPT_REBOOT: b->reboot = true; return 1;
-	case CMD_OPT_DUT_ROOT: b->dut_root = arg; return 1;
 	case CMD_OPT_REBOOT_CMD: b->reboot_cmd = arg; return 1;
 	case CMD_OPT_REBOOT_TIMEOUT:
 		return cmd_parse_num(cmd, "--reboot-timeout", arg, 5, 86400, &b->reboot_timeout) == -1 ?
@@ -85,7 +89,7 @@ cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, s
 	size_t i;
 
 	for (i = 0; i < nitems(h); i++) {
-		if (remote_parse(url[i], h[i], &cause) == -1)
+		if (dut_host_parse(url[i], NULL, h[i], &cause) == -1)
 			return cmd_fail(cmd, &cause, -1);
 	}
 	if (b->dut.local)
@@ -105,10 +109,4 @@ cmd_remote_check(const struct ntune_cmd *cmd, const struct cmd_remote_opts *o, s
 		return cmd_error(cmd, -1, "with --dut and --load iperf3 the metric is bps (--metric bps): "
 		    "the iperf3 server counts bytes");
 	return 0;
-}
-
-const char *
-cmd_dut_os(const struct remote_facts *f)
-{
-	return bench_remote_os(f);
 }

@@ -1,25 +1,26 @@
-/* The --dut options bench and tune share (remote_opts.c). */
+/* The --dut options bench, tune, lab rfc2544 and doctor's load share (bench_dut_opts.c). */
 #ifndef NTUNE_CMD_REMOTE_OPTS_H
 #define NTUNE_CMD_REMOTE_OPTS_H
 
 #include <stdbool.h>
 
+#include "dut/dut.h"
+
 struct bench_ctx;
 struct bench_lab;
 struct bench_remote;
 struct ntune_cmd;
-struct remote_facts;
 
 enum {
-	CMD_OPT_DUT = 256, CMD_OPT_GEN, CMD_OPT_SINK, CMD_OPT_DUT_IN, CMD_OPT_DUT_OUT, CMD_OPT_GEN_IF,
-	CMD_OPT_SINK_IF, CMD_OPT_DST, CMD_OPT_NTUNE, CMD_OPT_SSH_CONFIG, CMD_OPT_ACCEPT_NEW, CMD_OPT_PLAN,
-	CMD_OPT_GEN_ARGS, CMD_OPT_SINK_ARGS, CMD_OPT_REBOOT, CMD_OPT_DUT_ROOT, CMD_OPT_REBOOT_CMD,
+	CMD_OPT_GEN = 256, CMD_OPT_SINK, CMD_OPT_DUT_IN, CMD_OPT_DUT_OUT, CMD_OPT_GEN_IF,
+	CMD_OPT_SINK_IF, CMD_OPT_DST, CMD_OPT_NTUNE, CMD_OPT_PLAN,
+	CMD_OPT_GEN_ARGS, CMD_OPT_SINK_ARGS, CMD_OPT_REBOOT, CMD_OPT_REBOOT_CMD,
 	CMD_OPT_REBOOT_TIMEOUT, CMD_OPT_REBOOT_SETTLE, CMD_OPT_DUT_CONFIRM,
 };
 
-/* The getopt_long entries of the options above. */
+/* The getopt_long entries of the router options (dut/dut.h) and the options above. */
 #define CMD_REMOTE_LONGOPTS \
-	{ "dut", required_argument, NULL, CMD_OPT_DUT }, \
+	DUT_LONGOPTS, \
 	{ "gen", required_argument, NULL, CMD_OPT_GEN }, \
 	{ "sink", required_argument, NULL, CMD_OPT_SINK }, \
 	{ "dut-in", required_argument, NULL, CMD_OPT_DUT_IN }, \
@@ -28,13 +29,10 @@ enum {
 	{ "sink-if", required_argument, NULL, CMD_OPT_SINK_IF }, \
 	{ "dst", required_argument, NULL, CMD_OPT_DST }, \
 	{ "ntune", required_argument, NULL, CMD_OPT_NTUNE }, \
-	{ "ssh-config", required_argument, NULL, CMD_OPT_SSH_CONFIG }, \
-	{ "ssh-accept-new", no_argument, NULL, CMD_OPT_ACCEPT_NEW }, \
 	{ "plan", no_argument, NULL, CMD_OPT_PLAN }, \
 	{ "gen-args", required_argument, NULL, CMD_OPT_GEN_ARGS }, \
 	{ "sink-args", required_argument, NULL, CMD_OPT_SINK_ARGS }, \
 	{ "reboot", no_argument, NULL, CMD_OPT_REBOOT }, \
-	{ "dut-root", required_argument, NULL, CMD_OPT_DUT_ROOT }, \
 	{ "reboot-cmd", required_argument, NULL, CMD_OPT_REBOOT_CMD }, \
 	{ "reboot-timeout", required_argument, NULL, CMD_OPT_REBOOT_TIMEOUT }, \
 	{ "reboot-settle", required_argument, NULL, CMD_OPT_REBOOT_SETTLE }, \
@@ -42,19 +40,21 @@ enum {
 
 /* --dut and friends: what they say, before anything is reached. */
 struct cmd_remote_opts {
-	const char *dut, *gen, *sink, *ntune, *ssh_config;
-	bool	accept_new, plan;
+	const char *dut, *gen, *sink;
+	bool	plan;
 };
 
 /* The defaults: the lab's interface names and addresses, ntune on the PATH, 600 s reboots. */
 void	cmd_remote_init(struct bench_remote *);
-/* 1 if ch was a remote option, 0 if not, -1 after printing why its value is invalid. */
+/*
+ * 1 if ch was a remote option (a router option of dut/dut.h among them: --dut into
+ * o, the ssh options and --dut-root into b), 0 if not, -1 after printing why its
+ * value is invalid.
+ */
 int	cmd_remote_option(const struct ntune_cmd *, int ch, const char *arg, struct cmd_remote_opts *,
 	    struct bench_remote *);
 /* Checks what --dut and friends name; fills the hosts. -1 after printing why. */
 int	cmd_remote_check(const struct ntune_cmd *, const struct cmd_remote_opts *, struct bench_remote *,
 	    const struct bench_lab *, const struct bench_ctx *);
-/* The knowledge base's name for the DUT's OS. */
-const char *cmd_dut_os(const struct remote_facts *);
 
 #endif

@@ -11,49 +11,30 @@
 int
 cmd_agentless_option(struct cmd_agentless *a, int ch, const char *arg)
 {
-	switch (ch) {
-	case 'D':
-		a->url = arg;
-		return 1;
-	case 'S':
-		a->ssh_config = arg;
-		return 1;
-	case 'A':
-		a->accept_new = true;
-		return 1;
-	}
-	return 0;
+	return dut_option(&a->opts, ch, arg);
 }
 
 int
 cmd_agentless_open(const struct ntune_cmd *cmd, struct cmd_agentless *a)
 {
 	char *cause = NULL;
+	bool usage;
 
-	a->ssh.config = a->ssh_config;
-	a->ssh.accept_new = a->accept_new;
-	if (remote_parse(a->url, &a->host, &cause) == -1)
-		return cmd_fail(cmd, &cause, 2);
-	if (a->host.local)
+	if (a->opts.url != NULL && strcmp(a->opts.url, "local") == 0)
 		return cmd_error(cmd, 2, "--dut local: run it here without --dut");
-	if (remote_ssh_init(&a->ssh, &cause) == -1)
-		return cmd_fail(cmd, &cause, 1);
-	a->host.ssh = &a->ssh;
-	a->o.dut = &a->host;
-	if (agentless_os(&a->host, &a->o.os, &cause) == -1) {
-		cmd_agentless_close(a);
-		return cmd_fail(cmd, &cause, 1);
-	}
+	if (dut_open(&a->dut, &a->opts, true, &usage, &cause) == -1)
+		return cmd_fail(cmd, &cause, usage ? 2 : 1);
+	a->o.dut = &a->dut.host;
+	a->o.os = a->dut.facts.os;
+	if (a->opts.root != NULL)
+		a->o.root = a->opts.root;
 	return 0;
 }
 
 void
 cmd_agentless_close(struct cmd_agentless *a)
 {
-	if (a->ssh.ctl_dir[0] == '\0')
-		return;
-	remote_host_disconnect(&a->host);
-	remote_ssh_done(&a->ssh);
+	dut_close(&a->dut);
 }
 
 int
@@ -70,7 +51,7 @@ cmd_agentless_entry(const struct ntune_cmd *cmd, struct cmd_agentless *a, const 
 	cmd_agentless_close(a);
 	if (rc == -1)
 		return cmd_fail(cmd, &cause, 1);
-	printf("%s: %s\n", a->host.url, said);
+	printf("%s: %s\n", a->dut.host.url, said);
 	free(said);
 	return 0;
 }

@@ -7,12 +7,12 @@
 
 #include "cli/cli.h"
 #include "cli/osdoc.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "kb/rules.h"
 #include "os/collect.h"
 #include "os/snapshot.h"
 #include "remote/capture.h"
-#include "remote/remote.h"
 #include "util/util.h"
 
 static const char *
@@ -209,8 +209,8 @@ document(struct os_ctx *ctx, const struct kb *kb, int snapshot_flags)
 	probe = os_collect(ctx, NULL, 0, 0);
 	nics = json_object_get(probe, "nics");
 	sys = json_object_get(probe, "system");
-	os = strcmp(os_backend_name(ctx), "linux") == 0 ||
-	    (json_is_object(sys) && strcmp(js(sys, "os"), "Linux") == 0) ? "linux" : "freebsd";
+	os = strcmp(os_backend_name(ctx), "linux") == 0 || (json_is_object(sys) &&
+	    os_platform_of_uname(js(sys, "os")) == OS_PLATFORM_LINUX) ? "linux" : "freebsd";
 	tunable_names(&ns, os, nics, kb, kb_get_drivers(kb));
 	if (ns.n > 1)
 		qsort(ns.v, ns.n, sizeof *ns.v, cmp_names);
@@ -294,49 +294,30 @@ cmd_os_capture_snapshot(const struct capture_set *cap, char **cause)
 }
 
 int
-cmd_os_ssh_option(struct cmd_os_ssh *o, int ch, const char *arg)
+cmd_os_target(const struct ntune_cmd *cmd, struct cmd_args *args, struct dut_opts *o)
 {
-	switch (ch) {
-	case CMD_OS_OPT_SSH_CONFIG:
-		o->ssh_config = arg;
-		return 1;
-	case CMD_OS_OPT_ACCEPT_NEW:
-		o->accept_new = true;
-		return 1;
-	case CMD_OS_OPT_DUT_ROOT:
-		o->dut_root = arg;
-		return 1;
-	}
+	if (args->argc > 0 && o->url != NULL)
+		return cmd_usage_error(cmd, "give the router as ssh://... or --dut ssh://..., not both");
+	if (args->argc > 0)
+		o->url = args->argv[0];
 	return 0;
 }
 
 /* The capture of an ssh:// host, taken agentless over one connection. */
 static int
-capture_ssh(const struct ntune_cmd *cmd, const char *url, const struct cmd_os_ssh *o,
-    struct capture_set *cap)
+capture_ssh(const struct ntune_cmd *cmd, const struct dut_opts *o, struct capture_set *cap)
 {
-	struct remote_ssh ssh;
-	struct remote_host h;
 	char *cause = NULL;
-	int rc;
+	bool usage;
 
-	memset(&ssh, 0, sizeof ssh);
-	ssh.config = o != NULL ? o->ssh_config : NULL;
-	ssh.accept_new = o != NULL && o->accept_new;
-	if (strncmp(url, "ssh://", 6) != 0) {
+	if (strncmp(o->url, "ssh://", 6) != 0) {
 		cmd_usage_error(cmd, "the target is ssh://[user@]host[:port] (this machine: none), "
-		    "not '%s'", url);
+		    "not '%s'", o->url);
 		return -1;
 	}
-	if (remote_parse(url, &h, &cause) == -1)
+	if (dut_capture(o, 1, cap, &usage, &cause) == -1)
 		return cmd_fail(cmd, &cause, -1);
-	if (remote_ssh_init(&ssh, &cause) == -1)
-		return cmd_fail(cmd, &cause, -1);
-	h.ssh = &ssh;
-	rc = capture_run_root(&h, 1, o != NULL ? o->dut_root : NULL, cap, &cause);
-	remote_host_disconnect(&h);
-	remote_ssh_done(&ssh);
-	return rc == -1 ? cmd_fail(cmd, &cause, -1) : 0;
+	return 0;
 }
 
 /* Is the one --from path a capture (a directory, or a file of the capture script's output)? */
@@ -382,9 +363,10 @@ open_capture(const struct ntune_cmd *cmd, const struct capture_set *cap)
 }
 
 struct os_ctx *
-cmd_os_open_at(const struct ntune_cmd *cmd, const char *target, const struct cmd_os_ssh *o,
-    const char **from, size_t nfrom, struct capture_set *cap)
+cmd_os_open_at(const struct ntune_cmd *cmd, const struct dut_opts *o, const char **from,
+    size_t nfrom, struct capture_set *cap)
 {
+	const char *target = o != NULL ? o->url : NULL;
 	struct capture_set own;
 	struct os_ctx *ctx = NULL;
 	char *cause = NULL;
@@ -397,7 +379,7 @@ cmd_os_open_at(const struct ntune_cmd *cmd, const char *target, const struct cmd
 		return NULL;
 	}
 	if (target != NULL) {
-		if (capture_ssh(cmd, target, o, cap) == -1)
+		if (capture_ssh(cmd, o, cap) == -1)
 			return NULL;
 	} else if (nfrom == 1 && is_capture(from[0])) {
 		if (capture_load(from[0], cap, &cause) == -1) {
@@ -418,7 +400,7 @@ cmd_os_open_at(const struct ntune_cmd *cmd, const char *target, const struct cmd
 struct os_ctx *
 cmd_os_open(const struct ntune_cmd *cmd, const char **from, size_t nfrom)
 {
-	return cmd_os_open_at(cmd, NULL, NULL, from, nfrom, NULL);
+	return cmd_os_open_at(cmd, NULL, from, nfrom, NULL);
 }
 
 size_t

@@ -26,30 +26,22 @@ json_t	*cmd_os_document(const struct ntune_cmd *, struct os_ctx *ctx, int flags)
  */
 struct os_ctx *cmd_os_open(const struct ntune_cmd *, const char **from, size_t nfrom);
 /*
- * How a command reaches an ssh:// target agentless (remote/capture.h): the ssh
- * options of the other --dut commands, and the DUT's root for its files (a rig).
- */
-struct cmd_os_ssh {
-	const char *ssh_config, *dut_root;
-	bool	accept_new;
-};
-enum { CMD_OS_OPT_SSH_CONFIG = 300, CMD_OS_OPT_ACCEPT_NEW, CMD_OS_OPT_DUT_ROOT };
-#define CMD_OS_SSH_LONGOPTS \
-	{ "ssh-config", required_argument, NULL, CMD_OS_OPT_SSH_CONFIG }, \
-	{ "ssh-accept-new", no_argument, NULL, CMD_OS_OPT_ACCEPT_NEW }, \
-	{ "dut-root", required_argument, NULL, CMD_OS_OPT_DUT_ROOT }
-/* 1 if ch was one of them (stored), 0 if not. */
-int	cmd_os_ssh_option(struct cmd_os_ssh *, int ch, const char *arg);
-/*
- * cmd_os_open with a target: target ssh://[user@]host[:port] is read agentless
- * (capture_run: one script over one ssh connection, nothing written there); a
+ * cmd_os_open with the router options (dut/dut.h; o may be NULL): o->url
+ * ssh://[user@]host[:port] is read agentless (dut_capture: one script over one
+ * ssh connection, nothing written there); a
  * single --from that is a capture (a directory, or a file of the capture script's
  * output) is read as one. Either way a section its parser rejects is printed and
  * NULL returned (exit 2). cap (may be NULL) receives the capture, when there is one.
  */
 struct capture_set;
-struct os_ctx *cmd_os_open_at(const struct ntune_cmd *, const char *target,
-	    const struct cmd_os_ssh *, const char **from, size_t nfrom, struct capture_set *cap);
+struct dut_opts;
+struct os_ctx *cmd_os_open_at(const struct ntune_cmd *, const struct dut_opts *o,
+	    const char **from, size_t nfrom, struct capture_set *cap);
+/*
+ * A read command's router: its ssh:// operand (the positional form) or --dut,
+ * not both; 0, or the exit status after printing why.
+ */
+int	cmd_os_target(const struct ntune_cmd *, struct cmd_args *, struct dut_opts *);
 /*
  * The snapshot document of a capture (what `ntune snapshot ssh://` prints): the
  * document with the knowledge base's tunables, the raw data, the captured boot

@@ -181,7 +181,7 @@ print_dut(const struct cmd_agentless *a, const struct agentless_result *r, int c
 		set += r->changes[i].action == APPLY_SET || r->changes[i].action == APPLY_BOOT_ONLY ||
 		    r->changes[i].action == APPLY_TRIAL_BOOT;
 	}
-	printf("applied %s on %s: %zu of %zu settings changed\n", r->id, a->host.url, set, r->nchanges);
+	printf("applied %s on %s: %zu of %zu settings changed\n", r->id, a->dut.host.url, set, r->nchanges);
 	for (i = 0; i < r->nchanges; i++) {
 		c = &r->changes[i];
 		printf("  %-*s  %s -> %s  (%s)\n", (int)w, c->name, c->old ? c->old : "?", c->want,
@@ -189,7 +189,7 @@ print_dut(const struct cmd_agentless *a, const struct agentless_result *r, int c
 	}
 	if (confirm > 0)
 		printf("reverts in %d s unless `ntune confirm --dut %s %s` runs (a job on the DUT does it)\n",
-		    confirm, a->host.url, r->id);
+		    confirm, a->dut.host.url, r->id);
 }
 
 /*
@@ -223,15 +223,16 @@ run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool jso
 	memset(&r, 0, sizeof r);
 	if ((rc = cmd_agentless_open(&cmd_apply, a)) != 0)
 		return rc;
-	a->o.root = o->root != NULL ? o->root : "";
+	if (o->root != NULL || a->o.root == NULL)
+		a->o.root = o->root != NULL ? o->root : "";
 	a->o.confirm_secs = o->confirm_secs;
 	a->o.persist = o->persist;
 	a->o.trial_boot = o->trial_boot;
 	a->o.plan = plan;
-	if (o->trial_boot && a->o.os != RSCRIPT_FREEBSD)
+	if (o->trial_boot && a->o.os != OS_PLATFORM_FREEBSD)
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
-		    a->host.url);
-	else if (!plan && boot_risk_refused(kb, p, o, a->o.os == RSCRIPT_FREEBSD, no_trial))
+		    a->dut.host.url);
+	else if (!plan && boot_risk_refused(kb, p, o, a->o.os == OS_PLATFORM_FREEBSD, no_trial))
 		rc = 1;
 	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
 		rc = cmd_fail(&cmd_apply, &cause, agentless_nothing_set(r.status) ? 2 : 1);
@@ -266,7 +267,7 @@ static const struct option longopts[] = {
 	{ "trial-boot", no_argument, NULL, 'T' },
 	{ "no-trial", no_argument, NULL, 'X' },
 	{ "plan", no_argument, NULL, 'p' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -330,12 +331,13 @@ parse_apply(struct cmd_args *args, struct apply_opts *o, struct cmd_agentless *a
 			break;
 		}
 	}
-	if ((f->plan || a->ssh_config != NULL || a->accept_new) && a->url == NULL)
-		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config and --ssh-accept-new go with --dut");
-	if (a->url != NULL && (o->netns != NULL || o->os != NULL || o->dry_run))
+	if ((f->plan || dut_opts_ssh_given(&a->opts)) && a->opts.url == NULL)
+		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config, --ssh-accept-new and --dut-root "
+		    "go with --dut");
+	if (a->opts.url != NULL && (o->netns != NULL || o->os != NULL || o->dry_run))
 		return cmd_error(&cmd_apply, 2, "--dut goes without --netns, --os and --dry-run (--plan "
 		    "shows what it would do)");
-	if (a->url == NULL && o->trial_boot && !apply_os_is_bsd(o->os != NULL ? o->os : apply_detect_os()))
+	if (a->opts.url == NULL && o->trial_boot && !apply_os_is_bsd(o->os != NULL ? o->os : apply_detect_os()))
 		return cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD, OPNsense and pfSense "
 		    "(nextboot(8)); '%s' has no loader tunables", o->os != NULL ? o->os : apply_detect_os());
 	if (o->trial_boot && !o->persist)
@@ -369,7 +371,7 @@ run(struct cmd_args *args)
 		cmd_error(&cmd_apply, 1, "%s has errors (see `ntune check`); nothing changed, "
 		    "--force applies it anyway", p->path);
 		rc = 1;
-	} else if (a.url != NULL)
+	} else if (a.opts.url != NULL)
 		rc = run_dut(&a, &o, f.plan, f.json, kb, p, f.no_trial);
 	else if (boot_risk_refused(kb, p, &o, apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()),
 	    f.no_trial))
@@ -397,7 +399,7 @@ const struct ntune_cmd cmd_apply = {
 	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot|--no-trial] [--no-persist]\n"
 	    "      [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
 	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS]\n"
-	    "      [--trial-boot|--no-trial] [--no-persist] [--root DIR] [--ssh-config FILE]\n"
+	    "      [--trial-boot|--no-trial] [--no-persist] [--root|--dut-root DIR] [--ssh-config FILE]\n"
 	    "      [--ssh-accept-new] [--json]",
 	.optstring = "nc:Pr:N:o:jF",
 	.longopts = longopts,

@@ -350,7 +350,7 @@ open_dut(struct bench_cmd *b)
 	cmd_dut_said(&cmd_bench, &b->rb);
 	for (i = 0; i < b->nprof; i++) {
 		if (cmd_check_profile(&cmd_bench, b->kb, b->profs[i].prof, b->rb.ncpu,
-		    cmd_dut_os(&b->rb.dut_facts)) == -1)
+		    dut_facts_kb_os(&b->rb.dut_facts)) == -1)
 			return 2;
 		if (bench_remote_check(&b->rb, &b->profs[i], &cause) == -1)
 			return cmd_fail(&cmd_bench, &cause, 2);

@@ -15,7 +15,7 @@ extern const struct ntune_cmd cmd_confirm;
 
 static const struct option longopts[] = {
 	{ "root", required_argument, NULL, 'r' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -32,10 +32,11 @@ run(struct cmd_args *args)
 	while ((ch = cmd_next(args, &arg)) != -1)
 		if (!cmd_agentless_option(&a, ch, arg) && ch == 'r')
 			a.o.root = arg;
-	if (a.url != NULL)
+	if (a.opts.url != NULL)
 		return cmd_agentless_entry(&cmd_confirm, &a, args->argc == 1 ? args->argv[0] : NULL, true);
-	if (a.o.root != NULL || a.ssh_config != NULL || a.accept_new)
-		return cmd_error(&cmd_confirm, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
+	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts))
+		return cmd_error(&cmd_confirm, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new "
+		    "go with --dut");
 	if (apply_confirm(NULL, args->argc == 1 ? args->argv[0] : NULL, done, sizeof done, &kept,
 	    &waiting, &cause) == -1)
 		return cmd_fail(&cmd_confirm, &cause, 1);
@@ -52,7 +53,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_confirm = {
 	.name = "confirm",
 	.summary = "keep a change applied with --confirm or --trial-boot",
-	.usage = "confirm [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	.usage = "confirm [ID] [--dut ssh://[user@]host[:port] [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "apply/dut_apply.h"
 #include "cli/cli.h"
+#include "cli/dut_write_opts.h"
 #include "kb/kb.h"
 #include "os/fbsd_text.h"
 #include "os/os.h"
@@ -22,7 +25,9 @@ extern const struct ntune_cmd cmd_diff;
 struct side {
 	const char *label;
 	struct kb_profile *p;	/* a profile, or */
-	struct os_ctx *os;	/* a system (snapshot or live) */
+	struct os_ctx *os;	/* a system (snapshot or live), or */
+	bool	dut;		/* `current` with --dut: */
+	char	**dv;		/* the values there of the names compared */
 };
 
 struct names {
@@ -99,8 +104,9 @@ side_empty(struct side *s, const char *arg, const char *kinds, char **cause)
 	return -1;
 }
 
+/* A side: `current` (here, or the DUT of a when it is open), a journal entry's id, a file. */
 static int
-side_open(struct side *s, const char *arg, char **cause)
+side_open(struct side *s, const char *arg, struct cmd_agentless *a, char **cause)
 {
 	char *data = NULL, *kinds;
 	size_t len, i = 0;
@@ -108,9 +114,18 @@ side_open(struct side *s, const char *arg, char **cause)
 
 	memset(s, 0, sizeof *s);
 	s->label = arg;
+	if (strcmp(arg, "current") == 0 && a->opts.url != NULL) {
+		s->label = a->dut.host.url;
+		s->dut = true;
+		return 0;
+	}
 	if (strcmp(arg, "current") == 0) {
 		s->os = os_open_target(NULL, 0, cause);
 		return s->os != NULL ? 0 : -1;
+	}
+	if (access(arg, F_OK) != 0 && agentless_check_id(arg, NULL) == 0) {
+		s->p = apply_profile_or_entry(arg, a->opts.url != NULL ? &a->o : NULL, cause);
+		return s->p != NULL ? 0 : -1;
 	}
 	if (util_read_file(arg, &data, &len, cause) == -1)
 		return -1;
@@ -156,11 +171,15 @@ side_open(struct side *s, const char *arg, char **cause)
 	return s->p != NULL || s->os != NULL ? 0 : -1;
 }
 
+/* The value of name, the i-th name compared. */
 static char *
-side_get(struct side *s, const char *name)
+side_get(struct side *s, const char *name, size_t i)
 {
 	const struct kb_entry *e;
 	char *v = NULL, *cause = NULL;
+
+	if (s->dut)
+		return s->dv[i] != NULL ? xstrdup(s->dv[i]) : NULL;
 
 	if (s->p != NULL) {
 		e = kb_profile_get(s->p, name);
@@ -179,8 +198,10 @@ side_get(struct side *s, const char *name)
 }
 
 static void
-side_close(struct side *s)
+side_close(struct side *s, size_t n)
 {
+	if (s->dv != NULL)
+		util_strv_free(s->dv, n);
 	kb_profile_free(s->p);
 	if (s->os != NULL)
 		os_close(s->os);
@@ -188,107 +209,177 @@ side_close(struct side *s)
 
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "root", required_argument, NULL, 'r' },
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --dut: the DUT's values of the names compared, at once; -1 + cause. */
+static int
+dut_read(struct side *s, struct cmd_agentless *a, const struct names *ns, char **cause)
+{
+	if (!s->dut)
+		return 0;
+	return agentless_read(&a->o, ns->v, ns->n, true, &s->dv, cause);
+}
+
+/* The names compared, sorted, each once: a profile's, or every tunable of two systems. */
+static int
+collect(struct side *a, struct side *b, struct names *ns, size_t *w, char **cause)
+{
+	char *why = NULL;
+	size_t i, j;
+
+	if (a->p != NULL || b->p != NULL) {
+		for (i = 0; a->p != NULL && i < a->p->nentries; i++)
+			names_add(ns, a->p->entries[i].name);
+		for (i = 0; b->p != NULL && i < b->p->nentries; i++)
+			names_add(ns, b->p->entries[i].name);
+	} else if (a->dut || b->dut) {
+		util_cause(cause, "diff --dut compares `current` with a profile or a journal entry");
+		return -1;
+	} else if (os_tunable_list(a->os, "", list_cb, ns, &why) == -1 ||
+	    os_tunable_list(b->os, "", list_cb, ns, &why) == -1) {
+		util_cause(cause, "cannot list tunables: %s", why);
+		free(why);
+		return -1;
+	}
+	if (ns->n > 1)
+		qsort(ns->v, ns->n, sizeof *ns->v, cmpstr);
+	for (i = j = 0; i < ns->n; i++) {
+		if (j > 0 && strcmp(ns->v[j - 1], ns->v[i]) == 0) {
+			free(ns->v[i]);
+			continue;
+		}
+		ns->v[j++] = ns->v[i];
+		if (strlen(ns->v[i]) > *w)
+			*w = strlen(ns->v[i]);
+	}
+	ns->n = j;
+	return 0;
+}
+
+/* Prints each name whose values differ; their number. */
+static size_t
+compare(struct side *a, struct side *b, const struct names *ns, const struct kb *kb, size_t w,
+    json_t *arr)
+{
+	char *va, *vb;
+	json_t *o;
+	size_t i, differ = 0;
+
+	if (arr == NULL)
+		printf("%-*s  %s  |  %s\n", (int)w, "KNOB", a->label, b->label);
+	for (i = 0; i < ns->n; i++) {
+		va = side_get(a, ns->v[i], i);
+		vb = side_get(b, ns->v[i], i);
+		if (va != NULL && vb != NULL && kb_value_equal(kb_find(kb, ns->v[i], NULL), va, vb)) {
+			free(va);
+			free(vb);
+			continue;
+		}
+		differ++;
+		if (arr != NULL) {
+			o = json_object();
+			json_object_set_new(o, "name", json_string(ns->v[i]));
+			json_object_set_new(o, "a", va ? json_string(va) : json_null());
+			json_object_set_new(o, "b", vb ? json_string(vb) : json_null());
+			json_array_append_new(arr, o);
+		} else
+			printf("%-*s  %s  |  %s\n", (int)w, ns->v[i], va ? va : "-", vb ? vb : "-");
+		free(va);
+		free(vb);
+	}
+	return differ;
+}
+
+static void
+print_json(const struct side *a, const struct side *b, size_t compared, size_t differ, json_t *arr)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "a", json_string(a->label));
+	json_object_set_new(o, "b", json_string(b->label));
+	json_object_set_new(o, "compared", json_integer((json_int_t)compared));
+	json_object_set_new(o, "differ", json_integer((json_int_t)differ));
+	json_object_set_new(o, "knobs", arr);
+	util_json_print(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(o);
+}
+
+/* The options: 0, or the exit status of a usage error or of a DUT that cannot be reached. */
+static int
+options(struct cmd_args *args, struct cmd_agentless *d, bool *json)
+{
+	char *arg;
+	int ch;
+
+	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_agentless_option(d, ch, arg))
+			continue;
+		if (ch == 'j')
+			*json = true;
+		else if (ch == 'r')
+			d->o.root = arg;
+	}
+	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
+		return cmd_error(&cmd_diff, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
+	return d->opts.url != NULL ? cmd_agentless_open(&cmd_diff, d) : 0;
+}
 
 static int
 run(struct cmd_args *args)
 {
 	struct side a, b;
 	struct names ns = { NULL, 0, 0 };
+	struct cmd_agentless d;
 	struct kb *kb = NULL;
-	char *cause = NULL, *va, *vb;
+	char *cause = NULL;
 	bool json = false;
-	size_t i, j, w = 4, differ = 0;
-	json_t *arr = NULL, *o;
-	char *arg;
+	size_t i, w = 4, differ = 0;
+	json_t *arr = NULL;
+	int rc;
 
-	while (cmd_next(args, &arg) == 'j')
-		json = true;
-	if (side_open(&a, args->argv[0], &cause) == -1)
-		return cmd_fail(&cmd_diff, &cause, 2);
-	if (side_open(&b, args->argv[1], &cause) == -1) {
-		side_close(&a);
+	memset(&d, 0, sizeof d);
+	memset(&b, 0, sizeof b);
+	if ((rc = options(args, &d, &json)) != 0)
+		return rc;
+	if (side_open(&a, args->argv[0], &d, &cause) == -1 ||
+	    side_open(&b, args->argv[1], &d, &cause) == -1) {
+		side_close(&a, 0);
+		cmd_agentless_close(&d);
 		return cmd_fail(&cmd_diff, &cause, 2);
 	}
 	kb_load(NULL, &kb, NULL);
-	if (a.p != NULL || b.p != NULL) {
-		for (i = 0; a.p != NULL && i < a.p->nentries; i++)
-			names_add(&ns, a.p->entries[i].name);
-		for (i = 0; b.p != NULL && i < b.p->nentries; i++)
-			names_add(&ns, b.p->entries[i].name);
+	if (collect(&a, &b, &ns, &w, &cause) == -1 || dut_read(&a, &d, &ns, &cause) == -1 ||
+	    dut_read(&b, &d, &ns, &cause) == -1) {
+		rc = cmd_fail(&cmd_diff, &cause, 2);
 	} else {
-		if (os_tunable_list(a.os, "", list_cb, &ns, &cause) == -1 ||
-		    os_tunable_list(b.os, "", list_cb, &ns, &cause) == -1) {
-			cmd_error(&cmd_diff, 0, "cannot list tunables: %s", cause);
-			free(cause);
-			side_close(&a);
-			side_close(&b);
-			kb_free(kb);
-			return 2;
-		}
+		arr = json ? json_array() : NULL;
+		differ = compare(&a, &b, &ns, kb, w, arr);
+		if (json)
+			print_json(&a, &b, ns.n, differ, arr);
+		else
+			fprintf(stderr, "%zu of %zu knobs differ\n", differ, ns.n);
+		rc = differ > 0 ? 1 : 0;
 	}
-	if (ns.n > 1)
-		qsort(ns.v, ns.n, sizeof *ns.v, cmpstr);
-	for (i = j = 0; i < ns.n; i++) {
-		if (j > 0 && strcmp(ns.v[j - 1], ns.v[i]) == 0) {
-			free(ns.v[i]);
-			continue;
-		}
-		ns.v[j++] = ns.v[i];
-		if (strlen(ns.v[i]) > w)
-			w = strlen(ns.v[i]);
-	}
-	ns.n = j;
-	if (json)
-		arr = json_array();
-	else
-		printf("%-*s  %s  |  %s\n", (int)w, "KNOB", a.label, b.label);
-	for (i = 0; i < ns.n; i++) {
-		va = side_get(&a, ns.v[i]);
-		vb = side_get(&b, ns.v[i]);
-		if (va != NULL && vb != NULL && kb_value_equal(kb_find(kb, ns.v[i], NULL), va, vb)) {
-			free(va);
-			free(vb);
-			continue;
-		}
-		differ++;
-		if (json) {
-			o = json_object();
-			json_object_set_new(o, "name", json_string(ns.v[i]));
-			json_object_set_new(o, "a", va ? json_string(va) : json_null());
-			json_object_set_new(o, "b", vb ? json_string(vb) : json_null());
-			json_array_append_new(arr, o);
-		} else
-			printf("%-*s  %s  |  %s\n", (int)w, ns.v[i], va ? va : "-", vb ? vb : "-");
-		free(va);
-		free(vb);
-	}
-	if (json) {
-		o = json_object();
-		json_object_set_new(o, "a", json_string(a.label));
-		json_object_set_new(o, "b", json_string(b.label));
-		json_object_set_new(o, "compared", json_integer((json_int_t)ns.n));
-		json_object_set_new(o, "differ", json_integer((json_int_t)differ));
-		json_object_set_new(o, "knobs", arr);
-		util_json_print(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(o);
-	} else
-		fprintf(stderr, "%zu of %zu knobs differ\n", differ, ns.n);
+	side_close(&a, ns.n);
+	side_close(&b, ns.n);
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);
-	side_close(&a);
-	side_close(&b);
 	kb_free(kb);
-	return differ > 0 ? 1 : 0;
+	cmd_agentless_close(&d);
+	return rc;
 }
 
 const struct ntune_cmd cmd_diff = {
 	.name = "diff",
 	.summary = "compare two profiles, snapshots or the current state",
-	.usage = "diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, or `current`)",
+	.usage = "diff [--json] A B      (A, B: a profile, a snapshot, a sysctl -a dump, a journal\n"
+	    "      entry's ID or `current`) [--dut ssh://[user@]host[:port] [--root|--dut-root DIR]\n"
+	    "      [--ssh-config FILE] [--ssh-accept-new]]",
 	.optstring = "j",
 	.longopts = longopts,
 	.min_args = 2,

@@ -23,8 +23,8 @@
 #include "cli/osdoc.h"
 #include "cli/bench_dut_opts.h"
 #include "doctor/doctor.h"
+#include "dut/dut.h"
 #include "remote/capture.h"
-#include "remote/remote.h"
 #include "report/report.h"
 #include "util/util.h"
 #include "util/util_json.h"
@@ -152,9 +152,13 @@ print_text(const struct doctor_doc *doc, const char *dir)
 	size_t i;
 
 	/* a version or NIC the capture does not show is said so, not left as a blank */
-	printf("ntune doctor: %s, %s%s%s, %d CPUs, NICs", *sys->host ? sys->host : "(no host name)",
+	printf("ntune doctor: %s, %s%s%s, ", *sys->host ? sys->host : "(no host name)",
 	    sys->platform, sys->version != NULL && *sys->version != '\0' ? " " : "",
-	    sys->version != NULL ? sys->version : "", sys->ncpu);
+	    sys->version != NULL ? sys->version : "");
+	if (sys->ncpu > 0)
+		printf("%d CPU%s, NICs", sys->ncpu, sys->ncpu == 1 ? "" : "s");
+	else
+		printf("CPUs unknown, NICs");
 	for (i = 0; i < sys->nnics; i++)
 		printf(" %s", sys->nics[i].name);
 	if (sys->nnics == 0)
@@ -163,6 +167,8 @@ print_text(const struct doctor_doc *doc, const char *dir)
 		printf("; samples %.2f s apart (by %s%s%s)\n", doc->interval_s,
 		    doctor_interval_by(doc), doc->interval_note != NULL ? ": " : "",
 		    doc->interval_note != NULL ? doc->interval_note : "");
+	else if (doc->reading != NULL)
+		printf("; %s\n", doc->reading);
 	else
 		printf("; counters since boot (no samples)\n");
 	if (doc->load != NULL)
@@ -250,8 +256,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "capture-script", no_argument, NULL, OPT_SCRIPT },
-	{ "dut", required_argument, NULL, 'D' },
-	CMD_OS_SSH_LONGOPTS,
+	DUT_LONGOPTS,
 	/* a load through the router during the samples: bench --dut's load options */
 	{ "gen", required_argument, NULL, CMD_OPT_GEN },
 	{ "sink", required_argument, NULL, CMD_OPT_SINK },
@@ -274,10 +279,11 @@ static const struct option longopts[] = {
 #define MAXFROM	64
 
 struct opts {
-	const char *from, *out, *dut;
+	const char *from, *out;
 	const char *froms[MAXFROM];	/* --from's paths, and the arguments after it */
 	size_t	 nfrom;
-	struct cmd_os_ssh ssh;
+	struct dut_opts dut;		/* the router options; --dut without --from: the router read */
+	char	*target[1];		/* --dut as the operand it stands for */
 	double	duration;
 	bool	json, script;
 	/* --gen/--sink: the load's hosts and settings, as bench --dut has them */
@@ -329,8 +335,8 @@ load_check(struct cmd_args *args, struct opts *o)
 	cmd_measure_setup(&o->m, &o->lab, &c);
 	o->lab.settle = 2;
 	o->ro.dut = args->argv[0];
-	o->rb.ssh.config = o->ssh.ssh_config;
-	o->rb.ssh.accept_new = o->ssh.accept_new;
+	o->rb.ssh.config = o->dut.ssh_config;
+	o->rb.ssh.accept_new = o->dut.accept_new;
 	o->rb.lab = &o->lab;
 	return cmd_remote_check(&cmd_doctor, &o->ro, &o->rb, &o->lab, &c) == -1 ? 2 : 0;
 }
@@ -360,9 +366,8 @@ options(struct cmd_args *args, struct opts *o)
 			break;
 		case 'j': o->json = true; break;
 		case OPT_SCRIPT: o->script = true; break;
-		case 'D': o->dut = arg; break;
 		default:
-			if (cmd_os_ssh_option(&o->ssh, ch, arg) == 1)
+			if (dut_option(&o->dut, ch, arg) == 1)
 				break;
 			if (load_option(o, ch, arg) != 1)
 				return 2;
@@ -379,9 +384,18 @@ options(struct cmd_args *args, struct opts *o)
 		args->argc--;
 		args->argv++;
 	}
+	if (o->from == NULL && o->dut.url != NULL && args->argc == 0) {
+		o->target[0] = (char *)o->dut.url;
+		args->argv = o->target;
+		args->argc = 1;
+	} else if (o->from == NULL && o->dut.url != NULL)
+		return cmd_usage_error(&cmd_doctor, "give the router as ssh://... or --dut ssh://..., "
+		    "not both");
+	else if (o->from == NULL && args->argc > 0)
+		o->dut.url = args->argv[0];
 	if ((args->argc > 0) == (o->from != NULL) || args->argc > 1)
 		return cmd_usage_error(&cmd_doctor, "give ssh://[user@]router or --from DIR|FILE...");
-	if (o->dut != NULL && (o->from == NULL || strncmp(o->dut, "ssh://", 6) != 0))
+	if (o->from != NULL && o->dut.url != NULL && strncmp(o->dut.url, "ssh://", 6) != 0)
 		return cmd_usage_error(&cmd_doctor, "--dut ssh://[user@]router names the router of a "
 		    "--from capture in the bench commands");
 	if ((r = load_check(args, o)) != 0)
@@ -397,26 +411,15 @@ options(struct cmd_args *args, struct opts *o)
 
 /* The capture of the router, over ssh (one sh script, nothing written there). */
 static int
-capture_ssh(const char *url, const struct opts *o, struct capture_set *c, char **cause)
+capture_ssh(const struct opts *o, struct capture_set *c, char **cause)
 {
-	struct remote_ssh ssh;
-	struct remote_host h;
-	int rc;
+	bool usage;
 
-	memset(&ssh, 0, sizeof ssh);
-	ssh.config = o->ssh.ssh_config;
-	ssh.accept_new = o->ssh.accept_new;
-	if (strncmp(url, "ssh://", 6) != 0) {
-		util_cause(cause, "the router is ssh://[user@]host[:port], not '%s'", url);
+	if (strncmp(o->dut.url, "ssh://", 6) != 0) {
+		util_cause(cause, "the router is ssh://[user@]host[:port], not '%s'", o->dut.url);
 		return -1;
 	}
-	if (remote_parse(url, &h, cause) == -1 || remote_ssh_init(&ssh, cause) == -1)
-		return -1;
-	h.ssh = &ssh;
-	rc = capture_run_root(&h, o->duration, o->ssh.dut_root, c, cause);
-	remote_host_disconnect(&h);
-	remote_ssh_done(&ssh);
-	return rc;
+	return dut_capture(&o->dut, o->duration, c, &usage, cause);
 }
 
 /* What capture_under_load's reading needs. */
@@ -430,7 +433,7 @@ read_dut(void *arg, char **cause)
 {
 	struct reading *r = arg;
 
-	return capture_run_root(&r->o->rb.dut, r->o->duration, r->o->ssh.dut_root, r->c, cause);
+	return capture_run_root(&r->o->rb.dut, r->o->duration, r->o->dut.root, r->c, cause);
 }
 
 /*
@@ -491,7 +494,7 @@ capture(struct cmd_args *args, struct opts *o, struct capture_set *c, struct doc
 		return doctor_from_load(o->froms, o->nfrom, c, cause);
 	if (o->load)
 		return capture_under_load(o, c, l, cause);
-	return capture_ssh(args->argv[0], o, c, cause);
+	return capture_ssh(o, c, cause);
 }
 
 static int
@@ -519,7 +522,7 @@ run(struct cmd_args *args)
 	memset(&doc, 0, sizeof doc);
 	memset(&dopts, 0, sizeof dopts);
 	dopts.source = args->argc > 0 ? args->argv[0] : o.from;
-	dopts.dut = args->argc > 0 ? args->argv[0] : o.dut;
+	dopts.dut = args->argc > 0 ? args->argv[0] : o.dut.url;
 	dopts.dir = o.out;
 	dopts.duration = o.duration;
 	dopts.load = o.load ? &load : NULL;
@@ -545,7 +548,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_doctor = {
 	.name = "doctor",
 	.summary = "read a router and rank what is wrong or wasted, with the lines to change",
-	.usage = "doctor ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
+	.usage = "doctor [--dut] ssh://[user@]router [--duration S] [-o DIR] [--json] [--ssh-config FILE]\n"
 	    "       [--ssh-accept-new] [--dut-root DIR]\n"
 	    "       [--gen HOST|local --sink HOST|local [--load gen|pkt-gen] [--rate PPS] [--size BYTES]\n"
 	    "        [--flows N] [--threads N] [--dut-in IF] [--dut-out IF] [--gen-if IF] [--sink-if IF]\n"

@@ -1,15 +1,18 @@
 /*
  * ntune export: a profile in the form another tool reads: loader.conf,
  * sysctl.conf, /etc/sysctl.d, OPNsense/pfSense config.xml <sysctl> items, a
- * shell script, or an Ansible playbook.
+ * shell script, or an Ansible playbook; of a profile, or of what a journal entry applied (here
+ * or on a DUT, --dut).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/dut_apply.h"
 #include "apply/remote_script.h"
 #include "cli/cli.h"
+#include "cli/dut_write_opts.h"
 #include "kb/kb.h"
 #include "os/ifset.h"
 #include "util/util.h"
@@ -510,23 +513,60 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "os", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'F' },
+	{ "root", required_argument, NULL, 'r' },
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * The profile: a file, or a journal entry's (here, or on the DUT of --dut, whose OS is then
+ * the default --os); 0, or the exit status after saying why not.
+ */
+static int
+load(struct cmd_agentless *d, const char *arg, enum os_platform *pf, struct kb_profile **p,
+    struct kb **kb)
+{
+	char *cause = NULL;
+	int rc;
+
+	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
+		return cmd_error(&cmd_export, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
+	if (d->opts.url != NULL && (rc = cmd_agentless_open(&cmd_export, d)) != 0)
+		return rc;
+	if (d->opts.url != NULL && *pf == OS_PLATFORM_UNKNOWN)
+		*pf = d->o.os == OS_PLATFORM_FREEBSD ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
+	*p = apply_profile_or_entry(arg, d->opts.url != NULL ? &d->o : NULL, &cause);
+	cmd_agentless_close(d);
+	if (*p == NULL)
+		return cmd_fail(&cmd_export, &cause, 2);
+	if (kb_load(NULL, kb, &cause) == -1) {
+		kb_profile_free(*p);
+		return cmd_fail(&cmd_export, &cause, 2);
+	}
+	return 0;
+}
 
 static int
 run(struct cmd_args *args)
 {
 	bool force = false;
+	struct cmd_agentless d;
 	struct ctx c;
-	struct kb_profile *p;
+	struct kb_profile *p = NULL;
 	struct kb *kb;
 	enum os_platform pf = OS_PLATFORM_UNKNOWN;
 	char *arg, *cause = NULL;
 	int ch, f = -1;
 
 	memset(&c, 0, sizeof c);
+	memset(&d, 0, sizeof d);
 	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_agentless_option(&d, ch, arg))
+			continue;
 		switch (ch) {
+		case 'r':
+			d.o.root = arg;
+			break;
 		case 'F':
 			force = true;
 			break;
@@ -543,8 +583,8 @@ run(struct cmd_args *args)
 	}
 	if (f == -1)
 		return cmd_usage_error(&cmd_export, "--format is needed");
-	if (cmd_load_profile(&cmd_export, args->argv[0], &p, &kb) != 0)
-		return 2;
+	if ((ch = load(&d, args->argv[0], &pf, &p, &kb)) != 0)
+		return ch;
 	/* Its if.* lines say what sh and ansible print: no table, no export. */
 	if (os_ifsets_table(NULL, &cause) == NULL) {
 		kb_profile_free(p);
@@ -598,8 +638,9 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_export = {
 	.name = "export",
 	.summary = "write a profile for loader.conf, sysctl.conf, OPNsense, pfSense, ansible...",
-	.usage = "export PROFILE --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
-	    "      [--os freebsd|opnsense|pfsense|linux] [--force]",
+	.usage = "export PROFILE|ID --format loader|sysctl|opnsense|pfsense|sysctl.d|sh|ansible\n"
+	    "      [--os freebsd|opnsense|pfsense|linux] [--force] [--dut ssh://[user@]host[:port]\n"
+	    "      [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.optstring = "f:o:F",
 	.longopts = longopts,
 	.min_args = 1,

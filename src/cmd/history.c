@@ -8,80 +8,167 @@
 #include <jansson.h>
 
 #include "apply/apply.h"
+#include "cli/dut_write_opts.h"
 #include "cli/cli.h"
+#include "util/util.h"
 #include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_history;
 
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "plan", no_argument, NULL, 'p' },
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
+
+static void
+print_json(const struct apply_entry *e, size_t n)
+{
+	json_t *arr = json_array(), *o;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		o = json_object();
+		json_object_set_new(o, "id", json_string(e[i].id));
+		json_object_set_new(o, "created", json_string(e[i].created ? e[i].created : ""));
+		json_object_set_new(o, "state", json_string(e[i].state ? e[i].state : ""));
+		json_object_set_new(o, "profile", json_string(e[i].profile ? e[i].profile : ""));
+		json_object_set_new(o, "netns", e[i].netns ? json_string(e[i].netns) : json_null());
+		json_object_set_new(o, "changes", json_integer(e[i].nchanges));
+		json_object_set_new(o, "confirm_pending", json_boolean(e[i].confirm_pending));
+		json_object_set_new(o, "confirmed", json_boolean(e[i].confirmed));
+		json_object_set_new(o, "reverted_by", e[i].reverted_by ?
+		    json_string(e[i].reverted_by) : json_null());
+		json_object_set_new(o, "deadline", e[i].deadline ? json_integer(e[i].deadline) :
+		    json_null());
+		json_array_append_new(arr, o);
+	}
+	util_json_print(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(arr);
+}
+
+/* The table; v (a DUT's entries, else NULL) adds what a partial entry left changed. */
+static void
+print_text(const struct apply_entry *e, size_t n, const struct agentless_entry *v)
+{
+	size_t i, j;
+
+	printf("%-24s  %-20s  %-9s  %7s  %s\n", "ID", "CREATED", "STATE", "CHANGES", "PROFILE");
+	for (i = 0; i < n; i++) {
+		printf("%-24s  %-20s  %-9s  %7d  %s", e[i].id, e[i].created ? e[i].created : "",
+		    e[i].state ? e[i].state : "?", e[i].nchanges, e[i].profile ? e[i].profile : "");
+		if (e[i].netns)
+			printf(" (netns %s)", e[i].netns);
+		if (e[i].confirm_pending)
+			printf(" [reverts in %llds unless confirmed]",
+			    (long long)(e[i].deadline - time(NULL)));
+		else if (e[i].confirmed)
+			printf(" [confirmed]");
+		if (e[i].reverted_by != NULL && strcmp(e[i].reverted_by, "user") != 0)
+			printf(" [reverted by the %s]", e[i].reverted_by);
+		for (j = 0; v != NULL && j < v[i].nleft; j++)
+			printf("%s%s%s", j == 0 ? " [left: " : " ", v[i].left[j], j + 1 == v[i].nleft ? "]" : "");
+		printf("\n");
+	}
+}
+
+static void
+print_doc(json_t *doc)
+{
+	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(doc);
+}
+
+/* history --dut: the DUT's journal read by the program --plan prints. */
+static int
+run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
+{
+	struct rscript s;
+	struct agentless_entry *v;
+	struct apply_entry *e;
+	char *cause = NULL, *t;
+	size_t n, i;
+	int rc;
+
+	if ((rc = cmd_agentless_open(&cmd_history, a)) != 0)
+		return rc;
+	memset(&s, 0, sizeof s);
+	s.os = a->o.os;
+	s.id = id;
+	s.root = a->o.root;
+	if (plan && (t = rscript_history(&s)) != NULL) {
+		fputs(t, stdout);
+		free(t);
+	} else if (agentless_history(&a->o, id, &v, &n, &cause) == -1)
+		rc = cmd_fail(&cmd_history, &cause, 2);
+	else {
+		e = xcalloc(n + 1, sizeof *e);
+		for (i = 0; i < n; i++)
+			e[i] = v[i].e;
+		if (id != NULL && n == 1)
+			print_doc(agentless_entry_json(&v[0], a->dut.host.url));
+		else if (json)
+			print_json(e, n);
+		else if (n == 0)
+			printf("no journalled applies in %s on %s\n", a->o.os == OS_PLATFORM_FREEBSD ?
+			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->dut.host.url);
+		else
+			print_text(e, n, v);
+		free(e);
+		agentless_entries_free(v, n);
+	}
+	cmd_agentless_close(a);
+	return rc;
+}
 
 static int
 run(struct cmd_args *args)
 {
 	struct apply_entry *e;
-	size_t n, i;
+	struct cmd_agentless a;
+	size_t n;
 	char *cause = NULL;
 	const char *id = args->argc > 0 ? args->argv[0] : NULL;
 	char *arg;
-	bool json = false;
-	json_t *arr, *o, *doc;
+	bool json = false, plan = false;
+	json_t *doc;
+	int ch;
 
-	while (cmd_next(args, &arg) == 'j')
-		json = true;
+	memset(&a, 0, sizeof a);
+	while ((ch = cmd_next(args, &arg)) != -1) {
+		if (cmd_agentless_option(&a, ch, arg))
+			continue;
+		if (ch == 'j')
+			json = true;
+		else if (ch == 'r')
+			a.o.root = arg;
+		else if (ch == 'p')
+			plan = true;
+	}
+	if (a.opts.url != NULL)
+		return run_dut(&a, id, json, plan);
+	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts) || plan)
+		return cmd_error(&cmd_history, 2, "--root, --plan, --ssh-config and --ssh-accept-new go "
+		    "with --dut");
 	if (id != NULL) {
 		/* One entry in full: the journal document itself. */
 		if ((doc = apply_journal_read(NULL, id, &cause)) == NULL)
 			return cmd_fail(&cmd_history, &cause, 2);
-		util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(doc);
+		print_doc(doc);
 		return 0;
 	}
 	if (apply_history(NULL, &e, &n, &cause) == -1)
 		return cmd_fail(&cmd_history, &cause, 2);
-	if (json) {
-		arr = json_array();
-		for (i = 0; i < n; i++) {
-			o = json_object();
-			json_object_set_new(o, "id", json_string(e[i].id));
-			json_object_set_new(o, "created", json_string(e[i].created ? e[i].created : ""));
-			json_object_set_new(o, "state", json_string(e[i].state ? e[i].state : ""));
-			json_object_set_new(o, "profile", json_string(e[i].profile ? e[i].profile : ""));
-			json_object_set_new(o, "netns", e[i].netns ? json_string(e[i].netns) : json_null());
-			json_object_set_new(o, "changes", json_integer(e[i].nchanges));
-			json_object_set_new(o, "confirm_pending", json_boolean(e[i].confirm_pending));
-			json_object_set_new(o, "confirmed", json_boolean(e[i].confirmed));
-			json_object_set_new(o, "reverted_by", e[i].reverted_by ?
-			    json_string(e[i].reverted_by) : json_null());
-			json_object_set_new(o, "deadline", e[i].deadline ? json_integer(e[i].deadline) :
-			    json_null());
-			json_array_append_new(arr, o);
-		}
-		util_json_print(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(arr);
-	} else if (n == 0) {
+	if (json)
+		print_json(e, n);
+	else if (n == 0)
 		printf("no journalled applies in %s/journal\n", apply_state_dir(NULL));
-	} else {
-		printf("%-24s  %-20s  %-9s  %7s  %s\n", "ID", "CREATED", "STATE", "CHANGES", "PROFILE");
-		for (i = 0; i < n; i++) {
-			printf("%-24s  %-20s  %-9s  %7d  %s", e[i].id, e[i].created ? e[i].created : "",
-			    e[i].state ? e[i].state : "?", e[i].nchanges, e[i].profile ? e[i].profile : "");
-			if (e[i].netns)
-				printf(" (netns %s)", e[i].netns);
-			if (e[i].confirm_pending)
-				printf(" [reverts in %llds unless confirmed]",
-				    (long long)(e[i].deadline - time(NULL)));
-			else if (e[i].confirmed)
-				printf(" [confirmed]");
-			if (e[i].reverted_by != NULL && strcmp(e[i].reverted_by, "user") != 0)
-				printf(" [reverted by the %s]", e[i].reverted_by);
-			printf("\n");
-		}
-	}
+	else
+		print_text(e, n, NULL);
 	apply_history_free(e, n);
 	return 0;
 }
@@ -89,7 +176,8 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_history = {
 	.name = "history",
 	.summary = "list journalled applies",
-	.usage = "history [--json] [ID]",
+	.usage = "history [--json] [ID] [--dut ssh://[user@]host[:port] [--plan] [--root|--dut-root DIR]\n"
+	    "      [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

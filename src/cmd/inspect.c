@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/osdoc.h"
+#include "dut/dut.h"
 #include "os/os.h"
 #include "os/os_json.h"
 #include "util/util.h"
@@ -214,7 +215,7 @@ render(json_t *doc)
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "from", required_argument, NULL, 'f' },
-	CMD_OS_SSH_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -224,13 +225,13 @@ run(struct cmd_args *args)
 	const char **from = NULL;
 	size_t nfrom = 0;
 	int json = 0, ch, rc;
-	struct cmd_os_ssh ssh = { NULL, NULL, false };
+	struct dut_opts dut = { NULL, NULL, NULL, false };
 	struct os_ctx *ctx;
 	char *arg;
 	json_t *doc;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
-		if (cmd_os_ssh_option(&ssh, ch, arg))
+		if (dut_option(&dut, ch, arg))
 			continue;
 		switch (ch) {
 		case 'j':
@@ -242,7 +243,11 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	ctx = cmd_os_open_at(&cmd_inspect, args->argc > 0 ? args->argv[0] : NULL, &ssh, from, nfrom,
+	if ((rc = cmd_os_target(&cmd_inspect, args, &dut)) != 0) {
+		free(from);
+		return rc;
+	}
+	ctx = cmd_os_open_at(&cmd_inspect, &dut, from, nfrom,
 	    NULL);
 	free(from);
 	if (ctx == NULL)
@@ -266,7 +271,7 @@ const struct ntune_cmd cmd_inspect = {
 	.name = "inspect",
 	.summary = "report CPUs, SMT, NUMA, NICs, queues, IRQs and network tunables",
 	.usage = "inspect [--json] [--from FILE|CAPTURE]...\n"
-	    "inspect [--json] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "inspect [--json] [--dut] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
 	    "     [--dut-root DIR]",
 	.notes = "An ssh:// target is read agentless: one POSIX sh script over one ssh connection\n"
 	    "(the base system's sysctl, ifconfig, pciconf, vmstat, netstat, top...), parsed here;\n"

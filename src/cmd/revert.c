@@ -13,7 +13,7 @@ extern const struct ntune_cmd cmd_revert;
 static const struct option longopts[] = {
 	{ "deadman", no_argument, NULL, 'd' },
 	{ "root", required_argument, NULL, 'r' },
-	CMD_AGENTLESS_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -37,10 +37,11 @@ run(struct cmd_args *args)
 		else if (ch == 'd')
 			deadman = true;	/* the timer started by systemd-run */
 	}
-	if (a.url != NULL && !deadman)
+	if (a.opts.url != NULL && !deadman)
 		return cmd_agentless_entry(&cmd_revert, &a, args->argc == 1 ? args->argv[0] : NULL, false);
-	if (a.o.root != NULL || a.ssh_config != NULL || a.accept_new)
-		return cmd_error(&cmd_revert, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
+	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts))
+		return cmd_error(&cmd_revert, 2, "--root, --dut-root, --ssh-config and --ssh-accept-new "
+		    "go with --dut");
 	if (deadman && args->argc != 1) {
 		cmd_usage(&cmd_revert, 0);
 		return 2;
@@ -59,7 +60,7 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_revert = {
 	.name = "revert",
 	.summary = "restore the state before a journalled apply",
-	.usage = "revert [ID] [--dut ssh://[user@]host[:port] [--root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
+	.usage = "revert [ID] [--dut ssh://[user@]host[:port] [--root|--dut-root DIR] [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,
 	.run = run,

@@ -16,11 +16,11 @@
 #include "bench/signals.h"
 #include "cli/cli.h"
 #include "cli/bench_dut_opts.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
 #include "lab/rfc2544.h"
 #include "lab/traffic.h"
-#include "remote/remote.h"
 #include "util/util.h"
 #include "util/util_json.h"
 
@@ -226,7 +226,7 @@ check(struct rfc2544_config *c, struct output *out, bool sizes_given)
 		    "--dut ssh://...");
 	for (i = 0; i < 2; i++) {
 		url = i == 0 ? c->gen_host : c->sink_host;
-		if (url != NULL && (remote_parse(url, &h, &cause) == -1 || h.local)) {
+		if (url != NULL && (dut_host_parse(url, NULL, &h, &cause) == -1 || h.local)) {
 			if (cause == NULL)
 				cause = xstrdup("a host is ssh://[user@]host[:port]");
 			return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
@@ -342,7 +342,7 @@ dut_begin(struct rfc2544_config *c, struct output *out, struct rfc_run *d)
 		return cmd_fail(&cmd_lab_rfc2544, &cause, 2);
 	if (out->profile != NULL) {
 		if (cmd_check_profile(&cmd_lab_rfc2544, d->kb, d->bp.prof, out->rb.ncpu,
-		    cmd_dut_os(&out->rb.dut_facts)) == -1)
+		    dut_facts_kb_os(&out->rb.dut_facts)) == -1)
 			return 2;
 		if (bench_remote_check(&out->rb, &d->bp, &cause) == -1)
 			return cmd_fail(&cmd_lab_rfc2544, &cause, 2);

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/osdoc.h"
+#include "dut/dut.h"
 #include "os/collect.h"
 #include "remote/capture.h"
 #include "util/util.h"
@@ -33,7 +34,7 @@ add_boot_file(void *arg, const char *path, const char *at)
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "from", required_argument, NULL, 'f' },
-	CMD_OS_SSH_LONGOPTS,
+	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -52,13 +53,13 @@ run(struct cmd_args *args)
 	struct os_ctx *ctx;
 	char *cause = NULL, *text;
 	json_t *doc, *files;
-	struct cmd_os_ssh ssh = { NULL, NULL, false };
+	struct dut_opts dut = { NULL, NULL, NULL, false };
 	struct capture_set cap;
 	char *arg;
 	int ch, rc;
 
 	while ((ch = cmd_next(args, &arg)) != -1) {
-		if (cmd_os_ssh_option(&ssh, ch, arg))
+		if (dut_option(&dut, ch, arg))
 			continue;
 		switch (ch) {
 		case 'o':
@@ -70,7 +71,11 @@ run(struct cmd_args *args)
 			break;
 		}
 	}
-	ctx = cmd_os_open_at(&cmd_snapshot, args->argc > 0 ? args->argv[0] : NULL, &ssh, from, nfrom,
+	if ((rc = cmd_os_target(&cmd_snapshot, args, &dut)) != 0) {
+		free(from);
+		return rc;
+	}
+	ctx = cmd_os_open_at(&cmd_snapshot, &dut, from, nfrom,
 	    &cap);
 	free(from);
 	if (ctx == NULL) {
@@ -127,7 +132,7 @@ const struct ntune_cmd cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "save everything inspect sees, plus all network sysctls, as JSON",
 	.usage = "snapshot [-o FILE] [--from FILE|CAPTURE]...\n"
-	    "snapshot [-o FILE] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
+	    "snapshot [-o FILE] [--dut] ssh://[user@]host[:port] [--ssh-config FILE] [--ssh-accept-new]\n"
 	    "     [--dut-root DIR]",
 	.notes = "An ssh:// target is read agentless (see inspect): the same ntune-inspect JSON as\n"
 	    "a snapshot taken there, its boot files included.\n",

@@ -423,26 +423,52 @@ diag_counters_read(const char *const *paths, size_t n, const char *os, struct os
     char **cause)
 {
 	struct os_ctx *ctx;
-	char *data;
-	size_t len, i;
+	char *data, *why = NULL, *note, *first = NULL;
+	size_t len, i, used = 0;
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		if (util_read_file(paths[i], &data, &len, cause) != 0)
+		if (util_read_file(paths[i], &data, &len, cause) != 0) {
+			free(first);
 			return -1;
+		}
 		if (len > 0 && data[strspn(data, " \t\r\n")] == '{') {
 			free(data);
-			if ((ctx = os_open_files(&paths[i], 1, cause)) == NULL)
+			if ((ctx = os_open_files(&paths[i], 1, cause)) == NULL) {
+				free(first);
 				return -1;
+			}
 			rc = os_counters_collect(ctx, c, true, cause);
 			os_close(ctx);
 		} else {
-			rc = os_counters_paste(data, len, paths[i], os, c, cause);
+			/* one paste of several that has nothing to read is left out, said in a note */
+			rc = os_counters_paste(data, len, paths[i], os, c, n > 1 ? &why : cause);
 			free(data);
+			if (rc != 0 && n > 1) {
+				xasprintf(&note, "left out: %s", why != NULL ? why : paths[i]);
+				c->notes = util_strv_add(c->notes, &c->nnotes, note);
+				free(note);
+				if (first == NULL)
+					first = why;
+				else
+					free(why);
+				why = NULL;
+				continue;
+			}
 		}
-		if (rc != 0)
+		if (rc != 0) {
+			free(first);
 			return -1;
+		}
+		used++;
 	}
+	if (used == 0 && n > 1) {
+		util_cause(cause, "nothing could be read in any of the %zu files; the first: %s", n,
+		    first != NULL ? first : "?");
+		free(first);
+		return -1;
+	}
+	free(first);
 	return 0;
 }
 

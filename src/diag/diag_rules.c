@@ -200,6 +200,8 @@ diag_format_value(double v)
 		return xstrdup("?");
 	if (v >= 100 || v <= -100)
 		xasprintf(&s, "%.0f", v);
+	else if (v != 0 && v < 0.05 && v > -0.05)
+		xasprintf(&s, "%.2g", v);	/* 0.0041% is not "0%" */
 	else {
 		xasprintf(&s, "%.1f", v);
 		if ((n = strlen(s)) > 2 && strcmp(s + n - 2, ".0") == 0)

@@ -129,7 +129,7 @@ map_queues(json_t *m, json_t *d)
  * false when CPU n has neither.
  */
 static bool
-cpu_times(const json_t *m, const json_t *d, int n, bool top, double v[8])
+cpu_times(const json_t *m, const json_t *d, int n, bool top, double v[OS_CPU_STATES])
 {
 	static const char *const f[] = { "user", "nice", "system", "interrupt", "softirq", "idle",
 	    "iowait", "steal" };
@@ -160,22 +160,19 @@ cpu_shares(json_t *m, const double sum[4], double kmin, int n)
 static void
 cpus(json_t *m, const json_t *d)
 {
-	double v[8], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101, kmin = 101;
+	double v[OS_CPU_STATES], tot, busy, soft, max = -1, min = 101, softmax = -1, softmin = 101, kmin = 101;
 	double maxsoft = 0, maxkern = 0;
 	double sum[4] = { 0 };
 	int n, maxcpu = -1, softcpu = -1, idle = 0, sat = 0, seen = 0;
 	/* top's display is of now: it wins over kern.cp_times since boot, not over two samples */
 	bool top = get(m, "top.cpu.0.idle") >= 0 && (get(m, "interval") <= 0 ||
 	    (get(d, "cpu.0.user") < 0 && get(d, "cpu.0.idle") < 0));
-	size_t k;
 
 	for (n = 0; cpu_times(m, d, n, top, v); n++) {
-		for (tot = 0, k = 0; k < 8; k++)
-			tot += pos(v[k]);
-		if (tot <= 0)
+		if ((tot = os_cpu_ticks(v, &busy)) <= 0)
 			continue;
 		seen++;
-		busy = 100 * (tot - pos(v[5]) - pos(v[6])) / tot;
+		busy = 100 * busy / tot;
 		soft = 100 * (pos(v[3]) + pos(v[4])) / tot;
 		sum[0] += 100 * (pos(v[0]) + pos(v[1])) / tot;
 		sum[1] += 100 * pos(v[2]) / tot;
@@ -510,6 +507,7 @@ irq_spread(json_t *m, const json_t *d, const char *nic)
 	for (i = 0; i < 256; i++)
 		cpus += tot > 0 && percpu[i] > 0.05 * tot;
 	put(m, (double)nq, "irq.%s.queues", nic);
+	put(m, tot, "irq.%s.total", nic);
 	put(m, (double)active, "irq.%s.queues_active", nic);
 	put(m, tot > 0 ? 100 * max / tot : 0, "irq.%s.top_share", nic);
 	if (json_object_get(m, "interval") != NULL && json_number_value(json_object_get(m,

@@ -112,6 +112,7 @@ static const struct jfield doc_fields[] = {
 	    JF_OPT | JF_OMITNULL),
 	JNUMF(struct doctor_doc, NULL, "interval_note", J_PSTR, interval_note,
 	    JF_OPT | JF_OMITNULL),
+	JNUMF(struct doctor_doc, NULL, "reading", J_PSTR, reading, JF_OPT | JF_OMITNULL),
 	JPOBJF(struct doctor_doc, "load", load, load_fields, JF_OPT | JF_OMITNULL),
 	JARR(struct doctor_doc, "items", items, nitems, item_fields),
 	JSTRV(struct doctor_doc, "fine", fine, nfine),

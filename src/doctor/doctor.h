@@ -130,6 +130,8 @@ struct doctor_doc {
 	/* what interval_s is from: "cpu-ticks", "clock" (clock.txt), "duration" (--duration) */
 	char	*interval_from;		/* NULL: counters since boot */
 	char	*interval_note;		/* why not cpu-ticks, NULL when it is */
+	/* pastes without an interval: what their counters are ("from pastes: one reading of ..."), else NULL */
+	char	*reading;
 	struct doctor_load *load;	/* NULL: the user's own traffic */
 	struct doctor_item *items;	/* most important first */
 	size_t	 nitems;

@@ -45,6 +45,7 @@ struct doctor {
 	bool	 linux;	/* a Linux box: sysctl.d files and /etc/sysctl.conf, sysctl -p */
 	bool	 pastes;	/* the set is pastes (pastes.c), not a capture */
 	bool	 pastes_system;	/* the inspect readers read something of them (dmesg, pciconf...) */
+	unsigned paste_kinds;	/* the kinds of counters the pastes gave (pastes.c), a bit each */
 	struct diag_result *d;
 	struct kb_advice *adv;
 	size_t	 nadv;
@@ -64,6 +65,8 @@ struct doctor {
 	json_t	*shown_lines;	/* object: "file:line" -> 1 when an item shows that line */
 };
 
+/* What the pastes' counters are when there is no interval (the header's words), NULL for none. */
+char	*doctor_paste_reading(const struct doctor *);
 /* Frees an item made by items.c that did not go into a document (doc.c). */
 void	 doctor_item_free(struct doctor_item *);
 /* The text of a section, NULL when the capture does not have it. */

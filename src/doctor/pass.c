@@ -549,6 +549,7 @@ document(struct doctor *dr, struct doctor_doc *doc)
 	doc->interval_from = dr->secs_from != NULL ? xstrdup(dr->secs_from) : NULL;
 	doc->interval_note = dr->secs_from != NULL && dr->secs_note != NULL ?
 	    xstrdup(dr->secs_note) : NULL;
+	doc->reading = dr->pastes && dr->secs <= 0 ? doctor_paste_reading(dr) : NULL;
 	if (dr->o->load != NULL)
 		doc->load = load_copy(dr);
 	for (i = 0; i < dr->d->nnotes; i++)

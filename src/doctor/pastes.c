@@ -6,6 +6,7 @@
  * counters readers (FreeBSD or Linux, told by their content), and says what they lacked
  * with the command that shows it.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -296,6 +297,87 @@ cpus(struct doctor *dr)
 	dr->si.sys.ncpu = (int)json_number_value(n);
 }
 
+/* The kinds of counters the header names: totals since boot, then displays and rates of now. */
+static const struct {
+	const char *prefix, *what;
+	bool	 now;
+} kind[] = {
+	{ "cpu.", "CPU tick counters", false }, { "if.", "interface counters", false },
+	{ "irq.", "interrupt counts", false }, { "netisr.", "netisr counters", false },
+	{ "softnet.", "softnet_stat", false }, { "nic.", "NIC counters", false },
+	{ "pf.", "pf counters", false }, { "mbuf.", "mbuf counters", false },
+	{ "snmp.", "protocol counters", false }, { "top.cpu.", "top's CPU lines", true },
+	{ "ithr.", "top's threads", true }, { "kthr.", "top's threads", true },
+	{ "ifw.", "interface rates", true }, { "ifs.", "systat -ifstat rates", true },
+	{ "irqrate.", "vmstat -i rates", true },
+};
+
+static void
+kinds(struct doctor *dr, const struct os_counters *c)
+{
+	size_t i, k, l;
+
+	for (i = 0; i < c->n; i++)
+		for (k = 0; k < nitems(kind); k++) {
+			l = strlen(kind[k].prefix);
+			/* cpu.N.user, not top.cpu. (its own kind) */
+			if (strncmp(c->v[i].name, kind[k].prefix, l) == 0 &&
+			    (k != 0 || isdigit((unsigned char)c->v[i].name[l])))
+				dr->paste_kinds |= 1u << k;
+		}
+}
+
+/* "of A, B and C": the kinds of one sort (now or since boot) the pastes gave, once each. */
+static void
+kind_list(const struct doctor *dr, bool now, struct strbuf *sb)
+{
+	const char *said[nitems(kind)];
+	size_t k, j, n = 0, total = 0;
+
+	for (k = 0; k < nitems(kind); k++)
+		if ((dr->paste_kinds & 1u << k) && kind[k].now == now)
+			total++;
+	for (k = 0; k < nitems(kind); k++) {
+		if (!(dr->paste_kinds & 1u << k) || kind[k].now != now)
+			continue;
+		for (j = 0; j < n && strcmp(said[j], kind[k].what) != 0; j++)
+			;
+		if (j < n) {
+			total--;
+			continue;
+		}
+		strbuf_addf(sb, "%s%s", n == 0 ? "" : n + 1 == total ? " and " : ", ", kind[k].what);
+		said[n++] = kind[k].what;
+	}
+}
+
+char *
+doctor_paste_reading(const struct doctor *dr)
+{
+	struct strbuf sb;
+	unsigned since = 0, now = 0;
+	size_t k;
+
+	for (k = 0; k < nitems(kind); k++)
+		if (dr->paste_kinds & 1u << k)
+			*(kind[k].now ? &now : &since) |= 1u << k;
+	if (since == 0 && now == 0)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, dr->set->n == 1 ? "from a paste: " : "from pastes: ");
+	if (since != 0) {
+		strbuf_adds(&sb, "one reading of the ");
+		kind_list(dr, false, &sb);
+		strbuf_adds(&sb, " (totals since boot; their rates unknown)");
+	}
+	if (now != 0) {
+		strbuf_adds(&sb, since != 0 ? "; " : "");
+		kind_list(dr, true, &sb);
+		strbuf_adds(&sb, " (of now)");
+	}
+	return strbuf_detach(&sb);
+}
+
 /*
  * A paste of several (a folder with a screenshot, a file of another system's output) that
  * its reader cannot read at all is left out with a note; the rest is diagnosed. 0 read.
@@ -313,6 +395,7 @@ readable(struct doctor *dr, const struct capture_section *s, const char *os, cha
 		rc = -1;
 	} else
 		rc = os_counters_paste(s->text, s->len, doctor_paste_path(s), os, &t, &why);
+	kinds(dr, &t);
 	os_counters_free(&t);
 	if (rc == 0)
 		return 0;

@@ -28,42 +28,30 @@
 #include "os/os.h"
 #include "util/util.h"
 
-/* The per-CPU fields summed: each a disjoint state (FreeBSD has the first five kinds). */
-static const char *const fields[] = { "user", "nice", "system", "interrupt", "softirq",
-    "idle", "iowait", "steal" };
-
 #define TICKS_MAXCPU	4096	/* as many as doctor.c charts */
 
 /* How many CPUs c has tick counters for: cpu.0 .. cpu.N-1, each with its idle field. */
 static size_t
 ncpus(const struct os_counters *c)
 {
-	char name[64];
+	struct os_cpu_times t;
 	size_t n;
 
-	for (n = 0; n < TICKS_MAXCPU; n++) {
-		snprintf(name, sizeof name, "cpu.%zu.idle", n);
-		if (os_counters_get(c, name) == NULL)
-			break;
-	}
+	for (n = 0; n < TICKS_MAXCPU && os_counters_cpu(c, n, &t); n++)
+		;
 	return n;
 }
 
-/* CPU cpu's ticks: the sum of its fields that c has. */
+/* CPU cpu's ticks: the sum of its states (os_cpu_ticks). */
 static uint64_t
 ticks(const struct os_counters *c, size_t cpu)
 {
-	const struct os_counter *v;
-	char name[64];
-	uint64_t sum = 0;
-	size_t i;
+	struct os_cpu_times t;
+	double v[OS_CPU_STATES];
 
-	for (i = 0; i < nitems(fields); i++) {
-		snprintf(name, sizeof name, "cpu.%zu.%s", cpu, fields[i]);
-		if ((v = os_counters_get(c, name)) != NULL)
-			sum += v->value;
-	}
-	return sum;
+	os_counters_cpu(c, cpu, &t);
+	os_cpu_times_vec(&t, v);
+	return (uint64_t)os_cpu_ticks(v, NULL);
 }
 
 int

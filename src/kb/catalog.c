@@ -652,8 +652,8 @@ int
 kb_catalog_in_version(const struct kb_catalog *c, const struct kb_cat_entry *e,
     const char *version, const struct kb_cat_tree **tree)
 {
-	const struct kb_cat_tree *t, *best = NULL, *oldest = NULL;
-	size_t i, bi = 0, oi = 0;
+	const struct kb_cat_tree *t, *best = NULL, *oldest = NULL, *above = NULL;
+	size_t i, bi = 0, oi = 0, ai = 0;
 
 	*tree = NULL;
 	if (version == NULL || !isdigit((unsigned char)*version))
@@ -671,6 +671,11 @@ kb_catalog_in_version(const struct kb_catalog *c, const struct kb_cat_entry *e,
 			best = t;
 			bi = i;
 		}
+		if (kb_version_cmp(t->version, version) > 0 &&
+		    (above == NULL || kb_version_cmp(t->version, above->version) < 0)) {
+			above = t;
+			ai = i;
+		}
 	}
 	if (best == NULL) {
 		best = oldest;
@@ -679,5 +684,9 @@ kb_catalog_in_version(const struct kb_catalog *c, const struct kb_cat_entry *e,
 	if (best == NULL)
 		return -1;
 	*tree = best;
+	/* a release between two trees that disagree (12.0 between 10.4 and 12.1) is not known */
+	if (kb_version_cmp(best->version, version) != 0 && above != NULL && above != best &&
+	    ((e->seen >> bi) & 1u) != ((e->seen >> ai) & 1u))
+		return -1;
 	return (e->seen & (1u << bi)) != 0;
 }

@@ -106,8 +106,8 @@ const char *kb_catalog_suggest(const struct kb_catalog *, const char *os, const 
 /*
  * Whether e exists in the source tree nearest to version (the newest tree of
  * os not newer than version; the oldest when version precedes them all).
- * Returns 1 yes, 0 no, -1 when version or the trees cannot tell; *tree is the
- * tree compared with.
+ * Returns 1 yes, 0 no, -1 when version or the trees cannot tell (a release
+ * between two trees that disagree); *tree is the tree compared with.
  */
 int	 kb_catalog_in_version(const struct kb_catalog *, const struct kb_cat_entry *,
 	    const char *version, const struct kb_cat_tree **tree);

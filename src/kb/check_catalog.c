@@ -2,6 +2,8 @@
  * The lint rules that rest on the catalogue (share/catalog): whether a name
  * exists, in which version, where it goes, whether it can be written, and
  * whether its value is one the consumer (the loader, sysctl(8), procfs) takes.
+ * They are the source_* family (what the kernel sources declare); lint.c holds
+ * the knob_* (knowledge base) and text_* (the profile's own text) families.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -309,7 +311,7 @@ release_of(struct lint *l, bool *stated)
  * (the system's, or one the file states) still has it.
  */
 static void
-version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce0)
+source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce0)
 {
 	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce0);
 	bool stated, linux = strcmp(ce0->os, "linux") == 0;
@@ -337,7 +339,9 @@ version_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry
 	in = kb_catalog_in_version(l->cat, ce, ver, &t);
 	if (in == 0)
 		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
-		    "(%s@%.10s)%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
+		    "(%s@%.10s)%s%s%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
+		    kb_version_cmp(t->version, ver) != 0 ? ", the tree nearest to " : "",
+		    kb_version_cmp(t->version, ver) != 0 ? ver : "",
 		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
 	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
 		return;
@@ -369,7 +373,7 @@ in_values(const struct kb_cat_entry *ce, const char *v)
 
 /* Values the source lists as data (cc modules); 1 when reported. */
 static int
-values_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_values(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	const struct kb_cat_entry *stacks;
 	char list[256] = "";
@@ -402,12 +406,12 @@ check_catalog_values(struct lint *l, const struct kb_entry *e, const struct kb_k
 	if (ce == NULL)
 		return 0;
 	if (k != NULL && k->removed == NULL && k->since == NULL)
-		version_rule(l, e, ce);
-	return values_rule(l, e, ce);
+		source_version(l, e, ce);
+	return source_values(l, e, ce);
 }
 
 static void
-placement_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_placement(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	bool sysctl = l->target == KB_TARGET_SYSCTL || l->target == KB_TARGET_PFSENSE;
 
@@ -467,12 +471,12 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		break;
 	case KB_CAT_SYSCTL:
 	case KB_CAT_DOC:
-		placement_rule(l, e, ce);
+		source_placement(l, e, ce);
 		break;
 	}
-	version_rule(l, e, ce);
+	source_version(l, e, ce);
 	if (!check_consumer_value(l, e, NULL, ce))
-		values_rule(l, e, ce);
+		source_values(l, e, ce);
 }
 
 /* KB knob names within typo distance: edit distance <= 2 and the same parent node. */
@@ -527,6 +531,60 @@ sibling(const char *name, const char *near)
 	return false;
 }
 
+/*
+ * Name prefixes the base system hands to kernel modules from ports: their knobs are
+ * real but declared in the port's source, whose names change with its version.
+ */
+static const struct {
+	const char *os, *prefix, *what;
+} ported[] = {
+	{ "freebsd", "compat.linuxkpi.", "under compat.linuxkpi, where module_param puts a "
+	  "LinuxKPI kernel module's parameters as tunables (sys/compat/linuxkpi/common/include/"
+	  "linux/moduleparam.h:40-48); the modules that have them come from ports (drm-kmod's "
+	  "i915kms, amdgpu, radeonkms) and their names change with the port's version (newer "
+	  "drm-kmod puts i915's under hw.i915kms, drivers/gpu/drm/i915/i915_params.c "
+	  "@00ff6a34)" },
+};
+
+/*
+ * A device hint whose leaf no driver reads but one a letter away does (a typo):
+ * the loader passes it on and nothing reads it. Only the catalogue's generic
+ * hint.%s.%d.* row knows such a name.
+ */
+static void
+source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const char *leaf, *near, *where, *tree = kb_hints_tree(kb_get_hints(l->kb));
+	int dots = 0;
+
+	if (strcmp(l->os, "freebsd") != 0 || !util_startswith(e->name, "hint.") ||
+	    strchr(ce->name, '*') == NULL)
+		return;
+	for (leaf = e->name; *leaf != '\0' && dots < 3; leaf++)
+		dots += *leaf == '.';
+	if (dots < 3 || kb_hint_leaf(kb_get_hints(l->kb), leaf, &near, &where) || near == NULL)
+		return;
+	diag(l, e, KB_WARNING, "hint", "'%s': no driver reads a hint '%s' (did you mean %s? "
+	    "%s reads that%s%s); the loader passes it on and nothing uses it", e->name, leaf,
+	    near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
+}
+
+/* 1 when name belongs to a port's module (said as a note). */
+static int
+source_ported(struct lint *l, const struct kb_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < nitems(ported); i++) {
+		if (strcmp(l->os, ported[i].os) != 0 || !util_startswith(e->name, ported[i].prefix))
+			continue;
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the base source does not declare "
+		    "it, so it is not checked", e->name, ported[i].what);
+		return 1;
+	}
+	return 0;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -566,6 +624,8 @@ unknown(struct lint *l, const struct kb_entry *e)
 		    "rc.conf variable the catalogue knows: nothing may read it", e->name);
 		return;
 	}
+	if (source_ported(l, e))
+		return;
 	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
 	    "knowledge base, not checked", e->name);
 }
@@ -593,7 +653,7 @@ live_kind(struct lint *l, const char *name)
  * net.ipv4.igmp_link_local_mcast_reports, net/ipv4/sysctl_net_ipv4.c). 1 when reported.
  */
 static int
-misplaced_rule(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+source_misplaced(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	static const char *const homes[] = { "%.*s%s", "%.*sneigh.default.%s" };
 	const struct kb_cat_entry *real;
@@ -692,7 +752,7 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 	*kp = NULL;
 	k = kb_find(l->kb, e->name, l->platform);
 	ce = cat_find(l, e->name);
-	if (k == NULL && misplaced_rule(l, e, ce))
+	if (k == NULL && source_misplaced(l, e, ce))
 		return 0;
 	if ((r = linux_live(l, e, k, ce)) != -1) {
 		*kp = r == 1 ? k : NULL;
@@ -715,6 +775,7 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		return 0;
 	}
 	if (ce != NULL) {
+		source_hint(l, e, ce);
 		catalog_rules(l, e, ce);
 		return 0;
 	}

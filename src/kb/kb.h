@@ -71,6 +71,7 @@ struct kb_knob {
 	char	*forwarding;	/* "none: why": it does nothing for forwarded packets (only for the
 				   host's own sockets), with the code that shows it; or NULL */
 	char	*replaced_by;
+	char	*same_as;	/* another name of the same kernel variable (net.nf_conntrack_max), or NULL */
 	char	**requires;	/* "net.isr.maxthreads > 1", "kernel RSS" */
 	size_t	nrequires;
 	char	**conflicts;

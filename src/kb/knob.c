@@ -19,7 +19,14 @@ struct kb {
 	struct kb_catalog *cat;	/* share/catalog, or NULL */
 	struct kb_drivers *drivers;	/* DIR/drivers/OS.drivers, or NULL */
 	struct kb_prefixes *prefixes;	/* DIR/os.prefixes, or NULL */
+	struct kb_hints *hints;	/* DIR/drivers/freebsd.hints, or NULL */
 };
+
+const struct kb_hints *
+kb_get_hints(const struct kb *kb)
+{
+	return kb != NULL ? kb->hints : NULL;
+}
 
 const struct kb_drivers *
 kb_get_drivers(const struct kb *kb)
@@ -72,6 +79,7 @@ knob_free(void *p)
 	free(k->verified);
 	free(k->unverified);
 	free(k->replaced_by);
+	free(k->same_as);
 	util_strv_free(k->requires, k->nrequires);
 	util_strv_free(k->conflicts, k->nconflicts);
 	free(k->effect);
@@ -91,6 +99,7 @@ kb_free(struct kb *kb)
 	util_array_free(kb->knobs, kb->n, sizeof *kb->knobs, knob_free);
 	kb_catalog_free(kb->cat);
 	kb_drivers_free(kb->drivers);
+	kb_hints_free(kb->hints);
 	kb_prefixes_free(kb->prefixes);
 	free(kb);
 }
@@ -632,6 +641,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "verified", offsetof(struct kb_knob, verified) },
 		{ "unverified", offsetof(struct kb_knob, unverified) },
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
+		{ "same-as", offsetof(struct kb_knob, same_as) },
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
@@ -802,25 +812,48 @@ load_file(void *arg, const char *file, const char *text, size_t len, char **caus
 	return kb_load_text(arg, file, text, len, cause);
 }
 
-/* The NIC drivers (DIR/drivers) and OS name prefixes (DIR/os.prefixes), when there. */
+static int
+parse_prefixes(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_prefixes_parse(file, text, len, &kb->prefixes, cause);
+}
+
+static int
+parse_hints(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_hints_parse(file, text, len, &kb->hints, cause);
+}
+
+/*
+ * The NIC drivers (DIR/drivers), OS name prefixes (DIR/os.prefixes) and device hint
+ * leaves (DIR/drivers/freebsd.hints), when there.
+ */
 static int
 load_extras(struct kb *kb, const char *dir, char **cause)
 {
+	static const struct {
+		const char *name;
+		int (*parse)(struct kb *, const char *, const char *, size_t, char **);
+	} files[] = {
+		{ "os.prefixes", parse_prefixes },
+		{ "drivers/freebsd.hints", parse_hints },
+	};
 	char *path, *data;
-	size_t len;
+	size_t len, i;
 	int rc = 0;
 
 	xasprintf(&path, "%s/drivers", dir);
 	if (access(path, F_OK) == 0)
 		rc = kb_drivers_load(path, &kb->drivers, cause);
 	free(path);
-	xasprintf(&path, "%s/os.prefixes", dir);
-	if (rc == 0 && access(path, F_OK) == 0 &&
-	    (rc = util_read_file(path, &data, &len, cause)) == 0) {
-		rc = kb_prefixes_parse(path, data, len, &kb->prefixes, cause);
-		free(data);
+	for (i = 0; rc == 0 && i < nitems(files); i++) {
+		xasprintf(&path, "%s/%s", dir, files[i].name);
+		if (access(path, F_OK) == 0 && (rc = util_read_file(path, &data, &len, cause)) == 0) {
+			rc = files[i].parse(kb, path, data, len, cause);
+			free(data);
+		}
+		free(path);
 	}
-	free(path);
 	return rc;
 }
 

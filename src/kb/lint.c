@@ -1,6 +1,10 @@
 /*
  * The lint rules of `ntune check`. Each rule looks at one entry (or the whole
- * profile) and adds diagnostics; none of them writes anything.
+ * profile) and adds diagnostics; none of them writes anything. A rule's name
+ * says what it judges the line against: knob_* against the knowledge base's
+ * stanza of the knob (share/knobs), text_* against the profile's own text; the
+ * source_* rules of check_catalog.c judge it against the catalogue of names the
+ * kernel sources declare (share/catalog).
  */
 #include <ctype.h>
 #include <limits.h>
@@ -96,7 +100,7 @@ number_of(struct lint *l, const char *name, const char *v, long long *out)
 }
 
 static void
-rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	bool bsd = strcmp(l->os, "freebsd") == 0;
 	const char *ref = check_cat_ref(l, e->name);
@@ -144,7 +148,7 @@ rule_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k
 }
 
 static void
-rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	const char *ver = l->sys != NULL ? l->sys->version : NULL;
 	bool known = ver != NULL && isdigit((unsigned char)*ver);
@@ -198,7 +202,7 @@ rule_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 }
 
 static void
-rule_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	char *why, *why0;
 	int ncpu = l->sys != NULL ? l->sys->ncpu : 0;
@@ -225,7 +229,7 @@ rule_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 
 /* "kernel RSS", "NAME > N", "NAME >= OTHER". */
 static void
-rule_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	char lhs[128], op[3], rhs[128], *lv, *rv;
 	const char *from = "", *rfrom = "";
@@ -300,7 +304,7 @@ is_limit(const char *name)
 }
 
 static void
-rule_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	char *cur = NULL;
 	const char *what = "current";
@@ -320,7 +324,7 @@ rule_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 }
 
 static void
-rule_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	char *cur = NULL;
 
@@ -335,8 +339,22 @@ rule_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default", e->name, e->value);
 }
 
+/* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */
+static bool
+same_variable(struct lint *l, const char *a, const char *b)
+{
+	const struct kb_knob *ka, *kb;
+
+	if (strcmp(a, b) == 0)
+		return true;
+	ka = kb_find(l->kb, a, l->os);
+	kb = kb_find(l->kb, b, l->os);
+	return (ka != NULL && ka->same_as != NULL && strcmp(ka->same_as, b) == 0) ||
+	    (kb != NULL && kb->same_as != NULL && strcmp(kb->same_as, a) == 0);
+}
+
 static void
-rule_duplicates(struct lint *l)
+text_duplicates(struct lint *l)
 {
 	const struct kb_entry *a, *b;
 	size_t i, j;
@@ -345,8 +363,18 @@ rule_duplicates(struct lint *l)
 		b = &l->p->entries[i];
 		for (j = i; j > 0; j--) {
 			a = &l->p->entries[j - 1];
-			if (strcmp(a->name, b->name) != 0)
+			if (!same_variable(l, a->name, b->name))
 				continue;
+			if (strcmp(a->name, b->name) != 0) {
+				if (strcmp(a->value, b->value) != 0 || a->op != b->op)
+					diag(l, b, KB_ERROR, "duplicate", "'%s' is '%s' under another name: "
+					    "line %d set it to '%s'; the last one wins", b->name, a->name,
+					    a->line, a->value);
+				else
+					diag(l, b, KB_WARNING, "duplicate", "'%s' is '%s' under another "
+					    "name: line %d set it already", b->name, a->name, a->line);
+				break;
+			}
 			if (strcmp(a->value, b->value) != 0 || a->op != b->op)
 				diag(l, b, KB_ERROR, "duplicate", "'%s' set again to '%s' (line %d set "
 				    "'%s'); the last one wins", b->name, b->value, a->line, a->value);
@@ -360,7 +388,7 @@ rule_duplicates(struct lint *l)
 
 /* Another boot file on the system that sets the same knob to something else. */
 static void
-rule_others(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_others(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	const struct kb_entry *o;
 	size_t i;
@@ -400,7 +428,7 @@ has_nic(const struct kb_system *sys, const char *name, bool prefix)
  * share/knobs/drivers.
  */
 static void
-rule_device(struct lint *l, const struct kb_entry *e)
+text_device(struct lint *l, const struct kb_entry *e)
 {
 	const struct kb_drivers *ds = kb_get_drivers(l->kb);
 	const struct kb_driver *d = NULL;
@@ -465,7 +493,7 @@ rule_device(struct lint *l, const struct kb_entry *e)
  * fails on, so no setting. 1 when the entry is settled (not a setting).
  */
 static int
-rule_command(struct lint *l, const struct kb_entry *e)
+text_command(struct lint *l, const struct kb_entry *e)
 {
 	bool linux = strcmp(l->os, "linux") == 0;
 
@@ -501,7 +529,7 @@ rule_command(struct lint *l, const struct kb_entry *e)
  * `export --format sh|ansible` put values in sh run as root, and refuse it.
  */
 static void
-rule_shell_text(struct lint *l, const struct kb_entry *e)
+text_shell(struct lint *l, const struct kb_entry *e)
 {
 	const struct kb_knob *k = kb_find(l->kb, e->name, l->platform);
 
@@ -541,7 +569,7 @@ is_router(const struct kb_system *sys)
 
 /* On a router, a knob the knowledge base says does nothing for forwarded packets is waste. */
 static void
-rule_forwarding(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+knob_forwarding(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	if (l->router && k->forwarding != NULL)
 		diag(l, e, KB_WARNING, "forwarding", "'%s' is useless for forwarding: %s", e->name,
@@ -592,28 +620,28 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	}
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
-		rule_shell_text(&l, e);
-		if (rule_command(&l, e) || !check_known(&l, e, &k))
+		text_shell(&l, e);
+		if (text_command(&l, e) || !check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)
 			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "
 			    "were not confirmed at the kernel source (%s)", e->name, k->unverified);
-		rule_placement(&l, e, k);
-		rule_version(&l, e, k);
+		knob_placement(&l, e, k);
+		knob_version(&l, e, k);
 		consumer = check_consumer_value(&l, e, k, NULL);
 		if (consumer == 0 && !check_catalog_values(&l, e, k))
-			rule_value(&l, e, k);
-		rule_requires(&l, e, k);
-		rule_forwarding(&l, e, k);
+			knob_value(&l, e, k);
+		knob_requires(&l, e, k);
+		knob_forwarding(&l, e, k);
 		/* A value the consumer refuses sets nothing: no "lowers", no "default". */
 		if (consumer != 1) {
-			rule_lowers(&l, e, k);
-			rule_default(&l, e, k);
+			knob_lowers(&l, e, k);
+			knob_default(&l, e, k);
 		}
-		rule_others(&l, e, k);
-		rule_device(&l, e);
+		knob_others(&l, e, k);
+		text_device(&l, e);
 	}
-	rule_duplicates(&l);
+	text_duplicates(&l);
 	/* Stable sort by line: within a line, the rule order. */
 	for (i = 0; i < l.n; i++)
 		l.d[i].seq = i;

@@ -67,6 +67,16 @@ bool	 kb_prefix_is(const struct kb_prefixes *, const char *name, const char *os)
 
 /* What kb_load read besides the knobs: share/knobs/drivers and share/knobs/os.prefixes. */
 const struct kb_drivers *kb_get_drivers(const struct kb *);
+
+/* share/knobs/drivers/freebsd.hints: the hint leaves drivers read (kb/hints.c). */
+struct kb_hints;
+int	 kb_hints_parse(const char *file, const char *text, size_t len, struct kb_hints **,
+	    char **cause);
+void	 kb_hints_free(struct kb_hints *);
+int	 kb_hint_leaf(const struct kb_hints *, const char *leaf, const char **near,
+	    const char **where);
+const char *kb_hints_tree(const struct kb_hints *);
+const struct kb_hints *kb_get_hints(const struct kb *);
 const struct kb_prefixes *kb_get_prefixes(const struct kb *);
 
 struct kb_rule {

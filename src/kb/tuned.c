@@ -7,7 +7,9 @@
  *   instance, [sysctl] and e.g. [sysctl.thunderx] type=sysctl alike. The unit
  *   options type, enabled, replace, drop, devices, devices_udev_regex,
  *   cpuinfo_regex, uname_regex, script_pre, script_post (unit.py:14-25) and
- *   priority (tuned/units/manager.py:76-83) are no sysctls.
+ *   priority (tuned/units/manager.py:76-83) are no sysctls. The instances are applied
+ *   lowest priority first (default 0, a stable sort, manager.py:76-80): of two sysctl
+ *   units that set one name, the one applied later wins, so entries come in that order.
  * - An instance is created only when enabled (enabled= True/true/1, unit.py:15),
  *   its cpuinfo_regex matches /proc/cpuinfo and its uname_regex matches
  *   " ".join(os.uname()) (manager.py:45-74, Python re.search). ntune does not
@@ -57,6 +59,8 @@ struct tunit {
 	int	drop_line;
 	char	*uname_re;
 	char	*cpuinfo_re;
+	char	*priority;	/* priority= as written, NULL none */
+	int	priority_line;
 };
 
 struct kb_tuned {
@@ -164,6 +168,10 @@ unit_option(struct kb_tuned *t, struct tunit *u, int lineno, const char *key, co
 		set_str(&u->uname_re, v);
 	else if (strcmp(key, "cpuinfo_regex") == 0)
 		set_str(&u->cpuinfo_re, v);
+	else if (strcmp(key, "priority") == 0) {
+		set_str(&u->priority, v);
+		u->priority_line = lineno;
+	}
 }
 
 struct kb_tuned *
@@ -220,6 +228,7 @@ kb_tuned_free(struct kb_tuned *t)
 		free(t->u[i].drop);
 		free(t->u[i].uname_re);
 		free(t->u[i].cpuinfo_re);
+		free(t->u[i].priority);
 	}
 	free(t->u);
 	free(t->include);
@@ -297,6 +306,35 @@ kb_tuned_continuation(struct kb_profile *p, int lineno, const char *c)
 	return 1;
 }
 
+/*
+ * An option of a [vm] unit that TuneD's vm plugin does not have: TuneD logs
+ * "Unknown option" and ignores it (tuned/plugins/base.py:79-83). The plugin's
+ * options are tuned/plugins/plugin_vm.py:37-42; a sysctl belongs in [sysctl].
+ */
+static void
+vm_option(struct kb_profile *p, const struct tunit *u, int lineno, const char *c)
+{
+	static const char *const vm_keys[] = {
+		"transparent_hugepages", "transparent_hugepage", "transparent_hugepage.defrag",
+	};
+	char *copy = xstrdup(c), *key, *value;
+	size_t i, j;
+
+	if (strcmp(u->type, "vm") == 0 && split_option(copy, &key, &value)) {
+		for (i = 0; i < nitems(vm_keys) && strcmp(key, vm_keys[i]) != 0; i++)
+			;
+		for (j = 0; j < nitems(unit_keys) && strcmp(key, unit_keys[j]) != 0; j++)
+			;
+		if (i == nitems(vm_keys) && j == nitems(unit_keys))
+			kb_profile_note(p, NULL, lineno, KB_WARNING, "tuned section [%s]: the vm "
+			    "plugin has no option '%s' (tuned/plugins/plugin_vm.py:37-42): TuneD "
+			    "logs 'Unknown option' and ignores it (tuned/plugins/base.py:79-83)%s",
+			    u->name, key, strchr(key, '.') != NULL ? "; a sysctl belongs in [sysctl]" :
+			    "");
+	}
+	free(copy);
+}
+
 int
 kb_tuned_line(struct kb_profile *p, int lineno, const char *c)
 {
@@ -323,8 +361,10 @@ kb_tuned_line(struct kb_profile *p, int lineno, const char *c)
 		return 1;
 	}
 	t->opt_line = lineno;
-	if (!is_sysctl(&t->u[t->cur]))
+	if (!is_sysctl(&t->u[t->cur])) {
+		vm_option(p, &t->u[t->cur], lineno, c);
 		return 1;
+	}
 	copy = xstrdup(c);
 	if (!split_option(copy, &key, &value))
 		taken = 0;	/* not name=value: the setting reader says why */
@@ -363,6 +403,8 @@ struct munit {
 	bool	enabled;
 	const char *uname_re;
 	const char *cpuinfo_re;
+	const struct tunit *prio;	/* the unit whose priority= is in effect, NULL none */
+	const char *prio_file;
 	struct { size_t l, i; } *e;
 	size_t	n;
 };
@@ -678,6 +720,10 @@ merge_unit(struct resolve *r, struct munit **mu, size_t *nm, size_t li, const st
 		m->uname_re = u->uname_re;
 	if (m->u == NULL || u->replace || u->cpuinfo_re != NULL)
 		m->cpuinfo_re = u->cpuinfo_re;
+	if (m->u == NULL || u->replace || u->priority != NULL) {	/* an option: merger.py:55 */
+		m->prio = u->priority != NULL ? u : NULL;
+		m->prio_file = l->nfile;
+	}
 	m->u = u;
 	m->nfile = l->nfile;
 	m->type = u->type;
@@ -733,12 +779,60 @@ unit_applies(struct resolve *r, const struct munit *m)
 	return false;
 }
 
-/* The entries in effect, in merged order; the others freed. */
+/* A unit's priority as TuneD's int() takes it (manager.py:76-77); 0 when unset. */
+static long
+unit_priority(struct resolve *r, const struct munit *m, bool say)
+{
+	const char *v = m->prio != NULL ? m->prio->priority : NULL;
+	char *end;
+	long n;
+
+	if (v == NULL)
+		return 0;	/* consts.py:131 CFG_DEF_DEFAULT_INSTANCE_PRIORITY */
+	n = strtol(v, &end, 10);
+	if (end == v || *util_trim(end) != '\0') {
+		if (say)
+			kb_profile_note(r->top, m->prio_file, m->prio->priority_line, KB_ERROR,
+			    "tuned section [%s]: priority=%s is not an integer: TuneD's int() fails "
+			    "when it creates the instances (tuned/units/manager.py:77), so the "
+			    "profile is not applied", m->u->name, v);
+		return 0;
+	}
+	if (say)
+		kb_profile_note(r->top, m->prio_file, m->prio->priority_line, KB_NOTE, "tuned section "
+		    "[%s] has priority=%ld: TuneD applies the sysctl instances lowest priority first "
+		    "(the default is 0; tuned/units/manager.py:76-80), so where two set one name the "
+		    "one applied last wins; ntune reads them in that order", m->u->name, n);
+	return n;
+}
+
+/* The sysctl units in the order TuneD applies them: by priority, stable (manager.py:80). */
+static size_t *
+apply_order(struct resolve *r, struct munit *mu, size_t nm)
+{
+	size_t *o = xreallocarray(NULL, nm + 1, sizeof *o), i, j, t;
+	long *pr = xreallocarray(NULL, nm + 1, sizeof *pr);
+
+	for (i = 0; i < nm; i++) {
+		o[i] = i;
+		pr[i] = is_sysctl(mu[i].u) ? unit_priority(r, &mu[i], mu[i].enabled) : 0;
+	}
+	for (i = 1; i < nm; i++)	/* insertion sort: stable, as Python's sort */
+		for (j = i; j > 0 && pr[o[j - 1]] > pr[o[j]]; j--) {
+			t = o[j];
+			o[j] = o[j - 1];
+			o[j - 1] = t;
+		}
+	free(pr);
+	return o;
+}
+
+/* The entries in effect, in the order TuneD applies them; the others freed. */
 static void
 assemble(struct resolve *r, struct munit *mu, size_t nm)
 {
 	struct kb_entry *out = NULL, *e;
-	size_t n = 0, li, i, k;
+	size_t n = 0, li, i, *order = apply_order(r, mu, nm);
 
 	for (li = 0; li < r->nl; li++)
 		r->l[li].kept = xcalloc(r->l[li].p->nentries + 1, sizeof *r->l[li].kept);
@@ -749,18 +843,21 @@ assemble(struct resolve *r, struct munit *mu, size_t nm)
 	if (i > 0)	/* entries may be NULL when there are none: memcpy's argument must not be */
 		memcpy(out, r->top->entries, i * sizeof *out);
 	n = i;
-	for (k = 0; k < nm; k++) {
-		if (!is_sysctl(mu[k].u) || !unit_applies(r, &mu[k]))
+	for (size_t o = 0; o < nm; o++) {
+		struct munit *m = &mu[order[o]];
+
+		if (!is_sysctl(m->u) || !unit_applies(r, m))
 			continue;
-		out = xreallocarray(out, n + mu[k].n + 1, sizeof *out);
-		for (i = 0; i < mu[k].n; i++) {
-			e = entry_of(r, &mu[k], i);
-			r->l[mu[k].e[i].l].kept[mu[k].e[i].i] = true;
+		out = xreallocarray(out, n + m->n + 1, sizeof *out);
+		for (i = 0; i < m->n; i++) {
+			e = entry_of(r, m, i);
+			r->l[m->e[i].l].kept[m->e[i].i] = true;
 			out[n] = *e;
-			out[n++].file = r->l[mu[k].e[i].l].nfile != NULL ? r->l[mu[k].e[i].l].nfile :
+			out[n++].file = r->l[m->e[i].l].nfile != NULL ? r->l[m->e[i].l].nfile :
 			    r->top->path;
 		}
 	}
+	free(order);
 	for (li = 0; li < r->nl; li++) {
 		struct kb_profile *p = r->l[li].p;
 

@@ -75,39 +75,16 @@ bad(struct creader *r, const char *what, const char *line)
 	return 1;
 }
 
-static bool
-number(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	*v = strtoull(s, &end, 10);
-	return *end == '\0';
-}
-
-/* Splits line into at most max white-space separated words (in place). */
-static size_t
-words(char *line, char **w, size_t max)
-{
-	size_t n = 0;
-	char *save, *t;
-
-	for (t = strtok_r(line, " \t", &save); t != NULL && n < max; t = strtok_r(NULL, " \t", &save))
-		w[n++] = t;
-	return n;
-}
-
 static void
 cp_times(struct creader *r, const char *value)
 {
 	static const char *const f[] = { "user", "nice", "system", "interrupt", "idle" };
 	char *copy = xstrdup(value), *w[5 * OS_MAXCPU];
-	size_t n = words(copy, w, nitems(w)), i;
+	size_t n = os_words(copy, w, nitems(w)), i;
 	uint64_t v;
 
 	for (i = 0; i < n - n % 5; i++) {
-		if (!number(w[i], &v)) {
+		if (!os_number(w[i], &v)) {
 			n = i - i % 5;	/* the CPUs before it */
 			break;
 		}
@@ -167,7 +144,7 @@ sysctl_value(struct creader *r, const char *name, const char *value)
 		clockrate(r, value);
 		return;
 	}
-	if (!number(value, &v))
+	if (!os_number(value, &v))
 		return;
 	if (strcmp(name, "hw.ncpu") == 0)
 		os_counters_set(r->c, "ncpu", v, true);
@@ -219,8 +196,8 @@ vmstat_row(struct creader *r, char *line)
 		r->vmstat_blocks++;
 		return 0;
 	}
-	n = words(line, w, nitems(w));
-	if (n < 3 || !number(w[n - 2], &total) || !number(w[n - 1], &rate))
+	n = os_words(line, w, nitems(w));
+	if (n < 3 || !os_number(w[n - 2], &total) || !os_number(w[n - 1], &rate))
 		return bad(r, "vmstat -i row without its total and rate", w[0]);
 	if (strncmp(w[0], "irq", 3) != 0 || n < 4)
 		return 0;		/* cpuN:timer, swi..., stray: not a queue */
@@ -263,12 +240,12 @@ netisr_line(struct creader *r, char *line)
 	}
 	if (strcmp(line, "Workstreams:") == 0 || strcmp(line, "Protocols:") == 0)
 		return 0;
-	n = words(line, w, nitems(w));
+	n = os_words(line, w, nitems(w));
 	if (r->mode == C_NETISR_WS) {
 		if (n != 10)
 			return bad(r, "netstat -Q workstream row needs 10 columns", w[0]);
 		for (i = 0; i < 10; i++)
-			if (i != 2 && !number(w[i], &v[i]))
+			if (i != 2 && !os_number(w[i], &v[i]))
 				return bad(r, "netstat -Q workstream row with a non-number", w[i]);
 		os_counters_setf(r->c, v[7], false, "netisr.%s.cpu%" PRIu64 ".qdrops", w[2], v[1]);
 		os_counters_setf(r->c, v[8], false, "netisr.%s.cpu%" PRIu64 ".queued", w[2], v[1]);
@@ -276,9 +253,9 @@ netisr_line(struct creader *r, char *line)
 		return 0;
 	}
 	/* Protocols rows: Name Proto QLimit Policy Dispatch Flags */
-	if (n == 6 && number(w[1], &v[1]) && number(w[2], &v[2]))
+	if (n == 6 && os_number(w[1], &v[1]) && os_number(w[2], &v[2]))
 		os_counters_setf(r->c, v[2], true, "netisr.%s.qlimit", w[0]);
-	else if (n >= 3 && strcmp(w[0], "Thread") == 0 && number(w[2], &v[0]))
+	else if (n >= 3 && strcmp(w[0], "Thread") == 0 && os_number(w[2], &v[0]))
 		os_counters_set(r->c, "netisr.threads", v[0], true);
 	return 0;
 }
@@ -303,8 +280,9 @@ mbuf_line(struct creader *r, const char *line)
 static bool
 mbuf_text(const char *line)
 {
+	/* usr.bin/netstat/mbuf.c mbpr: the mbuf lines, then (FreeBSD 11+) its sendfile statistics */
 	static const char *const marks[] = { " in use (", " denied", " delayed", " allocated to network",
-	    " by sendfile", " drain routines", " sfbufs " };
+	    " by sendfile", " drain routines", " sfbufs ", " sendfile ", " bogus page", " read ahead " };
 	size_t i;
 
 	if (!isdigit((unsigned char)line[0]))
@@ -322,16 +300,16 @@ pf_line(struct creader *r, char *line)
 	size_t n;
 	uint64_t v;
 
-	n = words(line, w, nitems(w));
+	n = os_words(line, w, nitems(w));
 	if (n >= 3 && strcmp(w[0], "current") == 0 && strcmp(w[1], "entries") == 0) {
-		if (!number(w[2], &v))
+		if (!os_number(w[2], &v))
 			return bad(r, "pfctl -si 'current entries' without a number", w[2]);
 		os_counters_set(r->c, "pf.states", v, true);
 	} else if (n >= 2 && strcmp(w[0], "memory") == 0) {
-		if (!number(w[1], &v))
+		if (!os_number(w[1], &v))
 			return bad(r, "pfctl -si 'memory' without a number", w[1]);
 		os_counters_set(r->c, "pf.memory", v, false);
-	} else if (n >= 2 && strcmp(w[0], "state-limit") == 0 && number(w[1], &v))
+	} else if (n >= 2 && strcmp(w[0], "state-limit") == 0 && os_number(w[1], &v))
 		os_counters_set(r->c, "pf.state_limit", v, false);
 	return 0;
 }
@@ -365,7 +343,7 @@ netstat_i_head(struct creader *r, char *line)
 	if (strncmp(line, "Name ", 5) != 0 || strstr(line, " Ipkts ") == NULL)
 		return 0;
 	os_strlcpy(copy, line, sizeof copy);
-	n = words(copy, w, nitems(w));
+	n = os_words(copy, w, nitems(w));
 	if (n < 8 || strcmp(w[1], "Mtu") != 0 || strcmp(w[3], "Address") != 0)
 		return bad(r, "netstat -i header without Name Mtu Network Address", line);
 	r->nicols = 0;
@@ -388,7 +366,7 @@ netstat_i_row(struct creader *r, char *line)
 	size_t n, i, first;
 	uint64_t v;
 
-	n = words(line, w, nitems(w));
+	n = os_words(line, w, nitems(w));
 	if (n < 3 || strncmp(w[2], "<Link#", 6) != 0)
 		return 0;
 	/* the Address of a link row can be empty: the counters are the last columns */
@@ -399,13 +377,13 @@ netstat_i_row(struct creader *r, char *line)
 	if (name[0] != '\0' && name[strlen(name) - 1] == '*')
 		name[strlen(name) - 1] = '\0';
 	for (i = 0; i < r->nicols; i++)
-		if (!number(w[first + i], &v))
+		if (!os_number(w[first + i], &v))
 			return bad(r, "netstat -i row with a non-number (capture it without -h)",
 			    w[first + i]);
 	if (!os_counters_want(r->c, name))
 		return 0;
 	for (i = 0; i < r->nicols; i++)
-		if (r->icols[i][0] != '\0' && number(w[first + i], &v))
+		if (r->icols[i][0] != '\0' && os_number(w[first + i], &v))
 			os_counters_setf(r->c, v, false, "if.%s.%s", name, r->icols[i]);
 	return 0;
 }
@@ -506,6 +484,7 @@ top_thread(struct creader *r, const char *line)
 	char key[2 * OS_NAME_MAX + 24];
 	const struct os_counter *old;
 	uint64_t pct;
+	int n;
 
 	if (os_top_thread_row(line, &r->tcols, &th) != 1)
 		return -1;	/* not a row: maybe the next output (one_line goes on) */
@@ -525,13 +504,23 @@ top_thread(struct creader *r, const char *line)
 	default:
 		return 0;
 	}
-	/* several threads of one name ("igb0 que"): the busiest one stands for them */
+	/*
+	 * Several threads of one name in one display ("kernel{ix0 que}": a driver's task per
+	 * queue, top does not number them) are as many threads: que, que_b, que_c... (letters:
+	 * the queue number stays unknown). Past 26, the busiest one stands for the rest.
+	 */
 	snprintf(key, sizeof key, "%s.pct10", name);
+	for (n = 1; n < 26 && os_counters_get(r->c, key) != NULL; n++) {
+		snprintf(key, sizeof key, "%s_%c.pct10", name, 'a' + n);
+		if (os_counters_get(r->c, key) == NULL)
+			snprintf(name + strlen(name), sizeof name - strlen(name), "_%c", 'a' + n);
+	}
 	if ((old = os_counters_get(r->c, key)) != NULL && old->value >= pct)
 		return 0;
 	os_counters_set(r->c, key, pct, true);
-	if (th.cpu >= 0)
-		os_counters_setf(r->c, (uint64_t)th.cpu, true, "%s.cpu", name);
+	/* top's display without a C column: one active CPU (usr.bin/top/machine.c up_header) */
+	if (th.cpu >= 0 || r->tcols.c < 0)
+		os_counters_setf(r->c, (uint64_t)(th.cpu >= 0 ? th.cpu : 0), true, "%s.cpu", name);
 	return 0;
 }
 
@@ -554,6 +543,15 @@ top_line(struct creader *r, const char *line)
 		return rc;
 	if (os_top_thread_head(line, &r->tcols)) {
 		r->mode = C_TOP;
+		/*
+		 * No C column: top shows it only while kern.smp.active is set
+		 * (usr.bin/top/machine.c, format_header: up_header vs smp_header), so one CPU runs.
+		 */
+		if (r->tcols.c < 0 && os_counters_get(r->c, "ncpu") == NULL) {
+			os_counters_set(r->c, "ncpu", 1, true);
+			os_paste_note(r->c, "%s: top's thread list has no C column: one active CPU (top "
+			    "shows C only on SMP)", r->pa.path);
+		}
 		return 1;
 	}
 	return 0;
@@ -734,8 +732,7 @@ os_counters_text(const char *data, size_t len, const char *path, struct os_count
 int
 os_fbsd_counters(struct os_ctx *ctx, struct os_counters *c, char **cause)
 {
-	static const char cmd[] = "{ sysctl kern.cp_times; vmstat -i; netstat -Q; netstat -ibnd; "
-	    OS_FBSD_SAMPLE_MORE "; } 2>/dev/null";
+	static const char cmd[] = "{ " OS_FBSD_SAMPLE("; ") "; } 2>/dev/null";
 	struct strbuf sb;
 	char buf[8192];
 	size_t n;

@@ -128,20 +128,33 @@ os_netstat_w_row(const char *line, struct os_netstat_w *w, struct os_counters *c
 	return 1;
 }
 
-/* "12.345 KB/s": bytes per second (systat's units are powers of 1024). */
+/*
+ * "12.345 KB/s" or "17.271 Mb/s": bytes per second. systat's byte units are powers of
+ * 1024, its bit units (":scale mbit") powers of 1000 (usr.bin/systat/convtbl.c, FreeBSD 13).
+ */
 static bool
 rate(const char *num, const char *unit, double *v)
 {
-	static const char *const units[] = { "B/s", "KB/s", "MB/s", "GB/s", "TB/s" };
+	static const char *const bytes[] = { "B/s", "KB/s", "MB/s", "GB/s", "TB/s" };
+	static const char *const bits[] = { "b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s" };
+	double byte_mul = 1, bit_mul = 1.0 / 8;
 	char *end;
 	size_t i;
 
 	*v = strtod(num, &end);
 	if (end == num || *end != '\0' || !(*v >= 0))
 		return false;
-	for (i = 0; i < nitems(units) && strcmp(units[i], unit) != 0; i++)
-		*v *= 1024;
-	return i < nitems(units) && *v < 0x1p64;
+	for (i = 0; i < nitems(bytes); i++, byte_mul *= 1024, bit_mul *= 1000) {
+		if (strcmp(bytes[i], unit) == 0) {
+			*v *= byte_mul;
+			return *v < 0x1p64;
+		}
+		if (strcmp(bits[i], unit) == 0) {
+			*v *= bit_mul;
+			return *v < 0x1p64;
+		}
+	}
+	return false;
 }
 
 int

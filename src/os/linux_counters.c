@@ -190,19 +190,6 @@ qdiscs(struct os_counters *c)
 	close(fd);
 }
 
-static bool
-drop_name(const char *n)
-{
-	static const char *const marks[] = { "miss", "drop", "discard", "fifo", "no_buf", "nobuf",
-	    "no_dma", "out_of_buffer" };
-	size_t i;
-
-	for (i = 0; i < nitems(marks); i++)
-		if (strstr(n, marks[i]) != NULL)
-			return true;
-	return false;
-}
-
 static int
 ethtool(int fd, const char *ifname, void *data)
 {
@@ -237,7 +224,7 @@ nic_stats(struct os_counters *c, int fd, const char *ifname)
 		for (i = 0; i < n && i < names->len && i < vals->n_stats; i++) {
 			memcpy(name, names->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
 			name[ETH_GSTRING_LEN] = '\0';
-			if (drop_name(name) && strchr(name, ' ') == NULL)
+			if (os_ethtool_stat_kept(name) && strchr(name, ' ') == NULL)
 				os_counters_setf(c, vals->data[i], false, "nic.%s.%s", ifname,
 				    name);
 		}

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "os/os_impl.h"
+#include "os/platform.h"
 #include "util/util.h"
 
 const char *
@@ -40,13 +41,13 @@ os_open_live(const char *root, char **cause)
 		return NULL;
 	}
 #ifdef __linux__
-	if (strcmp(u.sysname, "Linux") == 0) {
+	if (os_platform_of_uname(u.sysname) == OS_PLATFORM_LINUX) {
 		ops = &os_linux_ops;
 		init = os_linux_init;
 	}
 #endif
 #ifdef __FreeBSD__
-	if (strcmp(u.sysname, "FreeBSD") == 0) {
+	if (os_platform_of_uname(u.sysname) == OS_PLATFORM_FREEBSD) {
 		ops = &os_freebsd_ops;
 		init = os_freebsd_init;
 	}

@@ -85,6 +85,20 @@ struct os_cpu_times {
 	uint64_t user, nice, system, interrupt, softirq, idle, iowait, steal;
 };
 
+/*
+ * CPU busy from tick counters, the one computation (cpu_ticks.c): t holds a CPU's states in
+ * the order of struct os_cpu_times (counts, their growth, or rates; a negative one is
+ * absent). os_cpu_ticks returns their sum, the CPU's ticks, and the busy ones in *busy (all
+ * but idle and iowait); os_cpu_busy_pct the % busy between readings a and b (0 when no tick
+ * passed).
+ */
+#define OS_CPU_STATES	8
+#define OS_CPU_IDLE	5
+#define OS_CPU_IOWAIT	6
+double	 os_cpu_ticks(const double t[OS_CPU_STATES], double *busy);
+void	 os_cpu_times_vec(const struct os_cpu_times *, double t[OS_CPU_STATES]);
+double	 os_cpu_busy_pct(const struct os_cpu_times *a, const struct os_cpu_times *b);
+
 /* Cumulative interface counters (like netstat -ibnd and /proc/net/dev). */
 struct os_if_counters {
 	char	name[OS_NAME_MAX];
@@ -264,14 +278,28 @@ void	 os_counters_free(struct os_counters *);
  */
 int	 os_counters_collect(struct os_ctx *, struct os_counters *, bool topology, char **cause);
 /*
- * One FreeBSD sample: after `sysctl kern.cp_times`, `vmstat -i`, `netstat -Q` and `netstat -ibnd`,
- * these commands (an sh list; an oid, pf or netstat the box lacks is left out) give the NIC
- * (dev.X.N), ip queue, mbuf and pf counters. Live diagnose (fbsd_counters.c) and doctor's
- * capture (src/remote/capture.c bsd_counters: before.txt, after.txt) both run it.
+ * One FreeBSD sample, defined here once: what os_counters_text reads, as the sh commands that
+ * print it, SEP between them. The CPU ticks (OS_FBSD_SAMPLE_TICKS) and the interface counters
+ * (OS_FBSD_SAMPLE_IF), the interrupts, netisr's workstreams, then (OS_FBSD_SAMPLE_MORE, one sh
+ * list: an oid, pf or netstat the box lacks is left out) the NIC (dev.X.N), ip queue, mbuf
+ * and pf counters. Live diagnose (fbsd_counters.c) and doctor's capture (src/remote/capture.c
+ * bsd_counters: before.txt, after.txt) run all of it, bench's per-run counters of a DUT
+ * (src/remote/host.c) its first two.
  */
+#define OS_FBSD_SAMPLE_TICKS	"sysctl kern.cp_times"
+#define OS_FBSD_SAMPLE_IF	"netstat -ibnd"
 #define OS_FBSD_SAMPLE_MORE	"sysctl hw.ncpu net.inet.ip.intr_queue_drops " \
 	"net.inet.ip.intr_queue_maxlen net.isr dev 2>/dev/null; netstat -m 2>/dev/null; " \
 	"pfctl -si 2>/dev/null; pfctl -sm 2>/dev/null"
+/*
+ * One Linux sample, defined here once: the files os_counters_text_linux reads, which the live
+ * backend reads under its root (linux.c, linux_counters.c); doctor's capture (capture.c
+ * linux_counters: before.txt, after.txt) prints them, the optional ones when readable.
+ */
+#define OS_LINUX_SAMPLE_FILES	"/proc/stat /proc/net/dev /proc/interrupts"
+#define OS_LINUX_SAMPLE_OPTIONAL	"/proc/net/softnet_stat"	/* one file */
+#define OS_FBSD_SAMPLE(SEP)	OS_FBSD_SAMPLE_TICKS SEP OS_FBSD_SAMPLE_IF SEP "vmstat -i" SEP \
+	"netstat -Q" SEP OS_FBSD_SAMPLE_MORE
 /*
  * Pasted FreeBSD/OPNsense text: sysctl (kern.cp_times, dev.X.N.mac_stats.*, iflib
  * queue counters...), vmstat -i, netstat -Q, netstat -m, pfctl -si and pfctl -sm,
@@ -287,6 +315,8 @@ int	 os_counters_text(const char *data, size_t len, const char *path, struct os_
  */
 int	 os_counters_text_linux(const char *data, size_t len, const char *path,
 	    struct os_counters *, char **cause);
+/* CPU cpu's tick counters in c (cpu.N.user ... cpu.N.steal, 0 for those c lacks); false without cpu.N.idle. */
+bool	 os_counters_cpu(const struct os_counters *c, size_t cpu, struct os_cpu_times *t);
 /* The reader for os ("linux" reads Linux text, any other name FreeBSD's). */
 int	 os_counters_paste(const char *data, size_t len, const char *path, const char *os,
 	    struct os_counters *, char **cause);

@@ -163,11 +163,44 @@ void	 os_paste_note(struct os_counters *, const char *fmt, ...)
  * absent), 0 not one, -1 cut before idle. A softnet_stat row: its hex words (>= 3), else 0.
  * A /proc/net/dev row "IF: 16 numbers": 1 (fifo drops counted in idrops), else 0.
  */
+/*
+ * Linux network outputs pasted (text_linux_net.c): ip -s link, ethtool -S, nstat, sar -n DEV and
+ * EDEV. os_lnet_command learns from a command line ("ethtool -S eth0": the interface of the
+ * block that follows); os_lnet_line reads a line: 0 read, 1 skipped (noted), -1 not one of them;
+ * os_lnet_blank at a blank line; os_lnet_end sets sar's means and frees.
+ */
+enum os_lnet_mode { LN_NONE, LN_IPLINK, LN_ETHTOOL, LN_NSTAT, LN_SAR };
+struct os_lnet_if;
+struct os_lnet {
+	enum os_lnet_mode mode;
+	char	 ifname[OS_NAME_MAX];		/* ip -s link: the block's interface */
+	char	 ethtool_if[OS_NAME_MAX];	/* the last "ethtool -S IF" command line's */
+	int	 ip_next;			/* 1: a line of numbers under an ip -s link header */
+	bool	 ip_rx;
+	char	 ip_cols[8][12];
+	size_t	 ip_ncols;
+	uint64_t dropped, missed;		/* ip -s link: rx_dropped, rx_missed_errors */
+	int	 sar_col[20];			/* sar: the value of each column after IFACE, -1 none */
+	int	 sar_ncols;
+	struct os_lnet_if *ifs;			/* sar: each interface's sums */
+	size_t	 nifs;
+};
+void	 os_lnet_command(struct os_lnet *, const char *cmd);
+int	 os_lnet_line(struct os_lnet *, struct os_paste *, struct os_counters *, const char *line);
+void	 os_lnet_blank(struct os_lnet *);
+void	 os_lnet_end(struct os_lnet *, struct os_counters *);
+/* An ethtool -S counter diagnose keeps (its name says miss, drop, discard, fifo, no buffer). */
+bool	 os_ethtool_stat_kept(const char *name);
+
 int	 os_proc_stat_cpu(const char *line, int *cpu, unsigned long long f[8]);
 int	 os_softnet_row(const char *line, unsigned long long f[16]);
 int	 os_proc_net_dev_row(const char *line, struct os_if_counters *);
 
 void	 os_strlcpy(char *dst, const char *src, size_t len);
+/* The text readers' words: line split in place at blanks and tabs, at most max of them. */
+size_t	 os_words(char *line, char **w, size_t max);
+/* s is a whole decimal number, in *v. */
+bool	 os_number(const char *s, uint64_t *v);
 void	 os_nic_init(struct os_nic *);
 
 #endif

@@ -283,3 +283,25 @@ os_clock_ticks(void)
 
 	return hz > 0 ? hz : 100;
 }
+
+size_t
+os_words(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *save, *t;
+
+	for (t = strtok_r(line, " \t", &save); t != NULL && n < max; t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	return n;
+}
+
+bool
+os_number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	*v = strtoull(s, &end, 10);
+	return *end == '\0';
+}

@@ -97,6 +97,26 @@ os_platform_list(void)
 }
 
 enum os_platform
+os_platform_of_uname(const char *s)
+{
+	enum os_platform p;
+	char word[32];
+	size_t n;
+
+	if (s == NULL)
+		return OS_PLATFORM_UNKNOWN;
+	n = strcspn(s, " \t\r\n");
+	if (n >= sizeof word)
+		return OS_PLATFORM_UNKNOWN;
+	memcpy(word, s, n);
+	word[n] = '\0';
+	/* as uname spells it: a family's own label, never a distribution's */
+	p = os_platform_parse(word);
+	return p == os_platform_family(p) && strcmp(word, os_platform_label(p)) == 0 ? p :
+	    OS_PLATFORM_UNKNOWN;
+}
+
+enum os_platform
 os_platform_in_text(const char *s)
 {
 	size_t i;

@@ -30,6 +30,12 @@ enum os_platform os_platform_family(enum os_platform);
 bool	 os_platform_is_distro(enum os_platform);
 /* The names --os accepts, for messages: "freebsd, opnsense, pfsense, linux". */
 const char *os_platform_list(void);
+/*
+ * The family the first word of uname -s (or uname -a) output names, spelled as
+ * uname does ("FreeBSD", "Linux"): FREEBSD, LINUX, else UNKNOWN. How a probe, a
+ * capture and this machine say their OS.
+ */
+enum os_platform os_platform_of_uname(const char *);
 /* The distribution a text names (kern.version, /etc/platform, a distro string), else UNKNOWN. */
 enum os_platform os_platform_in_text(const char *);
 

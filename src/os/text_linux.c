@@ -47,6 +47,7 @@ struct lreader {
 	bool	 has_agg;
 	unsigned long long agg_ticks[NSTATES];	/* /proc/stat's "cpu" line */
 	bool	 has_agg_ticks;
+	struct os_lnet net;		/* ip -s link, ethtool -S, nstat, sar (text_linux_net.c) */
 };
 
 static int
@@ -462,7 +463,9 @@ static int
 one_line(void *arg, char *line)
 {
 	struct lreader *r = arg;
+	const char *cmd;
 	size_t l;
+	int rc;
 
 	line = os_paste_unquote(line);
 	l = strlen(line);
@@ -472,13 +475,20 @@ one_line(void *arg, char *line)
 		/* a blank in /proc/interrupts or under top's process header is pasted, not an end */
 		if (r->mode != L_INTR && r->mode != L_PROCS)
 			r->mode = L_NONE;
+		os_lnet_blank(&r->net);
 		return 2;
 	}
-	if (os_paste_command(line) != NULL) {
+	if ((cmd = os_paste_command(line)) != NULL) {
 		r->mode = L_NONE;
+		os_lnet_command(&r->net, cmd);
 		os_paste_skip(&r->pa, "a prompt or command line", line);
 		return 1;
 	}
+	if ((rc = os_lnet_line(&r->net, &r->pa, r->c, line)) >= 0)
+		return rc;
+	/* a line of another output ends sar's columns (an mpstat row may have as many) */
+	if (r->net.mode == LN_SAR)
+		r->net.mode = LN_NONE;
 	if (banner(line) || proc_stat(r, line) || softnet(r, line) || netdev(r, line) ||
 	    interrupts(r, line))
 		return 0;
@@ -504,6 +514,7 @@ aggregate(void *arg)
 		os_paste_note(r->c, "%s: no per-CPU lines: the CPU line of all CPUs (%.1f%% idle) read "
 		    "as the box's one CPU (top: press 1; mpstat -P ALL)", r->pa.path, r->agg[5]);
 	}
+	os_lnet_end(&r->net, r->c);
 	if (r->has_agg_ticks && os_counters_get(r->c, "cpu.0.idle") == NULL) {
 		for (k = 0; k < NSTATES; k++)
 			os_counters_setf(r->c, r->agg_ticks[k], false, "cpu.0.%s", f[k]);
@@ -514,7 +525,7 @@ aggregate(void *arg)
 
 static const struct os_paste_reader linux_reader = { one_line, aggregate,
 	"Linux output: /proc/stat, /proc/net/softnet_stat, /proc/net/dev, /proc/interrupts, top "
-	"(procps or BusyBox) or mpstat -P ALL" };
+	"(procps or BusyBox), mpstat -P ALL, ip -s link, ethtool -S IF, nstat or sar -n DEV" };
 
 int
 os_counters_text_linux(const char *data, size_t len, const char *path, struct os_counters *c,

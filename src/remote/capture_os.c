@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "os/fbsd_text.h"
+#include "os/platform.h"
 #include "os/snapshot.h"
 #include "remote/capture.h"
 #include "remote/remote.h"
@@ -126,10 +127,14 @@ os_open_captures(const struct capture_set *set, char **cause)
 		    origin);
 		return NULL;
 	}
-	if (strncmp(u->text, "FreeBSD", 7) == 0)
+	switch (os_platform_of_uname(u->text)) {
+	case OS_PLATFORM_FREEBSD:
 		return open_freebsd(set, cause);
-	if (strncmp(u->text, "Linux", 5) == 0)
+	case OS_PLATFORM_LINUX:
 		return capture_open_linux(set, cause);
+	default:
+		break;
+	}
 	util_cause(cause, "%s: uname.txt names a system ntune does not read: '%.*s'", origin,
 	    (int)strcspn(u->text, " \n"), u->text);
 	return NULL;
@@ -179,7 +184,7 @@ capture_boot_files(const struct capture_set *set,
 
 	for (i = 0; i < nitems(files); i++) {
 		/* a Linux capture's sysctl.conf.local is /etc/sysctl.d/ (several files) */
-		if (u != NULL && strncmp(u->text, "Linux", 5) == 0 && i != 2) {
+		if (u != NULL && os_platform_of_uname(u->text) == OS_PLATFORM_LINUX && i != 2) {
 			if (i == 3 && (s = capture_get(set, files[i].name)) != NULL &&
 			    strlen(s->text) == s->len)
 				sysctl_d_files(s->text, fn, arg);

@@ -135,39 +135,4 @@ int	remote_child_wait(struct remote_child *, double deadline, bool *timed_out);
 void	remote_child_kill(struct remote_child *);
 void	remote_child_free(struct remote_child *);
 
-/* --- what is read from a host (host.c) ---------------------------------- */
-
-#include <stdint.h>
-
-/* The host's boot id (a new one after every boot) into buf. */
-int	remote_boot_id(const struct remote_host *, double timeout, char *buf, size_t len, char **cause);
-
-struct remote_facts {
-	char	os[32];			/* uname -s: Linux, FreeBSD */
-	char	platform[64];		/* /etc/platform (OPNsense, pfSense), or "" */
-	char	uname[512];		/* uname -a */
-	char	version[64];		/* `ntune --version` there, "none" */
-	char	boot_id[128];
-	char	*conftxt;		/* FreeBSD kern.conftxt, "" elsewhere */
-};
-/* ntune: the ntune command there. -1 + cause when the host cannot be reached. */
-int	remote_facts(const struct remote_host *, const char *ntune, struct remote_facts *, char **cause);
-void	remote_facts_free(struct remote_facts *);
-
-struct remote_cpu {
-	uint64_t busy, total;		/* ticks */
-};
-
-/* The DUT's counters, read idle (never during a trial). */
-struct remote_counters {
-	char	boot_id[128];
-	uint64_t in_rx, in_drop;	/* the interface facing the generator */
-	uint64_t out_tx, out_drop;	/* the interface facing the sink */
-	struct remote_cpu *cpu;
-	size_t	ncpu;
-};
-int	remote_counters(const struct remote_host *, const char *in, const char *out,
-	    struct remote_counters *, char **cause);
-void	remote_counters_free(struct remote_counters *);
-
 #endif

@@ -155,12 +155,19 @@ report_doctor_html(const struct doctor_doc *doc)
 	report_esc(&sb, sys->platform);
 	strbuf_adds(&sb, " ");
 	report_esc(&sb, sys->version != NULL ? sys->version : "");
-	strbuf_addf(&sb, ", %d CPUs; read from <code>", sys->ncpu);
+	if (sys->ncpu > 0)
+		strbuf_addf(&sb, ", %d CPU%s; read from <code>", sys->ncpu, sys->ncpu == 1 ? "" : "s");
+	else
+		strbuf_adds(&sb, ", CPUs unknown; read from <code>");
 	report_esc(&sb, doc->source);
 	if (doc->interval_s > 0) {
 		strbuf_addf(&sb, "</code>; samples %.2f s apart (by ", doc->interval_s);
 		report_esc(&sb, doctor_interval_by(doc));
 		strbuf_adds(&sb, ")</p>\n");
+	} else if (doc->reading != NULL) {
+		strbuf_adds(&sb, "</code>; ");
+		report_esc(&sb, doc->reading);
+		strbuf_adds(&sb, "</p>\n");
 	} else
 		strbuf_adds(&sb, "</code>; counters since boot (no samples)</p>\n");
 	strbuf_addf(&sb, "<div class=\"banner %s\">%s</div>\n", n > 0 ? "warn" : "ok", n > 0 ?

@@ -115,6 +115,14 @@ test_expect_success 'a file of which nothing can be read: exit 2 naming it and w
 	test_expect_code 2 ntune diagnose --os linux --from none.txt 2>err &&
 	grep -q "none.txt: nothing could be read: expected Linux output: /proc/stat" err
 '
+test_expect_success 'several files, one of them unreadable: it is left out with a note, the rest read' '
+	printf "hello world\nfoo bar\n" >none.txt &&
+	printf "hw.ncpu: 4\n" >ok.txt &&
+	ntune diagnose --from none.txt ok.txt >out &&
+	grep -q "^note: left out: none.txt: nothing could be read: expected FreeBSD" out &&
+	test_expect_code 2 ntune diagnose --from none.txt none.txt 2>err &&
+	grep -q "nothing could be read in any of the 2 files; the first: none.txt: nothing could be read" err
+'
 test_expect_success 'a netstat -Q workstream row with a missing column is skipped and named' '
 	printf "Configuration:\nWorkstreams:\nWSID CPU   Name     Len WMark   Disp\x27d  HDisp\x27d   QDrops   Queued  Handled\n   0   0   ip  0 0 1 0 0 0\n" >q.txt &&
 	ntune diagnose --from q.txt >out &&

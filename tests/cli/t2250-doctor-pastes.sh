@@ -40,7 +40,7 @@ test_expect_success 'a folder with a file that is no paste: that file left out w
 '
 test_expect_success SHARED_FIXTURES 'a paste of the system only (dmesg): its NICs, no diagnosis, what to paste' '
 	ntune doctor --from "$R/dmesg_opnsense24.1_atom-c3558r_ix-x553_partial.txt" >out &&
-	grep -q "^ntune doctor: (no host name), freebsd, [0-9]* CPUs, NICs ix0 ix1;" out &&
+	grep -q "^ntune doctor: (no host name), freebsd, CPUs unknown, NICs ix0 ix1;" out &&
 	grep -q "^note: no top -P: how busy each CPU is unseen (run: top -HSPz -s 5 -d 2)$" out &&
 	grep -q "^note: no vmstat -i: queue balance unseen (run: vmstat -i)$" out
 '
@@ -61,6 +61,12 @@ test_expect_success 'Linux pastes (mpstat, /proc/net/softnet_stat) are told from
 	grep -q "^ntune doctor: (no host name), linux, 2 CPUs" out &&
 	grep -q "^note: no /proc/interrupts: queue balance unseen (run: cat /proc/interrupts)$" out &&
 	grep -q "^note: no /proc/net/softnet_stat: backlog drops and budget exhaustion unseen (run: cat /proc/net/softnet_stat)$" out
+'
+test_expect_success 'the header says what the pastes gave: one reading since boot, displays of now, no rates' '
+	test_expect_code 1 ntune doctor --from "$D/real-top-P_opnsense_dec750_seed000.txt" >h1 &&
+	test "$(head -n 1 h1)" = "ntune doctor: (no host name), freebsd, 8 CPUs, NICs (none known: no NIC driver in the capture); from a paste: top'"'"'s CPU lines (of now)" &&
+	test_expect_code 1 ntune doctor --from "$D/real-top-P_opnsense_dec750_seed000.txt" "$D/opnsense-vmstat-i-1.txt" --json >h2.json &&
+	python3 -c "import json; r = json.load(open(\"h2.json\"))[\"reading\"]; print(r); assert r.startswith(\"from pastes: one reading of the \") and \"interrupt counts\" in r and r.endswith(\"(totals since boot; their rates unknown); top'"'"'s CPU lines and vmstat -i rates (of now)\"), r"
 '
 test_expect_success 'a paste of which nothing can be read: exit 2 naming it and what was expected' '
 	printf "hello\nworld\n" >nothing.txt &&

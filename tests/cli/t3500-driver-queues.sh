@@ -51,6 +51,23 @@ ice ice if_ice_iflib.c:372-373 isc_nrxqsets_max = the function's num_rxq
 bnxt bnxt if_bnxt.c:844-851 isc_nrxqsets_max = min(MSI-X vectors - 1
 TABLE
 
+# Drivers outside iflib whose hardware fixes the count: the figure read at source, and advise
+# proposes no queue or channel count for their ports (driver, ports, the figure's place)
+while read -r drv dev where; do
+	test_expect_success "$dev ($drv, not iflib): no queue count proposed; the count is the hardware's ($where)" "
+		box $dev >$dev.txt &&
+		ntune advise --from $dev.txt >$dev.conf &&
+		! grep -Eq \"^dev.$dev.[0-9]+.(iflib.override_n[rt]xqs|conf.channels)=\" $dev.conf &&
+		awk '/^driver: *$drv\$/,/^\$/' \"$DRIVERS\" | grep -q \"^queues: *hardware\$\" &&
+		awk '/^driver: *$drv\$/,/^\$/' \"$DRIVERS\" | grep -q \"^iflib: *no\$\" &&
+		awk '/^driver: *$drv\$/,/^\$/' \"$DRIVERS\" | grep \"^queues-source:\" | grep -q \"$where\"
+	"
+done <<'TABLE'
+mlx5 mce mlx5_main.c:309-336 mlx5_enable_msix
+mlx4 mlxen mlx4_en_rx.c:328-337 mlx4_en_set_num_rx_rings
+re re if_re.c:1287-1298 re_attach asks for RL_MSI_MESSAGES vectors, 1
+TABLE
+
 test_expect_success 'an iflib driver whose queue facts were not read: no count, "unverified: one-boot trial only"' '
 	box ax >ax.txt &&
 	mkdir -p share/knobs/drivers && cp -R "$SRCDIR/share/." share/ &&

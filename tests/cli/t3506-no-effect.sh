@@ -23,4 +23,13 @@ test_expect_success 'explain says since when, with the source' '
 	ntune explain --json net.ipv4.tcp_low_latency >e.json &&
 	python3 -c "import json; k=json.load(open(\"e.json\")); k=k[0] if isinstance(k,list) else k; assert k[\"no_effect_since\"]==\"4.14\" and \"ip-sysctl\" in k[\"sources\"][0], k"
 '
+test_expect_success 'an alias beside its new name is one variable set twice (same-as in the stanza)' '
+	printf "net.netfilter.nf_conntrack_max=1000\nnet.nf_conntrack_max=2000\n" >a.conf &&
+	test_expect_code 1 ntune check --os linux a.conf >out 2>err && cat out &&
+	grep -q "a.conf:2: error: .net.nf_conntrack_max. is .net.netfilter.nf_conntrack_max. under another name: line 1 set it to .1000.; the last one wins" out &&
+	grep -q "a.conf:2: note: .net.nf_conntrack_max. is an old name .*prefer net.netfilter.nf_conntrack_max" out &&
+	printf "net.nf_conntrack_max=1000\nnet.netfilter.nf_conntrack_max=1000\n" >b.conf &&
+	ntune check --os linux b.conf >out 2>err &&
+	grep -q "b.conf:2: warning: .net.netfilter.nf_conntrack_max. is .net.nf_conntrack_max. under another name: line 1 set it already" out
+'
 test_done

@@ -48,7 +48,7 @@ test_expect_success TUNED_ORACLE,TUNED_PROFILES 'every shipped profile: equal to
 '
 
 mk() { mkdir -p "edge/$1" && printf "$2" >"edge/$1/tuned.conf"; }
-test_expect_success TUNED_ORACLE 'edge cases: a header with a comment, continuation lines, only-raise, inline comments, repeats' '
+test_expect_success TUNED_ORACLE 'edge cases: a header with a comment, continuation lines, only-raise, inline comments, repeats, priority= order' '
 	mk comment-header "[main]\nsummary=x\n\n[sysctl] # kernel settings\nnet.core.somaxconn=1024\n" &&
 	mk continuation "[main]\nsummary=x\n\n[sysctl]\nnet.ipv4.tcp_rmem=4096\n  87380 16777216\nvm.swappiness=10\n" &&
 	mk raise "[main]\nsummary=x\n\n[sysctl]\nnet.core.somaxconn= >2048\nvm.swappiness=<10\n" &&
@@ -57,7 +57,20 @@ test_expect_success TUNED_ORACLE 'edge cases: a header with a comment, continuat
 	mk two-units "[main]\nsummary=x\n\n[sysctl]\nvm.swappiness=10\n\n[more]\ntype=sysctl\nvm.swappiness=30\nvm.dirty_ratio=5\n" &&
 	mk same-section "[main]\nsummary=x\n\n[sysctl]\nvm.swappiness=10\n\n[sysctl]\nvm.dirty_ratio=5\n" &&
 	mk glob "[main]\nsummary=x\n\n[sysctl]\nnet.ipv4.conf.*.rp_filter=1\n" &&
+	mk priority "[main]\nsummary=x\n\n[late]\ntype=sysctl\npriority=20\nnet.core.somaxconn=1024\nvm.swappiness=5\n\n[sysctl]\nnet.core.somaxconn=512\nkernel.pid_max=65536\n\n[early]\ntype=sysctl\npriority=-5\nkernel.pid_max=32768\nvm.swappiness=60\n" &&
+	mk priority-same "[main]\nsummary=x\n\n[b]\ntype=sysctl\npriority=3\nvm.swappiness=5\n\n[a]\ntype=sysctl\npriority=3\nvm.swappiness=7\n" &&
 	for d in edge/*/; do compare "$PWD/${d}tuned.conf" || return 1; done
+'
+test_expect_success 'priority= that is no integer is an error at its line (TuneD cannot create the instances)' '
+	rm -rf edge && mk badprio "[main]\nsummary=x\n\n[sysctl]\npriority=high\nvm.swappiness=10\n" &&
+	test_expect_code 2 ntune check --os linux edge/badprio/tuned.conf >out 2>&1 &&
+	grep -q "edge/badprio/tuned.conf:5: error: tuned section \[sysctl\]: priority=high is not an integer" out
+'
+test_expect_success 'a [vm] option the vm plugin does not have is warned at its line (TuneD ignores it)' '
+	rm -rf edge && mk vm "[main]\nsummary=x\n\n[vm]\ntransparent_hugepages=never\nvm.nr_hugepages=156\n\n[sysctl]\nvm.swappiness=10\n" &&
+	ntune check --os linux edge/vm/tuned.conf >out 2>&1 &&
+	grep -q "edge/vm/tuned.conf:6: warning: tuned section \[vm\]: the vm plugin has no option .vm.nr_hugepages. (tuned/plugins/plugin_vm.py:37-42)" out &&
+	! grep -q "tuned.conf:5: warning" out
 '
 test_expect_success TUNED_ORACLE 'files TuneD refuses are refused at their line: a setting before a header, a BOM, name: value' '
 	rm -rf edge && mk before "net.core.somaxconn=1024\n[main]\nsummary=x\n\n[sysctl]\nvm.swappiness=10\n" &&

@@ -3,7 +3,7 @@
 # KB_TARGET_PFSENSE; export puts boot-time ones in loader.conf.local), so a knob the catalogue
 # knows as boot-time only (CTLFLAG_RDTUN: the kernel reads it once, from the loader's
 # environment) does nothing there; OPNsense writes its tunables to the loader too. Knobs
-# outside the knowledge base, from the catalogue alone (src/kb/check_catalog.c placement_rule).
+# outside the knowledge base, from the catalogue alone (src/kb/check_catalog.c source_placement).
 . "$(dirname "$0")/lib.sh"
 
 # A config.xml whose System Tunables hold one knob NAME=1.

@@ -14,7 +14,7 @@ test_prereq_SHELLCHECK() { command -v shellcheck >/dev/null 2>&1; }
 
 test_expect_success 'the golden copies are there: FreeBSD (OPNsense, pfSense) and Linux, apply, confirm, revert' '
 	for f in freebsd-apply freebsd-apply-trial-boot freebsd-confirm freebsd-revert linux-apply \
-	    linux-confirm linux-revert linux-renew; do
+	    linux-confirm linux-revert linux-renew freebsd-history linux-history; do
 		test -s "$G/$f.golden" && tail -n 1 "$G/$f.golden" | grep -qx "ntune_main \"\$@\"" || return 1
 	done
 '

@@ -4,6 +4,7 @@
 # from rig-freebsd.sh). The dead-man job runs on the DUT itself: the controller is gone long
 # before it fires. Hostile input (a value with shell text, a sysctl printing garbage, a connection
 # dropped in the middle of the apply) never leaves the DUT half-applied without its revert job.
+# history, verify and export --dut read the DUT's journal over the same ssh.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/rig-freebsd.sh"
 . "$(dirname "$0")/rig.sh"
@@ -54,6 +55,13 @@ test_expect_success 'a persisted apply, then revert --dut: the files back byte f
 	grep -qx "net.isr.dispatch=hybrid" "$RIG/dut/root/etc/sysctl.conf.local" &&
 	grep -qx "kern.ipc.somaxconn=1024" "$RIG/dut/root/etc/sysctl.conf.local" &&
 	ctl $NTUNE revert $D >out && cat out && originals
+'
+test_expect_success 'history --dut over ssh lists the entries; verify and export --dut read the reverted one' '
+	ctl $NTUNE history $D >out && cat out && id=$(cat "$J/latest") &&
+	grep -q "^$id  *20[0-9T:-]*Z  *reverted  *2  *$TRASH/p.conf$" out &&
+	test_expect_code 1 ctl $NTUNE verify "$id" $D >out &&
+	grep -qx "$id:1: net.isr.dispatch: wanted hybrid, actual direct" out &&
+	ctl $NTUNE export "$id" $D --format sysctl >out && grep -qx "net.isr.dispatch=hybrid" out
 '
 test_expect_success 'a value with shell text is refused before anything is sent; nothing changed' '
 	printf "net.isr.dispatch=\$(touch /tmp/ntune-pwned-$N)\n" >"$TRASH/bad.conf" &&

@@ -32,7 +32,11 @@ except Exception as e:  # TuneD refuses the profile: say so, the test compares
     sys.exit(0)
 out = {}
 cmd = commands()
-for name, unit in p.units.items():
-    if unit.type == "sysctl" and unit.uname_regex is None and unit.cpuinfo_regex is None:
-        out.update({k: cmd.unquote(v) for k, v in unit.options.items()})
+# The instances are applied by priority, lowest first, a stable sort (tuned/units/manager.py:76-80,
+# default consts.CFG_DEF_DEFAULT_INSTANCE_PRIORITY 0): of two that set one name, the later wins.
+units = [u for u in p.units.values()
+         if u.type == "sysctl" and u.enabled and u.uname_regex is None and u.cpuinfo_regex is None]
+units.sort(key=lambda u: int(u.options.get("priority", 0)))
+for unit in units:
+    out.update({k: cmd.unquote(v) for k, v in unit.options.items() if k != "priority"})
 print(json.dumps(out, sort_keys=True))

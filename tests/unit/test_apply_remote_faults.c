@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -39,16 +40,17 @@ nothing_set(const char *id)
 }
 
 /*
- * A full /var at each write of the apply program (a cat that stops at 40 bytes: the restore
- * program, the boot guard, unguard, the boot hook, the dead-man's wait; then the block of
- * sysctl.conf.local): before the first set, nothing is set and the program says so (exit
+ * A full /var at each write of the apply program (a cat that stops at 40 bytes: the journal
+ * entry, the restore program, the boot guard, unguard, the boot hook, the dead-man's wait;
+ * then the block of sysctl.conf.local): before the first set, nothing is set and the program says so (exit
  * RSCRIPT_EX_WRITE); after, everything is restored and read back. A file-size limit of 0
  * (ulimit -f, SIGXFSZ ignored) sets nothing either.
  */
 static void
 test_full_disk_at_each_write(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "f1", root, 600, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "f1", root, 600, true, false,
+	    "created\t2026-12-06T00:00:00Z\nchange\tset\tnet.isr.dispatch\tdirect\tdeferred\n" };
 	char *t, *r, *cause = NULL, env[64];
 	int n, rc;
 
@@ -61,10 +63,11 @@ test_full_disk_at_each_write(void **state)
 		if ((rc = run_with(t, 0, "", env)) != RSCRIPT_EX_WRITE)
 			break;
 		nothing_set("f1");
-		said(n == 1 ? "cannot write the restore program; nothing set" : n == 5 ?
+		said(n == 1 ? "cannot write the journal entry; nothing set" : n == 2 ?
+		    "cannot write the restore program; nothing set" : n == 6 ?
 		    "cannot write the dead-man job; nothing set" : "; nothing set");
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_int_equal(rc, RSCRIPT_EX_PERSIST);
 	said("cannot write /etc/sysctl.conf.local; everything restored and read back");
 	expect("/mib/net/isr/dispatch", "direct\n");
@@ -73,7 +76,7 @@ test_full_disk_at_each_write(void **state)
 	expect(FSTATE "/f1/state", "failed\n");
 	expect(RCD, NULL);
 	reset_root();
-	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=7"), 0);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CAT=8"), 0);
 	expect("/mib/net/isr/dispatch", "deferred\n");
 	assert_int_equal(run(r, 0), 0);
 	nothing_set("none");
@@ -89,7 +92,7 @@ test_full_disk_at_each_write(void **state)
 static void
 test_dead_man_dead_before_first_set(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "d1", root, 600, false, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "d1", root, 600, false, false, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -109,7 +112,7 @@ test_dead_man_dead_before_first_set(void **state)
 static void
 test_refused_original_leaves_entry_partial(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "p1", root, 0, false, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "p1", root, 0, false, false, NULL };
 	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false },
 	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
 	char *t, *r, *cause = NULL;
@@ -169,7 +172,7 @@ test_refused_original_leaves_entry_partial(void **state)
 static void
 test_read_back_of_another_value_undoes(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "r1", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "r1", root, 0, true, false, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -185,12 +188,58 @@ test_read_back_of_another_value_undoes(void **state)
 	free(t);
 }
 
+/* kern.boottime as the sysctl stand-in reads it, boot seconds after the epoch. */
+static void
+boottime(long long boot)
+{
+	char *t;
+
+	xasprintf(&t, "{ sec = %lld, usec = 0 } Thu Dec  3 00:00:00 2026\n", boot);
+	put("/mib/kern/boottime", t);
+	free(t);
+}
+
+/*
+ * A step of the date (ntpd after a bad RTC, an admin's date(1)) moves a FreeBSD DUT's
+ * kern.boottime with it (sys/kern/kern_tc.c tc_setclock): the dead-man counts seconds since
+ * boot (ntune_now), so a day forward does not fire it early, and it still fires at its time.
+ * The step is the fault date(1) of tests/cli/standin/fault with kern.boottime moved alike
+ * (boottime first going forward, the date first going back: no read sees half a step ahead).
+ */
+static void
+test_dead_man_ignores_a_step_of_the_date(void **state)
+{
+	struct rscript s = { OS_PLATFORM_FREEBSD, "k1", root, 4, false, false, NULL };
+	long long boot = (long long)time(NULL) - 1000;
+	char *t, *cause = NULL;
+
+	(void)state;
+	reset_root();
+	sh_ok("mkdir -p mib/kern && echo 0 >clock%s", "");
+	boottime(boot);
+	t = rscript_apply(&s, two, 2, &cause);
+	assert_int_equal(run_with(t, 0, "", "NTUNE_FAULT_CLOCK=\"$PWD/clock\""), 0);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	boottime(boot + 86400);
+	put("/clock", "86400\n");
+	sleep(2);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	expect(FSTATE "/k1/state", "applied\n");
+	put("/clock", "0\n");
+	boottime(boot);
+	assert_true(wait_for("/mib/net/isr/dispatch", "direct\n", 10));
+	assert_true(wait_for(FSTATE "/k1/state", "reverted\n", 3));
+	sh_ok("rm -rf mib/kern clock%s", "");
+	free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_disk_at_each_write),
 		cmocka_unit_test(test_dead_man_dead_before_first_set),
+		cmocka_unit_test(test_dead_man_ignores_a_step_of_the_date),
 		cmocka_unit_test(test_refused_original_leaves_entry_partial),
 		cmocka_unit_test(test_read_back_of_another_value_undoes),
 	};

@@ -25,7 +25,7 @@
 static void
 test_apply_text_quotes_every_word(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "20261205T150000Z-0001", "", 120, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "20261205T150000Z-0001", "", 120, true, false, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -43,7 +43,7 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(strstr(t, "}\nntune_main \"$@\"\n"));
 	assert_string_equal(t + strlen(t) - strlen("}\nntune_main \"$@\"\n"), "}\nntune_main \"$@\"\n");
 	free(t);
-	s.os = RSCRIPT_LINUX;
+	s.os = OS_PLATFORM_LINUX;
 	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.ipv4.tcp_rmem", "4096 131072 6291456",
 	    "4096 87380 6291456", false } }, 1, &cause);
 	assert_non_null(t);
@@ -57,7 +57,7 @@ test_apply_text_quotes_every_word(void **state)
 static void
 test_trial_boot_uses_nextboot(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "e1", "/r", 0, false, true };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "/r", 0, false, true, NULL };
 	const struct rscript_knob k[] = { { "net.isr.maxthreads", "4", NULL, true } };
 	char *t, *cause = NULL;
 
@@ -69,7 +69,7 @@ test_trial_boot_uses_nextboot(void **state)
 	assert_non_null(strstr(t, "net.isr.maxthreads=\"4\"\n# END ntune"));	/* the keep block */
 	free(t);
 	/* A loader tunable on Linux is refused. */
-	s.os = RSCRIPT_LINUX;
+	s.os = OS_PLATFORM_LINUX;
 	assert_null(rscript_apply(&s, k, 1, &cause));
 	assert_non_null(strstr(cause, "loader tunable"));
 	free(cause);
@@ -82,7 +82,7 @@ test_hostile_names_and_values_are_refused(void **state)
 	    "a'b", "a\nb", "", "1abc", "a.", "net.x/../y" };
 	static const char *const values[] = { "1'; reboot #", "$(id)", "`id`", "a\nb", "x\"y", "a\\b",
 	    " 1", "1 ", "a;b", "a|b", "a&b", "a>b", "*", "~", "a\tb", "!x" };
-	struct rscript s = { RSCRIPT_FREEBSD, "e1", "", 60, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "", 60, true, false, NULL };
 	struct rscript_knob k = { "net.ok", "1", "0", false };
 	char *cause = NULL;
 	size_t i;
@@ -142,7 +142,7 @@ assert_exists(const char *rel)
 static void
 test_apply_then_revert_restores_byte_for_byte(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "e1", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", root, 0, true, false, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -170,7 +170,7 @@ test_apply_then_revert_restores_byte_for_byte(void **state)
 static void
 test_failed_set_restores_everything(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "e2", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e2", root, 0, true, false, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "direct", false },
 	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
 	char *t, *cause = NULL;
@@ -189,7 +189,7 @@ test_failed_set_restores_everything(void **state)
 static void
 test_changed_original_changes_nothing(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "e3", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e3", root, 0, true, false, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "deferred", false } };
 	char *t, *cause = NULL;
 
@@ -204,7 +204,7 @@ test_changed_original_changes_nothing(void **state)
 static void
 test_cut_script_runs_nothing(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "e4", root, 0, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e4", root, 0, true, false, NULL };
 	char *t, *cause = NULL;
 	size_t cut;
 
@@ -238,7 +238,7 @@ test_cut_script_runs_nothing(void **state)
 static void
 test_linux_boot_guard(void **state)
 {
-	struct rscript s = { RSCRIPT_LINUX, "g1", root, 1, true, false };
+	struct rscript s = { OS_PLATFORM_LINUX, "g1", root, 1, true, false, NULL };
 	char *t, *cause = NULL, *want;
 
 	(void)state;
@@ -280,7 +280,7 @@ test_linux_boot_guard(void **state)
 	expect(UNIT, NULL);
 	expect(WANTS, NULL);
 	/* renew: a guarded entry's deadline moves; a reverted one is refused */
-	t = rscript_renew(&(struct rscript){ RSCRIPT_LINUX, "g2", root, 0, false, false });
+	t = rscript_renew(&(struct rscript){ OS_PLATFORM_LINUX, "g2", root, 0, false, false, NULL });
 	assert_int_equal(run(t, 0), RSCRIPT_EX_NOENTRY);
 	free(t);
 }
@@ -289,7 +289,7 @@ test_linux_boot_guard(void **state)
 static void
 test_boot_guard_only_where_it_serves(void **state)
 {
-	struct rscript s = { RSCRIPT_LINUX, "e9", "", 30, false, false };
+	struct rscript s = { OS_PLATFORM_LINUX, "e9", "", 30, false, false, NULL };
 	const struct rscript_knob k[] = { { "net.core.somaxconn", "1000", "4096", false } };
 	char *t, *cause = NULL;
 
@@ -298,7 +298,7 @@ test_boot_guard_only_where_it_serves(void **state)
 	t = rscript_apply(&s, k, 1, &cause);
 	assert_null(strstr(t, "ntune-agentless-guard"));
 	free(t);
-	s.os = RSCRIPT_FREEBSD;
+	s.os = OS_PLATFORM_FREEBSD;
 	assert_false(rscript_guarded(&s));
 	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.isr.dispatch", "deferred", "direct", false } },
 	    1, &cause);
@@ -315,7 +315,7 @@ test_boot_guard_only_where_it_serves(void **state)
 	assert_non_null(strstr(cause, "is not a plain path"));
 	free(cause);
 	cause = NULL;
-	s.os = RSCRIPT_LINUX;
+	s.os = OS_PLATFORM_LINUX;
 	assert_true(rscript_guarded(&s));
 	assert_null(rscript_apply(&s, k, 1, &cause));
 	assert_non_null(strstr(cause, "is not a plain path"));
@@ -365,7 +365,7 @@ wait_nonempty(const char *rel, double secs)
 static void
 test_freebsd_boot_guard(void **state)
 {
-	struct rscript s = { RSCRIPT_FREEBSD, "b1", root, 600, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "b1", root, 600, true, false, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false } };
 	char *t, *cause = NULL, *pid;
 
@@ -461,7 +461,8 @@ golden(const char *name, char *text)
 /*
  * The programs of a FreeBSD DUT (OPNsense and pfSense get the same text: the hook's place
  * is chosen on the DUT) and of a Linux DUT: a guarded, persisted apply with a loader
- * tunable; a --trial-boot apply; confirm, revert and renew.
+ * tunable (its journal record); a --trial-boot apply; confirm, revert, renew; history of
+ * every entry and of one.
  */
 static void
 test_programs_match_their_golden_copies(void **state)
@@ -471,11 +472,15 @@ test_programs_match_their_golden_copies(void **state)
 	    { "net.isr.maxthreads", "4", NULL, true } };
 	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false },
 	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false } };
-	struct rscript f = { RSCRIPT_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false };
-	struct rscript l = { RSCRIPT_LINUX, "20261206T000000Z-00001-1", "", 60, true, false };
+	struct rscript f = { OS_PLATFORM_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false, NULL };
+	struct rscript l = { OS_PLATFORM_LINUX, "20261206T000000Z-00001-1", "", 60, true, false, NULL };
 	char *cause = NULL;
 
 	(void)state;
+	f.record = "created\t2026-12-06T00:00:00Z\nprofile\tp.conf\nos\tfreebsd\n"
+	    "change\tset\tnet.isr.dispatch\tdirect\tdeferred\n";
+	l.record = "created\t2026-12-06T00:00:00Z\nprofile\tp.conf\nos\tlinux\n"
+	    "change\tsame\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 6291456\n";
 	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
 	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
 	f.trial_boot = true;
@@ -487,6 +492,9 @@ test_programs_match_their_golden_copies(void **state)
 	golden("linux-confirm.golden", rscript_confirm(&l));
 	golden("linux-revert.golden", rscript_revert(&l));
 	golden("linux-renew.golden", rscript_renew(&l));
+	golden("freebsd-history.golden", rscript_history(&f));
+	l.id = "20261206T000000Z-00001-1";
+	golden("linux-history.golden", rscript_history(&l));
 }
 
 /* apply, then revert, byte for byte, run by dash and by BusyBox ash where they are. */
@@ -494,7 +502,7 @@ static void
 test_programs_run_under_dash_and_busybox_ash(void **state)
 {
 	static const char *const shells[] = { "dash", "busybox" };
-	struct rscript s = { RSCRIPT_FREEBSD, "a1", root, 60, true, false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "a1", root, 60, true, false, NULL };
 	char *t, *r, *cause = NULL, *cmd, *vars;
 	size_t i;
 	int ran = 0;

@@ -39,7 +39,7 @@ test_bench_remote_knobs_names_what_agentless_mode_cannot_set(void **state)
 	(void)state;
 	memset(&b, 0, sizeof b);
 	assert_int_equal(remote_parse("local", &b.dut, &cause), 0);
-	snprintf(b.dut_facts.os, sizeof b.dut_facts.os, "Linux");
+	b.dut_facts.os = OS_PLATFORM_LINUX;
 	b.os = "linux";
 	b.kb = share_kb();
 	assert_int_equal(bench_remote_knobs(&b, names, 3, &values, &cause), 0);

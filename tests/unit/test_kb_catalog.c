@@ -157,6 +157,20 @@ test_catalog_in_version_uses_the_nearest_older_tree(void **state)
 	assert_string_equal(t->version, "14.0");
 	assert_int_equal(kb_catalog_in_version(cat, e, "13.0", &t), 1);
 	assert_int_equal(kb_catalog_in_version(cat, e, NULL, &t), -1);
+	/*
+	 * A release between two trees that disagree is not known: initcwnd_segments is in
+	 * 12.1 but not 10.4, so a file tagged releng/12.0 may have it (it came in 11.0).
+	 */
+	e = must_find("freebsd", "net.inet.tcp.initcwnd_segments");
+	assert_int_equal(kb_catalog_in_version(cat, e, "12.0", &t), -1);
+	assert_int_equal(kb_catalog_in_version(cat, e, "10.4", &t), 0);
+	assert_int_equal(kb_catalog_in_version(cat, e, "12.1", &t), 1);
+	/* initcwnd10 is in 10.4, gone by 12.1: 11.2 between them is not known either */
+	e = must_find("freebsd", "net.inet.tcp.experimental.initcwnd10");
+	assert_int_equal(kb_catalog_in_version(cat, e, "11.2", &t), -1);
+	/* trees that agree still tell */
+	e = must_find("freebsd", "kern.ipc.maxsockbuf");
+	assert_int_equal(kb_catalog_in_version(cat, e, "12.0", &t), 1);
 }
 
 static void

@@ -56,6 +56,16 @@ test_os_systat_ifstat_reads_in_and_out_rates(void **state)
 	    "           20.112 GB", ifname, sizeof ifname, &c), 1);
 	assert_int_equal(testutil_counter(&c, "ifs.ix0.ibytes"), (uint64_t)(112.5 * 1024 * 1024));
 	assert_int_equal(testutil_counter(&c, "ifs.ix0.obytes"), 1024);
+	/*
+	 * systat's bit units (":scale mbit"), powers of 1000 (usr.bin/systat/convtbl.c); the line
+	 * is real: BSDRP's MLPPP example (bsdrp.net documentation/examples/aggregating-multiple-isp-links)
+	 */
+	assert_int_equal(os_systat_ifstat_line("            ng0  in     17.271 Mb/s         18.694 Mb/s"
+	    "            3.743 GB", ifname, sizeof ifname, &c), 1);
+	assert_string_equal(ifname, "ng0");
+	assert_int_equal(testutil_counter(&c, "ifs.ng0.ibytes"), (uint64_t)(17.271e6 / 8 + 0.5));
+	assert_int_equal(os_systat_ifstat_line("ix0 in 1.2 Xb/s 1.4 Mb/s 9.1 GB", ifname, sizeof ifname,
+	    &c), -1);
 	assert_int_equal(os_systat_ifstat_line("ix0 in 1.2 XB/s 1.4 MB/s 9.1 GB", ifname, sizeof ifname,
 	    &c), -1);
 	assert_int_equal(os_systat_ifstat_line("hw.ncpu: 4", ifname, sizeof ifname, &c), 0);

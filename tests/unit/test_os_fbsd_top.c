@@ -214,6 +214,55 @@ test_os_counters_text_refuses_a_file_with_nothing_to_read(void **state)
 	os_counters_free(&c);
 }
 
+/*
+ * Real rows (BSDRP's X540 forwarding lab, FreeBSD 10.0, top -nCHSIzs1, bsdrp.net
+ * documentation/examples/forwarding-performance-lab-of-an-ibm-system-x3550-m3-with-10-gigabit-
+ * intel-x540-at2): four kernel{ix0 que} tasks of one name are four threads, not one.
+ */
+static void
+test_os_counters_text_counts_same_named_queue_tasks_each(void **state)
+{
+	static const char text[] =
+	    "  PID USERNAME PRI NICE   SIZE    RES STATE   C   TIME     CPU COMMAND\n"
+	    "   11 root     -92    -     0K   816K WAIT    0  12:32  50.20% intr{irq258: ix0:que }\n"
+	    "    0 root     -92    0     0K   560K CPU1    1  11:27  46.97% kernel{ix0 que}\n"
+	    "    0 root     -92    0     0K   560K CPU0    0  11:15  46.58% kernel{ix0 que}\n"
+	    "    0 root     -92    0     0K   560K CPU2    2  11:19  45.26% kernel{ix0 que}\n"
+	    "    0 root     -92    0     0K   560K -       0  10:12  41.80% kernel{ix0 que}\n";
+	struct os_counters c = read_text(text, 0, NULL);
+
+	(void)state;
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.que.pct10"), 470);
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.que_b.pct10"), 466);
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.que_b.cpu"), 0);
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.que_c.pct10"), 453);
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.que_d.pct10"), 418);
+	assert_int_equal(testutil_counter(&c, "ithr.ix0.irq258.pct10"), 502);
+	assert_null(os_counters_get(&c, "ncpu"));	/* a C column: SMP, the count unknown */
+	os_counters_free(&c);
+}
+
+/*
+ * Real rows (BSDRP on an IBM eServer 306m, one CPU, FreeBSD 9.1, top -nCHSIzs1, bsdrp.net
+ * documentation/examples/ibm-eserver-306m-with-intel-82546gb): no C column, one CPU.
+ */
+static void
+test_os_counters_text_reads_one_cpu_from_a_top_without_c(void **state)
+{
+	static const char text[] =
+	    "  PID USERNAME PRI NICE   SIZE    RES STATE    TIME    CPU COMMAND\n"
+	    "    0 root     -92    0     0K   176K -        9:30 93.65% kernel{em1 taskq}\n"
+	    "    0 root     -92    0     0K   176K -        0:27  3.76% kernel{em0 taskq}\n";
+	struct os_counters c = read_text(text, 0, NULL);
+
+	(void)state;
+	assert_int_equal(testutil_counter(&c, "ncpu"), 1);
+	assert_int_equal(testutil_counter(&c, "ithr.em1.taskq.pct10"), 937);
+	assert_int_equal(testutil_counter(&c, "ithr.em1.taskq.cpu"), 0);
+	assert_note(&c, "no C column: one active CPU");
+	os_counters_free(&c);
+}
+
 int
 main(void)
 {
@@ -225,6 +274,8 @@ main(void)
 		cmocka_unit_test(test_os_counters_text_uses_a_cut_top_line_as_far_as_it_goes),
 		cmocka_unit_test(test_os_counters_text_reads_a_forum_paste),
 		cmocka_unit_test(test_os_counters_text_refuses_a_file_with_nothing_to_read),
+		cmocka_unit_test(test_os_counters_text_counts_same_named_queue_tasks_each),
+		cmocka_unit_test(test_os_counters_text_reads_one_cpu_from_a_top_without_c),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

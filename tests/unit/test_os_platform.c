@@ -85,6 +85,23 @@ test_os_platform_from_root_reads_the_marker_files(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+static void
+test_os_platform_of_uname_reads_the_first_word_as_a_family(void **state)
+{
+	(void)state;
+	assert_int_equal(os_platform_of_uname("FreeBSD fw 14.1-RELEASE FreeBSD 14.1-RELEASE"),
+	    OS_PLATFORM_FREEBSD);
+	assert_int_equal(os_platform_of_uname("Linux\n"), OS_PLATFORM_LINUX);
+	assert_int_equal(os_platform_of_uname("FreeBSD"), OS_PLATFORM_FREEBSD);
+	/* spelled as uname spells it; a distribution's name is not what uname says */
+	assert_int_equal(os_platform_of_uname("OPNsense"), OS_PLATFORM_UNKNOWN);
+	assert_int_equal(os_platform_of_uname("linux"), OS_PLATFORM_UNKNOWN);
+	assert_int_equal(os_platform_of_uname("Darwin mac 23.0"), OS_PLATFORM_UNKNOWN);
+	assert_int_equal(os_platform_of_uname("FreeBSDx"), OS_PLATFORM_UNKNOWN);
+	assert_int_equal(os_platform_of_uname(""), OS_PLATFORM_UNKNOWN);
+	assert_int_equal(os_platform_of_uname(NULL), OS_PLATFORM_UNKNOWN);
+}
+
 int
 main(void)
 {
@@ -94,6 +111,7 @@ main(void)
 		cmocka_unit_test(test_os_platform_family_puts_distributions_under_freebsd),
 		cmocka_unit_test(test_os_platform_in_text_finds_distribution_names),
 		cmocka_unit_test(test_os_platform_from_root_reads_the_marker_files),
+		cmocka_unit_test(test_os_platform_of_uname_reads_the_first_word_as_a_family),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

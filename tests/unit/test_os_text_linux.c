@@ -29,17 +29,6 @@ read_linux(const char *text, int want_rc)
 	return c;
 }
 
-static bool
-has_note(const struct os_counters *c, const char *want)
-{
-	size_t i;
-
-	for (i = 0; i < c->nnotes; i++)
-		if (strstr(c->notes[i], want) != NULL)
-			return true;
-	return false;
-}
-
 /* /proc/stat (USER_HZ ticks), softnet_stat (hex, CPU in column 13), /proc/net/dev, /proc/interrupts. */
 static void
 test_os_counters_text_linux_reads_proc_files(void **state)
@@ -72,7 +61,7 @@ test_os_counters_text_linux_reads_proc_files(void **state)
 	assert_int_equal(testutil_counter(&c, "if.eth0.opackets"), 20);
 	assert_int_equal(testutil_counter(&c, "irq.eth0.rxtx0"), 300);
 	assert_int_equal(testutil_counter(&c, "irq.eth0.rxtx0.cpu1"), 200);
-	assert_true(has_note(&c, "l.txt: 1 line skipped, 0 used in part (l.txt:1 a prompt or command"));
+	assert_true(testutil_has_note(&c, "l.txt: 1 line skipped, 0 used in part (l.txt:1 a prompt or command"));
 	os_counters_free(&c);
 	/* /proc/interrupts of 40 CPUs: rows longer than the other outputs' */
 	{
@@ -94,7 +83,7 @@ test_os_counters_text_linux_reads_proc_files(void **state)
 	/* a paste cut inside its last softnet_stat row: the row's whole words are used */
 	c = read_linux("00001000 00000002 00000003 00000000\n00000010 00000000 00000001 000\n", 0);
 	assert_int_equal(testutil_counter(&c, "softnet.cpu1.processed"), 16);
-	assert_true(has_note(&c, "l.txt: 0 lines skipped, 1 used in part (l.txt:2 softnet_stat row "
+	assert_true(testutil_has_note(&c, "l.txt: 0 lines skipped, 1 used in part (l.txt:2 softnet_stat row "
 	    "cut short, its whole words used"));
 	os_counters_free(&c);
 }
@@ -123,7 +112,7 @@ test_os_counters_text_linux_reads_procps_top(void **state)
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.softirq"), 500);
 	assert_int_equal(testutil_counter(&c, "top.cpu.0.idle"), 495);
 	assert_null(os_counters_get(&c, "top.cpu.1.idle"));
-	assert_true(has_note(&c, "no per-CPU lines: the CPU line of all CPUs (49.5% idle) read as"));
+	assert_true(testutil_has_note(&c, "no per-CPU lines: the CPU line of all CPUs (49.5% idle) read as"));
 	/* the softirq thread of CPU 0 in the process list: CPU 0 is full, whatever the average */
 	assert_int_equal(testutil_counter(&c, "kthr.ksoftirqd.0.pct10"), 990);
 	assert_int_equal(testutil_counter(&c, "kthr.ksoftirqd.0.cpu"), 0);

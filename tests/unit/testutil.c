@@ -106,3 +106,14 @@ testutil_counter(const struct os_counters *c, const char *name)
 		fail_msg("no counter '%s'", name);
 	return x->value;
 }
+
+bool
+testutil_has_note(const struct os_counters *c, const char *want)
+{
+	size_t i;
+
+	for (i = 0; i < c->nnotes; i++)
+		if (strstr(c->notes[i], want) != NULL)
+			return true;
+	return false;
+}

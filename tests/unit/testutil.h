@@ -36,5 +36,7 @@ int	testutil_tmpdir_teardown(void **);
 
 /* The value of counter name in c; the test fails, naming it, when c has no such counter. */
 uint64_t testutil_counter(const struct os_counters *c, const char *name);
+/* Does one of c's notes (what a text reader skipped or used in part) hold want? */
+bool	testutil_has_note(const struct os_counters *c, const char *want);
 
 #endif
