@@ -24,7 +24,7 @@ test_expect_success IPERF3 'bench --dut --load iperf3: bit/s from what the iperf
 '
 test_expect_success 'the ntune path and load arguments arrive as literal words on the hosts' '
 	test_expect_code 2 ctl $BENCH a.conf b.conf --ntune "ntune;touch $TRASH/pwned" -o r4 2>e7 &&
-	# The DUT has no such ntune, so it is run agentless (ec0b99c); the generator needs ntune gen.
+	# The DUT is run agentless whatever --ntune says (issue 35); the generator needs ntune gen.
 	grep -q "no .ntune;touch .*pwned. on ssh://gen" e7 &&
 	test_expect_code 1 ctl $BENCH a.conf b.conf --runs 2 --max-runs 2 --warmup 0 \
 		--gen-args "--size \$(touch\${IFS}$TRASH/pwned)" -o r5 2>e8 &&
