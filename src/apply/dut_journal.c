@@ -129,7 +129,8 @@ entry_done(struct agentless_entry *e, long long deadline, long long dut_now)
 {
 	if (e == NULL)
 		return;
-	if (deadline > 0)
+	/* seconds since boot or since 1970 both fit in 2^40: larger is a damaged listing */
+	if (deadline > 0 && deadline < (1LL << 40) && dut_now >= 0 && dut_now < (1LL << 40))
 		e->e.deadline = deadline - dut_now + (long long)time(NULL);
 	/* An apply without a dead-man marks itself confirmed: nothing waited for a confirm. */
 	e->e.confirmed = e->e.confirmed && deadline > 0;

@@ -393,6 +393,8 @@ os_lnet_end(struct os_lnet *n, struct os_counters *c)
 			v = (f->avg_rows > 0 ? f->avg[k] : f->sum[k]) / rows;
 			if (k == 2 || k == 3)
 				v *= 1024;	/* rxkB/s, txkB/s */
+			if (!(v >= 0 && v < 0x1p64))
+				continue;	/* a figure no counter holds (a damaged row) */
 			os_counters_setf(c, (uint64_t)(v + 0.5), true, "ifw.%s.%s", f->name,
 			    sar_names[k][1]);
 		}
