@@ -21,10 +21,7 @@
 uint64_t
 bench_cpu_total(const struct os_cpu_times *t)
 {
-	double v[OS_CPU_STATES];
-
-	os_cpu_times_vec(t, v);
-	return (uint64_t)os_cpu_ticks(v, NULL);
+	return os_cpu_times_ticks(t, NULL);
 }
 
 /* The softirq share of each CPU's ticks between a and b, summed: CPU-seconds a second. */

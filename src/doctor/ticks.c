@@ -42,16 +42,14 @@ ncpus(const struct os_counters *c)
 	return n;
 }
 
-/* CPU cpu's ticks: the sum of its states (os_cpu_ticks). */
+/* CPU cpu's ticks: the sum of its states (os_cpu_times_ticks). */
 static uint64_t
 ticks(const struct os_counters *c, size_t cpu)
 {
 	struct os_cpu_times t;
-	double v[OS_CPU_STATES];
 
 	os_counters_cpu(c, cpu, &t);
-	os_cpu_times_vec(&t, v);
-	return (uint64_t)os_cpu_ticks(v, NULL);
+	return os_cpu_times_ticks(&t, NULL);
 }
 
 int

@@ -2,7 +2,7 @@
  * Who a host is, read once by one POSIX sh script sent over ssh's standard
  * input (nothing to install; OPNsense has no bash), its boot id, and the DUT's
  * idle counters before and after a trial (read by the readers of src/os, CPU
- * busy by os_cpu_ticks).
+ * busy by os_cpu_times_ticks).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -211,7 +211,7 @@ sample(const char *text, size_t len, const char *in, const char *out, struct dut
 {
 	struct os_counters oc;
 	struct os_cpu_times t;
-	double v[OS_CPU_STATES], busy, total;
+	uint64_t busy, total;
 	bool is_linux = strncmp(text, "cpu", 3) == 0;
 	char *why = NULL;
 
@@ -221,11 +221,10 @@ sample(const char *text, size_t len, const char *in, const char *out, struct dut
 	if (!is_linux)
 		fbsd_if(&oc, in, out, c, ok_in, ok_out);
 	while (c->ncpu < MAX_CPUS && os_counters_cpu(&oc, c->ncpu, &t)) {
-		os_cpu_times_vec(&t, v);
-		total = os_cpu_ticks(v, &busy);
+		total = os_cpu_times_ticks(&t, &busy);
 		c->cpu = xreallocarray(c->cpu, c->ncpu + 1, sizeof *c->cpu);
-		c->cpu[c->ncpu].busy = (uint64_t)busy;
-		c->cpu[c->ncpu].total = (uint64_t)total;
+		c->cpu[c->ncpu].busy = busy;
+		c->cpu[c->ncpu].total = total;
 		c->ncpu++;
 	}
 	os_counters_free(&oc);

@@ -46,6 +46,25 @@ os_cpu_times_vec(const struct os_cpu_times *c, double t[OS_CPU_STATES])
 	t[7] = (double)c->steal;
 }
 
+uint64_t
+os_cpu_times_ticks(const struct os_cpu_times *c, uint64_t *busy)
+{
+	const uint64_t f[OS_CPU_STATES] = { c->user, c->nice, c->system, c->interrupt, c->softirq,
+	    c->idle, c->iowait, c->steal };
+	uint64_t sum = 0, idle = 0;
+	int k;
+
+	/* modulo 2^64, as the kernel's counters wrap: a difference of two readings stays right */
+	for (k = 0; k < OS_CPU_STATES; k++) {
+		sum += f[k];
+		if (k == OS_CPU_IDLE || k == OS_CPU_IOWAIT)
+			idle += f[k];
+	}
+	if (busy != NULL)
+		*busy = sum - idle;
+	return sum;
+}
+
 double
 os_cpu_busy_pct(const struct os_cpu_times *a, const struct os_cpu_times *b)
 {

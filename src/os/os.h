@@ -96,6 +96,8 @@ struct os_cpu_times {
 #define OS_CPU_IDLE	5
 #define OS_CPU_IOWAIT	6
 double	 os_cpu_ticks(const double t[OS_CPU_STATES], double *busy);
+/* The same for counts (modulo 2^64, so that a difference of two readings is right, as they wrap). */
+uint64_t os_cpu_times_ticks(const struct os_cpu_times *, uint64_t *busy);
 void	 os_cpu_times_vec(const struct os_cpu_times *, double t[OS_CPU_STATES]);
 double	 os_cpu_busy_pct(const struct os_cpu_times *a, const struct os_cpu_times *b);
 

@@ -183,6 +183,12 @@ test_sample_remote_counters_linux(void **state)
 	assert_true(c.cpu[0].total == 977 && c.cpu[0].busy == 977 - 800 - 10);
 	assert_true(c.cpu[1].total == 36 && c.cpu[1].busy == 36 - 4 - 5);
 	dut_counters_free(&c);
+	/* a hostile DUT's huge ticks: summed modulo 2^64 as the kernel's counters wrap, no float cast */
+	assert_int_equal(dut_counters_parse("boot_id b\nif dut0 1 1 1 1\nif dut1 1 1 1 1\n"
+	    "cpu0 18446744073709551615 18446744073709551615 0 1 0 0 0 0\n", "dut0", "dut1", &c,
+	    "ssh://dut", &cause), 0);
+	assert_true(c.cpu[0].total == 18446744073709551615ULL && c.cpu[0].busy == 18446744073709551614ULL);
+	dut_counters_free(&c);
 }
 
 /* The one computation: busy is all but idle and iowait; an absent (negative) state is none. */
