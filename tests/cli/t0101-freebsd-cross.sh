@@ -48,8 +48,8 @@ for e in json.load(open(sys.argv[1])):
 	grep -qx "src/util/self_freebsd.c" compiled &&
 	! grep -E "^src/(lab/(lab|netns|nl|gen|sink)|cmd/(lab|gen|sink)|os/linux[a-z_]*|util/netns)\.c$" compiled &&
 	! grep -E "^tests/(shim|nolinux)/" compiled &&
-	# the readers of Linux text (pastes, captures) run on any controller; other *_linux.c do not
+	# the readers of Linux text (pastes, captures) and their fuzz target build anywhere
 	test -z "$(grep -E "_linux\.c$" compiled |
-		grep -vE "^src/(os/(text_linux|text_linux_net|fbsd_text_linux)|remote/capture_linux)\.c$")"
+		grep -vE "^(src/(os/(text_linux|fbsd_text_linux)|remote/capture_linux)|fuzz/fuzz_text_linux)\.c$")"
 '
 test_done
