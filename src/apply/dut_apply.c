@@ -184,8 +184,8 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, enum os_platform os, s
 		if (pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
 		    pl != KB_PLACE_UNKNOWN) {
 			util_cause(cause, "%s:%d: '%s' is %s: agentless mode sets sysctl knobs and loader "
-			    "tunables only (install ntune on the DUT for it)", e->file, e->line, e->name,
-			    place_word(pl));
+			    "tunables only (run `ntune apply` on the router itself for it)", e->file, e->line,
+			    e->name, place_word(pl));
 			goto bad;
 		}
 		v[n].name = xstrdup(e->name);

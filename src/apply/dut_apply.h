@@ -3,7 +3,7 @@
  * reads the originals with the DUT's own commands (FreeBSD `sysctl -e NAME...`,
  * Linux the files under /proc/sys), checks them, and runs the scripts of
  * remote_script.h there. Only sysctl knobs and (FreeBSD) loader tunables: an
- * ifconfig/ethtool/sysfs knob needs ntune on the DUT.
+ * ifconfig/ethtool/sysfs knob needs `ntune apply` run on the router itself.
  */
 #ifndef NTUNE_APPLY_AGENTLESS_H
 #define NTUNE_APPLY_AGENTLESS_H
