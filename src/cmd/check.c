@@ -39,6 +39,7 @@ struct summary {
 	size_t	unknown;	/* settings neither the catalogue nor the knowledge base knows */
 	size_t	syntax;		/* lines not read */
 	const char *against;	/* what the lines were checked against (target_name) */
+	enum kb_target target;	/* where the profile goes (a line's boot risk depends on it) */
 };
 
 static void
@@ -65,7 +66,8 @@ risk_os(const struct kb_sysinfo *si)
 
 /* The lines that can stop a boot or cut the admin off, each with why and how to prove it. */
 static json_t *
-risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    enum kb_target t)
 {
 	json_t *arr = json_array();
 	const char *why;
@@ -73,7 +75,7 @@ risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 	size_t i;
 
 	for (i = 0; i < p->nentries; i++) {
-		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) == KB_RISK_NONE)
+		if ((c = kb_line_risk(kb, &p->entries[i], risk_os(si), t, &why)) == KB_RISK_NONE)
 			continue;
 		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "file",
 		    p->entries[i].file, "line", p->entries[i].line, "knob", p->entries[i].name,
@@ -83,14 +85,15 @@ risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 }
 
 static void
-print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si)
+print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
+    enum kb_target t)
 {
 	const char *why;
 	enum kb_risk_class c;
 	size_t i;
 
 	for (i = 0; i < p->nentries; i++) {
-		if ((c = kb_entry_risk(kb, p->entries[i].name, risk_os(si), &why)) != KB_RISK_NONE)
+		if ((c = kb_line_risk(kb, &p->entries[i], risk_os(si), t, &why)) != KB_RISK_NONE)
 			printf("%s:%d: %s risk: %s: %s; %s\n", p->entries[i].file, p->entries[i].line,
 			    kb_risk_class_name(c), p->entries[i].name, why, kb_risk_class_trial(c));
 	}
@@ -135,7 +138,7 @@ print_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "diagnostics", arr);
-	json_object_set_new(doc, "risks", risks_json(kb, p, si));
+	json_object_set_new(doc, "risks", risks_json(kb, p, si, s->target));
 	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
@@ -150,7 +153,7 @@ print_text(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 	for (i = 0; i < nd; i++)
 		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 		    d[i].message);
-	print_risks(kb, p, si);
+	print_risks(kb, p, si, s->target);
 	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
 	    "%zu unknown (%d line%s); checked against %s\n", p->path, p->nentries,
 	    os_platform_name(si->sys.platform), si->sys.version ? " " : "",
@@ -278,6 +281,7 @@ run(struct cmd_args *args)
 	errors = kb_check(kb, p, &si.sys, target, &d, &nd);
 	summarize(d, nd, &sum);
 	sum.against = against;
+	sum.target = target;
 	if (json)
 		print_json(kb, p, &si, d, nd, &sum);
 	else

@@ -368,6 +368,12 @@ enum kb_target {
 	KB_TARGET_PFSENSE,	/* pfSense System Tunables (runtime only) */
 };
 enum kb_target kb_target_guess(const struct kb_profile *, enum os_platform);
+/*
+ * A line's own boot risk: its knob's class, but none for the knob's default value or for a
+ * knob settable at run time in a file applied after boot (target sysctl).
+ */
+enum kb_risk_class kb_line_risk(const struct kb *, const struct kb_entry *, const char *os,
+	    enum kb_target, const char **why);
 /* The platform a profile is written for, from its knob names, or OS_PLATFORM_UNKNOWN. */
 enum os_platform kb_os_guess(const struct kb *, const struct kb_profile *);
 

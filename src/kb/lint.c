@@ -152,6 +152,9 @@ knob_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	const char *ver = l->sys != NULL ? l->sys->version : NULL;
 	bool known = ver != NULL && isdigit((unsigned char)*ver);
+	/* a FreeBSD base-system tag in the file ($FreeBSD: releng/12.2/...): the release it states */
+	const char *tagged = l->p != NULL && l->p->release != NULL && strcmp(l->os, "freebsd") == 0 ?
+	    l->p->release : NULL;
 
 	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, e->name) :
 	    NULL;
@@ -182,6 +185,11 @@ knob_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 			diag(l, e, KB_ERROR, "obsolete", "'%s' %s; no effect on %s%s%s%s", e->name, gone,
 			    ver, k->replaced_by ? "; use " : "",
 			    k->replaced_by ? shown(k->replaced_by) : "", last);
+		else if (!known && tagged != NULL && kb_version_cmp(tagged, k->removed) < 0)
+			/* the file's base-system tag states a release that still has it */
+			diag(l, e, KB_NOTE, "obsolete", "'%s' %s%s%s; the file's tag states %s, which "
+			    "still has it", e->name, gone, k->replaced_by ? "; later: " : "",
+			    k->replaced_by ? shown(k->replaced_by) : "", tagged);
 		else if (!known)
 			diag(l, e, KB_WARNING, "obsolete", "'%s' %s%s%s%s", e->name, gone,
 			    k->replaced_by ? "; use " : "",

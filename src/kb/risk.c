@@ -36,6 +36,24 @@ kb_entry_risk(const struct kb *kb, const char *name, const char *os, const char 
 	return k != NULL ? k->risk_class : KB_RISK_NONE;
 }
 
+enum kb_risk_class
+kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum kb_target t,
+    const char **why)
+{
+	const struct kb_knob *k = kb_find(kb, e->name, os);
+	enum kb_risk_class c = kb_entry_risk(kb, e->name, os, why);
+
+	if (c != KB_RISK_BOOT || k == NULL)
+		return c;
+	/* the knob's own default: the box boots with it anyway */
+	if (e->op == KB_OP_SET && k->def != NULL && strcmp(e->value, k->def) == 0)
+		return KB_RISK_NONE;
+	/* settable at run time and written where sysctl(8) applies it after boot */
+	if (t == KB_TARGET_SYSCTL && k->placement == KB_PLACE_BOTH)
+		return KB_RISK_NONE;
+	return c;
+}
+
 char *
 kb_risk_comment(const struct kb *kb, const char *name, const char *os)
 {

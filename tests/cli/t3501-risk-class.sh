@@ -88,4 +88,15 @@ assert not [c for c in ch if c.get(\"risk\") and c[\"name\"]!=\"dev.ax.0.iflib.o
 	grep -B1 "^dev.ax.0.iflib.override_nrxds=1024$" docout/proposed.conf | grep -q "^# boot risk: .*$TRIAL"
 '
 
+test_expect_success 'check: no boot risk for a knob at its default, nor for a run-time write after boot' '
+	printf "kern.ipc.nmbclusters=1000000\nhw.pci.enable_msix=1\nhw.pci.enable_msix=0\n" >risk.conf &&
+	{ ntune check --os freebsd --target sysctl risk.conf >out 2>err || :; } &&
+	! grep -q "boot risk: kern.ipc.nmbclusters" out &&
+	! grep -q "risk.conf:2: boot risk" out &&
+	cp risk.conf loader.conf &&
+	{ ntune check --os freebsd loader.conf >out 2>err || :; } &&
+	grep -q "^loader.conf:1: boot risk: kern.ipc.nmbclusters" out &&
+	! grep -q "^loader.conf:2: boot risk" out &&
+	grep -q "^loader.conf:3: boot risk: hw.pci.enable_msix" out
+'
 test_done

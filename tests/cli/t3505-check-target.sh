@@ -34,4 +34,12 @@ test_expect_success 'NTUNE_ROOT (a machine image) and --root make that machine t
 	NTUNE_ROOT=/ ntune check --os linux "$TRASH/other.conf" >out 2>err && grep -q "checked against this machine$" err &&
 	ntune check --os linux --root / "$TRASH/other.conf" >out 2>err && grep -q "checked against this machine$" err
 '
+test_expect_success 'a knob removed after the release the file tag states: a note, not a warning' '
+	printf "# \$FreeBSD: releng/12.2/etc/sysctl.conf 12345 2020-01-01 x \$\nnet.inet.tcp.recvbuf_inc=65536\n" >tag122.conf &&
+	ntune check tag122.conf >out 2>err &&
+	grep -q "tag122.conf:2: note: .net.inet.tcp.recvbuf_inc. was removed in 13.0; the file.s tag states 12.2, which still has it" out &&
+	printf "net.inet.tcp.recvbuf_inc=65536\n" >untagged.conf &&
+	ntune check --os freebsd untagged.conf >out 2>err &&
+	grep -q "untagged.conf:1: warning: .net.inet.tcp.recvbuf_inc. was removed in 13.0" out
+'
 test_done
