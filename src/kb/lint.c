@@ -584,6 +584,37 @@ knob_forwarding(struct lint *l, const struct kb_entry *e, const struct kb_knob *
 		    k->forwarding + strlen("none: "));
 }
 
+/*
+ * Linux forwards IPv6 only when net.ipv6.conf.all.forwarding is set: ip6_forward()
+ * drops the packet otherwise (net/ipv6/ip6_output.c, up to 6.x; default.* is for
+ * interfaces made later, a per-interface forwarding only makes it a router there).
+ */
+static void
+text_ipv6_forwarding(struct lint *l)
+{
+	static const char pre[] = "net.ipv6.conf.", leaf[] = ".forwarding";
+	const struct kb_entry *e, *first = NULL;
+	size_t i, n;
+
+	if (strcmp(l->os, "linux") != 0)
+		return;
+	for (i = 0; i < l->p->nentries; i++) {
+		e = &l->p->entries[i];
+		n = strlen(e->name);
+		if (strncmp(e->name, pre, sizeof pre - 1) != 0 || n <= sizeof pre - 1 + sizeof leaf - 1 ||
+		    strcmp(e->name + n - (sizeof leaf - 1), leaf) != 0 || e->op != KB_OP_SET)
+			continue;
+		if (strcmp(e->name, "net.ipv6.conf.all.forwarding") == 0)
+			return;	/* said, whatever its value */
+		if (first == NULL && strcmp(e->value, "1") == 0)
+			first = e;
+	}
+	if (first != NULL)
+		diag(l, first, KB_WARNING, "forwarding", "'%s=1' without net.ipv6.conf.all.forwarding=1: "
+		    "Linux forwards IPv6 only with all.forwarding (net/ipv6/ip6_output.c ip6_forward); "
+		    "set net.ipv6.conf.all.forwarding=1", first->name);
+}
+
 static int
 diagcmp(const void *x, const void *y)
 {
@@ -650,6 +681,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		text_device(&l, e);
 	}
 	text_duplicates(&l);
+	text_ipv6_forwarding(&l);
 	/* Stable sort by line: within a line, the rule order. */
 	for (i = 0; i < l.n; i++)
 		l.d[i].seq = i;

@@ -32,4 +32,12 @@ test_expect_success 'an alias beside its new name is one variable set twice (sam
 	ntune check --os linux b.conf >out 2>err &&
 	grep -q "b.conf:2: warning: .net.netfilter.nf_conntrack_max. is .net.nf_conntrack_max. under another name: line 1 set it already" out
 '
+test_expect_success 'IPv6 forwarding set per interface or by default, never for all: a warning' '
+	printf "net.ipv6.conf.default.forwarding=1\n" >f6.conf &&
+	{ ntune check --os linux f6.conf >out 2>err || :; } &&
+	grep -q "^f6.conf:1: warning: .net.ipv6.conf.default.forwarding=1. without net.ipv6.conf.all.forwarding=1" out &&
+	printf "net.ipv6.conf.default.forwarding=1\nnet.ipv6.conf.all.forwarding=1\n" >f7.conf &&
+	{ ntune check --os linux f7.conf >out 2>err || :; } &&
+	! grep -q "without net.ipv6.conf.all.forwarding" out
+'
 test_done
