@@ -41,9 +41,11 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
     const char **why)
 {
 	const struct kb_knob *k = kb_find(kb, e->name, os);
-	enum kb_risk_class c = kb_entry_risk(kb, e->name, os, why);
+	enum kb_risk_class c = k != NULL ? k->risk_class : KB_RISK_NONE;
 
-	if (c != KB_RISK_BOOT || k == NULL)
+	if (why != NULL)
+		*why = kb_risk_class_why(k);
+	if (c != KB_RISK_BOOT)
 		return c;
 	/* the knob's own default: the box boots with it anyway */
 	if (e->op == KB_OP_SET && k->def != NULL && strcmp(e->value, k->def) == 0)

@@ -484,6 +484,7 @@ top_thread(struct creader *r, const char *line)
 	char key[2 * OS_NAME_MAX + 24];
 	const struct os_counter *old;
 	uint64_t pct;
+	size_t base;
 	int n;
 
 	if (os_top_thread_row(line, &r->tcols, &th) != 1)
@@ -509,11 +510,13 @@ top_thread(struct creader *r, const char *line)
 	 * queue, top does not number them) are as many threads: que, que_b, que_c... (letters:
 	 * the queue number stays unknown). Past 26, the busiest one stands for the rest.
 	 */
-	snprintf(key, sizeof key, "%s.pct10", name);
-	for (n = 1; n < 26 && os_counters_get(r->c, key) != NULL; n++) {
-		snprintf(key, sizeof key, "%s_%c.pct10", name, 'a' + n);
+	base = strlen(name);
+	for (n = 0; n < 26; n++) {
+		if (n > 0)
+			snprintf(name + base, sizeof name - base, "_%c", 'a' + n);
+		snprintf(key, sizeof key, "%s.pct10", name);
 		if (os_counters_get(r->c, key) == NULL)
-			snprintf(name + strlen(name), sizeof name - strlen(name), "_%c", 'a' + n);
+			break;
 	}
 	if ((old = os_counters_get(r->c, key)) != NULL && old->value >= pct)
 		return 0;
