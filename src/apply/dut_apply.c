@@ -441,7 +441,7 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	struct knob *k = NULL;
 	struct rscript_knob *set = NULL;
 	static unsigned seq;
-	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot, NULL };
+	struct rscript s = { o->os, res->id, o->root, o->confirm_secs, o->persist, o->trial_boot, NULL, o->state_dir };
 	char utc[UTIL_UTC_LEN], *record = NULL;
 	size_t n = 0, ns;
 	int rc = -1;
@@ -478,7 +478,7 @@ static int
 entry_script(const struct agentless_opts *o, const char *id, bool confirm, char **said,
     char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
 	char *t;
 	int rc;
 
@@ -515,7 +515,7 @@ agentless_check_id(const char *id, char **cause)
 int
 agentless_renew(const struct agentless_opts *o, const char *id, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
 	char *t;
 	int rc;
 

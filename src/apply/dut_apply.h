@@ -28,6 +28,11 @@ struct agentless_opts {
 	bool	persist;
 	bool	trial_boot;
 	bool	plan;		/* read the originals, make the script, change nothing */
+	/* Issue 34's one engine: the same programs run on this machine (dut->local). */
+	const char *state_dir;	/* the journal directory; NULL: the DUT's own (rscript_state_dir) */
+	const char *netns;	/* Linux: netns-scoped and if.* knobs go into this namespace */
+	const char *self;	/* ntune here, for the knobs sh cannot set itself (if.*, cpu.*); NULL: refused */
+	enum os_platform platform;	/* the distribution (OPNsense: tunables into loader.conf.local); 0: os */
 };
 
 struct agentless_result {

@@ -188,7 +188,7 @@ int
 agentless_history(const struct agentless_opts *o, const char *id, struct agentless_entry **entries,
     size_t *n, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL };
+	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
 	char *t, *out = NULL;
 	int rc;
 

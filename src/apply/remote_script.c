@@ -77,6 +77,8 @@ rscript_state_dir(const struct rscript *s)
 {
 	char *d;
 
+	if (s->state != NULL)
+		return xstrdup(s->state);
 	xasprintf(&d, "%s%s", s->root != NULL ? s->root : "",
 	    s->os == OS_PLATFORM_FREEBSD ? "/var/db/ntune-agentless" : "/var/lib/ntune-agentless");
 	return d;

@@ -59,6 +59,7 @@ struct rscript {
 	bool	persist;	/* write the boot-time files */
 	bool	trial_boot;	/* FreeBSD: loader tunables for one boot (nextboot -e) */
 	const char *record;	/* apply: the lines of ENTRY/entry (NULL: none), checked by the caller */
+	const char *state;	/* the journal directory; NULL: the DUT's own (rscript_state_dir) */
 };
 
 /* Exit statuses of the apply script besides 0 (applied). */
