@@ -25,7 +25,7 @@
 static void
 test_apply_text_quotes_every_word(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "20261205T150000Z-0001", "", 120, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "20261205T150000Z-0001", "", 120, true, false, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -57,7 +57,7 @@ test_apply_text_quotes_every_word(void **state)
 static void
 test_trial_boot_uses_nextboot(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "/r", 0, false, true, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "/r", 0, false, true, NULL, NULL };
 	const struct rscript_knob k[] = { { "net.isr.maxthreads", "4", NULL, true } };
 	char *t, *cause = NULL;
 
@@ -82,7 +82,7 @@ test_hostile_names_and_values_are_refused(void **state)
 	    "a'b", "a\nb", "", "1abc", "a.", "net.x/../y" };
 	static const char *const values[] = { "1'; reboot #", "$(id)", "`id`", "a\nb", "x\"y", "a\\b",
 	    " 1", "1 ", "a;b", "a|b", "a&b", "a>b", "*", "~", "a\tb", "!x" };
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "", 60, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "", 60, true, false, NULL, NULL };
 	struct rscript_knob k = { "net.ok", "1", "0", false };
 	char *cause = NULL;
 	size_t i;
@@ -142,7 +142,7 @@ assert_exists(const char *rel)
 static void
 test_apply_then_revert_restores_byte_for_byte(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", root, 0, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", root, 0, true, false, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -170,7 +170,7 @@ test_apply_then_revert_restores_byte_for_byte(void **state)
 static void
 test_failed_set_restores_everything(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e2", root, 0, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e2", root, 0, true, false, NULL, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "direct", false },
 	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
 	char *t, *cause = NULL;
@@ -189,7 +189,7 @@ test_failed_set_restores_everything(void **state)
 static void
 test_changed_original_changes_nothing(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e3", root, 0, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e3", root, 0, true, false, NULL, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "deferred", false } };
 	char *t, *cause = NULL;
 
@@ -204,7 +204,7 @@ test_changed_original_changes_nothing(void **state)
 static void
 test_cut_script_runs_nothing(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e4", root, 0, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e4", root, 0, true, false, NULL, NULL };
 	char *t, *cause = NULL;
 	size_t cut;
 
@@ -238,7 +238,7 @@ test_cut_script_runs_nothing(void **state)
 static void
 test_linux_boot_guard(void **state)
 {
-	struct rscript s = { OS_PLATFORM_LINUX, "g1", root, 1, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_LINUX, "g1", root, 1, true, false, NULL, NULL };
 	char *t, *cause = NULL, *want;
 
 	(void)state;
@@ -289,7 +289,7 @@ test_linux_boot_guard(void **state)
 static void
 test_boot_guard_only_where_it_serves(void **state)
 {
-	struct rscript s = { OS_PLATFORM_LINUX, "e9", "", 30, false, false, NULL };
+	struct rscript s = { OS_PLATFORM_LINUX, "e9", "", 30, false, false, NULL, NULL };
 	const struct rscript_knob k[] = { { "net.core.somaxconn", "1000", "4096", false } };
 	char *t, *cause = NULL;
 
@@ -365,7 +365,7 @@ wait_nonempty(const char *rel, double secs)
 static void
 test_freebsd_boot_guard(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "b1", root, 600, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "b1", root, 600, true, false, NULL, NULL };
 	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false } };
 	char *t, *cause = NULL, *pid;
 
@@ -472,8 +472,8 @@ test_programs_match_their_golden_copies(void **state)
 	    { "net.isr.maxthreads", "4", NULL, true } };
 	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false },
 	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false } };
-	struct rscript f = { OS_PLATFORM_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false, NULL };
-	struct rscript l = { OS_PLATFORM_LINUX, "20261206T000000Z-00001-1", "", 60, true, false, NULL };
+	struct rscript f = { OS_PLATFORM_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL };
+	struct rscript l = { OS_PLATFORM_LINUX, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL };
 	char *cause = NULL;
 
 	(void)state;
@@ -502,7 +502,7 @@ static void
 test_programs_run_under_dash_and_busybox_ash(void **state)
 {
 	static const char *const shells[] = { "dash", "busybox" };
-	struct rscript s = { OS_PLATFORM_FREEBSD, "a1", root, 60, true, false, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "a1", root, 60, true, false, NULL, NULL };
 	char *t, *r, *cause = NULL, *cmd, *vars;
 	size_t i;
 	int ran = 0;
