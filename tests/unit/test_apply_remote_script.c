@@ -280,7 +280,7 @@ test_linux_boot_guard(void **state)
 	expect(UNIT, NULL);
 	expect(WANTS, NULL);
 	/* renew: a guarded entry's deadline moves; a reverted one is refused */
-	t = rscript_renew(&(struct rscript){ OS_PLATFORM_LINUX, "g2", root, 0, false, false, NULL });
+	t = rscript_renew(&(struct rscript){ OS_PLATFORM_LINUX, "g2", root, 0, false, false, NULL, NULL });
 	assert_int_equal(run(t, 0), RSCRIPT_EX_NOENTRY);
 	free(t);
 }
