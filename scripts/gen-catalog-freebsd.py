@@ -358,12 +358,12 @@ class Tree:
         return os.path.relpath(path, self.path)
 
     def kernel_options(self):
-        """Kernel options (sys/conf/options*) that amd64 GENERIC (and DEFAULTS) leaves out and
-        no module's Makefile defines."""
+        """Kernel options (sys/conf/options, options.amd64) that amd64 GENERIC (and DEFAULTS)
+        leaves out and no module's Makefile defines."""
         opts, generic = set(), set()
         conf = os.path.join(self.path, 'sys/conf')
         for f in sorted(os.listdir(conf)) if os.path.isdir(conf) else []:
-            if f == 'options' or f.startswith('options.'):
+            if f in ('options', 'options.amd64'):	# the GENERIC read is amd64's
                 for l in open(os.path.join(conf, f), encoding='latin-1'):
                     m = re.match(r'^([A-Z_][A-Z0-9_]*)\b', l)
                     if m:

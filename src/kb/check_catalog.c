@@ -427,8 +427,9 @@ source_option(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	}
 	diag(l, e, l->pf == OS_PLATFORM_FREEBSD ? KB_WARNING : KB_NOTE, "option", "'%s' exists "
 	    "only in a kernel built with options %.*s (declared under #ifdef %.*s, %s); FreeBSD's "
-	    "GENERIC kernel leaves it out, and there /etc/rc.d/sysctl skips the line (sysctl -i)%s",
-	    e->name, len, opt, len, opt, where(l, ce), l->pf == OS_PLATFORM_FREEBSD ? "" :
+	    "GENERIC kernel leaves it out, and there %s%s", e->name, len, opt, len, opt,
+	    where(l, ce), l->target == KB_TARGET_LOADER ? "nothing reads the loader's variable" :
+	    "/etc/rc.d/sysctl skips the line (sysctl -i)", l->pf == OS_PLATFORM_FREEBSD ? "" :
 	    "; a distribution's own kernel may have it");
 }
 
