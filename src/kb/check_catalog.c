@@ -345,7 +345,14 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
 	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
 		return;
-	if (in == 1)
+	if (in != 1 && l->pf == OS_PLATFORM_OPNSENSE && last->note != NULL &&
+	    strstr(last->note, "OPNsense") != NULL)
+		/* OPNsense's kernel carries its own patches: newer OPNsense trees were not read */
+		diag(l, e, KB_NOTE, "version", "'%s' is not in the newer FreeBSD trees the catalogue "
+		    "read (%s %s); the OPNsense kernel tree it read declares it (%s@%.10s, %s), and "
+		    "OPNsense's own patches may keep it: not checked against a newer OPNsense kernel",
+		    e->name, os, newest->version, last->repo, last->commit, where(l, ce));
+	else if (in == 1)
 		diag(l, e, KB_NOTE, "version", "'%s' is in %s %s%s but gone from the newest source "
 		    "the catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s)",
 		    e->name, os, ver, stated ? " (the release the file's $FreeBSD$ tag states)" : "",

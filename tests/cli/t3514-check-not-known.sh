@@ -46,4 +46,11 @@ test_expect_success 'no "no kernel defines it" for a name a catalogue tree decla
 	! grep -q "^loader.conf:1: error" out &&
 	grep -q "^loader.conf:2: error: .hw.ix.allow_unsupported_sfp. does nothing: no FreeBSD kernel defines it" out
 '
+test_expect_success 'a name only the OPNsense tree has is not "gone" for an OPNsense box (its patches were not read newer)' '
+	printf "net.pf.share_forward=1\n" >sf.conf &&
+	ntune check --os opnsense --target sysctl sf.conf >out 2>err &&
+	grep -q "^sf.conf:1: note: .net.pf.share_forward. is not in the newer FreeBSD trees the catalogue read (FreeBSD 14.0); the OPNsense kernel tree it read declares it" out &&
+	{ ntune check --os freebsd --target sysctl sf.conf >out 2>err || :; } &&
+	grep -q "^sf.conf:1: warning: .net.pf.share_forward. is gone from FreeBSD" out
+'
 test_done
