@@ -652,6 +652,28 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	return 1;
 }
 
+/* "FreeBSD 9.3 to 14.0 sources": the trees of the catalogue for the profile's OS. */
+static const char *
+tree_range(struct lint *l)
+{
+	static char buf[96];
+	const struct kb_cat_tree *t, *first = NULL, *last = NULL;
+	size_t i;
+
+	for (i = 0; l->cat != NULL && i < kb_catalog_ntrees(l->cat); i++) {
+		t = kb_catalog_tree(l->cat, i);
+		if (strcmp(t->os, l->os) != 0)
+			continue;
+		first = first != NULL ? first : t;
+		last = t;
+	}
+	if (first == NULL)
+		return "no source read";
+	snprintf(buf, sizeof buf, "%s %s to %s sources", strcmp(l->os, "linux") == 0 ? "Linux" :
+	    "FreeBSD", first->version, last->version);
+	return buf;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -693,8 +715,9 @@ unknown(struct lint *l, const struct kb_entry *e)
 	}
 	if (source_ported(l, e))
 		return;
-	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
-	    "knowledge base, not checked", e->name);
+	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue (%s) or "
+	    "the knowledge base: a typo, a knob newer than those sources, or one of a module or "
+	    "kernel patch they do not hold; not checked", e->name, tree_range(l));
 }
 
 /* Linux: what /proc/sys says (mode bits, not a read). -1 when not known. */
