@@ -870,8 +870,9 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		return 0;
 	}
 	if (oce != NULL && oce->kind != KB_CAT_RCCONF && oce->kind != KB_CAT_LOADER) {
-		diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s sysctl (%s), not %s", e->name,
-		    oce->os, where(l, oce), l->os);
+		diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s %s (%s), not %s", e->name,
+		    oce->os, oce->kind == KB_CAT_TUNABLE ? "loader tunable" : "sysctl",
+		    where(l, oce), l->os);
 		return 0;
 	}
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {

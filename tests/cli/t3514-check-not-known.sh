@@ -13,7 +13,12 @@ test_expect_success 'kern.vt knobs of VT_SYSCTL_INT are known, and SCTP knobs ar
 	ntune check --os freebsd --target sysctl vt.conf >out 2>err &&
 	! grep -q "unknown" out &&
 	! grep -q "gone" out &&
-	grep -q "0 unknown" err
+	grep -q "0 unknown" err &&
+	printf "kern.vt.fb.modes.VGA-1=\"1920x1080\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err && grep -q "0 unknown" err &&
+	printf "kern.vt.fb.modes.VGA-1=1920x1080\n" >l.conf &&
+	{ ntune check --os linux l.conf >out 2>err || :; } &&
+	grep -q "^l.conf:1: error: .kern.vt.fb.modes.VGA-1. is a freebsd loader tunable (sys/dev/drm2/drm_fb_helper.c:128" out
 '
 test_expect_success 'net.inet.ip.stealth needs options IPSTEALTH: a warning on FreeBSD, a note on OPNsense' '
 	printf "net.inet.ip.stealth=1\n" >st.conf &&
