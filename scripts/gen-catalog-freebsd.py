@@ -241,6 +241,18 @@ class Wrappers:
         return re.sub(r'"(?:[^"\\]|\\.)*"|\b[A-Z_][A-Z0-9_]*\b', lambda m: m.group(0)
                       if m.group(0).startswith('"') else one(m), out)
 
+    def string_macros(self, expr):
+        """expr with its object macros of one definition replaced, four levels deep (a
+        name made of a macro and string literals)."""
+        for _ in range(4):
+            new = re.sub(r'"(?:[^"\\]|\\.)*"|\b[A-Z_][A-Z0-9_]*\b', lambda m: m.group(0)
+                         if m.group(0).startswith('"') or len(self.objects.get(m.group(0), ())) != 1
+                         else next(iter(self.objects[m.group(0)])), expr)
+            if new == expr:
+                break
+            expr = new
+        return expr
+
     def unresolved(self, args):
         return any(a.strip() in self.objects and not a.strip().startswith(('CTL', 'OID_'))
                    for a in args[:4])
@@ -593,6 +605,9 @@ class Tree:
                              typ, fmt, rel, line))
             return
         name = literal(args[0]) if args else None
+        if name is None and args:
+            # "kern.hwpmc.nbuffers" is PMC_SYSCTL_NAME_PREFIX "nbuffers" (sys/sys/pmc.h)
+            name = literal(self.wrappers.string_macros(args[0]))
         if not name or not re.match(r'^[A-Za-z_][\w.%-]*$', name):
             return
         if macro.startswith('TUNABLE_'):
