@@ -14,6 +14,10 @@ derived from the flags, and file:line.  No description string is ever copied.
 Placement: RDTUN (RD + TUN) -> loader; RWTUN, or RW and a TUNABLE_*_FETCH /
 getenv_* / TUNABLE_* of the same name -> both; RW -> runtime; RD -> read-only;
 a tunable fetched with no sysctl of that name -> loader.
+
+A function-like macro whose body declares a knob (VT_SYSCTL_INT) is expanded at
+each call; a declaration under #ifdef OPTION, a kernel option amd64 GENERIC lacks,
+gets " option:OPTION" after its source.
 """
 import os
 import re
