@@ -668,7 +668,7 @@ tree_range(struct lint *l)
 		last = t;
 	}
 	if (first == NULL)
-		return "no source read";
+		return "none loaded";
 	snprintf(buf, sizeof buf, "%s %s to %s sources", strcmp(l->os, "linux") == 0 ? "Linux" :
 	    "FreeBSD", first->version, last->version);
 	return buf;
