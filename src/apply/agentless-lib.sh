@@ -91,15 +91,27 @@ ntune_move() {
 	return 1
 }
 
-# ntune_block FILE: ntune's block in FILE replaced by standard input's (which ends with the
-# block's end line), written to a temporary file next to FILE and renamed.
+# ntune_block FILE NAME...: ntune's block in FILE replaced by standard input's (its begin line,
+# the lines of NAME..., its end line) with, after its begin line, the lines of FILE's block (an
+# earlier apply's) that set no NAME; written to a temporary file next to FILE (its directory
+# made) and renamed.
 ntune_block() {
-	t=$(mktemp "$1.XXXXXX") || return 1
+	bf=$1
+	shift
+	mkdir -p "${bf%/*}" && t=$(mktemp "$bf.XXXXXX") || return 1
 	{
-		if [ -e "$1" ]; then ntune_strip <"$1"; fi
-		cat
+		if [ -e "$bf" ]; then ntune_strip <"$bf"; fi
+		IFS= read -r l && printf '%s\n' "$l" &&
+			if [ -e "$bf" ]; then ntune_only <"$bf" | ntune_kept "$@"; fi && cat
 	} >"$t" || { rm -f "$t"; return 1; }
-	want=$ntune_e ntune_move "$t" "$1"
+	want=$ntune_e ntune_move "$t" "$bf"
+}
+
+# ntune_kept NAME...: the lines of the block on standard input, without its begin and end lines,
+# that set none of NAME (NAME=VALUE, NAME="VALUE" or NAME = VALUE).
+ntune_kept() {
+	awk -v b="$ntune_b" -v e="$ntune_e" -v names=" $* " '$0 == b || $0 == e { next }
+	{ k = $0; sub(/[ \t]*=.*/, "", k); if (index(names, " " k " ") == 0) print }'
 }
 
 # ntune_unblock FILE NR: FILE as the apply found it, byte for byte, when nothing outside

@@ -188,7 +188,7 @@ int
 agentless_history(const struct agentless_opts *o, const char *id, struct agentless_entry **entries,
     size_t *n, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
+	struct rscript s = agentless_rscript(o, id, false);
 	char *t, *out = NULL;
 	int rc;
 

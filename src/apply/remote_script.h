@@ -44,11 +44,22 @@
 #include "os/platform.h"
 
 
+/* Where a runtime knob is persisted (with rscript.persist). */
+enum rscript_file {
+	RSCRIPT_FILE_SYSCTL,	/* the OS's: /etc/sysctl.conf.local, /etc/sysctl.d/90-ntune.conf */
+	RSCRIPT_FILE_LOADER,	/* OPNsense: every tunable into /boot/loader.conf.local */
+	RSCRIPT_FILE_NONE,	/* none holds it (a knob set through `ntune knob`) */
+};
+
 struct rscript_knob {
 	const char *name;
 	const char *value;	/* wanted */
 	const char *old;	/* as the controller read it (runtime knobs); NULL for boot ones */
 	bool	boot;		/* FreeBSD loader tunable: loader.conf.local or nextboot(8) */
+	/* Read, set and restored by `"$ntune_self" knob get|set` (rscript.self), in_netns: --netns. */
+	bool	via;
+	bool	in_netns;
+	enum rscript_file file;
 };
 
 struct rscript {
@@ -60,6 +71,9 @@ struct rscript {
 	bool	trial_boot;	/* FreeBSD: loader tunables for one boot (nextboot -e) */
 	const char *record;	/* apply: the lines of ENTRY/entry (NULL: none), checked by the caller */
 	const char *state;	/* the journal directory; NULL: the DUT's own (rscript_state_dir) */
+	/* A run on this machine: ntune there, for the knobs with via (a plain path, checked); NULL */
+	const char *self;
+	const char *netns;	/* the namespace of the knobs with in_netns ([A-Za-z0-9_.-]) */
 };
 
 /* Exit statuses of the apply script besides 0 (applied). */
@@ -77,6 +91,7 @@ enum {
 	RSCRIPT_EX_REVERTING = 13,	/* confirm/revert: the dead-man (or a revert) came first */
 	RSCRIPT_EX_LOCKED = 14,	/* another change runs on the DUT */
 	RSCRIPT_EX_PENDING = 15,	/* another entry is neither confirmed nor reverted */
+	RSCRIPT_EX_NOTRIAL = 16,	/* confirm: this boot did not have the trial (kenv): not kept */
 };
 
 /* Is name a knob name these scripts accept? -1 + cause naming it when not. */
@@ -91,6 +106,9 @@ char	*rscript_state_dir(const struct rscript *);
 char	*rscript_proc_path(const char *name);
 /* The apply script (malloc'd), or NULL + cause when a name or value is refused. */
 char	*rscript_apply(const struct rscript *, const struct rscript_knob *, size_t n, char **cause);
+/* The boot files (with the root prefix) the apply of k writes (not a trial's keep), added to *v. */
+void	 rscript_persisted(const struct rscript *, const struct rscript_knob *, size_t n, char ***v,
+	    size_t *nv);
 /* confirm / revert of entry s->id (NULL: latest); malloc'd. */
 char	*rscript_confirm(const struct rscript *);
 char	*rscript_revert(const struct rscript *);

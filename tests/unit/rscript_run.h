@@ -8,8 +8,8 @@
 #define NTUNE_TESTS_RSCRIPT_RUN_H
 
 static const struct rscript_knob two[] = {
-	{ "net.isr.dispatch", "deferred", "direct", false },
-	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
+	{ "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false, false, false, RSCRIPT_FILE_SYSCTL },
 };
 
 static char root[] = "/tmp/ntune-rscript-XXXXXX";

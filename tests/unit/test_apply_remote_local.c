@@ -1,0 +1,378 @@
+/*
+ * The one apply engine run on this machine (issue 34): agentless_apply, _history, _confirm,
+ * _revert on the local host ("local": /bin/sh here, no ssh) with the journal in a directory of
+ * the caller's (o->state_dir, else $NTUNE_STATE_DIR). The kernel is a stand-in: FreeBSD's
+ * sysctl(8) (tests/cli/standin/freebsd/sysctl) on a MIB directory, and for the knobs sh cannot
+ * set itself a stand-in of `ntune knob` (o->self) that keeps each value in a file, so nothing
+ * here writes this machine's own settings.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "apply/dut_apply.h"
+#include "kb/kb.h"
+#include "remote/remote.h"
+#include "util/util.h"
+#include "tmpdir.h"
+
+static char dir[] = "/tmp/ntune-local-XXXXXX";
+static struct remote_host here;
+
+/* root/rel's text, or NULL. */
+static char *
+text_of(const char *rel)
+{
+	char *p, *d = NULL;
+	size_t len;
+
+	xasprintf(&p, "%s%s", dir, rel);
+	if (util_read_file(p, &d, &len, NULL) == -1)
+		d = NULL;
+	free(p);
+	return d;
+}
+
+static void
+expect(const char *rel, const char *want)
+{
+	char *t = text_of(rel);
+
+	if (want == NULL)
+		assert_null(t);
+	else {
+		assert_non_null(t);
+		assert_string_equal(t, want);
+	}
+	free(t);
+}
+
+static void
+put(const char *rel, const char *text)
+{
+	char *p;
+
+	xasprintf(&p, "%s%s", dir, rel);
+	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
+	free(p);
+}
+
+/* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME. */
+static const char knob_standin[] =
+	"#!/bin/sh\n[ \"$1\" = knob ] || exit 2\nop=$2; shift 2\nd=\"$KNOBS\"\n"
+	"if [ \"$1\" = --netns ]; then d=\"$d/$2\"; shift 2; fi\n"
+	"case $op in\nget) cat \"$d/$1\" 2>/dev/null || { echo \"ntune knob: cannot read '$1'\" >&2; exit 1; } ;;\n"
+	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\n*) exit 2 ;;\nesac\n";
+
+static int
+setup(void **state)
+{
+	char *path, *p;
+
+	(void)state;
+	tmpdir_make(dir);
+	xasprintf(&p, "cd '%s' && mkdir -p mib/net/isr mib/net/inet/ip knobs/lab1 bin", dir);
+	assert_int_equal(system(p), 0);
+	free(p);
+	xasprintf(&path, "%s/tests/cli/standin/freebsd:%s", NTUNE_SRCDIR, getenv("PATH"));
+	setenv("PATH", path, 1);
+	free(path);
+	xasprintf(&p, "%s/mib", dir);
+	setenv("SYSCTL_STANDIN_MIB", p, 1);
+	free(p);
+	xasprintf(&p, "%s/knobs", dir);
+	setenv("KNOBS", p, 1);
+	free(p);
+	put("/mib/net/isr/dispatch", "direct\n");
+	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/mib/net/isr/maxthreads", "1\n");
+	put("/knobs/if.eth0.mtu", "1500\n");
+	put("/knobs/lab1/net.ipv4.ip_forward", "0\n");
+	put("/bin/ntune", knob_standin);
+	xasprintf(&p, "%s/bin/ntune", dir);
+	chmod(p, 0755);
+	free(p);
+	assert_int_equal(remote_parse("local", &here, NULL), 0);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	tmpdir_remove(dir);
+	return 0;
+}
+
+static struct kb_profile *
+profile(const char *text)
+{
+	struct kb_profile *p = kb_profile_parse("p.conf", text, strlen(text), NULL);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* A FreeBSD-like machine here: the stand-in sysctl, files under dir, the journal in dir/state. */
+static struct agentless_opts
+freebsd_here(void)
+{
+	struct agentless_opts o;
+	static char st[64];
+
+	memset(&o, 0, sizeof o);
+	snprintf(st, sizeof st, "%s/state", dir);
+	o.dut = &here;
+	o.os = OS_PLATFORM_FREEBSD;
+	o.root = dir;
+	o.state_dir = st;
+	o.persist = true;
+	return o;
+}
+
+/* agentless_apply of p with o, which must succeed (else its cause is the failure). */
+static void
+applied(const struct kb_profile *p, const struct agentless_opts *o, struct agentless_result *r)
+{
+	char *cause = NULL;
+
+	if (agentless_apply(NULL, p, o, r, &cause) != 0)
+		fail_msg("%s", cause);
+}
+
+static bool
+has(char **v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static void
+test_apply_history_revert_here(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=2048\n");
+	struct agentless_result r;
+	struct agentless_entry *e = NULL;
+	char *cause = NULL, *said = NULL, *f;
+	size_t n = 0;
+
+	(void)state;
+	/* --plan / --dry-run: the originals read, nothing changed, the files it would write named */
+	o.plan = true;
+	applied(p, &o, &r);
+	assert_string_equal(r.changes[0].old, "direct");
+	xasprintf(&f, "%s/etc/sysctl.conf.local", dir);
+	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	agentless_result_free(&r);
+	o.plan = false;
+	applied(p, &o, &r);
+	expect("/mib/net/isr/dispatch", "deferred\n");
+	expect("/etc/sysctl.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block are "
+	    "lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=2048\n# END ntune\n");
+	assert_int_equal(r.deadman_pid, 0);
+	assert_int_equal(agentless_history(&o, NULL, &e, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].e.id, r.id);
+	assert_string_equal(e[0].e.state, "applied");
+	agentless_entries_free(e, n);
+	if (agentless_revert(&o, r.id, &said, &cause) != 0)
+		fail_msg("%s", cause);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/etc/sysctl.conf.local", NULL);
+	free(said);
+	free(f);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+static void
+test_dead_man_here_and_confirm(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=hybrid\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL, *st;
+
+	(void)state;
+	o.confirm_secs = 600;
+	o.persist = false;
+	applied(p, &o, &r);
+	assert_true(r.deadman_pid > 0);
+	assert_int_equal(kill(r.deadman_pid, 0), 0);
+	assert_int_equal(r.npersisted, 0);
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), 0);
+	free(said);
+	xasprintf(&st, "/state/%s/state", r.id);
+	expect(st, "confirmed\n");
+	expect("/mib/net/isr/dispatch", "hybrid\n");
+	free(st);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	put("/mib/net/isr/dispatch", "direct\n");
+}
+
+/* OPNsense keeps every tunable in loader.conf.local (src/apply/persist.c's rule, one engine now). */
+static void
+test_opnsense_persists_into_loader_conf_local(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.inet.ip.intr_queue_maxlen=1024\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL, *f;
+
+	(void)state;
+	o.platform = OS_PLATFORM_OPNSENSE;
+	applied(p, &o, &r);
+	xasprintf(&f, "%s/boot/loader.conf.local", dir);
+	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
+	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
+	    "are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
+	expect("/etc/sysctl.conf.local", NULL);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/boot/loader.conf.local", NULL);
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	free(said);
+	free(f);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/*
+ * The knobs sh cannot set itself go through `ntune knob` (here its stand-in): an if.* knob,
+ * and with a namespace every knob apply_in_netns() puts there (if.* too); none has a boot file.
+ */
+static void
+test_knobs_through_ntune_knob(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("if.eth0.mtu=9000\n"), *pn = profile("net.ipv4.ip_forward=1\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL, *self;
+
+	(void)state;
+	xasprintf(&self, "%s/bin/ntune", dir);
+	o.os = OS_PLATFORM_LINUX;
+	/* without ntune's path (a DUT): refused before anything is read */
+	assert_int_equal(agentless_apply(NULL, p, &o, &r, &cause), -1);
+	assert_non_null(strstr(cause, "'if.eth0.mtu' is an ifconfig setting"));
+	free(cause);
+	cause = NULL;
+	agentless_result_free(&r);
+	o.self = self;
+	applied(p, &o, &r);
+	assert_non_null(strstr(r.script, "ntune_set 'if.eth0.mtu' '@' '9000'"));
+	expect("/knobs/if.eth0.mtu", "9000\n");
+	assert_true(r.nchanges == 1 && !r.changes[0].in_netns);
+	assert_true(r.nnot_persisted == 1 && has(r.not_persisted, 1, "if.eth0.mtu"));
+	assert_int_equal(r.npersisted, 0);
+	expect("/etc/sysctl.d/90-ntune.conf", NULL);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/knobs/if.eth0.mtu", "1500\n");
+	free(said);
+	agentless_result_free(&r);
+	o.netns = "lab1";
+	assert_int_equal(agentless_apply(NULL, pn, &o, &r, &cause), 0);
+	assert_non_null(strstr(r.script, "ntune_set 'net.ipv4.ip_forward' '@lab1' '1'"));
+	expect("/knobs/lab1/net.ipv4.ip_forward", "1\n");
+	assert_true(r.nchanges == 1 && r.changes[0].in_netns && r.nnot_persisted == 1);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/knobs/lab1/net.ipv4.ip_forward", "0\n");
+	free(said);
+	free(self);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_profile_free(pn);
+}
+
+/*
+ * A second apply merges into the block of the first (the C engine's persist.c did; t4001): its
+ * names set again, the others kept; a revert of each puts its file back as it found it.
+ */
+static void
+test_second_apply_merges_into_the_block(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p1 = profile("net.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n");
+	struct kb_profile *p2 = profile("net.inet.ip.intr_queue_maxlen=1024\n");
+	struct agentless_result r1, r2;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	put("/etc/sysctl.conf.local", "# mine\n");
+	applied(p1, &o, &r1);
+	applied(p2, &o, &r2);
+	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
+	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=1024\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, r2.id, &said, &cause), 0);
+	free(said);
+	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
+	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n# END ntune\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "512\n");
+	assert_int_equal(agentless_revert(&o, r1.id, &said, &cause), 0);
+	free(said);
+	expect("/etc/sysctl.conf.local", "# mine\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	expect("/mib/net/isr/dispatch", "direct\n");
+	agentless_result_free(&r1);
+	agentless_result_free(&r2);
+	kb_profile_free(p1);
+	kb_profile_free(p2);
+}
+
+/* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
+static void
+test_journal_here_defaults_to_the_state_dir(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL, *sd, *st;
+
+	(void)state;
+	xasprintf(&sd, "%s/ntune-state", dir);
+	setenv("NTUNE_STATE_DIR", sd, 1);
+	o.state_dir = NULL;
+	o.persist = false;
+	applied(p, &o, &r);
+	xasprintf(&st, "/ntune-state/%s/state", r.id);
+	expect(st, "applied\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect(st, "reverted\n");
+	unsetenv("NTUNE_STATE_DIR");
+	free(said);
+	free(st);
+	free(sd);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_history_revert_here),
+		cmocka_unit_test(test_dead_man_here_and_confirm),
+		cmocka_unit_test(test_opnsense_persists_into_loader_conf_local),
+		cmocka_unit_test(test_knobs_through_ntune_knob),
+		cmocka_unit_test(test_second_apply_merges_into_the_block),
+		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
