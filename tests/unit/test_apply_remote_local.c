@@ -108,8 +108,15 @@ setup(void **state)
 static int
 teardown(void **state)
 {
+	char *cmd;
+
 	(void)state;
 	tmpdir_remove(dir);
+	/* test_knobs_in_a_namespace_through_this_ntune's, when it failed half-way */
+	xasprintf(&cmd, "ip netns del ntune-ul-%d 2>/dev/null", (int)getpid());
+	if (getuid() == 0 && system(cmd) == -1)
+		print_message("cannot run %s\n", cmd);
+	free(cmd);
 	return 0;
 }
 
@@ -335,6 +342,77 @@ test_second_apply_merges_into_the_block(void **state)
 	kb_profile_free(p2);
 }
 
+/* The output of the shell command cmd, its last line break dropped (malloc'd). */
+static char *
+output(const char *cmd)
+{
+	char buf[256];
+	size_t n;
+	FILE *f = popen(cmd, "r");
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	pclose(f);
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return xstrdup(buf);
+}
+
+/*
+ * With this build's ntune (build/ntune) and a namespace made here (root and ip(8) only, else
+ * skipped): a net.* sysctl and an if.* setting of the namespace set and restored through
+ * `ntune knob --netns`; the host's own value never changes.
+ */
+static void
+test_knobs_in_a_namespace_through_this_ntune(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.ipv4.ip_default_ttl=77\nif.v0.txqueuelen=4321\n");
+	struct agentless_result r;
+	char exe[4096], ns[64], *self, *cmd, *host, *v, *cause = NULL, *said = NULL;
+
+	(void)state;
+	if (getuid() != 0 || system("command -v ip >/dev/null 2>&1") != 0 ||
+	    util_self_exe(exe, sizeof exe) == -1)
+		skip();
+	*strrchr(exe, '/') = '\0';
+	xasprintf(&self, "%s/../ntune", exe);
+	snprintf(ns, sizeof ns, "ntune-ul-%d", (int)getpid());
+	xasprintf(&cmd, "ip netns add %s && ip -n %s link add v0 type veth peer name v1", ns, ns);
+	if (system(cmd) != 0)
+		skip();
+	free(cmd);
+	host = output("cat /proc/sys/net/ipv4/ip_default_ttl");
+	o.os = OS_PLATFORM_LINUX;
+	o.self = self;
+	o.netns = ns;
+	applied(p, &o, &r);
+	xasprintf(&cmd, "ip netns exec %s sh -c 'cat /proc/sys/net/ipv4/ip_default_ttl "
+	    "/sys/class/net/v0/tx_queue_len | tr \"\\\\n\" \" \"'", ns);
+	v = output(cmd);
+	assert_string_equal(v, "77 4321 ");
+	free(v);
+	assert_true(r.nchanges == 2 && r.changes[0].in_netns && r.changes[1].in_netns);
+	assert_true(r.nnot_persisted == 2 && r.npersisted == 0);
+	v = output("cat /proc/sys/net/ipv4/ip_default_ttl");
+	assert_string_equal(v, host);
+	free(v);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	v = output(cmd);
+	assert_string_equal(v, "64 1000 ");
+	free(v);
+	free(cmd);
+	xasprintf(&cmd, "ip netns del %s", ns);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(host);
+	free(said);
+	free(self);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
 /* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
 static void
 test_journal_here_defaults_to_the_state_dir(void **state)
@@ -371,6 +449,7 @@ main(void)
 		cmocka_unit_test(test_opnsense_persists_into_loader_conf_local),
 		cmocka_unit_test(test_knobs_through_ntune_knob),
 		cmocka_unit_test(test_second_apply_merges_into_the_block),
+		cmocka_unit_test(test_knobs_in_a_namespace_through_this_ntune),
 		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
 	};
 
