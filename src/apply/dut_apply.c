@@ -558,9 +558,10 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 		res->status = r.timed_out ? -1 : r.status;
 	}
 	if (r.status != 0 || r.timed_out) {
-		/* A partial entry: every line, each knob left and its value. */
+		/* A partial entry: every line, each knob left and its value; a trial: kenv's answer. */
 		util_cause(cause, "cannot %s on %s (journal entry %s there): %s: %s%s", what, o->dut->url,
-		    id, exit_word(r.status), r.status == RSCRIPT_EX_PARTIAL && r.err != NULL ?
+		    id, exit_word(r.status), (r.status == RSCRIPT_EX_PARTIAL ||
+		    r.status == RSCRIPT_EX_NOTRIAL) && r.err != NULL ?
 		    util_trim(r.err) : remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
 		    "; if the apply started, the DUT's own dead-man job restores the originals" : "");
 		remote_result_free(&r);

@@ -25,6 +25,15 @@
 
 static bool	plain_path(const char *);
 
+/*
+ * A run here (s->self): `ntune_hook K` before each set and after the last (K sets done), the
+ * test hooks of the C engine's apply (t4101): NTUNE_TEST_KILL_AFTER=K kills the program there
+ * (SIGKILL), NTUNE_TEST_PAUSE_AFTER=K pauses a second, NTUNE_TEST_FAIL_WRITE=K+1 fails set K+1.
+ */
+#define TEST_HOOK	"ntune_hook() {\n\tif [ \"${NTUNE_TEST_KILL_AFTER:-}\" = \"$1\" ]; then kill -KILL $$; fi\n" \
+	"\tif [ \"${NTUNE_TEST_PAUSE_AFTER:-}\" = \"$1\" ]; then sleep 1; fi\n" \
+	"\t[ \"${NTUNE_TEST_FAIL_WRITE:-}\" != $(($1 + 1)) ]\n}\n"
+
 int
 rscript_check_name(const char *name, char **cause)
 {
@@ -595,19 +604,23 @@ apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, struct strb
     const struct rscript *s, const struct rscript_knob *k, size_t n)
 {
 	struct strbuf blk;
-	size_t i, nboot = 0;
+	size_t i, nboot = 0, nset = 0;
 
 	for (i = 0; i < n; i++)
 		nboot += k[i].boot;
 	for (i = 0; i < n; i++) {
 		if (k[i].boot)
 			continue;
+		if (s->self != NULL)
+			strbuf_addf(sb, "ntune_hook %zu && ", nset++);
 		strbuf_adds(sb, "ntune_set ");
 		knob_words(sb, s, &k[i]);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].value);
 		strbuf_addf(sb, " || { ntune_undo %d \"cannot set %s\"; return; }\n", RSCRIPT_EX_SET, k[i].name);
 	}
+	if (nset > 0)
+		strbuf_addf(sb, "ntune_hook %zu\n", nset);
 	strbuf_init(&blk);
 	if (nboot > 0 && s->trial_boot) {
 		strbuf_adds(sb, "nextboot");
@@ -713,6 +726,8 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	strbuf_init(&keep);
 	strbuf_init(&late);
 	prologue(&sb, s, "apply");
+	if (s->self != NULL)
+		strbuf_adds(&sb, TEST_HOOK);
 	apply_journal(&sb, s, k, n);
 	strbuf_adds(&rs, "ok=0\nrm -f \"$J/left\"\n");
 	restore_runtime(&rs, s, k, n);

@@ -24,6 +24,7 @@
 #include "remote/remote.h"
 #include "util/util.h"
 #include "tmpdir.h"
+#include "share_kb.h"
 
 static char dir[] = "/tmp/ntune-local-XXXXXX";
 static struct remote_host here;
@@ -73,6 +74,15 @@ static const char knob_standin[] =
 	"case $op in\nget) cat \"$d/$1\" 2>/dev/null || { echo \"ntune knob: cannot read '$1'\" >&2; exit 1; } ;;\n"
 	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\n*) exit 2 ;;\nesac\n";
 
+/*
+ * nextboot(8) stand-in (as tests/cli/t4003's): -e NAME=VALUE... writes ROOT/boot/nextboot.conf
+ * as sbin/reboot/nextboot.sh does (nextboot_enable="YES", then NAME="VALUE" lines), -D removes it.
+ */
+static const char nextboot_standin[] =
+	"#!/bin/sh\nf=\"$STANDIN_DIR/boot/nextboot.conf\"\nif [ \"$1\" = -D ]; then rm -f \"$f\"; exit 0; fi\n"
+	"mkdir -p \"${f%/*}\"\nout='nextboot_enable=\"YES\"'\nwhile getopts e: o; do\n\t[ \"$o\" = e ] || exit 1\n"
+	"\tout=\"$out\n${OPTARG%%=*}=\\\"${OPTARG#*=}\\\"\"\ndone\nprintf '%s\\n' \"$out\" >\"$f\"\n";
+
 static int
 setup(void **state)
 {
@@ -96,11 +106,21 @@ setup(void **state)
 	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	put("/mib/net/isr/maxthreads", "1\n");
 	put("/knobs/if.eth0.mtu", "1500\n");
+	put("/knobs/if.eth1.mtu", "1500\n");
+	put("/bin/nextboot", nextboot_standin);
+	put("/kenv.txt", "");
+	setenv("STANDIN_DIR", dir, 1);
 	put("/knobs/lab1/net.ipv4.ip_forward", "0\n");
 	put("/bin/ntune", knob_standin);
 	xasprintf(&p, "%s/bin/ntune", dir);
 	chmod(p, 0755);
 	free(p);
+	xasprintf(&p, "%s/bin/nextboot", dir);
+	chmod(p, 0755);
+	free(p);
+	xasprintf(&path, "%s/bin:%s", dir, getenv("PATH"));
+	setenv("PATH", path, 1);
+	free(path);
 	assert_int_equal(remote_parse("local", &here, NULL), 0);
 	return 0;
 }
@@ -413,6 +433,159 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 	kb_profile_free(p);
 }
 
+/*
+ * The test hooks of a run here (t4101's): killed after the first of two sets, the entry stays
+ * applying and a revert puts everything back; the second set failing restores the first.
+ */
+static void
+test_hooks_kill_and_fail_a_set(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("if.eth0.mtu=9000\nif.eth1.mtu=9000\n");
+	struct agentless_result r;
+	struct agentless_entry *e = NULL;
+	char *cause = NULL, *said = NULL, *self;
+	size_t n = 0;
+
+	(void)state;
+	xasprintf(&self, "%s/bin/ntune", dir);
+	o.os = OS_PLATFORM_LINUX;
+	o.self = self;
+	setenv("NTUNE_TEST_KILL_AFTER", "1", 1);
+	assert_int_equal(agentless_apply(NULL, p, &o, &r, &cause), -1);
+	unsetenv("NTUNE_TEST_KILL_AFTER");
+	assert_int_equal(r.status, 128 + 9);
+	free(cause);
+	expect("/knobs/if.eth0.mtu", "9000\n");
+	expect("/knobs/if.eth1.mtu", "1500\n");
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_string_equal(e[0].e.state, "applying");
+	agentless_entries_free(e, n);
+	assert_int_equal(agentless_revert(&o, r.id, &said, &cause), 0);
+	expect("/knobs/if.eth0.mtu", "1500\n");
+	free(said);
+	agentless_result_free(&r);
+	setenv("NTUNE_TEST_FAIL_WRITE", "2", 1);
+	assert_int_equal(agentless_apply(NULL, p, &o, &r, &cause), -1);
+	unsetenv("NTUNE_TEST_FAIL_WRITE");
+	assert_int_equal(r.status, RSCRIPT_EX_SET);
+	assert_non_null(strstr(cause, "cannot set if.eth1.mtu; everything restored"));
+	free(cause);
+	expect("/knobs/if.eth0.mtu", "1500\n");
+	free(self);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/* The dead-man of a run here on Linux (setsid nohup sh, no systemd-run) puts the original back. */
+static void
+test_dead_man_here_reverts_on_linux(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("if.eth0.mtu=9000\n");
+	struct agentless_result r;
+	char *self, *st, *t = NULL;
+	int i;
+
+	(void)state;
+	xasprintf(&self, "%s/bin/ntune", dir);
+	o.os = OS_PLATFORM_LINUX;
+	o.self = self;
+	o.confirm_secs = 1;
+	applied(p, &o, &r);
+	assert_true(r.deadman_pid > 0);
+	expect("/knobs/if.eth0.mtu", "9000\n");
+	xasprintf(&st, "/state/%s/reverted", r.id);
+	for (i = 0; i < 100 && (t = text_of(st)) == NULL; i++)
+		usleep(100000);
+	assert_non_null(t);
+	assert_string_equal(t, "dead-man timer\n");
+	expect("/knobs/if.eth0.mtu", "1500\n");
+	free(t);
+	free(st);
+	free(self);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/*
+ * --trial-boot here: nextboot(8) for one boot; confirm keeps the tunable in loader.conf.local
+ * only once kenv(1) shows this boot had it (trial.c's rule in the C engine).
+ */
+static void
+test_trial_is_kept_only_when_kenv_has_it(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb *kb = share_kb();
+	struct kb_profile *p = profile("net.isr.maxthreads=4\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	o.trial_boot = true;
+	applied(p, &o, &r);	/* kb NULL there: the placement below needs the KB */
+	agentless_result_free(&r);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	free(said);
+	if (agentless_apply(kb, p, &o, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(r.changes[0].action, APPLY_TRIAL_BOOT);
+	assert_true(r.nreboot == 1 && r.npersisted == 0);
+	expect("/boot/nextboot.conf", "nextboot_enable=\"YES\"\nnet.isr.maxthreads=\"4\"\n");
+	/* a boot that did not have it (the loader used the file, kenv says nothing) */
+	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), -1);
+	assert_non_null(strstr(cause, "this boot did not have the trial: kenv says net.isr.maxthreads is "
+	    "unset, the trial sets '4'"));
+	free(cause);
+	cause = NULL;
+	expect("/boot/loader.conf.local", NULL);
+	put("/kenv.txt", "net.isr.maxthreads=\"4\"\n");
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
+	    "are lost\nnet.isr.maxthreads=\"4\"\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/boot/loader.conf.local", NULL);
+	free(said);
+	put("/kenv.txt", "");
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_free(kb);
+}
+
+/* --os another than this machine's: its boot files only; a runtime knob is refused. */
+static void
+test_another_os_writes_boot_files_only(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb *kb = share_kb();
+	struct kb_profile *p = profile("net.isr.maxthreads=-1\n"), *rt = profile("net.isr.dispatch=deferred\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	o.files_only = true;
+	assert_int_equal(agentless_apply(kb, rt, &o, &r, &cause), -1);
+	assert_non_null(strstr(cause, "p.conf:1: 'net.isr.dispatch' is set at runtime"));
+	free(cause);
+	cause = NULL;
+	agentless_result_free(&r);
+	if (agentless_apply(kb, p, &o, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_null(r.changes[0].old);
+	assert_int_equal(r.changes[0].action, APPLY_BOOT_ONLY);
+	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
+	    "are lost\nnet.isr.maxthreads=\"-1\"\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/boot/loader.conf.local", NULL);
+	free(said);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_profile_free(rt);
+	kb_free(kb);
+}
+
 /* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
 static void
 test_journal_here_defaults_to_the_state_dir(void **state)
@@ -450,6 +623,10 @@ main(void)
 		cmocka_unit_test(test_knobs_through_ntune_knob),
 		cmocka_unit_test(test_second_apply_merges_into_the_block),
 		cmocka_unit_test(test_knobs_in_a_namespace_through_this_ntune),
+		cmocka_unit_test(test_hooks_kill_and_fail_a_set),
+		cmocka_unit_test(test_dead_man_here_reverts_on_linux),
+		cmocka_unit_test(test_trial_is_kept_only_when_kenv_has_it),
+		cmocka_unit_test(test_another_os_writes_boot_files_only),
 		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
 	};
 
