@@ -582,7 +582,8 @@ printable(struct strbuf *sb, const char *s)
 }
 
 char *
-agentless_record(const char *profile, enum os_platform os, const struct apply_change *c, size_t n)
+agentless_record(const char *profile, enum os_platform os, const char *netns, const struct apply_change *c,
+    size_t n)
 {
 	struct strbuf sb;
 	char when[UTIL_UTC_LEN], *why = NULL;
@@ -593,13 +594,15 @@ agentless_record(const char *profile, enum os_platform os, const struct apply_ch
 	strbuf_addf(&sb, "created\t%s\nprofile\t", util_utc(0, false, when));
 	printable(&sb, profile);
 	strbuf_addf(&sb, "\nos\t%s\n", os == OS_PLATFORM_FREEBSD ? "freebsd" : "linux");
+	if (netns != NULL)
+		strbuf_addf(&sb, "netns\t%s\n", netns);
 	for (i = 0; i < n; i++) {
 		/* The values the scripts take are printable, no tab; any other original is unread. */
 		ok = c[i].old != NULL && rscript_check_value(c[i].name, c[i].old, "the", &why) == 0;
 		free(why);
 		why = NULL;
-		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s\n", apply_action_name(c[i].action), c[i].name,
-		    ok ? c[i].old : "!", c[i].want);
+		strbuf_addf(&sb, "change\t%s\t%s\t%s\t%s%s\n", apply_action_name(c[i].action), c[i].name,
+		    ok ? c[i].old : "!", c[i].want, c[i].in_netns ? "\tnetns" : "");
 	}
 	strbuf_addc(&sb, '\0');
 	return strbuf_detach(&sb);
@@ -633,7 +636,8 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);
 	ns = plan_changes(o, k, n, res, set);
-	s.record = record = agentless_record(p->path, o->os, res->changes, res->nchanges);
+	s.record = record = agentless_record(p->path, o->os, o->self != NULL ? o->netns : NULL, res->changes,
+	    res->nchanges);
 	if ((res->script = rscript_apply(&s, set, ns, cause)) == NULL)
 		goto out;
 	rscript_persisted(&s, set, ns, &res->persisted, &res->npersisted);

@@ -132,8 +132,12 @@ int	 agentless_run(const struct agentless_opts *, const char *script, const char
 /* Is id (NULL: the latest) a journal entry's name, [A-Za-z0-9-]? -1 + cause when not. */
 int	 agentless_check_id(const char *id, char **cause);
 
-/* The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd. */
-char	*agentless_record(const char *profile, enum os_platform, const struct apply_change *, size_t n);
+/*
+ * The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd; netns (a run here
+ * with one, else NULL): a line "netns NAME", and "netns" after each change made in it.
+ */
+char	*agentless_record(const char *profile, enum os_platform, const char *netns,
+	    const struct apply_change *, size_t n);
 
 /* A journal entry of a DUT as history reads it. */
 struct agentless_entry {

@@ -1,14 +1,16 @@
 /*
- * Agentless apply: the POSIX sh scripts that apply, confirm and revert a
- * profile on a DUT that has no ntune, only sshd and its base system. They are
- * generated here on the controller, sent over ssh's standard input to the
- * DUT's sh and shown by `apply --dut ... --plan`. Every word from a profile or
+ * The one apply engine: the POSIX sh scripts that apply, confirm and revert a
+ * profile on a DUT that has no ntune, only sshd and its base system, or on this
+ * machine (rscript.self: `ntune apply` without --dut). They are generated here
+ * on the controller, sent over ssh's standard input to the DUT's sh (or to this
+ * machine's sh) and shown by `apply --dut ... --plan`. Every word from a profile or
  * read from the DUT is single-quoted (remote_quote) and checked first: a knob
  * name is [A-Za-z0-9_.%-] with letters first, a value printable without quotes,
  * backslashes or shell-active characters. Nothing is interpolated unchecked.
  *
  * On the DUT, a journal directory STATE/ID (STATE: /var/db/ntune-agentless on
- * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix) holds:
+ * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix; on this machine
+ * $NTUNE_STATE_DIR, else /var/lib/ntune: rscript.state) holds:
  *   state      applying | applied | confirmed | reverted | failed | partial
  *   restore    a generated sh program that puts every original back and reads each
  *              back (the runtime values read first; each file as it was, byte for byte,
@@ -22,8 +24,9 @@
  *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
  *              (the loader tunables into loader.conf.local's block)
  *   entry      what was applied, tab-separated lines: "created ISO-8601", "profile PATH",
- *              "os freebsd|linux", one "change ACTION NAME OLD NEW" a knob (ACTION as
- *              apply_action_name; OLD "!" when unread), for history, verify, diff, export
+ *              "os freebsd|linux", here with --netns "netns NAME", one "change ACTION NAME
+ *              OLD NEW" a knob (ACTION as apply_action_name; OLD "!" when unread; a last
+ *              field "netns" when set in that namespace), for history, verify, diff, export
  *   backup.N, absent.N  the persisted files as the apply found them
  *   lease      a guarded entry (rscript_guarded): its lease in seconds; STATE/boot-guard
  *              and STATE/unguard serve the boot guard (Linux and FreeBSD)

@@ -33,7 +33,7 @@ static struct apply_change changes[] = {
 static void
 test_record_names_every_change_and_hides_what_is_not_text(void **state)
 {
-	char *r = agentless_record("/tmp/a\tb\nc.conf", OS_PLATFORM_FREEBSD, changes, 4);
+	char *r = agentless_record("/tmp/a\tb\nc.conf", OS_PLATFORM_FREEBSD, NULL, changes, 4);
 
 	(void)state;
 	assert_non_null(strstr(r, "\nprofile\t/tmp/a?b?c.conf\nos\tfreebsd\n"
@@ -76,7 +76,7 @@ test_history_reads_an_apply_and_its_revert(void **state)
 	reset_root();
 	e = history(NULL, &n);
 	assert_int_equal(n, 0);
-	rec = agentless_record("p.conf", OS_PLATFORM_FREEBSD, changes, 2);
+	rec = agentless_record("p.conf", OS_PLATFORM_FREEBSD, NULL, changes, 2);
 	s.record = rec;
 	t = rscript_apply(&s, k, 2, &cause);
 	assert_int_equal(run(t, 0), 0);

@@ -290,7 +290,10 @@ test_knobs_through_ntune_knob(void **state)
 	struct agentless_opts o = freebsd_here();
 	struct kb_profile *p = profile("if.eth0.mtu=9000\n"), *pn = profile("net.ipv4.ip_forward=1\n");
 	struct agentless_result r;
+	struct agentless_entry *e = NULL;
 	char *cause = NULL, *said = NULL, *self;
+	size_t n = 0;
+	json_t *j;
 
 	(void)state;
 	xasprintf(&self, "%s/bin/ntune", dir);
@@ -318,6 +321,14 @@ test_knobs_through_ntune_knob(void **state)
 	assert_non_null(strstr(r.script, "ntune_set 'net.ipv4.ip_forward' '@lab1' '1'"));
 	expect("/knobs/lab1/net.ipv4.ip_forward", "1\n");
 	assert_true(r.nchanges == 1 && r.changes[0].in_netns && r.nnot_persisted == 1);
+	/* history says where: the entry's namespace, the change made in it */
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && e[0].e.netns != NULL && strcmp(e[0].e.netns, "lab1") == 0);
+	assert_true(e[0].nchanges == 1 && e[0].changes[0].in_netns);
+	j = agentless_entry_json(&e[0], "local");
+	assert_string_equal(json_string_value(json_object_get(j, "netns")), "lab1");
+	json_decref(j);
+	agentless_entries_free(e, n);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect("/knobs/lab1/net.ipv4.ip_forward", "0\n");
 	free(said);

@@ -459,6 +459,29 @@ golden(const char *name, char *text)
 }
 
 /*
+ * `ntune apply` on this Linux machine (issue 34's one engine run here): a persisted sysctl of
+ * the host, an if.* setting through `ntune knob`, and with --netns lab1 a knob of that
+ * namespace through `ntune knob --netns`; a dead-man; the journal in /var/lib/ntune.
+ */
+static char *
+local_linux_apply(void)
+{
+	const struct rscript_knob k[] = {
+	    { .name = "net.core.netdev_max_backlog", .value = "8192", .old = "1000" },
+	    { .name = "if.eth0.rps_cpus", .value = "f", .old = "0", .via = true, .file = RSCRIPT_FILE_NONE },
+	    { .name = "net.ipv4.ip_forward", .value = "1", .old = "0", .via = true, .in_netns = true,
+	      .file = RSCRIPT_FILE_NONE } };
+	struct rscript s = { .os = OS_PLATFORM_LINUX, .id = "20261207T000000Z-00001-1", .root = "",
+	    .confirm_secs = 60, .persist = true, .state = "/var/lib/ntune", .self = "/usr/local/bin/ntune",
+	    .netns = "lab1", .record = "created\t2026-12-07T00:00:00Z\nprofile\tp.conf\nos\tlinux\n"
+	    "netns\tlab1\nchange\tset\tnet.core.netdev_max_backlog\t1000\t8192\n"
+	    "change\tset\tif.eth0.rps_cpus\t0\tf\nchange\tset\tnet.ipv4.ip_forward\t0\t1\tnetns\n" };
+	char *cause = NULL;
+
+	return rscript_apply(&s, k, 3, &cause);
+}
+
+/*
  * The programs of a FreeBSD DUT (OPNsense and pfSense get the same text: the hook's place
  * is chosen on the DUT) and of a Linux DUT: a guarded, persisted apply with a loader
  * tunable (its journal record); a --trial-boot apply; confirm, revert, renew; history of
@@ -483,6 +506,7 @@ test_programs_match_their_golden_copies(void **state)
 	    "change\tsame\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 6291456\n";
 	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
 	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
+	golden("local-linux-apply.golden", local_linux_apply());
 	f.trial_boot = true;
 	f.persist = false;
 	golden("freebsd-apply-trial-boot.golden", rscript_apply(&f, fk, 3, &cause));
