@@ -340,7 +340,8 @@ test_knobs_through_ntune_knob(void **state)
 
 /*
  * A second apply merges into the block of the first (the C engine's persist.c did; t4001): its
- * names set again, the others kept; a revert of each puts its file back as it found it.
+ * names set again, the others kept; a revert without an id takes the newest entry not reverted
+ * and puts its file back as it found it, the next one the apply before; then none is left.
  */
 static void
 test_second_apply_merges_into_the_block(void **state)
@@ -349,21 +350,28 @@ test_second_apply_merges_into_the_block(void **state)
 	struct kb_profile *p1 = profile("net.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n");
 	struct kb_profile *p2 = profile("net.inet.ip.intr_queue_maxlen=1024\n");
 	struct agentless_result r1, r2;
-	char *cause = NULL, *said = NULL;
+	char *cause = NULL, *said = NULL, *sd;
 
 	(void)state;
+	xasprintf(&sd, "%s/state-merge", dir);
+	o.state_dir = sd;
 	put("/etc/sysctl.conf.local", "# mine\n");
 	applied(p1, &o, &r1);
 	applied(p2, &o, &r2);
 	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
 	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=1024\n# END ntune\n");
-	assert_int_equal(agentless_revert(&o, r2.id, &said, &cause), 0);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);	/* the newest not reverted */
+	assert_non_null(strstr(said, r2.id));
 	free(said);
 	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
 	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n# END ntune\n");
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "512\n");
-	assert_int_equal(agentless_revert(&o, r1.id, &said, &cause), 0);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	assert_non_null(strstr(said, r1.id));
 	free(said);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), -1);
+	assert_non_null(strstr(cause, "no journal entry on this host that is not reverted"));
+	free(cause);
 	expect("/etc/sysctl.conf.local", "# mine\n");
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	expect("/mib/net/isr/dispatch", "direct\n");
@@ -371,6 +379,7 @@ test_second_apply_merges_into_the_block(void **state)
 	agentless_result_free(&r2);
 	kb_profile_free(p1);
 	kb_profile_free(p2);
+	free(sd);
 }
 
 /* The output of the shell command cmd, its last line break dropped (malloc'd). */
