@@ -243,6 +243,7 @@ struct knob {
 	enum kb_op op;
 	bool	boot;
 	bool	via, in_netns;	/* through `ntune knob` (o->self), in o->netns */
+	const struct kb_knob *kb;	/* its entry (values compared as kb_value_equal does), or NULL */
 	enum rscript_file file;
 };
 
@@ -299,6 +300,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, const struct agentless
 		pl = k != NULL ? k->placement : strncmp(e->name, "if.", 3) == 0 ? KB_PLACE_IFCONFIG :
 		    KB_PLACE_SYSCTL;
 		v[n].via = via_knob(kb, o, e->name, pl, &v[n].in_netns);
+		v[n].kb = k;
 		if (!v[n].via && pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
 		    pl != KB_PLACE_UNKNOWN) {
 			util_cause(cause, "%s:%d: '%s' is %s: agentless mode sets sysctl knobs and loader "
@@ -365,31 +367,13 @@ agentless_check(const struct kb *kb, const struct kb_profile *p, enum os_platfor
 	return 0;
 }
 
-/* Equal with runs of blanks as one space. */
-static bool
-same(const char *a, const char *b)
-{
-	while (*a != '\0' && *b != '\0') {
-		if ((*a == ' ' || *a == '\t') && (*b == ' ' || *b == '\t')) {
-			while (*a == ' ' || *a == '\t')
-				a++;
-			while (*b == ' ' || *b == '\t')
-				b++;
-			continue;
-		}
-		if (*a++ != *b++)
-			return false;
-	}
-	return *a == *b;
-}
-
 static enum apply_action
 action_of(const struct knob *k, const struct agentless_opts *o)
 {
 	char *e1, *e2;
 	double cur, want;
 
-	if (k->old != NULL && same(k->old, k->want))
+	if (k->old != NULL && kb_value_equal(k->kb, k->old, k->want))
 		return APPLY_SKIP_SAME;
 	if (k->op != KB_OP_SET && k->old != NULL) {
 		cur = strtod(k->old, &e1);

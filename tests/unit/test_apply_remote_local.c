@@ -67,12 +67,12 @@ put(const char *rel, const char *text)
 	free(p);
 }
 
-/* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME. */
+/* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME; same A B: A = B. */
 static const char knob_standin[] =
 	"#!/bin/sh\n[ \"$1\" = knob ] || exit 2\nop=$2; shift 2\nd=\"$KNOBS\"\n"
 	"if [ \"$1\" = --netns ]; then d=\"$d/$2\"; shift 2; fi\n"
 	"case $op in\nget) cat \"$d/$1\" 2>/dev/null || { echo \"ntune knob: cannot read '$1'\" >&2; exit 1; } ;;\n"
-	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\n*) exit 2 ;;\nesac\n";
+	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\nsame) [ \"$2\" = \"$3\" ] ;;\n*) exit 2 ;;\nesac\n";
 
 /*
  * nextboot(8) stand-in (as tests/cli/t4003's): -e NAME=VALUE... writes ROOT/boot/nextboot.conf
