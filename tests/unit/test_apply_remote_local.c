@@ -25,47 +25,10 @@
 #include "util/util.h"
 #include "tmpdir.h"
 #include "share_kb.h"
+#include "apply/remote_script.h"
+#include "rscript_run.h"
 
-static char dir[] = "/tmp/ntune-local-XXXXXX";
 static struct remote_host here;
-
-/* root/rel's text, or NULL. */
-static char *
-text_of(const char *rel)
-{
-	char *p, *d = NULL;
-	size_t len;
-
-	xasprintf(&p, "%s%s", dir, rel);
-	if (util_read_file(p, &d, &len, NULL) == -1)
-		d = NULL;
-	free(p);
-	return d;
-}
-
-static void
-expect(const char *rel, const char *want)
-{
-	char *t = text_of(rel);
-
-	if (want == NULL)
-		assert_null(t);
-	else {
-		assert_non_null(t);
-		assert_string_equal(t, want);
-	}
-	free(t);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	char *p;
-
-	xasprintf(&p, "%s%s", dir, rel);
-	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
-	free(p);
-}
 
 /* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME; same A B: A = B. */
 static const char knob_standin[] =
@@ -89,17 +52,17 @@ setup(void **state)
 	char *path, *p;
 
 	(void)state;
-	tmpdir_make(dir);
-	xasprintf(&p, "cd '%s' && mkdir -p mib/net/isr mib/net/inet/ip knobs/lab1 bin", dir);
+	tmpdir_make(root);
+	xasprintf(&p, "cd '%s' && mkdir -p mib/net/isr mib/net/inet/ip knobs/lab1 bin", root);
 	assert_int_equal(system(p), 0);
 	free(p);
 	xasprintf(&path, "%s/tests/cli/standin/freebsd:%s", NTUNE_SRCDIR, getenv("PATH"));
 	setenv("PATH", path, 1);
 	free(path);
-	xasprintf(&p, "%s/mib", dir);
+	xasprintf(&p, "%s/mib", root);
 	setenv("SYSCTL_STANDIN_MIB", p, 1);
 	free(p);
-	xasprintf(&p, "%s/knobs", dir);
+	xasprintf(&p, "%s/knobs", root);
 	setenv("KNOBS", p, 1);
 	free(p);
 	put("/mib/net/isr/dispatch", "direct\n");
@@ -109,16 +72,16 @@ setup(void **state)
 	put("/knobs/if.eth1.mtu", "1500\n");
 	put("/bin/nextboot", nextboot_standin);
 	put("/kenv.txt", "");
-	setenv("STANDIN_DIR", dir, 1);
+	setenv("STANDIN_DIR", root, 1);
 	put("/knobs/lab1/net.ipv4.ip_forward", "0\n");
 	put("/bin/ntune", knob_standin);
-	xasprintf(&p, "%s/bin/ntune", dir);
+	xasprintf(&p, "%s/bin/ntune", root);
 	chmod(p, 0755);
 	free(p);
-	xasprintf(&p, "%s/bin/nextboot", dir);
+	xasprintf(&p, "%s/bin/nextboot", root);
 	chmod(p, 0755);
 	free(p);
-	xasprintf(&path, "%s/bin:%s", dir, getenv("PATH"));
+	xasprintf(&path, "%s/bin:%s", root, getenv("PATH"));
 	setenv("PATH", path, 1);
 	free(path);
 	assert_int_equal(remote_parse("local", &here, NULL), 0);
@@ -131,7 +94,7 @@ teardown(void **state)
 	char *cmd;
 
 	(void)state;
-	tmpdir_remove(dir);
+	tmpdir_remove(root);
 	/* test_knobs_in_a_namespace_through_this_ntune's, when it failed half-way */
 	xasprintf(&cmd, "ip netns del ntune-ul-%d 2>/dev/null", (int)getpid());
 	if (getuid() == 0 && system(cmd) == -1)
@@ -149,7 +112,7 @@ profile(const char *text)
 	return p;
 }
 
-/* A FreeBSD-like machine here: the stand-in sysctl, files under dir, the journal in dir/state. */
+/* A FreeBSD-like machine here: the stand-in sysctl, files under root, the journal in root/state. */
 static struct agentless_opts
 freebsd_here(void)
 {
@@ -157,10 +120,10 @@ freebsd_here(void)
 	static char st[64];
 
 	memset(&o, 0, sizeof o);
-	snprintf(st, sizeof st, "%s/state", dir);
+	snprintf(st, sizeof st, "%s/state", root);
 	o.dut = &here;
 	o.os = OS_PLATFORM_FREEBSD;
-	o.root = dir;
+	o.root = root;
 	o.state_dir = st;
 	o.persist = true;
 	return o;
@@ -202,7 +165,7 @@ test_apply_history_revert_here(void **state)
 	o.plan = true;
 	applied(p, &o, &r);
 	assert_string_equal(r.changes[0].old, "direct");
-	xasprintf(&f, "%s/etc/sysctl.conf.local", dir);
+	xasprintf(&f, "%s/etc/sysctl.conf.local", root);
 	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
 	expect("/mib/net/isr/dispatch", "direct\n");
 	agentless_result_free(&r);
@@ -266,7 +229,7 @@ test_opnsense_persists_into_loader_conf_local(void **state)
 	(void)state;
 	o.platform = OS_PLATFORM_OPNSENSE;
 	applied(p, &o, &r);
-	xasprintf(&f, "%s/boot/loader.conf.local", dir);
+	xasprintf(&f, "%s/boot/loader.conf.local", root);
 	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
 	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
 	    "are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
@@ -296,7 +259,7 @@ test_knobs_through_ntune_knob(void **state)
 	json_t *j;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	/* without ntune's path (a DUT): refused before anything is read */
 	assert_int_equal(agentless_apply(NULL, p, &o, &r, &cause), -1);
@@ -353,7 +316,7 @@ test_second_apply_merges_into_the_block(void **state)
 	char *cause = NULL, *said = NULL, *sd;
 
 	(void)state;
-	xasprintf(&sd, "%s/state-merge", dir);
+	xasprintf(&sd, "%s/state-merge", root);
 	o.state_dir = sd;
 	put("/etc/sysctl.conf.local", "# mine\n");
 	applied(p1, &o, &r1);
@@ -468,7 +431,7 @@ test_hooks_kill_and_fail_a_set(void **state)
 	size_t n = 0;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	setenv("NTUNE_TEST_KILL_AFTER", "1", 1);
@@ -504,11 +467,10 @@ test_dead_man_here_reverts_on_linux(void **state)
 	struct agentless_opts o = freebsd_here();
 	struct kb_profile *p = profile("if.eth0.mtu=9000\n");
 	struct agentless_result r;
-	char *self, *st, *t = NULL;
-	int i;
+	char *self, *st;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	o.confirm_secs = 1;
@@ -516,12 +478,8 @@ test_dead_man_here_reverts_on_linux(void **state)
 	assert_true(r.deadman_pid > 0);
 	expect("/knobs/if.eth0.mtu", "9000\n");
 	xasprintf(&st, "/state/%s/reverted", r.id);
-	for (i = 0; i < 100 && (t = text_of(st)) == NULL; i++)
-		usleep(100000);
-	assert_non_null(t);
-	assert_string_equal(t, "dead-man timer\n");
+	assert_true(wait_for(st, "dead-man timer\n", 10));
 	expect("/knobs/if.eth0.mtu", "1500\n");
-	free(t);
 	free(st);
 	free(self);
 	agentless_result_free(&r);
@@ -616,7 +574,7 @@ test_journal_here_defaults_to_the_state_dir(void **state)
 	char *cause = NULL, *said = NULL, *sd, *st;
 
 	(void)state;
-	xasprintf(&sd, "%s/ntune-state", dir);
+	xasprintf(&sd, "%s/ntune-state", root);
 	setenv("NTUNE_STATE_DIR", sd, 1);
 	o.state_dir = NULL;
 	o.persist = false;
