@@ -84,6 +84,10 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		e->e.confirmed = true;
 		return 0;
 	}
+	if (strcmp(f[0], "trial") == 0 && nf == 1) {
+		e->trial_pending = true;
+		return 0;
+	}
 	if (nf != 2)
 		return -1;
 	if (strcmp(f[0], "deadline") == 0)
@@ -233,6 +237,8 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	for (i = 0; i < e->nleft; i++)
 		json_array_append_new(arr, json_string(e->left[i]));
 	json_object_set_new(doc, "left", arr);
+	json_object_set_new(doc, "trial", e->trial_pending ? json_pack("{s:s}", "state", "pending") :
+	    json_null());
 	return doc;
 }
 

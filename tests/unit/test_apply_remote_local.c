@@ -497,7 +497,10 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	struct kb *kb = share_kb();
 	struct kb_profile *p = profile("net.isr.maxthreads=4\n");
 	struct agentless_result r;
+	struct agentless_entry *e = NULL;
 	char *cause = NULL, *said = NULL;
+	size_t n = 0;
+	json_t *j;
 
 	(void)state;
 	o.trial_boot = true;
@@ -509,6 +512,12 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 		fail_msg("%s", cause);
 	assert_int_equal(r.changes[0].action, APPLY_TRIAL_BOOT);
 	assert_true(r.nreboot == 1 && r.npersisted == 0);
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && e[0].trial_pending);
+	j = agentless_entry_json(&e[0], "local");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "trial"), "state")), "pending");
+	json_decref(j);
+	agentless_entries_free(e, n);
 	expect("/boot/nextboot.conf", "nextboot_enable=\"YES\"\nnet.isr.maxthreads=\"4\"\n");
 	/* a boot that did not have it (the loader used the file, kenv says nothing) */
 	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
@@ -523,6 +532,9 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	free(said);
 	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
 	    "are lost\nnet.isr.maxthreads=\"4\"\n# END ntune\n");
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && !e[0].trial_pending);
+	agentless_entries_free(e, n);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect("/boot/loader.conf.local", NULL);
 	free(said);
