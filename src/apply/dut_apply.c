@@ -308,18 +308,18 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, const struct agentless
 			    e->name, place_word(pl));
 			goto bad;
 		}
-		v[n].name = xstrdup(e->name);
-		v[n].want = xstrdup(e->value);
-		v[n].op = e->op;
 		v[n].boot = pl == KB_PLACE_LOADER && os == OS_PLATFORM_FREEBSD;
-		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
-		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		if (!v[n].boot && o->files_only) {
 			util_cause(cause, "%s:%d: '%s' is set at runtime: this machine does not run %s, "
 			    "only the boot-time files of another OS are written (under --root)", e->file,
 			    e->line, e->name, os_platform_name(os));
 			goto bad;
 		}
+		v[n].name = xstrdup(e->name);
+		v[n].want = xstrdup(e->value);
+		v[n].op = e->op;
+		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
+		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		n++;
 	}
 	*out = v;
