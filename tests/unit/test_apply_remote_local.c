@@ -544,6 +544,46 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	kb_free(kb);
 }
 
+/*
+ * OPNsense with --trial-boot: the runtime tunable goes into loader.conf.local's block at apply,
+ * the trial's tunable joins it at confirm (kenv has it), and revert puts the file back as it was
+ * before both (keep's copy first, then the apply's).
+ */
+static void
+test_opnsense_trial_keeps_both_in_one_block(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb *kb = share_kb();
+	struct kb_profile *p = profile("net.isr.maxthreads=4\nnet.inet.ip.intr_queue_maxlen=1024\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	o.platform = OS_PLATFORM_OPNSENSE;
+	o.trial_boot = true;
+	put("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	if (agentless_apply(kb, p, &o, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
+	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
+	put("/kenv.txt", "net.isr.maxthreads=\"4\"\n");
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\nnet.isr.maxthreads=\"4\"\n"
+	    "# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/kenv.txt", "");
+	sh_ok("rm boot/loader.conf.local%s", "");
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_free(kb);
+}
+
 /* --os another than this machine's: its boot files only; a runtime knob is refused. */
 static void
 test_another_os_writes_boot_files_only(void **state)
@@ -616,6 +656,7 @@ main(void)
 		cmocka_unit_test(test_hooks_kill_and_fail_a_set),
 		cmocka_unit_test(test_dead_man_here_reverts_on_linux),
 		cmocka_unit_test(test_trial_is_kept_only_when_kenv_has_it),
+		cmocka_unit_test(test_opnsense_trial_keeps_both_in_one_block),
 		cmocka_unit_test(test_another_os_writes_boot_files_only),
 		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
 	};
