@@ -244,6 +244,32 @@ test_opnsense_persists_into_loader_conf_local(void **state)
 }
 
 /*
+ * A knob that has its value already is written into the boot file, not set (the C engine's
+ * apply persisted it too); one the kernel will not let anyone set (read only here) stays so.
+ */
+static void
+test_a_knob_at_its_value_is_persisted_not_set(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\nkern.ro_knob=7\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	sh_ok("mkdir -p mib/kern && echo 7 >mib/kern/ro_knob && chmod 0400 mib/kern/ro_knob%s", "");
+	applied(p, &o, &r);
+	assert_int_equal(r.changes[1].action, APPLY_SKIP_SAME);
+	expect("/etc/sysctl.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block are "
+	    "lost\nnet.isr.dispatch=deferred\nkern.ro_knob=7\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/etc/sysctl.conf.local", NULL);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	free(said);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/*
  * The knobs sh cannot set itself go through `ntune knob` (here its stand-in): an if.* knob,
  * and with a namespace every knob apply_in_netns() puts there (if.* too); none has a boot file.
  */
@@ -650,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_apply_history_revert_here),
 		cmocka_unit_test(test_dead_man_here_and_confirm),
 		cmocka_unit_test(test_opnsense_persists_into_loader_conf_local),
+		cmocka_unit_test(test_a_knob_at_its_value_is_persisted_not_set),
 		cmocka_unit_test(test_knobs_through_ntune_knob),
 		cmocka_unit_test(test_second_apply_merges_into_the_block),
 		cmocka_unit_test(test_knobs_in_a_namespace_through_this_ntune),
