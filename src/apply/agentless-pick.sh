@@ -1,15 +1,20 @@
 # The entry of confirm, revert and renew, before their program (after S and I): J, the entry
 # named I, or when I is '' the newest one not reverted (the C engine's rule: a second revert
-# takes the apply before); none there: said, and 10.
+# takes the apply before): the latest, else the last such in the order of the ids (their time);
+# none there: said, and 10.
 # shellcheck shell=sh
 if [ -n "$I" ]; then
 	J=$S/$I
 else
 	J=$S/none
-	for e in "$S"/*/; do
-		e=${e%/}
-		if [ -f "$e/state" ] && [ ! -e "$e/reverted" ]; then J=$e; fi
-	done
+	if [ -f "$S/latest" ]; then J=$S/$(cat "$S/latest"); fi
+	if [ ! -f "$J/state" ] || [ -e "$J/reverted" ]; then
+		J=$S/none
+		for e in "$S"/*/; do
+			e=${e%/}
+			if [ -f "$e/state" ] && [ ! -e "$e/reverted" ]; then J=$e; fi
+		done
+	fi
 fi
 if [ ! -f "$J/state" ]; then
 	if [ -n "$I" ]; then

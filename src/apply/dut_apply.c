@@ -613,9 +613,12 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
-	/* Unique on the DUT: a bench or tune applies several times a second from one process. */
-	snprintf(res->id, sizeof res->id, "%s-%05d-%u", util_utc(0, true, utc),
-	    (int)(getpid() % 100000), ++seq);
+	/*
+	 * Unique on the DUT: a bench or tune applies several times a second from one process; in
+	 * the order of time as text (agentless-pick.sh), so the count has its four digits.
+	 */
+	snprintf(res->id, sizeof res->id, "%s-%05d-%04u", util_utc(0, true, utc),
+	    (int)(getpid() % 100000), ++seq % 10000);
 	if (knobs_of(kb, p, o, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);

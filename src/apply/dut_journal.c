@@ -280,6 +280,8 @@ struct kb_profile *
 apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **cause)
 {
 	struct agentless_entry *e;
+	struct agentless_opts lo;
+	struct remote_host h;
 	json_t *doc, *c;
 	struct apply_change *v;
 	size_t n, i;
@@ -288,9 +290,13 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 
 	if (strcmp(arg, "-") == 0 || access(arg, F_OK) == 0 || agentless_check_id(arg, NULL) == -1)
 		return kb_profile_load(arg, cause);
-	if (o != NULL && o->dut != NULL) {
-		if (agentless_history(o, arg, &e, &n, cause) == -1)
-			return NULL;
+	/* Here: the journal of the one engine (agentless_local), else the C engine's JSON one. */
+	if (o == NULL || o->dut == NULL)
+		o = agentless_local(&lo, &h, NULL, NULL, NULL, NULL) == 0 &&
+		    agentless_history(&lo, arg, &e, &n, NULL) == 0 ? &lo : NULL;
+	else if (agentless_history(o, arg, &e, &n, cause) == -1)
+		return NULL;
+	if (o != NULL) {
 		/* An entry of an ntune before the record (ENTRY/entry) names no change. */
 		text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
 		agentless_entries_free(e, n);

@@ -642,12 +642,15 @@ test_another_os_writes_boot_files_only(void **state)
 	kb_free(kb);
 }
 
-/* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
+/*
+ * Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR, where
+ * an entry's id also names its profile.
+ */
 static void
 test_journal_here_defaults_to_the_state_dir(void **state)
 {
 	struct agentless_opts o = freebsd_here();
-	struct kb_profile *p = profile("net.isr.dispatch=deferred\n");
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\n"), *e;
 	struct agentless_result r;
 	char *cause = NULL, *said = NULL, *sd, *st;
 
@@ -659,6 +662,12 @@ test_journal_here_defaults_to_the_state_dir(void **state)
 	applied(p, &o, &r);
 	xasprintf(&st, "/ntune-state/%s/state", r.id);
 	expect(st, "applied\n");
+	/* an entry's id stands for its profile (verify, diff, export), read from that journal */
+	e = apply_profile_or_entry(r.id, NULL, &cause);
+	assert_non_null(e);
+	assert_true(e->nentries == 1 && strcmp(e->entries[0].name, "net.isr.dispatch") == 0 &&
+	    strcmp(e->entries[0].value, "deferred") == 0);
+	kb_profile_free(e);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect(st, "reverted\n");
 	unsetenv("NTUNE_STATE_DIR");
