@@ -54,7 +54,7 @@ ntune_unguard() {
 ntune_is() {
 	v=$(ntune_get "$1" "$2") || return 1
 	case $2 in
-	@*) "$ntune_self" knob same "$1" "$v" "$3" ;;
+	@*) [ "$v" = "$3" ] || "$ntune_self" knob same "$1" "$v" "$3" ;;
 	*) [ "$(printf '%s' "$v" | tr -s ' \t' '  ')" = "$(printf '%s' "$3" | tr -s ' \t' '  ')" ] ;;
 	esac
 }
