@@ -129,7 +129,7 @@ clock_fn(struct strbuf *sb, const struct rscript *s)
 /*
  * ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions.
  * A run on this machine (s->self) also has the knobs sh cannot set itself: PATH '@' (here) or
- * '@NETNS' (in that namespace) reads and sets them with `ntune knob` (src/cmd/knob.c).
+ * '@NETNS' (in that namespace) reads and sets them with `ntune knob` (src/cmd/knob_cmd.c).
  */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
