@@ -65,6 +65,10 @@ setup(void **state)
 	xasprintf(&p, "%s/knobs", root);
 	setenv("KNOBS", p, 1);
 	free(p);
+	/* the namespaces of the stand-in: knobs/NS is there */
+	xasprintf(&p, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", p, 1);
+	free(p);
 	put("/mib/net/isr/dispatch", "direct\n");
 	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	put("/mib/net/isr/maxthreads", "1\n");
@@ -413,6 +417,7 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 		skip();
 	free(cmd);
 	host = output("cat /proc/sys/net/ipv4/ip_default_ttl");
+	unsetenv("NTUNE_NETNS_DIR");
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	o.netns = ns;
@@ -432,8 +437,17 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 	assert_string_equal(v, "64 1000 ");
 	free(v);
 	free(cmd);
+	free(said);
+	agentless_result_free(&r);
+	/* a namespace deleted before the revert: nothing of it is left to put back */
+	applied(p, &o, &r);
 	xasprintf(&cmd, "ip netns del %s", ns);
 	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	if (agentless_revert(&o, NULL, &said, &cause) != 0)
+		fail_msg("%s", cause);
+	xasprintf(&cmd, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", cmd, 1);
 	free(cmd);
 	free(host);
 	free(said);
