@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "apply/dut_apply.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "remote/remote.h"
 #include "util/util.h"
@@ -765,7 +766,7 @@ agentless_local(struct agentless_opts *o, struct remote_host *h, const char *os,
 		util_cause(cause, "cannot tell where this ntune is (for `ntune knob`)");
 		return -1;
 	}
-	if (remote_parse("local", h, cause) == -1)
+	if (dut_host_parse("local", NULL, h, cause) == -1)
 		return -1;
 	o->dut = h;
 	o->os = os_platform_family(pf);
