@@ -244,6 +244,7 @@ struct knob {
 	enum kb_op op;
 	bool	boot;
 	bool	via, in_netns;	/* through `ntune knob` (o->self), in o->netns */
+	const struct kb_knob *kb;	/* its entry (values compared as kb_value_equal does), or NULL */
 	enum rscript_file file;
 };
 
@@ -300,6 +301,7 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, const struct agentless
 		pl = k != NULL ? k->placement : strncmp(e->name, "if.", 3) == 0 ? KB_PLACE_IFCONFIG :
 		    KB_PLACE_SYSCTL;
 		v[n].via = via_knob(kb, o, e->name, pl, &v[n].in_netns);
+		v[n].kb = k;
 		if (!v[n].via && pl != KB_PLACE_SYSCTL && pl != KB_PLACE_BOTH && pl != KB_PLACE_LOADER &&
 		    pl != KB_PLACE_UNKNOWN) {
 			util_cause(cause, "%s:%d: '%s' is %s: agentless mode sets sysctl knobs and loader "
@@ -307,18 +309,18 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, const struct agentless
 			    e->name, place_word(pl));
 			goto bad;
 		}
-		v[n].name = xstrdup(e->name);
-		v[n].want = xstrdup(e->value);
-		v[n].op = e->op;
 		v[n].boot = pl == KB_PLACE_LOADER && os == OS_PLATFORM_FREEBSD;
-		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
-		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		if (!v[n].boot && o->files_only) {
 			util_cause(cause, "%s:%d: '%s' is set at runtime: this machine does not run %s, "
 			    "only the boot-time files of another OS are written (under --root)", e->file,
 			    e->line, e->name, os_platform_name(os));
 			goto bad;
 		}
+		v[n].name = xstrdup(e->name);
+		v[n].want = xstrdup(e->value);
+		v[n].op = e->op;
+		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
+		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		n++;
 	}
 	*out = v;
@@ -366,31 +368,13 @@ agentless_check(const struct kb *kb, const struct kb_profile *p, enum os_platfor
 	return 0;
 }
 
-/* Equal with runs of blanks as one space. */
-static bool
-same(const char *a, const char *b)
-{
-	while (*a != '\0' && *b != '\0') {
-		if ((*a == ' ' || *a == '\t') && (*b == ' ' || *b == '\t')) {
-			while (*a == ' ' || *a == '\t')
-				a++;
-			while (*b == ' ' || *b == '\t')
-				b++;
-			continue;
-		}
-		if (*a++ != *b++)
-			return false;
-	}
-	return *a == *b;
-}
-
 static enum apply_action
 action_of(const struct knob *k, const struct agentless_opts *o)
 {
 	char *e1, *e2;
 	double cur, want;
 
-	if (k->old != NULL && same(k->old, k->want))
+	if (k->old != NULL && kb_value_equal(k->kb, k->old, k->want))
 		return APPLY_SKIP_SAME;
 	if (k->op != KB_OP_SET && k->old != NULL) {
 		cur = strtod(k->old, &e1);
@@ -630,9 +614,12 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
-	/* Unique on the DUT: a bench or tune applies several times a second from one process. */
-	snprintf(res->id, sizeof res->id, "%s-%05d-%u", util_utc(0, true, utc),
-	    (int)(getpid() % 100000), ++seq);
+	/*
+	 * Unique on the DUT: a bench or tune applies several times a second from one process; in
+	 * the order of time as text (agentless-pick.sh), so the count has its four digits.
+	 */
+	snprintf(res->id, sizeof res->id, "%s-%05d-%04u", util_utc(0, true, utc),
+	    (int)(getpid() % 100000), ++seq % 10000);
 	if (knobs_of(kb, p, o, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);

@@ -84,6 +84,10 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		e->e.confirmed = true;
 		return 0;
 	}
+	if (strcmp(f[0], "trial") == 0 && nf == 1) {
+		e->trial_pending = true;
+		return 0;
+	}
 	if (nf != 2)
 		return -1;
 	if (strcmp(f[0], "deadline") == 0)
@@ -233,6 +237,8 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	for (i = 0; i < e->nleft; i++)
 		json_array_append_new(arr, json_string(e->left[i]));
 	json_object_set_new(doc, "left", arr);
+	json_object_set_new(doc, "trial", e->trial_pending ? json_pack("{s:s}", "state", "pending") :
+	    json_null());
 	return doc;
 }
 
@@ -274,6 +280,8 @@ struct kb_profile *
 apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **cause)
 {
 	struct agentless_entry *e;
+	struct agentless_opts lo;
+	struct remote_host h;
 	json_t *doc, *c;
 	struct apply_change *v;
 	size_t n, i;
@@ -282,9 +290,13 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 
 	if (strcmp(arg, "-") == 0 || access(arg, F_OK) == 0 || agentless_check_id(arg, NULL) == -1)
 		return kb_profile_load(arg, cause);
-	if (o != NULL && o->dut != NULL) {
-		if (agentless_history(o, arg, &e, &n, cause) == -1)
-			return NULL;
+	/* Here: the journal of the one engine (agentless_local), else the C engine's JSON one. */
+	if (o == NULL || o->dut == NULL)
+		o = agentless_local(&lo, &h, NULL, NULL, NULL, NULL) == 0 &&
+		    agentless_history(&lo, arg, &e, &n, NULL) == 0 ? &lo : NULL;
+	else if (agentless_history(o, arg, &e, &n, cause) == -1)
+		return NULL;
+	if (o != NULL) {
 		/* An entry of an ntune before the record (ENTRY/entry) names no change. */
 		text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
 		agentless_entries_free(e, n);

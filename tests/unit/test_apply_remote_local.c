@@ -25,54 +25,17 @@
 #include "util/util.h"
 #include "tmpdir.h"
 #include "share_kb.h"
+#include "apply/remote_script.h"
+#include "rscript_run.h"
 
-static char dir[] = "/tmp/ntune-local-XXXXXX";
 static struct remote_host here;
 
-/* root/rel's text, or NULL. */
-static char *
-text_of(const char *rel)
-{
-	char *p, *d = NULL;
-	size_t len;
-
-	xasprintf(&p, "%s%s", dir, rel);
-	if (util_read_file(p, &d, &len, NULL) == -1)
-		d = NULL;
-	free(p);
-	return d;
-}
-
-static void
-expect(const char *rel, const char *want)
-{
-	char *t = text_of(rel);
-
-	if (want == NULL)
-		assert_null(t);
-	else {
-		assert_non_null(t);
-		assert_string_equal(t, want);
-	}
-	free(t);
-}
-
-static void
-put(const char *rel, const char *text)
-{
-	char *p;
-
-	xasprintf(&p, "%s%s", dir, rel);
-	assert_int_equal(util_write_file_atomic(p, text, strlen(text), 0644, NULL), 0);
-	free(p);
-}
-
-/* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME. */
+/* The stand-in of `ntune knob get|set [--netns NS] NAME [VALUE]`: DIR/knobs/[NS/]NAME; same A B: A = B. */
 static const char knob_standin[] =
 	"#!/bin/sh\n[ \"$1\" = knob ] || exit 2\nop=$2; shift 2\nd=\"$KNOBS\"\n"
 	"if [ \"$1\" = --netns ]; then d=\"$d/$2\"; shift 2; fi\n"
 	"case $op in\nget) cat \"$d/$1\" 2>/dev/null || { echo \"ntune knob: cannot read '$1'\" >&2; exit 1; } ;;\n"
-	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\n*) exit 2 ;;\nesac\n";
+	"set) [ -f \"$d/$1\" ] && printf '%s\\n' \"$2\" >\"$d/$1\" ;;\nsame) [ \"$2\" = \"$3\" ] ;;\n*) exit 2 ;;\nesac\n";
 
 /*
  * nextboot(8) stand-in (as tests/cli/t4003's): -e NAME=VALUE... writes ROOT/boot/nextboot.conf
@@ -89,18 +52,22 @@ setup(void **state)
 	char *path, *p;
 
 	(void)state;
-	tmpdir_make(dir);
-	xasprintf(&p, "cd '%s' && mkdir -p mib/net/isr mib/net/inet/ip knobs/lab1 bin", dir);
+	tmpdir_make(root);
+	xasprintf(&p, "cd '%s' && mkdir -p mib/net/isr mib/net/inet/ip knobs/lab1 bin", root);
 	assert_int_equal(system(p), 0);
 	free(p);
 	xasprintf(&path, "%s/tests/cli/standin/freebsd:%s", NTUNE_SRCDIR, getenv("PATH"));
 	setenv("PATH", path, 1);
 	free(path);
-	xasprintf(&p, "%s/mib", dir);
+	xasprintf(&p, "%s/mib", root);
 	setenv("SYSCTL_STANDIN_MIB", p, 1);
 	free(p);
-	xasprintf(&p, "%s/knobs", dir);
+	xasprintf(&p, "%s/knobs", root);
 	setenv("KNOBS", p, 1);
+	free(p);
+	/* the namespaces of the stand-in: knobs/NS is there */
+	xasprintf(&p, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", p, 1);
 	free(p);
 	put("/mib/net/isr/dispatch", "direct\n");
 	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
@@ -109,16 +76,16 @@ setup(void **state)
 	put("/knobs/if.eth1.mtu", "1500\n");
 	put("/bin/nextboot", nextboot_standin);
 	put("/kenv.txt", "");
-	setenv("STANDIN_DIR", dir, 1);
+	setenv("STANDIN_DIR", root, 1);
 	put("/knobs/lab1/net.ipv4.ip_forward", "0\n");
 	put("/bin/ntune", knob_standin);
-	xasprintf(&p, "%s/bin/ntune", dir);
+	xasprintf(&p, "%s/bin/ntune", root);
 	chmod(p, 0755);
 	free(p);
-	xasprintf(&p, "%s/bin/nextboot", dir);
+	xasprintf(&p, "%s/bin/nextboot", root);
 	chmod(p, 0755);
 	free(p);
-	xasprintf(&path, "%s/bin:%s", dir, getenv("PATH"));
+	xasprintf(&path, "%s/bin:%s", root, getenv("PATH"));
 	setenv("PATH", path, 1);
 	free(path);
 	assert_int_equal(remote_parse("local", &here, NULL), 0);
@@ -131,7 +98,7 @@ teardown(void **state)
 	char *cmd;
 
 	(void)state;
-	tmpdir_remove(dir);
+	tmpdir_remove(root);
 	/* test_knobs_in_a_namespace_through_this_ntune's, when it failed half-way */
 	xasprintf(&cmd, "ip netns del ntune-ul-%d 2>/dev/null", (int)getpid());
 	if (getuid() == 0 && system(cmd) == -1)
@@ -149,7 +116,7 @@ profile(const char *text)
 	return p;
 }
 
-/* A FreeBSD-like machine here: the stand-in sysctl, files under dir, the journal in dir/state. */
+/* A FreeBSD-like machine here: the stand-in sysctl, files under root, the journal in root/state. */
 static struct agentless_opts
 freebsd_here(void)
 {
@@ -157,10 +124,10 @@ freebsd_here(void)
 	static char st[64];
 
 	memset(&o, 0, sizeof o);
-	snprintf(st, sizeof st, "%s/state", dir);
+	snprintf(st, sizeof st, "%s/state", root);
 	o.dut = &here;
 	o.os = OS_PLATFORM_FREEBSD;
-	o.root = dir;
+	o.root = root;
 	o.state_dir = st;
 	o.persist = true;
 	return o;
@@ -202,7 +169,7 @@ test_apply_history_revert_here(void **state)
 	o.plan = true;
 	applied(p, &o, &r);
 	assert_string_equal(r.changes[0].old, "direct");
-	xasprintf(&f, "%s/etc/sysctl.conf.local", dir);
+	xasprintf(&f, "%s/etc/sysctl.conf.local", root);
 	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
 	expect("/mib/net/isr/dispatch", "direct\n");
 	agentless_result_free(&r);
@@ -266,7 +233,7 @@ test_opnsense_persists_into_loader_conf_local(void **state)
 	(void)state;
 	o.platform = OS_PLATFORM_OPNSENSE;
 	applied(p, &o, &r);
-	xasprintf(&f, "%s/boot/loader.conf.local", dir);
+	xasprintf(&f, "%s/boot/loader.conf.local", root);
 	assert_true(r.npersisted == 1 && strcmp(r.persisted[0], f) == 0);
 	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
 	    "are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
@@ -276,6 +243,32 @@ test_opnsense_persists_into_loader_conf_local(void **state)
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	free(said);
 	free(f);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/*
+ * A knob that has its value already is written into the boot file, not set (the C engine's
+ * apply persisted it too); one the kernel will not let anyone set (read only here) stays so.
+ */
+static void
+test_a_knob_at_its_value_is_persisted_not_set(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\nkern.ro_knob=7\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	sh_ok("mkdir -p mib/kern && echo 7 >mib/kern/ro_knob && chmod 0400 mib/kern/ro_knob%s", "");
+	applied(p, &o, &r);
+	assert_int_equal(r.changes[1].action, APPLY_SKIP_SAME);
+	expect("/etc/sysctl.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block are "
+	    "lost\nnet.isr.dispatch=deferred\nkern.ro_knob=7\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/etc/sysctl.conf.local", NULL);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	free(said);
 	agentless_result_free(&r);
 	kb_profile_free(p);
 }
@@ -296,7 +289,7 @@ test_knobs_through_ntune_knob(void **state)
 	json_t *j;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	/* without ntune's path (a DUT): refused before anything is read */
 	assert_int_equal(agentless_apply(NULL, p, &o, &r, &cause), -1);
@@ -340,7 +333,8 @@ test_knobs_through_ntune_knob(void **state)
 
 /*
  * A second apply merges into the block of the first (the C engine's persist.c did; t4001): its
- * names set again, the others kept; a revert of each puts its file back as it found it.
+ * names set again, the others kept; a revert without an id takes the newest entry not reverted
+ * and puts its file back as it found it, the next one the apply before; then none is left.
  */
 static void
 test_second_apply_merges_into_the_block(void **state)
@@ -349,21 +343,28 @@ test_second_apply_merges_into_the_block(void **state)
 	struct kb_profile *p1 = profile("net.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n");
 	struct kb_profile *p2 = profile("net.inet.ip.intr_queue_maxlen=1024\n");
 	struct agentless_result r1, r2;
-	char *cause = NULL, *said = NULL;
+	char *cause = NULL, *said = NULL, *sd;
 
 	(void)state;
+	xasprintf(&sd, "%s/state-merge", root);
+	o.state_dir = sd;
 	put("/etc/sysctl.conf.local", "# mine\n");
 	applied(p1, &o, &r1);
 	applied(p2, &o, &r2);
 	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
 	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=1024\n# END ntune\n");
-	assert_int_equal(agentless_revert(&o, r2.id, &said, &cause), 0);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);	/* the newest not reverted */
+	assert_non_null(strstr(said, r2.id));
 	free(said);
 	expect("/etc/sysctl.conf.local", "# mine\n# BEGIN ntune: managed by `ntune apply`; edits inside this "
 	    "block are lost\nnet.isr.dispatch=deferred\nnet.inet.ip.intr_queue_maxlen=512\n# END ntune\n");
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "512\n");
-	assert_int_equal(agentless_revert(&o, r1.id, &said, &cause), 0);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	assert_non_null(strstr(said, r1.id));
 	free(said);
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), -1);
+	assert_non_null(strstr(cause, "no journal entry on this host that is not reverted"));
+	free(cause);
 	expect("/etc/sysctl.conf.local", "# mine\n");
 	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	expect("/mib/net/isr/dispatch", "direct\n");
@@ -371,6 +372,7 @@ test_second_apply_merges_into_the_block(void **state)
 	agentless_result_free(&r2);
 	kb_profile_free(p1);
 	kb_profile_free(p2);
+	free(sd);
 }
 
 /* The output of the shell command cmd, its last line break dropped (malloc'd). */
@@ -415,6 +417,7 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 		skip();
 	free(cmd);
 	host = output("cat /proc/sys/net/ipv4/ip_default_ttl");
+	unsetenv("NTUNE_NETNS_DIR");
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	o.netns = ns;
@@ -434,8 +437,17 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 	assert_string_equal(v, "64 1000 ");
 	free(v);
 	free(cmd);
+	free(said);
+	agentless_result_free(&r);
+	/* a namespace deleted before the revert: nothing of it is left to put back */
+	applied(p, &o, &r);
 	xasprintf(&cmd, "ip netns del %s", ns);
 	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	if (agentless_revert(&o, NULL, &said, &cause) != 0)
+		fail_msg("%s", cause);
+	xasprintf(&cmd, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", cmd, 1);
 	free(cmd);
 	free(host);
 	free(said);
@@ -459,7 +471,7 @@ test_hooks_kill_and_fail_a_set(void **state)
 	size_t n = 0;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	setenv("NTUNE_TEST_KILL_AFTER", "1", 1);
@@ -495,11 +507,10 @@ test_dead_man_here_reverts_on_linux(void **state)
 	struct agentless_opts o = freebsd_here();
 	struct kb_profile *p = profile("if.eth0.mtu=9000\n");
 	struct agentless_result r;
-	char *self, *st, *t = NULL;
-	int i;
+	char *self, *st;
 
 	(void)state;
-	xasprintf(&self, "%s/bin/ntune", dir);
+	xasprintf(&self, "%s/bin/ntune", root);
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	o.confirm_secs = 1;
@@ -507,12 +518,8 @@ test_dead_man_here_reverts_on_linux(void **state)
 	assert_true(r.deadman_pid > 0);
 	expect("/knobs/if.eth0.mtu", "9000\n");
 	xasprintf(&st, "/state/%s/reverted", r.id);
-	for (i = 0; i < 100 && (t = text_of(st)) == NULL; i++)
-		usleep(100000);
-	assert_non_null(t);
-	assert_string_equal(t, "dead-man timer\n");
+	assert_true(wait_for(st, "dead-man timer\n", 10));
 	expect("/knobs/if.eth0.mtu", "1500\n");
-	free(t);
 	free(st);
 	free(self);
 	agentless_result_free(&r);
@@ -530,7 +537,10 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	struct kb *kb = share_kb();
 	struct kb_profile *p = profile("net.isr.maxthreads=4\n");
 	struct agentless_result r;
+	struct agentless_entry *e = NULL;
 	char *cause = NULL, *said = NULL;
+	size_t n = 0;
+	json_t *j;
 
 	(void)state;
 	o.trial_boot = true;
@@ -542,6 +552,12 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 		fail_msg("%s", cause);
 	assert_int_equal(r.changes[0].action, APPLY_TRIAL_BOOT);
 	assert_true(r.nreboot == 1 && r.npersisted == 0);
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && e[0].trial_pending);
+	j = agentless_entry_json(&e[0], "local");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "trial"), "state")), "pending");
+	json_decref(j);
+	agentless_entries_free(e, n);
 	expect("/boot/nextboot.conf", "nextboot_enable=\"YES\"\nnet.isr.maxthreads=\"4\"\n");
 	/* a boot that did not have it (the loader used the file, kenv says nothing) */
 	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
@@ -556,10 +572,53 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	free(said);
 	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
 	    "are lost\nnet.isr.maxthreads=\"4\"\n# END ntune\n");
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && !e[0].trial_pending);
+	agentless_entries_free(e, n);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect("/boot/loader.conf.local", NULL);
 	free(said);
 	put("/kenv.txt", "");
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_free(kb);
+}
+
+/*
+ * OPNsense with --trial-boot: the runtime tunable goes into loader.conf.local's block at apply,
+ * the trial's tunable joins it at confirm (kenv has it), and revert puts the file back as it was
+ * before both (keep's copy first, then the apply's).
+ */
+static void
+test_opnsense_trial_keeps_both_in_one_block(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb *kb = share_kb();
+	struct kb_profile *p = profile("net.isr.maxthreads=4\nnet.inet.ip.intr_queue_maxlen=1024\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	o.platform = OS_PLATFORM_OPNSENSE;
+	o.trial_boot = true;
+	put("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	if (agentless_apply(kb, p, &o, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
+	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
+	put("/kenv.txt", "net.isr.maxthreads=\"4\"\n");
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\nnet.isr.maxthreads=\"4\"\n"
+	    "# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/kenv.txt", "");
+	sh_ok("rm boot/loader.conf.local%s", "");
 	agentless_result_free(&r);
 	kb_profile_free(p);
 	kb_free(kb);
@@ -597,23 +656,32 @@ test_another_os_writes_boot_files_only(void **state)
 	kb_free(kb);
 }
 
-/* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
+/*
+ * Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR, where
+ * an entry's id also names its profile.
+ */
 static void
 test_journal_here_defaults_to_the_state_dir(void **state)
 {
 	struct agentless_opts o = freebsd_here();
-	struct kb_profile *p = profile("net.isr.dispatch=deferred\n");
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\n"), *e;
 	struct agentless_result r;
 	char *cause = NULL, *said = NULL, *sd, *st;
 
 	(void)state;
-	xasprintf(&sd, "%s/ntune-state", dir);
+	xasprintf(&sd, "%s/ntune-state", root);
 	setenv("NTUNE_STATE_DIR", sd, 1);
 	o.state_dir = NULL;
 	o.persist = false;
 	applied(p, &o, &r);
 	xasprintf(&st, "/ntune-state/%s/state", r.id);
 	expect(st, "applied\n");
+	/* an entry's id stands for its profile (verify, diff, export), read from that journal */
+	e = apply_profile_or_entry(r.id, NULL, &cause);
+	assert_non_null(e);
+	assert_true(e->nentries == 1 && strcmp(e->entries[0].name, "net.isr.dispatch") == 0 &&
+	    strcmp(e->entries[0].value, "deferred") == 0);
+	kb_profile_free(e);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect(st, "reverted\n");
 	unsetenv("NTUNE_STATE_DIR");
@@ -631,12 +699,14 @@ main(void)
 		cmocka_unit_test(test_apply_history_revert_here),
 		cmocka_unit_test(test_dead_man_here_and_confirm),
 		cmocka_unit_test(test_opnsense_persists_into_loader_conf_local),
+		cmocka_unit_test(test_a_knob_at_its_value_is_persisted_not_set),
 		cmocka_unit_test(test_knobs_through_ntune_knob),
 		cmocka_unit_test(test_second_apply_merges_into_the_block),
 		cmocka_unit_test(test_knobs_in_a_namespace_through_this_ntune),
 		cmocka_unit_test(test_hooks_kill_and_fail_a_set),
 		cmocka_unit_test(test_dead_man_here_reverts_on_linux),
 		cmocka_unit_test(test_trial_is_kept_only_when_kenv_has_it),
+		cmocka_unit_test(test_opnsense_trial_keeps_both_in_one_block),
 		cmocka_unit_test(test_another_os_writes_boot_files_only),
 		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
 	};
