@@ -82,6 +82,8 @@ struct kb_knob {
 	char	*risk;
 	char	*risk_class_text;	/* "boot: why" / "access: why" as written, or NULL */
 	enum kb_risk_class risk_class;	/* its first word */
+	char	*risk_values;	/* "0": the values that carry the risk (white space separated), or
+				   NULL: any value (but the default, for a boot risk) */
 	char	**sources;
 	size_t	nsources;
 	char	**boot_values;	/* "0 -> rssbits when ncpu > 1": the kernel sets EXPR at boot in

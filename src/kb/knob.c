@@ -87,6 +87,7 @@ knob_free(void *p)
 	free(k->effect);
 	free(k->risk);
 	free(k->risk_class_text);
+	free(k->risk_values);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -649,6 +650,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
+		{ "risk-values", offsetof(struct kb_knob, risk_values) },
 	};
 	size_t i;
 

@@ -5,11 +5,29 @@
  * a file applied after boot). apply, check, export and doctor ask here which lines need a
  * one-boot trial.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
 #include "util/util.h"
+
+/* Whether e sets one of the values its knob's risk-values names (set4: forwarding=1 is no risk). */
+static bool
+risky_value(const struct kb_knob *k, const struct kb_entry *e)
+{
+	char buf[256], *tok, *save;
+
+	if (e->op != KB_OP_SET)
+		return true;	/* a raise or a lower: the value it ends at is not known here */
+	snprintf(buf, sizeof buf, "%s", k->risk_values);
+	for (tok = strtok_r(buf, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+		if (kb_value_equal(k, e->value, tok))
+			return true;
+	}
+	return false;
+}
 
 enum kb_risk_class
 kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum kb_target t,
@@ -20,6 +38,8 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 
 	if (why != NULL)
 		*why = kb_risk_class_why(k);
+	if (c != KB_RISK_NONE && k->risk_values != NULL && !risky_value(k, e))
+		return KB_RISK_NONE;
 	if (c != KB_RISK_BOOT)
 		return c;
 	/* the knob's own default: the box boots with it anyway */
