@@ -59,14 +59,14 @@ add_change(struct agentless_entry *e, char **f, size_t nf)
 	struct apply_change *c;
 	enum apply_action a;
 
-	if (nf != 5 || action_of(f[1], &a) == -1)
+	if ((nf != 5 && (nf != 6 || strcmp(f[5], "netns") != 0)) || action_of(f[1], &a) == -1)
 		return -1;
 	e->changes = xreallocarray(e->changes, e->nchanges + 1, sizeof *e->changes);
 	c = &e->changes[e->nchanges++];
 	c->name = field(f[2]);
 	c->old = strcmp(f[3], "!") == 0 ? NULL : field(f[3]);
 	c->want = field(f[4]);
-	c->in_netns = false;
+	c->in_netns = nf == 6;
 	c->action = a;
 	e->e.nchanges = (int)e->nchanges;
 	return 0;
@@ -82,6 +82,10 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		return add_change(e, f, nf);
 	if (strcmp(f[0], "confirmed") == 0 && nf == 1) {
 		e->e.confirmed = true;
+		return 0;
+	}
+	if (strcmp(f[0], "trial") == 0 && nf == 1) {
+		e->trial_pending = true;
 		return 0;
 	}
 	if (nf != 2)
@@ -101,6 +105,8 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		slot = &e->e.profile;
 	else if (strcmp(f[0], "os") == 0)
 		slot = &e->os;
+	else if (strcmp(f[0], "netns") == 0)
+		slot = &e->e.netns;
 	else
 		return -1;
 	if (slot != NULL) {
@@ -188,7 +194,7 @@ int
 agentless_history(const struct agentless_opts *o, const char *id, struct agentless_entry **entries,
     size_t *n, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
+	struct rscript s = agentless_rscript(o, id, false);
 	char *t, *out = NULL;
 	int rc;
 
@@ -218,7 +224,7 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	json_object_set_new(doc, "state", e->e.state ? json_string(e->e.state) : json_null());
 	json_object_set_new(doc, "profile", e->e.profile ? json_string(e->e.profile) : json_null());
 	json_object_set_new(doc, "os", e->os ? json_string(e->os) : json_null());
-	json_object_set_new(doc, "netns", json_null());
+	json_object_set_new(doc, "netns", e->e.netns ? json_string(e->e.netns) : json_null());
 	arr = json_array();
 	for (i = 0; i < e->nchanges; i++)
 		json_array_append_new(arr, apply_change_json(&e->changes[i]));
@@ -231,6 +237,8 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	for (i = 0; i < e->nleft; i++)
 		json_array_append_new(arr, json_string(e->left[i]));
 	json_object_set_new(doc, "left", arr);
+	json_object_set_new(doc, "trial", e->trial_pending ? json_pack("{s:s}", "state", "pending") :
+	    json_null());
 	return doc;
 }
 
@@ -272,6 +280,8 @@ struct kb_profile *
 apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **cause)
 {
 	struct agentless_entry *e;
+	struct agentless_opts lo;
+	struct remote_host h;
 	json_t *doc, *c;
 	struct apply_change *v;
 	size_t n, i;
@@ -280,9 +290,13 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 
 	if (strcmp(arg, "-") == 0 || access(arg, F_OK) == 0 || agentless_check_id(arg, NULL) == -1)
 		return kb_profile_load(arg, cause);
-	if (o != NULL && o->dut != NULL) {
-		if (agentless_history(o, arg, &e, &n, cause) == -1)
-			return NULL;
+	/* Here: the journal of the one engine (agentless_local), else the C engine's JSON one. */
+	if (o == NULL || o->dut == NULL)
+		o = agentless_local(&lo, &h, NULL, NULL, NULL, NULL) == 0 &&
+		    agentless_history(&lo, arg, &e, &n, NULL) == 0 ? &lo : NULL;
+	else if (agentless_history(o, arg, &e, &n, cause) == -1)
+		return NULL;
+	if (o != NULL) {
 		/* An entry of an ntune before the record (ENTRY/entry) names no change. */
 		text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
 		agentless_entries_free(e, n);
