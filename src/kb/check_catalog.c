@@ -306,6 +306,32 @@ release_of(struct lint *l, bool *stated)
 }
 
 /*
+ * "; the newest tree has vfs.zfs.prefetch.disable (...)": a name of the newest tree that is
+ * the gone one with a '_' for a '.' or a '.' for a '_' (OpenZFS's nodes), else "".
+ */
+static const char *
+renamed(struct lint *l, const char *name)
+{
+	static char buf[400];
+	const struct kb_cat_entry *ce;
+	char cand[256];
+	size_t i, n = strlen(name);
+
+	for (i = 1; i + 1 < n && n < sizeof cand; i++) {
+		if (name[i] != '.' && name[i] != '_')
+			continue;
+		memcpy(cand, name, n + 1);
+		cand[i] = name[i] == '.' ? '_' : '.';
+		if ((ce = kb_catalog_find(l->cat, l->os, cand)) == NULL || ce->kind == KB_CAT_NODE ||
+		    strcmp(ce->name, cand) != 0 || !in_newest(l, ce))
+			continue;
+		snprintf(buf, sizeof buf, "; the newest tree has %s (%s)", cand, where(l, ce));
+		return buf;
+	}
+	return "";
+}
+
+/*
  * A name the catalogue has from older trees only: gone from the kernel since. A
  * warning naming the last tree that had it; a note when the release checked for
  * (the system's, or one the file states) still has it.
@@ -361,9 +387,9 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 	else
 		diag(l, e, KB_WARNING, "version", "'%s' is gone from %s: not in the newest source the "
 		    "catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s); on a "
-		    "kernel without it the setting %s", e->name, os, os, newest->version, os,
+		    "kernel without it the setting %s%s", e->name, os, os, newest->version, os,
 		    last->version, last->repo, last->commit, seen, where(l, ce),
-		    linux ? "fails" : "does nothing");
+		    linux ? "fails" : "does nothing", renamed(l, e->name));
 }
 
 static bool

@@ -58,4 +58,9 @@ test_expect_success 'a name only the OPNsense tree has is not "gone" for an OPNs
 	{ ntune check --os freebsd --target sysctl sf.conf >out 2>err || :; } &&
 	grep -q "^sf.conf:1: warning: .net.pf.share_forward. is gone from FreeBSD" out
 '
+test_expect_success 'a name gone since OpenZFS names the one the newest tree has (a dot for an underscore)' '
+	printf "vfs.zfs.prefetch_disable=\"1\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err &&
+	grep -q "^loader.conf:1: warning: .vfs.zfs.prefetch_disable. is gone from FreeBSD: .*; the newest tree has vfs.zfs.prefetch.disable (sys/contrib/openzfs/module/zfs/dmu_zfetch.c:[0-9]*, FreeBSD 14.0)$" out
+'
 test_done
