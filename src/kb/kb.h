@@ -62,6 +62,7 @@ struct kb_knob {
 	char	**values;	/* enum values */
 	size_t	nvalues;
 	char	*def;		/* default, or NULL when it depends on the system */
+	char	*default_before;	/* "5.4 128": before that release the default was 128, or NULL */
 	char	*unit;
 	enum kb_scope scope;
 	char	*since;		/* OS version it appeared in, or NULL */

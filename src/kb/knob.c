@@ -70,6 +70,7 @@ knob_free(void *p)
 	free(k->range);
 	util_strv_free(k->values, k->nvalues);
 	free(k->def);
+	free(k->default_before);
 	free(k->unit);
 	free(k->since);
 	free(k->removed);
@@ -635,6 +636,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "platform", offsetof(struct kb_knob, platform) },
 		{ "range", offsetof(struct kb_knob, range) },
 		{ "default", offsetof(struct kb_knob, def) },
+		{ "default-before", offsetof(struct kb_knob, default_before) },
 		{ "unit", offsetof(struct kb_knob, unit) },
 		{ "since", offsetof(struct kb_knob, since) },
 		{ "removed", offsetof(struct kb_knob, removed) },

@@ -363,30 +363,55 @@ is_limit(const char *name)
 	return false;
 }
 
+/*
+ * The knob's default on the target: k->def, or the older one of default-before ("5.4 128")
+ * when the target's release precedes it; when the release is not known, *also says both
+ * (" (Linux 5.4 on; 128 before)"), else "".
+ */
+static const char *
+default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
+{
+	static char old[64];
+	const char *ver = l->sys != NULL ? l->sys->version : NULL;
+	char since[32];
+
+	*also = '\0';
+	if (k->def == NULL || k->default_before == NULL ||
+	    sscanf(k->default_before, "%31s %63s", since, old) != 2)
+		return k->def;
+	if (ver != NULL && isdigit((unsigned char)*ver))
+		return kb_version_cmp(ver, since) < 0 ? old : k->def;
+	snprintf(also, len, " (%s %s on; %s before)", strcmp(k->os, "linux") == 0 ? "Linux" :
+	    "FreeBSD", since, old);
+	return k->def;
+}
+
 static void
 knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL;
-	const char *what = "current";
+	char *cur = NULL, also[128] = "";
+	const char *what = "current", *def;
 	long long want, have;
 
 	if ((k->type != KB_TYPE_INT && k->type != KB_TYPE_SIZE) || e->op == KB_OP_RAISE ||
 	    !is_limit(e->name) || kb_parse_number(e->value, &want) == -1 || want < 0)
 		return;
 	if (l->sys == NULL || l->sys->get == NULL || l->sys->get(l->sys->arg, e->name, &cur) == -1) {
-		cur = k->def != NULL ? xstrdup(k->def) : NULL;
+		def = default_of(l, k, also, sizeof also);
+		cur = def != NULL ? xstrdup(def) : NULL;
 		what = "default";
 	}
 	if (cur != NULL && kb_parse_number(cur, &have) == 0 && want < have && have > 0)
 		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the %s value "
-		    "%s", e->name, e->value, what, cur);
+		    "%s%s", e->name, e->value, what, cur, also);
 	free(cur);
 }
 
 static void
 knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL;
+	char *cur = NULL, also[128];
+	const char *def;
 
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
 		if (e->op == KB_OP_SET && kb_value_equal(k, cur, e->value))
@@ -395,8 +420,9 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		free(cur);
 		return;
 	}
-	if (k->def != NULL && e->op == KB_OP_SET && kb_value_equal(k, k->def, e->value))
-		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default", e->name, e->value);
+	def = default_of(l, k, also, sizeof also);
+	if (def != NULL && e->op == KB_OP_SET && kb_value_equal(k, def, e->value))
+		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default%s", e->name, e->value, also);
 }
 
 /* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */

@@ -24,6 +24,11 @@ test_expect_success 'kernel.tainted=0 does nothing (proc_taint only adds bits); 
 	ntune check --os linux t1.conf >out 2>err &&
 	! grep -q "does nothing" out
 '
+test_expect_success 'a default that changed with a release is said with both when the target release is not known' '
+	printf "net.core.somaxconn=512\n" >so.conf &&
+	ntune check --os linux --target sysctl so.conf >out 2>err &&
+	grep -q "^so.conf:1: warning: net.core.somaxconn=512 lowers the limit below the default value 4096 (Linux 5.4 on; 128 before)$" out
+'
 test_expect_success 'cuse4bsd_load is no problem: cuse.ko declares module cuse4bsd, which the loader finds it by' '
 	printf "cuse4bsd_load=\"YES\"\n" >loader.conf &&
 	ntune check --os freebsd loader.conf >out 2>err &&
