@@ -365,7 +365,8 @@ is_limit(const char *name)
 
 /*
  * The knob's default on the target: k->def, or the older one of default-before ("5.4 128")
- * when the target's release precedes it; when the release is not known, *also says both
+ * when the target's release (the system's, or a file's base-system tag) precedes it; when
+ * the release is not known, *also says both
  * (" (Linux 5.4 on; 128 before)"), else "".
  */
 static const char *
@@ -376,6 +377,9 @@ default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
 	char since[32];
 
 	*also = '\0';
+	if ((ver == NULL || !isdigit((unsigned char)*ver)) && l->p != NULL && l->p->release != NULL &&
+	    strcmp(l->os, "freebsd") == 0)
+		ver = l->p->release;	/* the release the file's $FreeBSD$ tag states */
 	if (k->def == NULL || k->default_before == NULL ||
 	    sscanf(k->default_before, "%31s %63s", since, old) != 2)
 		return k->def;

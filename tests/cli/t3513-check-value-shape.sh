@@ -29,6 +29,14 @@ test_expect_success 'a default that changed with a release is said with both whe
 	ntune check --os linux --target sysctl so.conf >out 2>err &&
 	grep -q "^so.conf:1: warning: net.core.somaxconn=512 lowers the limit below the default value 4096 (Linux 5.4 on; 128 before)$" out
 '
+test_expect_success 'cubic is the default from FreeBSD 14.0: both said without a release, newreno for a 12.2 file' '
+	printf "net.inet.tcp.cc.algorithm=cubic\n" >cc.conf &&
+	ntune check --os freebsd --target sysctl cc.conf >out 2>err &&
+	grep -q "^cc.conf:1: note: .net.inet.tcp.cc.algorithm=cubic. is the default (FreeBSD 14.0 on; newreno before)$" out &&
+	printf "# \$FreeBSD: releng/12.2/etc/sysctl.conf 1 \$\nnet.inet.tcp.cc.algorithm=newreno\n" >cc12.conf &&
+	ntune check --os freebsd --target sysctl cc12.conf >out 2>err &&
+	grep -q "^cc12.conf:2: note: .net.inet.tcp.cc.algorithm=newreno. is the default$" out
+'
 test_expect_success 'cuse4bsd_load is no problem: cuse.ko declares module cuse4bsd, which the loader finds it by' '
 	printf "cuse4bsd_load=\"YES\"\n" >loader.conf &&
 	ntune check --os freebsd loader.conf >out 2>err &&
