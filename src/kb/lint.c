@@ -381,7 +381,7 @@ default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
 	    strcmp(l->os, "freebsd") == 0)
 		ver = l->p->release;	/* the release the file's $FreeBSD$ tag states */
 	if (k->def == NULL || k->default_before == NULL ||
-	    sscanf(k->default_before, "%31s %63s", since, old) != 2)
+	    sscanf(k->default_before, "%31s %63[^\n]", since, old) != 2)
 		return k->def;
 	if (ver != NULL && isdigit((unsigned char)*ver))
 		return kb_version_cmp(ver, since) < 0 ? old : k->def;
