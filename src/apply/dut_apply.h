@@ -103,7 +103,13 @@ int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n
  * A run here (o->self) checks its knobs in agentless_apply.
  */
 int	 agentless_check(const struct kb *, const struct kb_profile *p, enum os_platform os, char **cause);
-/* Applies p there (or only plans it). */
+/*
+ * Applies p there (or only plans it). The program runs in a process group of its own and ends
+ * its writes (or undoes them) even when ntune dies; a command here blocks SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT around the call (as local_apply.c did) so that it also reports the outcome
+ * (t4101: a signal mid-apply waits until every write is done). res->status: the exit status
+ * (RSCRIPT_EX_*; 128+N when killed by signal N, e.g. 137 by the test hook).
+ */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);
 void	 agentless_result_free(struct agentless_result *);
