@@ -11,6 +11,7 @@ static const struct ntune_cmd *const commands[] = {
 	&cmd_explain, &cmd_check, &cmd_advise, &cmd_apply, &cmd_confirm, &cmd_revert,
 	&cmd_history, &cmd_diff, &cmd_verify, &cmd_export, &cmd_diagnose, &cmd_doctor,
 	&cmd_lab, &cmd_gen, &cmd_sink, &cmd_bench, &cmd_tune, &cmd_report,
+	&cmd_knob,
 };
 
 /* `ntune help` in the router owner's order: answer the question, prove a change, keep it. */

@@ -1,6 +1,7 @@
 # The shell functions of ntune's agentless programs (apply, its restore and wait programs,
 # keep, confirm, revert, renew). src/apply/remote_script.c puts this file into each program it
-# sends a DUT, after the DUT's ntune_now, ntune_get and ntune_set, the lines around ntune's
+# sends a DUT, after the DUT's ntune_now, ntune_get and ntune_set (and ntune_self, where ntune
+# runs the programs on its own machine), the lines around ntune's
 # block in a boot file (ntune_b, ntune_e: APPLY_BLOCK_BEGIN and _END of src/apply/apply.h, the
 # one definition) and the variables S (the journal directory), R (the root prefix) and, but in
 # the entry-picking programs, J (the entry).
@@ -47,10 +48,15 @@ ntune_unguard() {
 }
 
 # ntune_is NAME PATH VALUE: the knob reads VALUE (in v), runs of blanks as one space (Linux
-# prints tcp_rmem with tabs).
+# prints tcp_rmem with tabs); a knob of `ntune knob` (PATH @..., a run on ntune's own machine)
+# as apply compares values: `ntune knob same` (the knowledge base's on = 1, CPU masks, numbers).
+# shellcheck disable=SC2154 # ntune_self: set where a PATH @... can be (rscript.self)
 ntune_is() {
 	v=$(ntune_get "$1" "$2") || return 1
-	[ "$(printf '%s' "$v" | tr -s ' \t' '  ')" = "$(printf '%s' "$3" | tr -s ' \t' '  ')" ]
+	case $2 in
+	@*) "$ntune_self" knob same "$1" "$v" "$3" ;;
+	*) [ "$(printf '%s' "$v" | tr -s ' \t' '  ')" = "$(printf '%s' "$3" | tr -s ' \t' '  ')" ] ;;
+	esac
 }
 
 # ntune_put FILE: standard input into FILE, which must end with the line '# ntune: end'
@@ -91,15 +97,27 @@ ntune_move() {
 	return 1
 }
 
-# ntune_block FILE: ntune's block in FILE replaced by standard input's (which ends with the
-# block's end line), written to a temporary file next to FILE and renamed.
+# ntune_block FILE NAME...: ntune's block in FILE replaced by standard input's (its begin line,
+# the lines of NAME..., its end line) with, after its begin line, the lines of FILE's block (an
+# earlier apply's) that set no NAME; written to a temporary file next to FILE (its directory
+# made) and renamed.
 ntune_block() {
-	t=$(mktemp "$1.XXXXXX") || return 1
+	bf=$1
+	shift
+	mkdir -p "${bf%/*}" && t=$(mktemp "$bf.XXXXXX") || return 1
 	{
-		if [ -e "$1" ]; then ntune_strip <"$1"; fi
-		cat
+		if [ -e "$bf" ]; then ntune_strip <"$bf"; fi
+		IFS= read -r l && printf '%s\n' "$l" &&
+			if [ -e "$bf" ]; then ntune_only <"$bf" | ntune_kept "$@"; fi && cat
 	} >"$t" || { rm -f "$t"; return 1; }
-	want=$ntune_e ntune_move "$t" "$1"
+	want=$ntune_e ntune_move "$t" "$bf"
+}
+
+# ntune_kept NAME...: the lines of the block on standard input, without its begin and end lines,
+# that set none of NAME (NAME=VALUE, NAME="VALUE" or NAME = VALUE).
+ntune_kept() {
+	awk -v b="$ntune_b" -v e="$ntune_e" -v names=" $* " '$0 == b || $0 == e { next }
+	{ k = $0; sub(/[ \t]*=.*/, "", k); if (index(names, " " k " ") == 0) print }'
 }
 
 # ntune_unblock FILE NR: FILE as the apply found it, byte for byte, when nothing outside

@@ -1,9 +1,10 @@
 /*
- * Agentless apply on a DUT reached over ssh that has no ntune: the controller
- * reads the originals with the DUT's own commands (FreeBSD `sysctl -e NAME...`,
- * Linux the files under /proc/sys), checks them, and runs the scripts of
- * remote_script.h there. Only sysctl knobs and (FreeBSD) loader tunables: an
- * ifconfig/ethtool/sysfs knob needs `ntune apply` run on the router itself.
+ * The one apply engine: the controller reads the originals with the host's own
+ * commands (FreeBSD `sysctl -e NAME...`, Linux the files under /proc/sys), checks
+ * them, and runs the programs of remote_script.h there: over ssh on a DUT that has
+ * no ntune, or with this machine's sh for `ntune apply` here (dut->local,
+ * agentless_local). On a DUT only sysctl knobs and (FreeBSD) loader tunables; here
+ * also the knobs sh cannot set itself, through `ntune knob` (o->self).
  */
 #ifndef NTUNE_APPLY_AGENTLESS_H
 #define NTUNE_APPLY_AGENTLESS_H
@@ -27,23 +28,58 @@ struct agentless_opts {
 	int	confirm_secs;
 	bool	persist;
 	bool	trial_boot;
-	bool	plan;		/* read the originals, make the script, change nothing */
-	/* Issue 34's one engine: the same programs run on this machine (dut->local). */
-	const char *state_dir;	/* the journal directory; NULL: the DUT's own (rscript_state_dir) */
-	const char *netns;	/* Linux: netns-scoped and if.* knobs go into this namespace */
-	const char *self;	/* ntune here, for the knobs sh cannot set itself (if.*, cpu.*); NULL: refused */
-	enum os_platform platform;	/* the distribution (OPNsense: tunables into loader.conf.local); 0: os */
+	bool	plan;		/* read the originals, make the script, change nothing (= apply --dry-run) */
+	/*
+	 * Issue 34's one engine: the same programs run on this machine (dut->local; agentless_local
+	 * fills these). The journal directory: state_dir; NULL: on a DUT its own (rscript_state_dir),
+	 * on this machine apply_state_dir(NULL) ($NTUNE_STATE_DIR, else /var/lib/ntune).
+	 */
+	const char *state_dir;
+	const char *netns;	/* Linux, here: the knobs apply_in_netns() names are read and set in it */
+	/*
+	 * ntune here (an absolute plain path, rscript_check_root's characters): the knobs sh cannot
+	 * set itself (if.*, cpu.*, ifconfig/ethtool/sysfs placements, and with netns every knob
+	 * apply_in_netns() names) are read, set and restored by `SELF knob get|set [--netns NS]`
+	 * and not persisted; NULL (a DUT): such a knob is refused.
+	 */
+	const char *self;
+	/* The distribution (OPNsense: every tunable into loader.conf.local's block); 0: os. */
+	enum os_platform platform;
+	/* Here, another OS than this machine's (--os): only its boot files, a runtime knob refused. */
+	bool	files_only;
 };
 
 struct agentless_result {
 	char	id[APPLY_ID_MAX];
 	char	*script;	/* the apply script (also when plan) */
-	struct apply_change *changes;
+	struct apply_change *changes;	/* in_netns: read and set in o->netns */
 	size_t	nchanges;
+	/* What `apply --json` reports (src/cmd/apply.c), filled also when plan: */
+	char	**persisted;	/* the boot files the apply writes (with the root prefix) */
+	size_t	npersisted;
+	char	**reboot;	/* loader tunables that change at the next boot ("reboot_needed") */
+	size_t	nreboot;
+	char	**not_persisted;	/* set at runtime only, no boot file holds them (via `ntune knob`) */
+	size_t	nnot_persisted;
+	int	deadman_pid;	/* the dead-man job's pid when the apply started one (else 0) */
 	char	*said;		/* what the DUT's script printed */
 	bool	unsure;		/* failed: the connection broke (or timed out) while the script ran */
 	int	status;		/* the program's exit status (RSCRIPT_EX_*), -1 when it timed out */
 };
+/*
+ * o for this machine (apply, confirm, revert, history without --dut): h the local host (filled
+ * here), os an os_platform_name() (NULL: this machine's, apply_detect_os(); another one only
+ * writes the boot files under root: its runtime knobs are refused), the journal in
+ * apply_state_dir(state_dir), self this ntune (util_self_exe), netns (NULL: none). The
+ * caller sets root, confirm_secs, persist, trial_boot and plan. -1 + cause.
+ */
+int	 agentless_local(struct agentless_opts *, struct remote_host *h, const char *os,
+	    const char *state_dir, const char *netns, char **cause);
+/*
+ * The settings of o's programs on entry id (NULL: the latest): the journal in o->state_dir,
+ * else here apply_state_dir(NULL), else the DUT's own; apply: with o->self and o->netns.
+ */
+struct rscript agentless_rscript(const struct agentless_opts *, const char *id, bool apply);
 /* Did the apply program stop before its first set (exit 2: nothing changed)? */
 bool	 agentless_nothing_set(int status);
 
@@ -64,6 +100,7 @@ int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n
  * Can agentless mode apply every knob of p on a DUT of os? Each name and value checked as
  * the scripts would (rscript_check_name/_value) and each placement (sysctl and loader
  * only), before anything is read or sent: -1 + cause "FILE:LINE: ..." for the first one not.
+ * A run here (o->self) checks its knobs in agentless_apply.
  */
 int	 agentless_check(const struct kb *, const struct kb_profile *p, enum os_platform os, char **cause);
 /* Applies p there (or only plans it). */
@@ -95,8 +132,12 @@ int	 agentless_run(const struct agentless_opts *, const char *script, const char
 /* Is id (NULL: the latest) a journal entry's name, [A-Za-z0-9-]? -1 + cause when not. */
 int	 agentless_check_id(const char *id, char **cause);
 
-/* The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd. */
-char	*agentless_record(const char *profile, enum os_platform, const struct apply_change *, size_t n);
+/*
+ * The DUT's ENTRY/entry of an apply (remote_script.h): its lines, malloc'd; netns (a run here
+ * with one, else NULL): a line "netns NAME", and "netns" after each change made in it.
+ */
+char	*agentless_record(const char *profile, enum os_platform, const char *netns,
+	    const struct apply_change *, size_t n);
 
 /* A journal entry of a DUT as history reads it. */
 struct agentless_entry {

@@ -59,14 +59,14 @@ add_change(struct agentless_entry *e, char **f, size_t nf)
 	struct apply_change *c;
 	enum apply_action a;
 
-	if (nf != 5 || action_of(f[1], &a) == -1)
+	if ((nf != 5 && (nf != 6 || strcmp(f[5], "netns") != 0)) || action_of(f[1], &a) == -1)
 		return -1;
 	e->changes = xreallocarray(e->changes, e->nchanges + 1, sizeof *e->changes);
 	c = &e->changes[e->nchanges++];
 	c->name = field(f[2]);
 	c->old = strcmp(f[3], "!") == 0 ? NULL : field(f[3]);
 	c->want = field(f[4]);
-	c->in_netns = false;
+	c->in_netns = nf == 6;
 	c->action = a;
 	e->e.nchanges = (int)e->nchanges;
 	return 0;
@@ -101,6 +101,8 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		slot = &e->e.profile;
 	else if (strcmp(f[0], "os") == 0)
 		slot = &e->os;
+	else if (strcmp(f[0], "netns") == 0)
+		slot = &e->e.netns;
 	else
 		return -1;
 	if (slot != NULL) {
@@ -188,7 +190,7 @@ int
 agentless_history(const struct agentless_opts *o, const char *id, struct agentless_entry **entries,
     size_t *n, char **cause)
 {
-	struct rscript s = { o->os, id, o->root, 0, false, false, NULL, o->state_dir };
+	struct rscript s = agentless_rscript(o, id, false);
 	char *t, *out = NULL;
 	int rc;
 
@@ -218,7 +220,7 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	json_object_set_new(doc, "state", e->e.state ? json_string(e->e.state) : json_null());
 	json_object_set_new(doc, "profile", e->e.profile ? json_string(e->e.profile) : json_null());
 	json_object_set_new(doc, "os", e->os ? json_string(e->os) : json_null());
-	json_object_set_new(doc, "netns", json_null());
+	json_object_set_new(doc, "netns", e->e.netns ? json_string(e->e.netns) : json_null());
 	arr = json_array();
 	for (i = 0; i < e->nchanges; i++)
 		json_array_append_new(arr, apply_change_json(&e->changes[i]));

@@ -25,6 +25,15 @@
 
 static bool	plain_path(const char *);
 
+/*
+ * A run here (s->self): `ntune_hook K` before each set and after the last (K sets done), the
+ * test hooks of the C engine's apply (t4101): NTUNE_TEST_KILL_AFTER=K kills the program there
+ * (SIGKILL), NTUNE_TEST_PAUSE_AFTER=K pauses a second, NTUNE_TEST_FAIL_WRITE=K+1 fails set K+1.
+ */
+#define TEST_HOOK	"ntune_hook() {\n\tif [ \"${NTUNE_TEST_KILL_AFTER:-}\" = \"$1\" ]; then kill -KILL $$; fi\n" \
+	"\tif [ \"${NTUNE_TEST_PAUSE_AFTER:-}\" = \"$1\" ]; then sleep 1; fi\n" \
+	"\t[ \"${NTUNE_TEST_FAIL_WRITE:-}\" != $(($1 + 1)) ]\n}\n"
+
 int
 rscript_check_name(const char *name, char **cause)
 {
@@ -117,17 +126,30 @@ clock_fn(struct strbuf *sb, const struct rscript *s)
 		    "else date +%s; fi\n}\n");
 }
 
-/* ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions. */
+/*
+ * ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions.
+ * A run on this machine (s->self) also has the knobs sh cannot set itself: PATH '@' (here) or
+ * '@NETNS' (in that namespace) reads and sets them with `ntune knob` (src/cmd/knob.c).
+ */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
 {
+	const char *get = s->os == OS_PLATFORM_FREEBSD ? "sysctl -n \"$1\"" : "cat \"$2\"";
+	const char *set = s->os == OS_PLATFORM_FREEBSD ? "sysctl \"$1=$3\" >/dev/null" :
+	    "printf '%s\\n' \"$3\" >\"$2\"";
+
 	clock_fn(sb, s);
-	if (s->os == OS_PLATFORM_FREEBSD)
-		strbuf_adds(sb, "ntune_get() { sysctl -n \"$1\"; }\n"
-		    "ntune_set() { sysctl \"$1=$3\" >/dev/null; }\n");
-	else
-		strbuf_adds(sb, "ntune_get() { cat \"$2\"; }\n"
-		    "ntune_set() { printf '%s\\n' \"$3\" >\"$2\"; }\n");
+	if (s->self == NULL)
+		strbuf_addf(sb, "ntune_get() { %s; }\nntune_set() { %s; }\n", get, set);
+	else {
+		strbuf_adds(sb, "ntune_self=");
+		q(sb, s->self);
+		strbuf_addf(sb, "\nntune_get() {\n\tcase $2 in\n\t@) \"$ntune_self\" knob get \"$1\" ;;\n"
+		    "\t@?*) \"$ntune_self\" knob get --netns \"${2#@}\" \"$1\" ;;\n\t*) %s ;;\n\tesac\n}\n"
+		    "ntune_set() {\n\tcase $2 in\n\t@) \"$ntune_self\" knob set \"$1\" \"$3\" ;;\n"
+		    "\t@?*) \"$ntune_self\" knob set --netns \"${2#@}\" \"$1\" \"$3\" ;;\n\t*) %s ;;\n\tesac\n}\n",
+		    get, set);
+	}
 	strbuf_adds(sb, "ntune_b=");
 	q(sb, APPLY_BLOCK_BEGIN);
 	strbuf_adds(sb, "\nntune_e=");
@@ -178,15 +200,23 @@ entry_vars(struct strbuf *sb, const struct rscript *s)
 	free(st);
 }
 
-/* The knob's words for ntune_get/ntune_set: name, its /proc/sys path (Linux) or "-". */
+/*
+ * The knob's words for ntune_get/ntune_set: name, its /proc/sys path (Linux) or "-"; '@' or
+ * '@NETNS' for one `ntune knob` sets.
+ */
 static void
-knob_words(struct strbuf *sb, const struct rscript *s, const char *name)
+knob_words(struct strbuf *sb, const struct rscript *s, const struct rscript_knob *k)
 {
+	const char *name = k->name;
 	char *path;
 
 	q(sb, name);
 	strbuf_adds(sb, " ");
-	if (s->os == OS_PLATFORM_LINUX) {
+	if (k->via) {
+		xasprintf(&path, "@%s", k->in_netns ? s->netns : "");
+		q(sb, path);
+		free(path);
+	} else if (s->os == OS_PLATFORM_LINUX) {
 		path = rscript_proc_path(name);
 		q(sb, path);
 		free(path);
@@ -194,17 +224,63 @@ knob_words(struct strbuf *sb, const struct rscript *s, const char *name)
 		strbuf_adds(sb, "-");
 }
 
-/* A boot-time file's new block: name="value" (loader) or name=value lines. */
-static void
-block_text(struct strbuf *sb, const struct rscript_knob *k, size_t n, bool boot, bool loader)
+/*
+ * Does k go into the block of the boot file which? The loader tunables (but a trial's) into
+ * loader.conf.local's, a persisted runtime knob into its file's (OPNsense: loader.conf.local);
+ * keep: the trial's tunables, which confirm keeps.
+ */
+static bool
+in_block(const struct rscript *s, const struct rscript_knob *k, enum rscript_file which, bool keep)
 {
-	size_t i;
+	if (keep || k->boot)
+		return k->boot && which == RSCRIPT_FILE_LOADER && keep == s->trial_boot;
+	return s->persist && k->file == which;
+}
 
+/* A boot-time file's new block: name="value" (loader) or name=value lines; how many. */
+static size_t
+block_text(struct strbuf *sb, const struct rscript *s, const struct rscript_knob *k, size_t n,
+    enum rscript_file which, bool keep)
+{
+	size_t i, lines = 0;
+
+	sb->len = 0;
 	strbuf_addf(sb, "%s\n", APPLY_BLOCK_BEGIN);
 	for (i = 0; i < n; i++)
-		if (k[i].boot == boot)
-			strbuf_addf(sb, loader ? "%s=\"%s\"\n" : "%s=%s\n", k[i].name, k[i].value);
+		if (in_block(s, &k[i], which, keep)) {
+			strbuf_addf(sb, which == RSCRIPT_FILE_LOADER ? "%s=\"%s\"\n" : "%s=%s\n", k[i].name,
+			    k[i].value);
+			lines++;
+		}
 	strbuf_addf(sb, "%s\n", APPLY_BLOCK_END);
+	return lines;
+}
+
+/* The boot file of which. */
+static const char *
+boot_file(const struct rscript *s, enum rscript_file which)
+{
+	if (which == RSCRIPT_FILE_LOADER)
+		return "/boot/loader.conf.local";
+	return s->os == OS_PLATFORM_FREEBSD ? "/etc/sysctl.conf.local" : "/etc/sysctl.d/90-ntune.conf";
+}
+
+void
+rscript_persisted(const struct rscript *s, const struct rscript_knob *k, size_t n, char ***v, size_t *nv)
+{
+	static const enum rscript_file which[] = { RSCRIPT_FILE_LOADER, RSCRIPT_FILE_SYSCTL };
+	size_t i, w;
+	char *f;
+
+	for (w = 0; w < 2; w++) {
+		for (i = 0; i < n && !in_block(s, &k[i], which[w], false); i++)
+			;
+		if (i == n)
+			continue;
+		xasprintf(&f, "%s%s", s->root != NULL ? s->root : "", boot_file(s, which[w]));
+		*v = util_strv_add(*v, nv, f);
+		free(f);
+	}
 }
 
 /*
@@ -217,7 +293,8 @@ static void
 file_block(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
     const char *file, int nr, const char *block)
 {
-	char *f;
+	const char *p;
+	char *f, *name;
 
 	xasprintf(&f, "%s%s", s->root != NULL ? s->root : "", file);
 	strbuf_adds(pre, "ntune_save ");
@@ -226,6 +303,13 @@ file_block(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struc
 	    nr, RSCRIPT_EX_WRITE, file);
 	strbuf_adds(sb, "ntune_block ");
 	q(sb, f);
+	/* The names the block sets: an earlier block's lines of other names stay. */
+	for (p = strchr(block, '\n') + 1; *p != '\0' && *p != '#'; p = strchr(p, '\n') + 1) {
+		name = xstrndup(p, strcspn(p, "="));
+		strbuf_adds(sb, " ");
+		q(sb, name);
+		free(name);
+	}
 	strbuf_addf(sb, " <<'NTUNE_BLOCK' || { ntune_undo %d \"cannot write %s\"; return; }\n%sNTUNE_BLOCK\n",
 	    RSCRIPT_EX_PERSIST, file, block);
 	strbuf_adds(rs, "ntune_unblock ");
@@ -245,11 +329,33 @@ restore_runtime(struct strbuf *rs, const struct rscript *s, const struct rscript
 		if (k[i].boot)
 			continue;
 		strbuf_adds(rs, "ntune_back ");
-		knob_words(rs, s, k[i].name);
+		knob_words(rs, s, &k[i]);
 		strbuf_adds(rs, " ");
 		q(rs, k[i].old);
 		strbuf_adds(rs, "\n");
 	}
+}
+
+/* A run here: ntune's path an absolute plain path, the namespace a plain name. */
+static int
+check_here(const struct rscript *s, char **cause)
+{
+	const char *p;
+
+	if (s->self != NULL && (s->self[0] != '/' || !plain_path(s->self))) {
+		util_cause(cause, "ntune's path '%s' is not an absolute plain path (letters, digits, _ . / -): "
+		    "the programs run it by that name", s->self);
+		return -1;
+	}
+	for (p = s->netns; p != NULL && *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && strchr("_.-", *p) == NULL)
+			break;
+	if (s->netns != NULL && (s->netns[0] == '\0' || s->netns[0] == '-' || *p != '\0' ||
+	    strlen(s->netns) > 64)) {
+		util_cause(cause, "bad namespace name '%s' (letters, digits, _ . -)", s->netns);
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -263,9 +369,14 @@ check_all(const struct rscript *s, const struct rscript_knob *k, size_t n, char 
 	for (p = s->id; *p != '\0'; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-')
 			goto badid;
-	if (rscript_check_root(s->root, cause) == -1)
+	if (rscript_check_root(s->root, cause) == -1 || check_here(s, cause) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
+		if (k[i].via && (s->self == NULL || (k[i].in_netns && s->netns == NULL))) {
+			util_cause(cause, "'%s' is set through `ntune knob`: only a run on this machine, with "
+			    "ntune's path%s, can", k[i].name, k[i].in_netns ? " and the namespace" : "");
+			return -1;
+		}
 		if (rscript_check_name(k[i].name, cause) == -1 ||
 		    rscript_check_value(k[i].name, k[i].value, "the", cause) == -1)
 			return -1;
@@ -301,7 +412,7 @@ apply_journal(struct strbuf *sb, const struct rscript *s, const struct rscript_k
 		if (k[i].boot)
 			continue;
 		strbuf_adds(sb, "ntune_is ");
-		knob_words(sb, s, k[i].name);
+		knob_words(sb, s, &k[i]);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].old);
 		strbuf_addf(sb, " || { echo \"ntune-agentless: %s is no longer ", k[i].name);
@@ -485,26 +596,31 @@ apply_deadman(struct strbuf *sb, const struct rscript *s)
 
 /*
  * Part 2: the sets (all or nothing), the files, nextboot, the read-back (sb); pre: the
- * files' copies, taken before the first set; rs: the restore program's lines.
+ * files' copies, taken before the first set; rs: the restore program's lines (late: its
+ * last ones, after those of keep).
  */
 static void
-apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struct rscript *s,
-    const struct rscript_knob *k, size_t n)
+apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, struct strbuf *late,
+    const struct rscript *s, const struct rscript_knob *k, size_t n)
 {
 	struct strbuf blk;
-	size_t i, nboot = 0, nrt = 0;
+	size_t i, nboot = 0, nset = 0;
 
 	for (i = 0; i < n; i++)
-		*(k[i].boot ? &nboot : &nrt) += 1;
+		nboot += k[i].boot;
 	for (i = 0; i < n; i++) {
 		if (k[i].boot)
 			continue;
+		if (s->self != NULL)
+			strbuf_addf(sb, "ntune_hook %zu && ", nset++);
 		strbuf_adds(sb, "ntune_set ");
-		knob_words(sb, s, k[i].name);
+		knob_words(sb, s, &k[i]);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].value);
 		strbuf_addf(sb, " || { ntune_undo %d \"cannot set %s\"; return; }\n", RSCRIPT_EX_SET, k[i].name);
 	}
+	if (nset > 0)
+		strbuf_addf(sb, "ntune_hook %zu\n", nset);
 	strbuf_init(&blk);
 	if (nboot > 0 && s->trial_boot) {
 		strbuf_adds(sb, "nextboot");
@@ -520,22 +636,19 @@ apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struc
 		strbuf_addf(sb, " >/dev/null || { ntune_undo %d \"nextboot -e failed\"; return; }\n", RSCRIPT_EX_PERSIST);
 		strbuf_adds(rs, "if [ -f \"$R/boot/nextboot.conf\" ] && head -n 1 \"$R/boot/nextboot.conf\" | "
 		    "grep -qx 'nextboot_enable=\"YES\"'; then nextboot -D >/dev/null || ok=1; fi\n");
-	} else if (nboot > 0) {
-		block_text(&blk, k, n, true, true);
-		file_block(pre, sb, rs, s, "/boot/loader.conf.local", 1, blk.buf);
-		blk.len = 0;
 	}
-	if (s->persist && nrt > 0) {
-		block_text(&blk, k, n, false, false);
-		file_block(pre, sb, rs, s, s->os == OS_PLATFORM_FREEBSD ? "/etc/sysctl.conf.local" :
-		    "/etc/sysctl.d/90-ntune.conf", 2, blk.buf);
-	}
+	/* Beside a trial, OPNsense's runtime knobs in loader.conf.local: put back after keep's block. */
+	if (block_text(&blk, s, k, n, RSCRIPT_FILE_LOADER, false) > 0)
+		file_block(pre, sb, s->trial_boot ? late : rs, s, boot_file(s, RSCRIPT_FILE_LOADER),
+		    s->trial_boot ? 3 : 1, blk.buf);
+	if (block_text(&blk, s, k, n, RSCRIPT_FILE_SYSCTL, false) > 0)
+		file_block(pre, sb, rs, s, boot_file(s, RSCRIPT_FILE_SYSCTL), 2, blk.buf);
 	strbuf_free(&blk);
 	for (i = 0; i < n; i++) {
 		if (k[i].boot)
 			continue;
 		strbuf_adds(sb, "ntune_is ");
-		knob_words(sb, s, k[i].name);
+		knob_words(sb, s, &k[i]);
 		strbuf_adds(sb, " ");
 		q(sb, k[i].value);
 		strbuf_addf(sb, " || { ntune_undo %d \"%s reads back as '$v', not '%s'\"; return; }\n",
@@ -544,8 +657,32 @@ apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struc
 }
 
 /*
- * keep: what confirm does after a trial boot, the loader tunables into loader.conf.local
- * (the restore program already has the line that takes them out again).
+ * The keep program's first lines: this boot had the trial, each tunable's value in its kernel
+ * environment (kenv(1) -q NAME prints it, exits non-zero when unset); else keep exits
+ * RSCRIPT_EX_NOTRIAL and keeps nothing (trial.c did the same in the C engine).
+ */
+static void
+trial_check(struct strbuf *sb, const struct rscript_knob *k, size_t n)
+{
+	size_t i;
+
+	strbuf_adds(sb, "ntune_trial() {\n\tif v=$(kenv -q \"$1\" 2>/dev/null); then [ \"$v\" = \"$2\" ] && return 0; "
+	    "v=\"'$v'\"; else v=unset; fi\n\techo \"ntune-agentless: this boot did not have the trial: kenv says "
+	    "$1 is $v, the trial sets '$2' (not rebooted since the trial, or the trial boot failed and the "
+	    "box came back on its old settings)\" >&2\n\treturn 1\n}\n");
+	for (i = 0; i < n; i++)
+		if (k[i].boot) {
+			strbuf_adds(sb, "ntune_trial ");
+			q(sb, k[i].name);
+			strbuf_adds(sb, " ");
+			q(sb, k[i].value);
+			strbuf_addf(sb, " || return %d\n", RSCRIPT_EX_NOTRIAL);
+		}
+}
+
+/*
+ * keep: what confirm does after a trial boot, once kenv shows it: the loader tunables into
+ * loader.conf.local (the restore program already has the line that takes them out again).
  */
 static void
 apply_keep(struct strbuf *sb, struct strbuf *rs, const struct rscript *s, const struct rscript_knob *k,
@@ -557,7 +694,8 @@ apply_keep(struct strbuf *sb, struct strbuf *rs, const struct rscript *s, const 
 	strbuf_init(&blk);
 	strbuf_init(&keep);
 	ks.trial_boot = false;
-	block_text(&blk, k, n, true, true);
+	block_text(&blk, s, k, n, RSCRIPT_FILE_LOADER, true);
+	trial_check(&keep, k, n);
 	file_block(&keep, &keep, rs, &ks, "/boot/loader.conf.local", 1, blk.buf);
 	strbuf_adds(sb, "ntune_put \"$J/keep\" <<'NTUNE_KEEP' || ");
 	strbuf_addf(sb, "{ ntune_abort %d \"cannot write the keep program\"; return; }\n", RSCRIPT_EX_WRITE);
@@ -573,7 +711,7 @@ apply_keep(struct strbuf *sb, struct strbuf *rs, const struct rscript *s, const 
 char *
 rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, char **cause)
 {
-	struct strbuf sb, pre, sets, rs, keep;
+	struct strbuf sb, pre, sets, rs, keep, late;
 	size_t i;
 	bool trial = false;
 
@@ -586,13 +724,17 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	strbuf_init(&sets);
 	strbuf_init(&rs);
 	strbuf_init(&keep);
+	strbuf_init(&late);
 	prologue(&sb, s, "apply");
+	if (s->self != NULL)
+		strbuf_adds(&sb, TEST_HOOK);
 	apply_journal(&sb, s, k, n);
 	strbuf_adds(&rs, "ok=0\nrm -f \"$J/left\"\n");
 	restore_runtime(&rs, s, k, n);
-	apply_sets(&pre, &sets, &rs, s, k, n);
+	apply_sets(&pre, &sets, &rs, &late, s, k, n);
 	if (trial)
 		apply_keep(&keep, &rs, s, k, n);
+	strbuf_add(&rs, late.buf, late.len);
 	/* Every write checked before the first set: the copies, restore, keep, the dead-man. */
 	strbuf_add(&sb, pre.buf, pre.len);
 	strbuf_adds(&sb, "ntune_put \"$J/restore\" <<'NTUNE_RESTORE' || ");
@@ -616,6 +758,7 @@ rscript_apply(const struct rscript *s, const struct rscript_knob *k, size_t n, c
 	strbuf_free(&sets);
 	strbuf_free(&rs);
 	strbuf_free(&keep);
+	strbuf_free(&late);
 	return strbuf_detach(&sb);
 }
 

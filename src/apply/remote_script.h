@@ -1,14 +1,16 @@
 /*
- * Agentless apply: the POSIX sh scripts that apply, confirm and revert a
- * profile on a DUT that has no ntune, only sshd and its base system. They are
- * generated here on the controller, sent over ssh's standard input to the
- * DUT's sh and shown by `apply --dut ... --plan`. Every word from a profile or
+ * The one apply engine: the POSIX sh scripts that apply, confirm and revert a
+ * profile on a DUT that has no ntune, only sshd and its base system, or on this
+ * machine (rscript.self: `ntune apply` without --dut). They are generated here
+ * on the controller, sent over ssh's standard input to the DUT's sh (or to this
+ * machine's sh) and shown by `apply --dut ... --plan`. Every word from a profile or
  * read from the DUT is single-quoted (remote_quote) and checked first: a knob
  * name is [A-Za-z0-9_.%-] with letters first, a value printable without quotes,
  * backslashes or shell-active characters. Nothing is interpolated unchecked.
  *
  * On the DUT, a journal directory STATE/ID (STATE: /var/db/ntune-agentless on
- * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix) holds:
+ * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix; on this machine
+ * $NTUNE_STATE_DIR, else /var/lib/ntune: rscript.state) holds:
  *   state      applying | applied | confirmed | reverted | failed | partial
  *   restore    a generated sh program that puts every original back and reads each
  *              back (the runtime values read first; each file as it was, byte for byte,
@@ -22,8 +24,9 @@
  *   keep       FreeBSD --trial-boot: what confirm runs after the trial boot
  *              (the loader tunables into loader.conf.local's block)
  *   entry      what was applied, tab-separated lines: "created ISO-8601", "profile PATH",
- *              "os freebsd|linux", one "change ACTION NAME OLD NEW" a knob (ACTION as
- *              apply_action_name; OLD "!" when unread), for history, verify, diff, export
+ *              "os freebsd|linux", here with --netns "netns NAME", one "change ACTION NAME
+ *              OLD NEW" a knob (ACTION as apply_action_name; OLD "!" when unread; a last
+ *              field "netns" when set in that namespace), for history, verify, diff, export
  *   backup.N, absent.N  the persisted files as the apply found them
  *   lease      a guarded entry (rscript_guarded): its lease in seconds; STATE/boot-guard
  *              and STATE/unguard serve the boot guard (Linux and FreeBSD)
@@ -44,11 +47,22 @@
 #include "os/platform.h"
 
 
+/* Where a runtime knob is persisted (with rscript.persist). */
+enum rscript_file {
+	RSCRIPT_FILE_SYSCTL,	/* the OS's: /etc/sysctl.conf.local, /etc/sysctl.d/90-ntune.conf */
+	RSCRIPT_FILE_LOADER,	/* OPNsense: every tunable into /boot/loader.conf.local */
+	RSCRIPT_FILE_NONE,	/* none holds it (a knob set through `ntune knob`) */
+};
+
 struct rscript_knob {
 	const char *name;
 	const char *value;	/* wanted */
 	const char *old;	/* as the controller read it (runtime knobs); NULL for boot ones */
 	bool	boot;		/* FreeBSD loader tunable: loader.conf.local or nextboot(8) */
+	/* Read, set and restored by `"$ntune_self" knob get|set` (rscript.self), in_netns: --netns. */
+	bool	via;
+	bool	in_netns;
+	enum rscript_file file;
 };
 
 struct rscript {
@@ -60,6 +74,9 @@ struct rscript {
 	bool	trial_boot;	/* FreeBSD: loader tunables for one boot (nextboot -e) */
 	const char *record;	/* apply: the lines of ENTRY/entry (NULL: none), checked by the caller */
 	const char *state;	/* the journal directory; NULL: the DUT's own (rscript_state_dir) */
+	/* A run on this machine: ntune there, for the knobs with via (a plain path, checked); NULL */
+	const char *self;
+	const char *netns;	/* the namespace of the knobs with in_netns ([A-Za-z0-9_.-]) */
 };
 
 /* Exit statuses of the apply script besides 0 (applied). */
@@ -77,6 +94,7 @@ enum {
 	RSCRIPT_EX_REVERTING = 13,	/* confirm/revert: the dead-man (or a revert) came first */
 	RSCRIPT_EX_LOCKED = 14,	/* another change runs on the DUT */
 	RSCRIPT_EX_PENDING = 15,	/* another entry is neither confirmed nor reverted */
+	RSCRIPT_EX_NOTRIAL = 16,	/* confirm: this boot did not have the trial (kenv): not kept */
 };
 
 /* Is name a knob name these scripts accept? -1 + cause naming it when not. */
@@ -91,6 +109,9 @@ char	*rscript_state_dir(const struct rscript *);
 char	*rscript_proc_path(const char *name);
 /* The apply script (malloc'd), or NULL + cause when a name or value is refused. */
 char	*rscript_apply(const struct rscript *, const struct rscript_knob *, size_t n, char **cause);
+/* The boot files (with the root prefix) the apply of k writes (not a trial's keep), added to *v. */
+void	 rscript_persisted(const struct rscript *, const struct rscript_knob *, size_t n, char ***v,
+	    size_t *nv);
 /* confirm / revert of entry s->id (NULL: latest); malloc'd. */
 char	*rscript_confirm(const struct rscript *);
 char	*rscript_revert(const struct rscript *);

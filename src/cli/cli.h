@@ -55,7 +55,8 @@ struct ntune_cmd {
 
 extern const struct ntune_cmd cmd_stat, cmd_inspect, cmd_snapshot, cmd_top, cmd_explain,
     cmd_check, cmd_advise, cmd_apply, cmd_confirm, cmd_revert, cmd_history, cmd_diff,
-    cmd_verify, cmd_export, cmd_diagnose, cmd_doctor, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report;
+    cmd_verify, cmd_export, cmd_diagnose, cmd_doctor, cmd_lab, cmd_gen, cmd_sink, cmd_bench, cmd_tune, cmd_report,
+    cmd_knob;
 /* Subcommands of lab in their own files. */
 extern const struct ntune_cmd cmd_lab_rfc2544;
 

@@ -2,19 +2,20 @@
  * What the tests of the agentless programs share (test_apply_remote_script.c,
  * test_apply_remote_faults.c): a scratch root with a FreeBSD MIB directory for the
  * sysctl stand-in (tests/cli/standin/freebsd/sysctl), the programs run there by sh with
- * the fault stand-ins of tests/cli/standin/fault first in PATH, and their files read back.
+ * the fault stand-ins of tests/cli/standin/fault first in PATH, and their files read back
+ * (inline: a test that uses some of them, test_apply_remote_local.c, builds without the rest).
  */
 #ifndef NTUNE_TESTS_RSCRIPT_RUN_H
 #define NTUNE_TESTS_RSCRIPT_RUN_H
 
 static const struct rscript_knob two[] = {
-	{ "net.isr.dispatch", "deferred", "direct", false },
-	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
+	{ "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	{ "net.inet.ip.intr_queue_maxlen", "2048", "256", false, false, false, RSCRIPT_FILE_SYSCTL },
 };
 
 static char root[] = "/tmp/ntune-rscript-XXXXXX";
 
-static void
+static inline void
 put(const char *rel, const char *text)
 {
 	char *p;
@@ -24,7 +25,7 @@ put(const char *rel, const char *text)
 	free(p);
 }
 
-static char *
+static inline char *
 get(const char *rel)
 {
 	char *p, *d = NULL;
@@ -42,7 +43,7 @@ get(const char *rel)
  * file-size limit) and with the environment words vars (the faults of
  * tests/cli/standin/fault); its exit status, its output in root/out.
  */
-static int
+static inline int
 run_with(const char *script, size_t len, const char *prep, const char *vars)
 {
 	char *path, *cmd, *st;
@@ -67,13 +68,13 @@ run_with(const char *script, size_t len, const char *prep, const char *vars)
 	return rc;
 }
 
-static int
+static inline int
 run(const char *script, size_t len)
 {
 	return run_with(script, len, "", "");
 }
 
-static void
+static inline void
 expect(const char *rel, const char *want)
 {
 	char *got = get(rel);
@@ -87,7 +88,7 @@ expect(const char *rel, const char *want)
 	free(got);
 }
 
-static int
+static inline int
 setup_root(void **state)
 {
 	char *cmd;
@@ -104,7 +105,7 @@ setup_root(void **state)
 	return 0;
 }
 
-static int
+static inline int
 teardown_root(void **state)
 {
 	(void)state;
@@ -113,7 +114,7 @@ teardown_root(void **state)
 }
 
 /* Waits up to secs for root/rel to read want (NULL: to be gone); true when it did. */
-static bool
+static inline bool
 wait_for(const char *rel, const char *want, double secs)
 {
 	char *got;
@@ -137,7 +138,7 @@ wait_for(const char *rel, const char *want, double secs)
 #define SA	"PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/freebsd:$PATH\" SYSCTL_STANDIN_MIB=\"$PWD/mib\" "
 
 /* Runs the shell command fmt (in root) and says whether it exited 0. */
-static void
+static inline void
 sh_ok(const char *fmt, const char *arg)
 {
 	char *cmd, *line;
@@ -152,7 +153,7 @@ sh_ok(const char *fmt, const char *arg)
 #define CONF0	"# mine\nkern.ipc.somaxconn=1024\n"
 
 /* The scratch root as setup_root made it: the originals, no journal, no boot hook. */
-static void
+static inline void
 reset_root(void)
 {
 	/* a dead-man a failed test left behind (its entry is removed here) stops first */
@@ -163,7 +164,7 @@ reset_root(void)
 }
 
 /* The output of the last run holds text. */
-static void
+static inline void
 said(const char *text)
 {
 	char *out = get("/out");

@@ -33,7 +33,7 @@ static struct apply_change changes[] = {
 static void
 test_record_names_every_change_and_hides_what_is_not_text(void **state)
 {
-	char *r = agentless_record("/tmp/a\tb\nc.conf", OS_PLATFORM_FREEBSD, changes, 4);
+	char *r = agentless_record("/tmp/a\tb\nc.conf", OS_PLATFORM_FREEBSD, NULL, changes, 4);
 
 	(void)state;
 	assert_non_null(strstr(r, "\nprofile\t/tmp/a?b?c.conf\nos\tfreebsd\n"
@@ -49,7 +49,7 @@ test_record_names_every_change_and_hides_what_is_not_text(void **state)
 static struct agentless_entry *
 history(const char *id, size_t *n)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, id, root, 0, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, id, root, 0, false, false, NULL, NULL, NULL, NULL };
 	struct agentless_entry *e = NULL;
 	char *t = rscript_history(&s), *out, *cause = NULL;
 
@@ -65,9 +65,9 @@ history(const char *id, size_t *n)
 static void
 test_history_reads_an_apply_and_its_revert(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "h1", root, 0, true, false, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false },
-	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "h1", root, 0, true, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	struct agentless_entry *e;
 	char *t, *rec, *cause = NULL;
 	size_t n;
@@ -76,7 +76,7 @@ test_history_reads_an_apply_and_its_revert(void **state)
 	reset_root();
 	e = history(NULL, &n);
 	assert_int_equal(n, 0);
-	rec = agentless_record("p.conf", OS_PLATFORM_FREEBSD, changes, 2);
+	rec = agentless_record("p.conf", OS_PLATFORM_FREEBSD, NULL, changes, 2);
 	s.record = rec;
 	t = rscript_apply(&s, k, 2, &cause);
 	assert_int_equal(run(t, 0), 0);
@@ -112,7 +112,7 @@ test_history_reads_an_apply_and_its_revert(void **state)
 static void
 test_history_of_an_entry_that_is_not_there_exits_10(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "nope", root, 0, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "nope", root, 0, false, false, NULL, NULL, NULL, NULL };
 	char *t = rscript_history(&s);
 
 	(void)state;

@@ -50,7 +50,7 @@ static void
 test_full_disk_at_each_write(void **state)
 {
 	struct rscript s = { OS_PLATFORM_FREEBSD, "f1", root, 600, true, false,
-	    "created\t2026-12-06T00:00:00Z\nchange\tset\tnet.isr.dispatch\tdirect\tdeferred\n", NULL };
+	    "created\t2026-12-06T00:00:00Z\nchange\tset\tnet.isr.dispatch\tdirect\tdeferred\n", NULL, NULL, NULL };
 	char *t, *r, *cause = NULL, env[64];
 	int n, rc;
 
@@ -92,7 +92,7 @@ test_full_disk_at_each_write(void **state)
 static void
 test_dead_man_dead_before_first_set(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "d1", root, 600, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "d1", root, 600, false, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -112,9 +112,9 @@ test_dead_man_dead_before_first_set(void **state)
 static void
 test_refused_original_leaves_entry_partial(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "p1", root, 0, false, false, NULL, NULL };
-	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false },
-	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "p1", root, 0, false, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob bad[] = { { "net.isr.dispatch", "hybrid", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *r, *cause = NULL;
 
 	(void)state;
@@ -172,7 +172,7 @@ test_refused_original_leaves_entry_partial(void **state)
 static void
 test_read_back_of_another_value_undoes(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "r1", root, 0, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "r1", root, 0, true, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -209,7 +209,7 @@ boottime(long long boot)
 static void
 test_dead_man_ignores_a_step_of_the_date(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "k1", root, 4, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "k1", root, 4, false, false, NULL, NULL, NULL, NULL };
 	long long boot = (long long)time(NULL) - 1000;
 	char *t, *cause = NULL;
 

@@ -31,8 +31,8 @@
 static void
 test_one_change_at_a_time(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "l1", root, 600, false, false, NULL, NULL };
-	const struct rscript_knob one[] = { { "net.inet.ip.intr_queue_maxlen", "4096", "2048", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "l1", root, 600, false, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob one[] = { { "net.inet.ip.intr_queue_maxlen", "4096", "2048", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *c, *cause = NULL, *lock;
 	pid_t pid;
 
@@ -86,8 +86,8 @@ test_one_change_at_a_time(void **state)
 static void
 test_simultaneous_applies_one_wins(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "s1", root, 600, false, false, NULL, NULL };
-	const struct rscript_knob one[] = { { "net.isr.dispatch", "hybrid", "direct", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "s1", root, 600, false, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob one[] = { { "net.isr.dispatch", "hybrid", "direct", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *a, *b, *cause = NULL, *c1, *c2;
 	int r1, r2;
 
@@ -122,7 +122,7 @@ test_simultaneous_applies_one_wins(void **state)
 static void
 test_confirm_during_dead_man_restore_loses(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "c2", root, 3, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "c2", root, 3, false, false, NULL, NULL, NULL, NULL };
 	char *t, *c, *cause = NULL;
 
 	(void)state;
@@ -146,7 +146,7 @@ test_confirm_during_dead_man_restore_loses(void **state)
 static void
 test_dead_man_waits_for_the_apply(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "w1", root, 1, false, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "w1", root, 1, false, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;

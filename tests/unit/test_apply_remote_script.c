@@ -25,7 +25,7 @@
 static void
 test_apply_text_quotes_every_word(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "20261205T150000Z-0001", "", 120, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "20261205T150000Z-0001", "", 120, true, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -36,7 +36,7 @@ test_apply_text_quotes_every_word(void **state)
 	assert_non_null(strstr(t, "ntune_back 'net.inet.ip.intr_queue_maxlen' - '256'\n"));
 	assert_non_null(strstr(t, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\""));
 	assert_non_null(strstr(t, "S='/var/db/ntune-agentless'\n"));
-	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.conf.local' <<'NTUNE_BLOCK'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.conf.local' 'net.isr.dispatch' 'net.inet.ip.intr_queue_maxlen' <<'NTUNE_BLOCK'"));
 	/* The dead-man starts before the first set. */
 	assert_true(strstr(t, "daemon -f") < strstr(t, "ntune_set 'net.isr.dispatch' - 'deferred'"));
 	/* Nothing runs before the last line. */
@@ -45,20 +45,20 @@ test_apply_text_quotes_every_word(void **state)
 	free(t);
 	s.os = OS_PLATFORM_LINUX;
 	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.ipv4.tcp_rmem", "4096 131072 6291456",
-	    "4096 87380 6291456", false } }, 1, &cause);
+	    "4096 87380 6291456", false, false, false, RSCRIPT_FILE_SYSCTL } }, 1, &cause);
 	assert_non_null(t);
 	assert_non_null(strstr(t, "ntune_set 'net.ipv4.tcp_rmem' '/proc/sys/net/ipv4/tcp_rmem' "
 	    "'4096 131072 6291456'"));
 	assert_non_null(strstr(t, "setsid nohup sh \"$J/wait\""));
-	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.d/90-ntune.conf' <<'NTUNE_BLOCK'"));
+	assert_non_null(strstr(t, "ntune_block '/etc/sysctl.d/90-ntune.conf' 'net.ipv4.tcp_rmem' <<'NTUNE_BLOCK'"));
 	free(t);
 }
 
 static void
 test_trial_boot_uses_nextboot(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "/r", 0, false, true, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.isr.maxthreads", "4", NULL, true } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "/r", 0, false, true, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.isr.maxthreads", "4", NULL, true, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -82,8 +82,8 @@ test_hostile_names_and_values_are_refused(void **state)
 	    "a'b", "a\nb", "", "1abc", "a.", "net.x/../y" };
 	static const char *const values[] = { "1'; reboot #", "$(id)", "`id`", "a\nb", "x\"y", "a\\b",
 	    " 1", "1 ", "a;b", "a|b", "a&b", "a>b", "*", "~", "a\tb", "!x" };
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "", 60, true, false, NULL, NULL };
-	struct rscript_knob k = { "net.ok", "1", "0", false };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", "", 60, true, false, NULL, NULL, NULL, NULL };
+	struct rscript_knob k = { "net.ok", "1", "0", false, false, false, RSCRIPT_FILE_SYSCTL };
 	char *cause = NULL;
 	size_t i;
 
@@ -142,7 +142,7 @@ assert_exists(const char *rel)
 static void
 test_apply_then_revert_restores_byte_for_byte(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", root, 0, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e1", root, 0, true, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -170,9 +170,9 @@ test_apply_then_revert_restores_byte_for_byte(void **state)
 static void
 test_failed_set_restores_everything(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e2", root, 0, true, false, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "direct", false },
-	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e2", root, 0, true, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.inet.ip.intr_queue_maxlen", "lots", "256", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -189,8 +189,8 @@ test_failed_set_restores_everything(void **state)
 static void
 test_changed_original_changes_nothing(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e3", root, 0, true, false, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "deferred", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e3", root, 0, true, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "hybrid", "deferred", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -204,7 +204,7 @@ test_changed_original_changes_nothing(void **state)
 static void
 test_cut_script_runs_nothing(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "e4", root, 0, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "e4", root, 0, true, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL;
 	size_t cut;
 
@@ -238,7 +238,7 @@ test_cut_script_runs_nothing(void **state)
 static void
 test_linux_boot_guard(void **state)
 {
-	struct rscript s = { OS_PLATFORM_LINUX, "g1", root, 1, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_LINUX, "g1", root, 1, true, false, NULL, NULL, NULL, NULL };
 	char *t, *cause = NULL, *want;
 
 	(void)state;
@@ -280,7 +280,7 @@ test_linux_boot_guard(void **state)
 	expect(UNIT, NULL);
 	expect(WANTS, NULL);
 	/* renew: a guarded entry's deadline moves; a reverted one is refused */
-	t = rscript_renew(&(struct rscript){ OS_PLATFORM_LINUX, "g2", root, 0, false, false, NULL, NULL });
+	t = rscript_renew(&(struct rscript){ OS_PLATFORM_LINUX, "g2", root, 0, false, false, NULL, NULL, NULL, NULL });
 	assert_int_equal(run(t, 0), RSCRIPT_EX_NOENTRY);
 	free(t);
 }
@@ -289,8 +289,8 @@ test_linux_boot_guard(void **state)
 static void
 test_boot_guard_only_where_it_serves(void **state)
 {
-	struct rscript s = { OS_PLATFORM_LINUX, "e9", "", 30, false, false, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.core.somaxconn", "1000", "4096", false } };
+	struct rscript s = { OS_PLATFORM_LINUX, "e9", "", 30, false, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.core.somaxconn", "1000", "4096", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *cause = NULL;
 
 	(void)state;
@@ -300,7 +300,7 @@ test_boot_guard_only_where_it_serves(void **state)
 	free(t);
 	s.os = OS_PLATFORM_FREEBSD;
 	assert_false(rscript_guarded(&s));
-	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.isr.dispatch", "deferred", "direct", false } },
+	t = rscript_apply(&s, (struct rscript_knob[]){ { "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL } },
 	    1, &cause);
 	assert_null(strstr(t, "ntune-agentless-guard"));
 	assert_null(strstr(t, "boot-guard"));
@@ -365,8 +365,8 @@ wait_nonempty(const char *rel, double secs)
 static void
 test_freebsd_boot_guard(void **state)
 {
-	struct rscript s = { OS_PLATFORM_FREEBSD, "b1", root, 600, true, false, NULL, NULL };
-	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false } };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "b1", root, 600, true, false, NULL, NULL, NULL, NULL };
+	const struct rscript_knob k[] = { { "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL } };
 	char *t, *cause = NULL, *pid;
 
 	(void)state;
@@ -459,6 +459,29 @@ golden(const char *name, char *text)
 }
 
 /*
+ * `ntune apply` on this Linux machine (issue 34's one engine run here): a persisted sysctl of
+ * the host, an if.* setting through `ntune knob`, and with --netns lab1 a knob of that
+ * namespace through `ntune knob --netns`; a dead-man; the journal in /var/lib/ntune.
+ */
+static char *
+local_linux_apply(void)
+{
+	const struct rscript_knob k[] = {
+	    { .name = "net.core.netdev_max_backlog", .value = "8192", .old = "1000" },
+	    { .name = "if.eth0.rps_cpus", .value = "f", .old = "0", .via = true, .file = RSCRIPT_FILE_NONE },
+	    { .name = "net.ipv4.ip_forward", .value = "1", .old = "0", .via = true, .in_netns = true,
+	      .file = RSCRIPT_FILE_NONE } };
+	struct rscript s = { .os = OS_PLATFORM_LINUX, .id = "20261207T000000Z-00001-1", .root = "",
+	    .confirm_secs = 60, .persist = true, .state = "/var/lib/ntune", .self = "/usr/local/bin/ntune",
+	    .netns = "lab1", .record = "created\t2026-12-07T00:00:00Z\nprofile\tp.conf\nos\tlinux\n"
+	    "netns\tlab1\nchange\tset\tnet.core.netdev_max_backlog\t1000\t8192\n"
+	    "change\tset\tif.eth0.rps_cpus\t0\tf\nchange\tset\tnet.ipv4.ip_forward\t0\t1\tnetns\n" };
+	char *cause = NULL;
+
+	return rscript_apply(&s, k, 3, &cause);
+}
+
+/*
  * The programs of a FreeBSD DUT (OPNsense and pfSense get the same text: the hook's place
  * is chosen on the DUT) and of a Linux DUT: a guarded, persisted apply with a loader
  * tunable (its journal record); a --trial-boot apply; confirm, revert, renew; history of
@@ -467,13 +490,13 @@ golden(const char *name, char *text)
 static void
 test_programs_match_their_golden_copies(void **state)
 {
-	const struct rscript_knob fk[] = { { "net.isr.dispatch", "deferred", "direct", false },
-	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false },
-	    { "net.isr.maxthreads", "4", NULL, true } };
-	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false },
-	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false } };
-	struct rscript f = { OS_PLATFORM_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL };
-	struct rscript l = { OS_PLATFORM_LINUX, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL };
+	const struct rscript_knob fk[] = { { "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.inet.ip.intr_queue_maxlen", "2048", "256", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.isr.maxthreads", "4", NULL, true, false, false, RSCRIPT_FILE_SYSCTL } };
+	const struct rscript_knob lk[] = { { "net.core.netdev_max_backlog", "8192", "1000", false, false, false, RSCRIPT_FILE_SYSCTL },
+	    { "net.ipv4.tcp_rmem", "4096 131072 6291456", "4096 131072 6291456", false, false, false, RSCRIPT_FILE_SYSCTL } };
+	struct rscript f = { OS_PLATFORM_FREEBSD, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL, NULL, NULL };
+	struct rscript l = { OS_PLATFORM_LINUX, "20261206T000000Z-00001-1", "", 60, true, false, NULL, NULL, NULL, NULL };
 	char *cause = NULL;
 
 	(void)state;
@@ -483,6 +506,7 @@ test_programs_match_their_golden_copies(void **state)
 	    "change\tsame\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 6291456\n";
 	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
 	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
+	golden("local-linux-apply.golden", local_linux_apply());
 	f.trial_boot = true;
 	f.persist = false;
 	golden("freebsd-apply-trial-boot.golden", rscript_apply(&f, fk, 3, &cause));
@@ -502,7 +526,7 @@ static void
 test_programs_run_under_dash_and_busybox_ash(void **state)
 {
 	static const char *const shells[] = { "dash", "busybox" };
-	struct rscript s = { OS_PLATFORM_FREEBSD, "a1", root, 60, true, false, NULL, NULL };
+	struct rscript s = { OS_PLATFORM_FREEBSD, "a1", root, 60, true, false, NULL, NULL, NULL, NULL };
 	char *t, *r, *cause = NULL, *cmd, *vars;
 	size_t i;
 	int ran = 0;
