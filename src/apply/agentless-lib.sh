@@ -145,11 +145,15 @@ ntune_unblock() {
 }
 
 # ntune_back NAME PATH OLD (the restore program): OLD set and read back; else the knob and
-# what it reads are said, and added to $J/left, and ok=1.
+# what it reads are said, and added to $J/left, and ok=1. PATH @NS: a knob of namespace NS.
 # shellcheck disable=SC2034 # ok: the restore program's exit status
 ntune_back() {
 	ntune_set "$1" "$2" "$3" 2>/dev/null
 	ntune_is "$1" "$2" "$3" && return 0
+	# A namespace that is gone (ip netns del) took its settings with it: nothing to put back.
+	case $2 in
+	@?*) [ -e "/run/netns/${2#@}" ] || return 0 ;;
+	esac
 	ok=1
 	echo "ntune-agentless: $1 left at '$v', not restored to '$3'" >&2
 	echo "$1=$v" >>"$J/left"
@@ -223,7 +227,9 @@ ntune_pending() {
 		{ [ -e "$e/confirmed" ] || [ -e "$e/reverted" ]; } && continue
 		case $(cat "$e/state") in
 		applied) [ -f "$e/deadman.pid" ] || [ -f "$e/lease" ] || continue ;;
-		applying | partial) ;;
+		# Stopped before its first set (latest is written just before the sets) unless latest.
+		applying) [ "$(cat "$S/latest" 2>/dev/null)" = "${e##*/}" ] || continue ;;
+		partial) ;;
 		*) continue ;;
 		esac
 		echo "ntune-agentless: journal entry ${e##*/} is neither confirmed nor reverted" \

@@ -1,6 +1,6 @@
 # The entry of confirm, revert and renew, before their program (after S and I): J, the entry
-# named I, or when I is '' the newest one not reverted (the C engine's rule: a second revert
-# takes the apply before); none there: said, and 10.
+# named I, or when I is '' the newest one not reverted that holds changes (the C engine's rule:
+# a second revert takes the apply before; a failed apply holds none); none there: said, and 10.
 # shellcheck shell=sh
 if [ -n "$I" ]; then
 	J=$S/$I
@@ -8,7 +8,12 @@ else
 	J=$S/none
 	for e in "$S"/*/; do
 		e=${e%/}
-		if [ -f "$e/state" ] && [ ! -e "$e/reverted" ]; then J=$e; fi
+		[ -e "$e/reverted" ] && continue
+		case $(cat "$e/state" 2>/dev/null) in
+		applied | confirmed | partial) J=$e ;;
+		# One latest does not name stopped before its first set: nothing of it to keep or undo.
+		applying) [ "$(cat "$S/latest" 2>/dev/null)" = "${e##*/}" ] && J=$e ;;
+		esac
 	done
 fi
 if [ ! -f "$J/state" ]; then
