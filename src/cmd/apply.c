@@ -16,6 +16,17 @@
 
 extern const struct ntune_cmd cmd_apply;
 
+/* apply's options for the engine (agentless_opts takes them once the target is open). */
+struct apply_opts {
+	const char *root;	/* persistence prefix ("" or NULL = /); tests and images */
+	const char *netns;	/* NULL: this process's namespace; else netns-scoped and if.* knobs go there */
+	const char *os;		/* an os_platform_name(); NULL = this machine */
+	bool	dry_run;	/* plan only: read current values, write nothing */
+	bool	persist;	/* write the boot-time files (default true) */
+	int	confirm_secs;	/* > 0: the dead-man job reverts unless confirmed */
+	bool	trial_boot;	/* FreeBSD: loader tunables go to nextboot(8) for one boot */
+};
+
 /* What apply's options say beside struct apply_opts. */
 struct apply_flags {
 	bool	json, force, plan, no_trial;
