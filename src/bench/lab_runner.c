@@ -1,8 +1,8 @@
 /*
  * The namespace lab as a bench_runner: a profile applied in the lab's DUT
  * namespace by the one apply engine run here (agentless_local; not persisted,
- * journal in c->state_dir), restored from its journal entry, a run measured by bench_lab_measure, an
- * RFC 2544 trial by bench_lab_rfc2544_trial.
+ * journal in c->state_dir), restored from its journal entry, a run measured by
+ * bench_lab_measure, an RFC 2544 trial by bench_lab_rfc2544_trial.
  */
 #include <stdio.h>
 #include <stdlib.h>

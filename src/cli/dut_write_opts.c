@@ -1,4 +1,4 @@
-/* apply/confirm/revert --dut ssh://...: a DUT without ntune (apply/dut_apply.h). */
+/* The one apply engine's target: a DUT (--dut ssh://...), or this machine without --dut. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ cmd_agentless_close(struct cmd_agentless *a)
 		dut_close(&a->dut);
 }
 
-/* What the local sh engine said, each line without its "ntune-agentless: " (the DUT's name for it). */
+/* What the programs said here, each line without the "ntune-agentless: " a DUT's line has. */
 void
 cmd_print_said(const char *said)
 {

@@ -1,4 +1,4 @@
-/* apply/confirm/revert --dut ssh://...: the DUT reached agentless (cli/dut_write_opts.c). */
+/* The target of apply, confirm, revert, history, diff, verify, export: --dut or here. */
 #ifndef NTUNE_CMD_AGENTLESS_H
 #define NTUNE_CMD_AGENTLESS_H
 

@@ -377,8 +377,9 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_apply = {
 	.name = "apply",
 	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
-	.usage = "apply PROFILE [--dry-run|--plan] [--confirm SECS] [--trial-boot|--no-trial] [--no-persist]\n"
-	    "      [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
+	.usage = "apply PROFILE [--dry-run|--plan] [--confirm SECS] [--trial-boot|--no-trial]\n"
+	    "      [--no-persist] [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense]\n"
+	    "      [--force] [--json]\n"
 	    "      PROFILE --dut ssh://[user@]host[:port] [--dry-run|--plan] [--confirm SECS]\n"
 	    "      [--trial-boot|--no-trial] [--no-persist] [--root|--dut-root DIR] [--ssh-config FILE]\n"
 	    "      [--ssh-accept-new] [--json]",

@@ -20,11 +20,11 @@ state() {
 }
 state >"$TRASH/before"
 cat >"$TRASH/p.conf" <<EOF2
-net.ipv4.ip_forward=1
-net.ipv4.ip_default_ttl=99
-net.ipv4.tcp_syn_retries=3
-net.core.somaxconn=777
 net.ipv4.tcp_fin_timeout=41
+net.ipv4.ip_default_ttl=98
+net.core.somaxconn=778
+net.ipv4.tcp_syn_retries=4
+net.ipv4.ip_forward=1
 EOF2
 mkdir -p "$TRASH/bin" && cat >"$TRASH/bin/cat" <<'EOCAT'
 #!/bin/sh
@@ -56,7 +56,7 @@ test_expect_success 'some of those kills came after a set (the revert had work t
 '
 test_expect_success 'after them all, an apply runs to the end and reverts exactly: none of them blocks it' '
 	inns "$NTUNE" apply --no-persist "$TRASH/p.conf" >/dev/null &&
-	test "$(inns cat /proc/sys/net/ipv4/ip_default_ttl)" = 99 &&
+	test "$(inns cat /proc/sys/net/ipv4/ip_default_ttl)" = 98 &&
 	ntune history | tail -n 1 | grep -q " applied " &&
 	inns "$NTUNE" revert >/dev/null && state >after && cmp "$TRASH/before" after
 '
