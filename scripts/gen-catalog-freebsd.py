@@ -133,6 +133,122 @@ def name_arg(arg, drivers):
     return None
 
 
+OBJECT_RE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+([A-Z_][A-Z0-9_]*)[ \t]+(\S.*?)[ \t]*$', re.M)
+DEFINE_RE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)', re.M)
+
+
+def handled(name):
+    """Macros the scan reads itself, never expanded as wrappers."""
+    return name in STATIC or name.startswith(('SYSCTL_ADD_', 'ZFS_MODULE_', 'TUNABLE_', 'getenv_')) \
+        or name in ('kern_getenv', 'testenv', 'G_LABEL_INIT')
+
+
+def expand(params, body, args):
+    """A function-like macro's body with args for its params: #p made a string, a ## b pasted."""
+    amap = dict(zip(params, args))
+    if params and params[-1] == '...':
+        amap['__VA_ARGS__'] = ', '.join(args[len(params) - 1:])
+    body = re.sub(r'(?<!#)#\s*(\w+)', lambda m: '"%s"' % amap[m.group(1)]
+                  if m.group(1) in amap else m.group(0), body)
+    body = re.sub(r'"(?:[^"\\]|\\.)*"|\b\w+\b', lambda m: amap.get(m.group(0), m.group(0)), body)
+    return re.sub(r'\s*##\s*', '', body)
+
+
+def option_guards(text):
+    """For each line (1-based list index), the names of the #ifdef NAME / #if defined(NAME)
+    blocks it is in (#else turns one off; other #if expressions say nothing)."""
+    stack, out = [], [()]
+    for l in text.split('\n'):
+        m = re.match(r'^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(.*)$', l)
+        if m:
+            d, arg = m.group(1), m.group(2).strip()
+            if d in ('ifdef', 'ifndef'):
+                stack.append((arg.split()[0] if arg else '', d == 'ifdef'))
+            elif d == 'if':
+                c = re.match(r'^defined\s*\(?\s*(\w+)\s*\)?$', arg)
+                stack.append((c.group(1), True) if c else None)
+            elif d == 'elif' and stack:
+                stack[-1] = None
+            elif d == 'else' and stack and stack[-1] is not None:
+                stack[-1] = (stack[-1][0], not stack[-1][1])
+            elif d == 'endif' and stack:
+                stack.pop()
+        out.append(tuple(c[0] for c in stack if c is not None and c[1]))
+    return out
+
+
+class Wrappers:
+    """Function-like macros whose body declares a knob: sys/dev/vt/vt.h VT_SYSCTL_INT(name,
+    ...) is SYSCTL_INT(_kern_vt, OID_AUTO, name, CTLFLAG_RWTUN, ...), sys/kern/vfs_cache.c
+    STATNODE_ULONG, sys/netinet/sctp_sysctl.c SCTP_UINT_SYSCTL. Each call is expanded where
+    it is made (the names are the call's, at the call's line); a header's macro serves every
+    file, a .c file's its own. The templates themselves declare nothing."""
+
+    def __init__(self, texts):
+        self.local, self.shared, self.spans, self.objects = {}, {}, {}, {}
+        for rel, text in texts:
+            for m in DEFINE_RE.finditer(text):
+                self.spans.setdefault(rel, []).append((m.start(3), m.end(3)))
+                name = m.group(1)
+                if handled(name):
+                    continue
+                params = [a.strip() for a in m.group(2).split(',') if a.strip()]
+                body = m.group(3).replace('\\\n', ' ')
+                if rel.endswith('.h'):
+                    self.shared.setdefault(name, {}).setdefault((tuple(params), body), rel)
+                else:
+                    # the first only: a second one is another #if branch (posix4_mib.c)
+                    self.local.setdefault(rel, {}).setdefault(name, [(params, body)])
+            self.add_objects(text)
+        # keep the macros that declare a knob, or call one that does
+        known = set()
+        for _ in range(4):
+            call = re.compile(r'\b(%s)\s*\(' % '|'.join(sorted(known))) if known else None
+            for name, defs in list(self.shared.items()) + \
+                    [i for d in self.local.values() for i in d.items()]:
+                bodies = defs.keys() if isinstance(defs, dict) else [(0, b) for _, b in defs]
+                if any(MACRO_RE.search(b) or (call and call.search(b)) for _, b in bodies):
+                    known.add(name)
+        self.known = known
+        self.call_re = re.compile(r'\b(%s)\s*\(' % '|'.join(sorted(known))) if known else None
+
+    def defs(self, rel, name):
+        """The definitions of name a file sees: its own, else the one headers agree on (or
+        those of headers in its directory)."""
+        if name not in self.known:
+            return []
+        own = self.local.get(rel, {}).get(name)
+        if own:
+            return own
+        hs = self.shared.get(name, {})
+        if len(hs) > 1:
+            here = os.path.dirname(rel) + '/'
+            hs = {k: r for k, r in hs.items() if r.startswith(here)}
+        return [(list(p), b) for (p, b) in hs]
+
+    def add_objects(self, text):
+        for m in OBJECT_RE.finditer(text):
+            self.objects.setdefault(m.group(1), set()).add(m.group(2))
+
+    def resolve_objects(self, out):
+        """Object-like macros in an expansion: one whose every definition is the same
+        name is replaced by it (sys/dev/hptmv/global.h PROC_DIR_NAME is hptmv); the
+        others are left, and a knob named or placed by one is not read (nothing said)."""
+        def one(m):
+            vals = self.objects.get(m.group(0))
+            v = next(iter(vals)) if vals and len(vals) == 1 else ''
+            return v if re.match(r'^[A-Za-z_]\w*$', v) else m.group(0)
+        return re.sub(r'"(?:[^"\\]|\\.)*"|\b[A-Z_][A-Z0-9_]*\b', lambda m: m.group(0)
+                      if m.group(0).startswith('"') else one(m), out)
+
+    def unresolved(self, args):
+        return any(a.strip() in self.objects and not a.strip().startswith(('CTL', 'OID_'))
+                   for a in args[:4])
+
+    def in_template(self, rel, off):
+        return any(a <= off < b for a, b in self.spans.get(rel, ()))
+
+
 def strip_comments(text):
     """Blank out comments (keeping newlines) so line numbers stay right."""
     out = []
@@ -241,7 +357,38 @@ class Tree:
     def rel(self, path):
         return os.path.relpath(path, self.path)
 
+    def kernel_options(self):
+        """Kernel options (sys/conf/options, options.amd64) that amd64 GENERIC (and DEFAULTS)
+        leaves out and no module's Makefile defines."""
+        opts, generic = set(), set()
+        conf = os.path.join(self.path, 'sys/conf')
+        for f in sorted(os.listdir(conf)) if os.path.isdir(conf) else []:
+            if f in ('options', 'options.amd64'):	# the GENERIC read is amd64's
+                for l in open(os.path.join(conf, f), encoding='latin-1'):
+                    m = re.match(r'^([A-Z_][A-Z0-9_]*)\b', l)
+                    if m:
+                        opts.add(m.group(1))
+        for f in ('GENERIC', 'DEFAULTS'):
+            path = os.path.join(self.path, 'sys/amd64/conf', f)
+            if os.path.exists(path):
+                for l in open(path, encoding='latin-1'):
+                    m = re.match(r'^\s*options\s+([A-Z_][A-Z0-9_]*)', l)
+                    if m:
+                        generic.add(m.group(1))
+                    m = re.match(r'^\s*device\s+(\w+)', l)
+                    if m:	# config(8) defines DEV_NAME for a device (DEV_NETMAP)
+                        generic.add('DEV_' + m.group(1).upper())
+        # a module's Makefile that defines the option builds the module with it
+        mods = os.path.join(self.path, 'sys/modules')
+        for root, dirs, files in os.walk(mods):
+            if 'Makefile' in files:
+                text = open(os.path.join(root, 'Makefile'), encoding='latin-1').read()
+                generic.update(re.findall(r'(?:-D|#define\s+)([A-Z_][A-Z0-9_]*)', text))
+        return opts - generic
+
     def scan(self):
+        texts, rest = [], []
+        self.options, self.opts = self.kernel_options(), {}
         for path in self.files():
             rel = self.rel(path)
             if rel in ('sys/sys/sysctl.h', 'sys/sys/kernel.h', 'sys/sys/systm.h'):
@@ -252,11 +399,31 @@ class Tree:
                 continue
             if 'SYSCTL_' not in text and 'TUNABLE_' not in text and 'getenv' not in text and 'ZFS_MODULE' not in text and 'G_LABEL_INIT' not in text \
                     and 'testenv' not in text:
+                rest.append((rel, path))
                 continue
-            self.scan_file(rel, strip_comments(text))
+            texts.append((rel, strip_comments(text)))
+        self.wrappers = Wrappers(texts)
+        for rel, path in rest:
+            # a file that declares its knobs only through another file's wrapper macros
+            text = open(path, encoding='latin-1').read()
+            self.wrappers.add_objects(text)
+            if self.wrappers.call_re and self.wrappers.call_re.search(text):
+                texts.append((rel, strip_comments(text)))
+        for rel, text in texts:
+            self.scan_file(rel, text)
         self.scan_values()
 
     def scan_file(self, rel, text):
+        first = len(self.raw)
+        self.scan_decls(rel, text)
+        if len(self.raw) > first and self.options:
+            guards = option_guards(text)
+            for r in self.raw[first:]:
+                o = set(guards[r[8]] if r[8] < len(guards) else ()) & self.options
+                if o:
+                    self.opts[(rel, r[8])] = o
+
+    def scan_decls(self, rel, text):
         assigns = []	# (offset, var, expr)
         self.drivers = file_drivers(text)
         # "c0 = children = SYSCTL_CHILDREN(oid)": both variables hold the node.
@@ -290,15 +457,45 @@ class Tree:
         for m in MACRO_RE.finditer(text):
             macro = m.group(1)
             ls = text.rfind('\n', 0, m.start()) + 1
-            if text[ls:m.start()].lstrip().startswith('#'):
-                continue	# a #define of the macro itself
+            if text[ls:m.start()].lstrip().startswith('#') or \
+                    self.wrappers.in_template(rel, m.start()):
+                continue	# a #define of the macro itself, or a wrapper's template
             r = split_args(text, m.end() - 1)
             if r is None:
                 continue
             args = r[0]
             line = text.count('\n', 0, m.start()) + 1
             self.one(rel, line, macro, args, m.start(), assigns, text)
+        if self.wrappers.call_re:
+            for m in self.wrappers.call_re.finditer(text):
+                ls = text.rfind('\n', 0, m.start()) + 1
+                if text[ls:m.start()].lstrip().startswith('#') or \
+                        self.wrappers.in_template(rel, m.start()):
+                    continue
+                line = text.count('\n', 0, m.start()) + 1
+                self.expand_call(rel, line, text, m.group(1), m.end() - 1, m.start(),
+                                 assigns, text, 0)
         self.special(rel, text)
+
+    def expand_call(self, rel, line, src, name, paren, off, assigns, text, depth):
+        """A wrapper's call at src[paren]: its expansion scanned as if written at line."""
+        r = split_args(src, paren)
+        if r is None or depth > 4:
+            return
+        for params, body in self.wrappers.defs(rel, name):
+            variadic = params and params[-1] == '...'
+            if len(r[0]) != len(params) and not (variadic and len(r[0]) >= len(params) - 1) \
+                    and not (not params and r[0] == ['']):
+                continue
+            out = self.wrappers.resolve_objects(expand(params, body, r[0]))
+            for m in MACRO_RE.finditer(out):
+                a = split_args(out, m.end() - 1)
+                if a is not None and not self.wrappers.unresolved(a[0]):
+                    self.one(rel, line, m.group(1), a[0], off, assigns, text)
+            if self.wrappers.call_re:
+                for m in self.wrappers.call_re.finditer(out):
+                    self.expand_call(rel, line, out, m.group(1), m.end() - 1, off, assigns,
+                                     text, depth + 1)
 
     def special(self, rel, text):
         """Names the macros above cannot see: made by other macros or by snprintf."""
@@ -322,11 +519,15 @@ class Tree:
                 self.raw.append(('tunable', 'kern_getenv', '', lm.group(1), '', 'string', None,
                                  rel, line))
         # A tunable name built with snprintf ("kern.vt.color.%d.rgb") in a file that
-        # fetches tunables: a pattern of the loader.
+        # fetches tunables: a pattern of the loader. A %s alone names one thing the code
+        # passes (kern.vt.fb.modes.%s, a connector: sys/dev/drm2/drm_fb_helper.c) two
+        # levels down at least.
         if 'TUNABLE_' in text or 'getenv' in text:
             for m in re.finditer(r'"((?:hw|kern|dev|net|vm|vfs|debug|machdep|security|compat)'
-                                 r'\.[\w.%]*%[du][\w.%]*)"', text):
+                                 r'\.[\w.%]*%[dus][\w.%]*)"', text):
                 name = m.group(1).replace('%u', '%d')
+                if '%d' not in name and name[:name.index('%s')].count('.') < 2:
+                    continue
                 if re.match(r'^[\w.%]+$', name) and '%%' not in name:
                     line = text.count('\n', 0, m.start()) + 1
                     self.raw.append(('tunable', 'snprintf', '', name, '', 'string', None, rel,
@@ -507,6 +708,7 @@ class Tree:
             for full in fulls:
                 if re.match(r'^[\w.%*-]+$', full):	# not "SGE holes"
                     self.add(full, macro, access, typ, fmt, rel, line)
+                    self.entries[full].setdefault('opts', self.opts.get((rel, line), set()))
 
         patterns = [(re.compile(pattern_re(n)), e) for n, e in self.entries.items()
                     if e['kind'] == 'sysctl' and re.search(r'[*%]', n)]
@@ -518,6 +720,13 @@ class Tree:
                 hits = [p for rx, p in patterns if rx.match(name)]
                 if len(hits) == 1:
                     e = self.entries[name] = dict(hits[0])
+            elif e is None and '%s' in name:
+                # hw.acpi.video.%s.economy read for the sysctl hw.acpi.video.*.economy: the
+                # sysctl pattern is also a loader tunable, not a loader-only name beside it
+                hits = [p for rx, p in patterns if rx.match(name.replace('%s', 'x').replace(
+                    '%d', '0'))]
+                if len(hits) == 1:
+                    e = hits[0]
             if e is not None and e['kind'] == 'sysctl':
                 e['fetch'] = '%s:%d' % (rel, line)
                 e['tun'] = True
@@ -543,9 +752,11 @@ class Tree:
             return	# a leaf of one driver and a node of another: keep the leaf
         if e is not None and e['kind'] != 'tunable' and not (e['kind'] == 'node' and
                                                              typ != 'node'):
-            # Declared twice (per-arch copies, #ifdef variants): any TUN wins.
+            # Declared twice (per-arch copies, #ifdef variants): any TUN wins, and
+            # it needs a kernel option only when every declaration does.
             e['tun'] |= tun
             e['wr'] |= wr
+            e['opts'] = e.get('opts', set()) & self.opts.get((rel, line), set())
             return
         self.entries[full] = {
             'kind': 'node' if typ == 'node' else 'sysctl', 'type': typ, 'rd': rd,
@@ -691,7 +902,9 @@ def main(argv):
               '# do not edit. Facts only: names, declaring macro, flags, types, file:line.\n'
               '# columns: name kind type placement flags seen source [values]\n'
               '# kind: sysctl node tunable loader rcconf; placement: loader both runtime read-only\n'
-              '# node rcconf ?; seen: tree ids; source: tree:file:line (newest tree holding it).\n')
+              '# node rcconf ?; seen: tree ids; source: tree:file:line (newest tree holding it),\n'
+              '# then fetch:FILE:LINE (a tunable read) and option:NAME (declared only under\n'
+              '# #ifdef NAME, a kernel option amd64 GENERIC leaves out).\n')
     for t in trees:
         out.write('#tree\t%s\t%s\t%s\t%s\t%s\t%s\n' % (t.id, t.version, t.repo, t.commit, t.date,
                                                      t.note))
@@ -709,6 +922,8 @@ def main(argv):
         src = '%s:%s' % (newest.id, e['src'])
         if e['fetch']:
             src += ' fetch:%s' % e['fetch']
+        if e.get('opts'):
+            src += ' option:%s' % ','.join(sorted(e['opts']))
         vals = ''
         if name in newest.values:
             v, where = newest.values[name]

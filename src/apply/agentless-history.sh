@@ -12,6 +12,7 @@ for e in "$S"/*/; do
 	f=1
 	printf '@\t%s\nstate\t%s\n' "${e##*/}" "$(cat "$e/state")"
 	[ ! -e "$e/confirmed" ] || echo confirmed
+	[ ! -f "$e/keep" ] || echo trial
 	[ ! -e "$e/reverted" ] || printf 'reverted\t%s\n' "$(cat "$e/reverted")"
 	[ ! -f "$e/deadline" ] || printf 'deadline\t%s\n' "$(cat "$e/deadline")"
 	[ ! -f "$e/left" ] || awk '{ print "left\t" $0 }' "$e/left"

@@ -54,7 +54,7 @@ ntune_unguard() {
 ntune_is() {
 	v=$(ntune_get "$1" "$2") || return 1
 	case $2 in
-	@*) "$ntune_self" knob same "$1" "$v" "$3" ;;
+	@*) [ "$v" = "$3" ] || "$ntune_self" knob same "$1" "$v" "$3" ;;
 	*) [ "$(printf '%s' "$v" | tr -s ' \t' '  ')" = "$(printf '%s' "$3" | tr -s ' \t' '  ')" ] ;;
 	esac
 }
@@ -145,15 +145,14 @@ ntune_unblock() {
 }
 
 # ntune_back NAME PATH OLD (the restore program): OLD set and read back; else the knob and
-# what it reads are said, and added to $J/left, and ok=1. PATH @NS: a knob of namespace NS.
+# what it reads are said, and added to $J/left, and ok=1. A knob of a namespace that is gone
+# (ip-netns(8) names one by /run/netns/NAME; NTUNE_NETNS_DIR for the tests) has nothing left
+# to put back.
 # shellcheck disable=SC2034 # ok: the restore program's exit status
 ntune_back() {
+	case $2 in @?*) [ -e "${NTUNE_NETNS_DIR:-/run/netns}/${2#@}" ] || return 0 ;; esac
 	ntune_set "$1" "$2" "$3" 2>/dev/null
 	ntune_is "$1" "$2" "$3" && return 0
-	# A namespace that is gone (ip netns del) took its settings with it: nothing to put back.
-	case $2 in
-	@?*) [ -e "/run/netns/${2#@}" ] || return 0 ;;
-	esac
 	ok=1
 	echo "ntune-agentless: $1 left at '$v', not restored to '$3'" >&2
 	echo "$1=$v" >>"$J/left"

@@ -1,12 +1,13 @@
 # The entry of confirm, revert and renew, before their program (after S and I): J, the entry
 # named I, or when I is '' the newest one not reverted that holds changes (the C engine's rule:
-# a second revert takes the apply before; a failed apply holds none); none there: said, and 10.
+# a second revert takes the apply before; a failed apply holds none): the latest, else the last
+# such in the order of the ids (their time); none there: said, and 10.
 # shellcheck shell=sh
 if [ -n "$I" ]; then
 	J=$S/$I
 else
 	J=$S/none
-	for e in "$S"/*/; do
+	for e in "$S"/*/ "$S/$(cat "$S/latest" 2>/dev/null)/"; do
 		e=${e%/}
 		[ -e "$e/reverted" ] && continue
 		case $(cat "$e/state" 2>/dev/null) in

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "apply/dut_apply.h"
+#include "dut/dut.h"
 #include "kb/kb.h"
 #include "remote/remote.h"
 #include "util/util.h"
@@ -309,18 +310,18 @@ knobs_of(const struct kb *kb, const struct kb_profile *p, const struct agentless
 			    e->name, place_word(pl));
 			goto bad;
 		}
-		v[n].name = xstrdup(e->name);
-		v[n].want = xstrdup(e->value);
-		v[n].op = e->op;
 		v[n].boot = pl == KB_PLACE_LOADER && os == OS_PLATFORM_FREEBSD;
-		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
-		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		if (!v[n].boot && o->files_only) {
 			util_cause(cause, "%s:%d: '%s' is set at runtime: this machine does not run %s, "
 			    "only the boot-time files of another OS are written (under --root)", e->file,
 			    e->line, e->name, os_platform_name(os));
 			goto bad;
 		}
+		v[n].name = xstrdup(e->name);
+		v[n].want = xstrdup(e->value);
+		v[n].op = e->op;
+		v[n].file = v[n].via ? RSCRIPT_FILE_NONE : o->platform == OS_PLATFORM_OPNSENSE ?
+		    RSCRIPT_FILE_LOADER : RSCRIPT_FILE_SYSCTL;
 		n++;
 	}
 	*out = v;
@@ -618,9 +619,12 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
-	/* Unique on the DUT: a bench or tune applies several times a second from one process. */
-	snprintf(res->id, sizeof res->id, "%s-%05d-%u", util_utc(0, true, utc),
-	    (int)(getpid() % 100000), ++seq);
+	/*
+	 * Unique on the DUT: a bench or tune applies several times a second from one process; in
+	 * the order of time as text (agentless-pick.sh), so the count has its four digits.
+	 */
+	snprintf(res->id, sizeof res->id, "%s-%05d-%04u", util_utc(0, true, utc),
+	    (int)(getpid() % 100000), ++seq % 10000);
 	if (knobs_of(kb, p, o, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);
@@ -767,11 +771,8 @@ agentless_local(struct agentless_opts *o, struct remote_host *h, const char *os,
 		util_cause(cause, "cannot tell where this ntune is (for `ntune knob`)");
 		return -1;
 	}
-	/* What dut_host_parse makes of "local" (t0161: only src/dut parses what users type). */
-	memset(h, 0, sizeof *h);
-	h->local = true;
-	snprintf(h->host, sizeof h->host, "localhost");
-	snprintf(h->url, sizeof h->url, "local");
+	if (dut_host_parse("local", NULL, h, cause) == -1)
+		return -1;
 	o->dut = h;
 	o->os = os_platform_family(pf);
 	o->platform = pf;

@@ -147,6 +147,7 @@ struct agentless_entry {
 	size_t	nchanges;
 	char	**left;		/* a partial entry's knobs left: NAME=VALUE */
 	size_t	nleft;
+	bool	trial_pending;	/* a --trial-boot whose tunables confirm has not kept yet */
 };
 /* Every entry on the DUT (id NULL) or that one (none: -1 + cause). */
 int	 agentless_history(const struct agentless_opts *, const char *id, struct agentless_entry **,
@@ -154,14 +155,17 @@ int	 agentless_history(const struct agentless_opts *, const char *id, struct age
 /* The lines history's program printed (out is changed); -1 + cause naming url. */
 int	 agentless_parse_history(const char *url, char *out, struct agentless_entry **, size_t *n,
 	    char **cause);
-/* An entry as a JSON document, the keys of the local journal's (apply.h) and "dut", "left". */
+/*
+ * An entry as a JSON document, the keys of the C engine's journal (apply.h) and "dut", "left";
+ * "trial": {"state": "pending"} while a trial waits for its confirm, else null.
+ */
 json_t	*agentless_entry_json(const struct agentless_entry *, const char *url);
 void	 agentless_entries_free(struct agentless_entry *, size_t n);
 /* name=new lines, one a change: the profile an entry applied (malloc'd). */
 char	*apply_changes_profile(const struct apply_change *, size_t n);
 /*
- * The profile arg names (kb_profile_load): a file, else a journal entry's id, on the DUT of o
- * (o->dut not NULL) or in this machine's journal: its name=new lines, named by the id.
+ * The profile arg names (kb_profile_load): a file, else a journal entry's id on o->dut (a DUT,
+ * or this machine: agentless_local; o NULL: this machine): its name=new lines, named by the id.
  */
 struct kb_profile *apply_profile_or_entry(const char *arg, const struct agentless_opts *o,
 	    char **cause);

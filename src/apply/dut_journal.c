@@ -84,6 +84,10 @@ entry_line(struct agentless_entry *e, char **f, size_t nf, long long *deadline)
 		e->e.confirmed = true;
 		return 0;
 	}
+	if (strcmp(f[0], "trial") == 0 && nf == 1) {
+		e->trial_pending = true;
+		return 0;
+	}
 	if (nf != 2)
 		return -1;
 	if (strcmp(f[0], "deadline") == 0)
@@ -233,6 +237,8 @@ agentless_entry_json(const struct agentless_entry *e, const char *url)
 	for (i = 0; i < e->nleft; i++)
 		json_array_append_new(arr, json_string(e->left[i]));
 	json_object_set_new(doc, "left", arr);
+	json_object_set_new(doc, "trial", e->trial_pending ? json_pack("{s:s}", "state", "pending") :
+	    json_null());
 	return doc;
 }
 
@@ -274,13 +280,17 @@ struct kb_profile *
 apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **cause)
 {
 	struct agentless_entry *e;
+	struct agentless_opts here;
+	struct remote_host h;
 	size_t n;
 	char *text;
 	struct kb_profile *p = NULL;
 
 	if (strcmp(arg, "-") == 0 || access(arg, F_OK) == 0 || agentless_check_id(arg, NULL) == -1)
 		return kb_profile_load(arg, cause);
-	if (agentless_history(o, arg, &e, &n, cause) == -1)
+	if (o == NULL && agentless_local(&here, &h, NULL, NULL, NULL, cause) == -1)
+		return NULL;
+	if (agentless_history(o != NULL ? o : &here, arg, &e, &n, cause) == -1)
 		return NULL;
 	/* An entry of an ntune before the record (ENTRY/entry) names no change. */
 	text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
@@ -289,7 +299,7 @@ apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **c
 		p = kb_profile_parse(arg, text, strlen(text), cause);
 	else
 		util_cause(cause, "%s: journal entry %s records no change (an older ntune made it, "
-		    "which kept them only in its restore program)", o->dut->url, arg);
+		    "which kept them only in its restore program)", o != NULL ? o->dut->url : "here", arg);
 	free(text);
 	return p;
 }

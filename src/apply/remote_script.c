@@ -129,7 +129,7 @@ clock_fn(struct strbuf *sb, const struct rscript *s)
 /*
  * ntune_get NAME PATH and ntune_set NAME PATH VALUE of the DUT's OS, then the shared functions.
  * A run on this machine (s->self) also has the knobs sh cannot set itself: PATH '@' (here) or
- * '@NETNS' (in that namespace) reads and sets them with `ntune knob` (src/cmd/knob.c).
+ * '@NETNS' (in that namespace) reads and sets them with `ntune knob` (src/cmd/knob_cmd.c).
  */
 static void
 helpers(struct strbuf *sb, const struct rscript *s)
@@ -319,6 +319,16 @@ file_block(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, const struc
 	free(f);
 }
 
+/*
+ * Is k set at runtime (read back, restored)? Not a loader tunable, nor a knob that has its
+ * value already, which is only written into its boot file (as the C engine's apply did).
+ */
+static bool
+runtime(const struct rscript_knob *k)
+{
+	return !k->boot && (k->old == NULL || strcmp(k->old, k->value) != 0);
+}
+
 /* The runtime originals back, in reverse order. */
 static void
 restore_runtime(struct strbuf *rs, const struct rscript *s, const struct rscript_knob *k, size_t n)
@@ -326,7 +336,7 @@ restore_runtime(struct strbuf *rs, const struct rscript *s, const struct rscript
 	size_t i;
 
 	for (i = n; i-- > 0;) {
-		if (k[i].boot)
+		if (!runtime(&k[i]))
 			continue;
 		strbuf_adds(rs, "ntune_back ");
 		knob_words(rs, s, &k[i]);
@@ -609,7 +619,7 @@ apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, struct strb
 	for (i = 0; i < n; i++)
 		nboot += k[i].boot;
 	for (i = 0; i < n; i++) {
-		if (k[i].boot)
+		if (!runtime(&k[i]))
 			continue;
 		if (s->self != NULL)
 			strbuf_addf(sb, "ntune_hook %zu && ", nset++);
@@ -645,7 +655,7 @@ apply_sets(struct strbuf *pre, struct strbuf *sb, struct strbuf *rs, struct strb
 		file_block(pre, sb, rs, s, boot_file(s, RSCRIPT_FILE_SYSCTL), 2, blk.buf);
 	strbuf_free(&blk);
 	for (i = 0; i < n; i++) {
-		if (k[i].boot)
+		if (!runtime(&k[i]))
 			continue;
 		strbuf_adds(sb, "ntune_is ");
 		knob_words(sb, s, &k[i]);

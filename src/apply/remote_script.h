@@ -129,8 +129,9 @@ char	*rscript_revert(const struct rscript *);
 bool	 rscript_guarded(const struct rscript *);
 /*
  * history: every entry (s->id NULL) or one, as lines of tab-separated fields: "@ ID", then
- * "state S", "confirmed", "reverted WHO", "deadline SECS", "left NAME=VALUE" and the lines of
- * ENTRY/entry; last "now SECS" (the DUT's clock). Writes nothing. malloc'd.
+ * "state S", "confirmed", "trial" (its keep waits), "reverted WHO", "deadline SECS", "left
+ * NAME=VALUE" and the lines of ENTRY/entry; last "now SECS" (the DUT's clock). Writes nothing.
+ * malloc'd.
  */
 char	*rscript_history(const struct rscript *);
 /* A guarded entry's lease renewed from now (the bench before each run); malloc'd. */

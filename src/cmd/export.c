@@ -268,7 +268,9 @@ export_lines(struct ctx *c, enum fmt f)
 		if (e->comment != NULL)
 			printf("# %s\n", e->comment);
 		/* issue 36: a boot-risk line says it was not proven by a one-boot trial */
-		if ((risk = kb_risk_comment(c->kb, e->name, c->os)) != NULL)
+		if ((risk = kb_risk_comment(c->kb, e, c->os, f == F_LOADER || f == F_OPNSENSE ?
+		    KB_TARGET_LOADER : f == F_SH || f == F_ANSIBLE ? KB_TARGET_ANY :
+		    KB_TARGET_SYSCTL)) != NULL)
 			printf("# %s\n", risk);
 		free(risk);
 		if (e->op != KB_OP_SET)

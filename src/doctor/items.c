@@ -128,8 +128,9 @@ change_add(struct doctor *dr, struct doctor_item *it, const char *file, int line
 	*c = (struct doctor_change){ .file = xstrdup(file), .line = line, .action = xstrdup(action),
 	    .name = xstrdup(name), .now = sdup(now), .to = sdup(to), .why = sdup(why) };
 	/* a line to add, edit or boot into: its risk class and the trial that proves it */
-	rc = to != NULL ? kb_entry_risk(dr->kb, name, os_platform_name(dr->si.sys.platform),
-	    NULL) : KB_RISK_NONE;
+	rc = to != NULL ? kb_line_risk(dr->kb, &(struct kb_entry){ .name = (char *)name,
+	    .value = (char *)to, .op = KB_OP_SET }, os_platform_name(dr->si.sys.platform),
+	    kb_target_of_file(file), NULL) : KB_RISK_NONE;
 	c->risk = sdup(kb_risk_class_name(rc));
 	c->trial = sdup(kb_risk_class_trial(rc));
 	if (line > 0) {

@@ -145,11 +145,13 @@ item_path(char *buf, size_t len, int rank, const char *id)
 	snprintf(p, len - (size_t)(p - buf), ".conf");
 }
 
-/* A boot-risk line's comment (kb_risk_comment), when name is one. */
+/* A boot-risk line's comment (kb_risk_comment), when name=value is one. */
 static void
-risk_comment(const struct doctor *dr, struct strbuf *sb, const char *name)
+risk_comment(const struct doctor *dr, struct strbuf *sb, const char *name, const char *value)
 {
-	char *c = kb_risk_comment(dr->kb, name, os_platform_name(dr->si.sys.platform));
+	struct kb_entry e = { .name = (char *)name, .value = (char *)value, .op = KB_OP_SET };
+	char *c = kb_risk_comment(dr->kb, &e, os_platform_name(dr->si.sys.platform),
+	    KB_TARGET_ANY);
 
 	if (c != NULL)
 		strbuf_addf(sb, "# %s\n", c);
@@ -178,7 +180,7 @@ proposed_text(const struct doctor *dr)
 			if (json_object_get(done, name) != NULL)
 				continue;
 			strbuf_addf(&sb, "# item %d: %s\n", it->rank, it->id);
-			risk_comment(dr, &sb, name);
+			risk_comment(dr, &sb, name, json_string_value(v));
 			strbuf_addf(&sb, "%s=%s\n", name, json_string_value(v));
 			json_object_set_new(done, name, json_true());
 		}
@@ -191,7 +193,7 @@ proposed_text(const struct doctor *dr)
 			    json_object_get(done, e->name) != NULL)
 				continue;
 			strbuf_addf(&sb, "# kept from %s:%d\n", e->file, e->line);
-			risk_comment(dr, &sb, e->name);
+			risk_comment(dr, &sb, e->name, e->value);
 			strbuf_addf(&sb, "%s=%s\n", e->name, e->value);
 			json_object_set_new(done, e->name, json_true());
 		}

@@ -170,7 +170,10 @@ advise(struct advisor *ad, enum kb_certainty c, const char *name, const char *so
 	x->already = value != NULL && x->current != NULL &&
 	    kb_same_effect(k, ad->sys, name, x->current, value);
 	x->boot_note = NULL;
-	x->risk_class = k->risk_class;
+	/* the proposed line's own risk (kb_line_risk), not the knob's */
+	x->risk_class = value != NULL ? kb_line_risk(ad->kb, &(struct kb_entry){ .name = x->name,
+	    .value = x->value, .op = KB_OP_SET }, ad->os, KB_TARGET_ANY, &x->risk_why) :
+	    k->risk_class;
 	x->risk_why = kb_risk_class_why(k);
 	if (x->current != NULL) {
 		long long b;

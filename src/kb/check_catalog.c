@@ -345,7 +345,14 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
 	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
 		return;
-	if (in == 1)
+	if (in != 1 && l->pf == OS_PLATFORM_OPNSENSE && last->note != NULL &&
+	    strstr(last->note, "OPNsense") != NULL)
+		/* OPNsense's kernel carries its own patches: newer OPNsense trees were not read */
+		diag(l, e, KB_NOTE, "version", "'%s' is not in the newer FreeBSD trees the catalogue "
+		    "read (%s %s); the OPNsense kernel tree it read declares it (%s@%.10s, %s), and "
+		    "OPNsense's own patches may keep it: not checked against a newer OPNsense kernel",
+		    e->name, os, newest->version, last->repo, last->commit, where(l, ce));
+	else if (in == 1)
 		diag(l, e, KB_NOTE, "version", "'%s' is in %s %s%s but gone from the newest source "
 		    "the catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s)",
 		    e->name, os, ver, stated ? " (the release the file's $FreeBSD$ tag states)" : "",
@@ -398,6 +405,41 @@ source_values(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	return 1;
 }
 
+/*
+ * A name the source declares only under #ifdef OPTION, a kernel option amd64 GENERIC leaves
+ * out (the catalogue's "option:" mark): net.inet.ip.stealth needs options IPSTEALTH
+ * (sys/netinet/ip_input.c). Judged against the target's kernel when it is known.
+ */
+static void
+source_option(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const char *opt = strstr(ce->source, " option:");
+	char *cur = NULL;
+	int len;
+
+	if (opt == NULL || strcmp(ce->os, "freebsd") != 0)
+		return;
+	opt += strlen(" option:");
+	len = (int)strcspn(opt, " ");
+	if (l->sys != NULL && l->sys->get != NULL) {
+		if (l->sys->get(l->sys->arg, e->name, &cur) == 0) {
+			free(cur);
+			return;	/* this kernel has it */
+		}
+		if (l->sys->version != NULL)
+			diag(l, e, KB_WARNING, "option", "'%s' is not on this kernel: the source "
+			    "declares it only in a kernel built with options %.*s (%s); the setting "
+			    "does nothing", e->name, len, opt, where(l, ce));
+		return;
+	}
+	diag(l, e, l->pf == OS_PLATFORM_FREEBSD ? KB_WARNING : KB_NOTE, "option", "'%s' exists "
+	    "only in a kernel built with options %.*s (declared under #ifdef %.*s, %s); FreeBSD's "
+	    "GENERIC kernel leaves it out, and there %s%s", e->name, len, opt, len, opt,
+	    where(l, ce), l->target == KB_TARGET_LOADER ? "nothing reads the loader's variable" :
+	    "/etc/rc.d/sysctl skips the line (sysctl -i)", l->pf == OS_PLATFORM_FREEBSD ? "" :
+	    "; a distribution's own kernel may have it");
+}
+
 int
 check_catalog_values(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
@@ -407,6 +449,8 @@ check_catalog_values(struct lint *l, const struct kb_entry *e, const struct kb_k
 		return 0;
 	if (k != NULL && k->removed == NULL && k->since == NULL)
 		source_version(l, e, ce);
+	if (k != NULL && k->nrequires == 0)
+		source_option(l, e, ce);
 	return source_values(l, e, ce);
 }
 
@@ -475,6 +519,7 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		break;
 	}
 	source_version(l, e, ce);
+	source_option(l, e, ce);
 	if (!check_consumer_value(l, e, NULL, ce))
 		source_values(l, e, ce);
 }
@@ -544,6 +589,9 @@ static const struct {
 	  "i915kms, amdgpu, radeonkms) and their names change with the port's version (newer "
 	  "drm-kmod puts i915's under hw.i915kms, drivers/gpu/drm/i915/i915_params.c "
 	  "@00ff6a34)" },
+	{ "linux", "net.netfilter.", "under net.netfilter, whose names netfilter's modules "
+	  "register when they load (net/netfilter/nf_conntrack_standalone.c and the protocol "
+	  "trackers), and where kernel patches add their own (OpenWrt's, vendors')" },
 };
 
 /*
@@ -569,10 +617,17 @@ source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry 
 	    near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
 }
 
-/* 1 when name belongs to a port's module (said as a note). */
+/*
+ * 1 when name belongs to a port's module (said as a note): a prefix of ported[], or on
+ * FreeBSD a node under hw., dev. or compat. that no tree declares (hw.nvidiadrm: drivers and
+ * kernel modules make their own node there, and those of ports are not in the base source).
+ * Not known is said, not wrong; a typo under a node the source has stays a warning.
+ */
 static int
 source_ported(struct lint *l, const struct kb_entry *e)
 {
+	const char *dot;
+	char node[128];
 	size_t i;
 
 	for (i = 0; i < nitems(ported); i++) {
@@ -582,7 +637,19 @@ source_ported(struct lint *l, const struct kb_entry *e)
 		    "it, so it is not checked", e->name, ported[i].what);
 		return 1;
 	}
-	return 0;
+	if (strcmp(l->os, "freebsd") != 0 || l->cat == NULL || (!util_startswith(e->name, "hw.") &&
+	    !util_startswith(e->name, "dev.") && !util_startswith(e->name, "compat.")) ||
+	    (dot = strchr(strchr(e->name, '.') + 1, '.')) == NULL ||
+	    (size_t)(dot - e->name) >= sizeof node)
+		return 0;
+	snprintf(node, sizeof node, "%.*s", (int)(dot - e->name), e->name);
+	if (kb_catalog_find(l->cat, l->os, node) != NULL || kb_find(l->kb, node, NULL) != NULL)
+		return 0;
+	diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not known: no source tree the catalogue read "
+	    "declares a node %s, where a driver or kernel module makes its own (one from ports, or "
+	    "newer than the trees, is not in the base source), so it is not checked", e->name,
+	    node);
+	return 1;
 }
 
 static void

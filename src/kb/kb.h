@@ -72,6 +72,8 @@ struct kb_knob {
 				   host's own sockets), with the code that shows it; or NULL */
 	char	*replaced_by;
 	char	*same_as;	/* another name of the same kernel variable (net.nf_conntrack_max), or NULL */
+	char	*ordered;	/* int-list: the values' names, each at most the next ("min pressure max") */
+	char	*no_effect_value;	/* "VALUE: why": setting VALUE changes nothing (kernel.tainted 0) */
 	char	**requires;	/* "net.isr.maxthreads > 1", "kernel RSS" */
 	size_t	nrequires;
 	char	**conflicts;
@@ -80,6 +82,8 @@ struct kb_knob {
 	char	*risk;
 	char	*risk_class_text;	/* "boot: why" / "access: why" as written, or NULL */
 	enum kb_risk_class risk_class;	/* its first word */
+	char	*risk_values;	/* "0": the values that carry the risk (white space separated), or
+				   NULL: any value (but the default, for a boot risk) */
 	char	**sources;
 	size_t	nsources;
 	char	**boot_values;	/* "0 -> rssbits when ncpu > 1": the kernel sets EXPR at boot in
@@ -283,20 +287,6 @@ const struct kb_profile_reader *kb_profile_files(void);
 struct kb_profile *kb_profile_parse_from(const char *name, const char *text, size_t len,
 	    const struct kb_profile_reader *rd, bool all, char **cause);
 /*
- * The entries of p whose knob (on platform os, NULL any) has risk class c, in line order:
- * a malloc'd array of pointers into p (free it, not them); the count.
- */
-size_t	 kb_profile_risky(const struct kb *, const struct kb_profile *, const char *os,
-	    enum kb_risk_class c, const struct kb_entry ***out);
-/* The risk class of the knob name on os (KB_RISK_NONE when unknown), and in *why why. */
-enum kb_risk_class kb_entry_risk(const struct kb *, const char *name, const char *os,
-	    const char **why);
-/*
- * The comment a written profile carries above a boot-risk line (malloc'd, without "# "):
- * the class, why, and the one-boot trial that proves it; NULL for other knobs.
- */
-char	*kb_risk_comment(const struct kb *, const char *name, const char *os);
-/*
  * Why apply must not write p's boot-time lines on a FreeBSD-family box (os) without a
  * one-boot trial: a malloc'd message naming its boot-risk lines, or NULL when it has none.
  */
@@ -368,12 +358,26 @@ enum kb_target {
 	KB_TARGET_PFSENSE,	/* pfSense System Tunables (runtime only) */
 };
 enum kb_target kb_target_guess(const struct kb_profile *, enum os_platform);
+/* The target a file's name says: loader.conf* LOADER, sysctl.conf* and sysctl.d/ SYSCTL, else ANY. */
+enum kb_target kb_target_of_file(const char *path);
 /*
  * A line's own boot risk: its knob's class, but none for the knob's default value or for a
  * knob settable at run time in a file applied after boot (target sysctl).
  */
 enum kb_risk_class kb_line_risk(const struct kb *, const struct kb_entry *, const char *os,
 	    enum kb_target, const char **why);
+/*
+ * The entries of p whose line risk (kb_line_risk, on platform os, NULL any, written for t)
+ * is c, in line order: a malloc'd array of pointers into p (free it, not them); the count.
+ */
+size_t	 kb_profile_risky(const struct kb *, const struct kb_profile *, const char *os,
+	    enum kb_target t, enum kb_risk_class c, const struct kb_entry ***out);
+/*
+ * The comment a written profile (for t) carries above a line of boot risk (malloc'd, without
+ * "# "): the class, why, and the one-boot trial that proves it; NULL for other lines.
+ */
+char	*kb_risk_comment(const struct kb *, const struct kb_entry *, const char *os,
+	    enum kb_target t);
 /* The platform a profile is written for, from its knob names, or OS_PLATFORM_UNKNOWN. */
 enum os_platform kb_os_guess(const struct kb *, const struct kb_profile *);
 

@@ -80,11 +80,14 @@ knob_free(void *p)
 	free(k->unverified);
 	free(k->replaced_by);
 	free(k->same_as);
+	free(k->ordered);
+	free(k->no_effect_value);
 	util_strv_free(k->requires, k->nrequires);
 	util_strv_free(k->conflicts, k->nconflicts);
 	free(k->effect);
 	free(k->risk);
 	free(k->risk_class_text);
+	free(k->risk_values);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -642,9 +645,12 @@ single_field(struct kb_knob *k, const char *key)
 		{ "unverified", offsetof(struct kb_knob, unverified) },
 		{ "replaced-by", offsetof(struct kb_knob, replaced_by) },
 		{ "same-as", offsetof(struct kb_knob, same_as) },
+		{ "ordered", offsetof(struct kb_knob, ordered) },
+		{ "no-effect-value", offsetof(struct kb_knob, no_effect_value) },
 		{ "effect", offsetof(struct kb_knob, effect) },
 		{ "risk", offsetof(struct kb_knob, risk) },
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
+		{ "risk-values", offsetof(struct kb_knob, risk_values) },
 	};
 	size_t i;
 

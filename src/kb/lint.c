@@ -7,6 +7,7 @@
  * kernel sources declare (share/catalog).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,14 +52,20 @@ kb_os_guess(const struct kb *kb, const struct kb_profile *p)
 enum kb_target
 kb_target_guess(const struct kb_profile *p, enum os_platform os)
 {
-	const char *base = strrchr(p->path, '/');
-
-	base = base != NULL ? base + 1 : p->path;
 	if (p->xml)
 		return os == OS_PLATFORM_PFSENSE ? KB_TARGET_PFSENSE : KB_TARGET_OPNSENSE;
+	return kb_target_of_file(p->path);
+}
+
+enum kb_target
+kb_target_of_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base != NULL ? base + 1 : path;
 	if (util_startswith(base, "loader.conf"))
 		return KB_TARGET_LOADER;
-	if (util_startswith(base, "sysctl.conf") || strstr(p->path, "sysctl.d/") != NULL)
+	if (util_startswith(base, "sysctl.conf") || strstr(path, "sysctl.d/") != NULL)
 		return KB_TARGET_SYSCTL;
 	return KB_TARGET_ANY;
 }
@@ -161,7 +168,8 @@ knob_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	const struct kb_cat_tree *t = ce != NULL ? kb_catalog_entry_tree(l->cat, ce) : NULL;
 	char gone[160], last[200] = "";
 
-	if (k->nonexistent != NULL) {
+	/* "no kernel defines it" only while no tree the catalogue read declares it (set 4: F3) */
+	if (k->nonexistent != NULL && (ce == NULL || ce->kind == KB_CAT_DOC)) {
 		diag(l, e, KB_ERROR, "nonexistent", "'%s' does nothing: %s", e->name, k->nonexistent);
 		return;
 	}
@@ -232,6 +240,50 @@ knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	if (ncpu > 0 && (why = kb_value_problem(k, e->value, ncpu)) != NULL) {
 		diag(l, e, KB_WARNING, "range", "%s: %s", e->name, why);
 		free(why);
+	}
+}
+
+/*
+ * What the value itself says the stanza knows to be wrong: a list out of the order its
+ * values are meant in (tcp_mem's min pressure max: the kernel takes it unchecked), or a
+ * value that changes nothing (kernel.tainted=0).
+ */
+static void
+knob_shape(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	char names[128], *name[8], *save, *end;
+	const char *v = e->value;
+	long long val[8];
+	size_t n = 0, i;
+	int len;
+
+	if (e->op != KB_OP_SET)
+		return;
+	if (k->no_effect_value != NULL && (len = (int)strcspn(k->no_effect_value, ":")) > 0 &&
+	    k->no_effect_value[len] == ':' && strlen(v) == (size_t)len &&
+	    strncmp(v, k->no_effect_value, (size_t)len) == 0)
+		diag(l, e, KB_WARNING, "no-effect", "'%s=%s' does nothing:%s", e->name, v,
+		    k->no_effect_value + len + 1);
+	if (k->ordered == NULL)
+		return;
+	snprintf(names, sizeof names, "%s", k->ordered);
+	for (name[n] = strtok_r(names, " ", &save); name[n] != NULL && n < nitems(val) - 1;
+	    name[n] = strtok_r(NULL, " ", &save)) {
+		errno = 0;
+		val[n] = strtoll(v, &end, 10);
+		if (end == v || errno != 0)
+			return;
+		v = end;
+		n++;
+	}
+	for (i = 1; i < n; i++) {
+		if (val[i - 1] > val[i]) {
+			diag(l, e, KB_WARNING, "order", "%s: %s (%lld) is above %s (%lld); the values "
+			    "are meant as %s, each at most the next, and the kernel takes them "
+			    "unchecked [source: %s]", e->name, name[i - 1], val[i - 1], name[i], val[i],
+			    k->ordered, k->sources[0]);
+			return;
+		}
 	}
 }
 
@@ -671,6 +723,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		if (consumer == 0 && !check_catalog_values(&l, e, k))
 			knob_value(&l, e, k);
 		knob_requires(&l, e, k);
+		knob_shape(&l, e, k);
 		knob_forwarding(&l, e, k);
 		/* A value the consumer refuses sets nothing: no "lowers", no "default". */
 		if (consumer != 1) {

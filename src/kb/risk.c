@@ -1,39 +1,32 @@
 /*
  * Risk classes of a profile's lines: which settings can stop the box booting or a NIC
- * attaching (boot), or cut the admin off (access), from the knobs' risk-class field.
- * apply, check, export and doctor ask here which lines need a one-boot trial.
+ * attaching (boot), or cut the admin off (access), from the knobs' risk-class field and
+ * the line itself (kb_line_risk: none at the knob's default, none for a run-time knob in
+ * a file applied after boot). apply, check, export and doctor ask here which lines need a
+ * one-boot trial.
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
 #include "util/util.h"
 
-size_t
-kb_profile_risky(const struct kb *kb, const struct kb_profile *p, const char *os,
-    enum kb_risk_class c, const struct kb_entry ***out)
+/* Whether e sets one of the values its knob's risk-values names (set4: forwarding=1 is no risk). */
+static bool
+risky_value(const struct kb_knob *k, const struct kb_entry *e)
 {
-	const struct kb_knob *k;
-	size_t i, n = 0;
+	char buf[256], *tok, *save;
 
-	*out = NULL;
-	for (i = 0; p != NULL && i < p->nentries; i++) {
-		if ((k = kb_find(kb, p->entries[i].name, os)) == NULL || k->risk_class != c)
-			continue;
-		*out = xreallocarray(*out, n + 1, sizeof **out);
-		(*out)[n++] = &p->entries[i];
+	if (e->op != KB_OP_SET)
+		return true;	/* a raise or a lower: the value it ends at is not known here */
+	snprintf(buf, sizeof buf, "%s", k->risk_values);
+	for (tok = strtok_r(buf, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+		if (kb_value_equal(k, e->value, tok))
+			return true;
 	}
-	return n;
-}
-
-enum kb_risk_class
-kb_entry_risk(const struct kb *kb, const char *name, const char *os, const char **why)
-{
-	const struct kb_knob *k = kb_find(kb, name, os);
-
-	if (why != NULL)
-		*why = kb_risk_class_why(k);
-	return k != NULL ? k->risk_class : KB_RISK_NONE;
+	return false;
 }
 
 enum kb_risk_class
@@ -45,10 +38,12 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 
 	if (why != NULL)
 		*why = kb_risk_class_why(k);
+	if (c != KB_RISK_NONE && k->risk_values != NULL && !risky_value(k, e))
+		return KB_RISK_NONE;
 	if (c != KB_RISK_BOOT)
 		return c;
 	/* the knob's own default: the box boots with it anyway */
-	if (e->op == KB_OP_SET && k->def != NULL && strcmp(e->value, k->def) == 0)
+	if (e->op == KB_OP_SET && k->def != NULL && kb_value_equal(k, e->value, k->def))
 		return KB_RISK_NONE;
 	/* settable at run time and written where sysctl(8) applies it after boot */
 	if (t == KB_TARGET_SYSCTL && k->placement == KB_PLACE_BOTH)
@@ -56,11 +51,27 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 	return c;
 }
 
+size_t
+kb_profile_risky(const struct kb *kb, const struct kb_profile *p, const char *os,
+    enum kb_target t, enum kb_risk_class c, const struct kb_entry ***out)
+{
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; p != NULL && i < p->nentries; i++) {
+		if (kb_line_risk(kb, &p->entries[i], os, t, NULL) != c)
+			continue;
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = &p->entries[i];
+	}
+	return n;
+}
+
 char *
-kb_risk_comment(const struct kb *kb, const char *name, const char *os)
+kb_risk_comment(const struct kb *kb, const struct kb_entry *e, const char *os, enum kb_target t)
 {
 	const char *why;
-	enum kb_risk_class c = kb_entry_risk(kb, name, os, &why);
+	enum kb_risk_class c = kb_line_risk(kb, e, os, t, &why);
 	char *s;
 
 	if (c != KB_RISK_BOOT)
@@ -75,7 +86,11 @@ kb_boot_risk_refusal(const struct kb *kb, const struct kb_profile *p, const char
 {
 	const struct kb_entry **e;
 	struct strbuf sb;
-	size_t i, n = kb_profile_risky(kb, p, os, KB_RISK_BOOT, &e);
+	/*
+	 * Where apply persists a run-time knob depends on the platform (OPNsense puts every
+	 * tunable into loader.conf.local), so only the default-value rule frees a line here.
+	 */
+	size_t i, n = kb_profile_risky(kb, p, os, KB_TARGET_ANY, KB_RISK_BOOT, &e);
 
 	if (n == 0)
 		return NULL;

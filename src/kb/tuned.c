@@ -542,6 +542,33 @@ take_notes(struct kb_profile *top, struct kb_profile *sub, const char *nfile)
 	sub->nnotes = 0;
 }
 
+/*
+ * The profiles TuneD ships (usr/lib/tuned/NAME/tuned.conf of Debian's tuned 2.20.0-1): on a box
+ * that runs TuneD an include of one is found, whatever the checking machine has (set 4: F1).
+ */
+static bool
+shipped(const char *name)
+{
+	static const char *const names[] = {
+		"accelerator-performance", "atomic-guest", "atomic-host", "aws", "balanced",
+		"cpu-partitioning", "cpu-partitioning-powersave", "default", "desktop",
+		"desktop-powersave", "enterprise-storage", "hpc-compute", "intel-sst",
+		"laptop-ac-powersave", "laptop-battery-powersave", "latency-performance", "mssql",
+		"network-latency", "network-throughput", "openshift", "openshift-control-plane",
+		"openshift-node", "optimize-serial-console", "oracle", "postgresql", "powersave",
+		"realtime", "realtime-virtual-guest", "realtime-virtual-host", "sap-hana",
+		"sap-netweaver", "server-powersave", "spectrumscale-ece", "spindown-disk",
+		"throughput-performance", "virtual-guest", "virtual-host",
+	};
+	size_t i;
+
+	for (i = 0; i < nitems(names); i++) {
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void
 not_found(struct resolve *r, const char *nfile, int line, const char *name, char *skipped,
     const char *looked)
@@ -562,6 +589,10 @@ not_found(struct resolve *r, const char *nfile, int line, const char *name, char
 		kb_profile_note(r->top, nfile, line, KB_NOTE, "tuned include '%s': not in %s; "
 		    "TuneD skips a '-' include it cannot find (tuned/profiles/locator.py:28-30)",
 		    name, looked);
+	else if (shipped(name))
+		kb_profile_note(r->top, nfile, line, KB_NOTE, "tuned include '%s' is a profile "
+		    "TuneD ships (usr/lib/tuned/%s in tuned 2.20); not on this machine (%s), so "
+		    "its settings are not checked here", name, name, looked);
 	else
 		kb_profile_note(r->top, nfile, line, KB_WARNING, "tuned include '%s' is not read: "
 		    "no %s/tuned.conf in %s; TuneD refuses to load a profile whose include it cannot "

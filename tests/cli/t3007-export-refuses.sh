@@ -17,7 +17,7 @@ test_expect_success 'export --force writes it anyway, as apply --force does' '
 test_expect_success 'a read-only OID and a tunable no kernel has are refused too' '
 	printf "net.isr.numthreads=4\n" >ro.conf &&
 	test_expect_code 1 ntune export ro.conf --format sysctl 2>err && grep -q "is read-only" err &&
-	printf "hw.ixl.flow_control=0\n" >ne.conf &&
+	printf "hw.ix.allow_unsupported_sfp=1\n" >ne.conf &&
 	test_expect_code 1 ntune export ne.conf --format loader 2>err && grep -q "no FreeBSD kernel defines it" err
 '
 test_expect_success 'sh keeps => as a compare, and a format that cannot says so in the file and on stderr' '

@@ -80,4 +80,40 @@ test_expect_success 'a kenv read with no sysctl of that name stays a loader tuna
 	grep -q "^hw.frob.quiet	tunable	string	loader	-	" cat2.tsv &&
 	grep -q "^hw.frob.chatty	sysctl	int	runtime	RW	" cat2.tsv
 '
+test_expect_success 'a wrapper macro declares at each call (its template nothing), and an #ifdef option is marked' '
+	mkdir -p w/sys/dev/blip w/sys/conf w/sys/amd64/conf w/sys/kern w/sys/netinet &&
+	printf "SYSCTL_ROOT_NODE(OID_AUTO, kern, CTLFLAG_RW, 0, \"k\");\nSYSCTL_ROOT_NODE(OID_AUTO, net, CTLFLAG_RW, 0, \"n\");\nSYSCTL_NODE(_net, OID_AUTO, inet, CTLFLAG_RW, 0, \"i\");\nSYSCTL_NODE(_kern, OID_AUTO, blip, CTLFLAG_RW, 0, \"b\");\n" >w/sys/kern/kern_root.c &&
+	cat >w/sys/dev/blip/blip.h <<-\EOC &&
+	#define	BLIP_SYSCTL_INT(_name, _default, _descr)		\\
+	int blip_##_name = (_default);				\\
+	SYSCTL_INT(_kern_blip, OID_AUTO, _name, CTLFLAG_RWTUN, &blip_##_name, 0, _descr)
+	EOC
+	cat >w/sys/dev/blip/blip.c <<-\EOC &&
+	#include "blip.h"
+	#define	BLIP_NAME	beep
+	#define	BLIP_TWICE(n)	BLIP_SYSCTL_INT(n, 0, #n)
+	static BLIP_SYSCTL_INT(halt, 1, "halt");
+	BLIP_TWICE(BLIP_NAME);
+	EOC
+	cat >w/sys/netinet/ip_x.c <<-\EOC &&
+	#ifdef XSTEALTH
+	SYSCTL_INT(_net_inet, OID_AUTO, hush, CTLFLAG_RW, &hush, 0, "");
+	#else
+	SYSCTL_INT(_net_inet, OID_AUTO, loud, CTLFLAG_RW, &loud, 0, "");
+	#endif
+	#ifdef XGENERIC
+	SYSCTL_INT(_net_inet, OID_AUTO, plain, CTLFLAG_RW, &plain, 0, "");
+	#endif
+	EOC
+	printf "XSTEALTH\nXGENERIC\topt_x.h\n" >w/sys/conf/options &&
+	printf "options\tXGENERIC\n" >w/sys/amd64/conf/GENERIC &&
+	python3 "$GEN" "t1=w,14.0,x/y,0000000000000000000000000000000000000000,2026-12-07,test" >w.tsv &&
+	cat w.tsv &&
+	grep -q "^kern.blip.halt	sysctl	int	both	RWTUN	t1	t1:sys/dev/blip/blip.c:4$" w.tsv &&
+	grep -q "^kern.blip.beep	sysctl	int	both	RWTUN	t1	t1:sys/dev/blip/blip.c:5$" w.tsv &&
+	! grep -q "^kern.blip._name" w.tsv &&
+	grep -q "^net.inet.hush	.*t1:sys/netinet/ip_x.c:2 option:XSTEALTH$" w.tsv &&
+	grep -q "^net.inet.loud	.*t1:sys/netinet/ip_x.c:4$" w.tsv &&
+	grep -q "^net.inet.plain	.*t1:sys/netinet/ip_x.c:7$" w.tsv
+'
 test_done

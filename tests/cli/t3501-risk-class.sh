@@ -44,11 +44,11 @@ assert a[\"net.inet.ip.redirect\"][\"risk_class\"] is None
 '
 
 test_expect_success 'check lists each risky line with its class and trial, text and JSON; diagnostics unchanged' '
-	printf "dev.ax.0.iflib.override_nrxqs=4\nkern.ipc.nmbclusters=1000000\nnet.inet.ip.forwarding=1\nnet.inet.ip.redirect=0\n" >p.conf &&
+	printf "dev.ax.0.iflib.override_nrxqs=4\nkern.ipc.nmbclusters=1000000\nnet.inet.tcp.blackhole=2\nnet.inet.ip.redirect=0\n" >p.conf &&
 	ntune check --os opnsense p.conf >out 2>err &&
 	grep -q "^p.conf:1: boot risk: dev.ax.0.iflib.override_nrxqs: .*$TRIAL" out &&
 	grep -q "^p.conf:2: boot risk: kern.ipc.nmbclusters: memory sized at boot" out &&
-	grep -q "^p.conf:3: access risk: net.inet.ip.forwarding: " out &&
+	grep -q "^p.conf:3: access risk: net.inet.tcp.blackhole: " out &&
 	! grep -q "^p.conf:4:" out &&
 	grep -q "0 errors, 0 warnings, 0 notes" err &&
 	ntune check --os opnsense --json p.conf >c.json &&
@@ -98,5 +98,15 @@ test_expect_success 'check: no boot risk for a knob at its default, nor for a ru
 	grep -q "^loader.conf:1: boot risk: kern.ipc.nmbclusters" out &&
 	! grep -q "^loader.conf:2: boot risk" out &&
 	grep -q "^loader.conf:3: boot risk: hw.pci.enable_msix" out
+'
+test_expect_success 'an access risk only for the values that carry it (risk-values): forwarding=1 turns routing on' '
+	printf "net.inet.ip.forwarding=1\nnet.inet.ip.forwarding=0\n" >fwd.conf &&
+	{ ntune check --os freebsd --target sysctl fwd.conf >out 2>err || :; } &&
+	! grep -q "^fwd.conf:1: access risk" out &&
+	grep -q "^fwd.conf:2: access risk: net.inet.ip.forwarding: 0 stops routing" out &&
+	printf "net.ipv4.ip_forward=1\nnet.ipv4.conf.all.rp_filter=2\nnet.ipv4.conf.all.rp_filter=1\n" >l.conf &&
+	{ ntune check --os linux --target sysctl l.conf >out 2>err || :; } &&
+	! grep -q "^l.conf:[12]: access risk" out &&
+	grep -q "^l.conf:3: access risk: net.ipv4.conf.all.rp_filter: 1 (strict)" out
 '
 test_done

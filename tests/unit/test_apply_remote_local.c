@@ -65,6 +65,10 @@ setup(void **state)
 	xasprintf(&p, "%s/knobs", root);
 	setenv("KNOBS", p, 1);
 	free(p);
+	/* the namespaces of the stand-in: knobs/NS is there */
+	xasprintf(&p, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", p, 1);
+	free(p);
 	put("/mib/net/isr/dispatch", "direct\n");
 	put("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
 	put("/mib/net/isr/maxthreads", "1\n");
@@ -244,6 +248,32 @@ test_opnsense_persists_into_loader_conf_local(void **state)
 }
 
 /*
+ * A knob that has its value already is written into the boot file, not set (the C engine's
+ * apply persisted it too); one the kernel will not let anyone set (read only here) stays so.
+ */
+static void
+test_a_knob_at_its_value_is_persisted_not_set(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\nkern.ro_knob=7\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	sh_ok("mkdir -p mib/kern && echo 7 >mib/kern/ro_knob && chmod 0400 mib/kern/ro_knob%s", "");
+	applied(p, &o, &r);
+	assert_int_equal(r.changes[1].action, APPLY_SKIP_SAME);
+	expect("/etc/sysctl.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block are "
+	    "lost\nnet.isr.dispatch=deferred\nkern.ro_knob=7\n# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	expect("/etc/sysctl.conf.local", NULL);
+	expect("/mib/net/isr/dispatch", "direct\n");
+	free(said);
+	agentless_result_free(&r);
+	kb_profile_free(p);
+}
+
+/*
  * The knobs sh cannot set itself go through `ntune knob` (here its stand-in): an if.* knob,
  * and with a namespace every knob apply_in_netns() puts there (if.* too); none has a boot file.
  */
@@ -387,6 +417,7 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 		skip();
 	free(cmd);
 	host = output("cat /proc/sys/net/ipv4/ip_default_ttl");
+	unsetenv("NTUNE_NETNS_DIR");
 	o.os = OS_PLATFORM_LINUX;
 	o.self = self;
 	o.netns = ns;
@@ -406,8 +437,17 @@ test_knobs_in_a_namespace_through_this_ntune(void **state)
 	assert_string_equal(v, "64 1000 ");
 	free(v);
 	free(cmd);
+	free(said);
+	agentless_result_free(&r);
+	/* a namespace deleted before the revert: nothing of it is left to put back */
+	applied(p, &o, &r);
 	xasprintf(&cmd, "ip netns del %s", ns);
 	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	if (agentless_revert(&o, NULL, &said, &cause) != 0)
+		fail_msg("%s", cause);
+	xasprintf(&cmd, "%s/knobs", root);
+	setenv("NTUNE_NETNS_DIR", cmd, 1);
 	free(cmd);
 	free(host);
 	free(said);
@@ -497,7 +537,10 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	struct kb *kb = share_kb();
 	struct kb_profile *p = profile("net.isr.maxthreads=4\n");
 	struct agentless_result r;
+	struct agentless_entry *e = NULL;
 	char *cause = NULL, *said = NULL;
+	size_t n = 0;
+	json_t *j;
 
 	(void)state;
 	o.trial_boot = true;
@@ -509,6 +552,12 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 		fail_msg("%s", cause);
 	assert_int_equal(r.changes[0].action, APPLY_TRIAL_BOOT);
 	assert_true(r.nreboot == 1 && r.npersisted == 0);
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && e[0].trial_pending);
+	j = agentless_entry_json(&e[0], "local");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "trial"), "state")), "pending");
+	json_decref(j);
+	agentless_entries_free(e, n);
 	expect("/boot/nextboot.conf", "nextboot_enable=\"YES\"\nnet.isr.maxthreads=\"4\"\n");
 	/* a boot that did not have it (the loader used the file, kenv says nothing) */
 	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
@@ -523,10 +572,53 @@ test_trial_is_kept_only_when_kenv_has_it(void **state)
 	free(said);
 	expect("/boot/loader.conf.local", "# BEGIN ntune: managed by `ntune apply`; edits inside this block "
 	    "are lost\nnet.isr.maxthreads=\"4\"\n# END ntune\n");
+	assert_int_equal(agentless_history(&o, r.id, &e, &n, &cause), 0);
+	assert_true(n == 1 && !e[0].trial_pending);
+	agentless_entries_free(e, n);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect("/boot/loader.conf.local", NULL);
 	free(said);
 	put("/kenv.txt", "");
+	agentless_result_free(&r);
+	kb_profile_free(p);
+	kb_free(kb);
+}
+
+/*
+ * OPNsense with --trial-boot: the runtime tunable goes into loader.conf.local's block at apply,
+ * the trial's tunable joins it at confirm (kenv has it), and revert puts the file back as it was
+ * before both (keep's copy first, then the apply's).
+ */
+static void
+test_opnsense_trial_keeps_both_in_one_block(void **state)
+{
+	struct agentless_opts o = freebsd_here();
+	struct kb *kb = share_kb();
+	struct kb_profile *p = profile("net.isr.maxthreads=4\nnet.inet.ip.intr_queue_maxlen=1024\n");
+	struct agentless_result r;
+	char *cause = NULL, *said = NULL;
+
+	(void)state;
+	o.platform = OS_PLATFORM_OPNSENSE;
+	o.trial_boot = true;
+	put("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	if (agentless_apply(kb, p, &o, &r, &cause) != 0)
+		fail_msg("%s", cause);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\n# END ntune\n");
+	put("/boot/nextboot.conf", "nextboot_enable=\"NO\"\n");
+	put("/kenv.txt", "net.isr.maxthreads=\"4\"\n");
+	assert_int_equal(agentless_confirm(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n# BEGIN ntune: managed by `ntune apply`; edits "
+	    "inside this block are lost\nnet.inet.ip.intr_queue_maxlen=\"1024\"\nnet.isr.maxthreads=\"4\"\n"
+	    "# END ntune\n");
+	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
+	free(said);
+	expect("/boot/loader.conf.local", "kern.hz=\"100\"\n");
+	expect("/mib/net/inet/ip/intr_queue_maxlen", "256\n");
+	put("/kenv.txt", "");
+	sh_ok("rm boot/loader.conf.local%s", "");
 	agentless_result_free(&r);
 	kb_profile_free(p);
 	kb_free(kb);
@@ -564,12 +656,15 @@ test_another_os_writes_boot_files_only(void **state)
 	kb_free(kb);
 }
 
-/* Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR. */
+/*
+ * Without a journal directory of its own, a run here keeps its journal in $NTUNE_STATE_DIR, where
+ * an entry's id also names its profile.
+ */
 static void
 test_journal_here_defaults_to_the_state_dir(void **state)
 {
 	struct agentless_opts o = freebsd_here();
-	struct kb_profile *p = profile("net.isr.dispatch=deferred\n");
+	struct kb_profile *p = profile("net.isr.dispatch=deferred\n"), *e;
 	struct agentless_result r;
 	char *cause = NULL, *said = NULL, *sd, *st;
 
@@ -581,6 +676,12 @@ test_journal_here_defaults_to_the_state_dir(void **state)
 	applied(p, &o, &r);
 	xasprintf(&st, "/ntune-state/%s/state", r.id);
 	expect(st, "applied\n");
+	/* an entry's id stands for its profile (verify, diff, export), read from that journal */
+	e = apply_profile_or_entry(r.id, NULL, &cause);
+	assert_non_null(e);
+	assert_true(e->nentries == 1 && strcmp(e->entries[0].name, "net.isr.dispatch") == 0 &&
+	    strcmp(e->entries[0].value, "deferred") == 0);
+	kb_profile_free(e);
 	assert_int_equal(agentless_revert(&o, NULL, &said, &cause), 0);
 	expect(st, "reverted\n");
 	unsetenv("NTUNE_STATE_DIR");
@@ -598,12 +699,14 @@ main(void)
 		cmocka_unit_test(test_apply_history_revert_here),
 		cmocka_unit_test(test_dead_man_here_and_confirm),
 		cmocka_unit_test(test_opnsense_persists_into_loader_conf_local),
+		cmocka_unit_test(test_a_knob_at_its_value_is_persisted_not_set),
 		cmocka_unit_test(test_knobs_through_ntune_knob),
 		cmocka_unit_test(test_second_apply_merges_into_the_block),
 		cmocka_unit_test(test_knobs_in_a_namespace_through_this_ntune),
 		cmocka_unit_test(test_hooks_kill_and_fail_a_set),
 		cmocka_unit_test(test_dead_man_here_reverts_on_linux),
 		cmocka_unit_test(test_trial_is_kept_only_when_kenv_has_it),
+		cmocka_unit_test(test_opnsense_trial_keeps_both_in_one_block),
 		cmocka_unit_test(test_another_os_writes_boot_files_only),
 		cmocka_unit_test(test_journal_here_defaults_to_the_state_dir),
 	};

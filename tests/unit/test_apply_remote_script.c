@@ -125,6 +125,27 @@ test_hostile_names_and_values_are_refused(void **state)
 	free(cause);
 	assert_int_equal(rscript_check_root("/tmp/dut-1_a.b", &cause), 0);
 	assert_int_equal(rscript_check_root("", &cause), 0);
+	/* a run here: ntune's path and the namespace are words of the programs too */
+	s.root = "";
+	s.self = "/usr/bin/nt'une";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	assert_non_null(strstr(cause, "is not an absolute plain path"));
+	free(cause);
+	s.self = "ntune";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	free(cause);
+	s.self = "/usr/bin/ntune";
+	s.netns = "a$(reboot)";
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	assert_non_null(strstr(cause, "bad namespace name"));
+	free(cause);
+	/* a knob of `ntune knob` without ntune's path (a DUT) is refused */
+	s.self = NULL;
+	s.netns = NULL;
+	k.via = true;
+	assert_null(rscript_apply(&s, &k, 1, &cause));
+	assert_non_null(strstr(cause, "is set through `ntune knob`"));
+	free(cause);
 }
 
 /* --- run by sh against the sysctl stand-in ---------------------------------------------- */

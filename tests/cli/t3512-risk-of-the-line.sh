@@ -1,0 +1,48 @@
+#!/bin/sh
+# A line's boot risk is its own, in one place (src/kb/risk.c kb_line_risk) that check, apply,
+# export and doctor all use: none at the knob's default (the box boots with it anyway), none
+# for a knob settable at run time in a file applied after boot; the knob's name alone decides
+# nothing (issue 36: apply refused hw.pci.enable_msix=1, the default).
+. "$(dirname "$0")/lib.sh"
+export NTUNE_STATE_DIR="$TRASH/state"
+R="$TRASH/root"
+mkdir -p "$R/boot"
+printf 'kern.hz="100"\n' >"$R/boot/loader.conf.local"
+cp "$R/boot/loader.conf.local" "$TRASH/loader.orig"
+
+test_expect_success 'apply of a boot-class knob at its default: not refused, written' '
+	printf "hw.pci.enable_msix=1\n" >default.conf &&
+	ntune apply --os freebsd --root "$R" default.conf >out 2>err &&
+	! grep -q "boot-risk line" err &&
+	grep -qx "hw.pci.enable_msix=\"1\"" "$R/boot/loader.conf.local" &&
+	ntune revert >/dev/null && cmp "$R/boot/loader.conf.local" "$TRASH/loader.orig"
+'
+test_expect_success 'apply of the same knob away from its default: refused, nothing changed' '
+	printf "hw.pci.enable_msix=0\n" >off.conf &&
+	test_expect_code 1 ntune apply --os freebsd --root "$R" off.conf >out 2>err &&
+	grep -q "off.conf has 1 boot-risk line (off.conf:1 hw.pci.enable_msix)" err &&
+	cmp "$R/boot/loader.conf.local" "$TRASH/loader.orig"
+'
+test_expect_success 'export: the comment above a real override, none at the default, none for a run-time write' '
+	printf "hw.pci.enable_msix=1\nkern.ipc.nmbclusters=1000000\n" >e.conf &&
+	ntune export --format loader --os freebsd e.conf >l.out &&
+	grep -B1 "^kern.ipc.nmbclusters=\"1000000\"$" l.out | grep -q "^# boot risk: " &&
+	grep -B1 "^hw.pci.enable_msix=\"1\"$" l.out | grep -vq "boot risk" &&
+	ntune export --format sysctl --os freebsd e.conf >s.out 2>/dev/null &&
+	grep -q "^kern.ipc.nmbclusters=1000000$" s.out &&
+	! grep -q "boot risk" s.out
+'
+test_expect_success 'doctor on seed000: the boot-risk changes and comments are those of before' '
+	test_expect_code 1 ntune doctor -o docout --from "$SRCDIR/tests/fixtures/doctor/seed000" >doc.txt &&
+	python3 -c "
+import json
+d=json.load(open(\"docout/doctor.json\"))
+ch=[c for it in d[\"items\"] for c in it[\"changes\"]]
+assert [c[\"name\"] for c in ch if c.get(\"risk\")==\"boot\"]==[], ch
+adv=[(a[\"name\"], a.get(\"risk\")) for a in d.get(\"advice\", [])]
+assert (\"dev.ax.0.iflib.override_nrxds\", \"boot\") in adv, adv
+" &&
+	grep -q "^  dev.ax.0.iflib.override_nrxds=4096 \[measure it\] \[boot risk: one-boot trial first\]" doc.txt &&
+	! grep -q "boot risk" docout/proposed.conf
+'
+test_done
