@@ -103,7 +103,13 @@ int	 agentless_read(const struct agentless_opts *, char *const names[], size_t n
  * A run here (o->self) checks its knobs in agentless_apply.
  */
 int	 agentless_check(const struct kb *, const struct kb_profile *p, enum os_platform os, char **cause);
-/* Applies p there (or only plans it). */
+/*
+ * Applies p there (or only plans it). The program runs in a process group of its own and ends
+ * its writes (or undoes them) even when ntune dies; a command here blocks SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT around the call (as local_apply.c did) so that it also reports the outcome
+ * (t4101: a signal mid-apply waits until every write is done). res->status: the exit status
+ * (RSCRIPT_EX_*; 128+N when killed by signal N, e.g. 137 by the test hook).
+ */
 int	 agentless_apply(const struct kb *, const struct kb_profile *p, const struct agentless_opts *,
 	    struct agentless_result *, char **cause);
 void	 agentless_result_free(struct agentless_result *);
@@ -164,8 +170,8 @@ void	 agentless_entries_free(struct agentless_entry *, size_t n);
 /* name=new lines, one a change: the profile an entry applied (malloc'd). */
 char	*apply_changes_profile(const struct apply_change *, size_t n);
 /*
- * The profile arg names (kb_profile_load): a file, else a journal entry's id, on the DUT of o
- * (o->dut not NULL) or in this machine's journal: its name=new lines, named by the id.
+ * The profile arg names (kb_profile_load): a file, else a journal entry's id on o->dut (a DUT,
+ * or this machine: agentless_local; o NULL: this machine): its name=new lines, named by the id.
  */
 struct kb_profile *apply_profile_or_entry(const char *arg, const struct agentless_opts *o,
 	    char **cause);
