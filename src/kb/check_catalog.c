@@ -736,7 +736,10 @@ unknown(struct lint *l, const struct kb_entry *e)
 			return;
 		}
 		diag(l, e, KB_WARNING, "unknown-knob", "'%s' is no loader variable, tunable or "
-		    "rc.conf variable the catalogue knows: nothing may read it", e->name);
+		    "rc.conf variable the catalogue knows (%s): a typo, a variable newer than those "
+		    "sources, one of a port, or an rc.conf one named after an interface (ifconfig_IF, "
+		    "wlans_IF: the loader ignores those); if none of these, nothing reads it", e->name,
+		    tree_range(l));
 		return;
 	}
 	if (source_ported(l, e))

@@ -63,4 +63,9 @@ test_expect_success 'a name gone since OpenZFS names the one the newest tree has
 	ntune check --os freebsd loader.conf >out 2>err &&
 	grep -q "^loader.conf:1: warning: .vfs.zfs.prefetch_disable. is gone from FreeBSD: .*; the newest tree has vfs.zfs.prefetch.disable (sys/contrib/openzfs/module/zfs/dmu_zfetch.c:[0-9]*, FreeBSD 14.0)$" out
 '
+test_expect_success 'a name the catalogue lacks in loader.conf says what it may be, a newer loader variable among them' '
+	printf "loader_autoboot_show=\"NO\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err &&
+	grep -q "^loader.conf:1: warning: .loader_autoboot_show. is no loader variable, tunable or rc.conf variable the catalogue knows (FreeBSD 9.3 to 14.0 sources): a typo, a variable newer than those sources" out
+'
 test_done
