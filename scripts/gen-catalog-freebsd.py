@@ -14,6 +14,10 @@ derived from the flags, and file:line.  No description string is ever copied.
 Placement: RDTUN (RD + TUN) -> loader; RWTUN, or RW and a TUNABLE_*_FETCH /
 getenv_* / TUNABLE_* of the same name -> both; RW -> runtime; RD -> read-only;
 a tunable fetched with no sysctl of that name -> loader.
+
+A function-like macro whose body declares a knob (VT_SYSCTL_INT) is expanded at
+each call; a declaration under #ifdef OPTION, a kernel option amd64 GENERIC lacks,
+gets " option:OPTION" after its source.
 """
 import os
 import re
@@ -240,6 +244,18 @@ class Wrappers:
             return v if re.match(r'^[A-Za-z_]\w*$', v) else m.group(0)
         return re.sub(r'"(?:[^"\\]|\\.)*"|\b[A-Z_][A-Z0-9_]*\b', lambda m: m.group(0)
                       if m.group(0).startswith('"') else one(m), out)
+
+    def string_macros(self, expr):
+        """expr with its object macros of one definition replaced, four levels deep (a
+        name made of a macro and string literals)."""
+        for _ in range(4):
+            new = re.sub(r'"(?:[^"\\]|\\.)*"|\b[A-Z_][A-Z0-9_]*\b', lambda m: m.group(0)
+                         if m.group(0).startswith('"') or len(self.objects.get(m.group(0), ())) != 1
+                         else next(iter(self.objects[m.group(0)])), expr)
+            if new == expr:
+                break
+            expr = new
+        return expr
 
     def unresolved(self, args):
         return any(a.strip() in self.objects and not a.strip().startswith(('CTL', 'OID_'))
@@ -593,6 +609,9 @@ class Tree:
                              typ, fmt, rel, line))
             return
         name = literal(args[0]) if args else None
+        if name is None and args:
+            # "kern.hwpmc.nbuffers" is PMC_SYSCTL_NAME_PREFIX "nbuffers" (sys/sys/pmc.h)
+            name = literal(self.wrappers.string_macros(args[0]))
         if not name or not re.match(r'^[A-Za-z_][\w.%-]*$', name):
             return
         if macro.startswith('TUNABLE_'):

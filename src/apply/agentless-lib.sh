@@ -226,7 +226,9 @@ ntune_pending() {
 		{ [ -e "$e/confirmed" ] || [ -e "$e/reverted" ]; } && continue
 		case $(cat "$e/state") in
 		applied) [ -f "$e/deadman.pid" ] || [ -f "$e/lease" ] || continue ;;
-		applying | partial) ;;
+		# Stopped before its first set (latest is written just before the sets) unless latest.
+		applying) [ "$(cat "$S/latest" 2>/dev/null)" = "${e##*/}" ] || continue ;;
+		partial) ;;
 		*) continue ;;
 		esac
 		echo "ntune-agentless: journal entry ${e##*/} is neither confirmed nor reverted" \

@@ -1,23 +1,9 @@
-# revert (after S, R, I, agentless-lib.sh and -pick.sh: J): entry I (or the latest not reverted) put back by
+# revert (after S, R, I, agentless-lib.sh and -pick.sh: J): entry I (or the latest) put back by
 # its restore program, holding the lock. One mkdir (ENTRY/decided) decides between it, the dead-
 # man and a confirm. A restore that cannot put every original back leaves the entry partial: the
 # dead-man stays and tries again, as a later revert does. Exit 10: no such entry; 13: the dead-
 # man came first; 12: partial; 14: another change runs (remote_script.h).
 # shellcheck shell=sh
-# No entry named: the newest that still holds changes (none: 10).
-if [ -z "$I" ]; then
-	J=$S/none
-	for e in "$S"/*/; do
-		[ -e "${e}reverted" ] && continue
-		case $(cat "${e}state" 2>/dev/null) in
-		applied | applying | confirmed | partial) J=${e%/} ;;
-		esac
-	done
-	if [ "$J" = "$S/none" ]; then
-		echo "ntune-agentless: no journal entry left to revert on this host" >&2
-		return 10
-	fi
-fi
 if [ -e "$J/reverted" ]; then
 	echo "ntune-agentless: ${J##*/} is reverted already ($(cat "$J/reverted"))"
 	return 0

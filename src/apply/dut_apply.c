@@ -122,7 +122,8 @@ read_values(const struct agentless_opts *o, char *const names[], size_t n, bool 
 			rc = 0;
 		for (i = 0; rc == 0 && !tolerant && i < n; i++)
 			if (v[i] == NULL) {
-				util_cause(cause, "%s: sysctl -e did not print '%s'", o->dut->url, names[i]);
+				util_cause(cause, "%s: %s '%s'", o->dut->url, o->os == OS_PLATFORM_FREEBSD ?
+				    "sysctl -e did not print" : "cannot read", names[i]);
 				rc = -1;
 			}
 		remote_result_free(&r);
@@ -543,10 +544,14 @@ run_script(const struct agentless_opts *o, const char *script, const char *what,
 		res->status = r.timed_out ? -1 : r.status;
 	}
 	if (r.status != 0 || r.timed_out) {
-		/* A partial entry: every line, each knob left and its value; a trial: kenv's answer. */
-		util_cause(cause, "cannot %s on %s (journal entry %s there): %s: %s%s", what, o->dut->url,
-		    id, exit_word(r.status), (r.status == RSCRIPT_EX_PARTIAL ||
-		    r.status == RSCRIPT_EX_NOTRIAL) && r.err != NULL ?
+		/*
+		 * A partial entry: every line, each knob left and its value; a trial: kenv's answer; a
+		 * set refused: why (`ntune knob`'s line).
+		 */
+		util_cause(cause, "cannot %s%s%s (journal entry %s%s): %s: %s%s", what,
+		    o->dut->local ? "" : " on ", o->dut->local ? "" : o->dut->url, id,
+		    o->dut->local ? "" : " there", exit_word(r.status), (r.status == RSCRIPT_EX_PARTIAL ||
+		    r.status == RSCRIPT_EX_NOTRIAL || r.status == RSCRIPT_EX_SET) && r.err != NULL ?
 		    util_trim(r.err) : remote_result_why(&r), r.status == 255 && o->confirm_secs > 0 ?
 		    "; if the apply started, the DUT's own dead-man job restores the originals" : "");
 		remote_result_free(&r);

@@ -170,8 +170,8 @@ void	 agentless_entries_free(struct agentless_entry *, size_t n);
 /* name=new lines, one a change: the profile an entry applied (malloc'd). */
 char	*apply_changes_profile(const struct apply_change *, size_t n);
 /*
- * The profile arg names (kb_profile_load): a file, else a journal entry's id, on the DUT of o
- * (o->dut not NULL) or in this machine's journal: its name=new lines, named by the id.
+ * The profile arg names (kb_profile_load): a file, else a journal entry's id on o->dut (a DUT,
+ * or this machine: agentless_local; o NULL: this machine): its name=new lines, named by the id.
  */
 struct kb_profile *apply_profile_or_entry(const char *arg, const struct agentless_opts *o,
 	    char **cause);

@@ -280,47 +280,26 @@ struct kb_profile *
 apply_profile_or_entry(const char *arg, const struct agentless_opts *o, char **cause)
 {
 	struct agentless_entry *e;
-	struct agentless_opts lo;
+	struct agentless_opts here;
 	struct remote_host h;
-	json_t *doc, *c;
-	struct apply_change *v;
-	size_t n, i;
-	char *text = NULL;
+	size_t n;
+	char *text;
 	struct kb_profile *p = NULL;
 
 	if (strcmp(arg, "-") == 0 || access(arg, F_OK) == 0 || agentless_check_id(arg, NULL) == -1)
 		return kb_profile_load(arg, cause);
-	/* Here: the journal of the one engine (agentless_local), else the C engine's JSON one. */
-	if (o == NULL || o->dut == NULL)
-		o = agentless_local(&lo, &h, NULL, NULL, NULL, NULL) == 0 &&
-		    agentless_history(&lo, arg, &e, &n, NULL) == 0 ? &lo : NULL;
-	else if (agentless_history(o, arg, &e, &n, cause) == -1)
+	if (o == NULL && agentless_local(&here, &h, NULL, NULL, NULL, cause) == -1)
 		return NULL;
-	if (o != NULL) {
-		/* An entry of an ntune before the record (ENTRY/entry) names no change. */
-		text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
-		agentless_entries_free(e, n);
-	} else if ((doc = apply_journal_read(NULL, arg, NULL)) == NULL)
-		return kb_profile_load(arg, cause);
-	else {
-		c = json_object_get(doc, "changes");
-		n = json_array_size(c);
-		v = xcalloc(n + 1, sizeof *v);
-		for (i = 0; i < n; i++) {
-			v[i].name = (char *)json_string_value(json_object_get(json_array_get(c, i), "name"));
-			v[i].want = (char *)json_string_value(json_object_get(json_array_get(c, i), "new"));
-			if (v[i].name == NULL || v[i].want == NULL)
-				v[i].name = v[i].want = (char *)"";
-		}
-		text = apply_changes_profile(v, n);
-		free(v);
-		json_decref(doc);
-	}
+	if (agentless_history(o != NULL ? o : &here, arg, &e, &n, cause) == -1)
+		return NULL;
+	/* An entry of an ntune before the record (ENTRY/entry) names no change. */
+	text = n == 1 && e->nchanges > 0 ? apply_changes_profile(e->changes, e->nchanges) : NULL;
+	agentless_entries_free(e, n);
 	if (text != NULL)
 		p = kb_profile_parse(arg, text, strlen(text), cause);
 	else
 		util_cause(cause, "%s: journal entry %s records no change (an older ntune made it, "
-		    "which kept them only in its restore program)", o->dut->url, arg);
+		    "which kept them only in its restore program)", o != NULL ? o->dut->url : "here", arg);
 	free(text);
 	return p;
 }

@@ -1,60 +1,64 @@
 /*
  * The namespace lab as a bench_runner: a profile applied in the lab's DUT
- * namespace with the local apply (not persisted, journal in c->state_dir),
- * restored from its journal entry, a run measured by bench_lab_measure, an
- * RFC 2544 trial by bench_lab_rfc2544_trial.
+ * namespace by the one apply engine run here (agentless_local; not persisted,
+ * journal in c->state_dir), restored from its journal entry, a run measured by
+ * bench_lab_measure, an RFC 2544 trial by bench_lab_rfc2544_trial.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply/apply.h"
+#include "apply/dut_apply.h"
 #include "bench/lab_bench.h"
 #include "bench/bench_run.h"
 #include "bench/runner.h"
 #include "kb/kb.h"
+#include "remote/remote.h"
 #include "util/util.h"
 
 static int
 lab_apply(void *arg, const struct bench_profile *p, char *journal, size_t len, char **cause)
 {
 	struct bench_ctx *c = arg;
-	struct apply_opts o;
-	struct apply_result res;
+	struct remote_host h;
+	struct agentless_opts o;
+	struct agentless_result res;
 	char *why = NULL;
+	int rc = 0;
 
 	journal[0] = '\0';
 	if (p->prof == NULL || p->prof->nentries == 0)
 		return 0;
-	memset(&o, 0, sizeof o);
-	o.state_dir = c->state_dir;
-	o.netns = c->lab->dut_ns;
-	o.persist = false;
 	memset(&res, 0, sizeof res);
-	if (apply_profile(c->kb, p->prof, &o, &res, &why) == -1) {
-		/* A failed apply has restored what it wrote; its partial result is ours to free. */
-		apply_result_free(&res);
+	if (agentless_local(&o, &h, NULL, c->state_dir, c->lab->dut_ns, &why) == 0)
+		o.persist = false;
+	/* A failed apply has restored what it wrote (or set nothing). */
+	if (o.dut == NULL || agentless_apply(c->kb, p->prof, &o, &res, &why) == -1) {
 		util_cause(cause, "cannot apply '%s': %s", p->label, why);
 		free(why);
-		return -1;
-	}
-	snprintf(journal, len, "%s", res.id);
-	apply_result_free(&res);
-	return 0;
+		rc = -1;
+	} else
+		snprintf(journal, len, "%s", res.id);
+	agentless_result_free(&res);
+	return rc;
 }
 
 static int
 lab_restore(void *arg, const char *journal, char **cause)
 {
 	struct bench_ctx *c = arg;
-	char done[APPLY_ID_MAX], *why = NULL;
+	struct remote_host h;
+	struct agentless_opts o;
+	char *said = NULL, *why = NULL;
 
-	if (apply_revert(c->state_dir, journal, done, sizeof done, &why) == -1) {
+	if (agentless_local(&o, &h, NULL, c->state_dir, c->lab->dut_ns, &why) == -1 ||
+	    agentless_revert(&o, journal, &said, &why) == -1) {
 		util_cause(cause, "cannot restore the settings of journal entry %s: %s "
 		    "(run `ntune revert %s`)", journal, why, journal);
 		free(why);
 		return -1;
 	}
+	free(said);
 	return 0;
 }
 

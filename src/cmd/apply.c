@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "apply/apply.h"
+#include "apply/dut_apply.h"
 #include "cli/dut_write_opts.h"
 #include "cli/cli.h"
 #include "kb/kb.h"
@@ -15,6 +15,22 @@
 #include "util/util_json.h"
 
 extern const struct ntune_cmd cmd_apply;
+
+/* apply's options for the engine (agentless_opts takes them once the target is open). */
+struct apply_opts {
+	const char *root;	/* persistence prefix ("" or NULL = /); tests and images */
+	const char *netns;	/* NULL: this process's namespace; else netns-scoped and if.* knobs go there */
+	const char *os;		/* an os_platform_name(); NULL = this machine */
+	bool	dry_run;	/* plan only: read current values, write nothing */
+	bool	persist;	/* write the boot-time files (default true) */
+	int	confirm_secs;	/* > 0: the dead-man job reverts unless confirmed */
+	bool	trial_boot;	/* FreeBSD: loader tunables go to nextboot(8) for one boot */
+};
+
+/* What apply's options say beside struct apply_opts. */
+struct apply_flags {
+	bool	json, force, plan, no_trial;
+};
 
 struct reader {
 	struct apply_access *acc;
@@ -90,21 +106,39 @@ action_text(enum apply_action a, bool dry)
 	return "";
 }
 
+/* A list of names after what, on one line (none: nothing). */
 static void
-print_text(const struct apply_result *r, bool dry, int confirm)
+print_names(const char *what, char *const *v, size_t n)
 {
-	size_t i, w = 0, set = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("%s %s%s", i == 0 ? what : "", v[i], i + 1 == n ? "\n" : "");
+}
+
+/*
+ * What apply did (or, dry, would do); url: the DUT's, NULL here. Here a change counts when set
+ * at runtime; on a DUT also when written for the next boot.
+ */
+static void
+print_text(const struct agentless_result *r, const char *url, bool dry, int confirm)
+{
+	size_t i, w = 0, set = 0, trial = 0;
 	const struct apply_change *c;
 
 	for (i = 0; i < r->nchanges; i++) {
-		if (strlen(r->changes[i].name) > w)
-			w = strlen(r->changes[i].name);
-		set += r->changes[i].action == APPLY_SET;
+		c = &r->changes[i];
+		if (strlen(c->name) > w)
+			w = strlen(c->name);
+		set += c->action == APPLY_SET || (url != NULL && (c->action == APPLY_BOOT_ONLY ||
+		    c->action == APPLY_TRIAL_BOOT));
+		trial += c->action == APPLY_TRIAL_BOOT;
 	}
 	if (dry)
 		printf("dry run: %zu of %zu settings would change\n", set, r->nchanges);
 	else
-		printf("applied %s: %zu of %zu settings changed\n", r->id, set, r->nchanges);
+		printf("applied %s%s%s: %zu of %zu settings changed\n", r->id, url ? " on " : "",
+		    url ? url : "", set, r->nchanges);
 	for (i = 0; i < r->nchanges; i++) {
 		c = &r->changes[i];
 		printf("  %-*s  %s -> %s  (%s%s)\n", (int)w, c->name, c->old ? c->old : "?", c->want,
@@ -112,34 +146,37 @@ print_text(const struct apply_result *r, bool dry, int confirm)
 	}
 	for (i = 0; i < r->npersisted; i++)
 		printf("%s %s\n", dry ? "would persist in" : "persisted in", r->persisted[i]);
-	if (r->nreboot > 0) {
-		printf("reboot needed for:");
-		for (i = 0; i < r->nreboot; i++)
-			printf(" %s", r->reboot[i]);
-		printf("\n");
-	}
-	if (r->nnot_persisted > 0) {
-		printf("not persisted (runtime only):");
-		for (i = 0; i < r->nnot_persisted; i++)
-			printf(" %s", r->not_persisted[i]);
-		printf("\n");
-	}
-	for (i = 0, set = 0; i < r->nchanges; i++)
-		set += r->changes[i].action == APPLY_TRIAL_BOOT;
-	if (set > 0 && !dry)
-		printf("one-boot trial: reboot, then `ntune confirm %s` keeps %zu boot-time setting%s in "
-		    "loader.conf.local; a box that does not come up boots its old settings after a reset\n",
-		    r->id, set, set == 1 ? "" : "s");
+	print_names("reboot needed for:", r->reboot, r->nreboot);
+	print_names("not persisted (runtime only):", r->not_persisted, r->nnot_persisted);
+	if (trial > 0 && !dry)
+		printf("one-boot trial: reboot, then `ntune confirm%s%s %s` keeps %zu boot-time setting%s "
+		    "in loader.conf.local; a box that does not come up boots its old settings after a "
+		    "reset\n", url ? " --dut " : "", url ? url : "", r->id, trial, trial == 1 ? "" : "s");
 	if (confirm > 0 && !dry) {
-		printf("reverts in %d s unless `ntune confirm %s` runs", confirm, r->id);
-		if (r->deadman_pid > 0)
+		printf("reverts in %d s unless `ntune confirm%s%s %s` runs", confirm, url ? " --dut " : "",
+		    url ? url : "", r->id);
+		if (url != NULL)
+			printf(" (a job on the DUT does it)");
+		else if (r->deadman_pid > 0)
 			printf(" (dead-man pid %d)", r->deadman_pid);
 		printf("\n");
 	}
 }
 
+/* The names as a JSON array. */
+static json_t *
+names_json(char *const *v, size_t n)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(v[i]));
+	return arr;
+}
+
 static void
-print_json(const struct apply_result *r, bool dry, int confirm)
+print_json(const struct agentless_result *r, bool dry, int confirm)
 {
 	json_t *doc = json_object(), *arr;
 	size_t i;
@@ -150,46 +187,13 @@ print_json(const struct apply_result *r, bool dry, int confirm)
 	for (i = 0; i < r->nchanges; i++)
 		json_array_append_new(arr, apply_change_json(&r->changes[i]));
 	json_object_set_new(doc, "changes", arr);
-	arr = json_array();
-	for (i = 0; i < r->npersisted; i++)
-		json_array_append_new(arr, json_string(r->persisted[i]));
-	json_object_set_new(doc, "persisted", arr);
-	arr = json_array();
-	for (i = 0; i < r->nreboot; i++)
-		json_array_append_new(arr, json_string(r->reboot[i]));
-	json_object_set_new(doc, "reboot_needed", arr);
-	arr = json_array();
-	for (i = 0; i < r->nnot_persisted; i++)
-		json_array_append_new(arr, json_string(r->not_persisted[i]));
-	json_object_set_new(doc, "not_persisted", arr);
+	json_object_set_new(doc, "persisted", names_json(r->persisted, r->npersisted));
+	json_object_set_new(doc, "reboot_needed", names_json(r->reboot, r->nreboot));
+	json_object_set_new(doc, "not_persisted", names_json(r->not_persisted, r->nnot_persisted));
 	json_object_set_new(doc, "confirm_secs", json_integer(confirm));
 	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
-}
-
-/* apply --dut: the DUT's lines, as print_text says them here. */
-static void
-print_dut(const struct cmd_agentless *a, const struct agentless_result *r, int confirm)
-{
-	size_t i, w = 0, set = 0;
-	const struct apply_change *c;
-
-	for (i = 0; i < r->nchanges; i++) {
-		if (strlen(r->changes[i].name) > w)
-			w = strlen(r->changes[i].name);
-		set += r->changes[i].action == APPLY_SET || r->changes[i].action == APPLY_BOOT_ONLY ||
-		    r->changes[i].action == APPLY_TRIAL_BOOT;
-	}
-	printf("applied %s on %s: %zu of %zu settings changed\n", r->id, a->dut.host.url, set, r->nchanges);
-	for (i = 0; i < r->nchanges; i++) {
-		c = &r->changes[i];
-		printf("  %-*s  %s -> %s  (%s)\n", (int)w, c->name, c->old ? c->old : "?", c->want,
-		    action_text(c->action, false));
-	}
-	if (confirm > 0)
-		printf("reverts in %d s unless `ntune confirm --dut %s %s` runs (a job on the DUT does it)\n",
-		    confirm, a->dut.host.url, r->id);
 }
 
 /*
@@ -211,16 +215,22 @@ boot_risk_refused(const struct kb *kb, const struct kb_profile *p, const struct 
 	return true;
 }
 
-/* apply --dut URL: agentless, or --plan: the script on standard output, nothing changed. */
+/*
+ * The one engine, here or (--dut) on a DUT: --plan prints the program, --dry-run what it
+ * would do, else it runs.
+ */
 static int
-run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool json,
-    const struct kb *kb, const struct kb_profile *p, bool no_trial)
+run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct apply_flags *f,
+    const struct kb *kb, const struct kb_profile *p)
 {
 	struct agentless_result r;
+	const char *url = a->opts.url != NULL ? a->dut.host.url : NULL;
 	char *cause = NULL;
 	int rc;
 
 	memset(&r, 0, sizeof r);
+	a->os = o->os;
+	a->netns = o->netns;
 	if ((rc = cmd_agentless_open(&cmd_apply, a)) != 0)
 		return rc;
 	if (o->root != NULL || a->o.root == NULL)
@@ -228,28 +238,20 @@ run_dut(struct cmd_agentless *a, const struct apply_opts *o, bool plan, bool jso
 	a->o.confirm_secs = o->confirm_secs;
 	a->o.persist = o->persist;
 	a->o.trial_boot = o->trial_boot;
-	a->o.plan = plan;
+	a->o.plan = f->plan || o->dry_run;
 	if (o->trial_boot && a->o.os != OS_PLATFORM_FREEBSD)
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
-		    a->dut.host.url);
-	else if (!plan && boot_risk_refused(kb, p, o, a->o.os == OS_PLATFORM_FREEBSD, no_trial))
+		    url);
+	else if (!a->o.plan && boot_risk_refused(kb, p, o, a->o.os == OS_PLATFORM_FREEBSD, f->no_trial))
 		rc = 1;
 	else if (agentless_apply(kb, p, &a->o, &r, &cause) == -1)
 		rc = cmd_fail(&cmd_apply, &cause, agentless_nothing_set(r.status) ? 2 : 1);
-	else {
-		if (plan)
-			fputs(r.script, stdout);
-		else if (json) {
-			struct apply_result ar;
-
-			memset(&ar, 0, sizeof ar);
-			snprintf(ar.id, sizeof ar.id, "%s", r.id);
-			ar.changes = r.changes;
-			ar.nchanges = r.nchanges;
-			print_json(&ar, false, o->confirm_secs);
-		} else
-			print_dut(a, &r, o->confirm_secs);
-	}
+	else if (f->plan)
+		fputs(r.script, stdout);
+	else if (f->json)
+		print_json(&r, o->dry_run, o->confirm_secs);
+	else
+		print_text(&r, url, o->dry_run, o->confirm_secs);
 	agentless_result_free(&r);
 	cmd_agentless_close(a);
 	return rc;
@@ -269,11 +271,6 @@ static const struct option longopts[] = {
 	{ "plan", no_argument, NULL, 'p' },
 	DUT_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
-};
-
-/* What apply's options say beside struct apply_opts. */
-struct apply_flags {
-	bool	json, force, plan, no_trial;
 };
 
 /* The options, checked against each other: 0, or the exit status of a usage error. */
@@ -331,12 +328,13 @@ parse_apply(struct cmd_args *args, struct apply_opts *o, struct cmd_agentless *a
 			break;
 		}
 	}
-	if ((f->plan || dut_opts_ssh_given(&a->opts)) && a->opts.url == NULL)
-		return cmd_error(&cmd_apply, 2, "--plan, --ssh-config, --ssh-accept-new and --dut-root "
-		    "go with --dut");
-	if (a->opts.url != NULL && (o->netns != NULL || o->os != NULL || o->dry_run))
-		return cmd_error(&cmd_apply, 2, "--dut goes without --netns, --os and --dry-run (--plan "
-		    "shows what it would do)");
+	if (dut_opts_ssh_given(&a->opts) && a->opts.url == NULL)
+		return cmd_error(&cmd_apply, 2, "--ssh-config, --ssh-accept-new and --dut-root go with --dut");
+	if (a->opts.url != NULL && (o->netns != NULL || o->os != NULL))
+		return cmd_error(&cmd_apply, 2, "--dut goes without --netns and --os");
+	if (f->plan && o->dry_run)
+		return cmd_error(&cmd_apply, 2, "--plan and --dry-run: one of them (the program, or what it "
+		    "would do)");
 	if (a->opts.url == NULL && o->trial_boot && !apply_os_is_bsd(o->os != NULL ? o->os : apply_detect_os()))
 		return cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD, OPNsense and pfSense "
 		    "(nextboot(8)); '%s' has no loader tunables", o->os != NULL ? o->os : apply_detect_os());
@@ -350,12 +348,10 @@ static int
 run(struct cmd_args *args)
 {
 	struct apply_opts o;
-	struct apply_result r;
 	struct apply_flags f = { false, false, false, false };
 	struct kb_profile *p;
 	struct kb *kb = NULL;
 	struct cmd_agentless a;
-	char *cause = NULL;
 	int rc;
 
 	memset(&o, 0, sizeof o);
@@ -371,23 +367,8 @@ run(struct cmd_args *args)
 		cmd_error(&cmd_apply, 1, "%s has errors (see `ntune check`); nothing changed, "
 		    "--force applies it anyway", p->path);
 		rc = 1;
-	} else if (a.opts.url != NULL)
-		rc = run_dut(&a, &o, f.plan, f.json, kb, p, f.no_trial);
-	else if (boot_risk_refused(kb, p, &o, apply_os_is_bsd(o.os != NULL ? o.os : apply_detect_os()),
-	    f.no_trial))
-		rc = 1;
-	else {
-		rc = apply_profile(kb, p, &o, &r, &cause);
-		if (rc == 0) {
-			if (f.json)
-				print_json(&r, o.dry_run, o.confirm_secs);
-			else
-				print_text(&r, o.dry_run, o.confirm_secs);
-		} else
-			cmd_fail(&cmd_apply, &cause, 1);
-		apply_result_free(&r);
-		rc = rc == 0 ? 0 : 1;
-	}
+	} else
+		rc = run_engine(&a, &o, &f, kb, p);
 	kb_profile_free(p);
 	kb_free(kb);
 	return rc;
@@ -396,9 +377,10 @@ run(struct cmd_args *args)
 const struct ntune_cmd cmd_apply = {
 	.name = "apply",
 	.summary = "apply a profile all-or-nothing, journalled, with optional auto-revert",
-	.usage = "apply PROFILE [--dry-run] [--confirm SECS] [--trial-boot|--no-trial] [--no-persist]\n"
-	    "      [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense] [--force] [--json]\n"
-	    "      PROFILE --dut ssh://[user@]host[:port] [--plan] [--confirm SECS]\n"
+	.usage = "apply PROFILE [--dry-run|--plan] [--confirm SECS] [--trial-boot|--no-trial]\n"
+	    "      [--no-persist] [--root DIR] [--netns NAME] [--os linux|freebsd|opnsense|pfsense]\n"
+	    "      [--force] [--json]\n"
+	    "      PROFILE --dut ssh://[user@]host[:port] [--dry-run|--plan] [--confirm SECS]\n"
 	    "      [--trial-boot|--no-trial] [--no-persist] [--root|--dut-root DIR] [--ssh-config FILE]\n"
 	    "      [--ssh-accept-new] [--json]",
 	.optstring = "nc:Pr:N:o:jF",

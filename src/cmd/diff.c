@@ -124,7 +124,7 @@ side_open(struct side *s, const char *arg, struct cmd_agentless *a, char **cause
 		return s->os != NULL ? 0 : -1;
 	}
 	if (access(arg, F_OK) != 0 && agentless_check_id(arg, NULL) == 0) {
-		s->p = apply_profile_or_entry(arg, a->opts.url != NULL ? &a->o : NULL, cause);
+		s->p = apply_profile_or_entry(arg, &a->o, cause);
 		return s->p != NULL ? 0 : -1;
 	}
 	if (util_read_file(arg, &data, &len, cause) == -1)
@@ -325,7 +325,7 @@ options(struct cmd_args *args, struct cmd_agentless *d, bool *json)
 	}
 	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
 		return cmd_error(&cmd_diff, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
-	return d->opts.url != NULL ? cmd_agentless_open(&cmd_diff, d) : 0;
+	return cmd_agentless_open(&cmd_diff, d);
 }
 
 static int

@@ -533,11 +533,11 @@ load(struct cmd_agentless *d, const char *arg, enum os_platform *pf, struct kb_p
 
 	if (d->opts.url == NULL && (d->o.root != NULL || dut_opts_ssh_given(&d->opts)))
 		return cmd_error(&cmd_export, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
-	if (d->opts.url != NULL && (rc = cmd_agentless_open(&cmd_export, d)) != 0)
+	if ((rc = cmd_agentless_open(&cmd_export, d)) != 0)
 		return rc;
 	if (d->opts.url != NULL && *pf == OS_PLATFORM_UNKNOWN)
 		*pf = d->o.os == OS_PLATFORM_FREEBSD ? OS_PLATFORM_FREEBSD : OS_PLATFORM_LINUX;
-	*p = apply_profile_or_entry(arg, d->opts.url != NULL ? &d->o : NULL, &cause);
+	*p = apply_profile_or_entry(arg, &d->o, &cause);
 	cmd_agentless_close(d);
 	if (*p == NULL)
 		return cmd_fail(&cmd_export, &cause, 2);

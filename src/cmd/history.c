@@ -50,7 +50,7 @@ print_json(const struct apply_entry *e, size_t n)
 	json_decref(arr);
 }
 
-/* The table; v (a DUT's entries, else NULL) adds what a partial entry left changed. */
+/* The table, with what a partial entry (of v) left changed. */
 static void
 print_text(const struct apply_entry *e, size_t n, const struct agentless_entry *v)
 {
@@ -67,7 +67,8 @@ print_text(const struct apply_entry *e, size_t n, const struct agentless_entry *
 			    (long long)(e[i].deadline - time(NULL)));
 		else if (e[i].confirmed)
 			printf(" [confirmed]");
-		if (e[i].reverted_by != NULL && strcmp(e[i].reverted_by, "user") != 0)
+		if (e[i].reverted_by != NULL && *e[i].reverted_by != '\0' &&
+		    strcmp(e[i].reverted_by, "user") != 0)
 			printf(" [reverted by the %s]", e[i].reverted_by);
 		for (j = 0; v != NULL && j < v[i].nleft; j++)
 			printf("%s%s%s", j == 0 ? " [left: " : " ", v[i].left[j], j + 1 == v[i].nleft ? "]" : "");
@@ -83,9 +84,22 @@ print_doc(json_t *doc)
 	json_decref(doc);
 }
 
-/* history --dut: the DUT's journal read by the program --plan prints. */
+/* The journal this machine's entries (a, without --dut) are in, for "no journalled applies". */
+static char *
+journal_dir(const struct cmd_agentless *a)
+{
+	struct rscript s;
+
+	memset(&s, 0, sizeof s);
+	s.os = a->o.os;
+	s.root = a->o.root;
+	s.state = a->o.state_dir;
+	return rscript_state_dir(&s);
+}
+
+/* history [--dut]: the journal (the DUT's, or this machine's) read by the program --plan prints. */
 static int
-run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
+run_engine(struct cmd_agentless *a, const char *id, bool json, bool plan)
 {
 	struct rscript s;
 	struct agentless_entry *v;
@@ -100,6 +114,7 @@ run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
 	s.os = a->o.os;
 	s.id = id;
 	s.root = a->o.root;
+	s.state = a->o.state_dir;
 	if (plan && (t = rscript_history(&s)) != NULL) {
 		fputs(t, stdout);
 		free(t);
@@ -110,10 +125,14 @@ run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
 		for (i = 0; i < n; i++)
 			e[i] = v[i].e;
 		if (id != NULL && n == 1)
-			print_doc(agentless_entry_json(&v[0], a->dut.host.url));
+			print_doc(agentless_entry_json(&v[0], a->opts.url != NULL ? a->dut.host.url : NULL));
 		else if (json)
 			print_json(e, n);
-		else if (n == 0)
+		else if (n == 0 && a->opts.url == NULL) {
+			t = journal_dir(a);
+			printf("no journalled applies in %s\n", t);
+			free(t);
+		} else if (n == 0)
 			printf("no journalled applies in %s on %s\n", a->o.os == OS_PLATFORM_FREEBSD ?
 			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->dut.host.url);
 		else
@@ -128,14 +147,10 @@ run_dut(struct cmd_agentless *a, const char *id, bool json, bool plan)
 static int
 run(struct cmd_args *args)
 {
-	struct apply_entry *e;
 	struct cmd_agentless a;
-	size_t n;
-	char *cause = NULL;
 	const char *id = args->argc > 0 ? args->argv[0] : NULL;
 	char *arg;
 	bool json = false, plan = false;
-	json_t *doc;
 	int ch;
 
 	memset(&a, 0, sizeof a);
@@ -149,34 +164,15 @@ run(struct cmd_args *args)
 		else if (ch == 'p')
 			plan = true;
 	}
-	if (a.opts.url != NULL)
-		return run_dut(&a, id, json, plan);
-	if (a.o.root != NULL || dut_opts_ssh_given(&a.opts) || plan)
-		return cmd_error(&cmd_history, 2, "--root, --plan, --ssh-config and --ssh-accept-new go "
-		    "with --dut");
-	if (id != NULL) {
-		/* One entry in full: the journal document itself. */
-		if ((doc = apply_journal_read(NULL, id, &cause)) == NULL)
-			return cmd_fail(&cmd_history, &cause, 2);
-		print_doc(doc);
-		return 0;
-	}
-	if (apply_history(NULL, &e, &n, &cause) == -1)
-		return cmd_fail(&cmd_history, &cause, 2);
-	if (json)
-		print_json(e, n);
-	else if (n == 0)
-		printf("no journalled applies in %s/journal\n", apply_state_dir(NULL));
-	else
-		print_text(e, n, NULL);
-	apply_history_free(e, n);
-	return 0;
+	if (a.opts.url == NULL && (a.o.root != NULL || dut_opts_ssh_given(&a.opts)))
+		return cmd_error(&cmd_history, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
+	return run_engine(&a, id, json, plan);
 }
 
 const struct ntune_cmd cmd_history = {
 	.name = "history",
 	.summary = "list journalled applies",
-	.usage = "history [--json] [ID] [--dut ssh://[user@]host[:port] [--plan] [--root|--dut-root DIR]\n"
+	.usage = "history [--json] [--plan] [ID] [--dut ssh://[user@]host[:port] [--root|--dut-root DIR]\n"
 	    "      [--ssh-config FILE] [--ssh-accept-new]]",
 	.longopts = longopts,
 	.max_args = 1,

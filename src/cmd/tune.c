@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "apply/apply.h"
+#include "apply/dut_apply.h"
 #include "bench/cand.h"
 #include "bench/lab_bench.h"
 #include "bench/dut_bench.h"
@@ -25,6 +25,7 @@
 #include "doctor/doctor.h"
 #include "kb/kb.h"
 #include "lab/lab.h"
+#include "remote/remote.h"
 #include "util/util.h"
 #include "util/util_json.h"
 
@@ -425,29 +426,29 @@ remote_close(struct tune_remote *r)
 	json_decref(r->values);
 }
 
-/* --keep: best.conf applied in the DUT, journalled. */
+/* --keep: best.conf applied in the DUT, journalled (the journal of `ntune history`). */
 static int
 keep_best(const struct kb *kb, const struct bench_lab *lab, const struct bench_tune *t, char **cause)
 {
 	struct kb_profile *p;
-	struct apply_opts o;
-	struct apply_result res;
+	struct remote_host h;
+	struct agentless_opts o;
+	struct agentless_result res;
+	int rc;
 
-	memset(&o, 0, sizeof o);
-	o.netns = lab->dut_ns;
-	memset(&res, 0, sizeof res);
 	if ((p = kb_profile_parse("best.conf", t->best_text, strlen(t->best_text), cause)) == NULL)
 		return -1;
-	if (apply_profile(kb, p, &o, &res, cause) == -1) {
-		kb_profile_free(p);
-		apply_result_free(&res);
-		return -1;
+	memset(&res, 0, sizeof res);
+	if ((rc = agentless_local(&o, &h, NULL, NULL, lab->dut_ns, cause)) == 0) {
+		o.persist = false;
+		rc = agentless_apply(kb, p, &o, &res, cause);
 	}
-	cmd_error(&cmd_tune, 0, "--keep: best.conf applied in %s (journal %s; undo with "
-	    "`ntune revert %s`)", lab->dut_ns, res.id, res.id);
-	apply_result_free(&res);
+	if (rc == 0)
+		cmd_error(&cmd_tune, 0, "--keep: best.conf applied in %s (journal %s; undo with "
+		    "`ntune revert %s`)", lab->dut_ns, res.id, res.id);
+	agentless_result_free(&res);
 	kb_profile_free(p);
-	return 0;
+	return rc;
 }
 
 /*

@@ -105,9 +105,9 @@ run(struct cmd_args *args)
 		return cmd_error(&cmd_verify, 2, "--root, --ssh-config and --ssh-accept-new go with --dut");
 	if (a.opts.url != NULL && netns != NULL)
 		return cmd_error(&cmd_verify, 2, "--dut goes without --netns");
-	if (a.opts.url != NULL && (rc = cmd_agentless_open(&cmd_verify, &a)) != 0)
+	if ((rc = cmd_agentless_open(&cmd_verify, &a)) != 0)
 		return rc;
-	if ((p = apply_profile_or_entry(args->argv[0], a.opts.url != NULL ? &a.o : NULL, &cause)) == NULL ||
+	if ((p = apply_profile_or_entry(args->argv[0], &a.o, &cause)) == NULL ||
 	    kb_load(NULL, &kb, &cause) == -1 || (a.opts.url != NULL ? (dv = dut_values(&a, p, &cause)) == NULL :
 	    (acc = apply_access_open(netns, &cause)) == NULL)) {
 		kb_profile_free(p);

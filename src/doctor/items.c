@@ -29,8 +29,8 @@ where_set(const struct doctor *dr, const char *name)
 
 /*
  * Where a line for a knob the files do not set goes. Linux: a sysctl in the file ntune's own
- * persistence writes (src/apply/persist.c); an interface, CPU, /sys or ethtool setting in no
- * sysctl file at all (`ntune apply` sets it at runtime; persist.c does not keep it).
+ * persistence writes (src/apply/remote_script.c); an interface, CPU, /sys or ethtool setting in no
+ * sysctl file at all (`ntune apply` sets it at runtime; no boot file keeps it).
  */
 static const char *
 add_to(const struct doctor *dr, const char *name, const struct kb_knob *k)

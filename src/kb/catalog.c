@@ -626,6 +626,50 @@ differ_in_number(const char *a, const char *b)
 	return *a == *b;
 }
 
+/*
+ * A name whose leaf exists under a node one typo away (hw.vmm.admvi.enable for
+ * hw.vmm.amdvi.enable): the same components but one, not the last, of five letters or more
+ * and within edit distance 2 of the name's. NULL when there is none or more than one.
+ */
+static const char *
+node_typo(const struct kb_catalog *c, const char *os, const char *name)
+{
+	const struct kb_cat_entry *e, *found = NULL;
+	const char *a, *b, *ea, *eb;
+	size_t i, diff;
+	char x[64], y[64];
+
+	for (i = 0; i < c->n; i++) {
+		e = &c->e[i];
+		if (!os_is(e, os) || e->kind == KB_CAT_NODE || strpbrk(e->name, "%*") != NULL ||
+		    parent_len(e->name) == 0 || strcmp(strrchr(e->name, '.'), strrchr(name, '.')) != 0)
+			continue;
+		for (a = name, b = e->name, diff = 0; *a != '\0' && *b != '\0' && diff < 2;
+		    a = *ea ? ea + 1 : ea, b = *eb ? eb + 1 : eb) {
+			ea = a + strcspn(a, ".");
+			eb = b + strcspn(b, ".");
+			if ((size_t)(ea - a) == (size_t)(eb - b) && strncmp(a, b, (size_t)(ea - a)) == 0)
+				continue;
+			diff++;
+			if (*ea == '\0' || *eb == '\0' || ea - a < 5 || eb - b < 5 ||
+			    ea - a >= (long)sizeof x || eb - b >= (long)sizeof y)
+				diff = 2;
+			else {
+				snprintf(x, sizeof x, "%.*s", (int)(ea - a), a);
+				snprintf(y, sizeof y, "%.*s", (int)(eb - b), b);
+				if (util_edit_distance(x, y) > 2)
+					diff = 2;
+			}
+		}
+		if (diff != 1 || *a != '\0' || *b != '\0')
+			continue;
+		if (found != NULL && strcmp(found->name, e->name) != 0)
+			return NULL;	/* two candidates: no guess */
+		found = e;
+	}
+	return found != NULL ? found->name : NULL;
+}
+
 const char *
 kb_catalog_suggest(const struct kb_catalog *c, const char *os, const char *name)
 {
@@ -645,7 +689,9 @@ kb_catalog_suggest(const struct kb_catalog *c, const char *os, const char *name)
 			bestd = d;
 		}
 	}
-	return best != NULL && bestd > 0 ? best->name : NULL;
+	if (best != NULL && bestd > 0)
+		return best->name;
+	return node_typo(c, os, name);
 }
 
 int

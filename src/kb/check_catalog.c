@@ -306,6 +306,32 @@ release_of(struct lint *l, bool *stated)
 }
 
 /*
+ * "; the newest tree has vfs.zfs.prefetch.disable (...)": a name of the newest tree that is
+ * the gone one with a '_' for a '.' or a '.' for a '_' (OpenZFS's nodes), else "".
+ */
+static const char *
+renamed(struct lint *l, const char *name)
+{
+	static char buf[400];
+	const struct kb_cat_entry *ce;
+	char cand[256];
+	size_t i, n = strlen(name);
+
+	for (i = 1; i + 1 < n && n < sizeof cand; i++) {
+		if (name[i] != '.' && name[i] != '_')
+			continue;
+		memcpy(cand, name, n + 1);
+		cand[i] = name[i] == '.' ? '_' : '.';
+		if ((ce = kb_catalog_find(l->cat, l->os, cand)) == NULL || ce->kind == KB_CAT_NODE ||
+		    strcmp(ce->name, cand) != 0 || !in_newest(l, ce))
+			continue;
+		snprintf(buf, sizeof buf, "; the newest tree has %s (%s)", cand, where(l, ce));
+		return buf;
+	}
+	return "";
+}
+
+/*
  * A name the catalogue has from older trees only: gone from the kernel since. A
  * warning naming the last tree that had it; a note when the release checked for
  * (the system's, or one the file states) still has it.
@@ -361,9 +387,9 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 	else
 		diag(l, e, KB_WARNING, "version", "'%s' is gone from %s: not in the newest source the "
 		    "catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s); on a "
-		    "kernel without it the setting %s", e->name, os, os, newest->version, os,
+		    "kernel without it the setting %s%s", e->name, os, os, newest->version, os,
 		    last->version, last->repo, last->commit, seen, where(l, ce),
-		    linux ? "fails" : "does nothing");
+		    linux ? "fails" : "does nothing", renamed(l, e->name));
 }
 
 static bool
@@ -652,6 +678,28 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	return 1;
 }
 
+/* "FreeBSD 9.3 to 14.0 sources": the trees of the catalogue for the profile's OS. */
+static const char *
+tree_range(struct lint *l)
+{
+	static char buf[96];
+	const struct kb_cat_tree *t, *first = NULL, *last = NULL;
+	size_t i;
+
+	for (i = 0; l->cat != NULL && i < kb_catalog_ntrees(l->cat); i++) {
+		t = kb_catalog_tree(l->cat, i);
+		if (strcmp(t->os, l->os) != 0)
+			continue;
+		first = first != NULL ? first : t;
+		last = t;
+	}
+	if (first == NULL)
+		return "none loaded";
+	snprintf(buf, sizeof buf, "%s %s to %s sources", strcmp(l->os, "linux") == 0 ? "Linux" :
+	    "FreeBSD", first->version, last->version);
+	return buf;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -693,8 +741,9 @@ unknown(struct lint *l, const struct kb_entry *e)
 	}
 	if (source_ported(l, e))
 		return;
-	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue or the "
-	    "knowledge base, not checked", e->name);
+	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue (%s) or "
+	    "the knowledge base: a typo, a knob newer than those sources, or one of a module or "
+	    "kernel patch they do not hold; not checked", e->name, tree_range(l));
 }
 
 /* Linux: what /proc/sys says (mode bits, not a read). -1 when not known. */
@@ -847,8 +896,9 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		return 0;
 	}
 	if (oce != NULL && oce->kind != KB_CAT_RCCONF && oce->kind != KB_CAT_LOADER) {
-		diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s sysctl (%s), not %s", e->name,
-		    oce->os, where(l, oce), l->os);
+		diag(l, e, KB_ERROR, "wrong-os", "'%s' is a %s %s (%s), not %s", e->name,
+		    oce->os, oce->kind == KB_CAT_TUNABLE ? "loader tunable" : "sysctl",
+		    where(l, oce), l->os);
 		return 0;
 	}
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {

@@ -232,6 +232,17 @@ test_wait_for() {
 	while ! grep -q "$1" "$2" 2>/dev/null && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
 }
 
+# test_unlocked: until the apply journal's lock ($NTUNE_STATE_DIR/lock) has no live holder, or
+# 5 s. A killed apply program's sh may stay a zombie a moment, until init reaps it, which
+# kill -0 still finds (the stale-lock rule of src/apply/agentless-lib.sh).
+test_unlocked() {
+	_i=0
+	while [ -f "$NTUNE_STATE_DIR/lock/pid" ] && kill -0 "$(cat "$NTUNE_STATE_DIR/lock/pid")" 2>/dev/null &&
+	    [ $_i -lt 100 ]; do
+		sleep 0.05; _i=$((_i + 1))
+	done
+}
+
 # test_history_first FILE: `ntune history ID` of the first entry `ntune history --json` lists, into FILE.
 test_history_first() {
 	_id=$(ntune history --json | python3 -c "import json, sys; print(json.load(sys.stdin)[0][\"id\"])") &&

@@ -94,6 +94,9 @@ test_expect_success 'a wrapper macro declares at each call (its template nothing
 	#define	BLIP_TWICE(n)	BLIP_SYSCTL_INT(n, 0, #n)
 	static BLIP_SYSCTL_INT(halt, 1, "halt");
 	BLIP_TWICE(BLIP_NAME);
+	#define	BLIP_PREFIX	"kern." BLIP_MOD "."
+	#define	BLIP_MOD	"blip"
+	TUNABLE_INT(BLIP_PREFIX "depth", &blip_depth);
 	EOC
 	cat >w/sys/netinet/ip_x.c <<-\EOC &&
 	#ifdef XSTEALTH
@@ -112,6 +115,7 @@ test_expect_success 'a wrapper macro declares at each call (its template nothing
 	grep -q "^kern.blip.halt	sysctl	int	both	RWTUN	t1	t1:sys/dev/blip/blip.c:4$" w.tsv &&
 	grep -q "^kern.blip.beep	sysctl	int	both	RWTUN	t1	t1:sys/dev/blip/blip.c:5$" w.tsv &&
 	! grep -q "^kern.blip._name" w.tsv &&
+	grep -q "^kern.blip.depth	tunable	int	loader	-	t1	t1:sys/dev/blip/blip.c:8$" w.tsv &&
 	grep -q "^net.inet.hush	.*t1:sys/netinet/ip_x.c:2 option:XSTEALTH$" w.tsv &&
 	grep -q "^net.inet.loud	.*t1:sys/netinet/ip_x.c:4$" w.tsv &&
 	grep -q "^net.inet.plain	.*t1:sys/netinet/ip_x.c:7$" w.tsv

@@ -24,4 +24,9 @@ test_expect_success 'kernel.tainted=0 does nothing (proc_taint only adds bits); 
 	ntune check --os linux t1.conf >out 2>err &&
 	! grep -q "does nothing" out
 '
+test_expect_success 'cuse4bsd_load is no problem: cuse.ko declares module cuse4bsd, which the loader finds it by' '
+	printf "cuse4bsd_load=\"YES\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err &&
+	! grep -q "cuse4bsd" out
+'
 test_done

@@ -3,9 +3,9 @@
 # knobs declared through wrapper macros (kern.vt.* via VT_SYSCTL_INT, sys/dev/vt/vt.h) are
 # known; a sysctl declared only under a kernel option GENERIC lacks says so; a name under a
 # node no base source creates (a module from ports) or under net.netfilter is "not known", a
-# note, while a typo under a node the source has stays a warning; an include of a profile
-# TuneD ships is not "refused" because this machine lacks TuneD; "no kernel defines it" is
-# never said of a name a catalogue tree declares.
+# note, while a node one typo from one the source has is named (hw.vmm.admvi -> amdvi); an
+# include of a profile TuneD ships is not "refused" because this machine lacks TuneD; "no
+# kernel defines it" is never said of a name a catalogue tree declares.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'kern.vt knobs of VT_SYSCTL_INT are known, and SCTP knobs are not gone since 9.3' '
@@ -13,7 +13,12 @@ test_expect_success 'kern.vt knobs of VT_SYSCTL_INT are known, and SCTP knobs ar
 	ntune check --os freebsd --target sysctl vt.conf >out 2>err &&
 	! grep -q "unknown" out &&
 	! grep -q "gone" out &&
-	grep -q "0 unknown" err
+	grep -q "0 unknown" err &&
+	printf "kern.vt.fb.modes.VGA-1=\"1920x1080\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err && grep -q "0 unknown" err &&
+	printf "kern.vt.fb.modes.VGA-1=1920x1080\n" >l.conf &&
+	{ ntune check --os linux l.conf >out 2>err || :; } &&
+	grep -q "^l.conf:1: error: .kern.vt.fb.modes.VGA-1. is a freebsd loader tunable (sys/dev/drm2/drm_fb_helper.c:128" out
 '
 test_expect_success 'net.inet.ip.stealth needs options IPSTEALTH: a warning on FreeBSD, a note on OPNsense' '
 	printf "net.inet.ip.stealth=1\n" >st.conf &&
@@ -22,11 +27,11 @@ test_expect_success 'net.inet.ip.stealth needs options IPSTEALTH: a warning on F
 	ntune check --os opnsense --target sysctl st.conf >out 2>err &&
 	grep -q "^st.conf:1: note: .net.inet.ip.stealth. exists only in a kernel built with options IPSTEALTH.*a distribution.s own kernel may have it" out
 '
-test_expect_success 'a node of a module from ports is not known (a note); a typo under a known node stays a warning' '
+test_expect_success 'a node of a module from ports is not known (a note); a typo of a node the source has is named' '
 	printf "hw.nvidiadrm.modeset=1\nhw.vmm.admvi.enable=1\n" >loader.conf &&
-	ntune check --os freebsd loader.conf >out 2>err &&
+	{ ntune check --os freebsd loader.conf >out 2>err || :; } &&
 	grep -q "^loader.conf:1: note: .hw.nvidiadrm.modeset. is not known: no source tree the catalogue read declares a node hw.nvidiadrm" out &&
-	grep -q "^loader.conf:2: warning: unknown knob .hw.vmm.admvi.enable." out &&
+	grep -q "^loader.conf:2: error: unknown knob .hw.vmm.admvi.enable. (did you mean hw.vmm.amdvi.enable?)" out &&
 	printf "net.netfilter.nf_conntrack_skip_filter=0\nkernel.exec-shield=1\n" >nf.conf &&
 	ntune check --os linux --target sysctl nf.conf >out 2>err &&
 	grep -q "^nf.conf:1: note: .net.netfilter.nf_conntrack_skip_filter. is under net.netfilter" out &&
@@ -52,5 +57,10 @@ test_expect_success 'a name only the OPNsense tree has is not "gone" for an OPNs
 	grep -q "^sf.conf:1: note: .net.pf.share_forward. is not in the newer FreeBSD trees the catalogue read (FreeBSD 14.0); the OPNsense kernel tree it read declares it" out &&
 	{ ntune check --os freebsd --target sysctl sf.conf >out 2>err || :; } &&
 	grep -q "^sf.conf:1: warning: .net.pf.share_forward. is gone from FreeBSD" out
+'
+test_expect_success 'a name gone since OpenZFS names the one the newest tree has (a dot for an underscore)' '
+	printf "vfs.zfs.prefetch_disable=\"1\"\n" >loader.conf &&
+	ntune check --os freebsd loader.conf >out 2>err &&
+	grep -q "^loader.conf:1: warning: .vfs.zfs.prefetch_disable. is gone from FreeBSD: .*; the newest tree has vfs.zfs.prefetch.disable (sys/contrib/openzfs/module/zfs/dmu_zfetch.c:[0-9]*, FreeBSD 14.0)$" out
 '
 test_done

@@ -53,7 +53,7 @@ assert d[0][\"state\"] == \"applied\" and d[0][\"changes\"] == 2 and not d[0][\"
 '
 test_expect_success 'history --dut ID prints the entry with every change (old, new, action)' '
 	id=$(cat id) && ntune history $D "$id" >doc && cat doc &&
-	ntune history "$(ls state/journal | sed "s/.json\$//")" >ldoc &&
+	test_history_first ldoc &&
 	python3 -c "
 import json
 d, l = json.load(open(\"doc\")), json.load(open(\"ldoc\"))
@@ -94,7 +94,7 @@ test_expect_success 'an entry waiting for its confirm says when it reverts; conf
 	ntune revert $D >/dev/null
 '
 test_expect_success 'a local entry is a profile too: export and verify of its id' '
-	lid=$(ls state/journal | sed "s/.json\$//") &&
+	lid=$(ntune history --json | python3 -c "import json, sys; print(json.load(sys.stdin)[0][\"id\"])") &&
 	ntune export "$lid" --format loader >out && grep -qx "net.isr.maxthreads=\"4\"" out
 '
 test_expect_success 'diff --dut of two systems is refused; --root without --dut is a usage error' '
