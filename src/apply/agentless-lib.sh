@@ -42,6 +42,28 @@ ntune_alive() {
 	return 1
 }
 
+# Linux: the dead-man job of $J started detached, its pid in $J/deadman.pid. Under systemd
+# (/run/systemd/system, sd_booted(3)'s test) a transient service of its own (systemd-run), which
+# the end of the admin's login session does not stop (logind's KillUserProcesses=yes kills
+# everything in the session's scope, setsid or not); elsewhere setsid nohup.
+ntune_deadman() {
+	if [ -d "$R/run/systemd/system" ] && command -v systemd-run >/dev/null 2>&1; then
+		u="ntune-deadman-${J##*/}"
+		systemd-run --quiet --collect --unit="$u" sh "$J/wait" "$J" 'dead-man timer' \
+			</dev/null >/dev/null 2>&1 || return 1
+		i=0
+		while p=$(systemctl show -p MainPID --value "$u" 2>/dev/null) && [ "${p:-0}" = 0 ] &&
+			[ $i -lt 50 ]; do
+			sleep 0.1 2>/dev/null || sleep 1
+			i=$((i + 1))
+		done
+		echo "$p" >"$J/deadman.pid"
+	else
+		setsid nohup sh "$J/wait" "$J" 'dead-man timer' </dev/null >/dev/null 2>&1 &
+		echo $! >"$J/deadman.pid"
+	fi
+}
+
 ntune_unguard() {
 	if [ -f "$S/unguard" ]; then sh "$S/unguard"; fi
 	return 0

@@ -597,8 +597,7 @@ apply_deadman(struct strbuf *sb, const struct rscript *s)
 	if (s->os == OS_PLATFORM_FREEBSD)
 		strbuf_adds(sb, "daemon -f -p \"$J/deadman.pid\" sh \"$J/wait\" \"$J\" 'dead-man timer' || ");
 	else
-		strbuf_adds(sb, "{ setsid nohup sh \"$J/wait\" \"$J\" 'dead-man timer' </dev/null >/dev/null 2>&1 & "
-		    "echo $! >\"$J/deadman.pid\"; } || ");
+		strbuf_adds(sb, "ntune_deadman || ");
 	strbuf_addf(sb, "{ ntune_abort %d \"cannot start the dead-man job\"; return; }\n"
 	    "ntune_alive || { ntune_abort %d \"the dead-man job is not running\"; return; }\n",
 	    RSCRIPT_EX_DEADMAN, RSCRIPT_EX_DEADMAN);

@@ -246,6 +246,39 @@ test_cut_script_runs_nothing(void **state)
 	free(t);
 }
 
+/*
+ * Linux under systemd (/run/systemd/system under the root): the dead-man job is a transient
+ * service of its own (systemd-run, here a stand-in that logs and starts it detached), its pid the
+ * unit's MainPID; it restores when the time runs out. Without systemd: setsid (the other tests).
+ */
+static void
+test_linux_dead_man_under_systemd(void **state)
+{
+	struct rscript s = { OS_PLATFORM_LINUX, "sd1", root, 1, false, false, NULL, NULL, NULL, NULL };
+	char *t, *cause = NULL, *log, *pid, *unit;
+
+	(void)state;
+	sh_ok("mkdir -p .%s", "/run/systemd/system");
+	t = rscript_apply(&s, NULL, 0, &cause);
+	assert_non_null(t);
+	assert_int_equal(run_with(t, 0, "PATH=\"" NTUNE_SRCDIR "/tests/cli/standin/systemd:$PATH\"; "
+	    "export SYSTEMD_STANDIN_DIR=\"$PWD\";", ""), 0);
+	free(t);
+	log = get("/log");
+	assert_non_null(log);
+	assert_non_null(strstr(log, "systemd-run --quiet --collect --unit=ntune-deadman-sd1 sh "));
+	pid = get("/var/lib/ntune-agentless/sd1/deadman.pid");
+	unit = get("/ntune-deadman-sd1.pid");
+	assert_non_null(pid);
+	assert_non_null(unit);
+	assert_string_equal(pid, unit);
+	assert_true(wait_for("/var/lib/ntune-agentless/sd1/reverted", "dead-man timer\n", 15));
+	free(log);
+	free(pid);
+	free(unit);
+	sh_ok("rm -rf .%s", "/run");
+}
+
 #define UNIT	"/etc/systemd/system/ntune-agentless-guard.service"
 #define WANTS	"/etc/systemd/system/multi-user.target.wants/ntune-agentless-guard.service"
 #define LSTATE	"/var/lib/ntune-agentless"
@@ -656,6 +689,7 @@ main(void)
 		cmocka_unit_test(test_changed_original_changes_nothing),
 		cmocka_unit_test(test_cut_script_runs_nothing),
 		cmocka_unit_test(test_linux_boot_guard),
+		cmocka_unit_test(test_linux_dead_man_under_systemd),
 		cmocka_unit_test(test_boot_guard_only_where_it_serves),
 		cmocka_unit_test(test_freebsd_boot_guard),
 		cmocka_unit_test(test_programs_match_their_golden_copies),
