@@ -1,5 +1,6 @@
 /* ntune apply: set a profile all-or-nothing, journalled, optionally on a dead-man timer. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,29 @@ boot_risk_refused(const struct kb *kb, const struct kb_profile *p, const struct 
 }
 
 /*
+ * Here, SIGINT, SIGTERM, SIGHUP and SIGQUIT wait until the program has ended and its outcome
+ * is said, then end ntune (the program runs on in its own process group anyway); on: blocked
+ * into *old, else delivered.
+ */
+static void
+hold_signals(bool on, sigset_t *old)
+{
+	sigset_t s;
+
+	if (!on) {
+		fflush(stdout);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+/*
  * The one engine, here or (--dut) on a DUT: --plan prints the program, --dry-run what it
  * would do, else it runs.
  */
@@ -226,6 +250,7 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 	struct agentless_result r;
 	const char *url = a->opts.url != NULL ? a->dut.host.url : NULL;
 	char *cause = NULL;
+	sigset_t old;
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -239,6 +264,8 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 	a->o.persist = o->persist;
 	a->o.trial_boot = o->trial_boot;
 	a->o.plan = f->plan || o->dry_run;
+	if (url == NULL && !a->o.plan)
+		hold_signals(true, &old);
 	if (o->trial_boot && a->o.os != OS_PLATFORM_FREEBSD)
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
 		    url);
@@ -254,6 +281,8 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 		print_text(&r, url, o->dry_run, o->confirm_secs);
 	agentless_result_free(&r);
 	cmd_agentless_close(a);
+	if (url == NULL && !a->o.plan)
+		hold_signals(false, &old);
 	return rc;
 }
 

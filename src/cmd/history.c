@@ -39,7 +39,7 @@ print_json(const struct apply_entry *e, size_t n)
 		json_object_set_new(o, "changes", json_integer(e[i].nchanges));
 		json_object_set_new(o, "confirm_pending", json_boolean(e[i].confirm_pending));
 		json_object_set_new(o, "confirmed", json_boolean(e[i].confirmed));
-		json_object_set_new(o, "reverted_by", e[i].reverted_by ?
+		json_object_set_new(o, "reverted_by", e[i].reverted_by && *e[i].reverted_by != '\0' ?
 		    json_string(e[i].reverted_by) : json_null());
 		json_object_set_new(o, "deadline", e[i].deadline ? json_integer(e[i].deadline) :
 		    json_null());
@@ -56,9 +56,9 @@ print_text(const struct apply_entry *e, size_t n, const struct agentless_entry *
 {
 	size_t i, j;
 
-	printf("%-24s  %-20s  %-9s  %7s  %s\n", "ID", "CREATED", "STATE", "CHANGES", "PROFILE");
+	printf("%-27s  %-20s  %-9s  %7s  %s\n", "ID", "CREATED", "STATE", "CHANGES", "PROFILE");
 	for (i = 0; i < n; i++) {
-		printf("%-24s  %-20s  %-9s  %7d  %s", e[i].id, e[i].created ? e[i].created : "",
+		printf("%-27s  %-20s  %-9s  %7d  %s", e[i].id, e[i].created ? e[i].created : "",
 		    e[i].state ? e[i].state : "?", e[i].nchanges, e[i].profile ? e[i].profile : "");
 		if (e[i].netns)
 			printf(" (netns %s)", e[i].netns);

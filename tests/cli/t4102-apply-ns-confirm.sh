@@ -7,7 +7,7 @@ test_require ROOT,IP,SETSID
 NS=$(test_unique)
 ip netns add "$NS" || test_skip_all 'ip netns add failed'
 test_at_exit "ip netns del $NS 2>/dev/null"
-export NTUNE_STATE_DIR="$TRASH/state" NTUNE_DEADMAN=fork
+export NTUNE_STATE_DIR="$TRASH/state"
 ttl() { ip netns exec "$NS" cat /proc/sys/net/ipv4/ip_default_ttl; }
 TTL0=$(ttl)
 printf 'net.ipv4.ip_default_ttl=88\n' >"$TRASH/p.conf"

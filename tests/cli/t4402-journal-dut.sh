@@ -33,6 +33,12 @@ test_expect_success 'history --dut --plan prints the program that reads the jour
 	grep -qx "I=.." plan && tail -n 1 plan | grep -qx "ntune_main \"\$@\"" &&
 	sh -n plan && test ! -e "$J"
 '
+test_expect_success 'apply --dut --dry-run says what would change as a local dry run does; nothing runs' '
+	ntune apply p.conf $D --no-persist --dry-run >out && cat out &&
+	grep -q "^dry run: 2 of 2 settings would change$" out &&
+	grep -q "net.isr.dispatch  *direct -> deferred  (would set)" out &&
+	test ! -e "$J" && test "$(cat mib/net/isr/dispatch)" = direct
+'
 test_expect_success 'history --dut lists an apply as history lists a local one' '
 	ntune apply p.conf $D --no-persist >out && cat out &&
 	id=$(cat "$J/latest") && echo "$id" >id &&

@@ -32,6 +32,11 @@ chmod +x "$TRASH/bin/ssh"
 D="--dut ssh://dut --dut-root $R"
 printf 'net.ipv4.ip_forward=1\nnet.ipv4.tcp_syn_retries=3\n' >"$TRASH/p.conf"
 
+test_expect_success 'apply --plan here prints the program it would run (sh -n clean); nothing changes' '
+	inns "$NTUNE" apply --plan --root "$R" --no-persist p.conf >plan &&
+	sh -n plan && tail -n 1 plan | grep -qx "ntune_main \"\$@\"" &&
+	test ! -e "$J" && original
+'
 test_expect_success 'apply here keeps the DUT journal format' '
 	inns "$NTUNE" apply --root "$R" --no-persist p.conf >out && cat out &&
 	grep -q "^applied .*: 2 of 2 settings changed$" out &&
