@@ -61,7 +61,10 @@ struct apply_entry {
 bool	 apply_os_is_bsd(const char *os);
 /* os_platform_name() of this machine (os_platform_from_root for the distribution). */
 const char *apply_detect_os(void);
-/* This machine's journal directory: override, else $NTUNE_STATE_DIR, else /var/lib/ntune. */
+/*
+ * This machine's journal directory: override, else $NTUNE_STATE_DIR, else the place a DUT of
+ * its family has (remote_script.h: /var/db/ntune-agentless, /var/lib/ntune-agentless).
+ */
 const char *apply_state_dir(const char *override);
 
 /*

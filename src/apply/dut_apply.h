@@ -32,7 +32,7 @@ struct agentless_opts {
 	/*
 	 * Issue 34's one engine: the same programs run on this machine (dut->local; agentless_local
 	 * fills these). The journal directory: state_dir; NULL: on a DUT its own (rscript_state_dir),
-	 * on this machine apply_state_dir(NULL) ($NTUNE_STATE_DIR, else /var/lib/ntune).
+	 * on this machine apply_state_dir(NULL) ($NTUNE_STATE_DIR, else the DUT's place).
 	 */
 	const char *state_dir;
 	const char *netns;	/* Linux, here: the knobs apply_in_netns() names are read and set in it */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "apply/apply.h"
+#include "apply/remote_script.h"
 #include "os/platform.h"
 
 bool
@@ -32,5 +33,8 @@ apply_state_dir(const char *override)
 
 	if (override != NULL && *override != '\0')
 		return override;
-	return s != NULL && *s != '\0' ? s : "/var/lib/ntune";
+	if (s != NULL && *s != '\0')
+		return s;
+	/* The place a DUT of this family has: a local apply and one over ssh share journal and lock. */
+	return apply_os_is_bsd(apply_detect_os()) ? RSCRIPT_STATE_FREEBSD : RSCRIPT_STATE_LINUX;
 }

@@ -89,7 +89,7 @@ rscript_state_dir(const struct rscript *s)
 	if (s->state != NULL)
 		return xstrdup(s->state);
 	xasprintf(&d, "%s%s", s->root != NULL ? s->root : "",
-	    s->os == OS_PLATFORM_FREEBSD ? "/var/db/ntune-agentless" : "/var/lib/ntune-agentless");
+	    s->os == OS_PLATFORM_FREEBSD ? RSCRIPT_STATE_FREEBSD : RSCRIPT_STATE_LINUX);
 	return d;
 }
 

@@ -8,9 +8,9 @@
  * name is [A-Za-z0-9_.%-] with letters first, a value printable without quotes,
  * backslashes or shell-active characters. Nothing is interpolated unchecked.
  *
- * On the DUT, a journal directory STATE/ID (STATE: /var/db/ntune-agentless on
- * FreeBSD, /var/lib/ntune-agentless on Linux, under the root prefix; on this machine
- * $NTUNE_STATE_DIR, else /var/lib/ntune: rscript.state) holds:
+ * On a host, one journal whether ntune runs there or reaches it over ssh: a directory
+ * STATE/ID (STATE: RSCRIPT_STATE_FREEBSD on FreeBSD, RSCRIPT_STATE_LINUX on Linux, under the
+ * root prefix; $NTUNE_STATE_DIR instead, on this machine, when set: rscript.state) holds:
  *   state      applying | applied | confirmed | reverted | failed | partial
  *   restore    a generated sh program that puts every original back and reads each
  *              back (the runtime values read first; each file as it was, byte for byte,
@@ -45,6 +45,9 @@
 #include <stddef.h>
 
 #include "os/platform.h"
+/* The journal's place on a host of each family (one place: applies here and over ssh). */
+#define RSCRIPT_STATE_FREEBSD	"/var/db/ntune-agentless"
+#define RSCRIPT_STATE_LINUX	"/var/lib/ntune-agentless"
 
 
 /* Where a runtime knob is persisted (with rscript.persist). */

@@ -134,7 +134,7 @@ run_engine(struct cmd_agentless *a, const char *id, bool json, bool plan)
 			free(t);
 		} else if (n == 0)
 			printf("no journalled applies in %s on %s\n", a->o.os == OS_PLATFORM_FREEBSD ?
-			    "/var/db/ntune-agentless" : "/var/lib/ntune-agentless", a->dut.host.url);
+			    RSCRIPT_STATE_FREEBSD : RSCRIPT_STATE_LINUX, a->dut.host.url);
 		else
 			print_text(e, n, v);
 		free(e);

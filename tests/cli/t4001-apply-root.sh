@@ -58,4 +58,11 @@ test_expect_success 'an unreadable knob stops apply before anything is planned' 
 	printf "net.ipv4.ip_forward=1\nnet.ipv4.no_such=1\n" >u.conf &&
 	test_expect_code 1 ntune apply --dry-run u.conf 2>err && grep -q "cannot read .net.ipv4.no_such." err
 '
+test_expect_success 'one journal a box: without NTUNE_STATE_DIR the program here keeps it where --dut keeps a Linux router'"'"'s' '
+	printf "net.core.somaxconn=4096\n" >pl.conf &&
+	env -u NTUNE_STATE_DIR "$NTUNE" apply --plan pl.conf >plan &&
+	grep -qx "S='"'"'/var/lib/ntune-agentless'"'"'" plan &&
+	NTUNE_STATE_DIR="$TRASH/st" ntune apply --plan pl.conf >plan &&
+	grep -qx "S='"'"'$TRASH/st'"'"'" plan
+'
 test_done
