@@ -15,6 +15,7 @@
 #include "apply/apply.h"
 #include "cli/cli.h"
 #include "kb/kb.h"
+#include "util/util.h"
 
 extern const struct ntune_cmd cmd_knob;
 
@@ -68,6 +69,13 @@ run(struct cmd_args *args)
 	else if ((rc = apply_access_get(acc, kb, name, &value, &cause)) == 0)
 		printf("%s\n", value);
 	free(value);
+	/* The refusal names the knob: the program's caller reads its first line as the reason. */
+	if (rc != 0 && set && cause != NULL) {
+		arg = cause;
+		cause = NULL;
+		util_cause(&cause, "cannot set %s to %s: %s", name, args->argv[2], arg);
+		free(arg);
+	}
 	apply_access_close(acc);
 	kb_free(kb);
 	return rc == 0 ? 0 : cmd_fail(&cmd_knob, &cause, 1);

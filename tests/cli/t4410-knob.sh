@@ -31,4 +31,8 @@ test_expect_success 'knob same compares values as apply does: on is 1, CPU masks
 	ntune knob same net.ipv4.tcp_rmem "4096	131072  6291456" "4096 131072 6291456" &&
 	test_expect_code 1 ntune knob same net.core.somaxconn 1024 4096
 '
+test_expect_success 'a refused set names the knob and the value on its one line (what apply and bench report)' '
+	test_expect_code 1 ntune knob set if.ntnoif0.mtu 1500 2>err &&
+	grep -qx "ntune knob: cannot set if.ntnoif0.mtu to 1500: no interface .ntnoif0." err
+'
 test_done
