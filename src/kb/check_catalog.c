@@ -603,18 +603,20 @@ sibling(const char *name, const char *near)
 }
 
 /*
- * Name prefixes the base system hands to kernel modules from ports: their knobs are
- * real but declared in the port's source, whose names change with its version.
+ * Name prefixes the base system hands to kernel modules (LinuxKPI drivers of base and of
+ * ports, netfilter's): their knobs are real but declared through macros the catalogue does
+ * not read (module_param) or in sources it does not have, whose names change with versions.
  */
 static const struct {
 	const char *os, *prefix, *what;
 } ported[] = {
 	{ "freebsd", "compat.linuxkpi.", "under compat.linuxkpi, where module_param puts a "
 	  "LinuxKPI kernel module's parameters as tunables (sys/compat/linuxkpi/common/include/"
-	  "linux/moduleparam.h:40-48); the modules that have them come from ports (drm-kmod's "
-	  "i915kms, amdgpu, radeonkms) and their names change with the port's version (newer "
-	  "drm-kmod puts i915's under hw.i915kms, drivers/gpu/drm/i915/i915_params.c "
-	  "@00ff6a34)" },
+	  "linux/moduleparam.h:40-48); base's LinuxKPI drivers have them (LINUXKPI_PARAM_PREFIX "
+	  "iwlwifi_, rtw88_: sys/contrib/dev/iwlwifi/iwl-drv.c:8, rtw88/main.c:6, FreeBSD "
+	  "14.0-CURRENT tree) and so do ports' (drm-kmod's i915kms, amdgpu, radeonkms), whose "
+	  "names change with the port's version (newer drm-kmod puts i915's under hw.i915kms, "
+	  "drivers/gpu/drm/i915/i915_params.c @00ff6a34)" },
 	{ "linux", "net.netfilter.", "under net.netfilter, whose names netfilter's modules "
 	  "register when they load (net/netfilter/nf_conntrack_standalone.c and the protocol "
 	  "trackers), and where kernel patches add their own (OpenWrt's, vendors')" },
@@ -659,8 +661,8 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	for (i = 0; i < nitems(ported); i++) {
 		if (strcmp(l->os, ported[i].os) != 0 || !util_startswith(e->name, ported[i].prefix))
 			continue;
-		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the base source does not declare "
-		    "it, so it is not checked", e->name, ported[i].what);
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the catalogue does not list such "
+		    "names, so it is not checked", e->name, ported[i].what);
 		return 1;
 	}
 	if (strcmp(l->os, "freebsd") != 0 || l->cat == NULL || (!util_startswith(e->name, "hw.") &&

@@ -45,4 +45,10 @@ assert (\"dev.ax.0.iflib.override_nrxds\", \"boot\") in adv, adv
 	grep -q "^  dev.ax.0.iflib.override_nrxds=4096 \[measure it\] \[boot risk: one-boot trial first\]" doc.txt &&
 	! grep -q "boot risk" docout/proposed.conf
 '
+test_expect_success 'a pf hash size is no boot risk: pf falls back to the default size when it cannot allocate (pf.c, 12.1 and 14.0)' '
+	printf "net.pf.states_hashsize=\"2097152\"\nnet.pf.source_nodes_hashsize=\"1048576\"\n" >pf.conf &&
+	ntune check --os freebsd --target loader --json pf.conf >pf.json &&
+	! grep -q "\"boot\"" pf.json &&
+	ntune check --os freebsd --target loader pf.conf >pf.txt 2>&1 && ! grep -q "boot risk" pf.txt
+'
 test_done

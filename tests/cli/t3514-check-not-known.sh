@@ -68,4 +68,10 @@ test_expect_success 'a name the catalogue lacks in loader.conf says what it may 
 	ntune check --os freebsd loader.conf >out 2>err &&
 	grep -q "^loader.conf:1: warning: .loader_autoboot_show. is no loader variable, tunable or rc.conf variable the catalogue knows (FreeBSD 9.3 to 14.0 sources): a typo, a variable newer than those sources" out
 '
+test_expect_success 'a LinuxKPI driver parameter of base (iwlwifi) is a note that does not call it a port'"'"'s' '
+	printf "compat.linuxkpi.iwlwifi_power_save=\"1\"\n" >kpi.conf &&
+	ntune check --os freebsd --target loader kpi.conf >kpi.txt 2>&1 && cat kpi.txt &&
+	grep -q "kpi.conf:1: note: .*base.s LinuxKPI drivers have them .*iwl-drv.c:8" kpi.txt &&
+	! grep -q "base source does not declare" kpi.txt
+'
 test_done
