@@ -561,6 +561,14 @@ test_programs_match_their_golden_copies(void **state)
 	golden("freebsd-apply.golden", rscript_apply(&f, fk, 3, &cause));
 	golden("linux-apply.golden", rscript_apply(&l, lk, 2, &cause));
 	golden("local-linux-apply.golden", local_linux_apply());
+	/* OPNsense: every tunable, the runtime ones too, into loader.conf.local's block */
+	{
+		const struct rscript_knob ok[] = {
+		    { "net.isr.dispatch", "deferred", "direct", false, false, false, RSCRIPT_FILE_LOADER },
+		    { "net.isr.maxthreads", "4", NULL, true, false, false, RSCRIPT_FILE_LOADER } };
+
+		golden("opnsense-apply.golden", rscript_apply(&f, ok, 2, &cause));
+	}
 	f.trial_boot = true;
 	f.persist = false;
 	golden("freebsd-apply-trial-boot.golden", rscript_apply(&f, fk, 3, &cause));
