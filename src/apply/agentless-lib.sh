@@ -210,6 +210,19 @@ ntune_abort() {
 # ntune_lock: one change at a time on this host: $S/lock, made by mkdir, holds the pid of
 # its sh; a lock whose pid runs no more is stale and taken. Released when the program ends.
 # A lock without its pid yet is being taken (mkdir, then the pid): it gets 3 s to say who.
+# Is process $1 running? A zombie (ended, not yet reaped by its parent) is not, though kill -0
+# finds it: the state field of /proc/PID/stat after the command's ')' (Linux), else ps(1)'s.
+ntune_running() {
+	kill -0 "$1" 2>/dev/null || return 1
+	if [ -r "/proc/$1/stat" ]; then
+		z=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null)
+	else
+		z=$(ps -o state= -p "$1" 2>/dev/null)
+	fi
+	case $z in Z*) return 1 ;; esac
+	return 0
+}
+
 ntune_lock() {
 	mkdir -p "$S" || return 3
 	if ! mkdir "$S/lock" 2>/dev/null; then
@@ -221,7 +234,7 @@ ntune_lock() {
 			i=$((i + 1))
 		done
 		case $l in '' | *[!0-9]*) l=0 ;; esac
-		if [ "$l" != 0 ] && kill -0 "$l" 2>/dev/null; then
+		if [ "$l" != 0 ] && ntune_running "$l"; then
 			echo "ntune-agentless: another ntune change runs on this host (pid $l)" >&2
 			return 14
 		fi
