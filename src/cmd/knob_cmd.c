@@ -73,7 +73,7 @@ run(struct cmd_args *args)
 	if (rc != 0 && set && cause != NULL) {
 		arg = cause;
 		cause = NULL;
-		util_cause(&cause, "cannot set %s to %s: %s", name, args->argv[2], arg);
+		util_cause(&cause, "%s=%s: %s", name, args->argv[2], arg);
 		free(arg);
 	}
 	apply_access_close(acc);

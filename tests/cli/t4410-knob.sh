@@ -33,6 +33,6 @@ test_expect_success 'knob same compares values as apply does: on is 1, CPU masks
 '
 test_expect_success 'a refused set names the knob and the value on its one line (what apply and bench report)' '
 	test_expect_code 1 ntune knob set if.ntnoif0.mtu 1500 2>err &&
-	grep -qx "ntune knob: cannot set if.ntnoif0.mtu to 1500: no interface .ntnoif0." err
+	grep -qx "ntune knob: if.ntnoif0.mtu=1500: no interface .ntnoif0." err
 '
 test_done
