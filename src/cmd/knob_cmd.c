@@ -40,24 +40,23 @@ run(struct cmd_args *args)
 	struct kb *kb = NULL;
 	const char *netns = NULL, *op = args->argv[0], *name = args->argv[1];
 	char *arg, *value = NULL, *cause = NULL;
-	bool set = strcmp(op, "set") == 0;
+	bool set = strcmp(op, "set") == 0, same_op = strcmp(op, "same") == 0;
 	int ch, rc;
 
 	while ((ch = cmd_next(args, &arg)) != -1)
 		if (ch == 'N')
 			netns = arg;
-	if ((!set && strcmp(op, "get") != 0 && strcmp(op, "same") != 0) ||
-	    args->argc != (set ? 3 : strcmp(op, "same") == 0 ? 4 : 2))
+	if ((!set && !same_op && strcmp(op, "get") != 0) || args->argc != (set ? 3 : same_op ? 4 : 2))
 		return cmd_usage_error(&cmd_knob, "get NAME, set NAME VALUE or same NAME VALUE VALUE");
 	/*
 	 * The knowledge base says which knobs are the namespace's (apply_in_netns), as for apply,
 	 * and how values compare; without a namespace get and set need none (one start is ~30 ms).
 	 */
-	if ((netns != NULL || strcmp(op, "same") == 0) && kb_load(NULL, &kb, &cause) == -1) {
+	if ((netns != NULL || same_op) && kb_load(NULL, &kb, &cause) == -1) {
 		free(cause);
 		cause = NULL;
 	}
-	if (strcmp(op, "same") == 0) {
+	if (same_op) {
 		rc = same(kb, name, args->argv[2], args->argv[3]);
 		kb_free(kb);
 		return rc;
