@@ -640,7 +640,7 @@ source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry 
 		dots += *leaf == '.';
 	if (dots < 3 || kb_hint_leaf(kb_get_hints(l->kb), leaf, &near, &where) || near == NULL)
 		return;
-	diag(l, e, KB_WARNING, "hint", "'%s': no driver reads a hint '%s' (did you mean %s? "
+	diag(l, e, KB_WARNING, "hint", "'%s': no driver in the source read reads a hint '%s' (did you mean %s? "
 	    "%s reads that%s%s); the loader passes it on and nothing uses it", e->name, leaf,
 	    near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
 }
@@ -792,9 +792,10 @@ source_misplaced(struct lint *l, const struct kb_entry *e, const struct kb_cat_e
 		if (real == NULL || real == ce || (real->kind == KB_CAT_DOC &&
 		    strstr(real->source, " mode:") == NULL))
 			continue;
-		diag(l, e, KB_ERROR, "misplaced", "'%s' does not exist: no kernel has '%s' per "
-		    "interface (its table, %s, has no such entry; the documentation lists it under "
-		    "the per-interface settings, %s); the knob is %s (%s)", e->name, leaf,
+		diag(l, e, KB_ERROR, "misplaced", "'%s' does not exist: no kernel the catalogue "
+		    "read (%s) has '%s' per interface (its table, %s, has no such entry; the "
+		    "documentation lists it under the per-interface settings, %s); the knob is %s "
+		    "(%s)", e->name, tree_range(l), leaf,
 		    util_startswith(ce->name, "net.ipv6.") ? "net/ipv6/addrconf.c" :
 		    "net/ipv4/devinet.c", where(l, ce), shown(real->name), where(l, real));
 		return 1;

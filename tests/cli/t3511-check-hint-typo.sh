@@ -9,7 +9,7 @@
 test_expect_success 'om_level is questioned with the leaf ahci reads and where' '
 	printf "hint.ahcich.0.pm_level=5\nhint.ahcich.7.om_level=5\nhint.e6000sw.0.port9cpu=1\n" >l.conf &&
 	ntune check --os freebsd l.conf >out 2>err && cat out &&
-	grep -q "l.conf:2: warning: .hint.ahcich.7.om_level.: no driver reads a hint .om_level. (did you mean pm_level? sys/dev/ahci/ahci.c:825 reads that" out &&
+	grep -q "l.conf:2: warning: .hint.ahcich.7.om_level.: no driver in the source read reads a hint .om_level. (did you mean pm_level? sys/dev/ahci/ahci.c:825 reads that" out &&
 	! grep -q "l.conf:1:" out && ! grep -q "l.conf:3:" out
 '
 test_expect_success 'no other hint line of the fixtures is questioned' '

@@ -51,4 +51,25 @@ test_expect_success 'a pf hash size is no boot risk: pf falls back to the defaul
 	! grep -q "\"boot\"" pf.json &&
 	ntune check --os freebsd --target loader pf.conf >pf.txt 2>&1 && ! grep -q "boot risk" pf.txt
 '
+test_expect_success 'a table limit is an access risk only below the largest default (nf_conntrack_max, ipfw dyn_max)' '
+	printf "net.netfilter.nf_conntrack_max=1048576\nnet.nf_conntrack_max=262144\nnet.netfilter.nf_conntrack_max=4096\n" >ct.conf &&
+	{ ntune check --os linux --target sysctl ct.conf >ct.txt 2>&1 || :; } &&
+	grep "access risk" ct.txt >risk.txt &&
+	test $(wc -l <risk.txt) = 1 &&
+	grep -q "^ct.conf:3: access risk: net.netfilter.nf_conntrack_max: a limit below" risk.txt &&
+	printf "net.inet.ip.fw.dyn_max=65536\nnet.inet.ip.fw.dyn_max=1000\n" >fw.conf &&
+	{ ntune check --os freebsd --target sysctl fw.conf >fw.txt 2>&1 || :; } &&
+	grep "access risk" fw.txt >risk.txt &&
+	test $(wc -l <risk.txt) = 1 &&
+	grep -q "^fw.conf:2: access risk: net.inet.ip.fw.dyn_max" risk.txt
+'
+test_expect_success 'no access risk at the knob default; vtnet mq_disable is no boot risk (it cannot stop an attach)' '
+	printf "net.inet.tcp.blackhole=0\nnet.inet.tcp.blackhole=2\n" >bh.conf &&
+	{ ntune check --os freebsd --target sysctl bh.conf >bh.txt 2>&1 || :; } &&
+	grep "risk" bh.txt >risk.txt &&
+	test $(wc -l <risk.txt) = 1 && grep -q "^bh.conf:2: access risk" risk.txt &&
+	printf "hw.vtnet.mq_disable=\"1\"\n" >vt.conf &&
+	{ ntune check --os freebsd --target loader vt.conf >vt.txt 2>&1 || :; } &&
+	! grep -q "risk" vt.txt
+'
 test_done
