@@ -217,6 +217,7 @@ struct kb_entry {
 	char	*comment;	/* trailing or preceding `#` comment text, or NULL */
 	char	*command;	/* "sysctl -w net.inet.ip.forwarding": the command line it was read
 				   from, up to the '=', or NULL */
+	char	quoted;		/* the quote the file put around the value ('"' or '\''), else 0 */
 };
 
 /* What the reader said about a line: a parse error, or how an unusual line was read. */

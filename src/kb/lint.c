@@ -574,6 +574,8 @@ text_device(struct lint *l, const struct kb_entry *e)
 }
 
 #define SRC_PROCPS	"procps 4.0.2 src/sysctl.c:659 parse_setting_line, :545 WriteSetting"
+#define SRC_PROCPS_VALUE	"procps 4.0.2 src/sysctl.c:677-680 parse_setting_line"
+#define SRC_SYSTEMD_SYSCTL	"systemd 252 src/sysctl/sysctl.c:271-273 parse_file"
 #define SRC_RC_SYSCTL	"libexec/rc/rc.d/sysctl:26 'sysctl -i -f', sbin/sysctl/sysctl.c:369,400"
 #define SRC_LOADER_LUA	"stand/lua/config.lua:537"
 
@@ -612,6 +614,32 @@ text_command(struct lint *l, const struct kb_entry *e)
 		    e->command);
 		return 0;
 	}
+}
+
+/*
+ * A quoted value in a Linux sysctl file (1 when the kernel refuses it): neither sysctl -p/--system nor systemd-sysctl
+ * removes quotes (both strip white space only), so the kernel gets them: a number in
+ * quotes is refused, a string keeps them (set 5: kernel.core_pattern = "/dev/null").
+ */
+static int
+text_quoted(struct lint *l, const struct kb_entry *e)
+{
+	const char *v = e->value;
+	bool number = *v != '\0';
+
+	if (e->quoted == 0 || strcmp(l->os, "linux") != 0 || l->p->shell || l->p->xml ||
+	    l->p->dump || e->command != NULL || (l->target != KB_TARGET_SYSCTL &&
+	    l->target != KB_TARGET_ANY))
+		return 0;
+	for (; *v != '\0'; v++)
+		number = number && (isdigit((unsigned char)*v) || *v == ' ' || *v == '-');
+	diag(l, e, number ? KB_ERROR : KB_WARNING, "quoted", "%s = %c%s%c: the quotes are part of the value: sysctl -p "
+	    "and --system (%s) and systemd-sysctl (%s) strip only white space and write %c%s%c; %s",
+	    e->name, e->quoted, e->value, e->quoted, SRC_PROCPS_VALUE, SRC_SYSTEMD_SYSCTL, e->quoted,
+	    e->value, e->quoted, number ? "the kernel refuses a number in quotes (kernel/sysctl.c "
+	    "proc_get_long: EINVAL) and the setting fails; write it without quotes" :
+	    "the kernel keeps them in the value; write it without quotes");
+	return number;	/* refused: it sets nothing, so nothing else is said of it */
 }
 
 /*
@@ -742,7 +770,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
 		text_shell(&l, e);
-		if (text_command(&l, e) || !check_known(&l, e, &k))
+		if (text_quoted(&l, e) || text_command(&l, e) || !check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)
 			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "

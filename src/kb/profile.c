@@ -157,7 +157,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	char *s = line, *name, *value, *q, *trail = NULL, buf[64];
 	size_t namelen;
 	enum kb_op op = KB_OP_SET;
-	char quote;
+	char quote = 0;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -234,7 +234,12 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	normalize_name(name);
 	if (trail != NULL)
 		trail = util_trim(trail);
-	return add_entry(p, lineno, name, op, value, trail != NULL && *trail ? trail : comment, cause);
+	if (add_entry(p, lineno, name, op, value, trail != NULL && *trail ? trail : comment,
+	    cause) == -1)
+		return -1;
+	if (p->nentries > 0 && p->entries[p->nentries - 1].line == lineno && p->tuned == NULL)
+		p->entries[p->nentries - 1].quoted = quote;
+	return 0;
 }
 
 static void
