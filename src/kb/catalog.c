@@ -554,6 +554,21 @@ os_is(const struct kb_cat_entry *e, const char *os)
 	return strcmp(e->os, "freebsd") == 0;	/* opnsense, pfsense: FreeBSD kernels */
 }
 
+/* Characters of a catalogue name that are not a wildcard (%s, %d, *). */
+static size_t
+literal_len(const char *pat)
+{
+	size_t n = 0;
+
+	for (; *pat != '\0'; pat++) {
+		if (pat[0] == '%' && (pat[1] == 's' || pat[1] == 'd'))
+			pat++;
+		else if (*pat != '*')
+			n++;
+	}
+	return n;
+}
+
 const struct kb_cat_entry *
 kb_catalog_find(const struct kb_catalog *cc, const char *os, const char *name)
 {
@@ -591,9 +606,37 @@ kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char 
 		/* A node with a run-time name (debug.umtx.chains.*) says nothing about leaves. */
 		if (e->kind == KB_CAT_NODE)
 			continue;
-		/* The most specific pattern (the longest) wins. */
+		/*
+		 * The most specific pattern wins: the most literal characters, so a driver's own
+		 * dev.rl.%d.twister_enable (a tunable, if_rl.c:655) beats the generic
+		 * dev.%s.%d.twister_enable of its SYSCTL_ADD_INT (CTLFLAG_RD) of the same length.
+		 */
 		if (os_is(e, os) && kb_catalog_match(e->name, name) &&
-		    (best == NULL || strlen(e->name) > strlen(best->name)))
+		    (best == NULL || literal_len(e->name) > literal_len(best->name)))
+			best = e;
+	}
+	return best;
+}
+
+
+const struct kb_cat_entry *
+kb_catalog_find_counterpart(const struct kb_catalog *cc, const char *os, const char *name,
+    const struct kb_cat_entry *like)
+{
+	struct kb_catalog *c = (struct kb_catalog *)cc;
+	const struct kb_cat_entry *best = NULL, *e;
+	enum kb_cat_kind want;
+	size_t i;
+
+	if (c == NULL || name == NULL || like == NULL || c->n == 0 ||
+	    (like->kind != KB_CAT_SYSCTL && like->kind != KB_CAT_TUNABLE))
+		return NULL;
+	want = like->kind == KB_CAT_SYSCTL ? KB_CAT_TUNABLE : KB_CAT_SYSCTL;
+	index_catalog(c);
+	for (i = 0; i < c->npat; i++) {
+		e = &c->e[c->pat[i]];
+		if (e != like && e->kind == want && os_is(e, os) && kb_catalog_match(e->name, name) &&
+		    (best == NULL || literal_len(e->name) > literal_len(best->name)))
 			best = e;
 	}
 	return best;

@@ -96,6 +96,13 @@ const struct kb_cat_entry *kb_catalog_find(const struct kb_catalog *, const char
  */
 const struct kb_cat_entry *kb_catalog_find_pattern(const struct kb_catalog *, const char *os,
 	    const char *name);
+/*
+ * The most specific pattern row for name of the other side of like: a SYSCTL row when like
+ * is a TUNABLE one, a TUNABLE row when like is a SYSCTL one; NULL when none. A driver fetches
+ * dev.rl.%d.twister_enable and declares the sysctl under the generic dev.%s.%d name.
+ */
+const struct kb_cat_entry *kb_catalog_find_counterpart(const struct kb_catalog *, const char *os,
+	    const char *name, const struct kb_cat_entry *like);
 /* True when name matches a catalogue pattern (%d digits, %s a name, * one level). */
 bool	 kb_catalog_match(const char *pattern, const char *name);
 /*

@@ -74,13 +74,47 @@ row_speaks_for(const struct lint *l, const struct kb_cat_entry *ce, const char *
 	return strncmp(base, drv, n) == 0 && (base[n] == '.' || base[n] == '_');
 }
 
+/*
+ * The catalogue's row for name. A pattern row fetched as a tunable (dev.rl.%d.twister_enable,
+ * if_rl.c:655) whose sysctl the driver declares under the generic dev.%s.%d name (:659) is
+ * one knob: a boot-time tunable shown read-only, or settable both ways (
+ * dev.amdtemp.%d.sensor_offset, amdtemp.c:497 and :501).
+ */
 static const struct kb_cat_entry *
 cat_find(struct lint *l, const char *name)
 {
 	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) :
-	    NULL;
+	    NULL, *other, *tun, *sys;
 
-	return ce != NULL && row_speaks_for(l, ce, name) ? ce : NULL;
+	if (ce == NULL || !row_speaks_for(l, ce, name))
+		return NULL;
+	if (strchr(ce->name, '%') == NULL ||
+	    (other = kb_catalog_find_counterpart(l->cat, l->os, name, ce)) == NULL)
+		return ce;
+	tun = ce->kind == KB_CAT_TUNABLE ? ce : other;
+	sys = ce->kind == KB_CAT_TUNABLE ? other : ce;
+	if (!row_speaks_for(l, other, name)) {
+		/*
+		 * The generic row is another driver's (dev.%s.%d.debug_level from mpr.c): whether
+		 * this driver's node is settable at run time was not read, so no placement is said
+		 * (mps fetches dev.mps.%d.debug_level and declares it CTLFLAG_RW too).
+		 */
+		if (ce != tun)
+			return ce;
+		l->merged = *tun;
+		l->merged.kind = KB_CAT_SYSCTL;
+		l->merged.placement = KB_PLACE_UNKNOWN;
+		return &l->merged;
+	}
+	l->merged = *sys;
+	/* flagword: "CTLFLAG_RD and a tunable fetch" or "CTLFLAG_RW and a tunable fetch" */
+	snprintf(l->merged_flags, sizeof l->merged_flags, "%s", sys->readonly ? "RD" : "RW");
+	l->merged.flags = l->merged_flags;
+	l->merged.placement = sys->readonly ? KB_PLACE_LOADER : KB_PLACE_BOTH;
+	l->merged.readonly = false;
+	l->merged.seen = tun->seen | sys->seen;
+	l->merged.source = tun->source;
+	return &l->merged;
 }
 
 /* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0" */

@@ -18,6 +18,8 @@ struct lint {
 	struct kb_diag *d;
 	size_t	n;
 	int	errors;
+	struct kb_cat_entry merged;	/* cat_find's tunable and sysctl rows of one name, as one */
+	char	merged_flags[16];
 };
 
 void	 diag(struct lint *, const struct kb_entry *, enum kb_severity, const char *rule,

@@ -74,4 +74,13 @@ test_expect_success 'a LinuxKPI driver parameter of base (iwlwifi) is a note tha
 	grep -q "kpi.conf:1: note: .*base.s LinuxKPI drivers have them .*iwl-drv.c:8" kpi.txt &&
 	! grep -q "base source does not declare" kpi.txt
 '
+test_expect_success 'a driver tunable built with snprintf is one knob with its sysctl (if_rl.c:655/659, amdtemp.c:497/501, mps.c)' '
+	printf "dev.rl.0.twister_enable=\"1\"\ndev.amdtemp.0.sensor_offset=\"-10\"\ndev.mps.0.max_chains=\"4096\"\n" >drv-loader.conf &&
+	ntune check --os freebsd --target loader drv-loader.conf >out 2>&1 &&
+	! grep -q "fetches no tunable" out &&
+	printf "dev.amdtemp.0.sensor_offset=-10\ndev.mps.0.debug_level=3\ndev.rl.0.twister_enable=1\n" >drv-sysctl.conf &&
+	test_expect_code 1 ntune check --os freebsd --target sysctl drv-sysctl.conf >out 2>&1 &&
+	! grep -q "drv-sysctl.conf:[12]:" out &&
+	grep -q "^drv-sysctl.conf:3: error: .dev.rl.0.twister_enable. is a boot-time tunable (CTLFLAG_RD and a tunable fetch, sys/dev/rl/if_rl.c:655" out
+'
 test_done
