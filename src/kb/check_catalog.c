@@ -951,8 +951,9 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 	if (l->cat != NULL && (oce = kb_catalog_find(l->cat, l->os, e->name)) != NULL) {
 		/* a per-device leaf the catalogue has from another driver's source only */
 		diag(l, e, KB_NOTE, "unknown-knob", "'%s': the catalogue has this per-device leaf "
-		    "only from another driver (%s); this driver's own nodes were not read, so it is "
-		    "not checked", e->name, where(l, oce));
+		    "only from another driver (%s), which says nothing about this driver's; the "
+		    "catalogue does not tie this name to the code that creates it, so it is not "
+		    "checked", e->name, where(l, oce));
 		return 0;
 	}
 	unknown(l, e);
