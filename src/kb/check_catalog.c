@@ -772,8 +772,8 @@ unknown(struct lint *l, const struct kb_entry *e)
 			return;
 		}
 		diag(l, e, KB_WARNING, "unknown-knob", "'%s' is no loader variable, tunable or "
-		    "rc.conf variable the catalogue knows (%s): a typo, a variable newer than those "
-		    "sources, one of a port, an rc.conf one named after an interface (ifconfig_IF, "
+		    "rc.conf variable the catalogue knows (%s): a typo, a variable of a release those "
+		    "sources do not cover, one of a port, an rc.conf one named after an interface (ifconfig_IF, "
 		    "wlans_IF: the loader ignores those), or one declared in a form the catalogue's "
 		    "generator does not read; not checked", e->name, tree_range(l));
 		return;
@@ -781,9 +781,10 @@ unknown(struct lint *l, const struct kb_entry *e)
 	if (source_ported(l, e))
 		return;
 	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue (%s) or "
-	    "the knowledge base: a typo, a knob newer than those sources, one of a module or "
-	    "kernel patch they do not hold, or one declared in a form the catalogue's generator "
-	    "does not read (a table another file holds); not checked", e->name, tree_range(l));
+	    "the knowledge base: a typo, a knob of a release those sources do not cover, one of "
+	    "a module or kernel patch they do not hold, or one declared in a form the "
+	    "catalogue's generator does not read (a table another file holds); not checked",
+	    e->name, tree_range(l));
 }
 
 /* Linux: what /proc/sys says (mode bits, not a read). -1 when not known. */

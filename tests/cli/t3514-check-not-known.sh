@@ -66,7 +66,7 @@ test_expect_success 'a name gone since OpenZFS names the one the newest tree has
 test_expect_success 'a name the catalogue lacks in loader.conf says what it may be, a newer loader variable among them' '
 	printf "loader_autoboot_show=\"NO\"\n" >loader.conf &&
 	ntune check --os freebsd loader.conf >out 2>err &&
-	grep -q "^loader.conf:1: warning: .loader_autoboot_show. is no loader variable, tunable or rc.conf variable the catalogue knows (FreeBSD 9.3 to 14.0 sources): a typo, a variable newer than those sources" out
+	grep -q "^loader.conf:1: warning: .loader_autoboot_show. is no loader variable, tunable or rc.conf variable the catalogue knows (FreeBSD 9.3 to 14.0 sources): a typo, a variable of a release those sources do not cover" out
 '
 test_expect_success 'a LinuxKPI driver parameter of base (iwlwifi) is a note that does not call it a port'"'"'s' '
 	printf "compat.linuxkpi.iwlwifi_power_save=\"1\"\n" >kpi.conf &&

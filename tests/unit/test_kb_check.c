@@ -134,8 +134,8 @@ test_check_unknown_knob_suggests_a_name(void **state)
 	(void)state;
 	assert_true(has(&r, 1, KB_ERROR, "unknown-knob", "did you mean net.isr.maxthreads?"));
 	assert_true(has(&r, 2, KB_WARNING, "unknown-knob", "unknown knob 'foo.bar.baz.qux': not in "
-	    "the catalogue (none loaded) or the knowledge base: a typo, a knob newer than those "
-	    "sources"));
+	    "the catalogue (none loaded) or the knowledge base: a typo, a knob of a release those "
+	    "sources do not cover"));
 	assert_int_equal(r.errors, 1);
 	done(&r);
 }
