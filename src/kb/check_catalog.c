@@ -85,12 +85,17 @@ cat_find(struct lint *l, const char *name)
 {
 	const struct kb_cat_entry *ce = l->cat != NULL ? kb_catalog_find(l->cat, l->os, name) :
 	    NULL, *other, *tun, *sys;
+	struct kb_cat_entry *m;
+	char *mflags;
 
 	if (ce == NULL || !row_speaks_for(l, ce, name))
 		return NULL;
 	if (strchr(ce->name, '%') == NULL ||
 	    (other = kb_catalog_find_counterpart(l->cat, l->os, name, ce)) == NULL)
 		return ce;
+	m = &l->merged[l->merged_slot];
+	mflags = l->merged_flags[l->merged_slot];
+	l->merged_slot = !l->merged_slot;
 	tun = ce->kind == KB_CAT_TUNABLE ? ce : other;
 	sys = ce->kind == KB_CAT_TUNABLE ? other : ce;
 	if (!row_speaks_for(l, other, name)) {
@@ -101,20 +106,20 @@ cat_find(struct lint *l, const char *name)
 		 */
 		if (ce != tun)
 			return ce;
-		l->merged = *tun;
-		l->merged.kind = KB_CAT_SYSCTL;
-		l->merged.placement = KB_PLACE_UNKNOWN;
-		return &l->merged;
+		*m = *tun;
+		m->kind = KB_CAT_SYSCTL;
+		m->placement = KB_PLACE_UNKNOWN;
+		return m;
 	}
-	l->merged = *sys;
+	*m = *sys;
 	/* flagword: "CTLFLAG_RD and a tunable fetch" or "CTLFLAG_RW and a tunable fetch" */
-	snprintf(l->merged_flags, sizeof l->merged_flags, "%s", sys->readonly ? "RD" : "RW");
-	l->merged.flags = l->merged_flags;
-	l->merged.placement = sys->readonly ? KB_PLACE_LOADER : KB_PLACE_BOTH;
-	l->merged.readonly = false;
-	l->merged.seen = tun->seen | sys->seen;
-	l->merged.source = tun->source;
-	return &l->merged;
+	snprintf(mflags, sizeof l->merged_flags[0], "%s", sys->readonly ? "RD" : "RW");
+	m->flags = mflags;
+	m->placement = sys->readonly ? KB_PLACE_LOADER : KB_PLACE_BOTH;
+	m->readonly = false;
+	m->seen = tun->seen | sys->seen;
+	m->source = tun->source;
+	return m;
 }
 
 /* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0" */
@@ -460,8 +465,9 @@ source_values(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		    stacks->values_source != NULL ? stacks->values_source : stacks->source);
 	else
 		diag(l, e, KB_ERROR, "value", "%s: '%s' is not one of the values the source "
-		    "provides: %s (%s)", e->name, e->value, list,
-		    ce->values_source != NULL ? ce->values_source : ce->source);
+		    "provides: %s (%s); a kernel without a module of that name refuses it and the "
+		    "setting fails (a patch or an out-of-tree module may add one)", e->name, e->value,
+		    list, ce->values_source != NULL ? ce->values_source : ce->source);
 	return 1;
 }
 

@@ -18,8 +18,10 @@ struct lint {
 	struct kb_diag *d;
 	size_t	n;
 	int	errors;
-	struct kb_cat_entry merged;	/* cat_find's tunable and sysctl rows of one name, as one */
-	char	merged_flags[16];
+	struct kb_cat_entry merged[2];	/* cat_find's tunable and sysctl rows of one name, as
+					   one; two, used in turn, so a second lookup keeps the first */
+	char	merged_flags[2][16];
+	int	merged_slot;
 };
 
 void	 diag(struct lint *, const struct kb_entry *, enum kb_severity, const char *rule,

@@ -140,7 +140,17 @@ test_expect_success 'hw.acpi.verbose: a runtime sysctl under the node acpi names
 test_expect_success 'Linux enum-like knobs: a value the source does not provide is an error listing those it does' '
 	printf "net.ipv4.tcp_congestion_control=bbr2\nnet.core.default_qdisc=fq_codel\n" >v.conf &&
 	test_expect_code 1 ntune check --os linux v.conf >out 2>/dev/null &&
-	grep -q "v.conf:1: error: net.ipv4.tcp_congestion_control: .bbr2. is not one of the values the source provides: bbr, bic, .*cubic.* (l6.1:net/ipv4/tcp_[a-z]*.c:[0-9]*)" out &&
+	grep -q "v.conf:1: error: net.ipv4.tcp_congestion_control: .bbr2. is not one of the values the source provides: bbr, bic, .*cubic.* (l6.1:net/ipv4/tcp_[a-z]*.c:[0-9]*); a kernel without a module of that name refuses it" out &&
 	! grep -q "v.conf:2: error" out
+'
+test_expect_success 'default_qdisc takes every qdisc the 6.1 tree registers (fq_pie, pie, codel), not a hand list of 7' '
+	for q in fq_pie pie codel cake fq; do
+		printf "net.core.default_qdisc=%s\n" $q >q.conf &&
+		ntune check --os linux --target sysctl q.conf >out 2>&1 &&
+		! grep -q ": error:" out || return 1
+	done &&
+	printf "net.core.default_qdisc=fq_pi\n" >q.conf &&
+	test_expect_code 1 ntune check --os linux --target sysctl q.conf >out 2>&1 &&
+	grep -q "q.conf:1: error: net.core.default_qdisc: .fq_pi. is not one of the values the source provides: .*fq_pie" out
 '
 test_done
