@@ -42,4 +42,9 @@ test_expect_success 'cuse4bsd_load is no problem: cuse.ko declares module cuse4b
 	ntune check --os freebsd loader.conf >out 2>err &&
 	! grep -q "cuse4bsd" out
 '
+test_expect_success 'tcp_fastopen is a bit mask with no upper limit (0x607, 0x70403: server bits and a backlog above bit 16)' '
+	printf "net.ipv4.tcp_fastopen=0x607\n" >fo1.conf && printf "net.ipv4.tcp_fastopen=0x70403\n" >fo2.conf &&
+	ntune check --os linux --target sysctl fo1.conf >out 2>&1 && ! grep -q "range" out &&
+	ntune check --os linux --target sysctl fo2.conf >out 2>&1 && ! grep -q "range" out
+'
 test_done
