@@ -657,6 +657,13 @@ static const struct {
 	  "14.0-CURRENT tree) and so do ports' (drm-kmod's i915kms, amdgpu, radeonkms), whose "
 	  "names change with the port's version (newer drm-kmod puts i915's under hw.i915kms, "
 	  "drivers/gpu/drm/i915/i915_params.c @00ff6a34)" },
+	{ "linux", "fs.binfmt_misc.", "under fs.binfmt_misc, the binfmt_misc file system mounted "
+	  "on /proc/sys/fs/binfmt_misc (fs/binfmt_misc.c: status, register and a file per "
+	  "registered format; Documentation/admin-guide/binfmt-misc.rst), not a sysctl table" },
+	{ "linux", "kernel.keys.", "under kernel.keys, the key management limits of "
+	  "security/keys/sysctl.c (key_sysctls: maxkeys, maxbytes, root_maxkeys, root_maxbytes, "
+	  "gc_delay, persistent_keyring_expiry), a table the catalogue's generator does not "
+	  "reach from where it is registered" },
 	{ "linux", "net.netfilter.", "under net.netfilter, whose names netfilter's modules "
 	  "register when they load (net/netfilter/nf_conntrack_standalone.c and the protocol "
 	  "trackers), and where kernel patches add their own (OpenWrt's, vendors')" },

@@ -51,8 +51,8 @@ test_expect_success 'a pf hash size is no boot risk: pf falls back to the defaul
 	! grep -q "\"boot\"" pf.json &&
 	ntune check --os freebsd --target loader pf.conf >pf.txt 2>&1 && ! grep -q "boot risk" pf.txt
 '
-test_expect_success 'a table limit is an access risk only below the largest default (nf_conntrack_max, ipfw dyn_max)' '
-	printf "net.netfilter.nf_conntrack_max=1048576\nnet.nf_conntrack_max=262144\nnet.netfilter.nf_conntrack_max=4096\n" >ct.conf &&
+test_expect_success 'a table limit is an access risk only where it lowers every default (nf_conntrack_max below 1024, ipfw dyn_max below 16384)' '
+	printf "net.netfilter.nf_conntrack_max=1048576\nnet.nf_conntrack_max=65536\nnet.netfilter.nf_conntrack_max=512\n" >ct.conf &&
 	{ ntune check --os linux --target sysctl ct.conf >ct.txt 2>&1 || :; } &&
 	grep "access risk" ct.txt >risk.txt &&
 	test $(wc -l <risk.txt) = 1 &&

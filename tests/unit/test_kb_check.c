@@ -339,13 +339,11 @@ test_check_requirements(void **state)
 	    1, KB_WARNING, "requires", "options RSS");
 	s.rss_kernel = 1;
 	expect_no_rule("p", "net.inet.rss.bits=3\n", &s, KB_TARGET_ANY, "requires");
-	expect_diag("p", "net.isr.bindthreads=1\n", &s, KB_TARGET_ANY, 1, KB_WARNING, "requires",
-	    "net.isr.maxthreads > 1 (net.isr.maxthreads is 1, default)");
+	/* bindthreads pins even the one netisr thread (netisr.c:1281-1286): no requirement */
+	expect_no_rule("p", "net.isr.bindthreads=1\n", &s, KB_TARGET_ANY, "requires");
 	expect_no_rule("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY,
 	    "requires");
 	s.ncpu = 1;
-	expect_diag("p", "net.isr.bindthreads=1\nnet.isr.maxthreads=-1\n", &s, KB_TARGET_ANY,
-	    1, KB_WARNING, "requires", "net.isr.maxthreads is -1");
 	/* Knob against knob. */
 	expect_diag("p", "net.inet.tcp.recvbuf_max=8388608\nkern.ipc.maxsockbuf=4194304\n", &s,
 	    KB_TARGET_ANY, 1, KB_WARNING, "requires",
