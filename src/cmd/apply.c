@@ -251,6 +251,7 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 	const char *url = a->opts.url != NULL ? a->dut.host.url : NULL;
 	char *cause = NULL;
 	sigset_t old;
+	bool hold;
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -264,7 +265,8 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 	a->o.persist = o->persist;
 	a->o.trial_boot = o->trial_boot;
 	a->o.plan = f->plan || o->dry_run;
-	if (url == NULL && !a->o.plan)
+	hold = url == NULL && !a->o.plan;	/* a change here: its outcome is said before ntune ends */
+	if (hold)
 		hold_signals(true, &old);
 	if (o->trial_boot && a->o.os != OS_PLATFORM_FREEBSD)
 		rc = cmd_error(&cmd_apply, 2, "--trial-boot is for FreeBSD (nextboot(8)); %s runs Linux",
@@ -281,7 +283,7 @@ run_engine(struct cmd_agentless *a, const struct apply_opts *o, const struct app
 		print_text(&r, url, o->dry_run, o->confirm_secs);
 	agentless_result_free(&r);
 	cmd_agentless_close(a);
-	if (url == NULL && !a->o.plan)
+	if (hold)
 		hold_signals(false, &old);
 	return rc;
 }

@@ -591,8 +591,15 @@ kb_catalog_find(const struct kb_catalog *cc, const char *os, const char *name)
 	return kb_catalog_find_pattern(cc, os, name);
 }
 
-const struct kb_cat_entry *
-kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char *name)
+/*
+ * The most specific pattern row matching name of kind want (-1: any but a node, whose run-time
+ * name, debug.umtx.chains.*, says nothing about leaves), other than skip: the most literal
+ * characters win, so a driver's own dev.rl.%d.twister_enable (a tunable, if_rl.c:655) beats
+ * the generic dev.%s.%d.twister_enable of its SYSCTL_ADD_INT (CTLFLAG_RD) of the same length.
+ */
+static const struct kb_cat_entry *
+best_pattern(const struct kb_catalog *cc, const char *os, const char *name, int want,
+    const struct kb_cat_entry *skip)
 {
 	struct kb_catalog *c = (struct kb_catalog *)cc;
 	const struct kb_cat_entry *best = NULL, *e;
@@ -603,14 +610,8 @@ kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char 
 	index_catalog(c);
 	for (i = 0; i < c->npat; i++) {
 		e = &c->e[c->pat[i]];
-		/* A node with a run-time name (debug.umtx.chains.*) says nothing about leaves. */
-		if (e->kind == KB_CAT_NODE)
+		if (e == skip || (want == -1 ? e->kind == KB_CAT_NODE : (int)e->kind != want))
 			continue;
-		/*
-		 * The most specific pattern wins: the most literal characters, so a driver's own
-		 * dev.rl.%d.twister_enable (a tunable, if_rl.c:655) beats the generic
-		 * dev.%s.%d.twister_enable of its SYSCTL_ADD_INT (CTLFLAG_RD) of the same length.
-		 */
 		if (os_is(e, os) && kb_catalog_match(e->name, name) &&
 		    (best == NULL || literal_len(e->name) > literal_len(best->name)))
 			best = e;
@@ -618,28 +619,20 @@ kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char 
 	return best;
 }
 
+const struct kb_cat_entry *
+kb_catalog_find_pattern(const struct kb_catalog *cc, const char *os, const char *name)
+{
+	return best_pattern(cc, os, name, -1, NULL);
+}
 
 const struct kb_cat_entry *
 kb_catalog_find_counterpart(const struct kb_catalog *cc, const char *os, const char *name,
     const struct kb_cat_entry *like)
 {
-	struct kb_catalog *c = (struct kb_catalog *)cc;
-	const struct kb_cat_entry *best = NULL, *e;
-	enum kb_cat_kind want;
-	size_t i;
-
-	if (c == NULL || name == NULL || like == NULL || c->n == 0 ||
-	    (like->kind != KB_CAT_SYSCTL && like->kind != KB_CAT_TUNABLE))
+	if (like == NULL || (like->kind != KB_CAT_SYSCTL && like->kind != KB_CAT_TUNABLE))
 		return NULL;
-	want = like->kind == KB_CAT_SYSCTL ? KB_CAT_TUNABLE : KB_CAT_SYSCTL;
-	index_catalog(c);
-	for (i = 0; i < c->npat; i++) {
-		e = &c->e[c->pat[i]];
-		if (e != like && e->kind == want && os_is(e, os) && kb_catalog_match(e->name, name) &&
-		    (best == NULL || literal_len(e->name) > literal_len(best->name)))
-			best = e;
-	}
-	return best;
+	return best_pattern(cc, os, name, like->kind == KB_CAT_SYSCTL ? KB_CAT_TUNABLE :
+	    KB_CAT_SYSCTL, like);
 }
 
 /* Length of the parent part of a name ("net.inet.tcp." of net.inet.tcp.x), 0 for none. */

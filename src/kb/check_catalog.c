@@ -687,9 +687,9 @@ source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry 
 		dots += *leaf == '.';
 	if (dots < 3 || kb_hint_leaf(kb_get_hints(l->kb), leaf, &near, &where) || near == NULL)
 		return;
-	diag(l, e, KB_WARNING, "hint", "'%s': no driver in the source read reads a hint '%s' (did you mean %s? "
-	    "%s reads that%s%s); the loader passes it on and nothing uses it", e->name, leaf,
-	    near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
+	diag(l, e, KB_WARNING, "hint", "'%s': no driver in the source read reads a hint '%s' "
+	    "(did you mean %s? %s reads that%s%s); the loader passes it on and nothing uses it",
+	    e->name, leaf, near, where, tree != NULL ? ", " : "", tree != NULL ? tree : "");
 }
 
 /*
@@ -786,9 +786,9 @@ unknown(struct lint *l, const struct kb_entry *e)
 		}
 		diag(l, e, KB_WARNING, "unknown-knob", "'%s' is no loader variable, tunable or "
 		    "rc.conf variable the catalogue knows (%s): a typo, a variable of a release those "
-		    "sources do not cover, one of a port, an rc.conf one named after an interface (ifconfig_IF, "
-		    "wlans_IF: the loader ignores those), or one declared in a form the catalogue's "
-		    "generator does not read; not checked", e->name, tree_range(l));
+		    "sources do not cover, one of a port, an rc.conf one named after an interface "
+		    "(ifconfig_IF, wlans_IF: the loader ignores those), or one declared in a form the "
+		    "catalogue's generator does not read; not checked", e->name, tree_range(l));
 		return;
 	}
 	if (source_ported(l, e))

@@ -617,9 +617,10 @@ text_command(struct lint *l, const struct kb_entry *e)
 }
 
 /*
- * A quoted value in a Linux sysctl file (1 when the kernel refuses it): neither sysctl -p/--system nor systemd-sysctl
- * removes quotes (both strip white space only), so the kernel gets them: a number in
- * quotes is refused, a string keeps them (set 5: kernel.core_pattern = "/dev/null").
+ * A quoted value in a Linux sysctl file (1 when the kernel refuses it): neither sysctl
+ * -p/--system nor systemd-sysctl removes quotes (both strip white space only), so the kernel
+ * gets them: a number in quotes is refused, a string keeps them (set 5: kernel.core_pattern =
+ * "/dev/null").
  */
 static int
 text_quoted(struct lint *l, const struct kb_entry *e)
@@ -633,8 +634,9 @@ text_quoted(struct lint *l, const struct kb_entry *e)
 		return 0;
 	for (; *v != '\0'; v++)
 		number = number && (isdigit((unsigned char)*v) || *v == ' ' || *v == '-');
-	diag(l, e, number ? KB_ERROR : KB_WARNING, "quoted", "%s = %c%s%c: the quotes are part of the value: sysctl -p "
-	    "and --system (%s) and systemd-sysctl (%s) strip only white space and write %c%s%c; %s",
+	diag(l, e, number ? KB_ERROR : KB_WARNING, "quoted", "%s = %c%s%c: the quotes are part of "
+	    "the value: sysctl -p and --system (%s) and systemd-sysctl (%s) strip only white space "
+	    "and write %c%s%c; %s",
 	    e->name, e->quoted, e->value, e->quoted, SRC_PROCPS_VALUE, SRC_SYSTEMD_SYSCTL, e->quoted,
 	    e->value, e->quoted, number ? "the kernel refuses a number in quotes (kernel/sysctl.c "
 	    "proc_get_long: EINVAL) and the setting fails; write it without quotes" :

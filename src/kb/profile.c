@@ -155,7 +155,7 @@ static int
 parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, char **cause)
 {
 	char *s = line, *name, *value, *q, *trail = NULL, buf[64];
-	size_t namelen;
+	size_t namelen, n;
 	enum kb_op op = KB_OP_SET;
 	char quote = 0;
 
@@ -234,11 +234,13 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	normalize_name(name);
 	if (trail != NULL)
 		trail = util_trim(trail);
+	n = p->nentries;
 	if (add_entry(p, lineno, name, op, value, trail != NULL && *trail ? trail : comment,
 	    cause) == -1)
 		return -1;
-	if (p->nentries > 0 && p->entries[p->nentries - 1].line == lineno && p->tuned == NULL)
-		p->entries[p->nentries - 1].quoted = quote;
+	/* a new entry (a `sysctl -a` continuation joins the last); TuneD unquotes its own */
+	if (p->nentries > n && p->tuned == NULL)
+		p->entries[n].quoted = quote;
 	return 0;
 }
 

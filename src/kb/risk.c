@@ -5,7 +5,6 @@
  * a file applied after boot). apply, check, export and doctor ask here which lines need a
  * one-boot trial.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +13,11 @@
 #include "kb/kb.h"
 #include "util/util.h"
 
-/* A whole decimal number of s, else -1. */
-static int
-whole(const char *s, long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return end == s || *end != '\0' || errno != 0 ? -1 : 0;
-}
-
 /*
  * Whether e sets one of the values its knob's risk-values names (set4: forwarding=1 is no
  * risk): a value, or "<N", any number below N (a table limit is a risk only when lowered:
- * nf_conntrack_max=1048576 cuts nobody off).
+ * nf_conntrack_max=1048576 cuts nobody off). A raise or a lower ends at a value not known
+ * here: risky, except a raise against "<N".
  */
 static bool
 risky_value(const struct kb_knob *k, const struct kb_entry *e)
@@ -36,13 +25,13 @@ risky_value(const struct kb_knob *k, const struct kb_entry *e)
 	char buf[256], *tok, *save;
 	long long v, n;
 
-	if (e->op != KB_OP_SET)
-		return e->op != KB_OP_RAISE;	/* a lower: where it ends is not known here */
 	snprintf(buf, sizeof buf, "%s", k->risk_values);
 	for (tok = strtok_r(buf, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
-		if (*tok == '<' && whole(tok + 1, &n) == 0)
-			return whole(e->value, &v) != 0 || v < n;
-		if (kb_value_equal(k, e->value, tok))
+		if (*tok == '<' && kb_parse_number(tok + 1, &n) == 0) {
+			if (e->op == KB_OP_SET ? kb_parse_number(e->value, &v) != 0 || v < n :
+			    e->op == KB_OP_LOWER)
+				return true;
+		} else if (e->op != KB_OP_SET || kb_value_equal(k, e->value, tok))
 			return true;
 	}
 	return false;
@@ -57,17 +46,17 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 
 	if (why != NULL)
 		*why = kb_risk_class_why(k);
-	if (c != KB_RISK_NONE && k->risk_values != NULL)
-		return risky_value(k, e) && (c != KB_RISK_BOOT || t != KB_TARGET_SYSCTL ||
-		    k->placement != KB_PLACE_BOTH) ? c : KB_RISK_NONE;
-	/* the knob's own default: the box boots with it, the admin reached it with it anyway */
-	if (c != KB_RISK_NONE && e->op == KB_OP_SET && k->def != NULL &&
+	if (c == KB_RISK_NONE)
+		return c;
+	/*
+	 * Only at the values that carry the risk; without risk-values, any but the knob's own
+	 * default (the box boots with it, the admin reached it with it anyway).
+	 */
+	if (k->risk_values != NULL ? !risky_value(k, e) : e->op == KB_OP_SET && k->def != NULL &&
 	    kb_value_equal(k, e->value, k->def))
 		return KB_RISK_NONE;
-	if (c != KB_RISK_BOOT)
-		return c;
-	/* settable at run time and written where sysctl(8) applies it after boot */
-	if (t == KB_TARGET_SYSCTL && k->placement == KB_PLACE_BOTH)
+	/* a boot risk: none if settable at run time and written where sysctl(8) applies it */
+	if (c == KB_RISK_BOOT && t == KB_TARGET_SYSCTL && k->placement == KB_PLACE_BOTH)
 		return KB_RISK_NONE;
 	return c;
 }

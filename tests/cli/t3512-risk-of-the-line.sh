@@ -72,4 +72,10 @@ test_expect_success 'no access risk at the knob default; vtnet mq_disable is no 
 	{ ntune check --os freebsd --target loader vt.conf >vt.txt 2>&1 || :; } &&
 	! grep -q "risk" vt.txt
 '
+test_expect_success 'risk-values at the boundary and for a raise or a lower: <1024 takes 1023 and 0x200, not 1024; a raise of rp_filter to 1 is a risk, a raise of a limit is not, a lower is' '
+	printf "net.ipv4.conf.all.rp_filter=>1\nnet.netfilter.nf_conntrack_max=>512\nnet.nf_conntrack_max=<512\nnet.netfilter.nf_conntrack_max=0x200\nnet.netfilter.nf_conntrack_max=1023\nnet.netfilter.nf_conntrack_max=1024\n" >rv.conf &&
+	{ ntune check --os linux --target sysctl rv.conf >rv.txt 2>&1 || :; } &&
+	sed -n "s/^rv.conf:\([0-9]*\): access risk: .*/\1/p" rv.txt | tr "\n" " " >lines &&
+	test "$(cat lines)" = "1 3 4 5 "
+'
 test_done
