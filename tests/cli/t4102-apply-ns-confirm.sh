@@ -15,22 +15,22 @@ printf 'net.ipv4.ip_default_ttl=88\n' >"$TRASH/p.conf"
 wait_ttl() { i=0; while [ "$(ttl)" != "$2" ] && [ $i -lt $(($1 * 10)) ]; do sleep 0.1; i=$((i + 1)); done; [ "$(ttl)" = "$2" ]; }
 
 test_expect_success 'without confirm the change reverts itself after SECS' '
-	ntune apply --netns "$NS" --no-persist --confirm 2 p.conf >out && cat out &&
-	grep -q "reverts in 2 s unless .ntune confirm " out &&
+	ntune apply --netns "$NS" --no-persist --confirm 4 p.conf >out && cat out &&
+	grep -q "reverts in 4 s unless .ntune confirm " out &&
 	test "$(ttl)" = 88 &&
 	ntune history | tail -1 | grep -q "reverts in" &&
 	wait_ttl 10 "$TTL0" &&
 	sleep 0.5 && ntune history | tail -1 | grep -q " reverted .*\[reverted by the dead-man timer\]"
 '
 test_expect_success 'ntune confirm keeps the change' '
-	ntune apply --netns "$NS" --no-persist --confirm 2 p.conf >/dev/null &&
+	ntune apply --netns "$NS" --no-persist --confirm 4 p.conf >/dev/null &&
 	ntune confirm >out && grep -q "^confirmed " out &&
-	sleep 3.5 && test "$(ttl)" = 88 &&
+	sleep 5.5 && test "$(ttl)" = 88 &&
 	ntune history | tail -1 | grep -q "\[confirmed\]" &&
 	ntune revert >/dev/null && test "$(ttl)" = "$TTL0"
 '
 test_expect_success 'the timer survives the end of the session that started it (hang-up)' '
-	{ setsid sh -c "\"$NTUNE\" apply --netns $NS --no-persist --confirm 2 p.conf >started 2>&1; sleep 30" & } &&
+	{ setsid sh -c "\"$NTUNE\" apply --netns $NS --no-persist --confirm 4 p.conf >started 2>&1; sleep 30" & } &&
 	pid=$! && i=0 &&
 	while ! grep -q "^applied" started 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test "$(ttl)" = 88 &&
