@@ -1,5 +1,6 @@
 /* ntune check: lint a tunables profile against the knowledge base and the machine. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,45 @@ risk_os(const struct kb_sysinfo *si)
 	return si->sys.platform != OS_PLATFORM_UNKNOWN ? os_platform_name(si->sys.platform) : NULL;
 }
 
+/*
+ * Whether a diagnostic of d says the line of e has no effect where it is written: a
+ * boot-time tunable in sysctl.conf, a runtime sysctl in loader.conf, a knob gone from
+ * the release checked, read-only, another OS's. Such a line carries no risk either (a
+ * ring size sysctl(8) cannot set stops no boot).
+ */
+static bool
+no_effect(const struct kb_entry *e, const struct kb_diag *d, size_t nd)
+{
+	static const char *const rules[] = { "placement", "obsolete", "version", "read-only",
+	    "nonexistent", "misplaced", "platform", "wrong-os" };
+	size_t i, j;
+
+	for (i = 0; i < nd; i++) {
+		if (d[i].line != e->line || strcmp(d[i].file, e->file) != 0)
+			continue;
+		if (d[i].severity == KB_WARNING && strcmp(d[i].rule, "placement") == 0)
+			return true;
+		for (j = 0; d[i].severity == KB_ERROR && j < sizeof rules / sizeof rules[0]; j++)
+			if (strcmp(d[i].rule, rules[j]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The risk of the line e, none where the line has no effect. */
+static enum kb_risk_class
+line_risk(const struct kb *kb, const struct kb_entry *e, const struct kb_sysinfo *si,
+    enum kb_target t, const struct kb_diag *d, size_t nd, const char **why)
+{
+	enum kb_risk_class c = kb_line_risk(kb, e, risk_os(si), t, why);
+
+	return c != KB_RISK_NONE && no_effect(e, d, nd) ? KB_RISK_NONE : c;
+}
+
 /* The lines that can stop a boot or cut the admin off, each with why and how to prove it. */
 static json_t *
 risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
-    enum kb_target t)
+    enum kb_target t, const struct kb_diag *d, size_t nd)
 {
 	json_t *arr = json_array();
 	const char *why;
@@ -75,7 +111,7 @@ risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 	size_t i;
 
 	for (i = 0; i < p->nentries; i++) {
-		if ((c = kb_line_risk(kb, &p->entries[i], risk_os(si), t, &why)) == KB_RISK_NONE)
+		if ((c = line_risk(kb, &p->entries[i], si, t, d, nd, &why)) == KB_RISK_NONE)
 			continue;
 		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "file",
 		    p->entries[i].file, "line", p->entries[i].line, "knob", p->entries[i].name,
@@ -86,14 +122,14 @@ risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 
 static void
 print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
-    enum kb_target t)
+    enum kb_target t, const struct kb_diag *d, size_t nd)
 {
 	const char *why;
 	enum kb_risk_class c;
 	size_t i;
 
 	for (i = 0; i < p->nentries; i++) {
-		if ((c = kb_line_risk(kb, &p->entries[i], risk_os(si), t, &why)) != KB_RISK_NONE)
+		if ((c = line_risk(kb, &p->entries[i], si, t, d, nd, &why)) != KB_RISK_NONE)
 			printf("%s:%d: %s risk: %s: %s; %s\n", p->entries[i].file, p->entries[i].line,
 			    kb_risk_class_name(c), p->entries[i].name, why, kb_risk_class_trial(c));
 	}
@@ -138,7 +174,7 @@ print_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(doc, "diagnostics", arr);
-	json_object_set_new(doc, "risks", risks_json(kb, p, si, s->target));
+	json_object_set_new(doc, "risks", risks_json(kb, p, si, s->target, d, nd));
 	util_json_print(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', stdout);
 	json_decref(doc);
@@ -153,7 +189,7 @@ print_text(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 	for (i = 0; i < nd; i++)
 		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 		    d[i].message);
-	print_risks(kb, p, si, s->target);
+	print_risks(kb, p, si, s->target, d, nd);
 	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
 	    "%zu unknown (%d line%s); checked against %s\n", p->path, p->nentries,
 	    os_platform_name(si->sys.platform), si->sys.version ? " " : "",

@@ -140,6 +140,26 @@ where(struct lint *l, const struct kb_cat_entry *ce)
 	return buf[slot];
 }
 
+/*
+ * Where the flags or mode of ce are read: a Linux row documented in one file and
+ * declared in another carries " mode:FILE:LINE" (the ctl_table entry); a claim
+ * about its mode cites that entry, not the documentation.
+ */
+static const char *
+where_mode(struct lint *l, const struct kb_cat_entry *ce)
+{
+	static char buf[320];
+	const struct kb_cat_tree *t;
+	const char *m = strstr(ce->source, " mode:");
+
+	if (m == NULL)
+		return where(l, ce);
+	t = kb_catalog_entry_tree(l->cat, ce);
+	m += strlen(" mode:");
+	snprintf(buf, sizeof buf, "%.*s, Linux %s", (int)strcspn(m, " "), m, t != NULL ? t->version : "?");
+	return buf;
+}
+
 /* The flags as a reader of the source knows them: "CTLFLAG_RDTUN". */
 static const char *
 flagword(const struct kb_cat_entry *ce)
@@ -174,7 +194,7 @@ check_cat_ref(struct lint *l, const char *name)
 	const char *base;
 
 	if (ce != NULL && ce->kind != KB_CAT_DOC) {
-		snprintf(buf, sizeof buf, " (%s, %s)", flagword(ce), where(l, ce));
+		snprintf(buf, sizeof buf, " (%s, %s)", flagword(ce), where_mode(l, ce));
 		return buf;
 	}
 	/* Not in the catalogue (a knob older than its trees): the stanza that says so. */
@@ -529,25 +549,25 @@ source_placement(struct lint *l, const struct kb_entry *e, const struct kb_cat_e
 		if (l->target == KB_TARGET_LOADER)
 			diag(l, e, KB_WARNING, "placement", "'%s' is a read-only sysctl (%s, %s) and "
 			    "the source fetches no tunable of that name: in loader.conf it has no "
-			    "effect", e->name, flagword(ce), where(l, ce));
+			    "effect", e->name, flagword(ce), where_mode(l, ce));
 		else
 			diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (%s, %s): setting it "
-			    "fails", e->name, flagword(ce), where(l, ce));
+			    "fails", e->name, flagword(ce), where_mode(l, ce));
 		return;
 	}
 	if (ce->placement == KB_PLACE_SYSCTL && l->target == KB_TARGET_LOADER)
 		diag(l, e, KB_WARNING, "placement", "'%s' is a runtime sysctl (%s, %s): in "
 		    "loader.conf it has no effect, put it in /etc/sysctl.conf", e->name, flagword(ce),
-		    where(l, ce));
+		    where_mode(l, ce));
 	else if (ce->placement == KB_PLACE_LOADER && sysctl)
 		diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable (%s, %s): in %s it "
 		    "has no effect, put it in /boot/loader.conf%s", e->name, flagword(ce),
-		    where(l, ce), l->target == KB_TARGET_PFSENSE ? "System Tunables" : "sysctl.conf",
+		    where_mode(l, ce), l->target == KB_TARGET_PFSENSE ? "System Tunables" : "sysctl.conf",
 		    l->target == KB_TARGET_PFSENSE ? ".local" : "");
 	else if (ce->placement == KB_PLACE_LOADER && l->target == KB_TARGET_OPNSENSE)
 		diag(l, e, KB_NOTE, "placement", "'%s' is a boot-time tunable (%s, %s): OPNsense "
 		    "writes it to /boot/loader.conf, it takes effect after a reboot", e->name,
-		    flagword(ce), where(l, ce));
+		    flagword(ce), where_mode(l, ce));
 }
 
 /* A name the catalogue knows and the knowledge base does not. */
@@ -577,7 +597,7 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		if (sysctl)
 			diag(l, e, KB_ERROR, "placement", "'%s' is a boot-time tunable (%s, %s): "
 			    "sysctl cannot set it, put it in /boot/loader.conf", e->name, flagword(ce),
-			    where(l, ce));
+			    where_mode(l, ce));
 		break;
 	case KB_CAT_SYSCTL:
 	case KB_CAT_DOC:

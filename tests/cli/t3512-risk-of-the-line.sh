@@ -78,4 +78,21 @@ test_expect_success 'risk-values at the boundary and for a raise or a lower: <10
 	sed -n "s/^rv.conf:\([0-9]*\): access risk: .*/\1/p" rv.txt | tr "\n" " " >lines &&
 	test "$(cat lines)" = "1 3 4 5 "
 '
+test_expect_success 'a line with no effect where it is written carries no risk: a ring size in sysctl.conf, a runtime sysctl in loader.conf, a knob gone from the release checked' '
+	printf "hw.ix.rxd=4096\ndev.ix.0.iflib.override_nrxqs=8\nnet.inet.tcp.blackhole=2\n" >ne.conf &&
+	{ ntune check --os freebsd --target sysctl ne.conf >ne.txt 2>&1 || :; } &&
+	grep -q "^ne.conf:1: error: .hw.ix.rxd. is a boot-time tunable" ne.txt &&
+	grep "risk" ne.txt >risk.txt &&
+	test $(wc -l <risk.txt) = 1 && grep -q "^ne.conf:3: access risk" risk.txt &&
+	printf "net.inet.tcp.blackhole=2\nhw.ix.rxd=\"4096\"\n" >nl.conf &&
+	{ ntune check --os freebsd --target loader nl.conf >nl.txt 2>&1 || :; } &&
+	grep "risk" nl.txt >risk.txt &&
+	test $(wc -l <risk.txt) = 1 && grep -q "^nl.conf:2: boot risk: hw.ix.rxd" risk.txt &&
+	{ ntune check --os freebsd --os-version 13.2 --target loader nl.conf >n13.txt 2>&1 || :; } &&
+	grep -q "^nl.conf:2: error: .hw.ix.rxd. was removed in 12.0; no effect on 13.2" n13.txt &&
+	! grep -q "risk" n13.txt &&
+	{ ntune check --os freebsd --target sysctl --json ne.conf >ne.json 2>/dev/null || :; } &&
+	sed -n "/\"risks\"/,\$p" ne.json >risks.json &&
+	test $(grep -c "\"class\"" risks.json) = 1 && grep -q "\"line\": 3," risks.json
+'
 test_done
