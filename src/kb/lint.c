@@ -393,9 +393,9 @@ default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
 static void
 knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL, also[128] = "";
+	char *cur = NULL, also[128] = "", since[32], old[64];
 	const char *what = "current", *def;
-	long long want, have;
+	long long want, have, before;
 
 	if ((k->type != KB_TYPE_INT && k->type != KB_TYPE_SIZE) || e->op == KB_OP_RAISE ||
 	    !is_limit(e->name) || kb_parse_number(e->value, &want) == -1 || want < 0)
@@ -405,7 +405,18 @@ knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		cur = def != NULL ? xstrdup(def) : NULL;
 		what = "default";
 	}
-	if (cur != NULL && kb_parse_number(cur, &have) == 0 && want < have && have > 0)
+	if (cur == NULL || kb_parse_number(cur, &have) != 0 || want >= have || have <= 0) {
+		free(cur);
+		return;
+	}
+	/* the release not known and the older default not above the value: say when it lowers */
+	if (*also != '\0' && sscanf(k->default_before, "%31s %63s", since, old) == 2 &&
+	    kb_parse_number(old, &before) == 0 && want >= before)
+		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the default "
+		    "value %s from %s %s on (before %s the default is %s, which it %s)", e->name,
+		    e->value, cur, strcmp(k->os, "linux") == 0 ? "Linux" : "FreeBSD", since, since,
+		    old, want == before ? "equals" : "raises");
+	else
 		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the %s value "
 		    "%s%s", e->name, e->value, what, cur, also);
 	free(cur);

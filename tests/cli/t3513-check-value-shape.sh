@@ -25,9 +25,21 @@ test_expect_success 'kernel.tainted=0 does nothing (proc_taint only adds bits); 
 	! grep -q "does nothing" out
 '
 test_expect_success 'a default that changed with a release is said with both when the target release is not known' '
+	printf "net.core.somaxconn=100\n" >so.conf &&
+	ntune check --os linux --target sysctl so.conf >out 2>err &&
+	grep -q "^so.conf:1: warning: net.core.somaxconn=100 lowers the limit below the default value 4096 (Linux 5.4 on; 128 before)$" out
+'
+test_expect_success 'a value at or above the older default lowers the limit only from the release that raised it, and says so' '
 	printf "net.core.somaxconn=512\n" >so.conf &&
 	ntune check --os linux --target sysctl so.conf >out 2>err &&
-	grep -q "^so.conf:1: warning: net.core.somaxconn=512 lowers the limit below the default value 4096 (Linux 5.4 on; 128 before)$" out
+	grep -q "^so.conf:1: warning: net.core.somaxconn=512 lowers the limit below the default value 4096 from Linux 5.4 on (before 5.4 the default is 128, which it raises)$" out &&
+	printf "net.inet.ip.fw.dyn_buckets=256\nhw.vtnet.rx_process_limit=512\n" >fw.conf &&
+	{ ntune check --os freebsd fw.conf >out 2>err || :; } &&
+	grep -q "^fw.conf:1: warning: net.inet.ip.fw.dyn_buckets=256 lowers the limit below the default value 8192 from FreeBSD 12.0 on (before 12.0 the default is 256, which it equals)$" out &&
+	grep -q "^fw.conf:2: warning: hw.vtnet.rx_process_limit=512 lowers the limit below the default value 1024 from FreeBSD 14.0 on (before 14.0 the default is 512, which it equals)$" out &&
+	printf "# \$FreeBSD: releng/13.1/etc/sysctl.conf 1 \$\nhw.vtnet.rx_process_limit=512\n" >v13.conf &&
+	{ ntune check --os freebsd v13.conf >out 2>err || :; } &&
+	grep -q "^v13.conf:2: note: .hw.vtnet.rx_process_limit=512. is the default$" out
 '
 test_expect_success 'cubic is the default from FreeBSD 14.0: both said without a release, newreno for a 12.2 file' '
 	printf "net.inet.tcp.cc.algorithm=cubic\n" >cc.conf &&
