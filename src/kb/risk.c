@@ -5,6 +5,7 @@
  * a file applied after boot). apply, check, export and doctor ask here which lines need a
  * one-boot trial.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,20 +16,31 @@
 
 /*
  * Whether e sets one of the values its knob's risk-values names (set4: forwarding=1 is no
- * risk): a value, or "<N", any number below N (a table limit is a risk only when lowered:
- * nf_conntrack_max=1048576 cuts nobody off). A raise or a lower ends at a value not known
- * here: risky, except a raise against "<N".
+ * risk): a value, "<N", any number below N (a table limit is a risk only when lowered:
+ * nf_conntrack_max=1048576 cuts nobody off), or "A..B", A to B (nf_conntrack_max=0 is no
+ * limit at all). A raise or a lower ends at a value not known here: risky, except a raise
+ * against "<N" or "A..B".
  */
 static bool
 risky_value(const struct kb_knob *k, const struct kb_entry *e)
 {
-	char buf[256], *tok, *save;
-	long long v, n;
+	char buf[256], *tok, *save, *dots;
+	long long v, n, lo;
 
 	snprintf(buf, sizeof buf, "%s", k->risk_values);
 	for (tok = strtok_r(buf, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+		lo = LLONG_MIN;
+		if ((dots = strstr(tok, "..")) != NULL) {
+			*dots = '\0';
+			if (kb_parse_number(tok, &lo) != 0)
+				return true;
+			tok = dots + 1;
+			*tok = '<';
+		}
 		if (*tok == '<' && kb_parse_number(tok + 1, &n) == 0) {
-			if (e->op == KB_OP_SET ? kb_parse_number(e->value, &v) != 0 || v < n :
+			if (dots != NULL)
+				n++;	/* "A..B": A to B inclusive */
+			if (e->op == KB_OP_SET ? kb_parse_number(e->value, &v) != 0 || (v >= lo && v < n) :
 			    e->op == KB_OP_LOWER)
 				return true;
 		} else if (e->op != KB_OP_SET || kb_value_equal(k, e->value, tok))

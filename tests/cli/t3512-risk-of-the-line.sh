@@ -95,4 +95,17 @@ test_expect_success 'a line with no effect where it is written carries no risk: 
 	sed -n "/\"risks\"/,\$p" ne.json >risks.json &&
 	test $(grep -c "\"class\"" risks.json) = 1 && grep -q "\"line\": 3," risks.json
 '
+test_expect_success 'nf_conntrack_max=0 is no limit (nf_conntrack_core.c: the limit is tested only when set): no range error, no access risk; 1 and 1023 are risks, 1024 is not' '
+	printf "net.netfilter.nf_conntrack_max=0\nnet.netfilter.nf_conntrack_max=1\nnet.nf_conntrack_max=1023\nnet.netfilter.nf_conntrack_max=1024\n" >z.conf &&
+	{ ntune check --os linux --target sysctl z.conf >z.txt 2>&1 || :; } &&
+	! grep -q "out of range" z.txt &&
+	sed -n "s/^z.conf:\([0-9]*\): access risk: .*/\1/p" z.txt | tr "\n" " " >lines &&
+	test "$(cat lines)" = "2 3 "
+'
+test_expect_success 'ranges are the handlers: 0 for somaxconn (extra1 = SYSCTL_ZERO) and tcp_notsent_lowat (proc_douintvec), any u8 for tcp_timestamps, are taken' '
+	printf "net.core.somaxconn=0\nnet.ipv4.tcp_notsent_lowat=0\nnet.ipv4.tcp_timestamps=3\nnet.ipv4.tcp_timestamps=256\n" >r.conf &&
+	{ ntune check --os linux --target sysctl r.conf >r.txt 2>&1 || :; } &&
+	grep "out of range" r.txt >oor.txt &&
+	test $(wc -l <oor.txt) = 1 && grep -q "^r.conf:4: error: net.ipv4.tcp_timestamps: 256 is out of range 0..255" oor.txt
+'
 test_done
