@@ -89,6 +89,7 @@ knob_free(void *p)
 	free(k->risk);
 	free(k->risk_class_text);
 	free(k->risk_values);
+	free(k->at_most);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -653,6 +654,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "risk", offsetof(struct kb_knob, risk) },
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
 		{ "risk-values", offsetof(struct kb_knob, risk_values) },
+		{ "at-most", offsetof(struct kb_knob, at_most) },
 	};
 	size_t i;
 

@@ -217,6 +217,47 @@ knob_version(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		    e->name, k->since, ver);
 }
 
+/*
+ * A value the kernel takes only up to another knob's (at-most: intr_queue_maxlen and
+ * net.isr.maxqlimit, netisr_setqlimit's EINVAL): the bound as this file sets it (a loader
+ * file, or a mixed list), else its default, which a loader.conf not checked here may raise.
+ */
+static void
+knob_at_most(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	const struct kb_knob *b;
+	const struct kb_entry *set = NULL;
+	long long want, bound;
+	size_t i;
+
+	if (k->at_most == NULL || e->op != KB_OP_SET || kb_parse_number(e->value, &want) != 0)
+		return;
+	/* the bound is a tunable: a sysctl file's line of it has no effect */
+	for (i = 0; l->p != NULL && i < l->p->nentries && l->target != KB_TARGET_SYSCTL &&
+	    l->target != KB_TARGET_PFSENSE; i++)
+		if (strcmp(l->p->entries[i].name, k->at_most) == 0 && l->p->entries[i].op == KB_OP_SET)
+			set = &l->p->entries[i];
+	if (set != NULL) {
+		if (kb_parse_number(set->value, &bound) == 0 && want > bound)
+			diag(l, e, KB_ERROR, "range", "%s=%s is above %s=%s (line %d): %s", e->name,
+			    e->value, k->at_most, set->value, set->line, l->target == KB_TARGET_LOADER ?
+			    "at boot the kernel caps it to that" : "the kernel refuses a value above it "
+			    "(EINVAL)");
+		return;
+	}
+	b = kb_find(l->kb, k->at_most, l->os);
+	if (b == NULL || b->def == NULL || kb_parse_number(b->def, &bound) != 0 || want <= bound)
+		return;
+	if (l->target == KB_TARGET_LOADER)
+		diag(l, e, KB_WARNING, "range", "%s=%s is above %s's default %s: at boot the "
+		    "kernel caps it to %s unless loader.conf also raises %s", e->name, e->value,
+		    k->at_most, b->def, k->at_most, k->at_most);
+	else
+		diag(l, e, KB_WARNING, "range", "%s=%s is above %s's default %s: the kernel "
+		    "refuses it (EINVAL) unless /boot/loader.conf raises %s to at least %s",
+		    e->name, e->value, k->at_most, b->def, k->at_most, e->value);
+}
+
 static void
 knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
@@ -236,6 +277,7 @@ knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		free(why0);
 		return;
 	}
+	knob_at_most(l, e, k);
 	/* Bounds that depend on the CPU count are advice, not kernel limits. */
 	if (ncpu > 0 && (why = kb_value_problem(k, e->value, ncpu)) != NULL) {
 		diag(l, e, KB_WARNING, "range", "%s: %s", e->name, why);

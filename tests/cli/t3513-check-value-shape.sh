@@ -59,4 +59,17 @@ test_expect_success 'tcp_fastopen is a bit mask with no upper limit (0x607, 0x70
 	ntune check --os linux --target sysctl fo1.conf >out 2>&1 && ! grep -q "range" out &&
 	ntune check --os linux --target sysctl fo2.conf >out 2>&1 && ! grep -q "range" out
 '
+test_expect_success 'a netisr queue limit above net.isr.maxqlimit: a warning against its default (loader.conf may raise it), an error against the bound the file sets, capped in loader.conf' '
+	printf "net.inet.ip.intr_queue_maxlen=20000\nnet.route.netisr_maxqlen=10240\n" >q.conf &&
+	{ ntune check --os freebsd --target sysctl q.conf >out 2>err || :; } &&
+	grep -q "^q.conf:1: warning: net.inet.ip.intr_queue_maxlen=20000 is above net.isr.maxqlimit.s default 10240: the kernel refuses it (EINVAL) unless /boot/loader.conf raises net.isr.maxqlimit to at least 20000$" out &&
+	! grep -q "out of range" out && ! grep -q "^q.conf:2:" out &&
+	printf "net.isr.maxqlimit=40960\nnet.inet.ip.intr_queue_maxlen=20000\nnet.route.netisr_maxqlen=50000\n" >q2.conf &&
+	{ ntune check --os freebsd q2.conf >out 2>err || :; } &&
+	! grep -q "^q2.conf:2:.*maxqlimit" out &&
+	grep -q "^q2.conf:3: error: net.route.netisr_maxqlen=50000 is above net.isr.maxqlimit=40960 (line 1): the kernel refuses a value above it (EINVAL)$" out &&
+	printf "net.route.netisr_maxqlen=\"20000\"\n" >q3.conf &&
+	{ ntune check --os freebsd --target loader q3.conf >out 2>err || :; } &&
+	grep -q "^q3.conf:1: warning: .*at boot the kernel caps it to net.isr.maxqlimit unless loader.conf also raises net.isr.maxqlimit$" out
+'
 test_done
