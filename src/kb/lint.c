@@ -372,7 +372,15 @@ knob_requires(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		ok = strcmp(op, ">") == 0 ? a > b : strcmp(op, ">=") == 0 ? a >= b :
 		    strcmp(op, "<") == 0 ? a < b : strcmp(op, "<=") == 0 ? a <= b :
 		    strcmp(op, "==") == 0 ? a == b : a != b;
-		if (!ok)
+		/*
+		 * "A >= this knob": A caps it (sbreserve refuses a socket buffer above
+		 * kern.ipc.maxsockbuf and autotuning stops there), so the value matters up to A
+		 * and not beyond: said so, not "only matters with".
+		 */
+		if (!ok && strcmp(rhs, e->name) == 0 && (strcmp(op, ">=") == 0 || strcmp(op, ">") == 0))
+			diag(l, e, KB_WARNING, "requires", "'%s=%s' is above %s (%s, %s), which caps "
+			    "it: the part above %s has no effect", e->name, e->value, lhs, lv, from, lv);
+		else if (!ok)
 			diag(l, e, KB_WARNING, "requires", "'%s' only matters with %s (%s is %s, %s)",
 			    e->name, r, lhs, lv, from);
 		free(lv);

@@ -72,4 +72,10 @@ test_expect_success 'a netisr queue limit above net.isr.maxqlimit: a warning aga
 	{ ntune check --os freebsd --target loader q3.conf >out 2>err || :; } &&
 	grep -q "^q3.conf:1: warning: .*at boot the kernel caps it to net.isr.maxqlimit unless loader.conf also raises net.isr.maxqlimit$" out
 '
+test_expect_success 'recvbuf_max above kern.ipc.maxsockbuf matters up to maxsockbuf: the part above it has no effect (not "only matters with")' '
+	printf "kern.ipc.maxsockbuf=8388608\nnet.inet.tcp.recvbuf_max=16777216\nnet.inet.tcp.sendbuf_max=4194304\n" >sb.conf &&
+	{ ntune check --os freebsd --target sysctl sb.conf >out 2>err || :; } &&
+	grep -q "^sb.conf:2: warning: .net.inet.tcp.recvbuf_max=16777216. is above kern.ipc.maxsockbuf (8388608, profile), which caps it: the part above 8388608 has no effect$" out &&
+	! grep -q "^sb.conf:3:" out && ! grep -q "only matters" out
+'
 test_done
