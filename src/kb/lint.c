@@ -714,7 +714,15 @@ text_shell(struct lint *l, const struct kb_entry *e)
 {
 	const struct kb_knob *k = kb_find(l->kb, e->name, l->platform);
 
-	if ((k == NULL || k->type == KB_TYPE_STRING) && strpbrk(e->value, "'\"`$;&|<>\n\\") != NULL)
+	if ((k == NULL || k->type == KB_TYPE_STRING) && strpbrk(e->value, "'\"`$;&|<>\n\\") != NULL &&
+	    strcmp(e->name, "kernel.core_pattern") == 0 && e->value[0] == '|' &&
+	    strpbrk(e->value + 1, "'\"`$;&|<>\n\\") == NULL)
+		/* systemd's own 50-coredump.conf: the kernel's pipe syntax, no shell text */
+		diag(l, e, KB_NOTE, "shell", "%s: a leading '|' pipes each core dump to that program, "
+		    "which the kernel runs as root (fs/coredump.c, Documentation/admin-guide/sysctl/"
+		    "kernel.rst core_pattern); agentless apply and export refuse a '|' in a value, so "
+		    "set this one with sysctl(8) or systemd-sysctl", e->name);
+	else if ((k == NULL || k->type == KB_TYPE_STRING) && strpbrk(e->value, "'\"`$;&|<>\n\\") != NULL)
 		diag(l, e, KB_ERROR, "shell", "%s: '%s' has shell metacharacters (' \" ` $ ; & | < > \\ "
 		    "or a newline): agentless apply and export refuse it; a script run as root would run it",
 		    e->name, e->value);

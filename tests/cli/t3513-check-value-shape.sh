@@ -78,4 +78,12 @@ test_expect_success 'recvbuf_max above kern.ipc.maxsockbuf matters up to maxsock
 	grep -q "^sb.conf:2: warning: .net.inet.tcp.recvbuf_max=16777216. is above kern.ipc.maxsockbuf (8388608, profile), which caps it: the part above 8388608 has no effect$" out &&
 	! grep -q "^sb.conf:3:" out && ! grep -q "only matters" out
 '
+test_expect_success 'kernel.core_pattern piped to a program (systemd 50-coredump.conf) is the kernel syntax: a note, exit 0; shell text after the pipe stays an error' '
+	printf "kernel.core_pattern=|/usr/lib/systemd/systemd-coredump %%P %%u %%g %%s %%t 9223372036854775808 %%h\n" >cp.conf &&
+	ntune check --os linux --target sysctl cp.conf >out 2>err &&
+	grep -q "^cp.conf:1: note: kernel.core_pattern: a leading .|. pipes each core dump to that program" out &&
+	printf "kernel.core_pattern=|/bin/false;touch x\n" >cp2.conf &&
+	test_expect_code 1 ntune check --os linux --target sysctl cp2.conf >out 2>err &&
+	grep -q "^cp2.conf:1: error: kernel.core_pattern: .* has shell metacharacters" out
+'
 test_done
