@@ -80,6 +80,13 @@ row_speaks_for(const struct lint *l, const struct kb_cat_entry *ce, const char *
  * one knob: a boot-time tunable shown read-only, or settable both ways (
  * dev.amdtemp.%d.sensor_offset, amdtemp.c:497 and :501).
  */
+/* The length of DRIVER in "dev.DRIVER.N...." (0 for another name). */
+static int
+driver_len(const char *name)
+{
+	return strncmp(name, "dev.", 4) == 0 ? (int)strcspn(name + 4, ".") : 0;
+}
+
 static const struct kb_cat_entry *
 cat_find(struct lint *l, const char *name)
 {
@@ -740,10 +747,17 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	snprintf(node, sizeof node, "%.*s", (int)(dot - e->name), e->name);
 	if (kb_catalog_find(l->cat, l->os, node) != NULL || kb_find(l->kb, node, NULL) != NULL)
 		return 0;
-	diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not known: no source tree the catalogue read "
-	    "declares a node %s, where a driver or kernel module makes its own (one from ports, or "
-	    "newer than the trees, is not in the base source), so it is not checked", e->name,
-	    node);
+	if (util_startswith(e->name, "dev."))
+		/* newbus makes dev.DRIVER.N for every device (subr_bus.c device_sysctl_init) */
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not known: the catalogue has no leaf "
+		    "of that name under %s.N (the kernel makes dev.DRIVER.N for each device; the "
+		    "leaves a driver adds at attach are known only where the catalogue's generator "
+		    "follows its code), so it is not checked", e->name, node);
+	else
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is not known: no source tree the catalogue "
+		    "read declares a node %s, where a driver or kernel module makes its own (one from "
+		    "ports, or newer than the trees, is not in the base source), so it is not checked",
+		    e->name, node);
 	return 1;
 }
 
@@ -982,12 +996,18 @@ check_known(struct lint *l, const struct kb_entry *e, const struct kb_knob **kp)
 		free(cur);
 		return 0;
 	}
-	if (l->cat != NULL && (oce = kb_catalog_find(l->cat, l->os, e->name)) != NULL) {
-		/* a per-device leaf the catalogue has from another driver's source only */
-		diag(l, e, KB_NOTE, "unknown-knob", "'%s': the catalogue has this per-device leaf "
-		    "only from another driver (%s), which says nothing about this driver's; the "
-		    "catalogue does not tie this name to the code that creates it, so it is not "
-		    "checked", e->name, where(l, oce));
+	/* a row whose leaf is any name (aw_sid.c's dev.%s.%d.*: efuse names) tells nothing */
+	if (l->cat != NULL && (oce = kb_catalog_find(l->cat, l->os, e->name)) != NULL &&
+	    strcmp(strrchr(oce->name, '.') != NULL ? strrchr(oce->name, '.') : "", ".*") != 0 &&
+	    strcmp(strrchr(oce->name, '.') != NULL ? strrchr(oce->name, '.') : "", ".%s") != 0) {
+		/*
+		 * A per-device leaf the catalogue has only as a generic dev.%s.%d row of some
+		 * source file. Whether that file is this driver's is not known: acpi_cpu.c
+		 * attaches as cpu, cxgbe's t4_main.c as t5nex, while liquidio's fc is not em's.
+		 */
+		diag(l, e, KB_NOTE, "unknown-knob", "'%s': the catalogue has this leaf only as a "
+		    "per-device node of %s, which it does not tie to the driver '%.*s'; not checked",
+		    e->name, where(l, oce), driver_len(e->name), e->name + 4);
 		return 0;
 	}
 	unknown(l, e);

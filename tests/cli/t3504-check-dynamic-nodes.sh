@@ -12,11 +12,18 @@ test_expect_success 'dev.em.0.fc in a file tagged 10.4: no version claim from sy
 	! grep -q "liquidio" out && ! grep -q "not in the FreeBSD 10.4 source" out &&
 	grep -q "0 errors, 0 warnings" err
 '
-test_expect_success 'a per-device leaf the catalogue has only from another driver is not checked, and says so' '
-	printf "dev.em.0.coalesce.rx-usecs=10\ndev.lio.0.coalesce.rx-usecs=10\n" >lio.conf &&
+test_expect_success 'a per-device leaf the catalogue has only as a generic node of some file is not checked, and says so without calling that file another driver' '
+	printf "dev.em.0.coalesce.rx-usecs=10\ndev.lio.0.coalesce.rx-usecs=10\ndev.cpu.0.cx_lowest=C1\n" >lio.conf &&
 	ntune check --os freebsd lio.conf >out 2>err && cat out &&
-	grep -q "^lio.conf:1: note: .dev.em.0.coalesce.rx-usecs.: the catalogue has this per-device leaf only from another driver (sys/dev/liquidio/lio_sysctl.c:[0-9]*, FreeBSD 14.0), which says nothing about this driver.s; the catalogue does not tie this name to the code that creates it" out &&
-	! grep -q "^lio.conf:2:" out
+	grep -q "^lio.conf:1: note: .dev.em.0.coalesce.rx-usecs.: the catalogue has this leaf only as a per-device node of sys/dev/liquidio/lio_sysctl.c:[0-9]*, FreeBSD 14.0, which it does not tie to the driver .em.; not checked$" out &&
+	grep -q "^lio.conf:3: note: .dev.cpu.0.cx_lowest.: the catalogue has this leaf only as a per-device node of sys/dev/acpica/acpi_cpu.c:[0-9]*, FreeBSD 14.0, which it does not tie to the driver .cpu.; not checked$" out &&
+	! grep -q "another driver" out && ! grep -q "^lio.conf:2:" out
+'
+test_expect_success 'a leaf only a row of any name matches (aw_sid.c dev.%s.%d.*) is not known; a dev. node is never said to be of a port' '
+	printf "dev.bce.0.rx_ticks=0\n" >bce.conf &&
+	ntune check --os freebsd --target sysctl bce.conf >out 2>err && cat out &&
+	grep -q "^bce.conf:1: note: .dev.bce.0.rx_ticks. is not known: the catalogue has no leaf of that name under dev.bce.N (the kernel makes dev.DRIVER.N for each device" out &&
+	! grep -q "aw_sid" out && ! grep -q "ports" out
 '
 test_expect_success 'hw.psm.synaptics.two_finger_scroll: psm still creates it at attach (hw.psm.*.two_finger_scroll), not gone' '
 	printf "hw.psm.synaptics.two_finger_scroll=1\n" >psm.conf &&
