@@ -90,6 +90,7 @@ knob_free(void *p)
 	free(k->risk_class_text);
 	free(k->risk_values);
 	free(k->at_most);
+	free(k->value_means);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -655,6 +656,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "risk-class", offsetof(struct kb_knob, risk_class_text) },
 		{ "risk-values", offsetof(struct kb_knob, risk_values) },
 		{ "at-most", offsetof(struct kb_knob, at_most) },
+		{ "value-means", offsetof(struct kb_knob, value_means) },
 	};
 	size_t i;
 

@@ -286,6 +286,32 @@ knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 }
 
 /*
+ * value-means "<N: why" or "V: why": a value the kernel takes but reads otherwise than a
+ * file usually means it (dev.cpu.0.freq=-1 is not "the highest": the level nearest to -1,
+ * the lowest, kern_cpu.c cpufreq_curr_sysctl).
+ */
+static void
+value_means(struct lint *l, const struct kb_entry *e, const struct kb_knob *k, const char *v)
+{
+	char sel[64];
+	long long n, want;
+	int len;
+	bool hit;
+
+	if (k->value_means == NULL || e->op != KB_OP_SET ||
+	    (len = (int)strcspn(k->value_means, ":")) == 0 || k->value_means[len] != ':' ||
+	    len >= (int)sizeof sel)
+		return;
+	snprintf(sel, sizeof sel, "%.*s", len, k->value_means);
+	if (sel[0] == '<')
+		hit = kb_parse_number(sel + 1, &n) == 0 && kb_parse_number(v, &want) == 0 && want < n;
+	else
+		hit = strcmp(sel, v) == 0;
+	if (hit)
+		diag(l, e, KB_WARNING, "value", "'%s=%s':%s", e->name, v, k->value_means + len + 1);
+}
+
+/*
  * What the value itself says the stanza knows to be wrong: a list out of the order its
  * values are meant in (tcp_mem's min pressure max: the kernel takes it unchecked), or a
  * value that changes nothing (kernel.tainted=0).
@@ -306,6 +332,7 @@ knob_shape(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	    strncmp(v, k->no_effect_value, (size_t)len) == 0)
 		diag(l, e, KB_WARNING, "no-effect", "'%s=%s' does nothing:%s", e->name, v,
 		    k->no_effect_value + len + 1);
+	value_means(l, e, k, v);
 	if (k->ordered == NULL)
 		return;
 	snprintf(names, sizeof names, "%s", k->ordered);

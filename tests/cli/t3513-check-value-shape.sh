@@ -86,4 +86,10 @@ test_expect_success 'kernel.core_pattern piped to a program (systemd 50-coredump
 	test_expect_code 1 ntune check --os linux --target sysctl cp2.conf >out 2>err &&
 	grep -q "^cp2.conf:1: error: kernel.core_pattern: .* has shell metacharacters" out
 '
+test_expect_success 'dev.cpu.0.freq=-1 is the lowest level, not the highest (cpufreq_curr_sysctl picks the nearest): a warning; a level is not' '
+	printf "dev.cpu.0.freq=-1\ndev.cpu.1.freq=2400\n" >cf.conf &&
+	ntune check --os freebsd --target sysctl cf.conf >out 2>err &&
+	grep -q "^cf.conf:1: warning: .dev.cpu.0.freq=-1.: the kernel takes any number and sets the level nearest to it (cpufreq_curr_sysctl: the smallest |level - value|), so a negative value selects the lowest frequency, not the highest" out &&
+	! grep -q "^cf.conf:2:" out
+'
 test_done
