@@ -577,6 +577,68 @@ source_placement(struct lint *l, const struct kb_entry *e, const struct kb_cat_e
 		    flagword(ce), where_mode(l, ce));
 }
 
+static const char *tree_range(struct lint *);
+
+/* Whether the profile sets name (an entry of that name, any value). */
+static bool
+profile_sets(const struct lint *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; l->p != NULL && i < l->p->nentries; i++)
+		if (strcmp(l->p->entries[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * NAME_load="YES" (the catalogue's generic %s_load row): NAME must be a module the
+ * loader can find, a .ko or a module a .ko declares (drivers/freebsd.modules, from the
+ * trees of the catalogue). Not there: a port's, one gone before the oldest tree, or a
+ * typo (coretmp for coretemp; atapicam is there, in 9.3 only). A file load (NAME_type or
+ * NAME_name set: cpu_microcode; geli's keyfiles) names no module.
+ */
+static void
+source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
+{
+	const struct kb_hints *mods = kb_get_modules(l->kb);
+	const char *near, *at;
+	char mod[128], other[160];
+	size_t len = strlen(e->name);
+
+	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || strcmp(ce->name, "%s_load") != 0 ||
+	    e->op != KB_OP_SET || strcasecmp(e->value, "yes") != 0 || len <= strlen("_load") ||
+	    len - strlen("_load") >= sizeof mod)
+		return;
+	snprintf(mod, sizeof mod, "%.*s", (int)(len - strlen("_load")), e->name);
+	/* geli(8): geli_PROVIDER_keyfileN_load is a key file, with its _type beside it */
+	if (util_startswith(mod, "geli_") && strstr(mod, "_keyfile") != NULL)
+		return;
+	snprintf(other, sizeof other, "%s_type", mod);
+	if (profile_sets(l, other))
+		return;
+	snprintf(other, sizeof other, "%s_name", mod);
+	if (profile_sets(l, other) || kb_hint_leaf(mods, mod, &near, &at))
+		return;
+	snprintf(other, sizeof other, "if_%s", mod);
+	if (kb_hint_leaf(mods, other, &near, &at))
+		/* ixgbe_load for if_ixgbe.ko (9.3): the driver's module is if_NAME */
+		diag(l, e, KB_WARNING, "module", "'%s': no module '%s' in the FreeBSD base source "
+		    "the catalogue read (%s; .ko files of sys/modules and the module names they "
+		    "declare); the driver's module is %s (%s): write %s_load=\"YES\"", e->name, mod,
+		    tree_range(l), other, at, other);
+	else if (kb_hint_leaf(mods, mod, &near, &at), near != NULL)
+		diag(l, e, KB_WARNING, "module", "'%s': no module '%s' in the FreeBSD base source "
+		    "the catalogue read (%s; .ko files of sys/modules and the module names they "
+		    "declare); did you mean %s (%s)? Unless a port installs a '%s', the loader finds "
+		    "nothing to load", e->name, mod, tree_range(l), near, at, mod);
+	else
+		diag(l, e, KB_NOTE, "module", "'%s': '%s' is no module of the FreeBSD base source "
+		    "the catalogue read (%s; .ko files of sys/modules and the module names they "
+		    "declare): a port's (installed in /boot/modules), one gone before the oldest of "
+		    "those trees, or a typo; not checked", e->name, mod, tree_range(l));
+}
+
 /* A name the catalogue knows and the knowledge base does not. */
 static void
 catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
@@ -599,6 +661,8 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		if (sysctl)
 			diag(l, e, KB_ERROR, "placement", "'%s' is a loader.conf variable (%s), not a "
 			    "sysctl", e->name, where(l, ce));
+		else
+			source_module(l, e, ce);
 		return;
 	case KB_CAT_TUNABLE:
 		if (sysctl)

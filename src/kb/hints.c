@@ -75,7 +75,10 @@ kb_hints_parse(const char *file, const char *text, size_t len, struct kb_hints *
 	return 0;
 }
 
-/* 1 when leaf is listed; else 0, and *near the one listed leaf a letter away, if any. */
+/*
+ * 1 when leaf is listed (*where: where it is read); else 0, and *near the one listed leaf
+ * a letter away, if any, with its *where.
+ */
 int
 kb_hint_leaf(const struct kb_hints *h, const char *leaf, const char **near,
     const char **where)
@@ -84,8 +87,11 @@ kb_hint_leaf(const struct kb_hints *h, const char *leaf, const char **near,
 
 	*near = *where = NULL;
 	for (i = 0; h != NULL && i < h->n; i++) {
-		if (strcmp(h->h[i].leaf, leaf) == 0)
+		if (strcmp(h->h[i].leaf, leaf) == 0) {
+			*near = NULL;
+			*where = h->h[i].where;
 			return 1;
+		}
 		if (strlen(leaf) >= 4 && util_edit_distance(h->h[i].leaf, leaf) == 1) {
 			*near = h->h[i].leaf;
 			*where = h->h[i].where;

@@ -20,12 +20,19 @@ struct kb {
 	struct kb_drivers *drivers;	/* DIR/drivers/OS.drivers, or NULL */
 	struct kb_prefixes *prefixes;	/* DIR/os.prefixes, or NULL */
 	struct kb_hints *hints;	/* DIR/drivers/freebsd.hints, or NULL */
+	struct kb_hints *modules;	/* DIR/drivers/freebsd.modules, or NULL */
 };
 
 const struct kb_hints *
 kb_get_hints(const struct kb *kb)
 {
 	return kb != NULL ? kb->hints : NULL;
+}
+
+const struct kb_hints *
+kb_get_modules(const struct kb *kb)
+{
+	return kb != NULL ? kb->modules : NULL;
 }
 
 const struct kb_drivers *
@@ -106,6 +113,7 @@ kb_free(struct kb *kb)
 	kb_catalog_free(kb->cat);
 	kb_drivers_free(kb->drivers);
 	kb_hints_free(kb->hints);
+	kb_hints_free(kb->modules);
 	kb_prefixes_free(kb->prefixes);
 	free(kb);
 }
@@ -836,9 +844,16 @@ parse_hints(struct kb *kb, const char *file, const char *text, size_t len, char 
 	return kb_hints_parse(file, text, len, &kb->hints, cause);
 }
 
+static int
+parse_modules(struct kb *kb, const char *file, const char *text, size_t len, char **cause)
+{
+	return kb_hints_parse(file, text, len, &kb->modules, cause);
+}
+
 /*
- * The NIC drivers (DIR/drivers), OS name prefixes (DIR/os.prefixes) and device hint
- * leaves (DIR/drivers/freebsd.hints), when there.
+ * The NIC drivers (DIR/drivers), OS name prefixes (DIR/os.prefixes), device hint
+ * leaves (DIR/drivers/freebsd.hints) and kernel module names (DIR/drivers/freebsd.modules,
+ * in the same NAME<tab>WHERE form), when there.
  */
 static int
 load_extras(struct kb *kb, const char *dir, char **cause)
@@ -849,6 +864,7 @@ load_extras(struct kb *kb, const char *dir, char **cause)
 	} files[] = {
 		{ "os.prefixes", parse_prefixes },
 		{ "drivers/freebsd.hints", parse_hints },
+		{ "drivers/freebsd.modules", parse_modules },
 	};
 	char *path, *data;
 	size_t len, i;

@@ -77,6 +77,8 @@ int	 kb_hint_leaf(const struct kb_hints *, const char *leaf, const char **near,
 	    const char **where);
 const char *kb_hints_tree(const struct kb_hints *);
 const struct kb_hints *kb_get_hints(const struct kb *);
+/* The FreeBSD base kernel module names (drivers/freebsd.modules), in kb_hints form. */
+const struct kb_hints *kb_get_modules(const struct kb *);
 const struct kb_prefixes *kb_get_prefixes(const struct kb *);
 
 struct kb_rule {
