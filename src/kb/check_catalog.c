@@ -592,9 +592,11 @@ profile_sets(const struct lint *l, const char *name)
 }
 
 /*
- * NAME_load="YES" (the catalogue's generic %s_load row): NAME must be a module the
- * loader can find, a .ko or a module a .ko declares (drivers/freebsd.modules, from the
- * trees of the catalogue). Not there: a port's, one gone before the oldest tree, or a
+ * NAME_load="YES" (the catalogue's generic %s_load row): the loader runs `load NAME`
+ * (stand/lua/config.lua loadModule), which finds a module version record of that name in
+ * linker.hints, else the file NAME.ko (stand/common/module.c mod_search_hints, 14.0 tree):
+ * a MODULE_VERSION name or a .ko (drivers/freebsd.modules, from the catalogue's trees;
+ * DRIVER_MODULE's pci/em is neither, so em_load finds nothing). Not there: a port's, one gone before the oldest tree, or a
  * typo (coretmp for coretemp; atapicam is there, in 9.3 only). A file load (NAME_type or
  * NAME_name set: cpu_microcode; geli's keyfiles) names no module.
  */
