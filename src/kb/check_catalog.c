@@ -757,6 +757,13 @@ static const struct {
 	  "security/keys/sysctl.c (key_sysctls: maxkeys, maxbytes, root_maxkeys, root_maxbytes, "
 	  "gc_delay, persistent_keyring_expiry), a table the catalogue's generator does not "
 	  "reach from where it is registered" },
+	{ "freebsd", "legal.", "a license acknowledgement a firmware or driver module reads when "
+	  "it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163, "
+	  "FreeBSD 14.0-CURRENT tree) and ports' modules name their own" },
+	{ "linux", "user.", "under user, the per-user-namespace limits of kernel/ucount.c "
+	  "(user_table, declared with the UCOUNT_ENTRY macro: max_*_namespaces, "
+	  "max_inotify_instances, max_inotify_watches, max_fanotify_groups, max_fanotify_marks "
+	  "in Linux 6.1), a form the catalogue's generator does not read" },
 	{ "linux", "net.netfilter.", "under net.netfilter, whose names netfilter's modules "
 	  "register when they load (net/netfilter/nf_conntrack_standalone.c and the protocol "
 	  "trackers), and where kernel patches add their own (OpenWrt's, vendors')" },

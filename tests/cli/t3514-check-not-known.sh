@@ -83,4 +83,13 @@ test_expect_success 'a driver tunable built with snprintf is one knob with its s
 	! grep -q "drv-sysctl.conf:[12]:" out &&
 	grep -q "^drv-sysctl.conf:3: error: .dev.rl.0.twister_enable. is a boot-time tunable (CTLFLAG_RD and a tunable fetch, sys/dev/rl/if_rl.c:655" out
 '
+test_expect_success 'legal.*.license_ack (a module reads it, fw_stub.awk) and Linux user.* (ucount.c UCOUNT_ENTRY) are notes saying what they are, not unknown knobs' '
+	printf "legal.realtek.license_ack=1\n" >lg.conf &&
+	ntune check --os freebsd --target loader lg.conf >out 2>err &&
+	grep -q "^lg.conf:1: note: .legal.realtek.license_ack. is a license acknowledgement a firmware or driver module reads when it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163" out &&
+	printf "user.max_inotify_watches=65536\nuser.max_fanotify_marks=8192\n" >us.conf &&
+	ntune check --os linux --target sysctl us.conf >out 2>err &&
+	test $(grep -c "note: .user.max_[a-z_]*. is under user, the per-user-namespace limits of kernel/ucount.c" out) = 2 &&
+	! grep -q "unknown knob" out
+'
 test_done
