@@ -760,6 +760,10 @@ static const struct {
 	{ "freebsd", "legal.", "a license acknowledgement a firmware or driver module reads when "
 	  "it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163, "
 	  "FreeBSD 14.0-CURRENT tree) and ports' modules name their own" },
+	{ "linux", "kernel.usermodehelper.", "under kernel.usermodehelper, the capability masks "
+	  "of kernel/umh.c (usermodehelper_table: bset, inheritable, umh.c:562-569 in Linux 6.1), "
+	  "a .child table in another file than the one that registers it (kernel/sysctl.c:1835), "
+	  "which the catalogue's generator does not follow" },
 	{ "linux", "user.", "under user, the per-user-namespace limits of kernel/ucount.c "
 	  "(user_table, declared with the UCOUNT_ENTRY macro: max_*_namespaces, "
 	  "max_inotify_instances, max_inotify_watches, max_fanotify_groups, max_fanotify_marks "

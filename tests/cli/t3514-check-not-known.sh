@@ -87,9 +87,10 @@ test_expect_success 'legal.*.license_ack (a module reads it, fw_stub.awk) and Li
 	printf "legal.realtek.license_ack=1\n" >lg.conf &&
 	ntune check --os freebsd --target loader lg.conf >out 2>err &&
 	grep -q "^lg.conf:1: note: .legal.realtek.license_ack. is a license acknowledgement a firmware or driver module reads when it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163" out &&
-	printf "user.max_inotify_watches=65536\nuser.max_fanotify_marks=8192\n" >us.conf &&
+	printf "user.max_inotify_watches=65536\nuser.max_fanotify_marks=8192\nkernel.usermodehelper.bset=0 0\n" >us.conf &&
 	ntune check --os linux --target sysctl us.conf >out 2>err &&
 	test $(grep -c "note: .user.max_[a-z_]*. is under user, the per-user-namespace limits of kernel/ucount.c" out) = 2 &&
+	grep -q "^us.conf:3: note: .kernel.usermodehelper.bset. is under kernel.usermodehelper, the capability masks of kernel/umh.c" out &&
 	! grep -q "unknown knob" out
 '
 test_done
