@@ -604,9 +604,11 @@ static void
 source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
 {
 	const struct kb_hints *mods = kb_get_modules(l->kb);
-	const char *near, *at;
+	const struct kb_cat_tree *newest;
+	const char *near, *at, *last, *rel;
+	bool stated;
 	char mod[128], other[160];
-	size_t len = strlen(e->name);
+	size_t len = strlen(e->name), i;
 
 	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || strcmp(ce->name, "%s_load") != 0 ||
 	    e->op != KB_OP_SET || strcasecmp(e->value, "yes") != 0 || len <= strlen("_load") ||
@@ -620,8 +622,24 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	if (profile_sets(l, other))
 		return;
 	snprintf(other, sizeof other, "%s_name", mod);
-	if (profile_sets(l, other) || kb_hint_leaf(mods, mod, &near, &at))
+	if (profile_sets(l, other))
 		return;
+	if (kb_hint_leaf(mods, mod, &near, &at)) {
+		/* "FILE:LINE, FreeBSD 9.3 (seen in 9.3)": the newest tree with it is not the newest */
+		newest = newest_tree(l, ce, &i);
+		snprintf(other, sizeof other, ", FreeBSD %s (", newest != NULL ? newest->version : "");
+		last = strstr(at, ", FreeBSD ");
+		rel = release_of(l, &stated);
+		/* a release the file is for that the last tree with it covers: nothing to say */
+		if (newest == NULL || strstr(at, other) != NULL || last == NULL || (rel != NULL &&
+		    kb_version_cmp(rel, last + strlen(", FreeBSD ")) <= 0))
+			return;
+		diag(l, e, KB_NOTE, "module", "'%s': the module %s is not in the newest FreeBSD "
+		    "tree the catalogue read (%s); last at %s: on a release without it, only a "
+		    "port's module of that name loads (drm-kmod's i915kms, for one)", e->name, mod,
+		    newest->version, at);
+		return;
+	}
 	snprintf(other, sizeof other, "if_%s", mod);
 	if (kb_hint_leaf(mods, other, &near, &at))
 		/* ixgbe_load for if_ixgbe.ko (9.3): the driver's module is if_NAME */

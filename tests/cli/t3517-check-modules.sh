@@ -11,7 +11,15 @@ test_expect_success 'a typo one letter from a base module is questioned with the
 	printf "coretmp_load=\"YES\"\ncoretemp_load=\"YES\"\natapicam_load=\"YES\"\ncuse4bsd_load=\"YES\"\ntcp_bbr_load=\"YES\"\n" >l.conf &&
 	ntune check --os freebsd --target loader l.conf >out 2>err && cat out &&
 	grep -q "^l.conf:1: warning: .coretmp_load.: no module .coretmp. in the FreeBSD base source the catalogue read (FreeBSD 9.3 to 14.0 sources; .ko files of sys/modules and the module names they declare); did you mean coretemp (sys/modules/coretemp/Makefile:5, FreeBSD 14.0" out &&
-	test $(grep -c "^l.conf:" out) = 1
+	test $(grep -c "^l.conf:" out) = 2 &&
+	grep -q "^l.conf:3: note: .atapicam_load.: the module atapicam is not in the newest FreeBSD tree the catalogue read (14.0); last at sys/modules/ata/atapicam/Makefile:5, FreeBSD 9.3 (seen in 9.3): on a release without it, only a port.s module of that name loads" out
+'
+test_expect_success 'a module gone from the newest tree is no note for a release that has it (a 9.3 tag, --os-version 13.0)' '
+	printf "# \$FreeBSD: releng/9.3/sys/boot/forth/loader.conf 1 \$\natapicam_load=\"YES\"\n" >t93.conf &&
+	ntune check --os freebsd --target loader t93.conf >out 2>err && ! grep -q "^t93.conf:" out &&
+	printf "i915kms_load=\"YES\"\n" >i.conf &&
+	ntune check --os freebsd --os-version 13.0 --target loader i.conf >out 2>err && ! grep -q "^i.conf:" out &&
+	ntune check --os freebsd --target loader i.conf >out 2>err && grep -q "^i.conf:1: note: .i915kms_load.: the module i915kms is not in the newest" out
 '
 test_expect_success 'a driver name without if_ is questioned with the module it has, and where' '
 	printf "em_load=\"YES\"\nixgbe_load=\"YES\"\nif_em_load=\"YES\"\n" >d.conf &&
