@@ -61,6 +61,14 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 	if (c == KB_RISK_NONE)
 		return c;
 	/*
+	 * The loopback interface's own setting: its traffic is the box's own, looped back, and
+	 * never reaches an admin from outside (rp_filter on lo: ip_input.c does not check a
+	 * loopback packet's source, and other interfaces take max(all, their own), never lo's).
+	 */
+	if (c == KB_RISK_ACCESS && (util_startswith(e->name, "net.ipv4.conf.lo.") ||
+	    util_startswith(e->name, "net.ipv6.conf.lo.")))
+		return KB_RISK_NONE;
+	/*
 	 * Only at the values that carry the risk; without risk-values, any but the knob's own
 	 * default (the box boots with it, the admin reached it with it anyway).
 	 */

@@ -108,4 +108,10 @@ test_expect_success 'ranges are the handlers: 0 for somaxconn (extra1 = SYSCTL_Z
 	grep "out of range" r.txt >oor.txt &&
 	test $(wc -l <oor.txt) = 1 && grep -q "^r.conf:4: error: net.ipv4.tcp_timestamps: 256 is out of range 0..255" oor.txt
 '
+test_expect_success 'rp_filter on lo cuts nobody off (loopback packets keep their output route, ip_input.c:364, so no source check): no access risk; on all and eth0 it stays' '
+	printf "net.ipv4.conf.all.rp_filter=1\nnet.ipv4.conf.lo.rp_filter=1\nnet.ipv4.conf.eth0.rp_filter=1\nnet.ipv6.conf.lo.forwarding=0\n" >lo.conf &&
+	{ ntune check --os linux --target sysctl lo.conf >lo.txt 2>&1 || :; } &&
+	sed -n "s/^lo.conf:\([0-9]*\): access risk: .*/\1/p" lo.txt | tr "\n" " " >lines &&
+	test "$(cat lines)" = "1 3 "
+'
 test_done
