@@ -98,6 +98,7 @@ knob_free(void *p)
 	free(k->risk_values);
 	free(k->at_most);
 	free(k->value_means);
+	free(k->zeroes);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -665,6 +666,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "risk-values", offsetof(struct kb_knob, risk_values) },
 		{ "at-most", offsetof(struct kb_knob, at_most) },
 		{ "value-means", offsetof(struct kb_knob, value_means) },
+		{ "zeroes", offsetof(struct kb_knob, zeroes) },
 	};
 	size_t i;
 

@@ -531,6 +531,37 @@ same_variable(struct lint *l, const char *a, const char *b)
 	    (kb != NULL && kb->same_as != NULL && strcmp(kb->same_as, a) == 0);
 }
 
+/*
+ * Two knobs that are one setting in two forms (vm.dirty_ratio and vm.dirty_bytes: a write
+ * of either sets the other to 0, mm/page-writeback.c): a nonzero line of one after a
+ * nonzero line of the other undoes it.
+ */
+static void
+text_zeroes(struct lint *l)
+{
+	const struct kb_entry *a, *b;
+	const struct kb_knob *k;
+	size_t i, j;
+
+	for (i = 0; i < l->p->nentries; i++) {
+		b = &l->p->entries[i];
+		if ((k = kb_find(l->kb, b->name, l->os)) == NULL || k->zeroes == NULL ||
+		    b->op != KB_OP_SET || strcmp(b->value, "0") == 0)
+			continue;
+		for (j = i; j > 0; j--) {
+			a = &l->p->entries[j - 1];
+			if (strcmp(a->name, k->zeroes) != 0 || strcmp(a->file, b->file) != 0)
+				continue;
+			if (a->op == KB_OP_SET && strcmp(a->value, "0") != 0)
+				diag(l, b, KB_WARNING, "duplicate", "'%s' and '%s' are one setting in two "
+				    "forms: writing %s sets %s to 0 [source: %s], so line %d's %s=%s is "
+				    "undone", b->name, a->name, b->name, a->name, k->sources[0], a->line,
+				    a->name, a->value);
+			break;
+		}
+	}
+}
+
 static void
 text_duplicates(struct lint *l)
 {
@@ -890,6 +921,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 		text_device(&l, e);
 	}
 	text_duplicates(&l);
+	text_zeroes(&l);
 	text_ipv6_forwarding(&l);
 	/* Stable sort by line: within a line, the rule order. */
 	for (i = 0; i < l.n; i++)

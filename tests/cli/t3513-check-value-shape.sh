@@ -92,4 +92,11 @@ test_expect_success 'dev.cpu.0.freq=-1 is the lowest level, not the highest (cpu
 	grep -q "^cf.conf:1: warning: .dev.cpu.0.freq=-1.: the kernel takes any number and sets the level nearest to it (cpufreq_curr_sysctl: the smallest |level - value|), so a negative value selects the lowest frequency, not the highest" out &&
 	! grep -q "^cf.conf:2:" out
 '
+test_expect_success 'vm.dirty_bytes then vm.dirty_ratio: one setting in two forms, the later undoes the earlier (page-writeback.c); 0 is not a setting of the pair' '
+	printf "vm.dirty_background_bytes = 4194304\nvm.dirty_bytes = 4194304\nvm.dirty_ratio = 10\nvm.dirty_background_ratio = 5\nvm.dirty_bytes = 0\nvm.dirty_ratio = 20\n" >dirty.conf &&
+	{ ntune check --os linux --target sysctl dirty.conf >out 2>err || :; } &&
+	grep -q "^dirty.conf:3: warning: .vm.dirty_ratio. and .vm.dirty_bytes. are one setting in two forms: writing vm.dirty_ratio sets vm.dirty_bytes to 0 \[source: mm/page-writeback.c dirty_ratio_handler .*so line 2.s vm.dirty_bytes=4194304 is undone$" out &&
+	grep -q "^dirty.conf:4: warning: .vm.dirty_background_ratio. and .vm.dirty_background_bytes. are one setting in two forms: .*so line 1.s vm.dirty_background_bytes=4194304 is undone$" out &&
+	! grep -q "^dirty.conf:6:.*one setting" out
+'
 test_done
