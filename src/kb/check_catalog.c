@@ -659,6 +659,32 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		    "those trees, or a typo; not checked", e->name, mod, tree_range(l));
 }
 
+/*
+ * NAME_type, _name, _flags, _before, _after or _error beside a NAME_load of the same file:
+ * the loader's options of module NAME (*_name, *_type, *_flags, *_before, *_after, *_error:
+ * stand/defaults/loader.conf.5:214-229, 14.0; mfsBSD's mfs_load, mfs_type="mfs_root",
+ * mfs_name load a memory-disk root, the type stand/common/module.c knows), whatever rc.conf
+ * means by the name (its mfs_type is another variable).
+ */
+static bool
+module_option(const struct lint *l, const char *name)
+{
+	static const char *const opts[] = { "_type", "_name", "_flags", "_before", "_after",
+	    "_error" };
+	char load[160];
+	size_t i, n = strlen(name), o;
+
+	for (i = 0; i < nitems(opts); i++) {
+		o = strlen(opts[i]);
+		if (n <= o || strcmp(name + n - o, opts[i]) != 0 || n - o + 6 >= sizeof load)
+			continue;
+		snprintf(load, sizeof load, "%.*s_load", (int)(n - o), name);
+		if (profile_sets(l, load))
+			return true;
+	}
+	return false;
+}
+
 /* A name the catalogue knows and the knowledge base does not. */
 static void
 catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry *ce)
@@ -672,6 +698,8 @@ catalog_rules(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		    "has no effect");
 		return;
 	case KB_CAT_RCCONF:
+		if (!sysctl && module_option(l, e->name))
+			return;
 		diag(l, e, KB_WARNING, "rc-conf", "'%s' is an rc.conf variable (%s): %s; put it in "
 		    "/etc/rc.conf", e->name, where(l, ce), l->target == KB_TARGET_LOADER ?
 		    "the loader ignores it" : sysctl ? "sysctl(8) does not know it" :

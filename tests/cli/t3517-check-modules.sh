@@ -49,4 +49,12 @@ test_expect_success 'without the list, nothing is questioned' '
 	NTUNE_SHARE="$PWD/share" ntune check --os freebsd --target loader l.conf >out 2>&1 &&
 	! grep -q "no module" out
 '
+test_expect_success 'NAME_type and NAME_name beside NAME_load are the loader.s options of that load (mfsBSD: mfs_type="mfs_root"), not rc.conf variables of the same name' '
+	printf "mfs_load=\"YES\"\nmfs_type=\"mfs_root\"\nmfs_name=\"/mfsroot\"\n" >mfs.conf &&
+	ntune check --os freebsd --target loader mfs.conf >out 2>err && cat out &&
+	! grep -q "^mfs.conf:" out &&
+	printf "mfs_type=\"auto\"\n" >rc.conf &&
+	ntune check --os freebsd --target loader rc.conf >out 2>err &&
+	grep -q "^rc.conf:1: warning: .mfs_type. is an rc.conf variable" out
+'
 test_done
