@@ -99,4 +99,9 @@ test_expect_success 'vm.dirty_bytes then vm.dirty_ratio: one setting in two form
 	grep -q "^dirty.conf:4: warning: .vm.dirty_background_ratio. and .vm.dirty_background_bytes. are one setting in two forms: .*so line 1.s vm.dirty_background_bytes=4194304 is undone$" out &&
 	! grep -q "^dirty.conf:6:.*one setting" out
 '
+test_expect_success 'kern.ipc.somaxconn after kern.ipc.soacceptqueue is the same variable under its old name (one handler, uipc_socket.c): the last one wins, said' '
+	printf "kern.ipc.soacceptqueue=1024\nkern.ipc.somaxconn=2048\n" >sq.conf &&
+	{ ntune check --os freebsd --target sysctl sq.conf >out 2>err || :; } &&
+	grep -q "^sq.conf:2: error: .kern.ipc.somaxconn. is .kern.ipc.soacceptqueue. under another name: line 1 set it to .1024.; the last one wins$" out
+'
 test_done
