@@ -99,6 +99,7 @@ knob_free(void *p)
 	free(k->at_most);
 	free(k->value_means);
 	free(k->zeroes);
+	free(k->at_least);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -667,6 +668,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "at-most", offsetof(struct kb_knob, at_most) },
 		{ "value-means", offsetof(struct kb_knob, value_means) },
 		{ "zeroes", offsetof(struct kb_knob, zeroes) },
+		{ "at-least", offsetof(struct kb_knob, at_least) },
 	};
 	size_t i;
 

@@ -258,6 +258,44 @@ knob_at_most(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		    e->name, e->value, k->at_most, b->def, k->at_most, e->value);
 }
 
+/*
+ * A run-time minimum that is another knob's value at the time of the write (at-least:
+ * ipfrag_high_thresh's handler has extra1 = &low_thresh, ip_fragment.c:615): the bound as
+ * the same file set it on an earlier line, else its default. Written in file order, a high
+ * threshold lowered before its low one fails (EINVAL).
+ */
+static void
+knob_at_least(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
+{
+	const struct kb_knob *b;
+	const struct kb_entry *set = NULL, *x;
+	const char *bound;
+	long long want, min;
+	size_t i;
+
+	if (k->at_least == NULL || e->op != KB_OP_SET || kb_parse_number(e->value, &want) != 0)
+		return;
+	for (i = 0; l->p != NULL && i < l->p->nentries; i++) {
+		x = &l->p->entries[i];
+		if (strcmp(x->file, e->file) == 0 && x->line < e->line && x->op == KB_OP_SET &&
+		    strcmp(x->name, k->at_least) == 0)
+			set = x;
+	}
+	b = kb_find(l->kb, k->at_least, l->os);
+	bound = set != NULL ? set->value : b != NULL ? b->def : NULL;
+	if (bound == NULL || kb_parse_number(bound, &min) != 0 || want >= min)
+		return;
+	if (set != NULL)
+		diag(l, e, KB_ERROR, "range", "%s=%s is below %s=%s (line %d), its minimum when it "
+		    "is written: the kernel refuses it (EINVAL) [source: %s]", e->name, e->value,
+		    k->at_least, set->value, set->line, k->sources[0]);
+	else
+		diag(l, e, KB_WARNING, "range", "%s=%s is below %s's default %s, its minimum when it "
+		    "is written: the kernel refuses it (EINVAL) unless %s is lowered first (an "
+		    "earlier line, or a file applied before) [source: %s]", e->name, e->value,
+		    k->at_least, bound, k->at_least, k->sources[0]);
+}
+
 static void
 knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
@@ -278,6 +316,7 @@ knob_value(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		return;
 	}
 	knob_at_most(l, e, k);
+	knob_at_least(l, e, k);
 	/* Bounds that depend on the CPU count are advice, not kernel limits. */
 	if (ncpu > 0 && (why = kb_value_problem(k, e->value, ncpu)) != NULL) {
 		diag(l, e, KB_WARNING, "range", "%s: %s", e->name, why);

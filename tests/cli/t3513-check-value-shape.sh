@@ -104,4 +104,11 @@ test_expect_success 'kern.ipc.somaxconn after kern.ipc.soacceptqueue is the same
 	{ ntune check --os freebsd --target sysctl sq.conf >out 2>err || :; } &&
 	grep -q "^sq.conf:2: error: .kern.ipc.somaxconn. is .kern.ipc.soacceptqueue. under another name: line 1 set it to .1024.; the last one wins$" out
 '
+test_expect_success 'ipfrag_high_thresh below the low threshold when written is refused (extra1 = &low_thresh, ip_fragment.c): against the default, or the line that set it; lowering low first is fine' '
+	printf "net.ipv4.ipfrag_high_thresh = 512000\nnet.ipv4.ipfrag_low_thresh = 446464\nnet.ipv6.ip6frag_low_thresh = 100000\nnet.ipv6.ip6frag_high_thresh = 200000\nnet.ipv6.ip6frag_high_thresh = 50000\n" >fr.conf &&
+	{ ntune check --os linux --target sysctl fr.conf >out 2>err || :; } &&
+	grep -q "^fr.conf:1: warning: net.ipv4.ipfrag_high_thresh=512000 is below net.ipv4.ipfrag_low_thresh.s default 3145728, its minimum when it is written: the kernel refuses it (EINVAL) unless net.ipv4.ipfrag_low_thresh is lowered first" out &&
+	! grep -q "^fr.conf:4:.*below" out &&
+	grep -q "^fr.conf:5: error: net.ipv6.ip6frag_high_thresh=50000 is below net.ipv6.ip6frag_low_thresh=100000 (line 3), its minimum when it is written: the kernel refuses it (EINVAL)" out
+'
 test_done
