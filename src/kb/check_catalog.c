@@ -950,11 +950,17 @@ unknown(struct lint *l, const struct kb_entry *e)
 	}
 	if (source_ported(l, e))
 		return;
+	/*
+	 * loader.conf puts every line in the kernel environment, where scripts read their own
+	 * variables with kenv(1) (mfsBSD's mfsbsd.autodhcp, scripts/mfsbsd): one more reading.
+	 */
 	diag(l, e, KB_WARNING, "unknown-knob", "unknown knob '%s': not in the catalogue (%s) or "
 	    "the knowledge base: a typo, a knob of a release those sources do not cover, one of "
-	    "a module or kernel patch they do not hold, or one declared in a form the "
+	    "a module or kernel patch they do not hold, %sor one declared in a form the "
 	    "catalogue's generator does not read (a table another file holds); not checked",
-	    e->name, tree_range(l));
+	    e->name, tree_range(l), strcmp(l->os, "freebsd") == 0 && l->target != KB_TARGET_SYSCTL &&
+	    l->target != KB_TARGET_PFSENSE ? "a variable scripts read from the kernel environment "
+	    "the loader passes on (kenv(1): mfsBSD's mfsbsd.*), " : "");
 }
 
 /* Linux: what /proc/sys says (mode bits, not a read). -1 when not known. */

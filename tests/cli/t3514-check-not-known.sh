@@ -100,4 +100,12 @@ test_expect_success 'net.ipv6.route.* (route.c ipv6_route_table_template, undocu
 	grep -q "^r6.conf:1: note: .net.ipv6.route.gc_thresh=1024. is the default$" out &&
 	grep -q "^r6.conf:4: note: .net.ipv6.route.mtu_expires=600. is the default$" out
 '
+test_expect_success 'an unknown dotted name in loader.conf may be a kenv variable scripts read (mfsBSD mfsbsd.autodhcp): said among the readings; not in sysctl.conf' '
+	printf "mfsbsd.autodhcp=\"YES\"\n" >mf.conf &&
+	ntune check --os freebsd --target loader mf.conf >out 2>err &&
+	grep -q "^mf.conf:1: warning: unknown knob .mfsbsd.autodhcp.: .*a variable scripts read from the kernel environment the loader passes on (kenv(1): mfsBSD.s mfsbsd.\*), or one declared" out &&
+	printf "mfsbsd.autodhcp=1\n" >ms.conf &&
+	ntune check --os freebsd --target sysctl ms.conf >out 2>err &&
+	! grep -q "kenv" out
+'
 test_done
