@@ -607,7 +607,7 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	const struct kb_cat_tree *newest;
 	const char *near, *at, *last, *rel;
 	bool stated;
-	char mod[128], other[160];
+	char mod[128], other[160], lastver[32] = "";
 	size_t len = strlen(e->name), i;
 
 	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || strcmp(ce->name, "%s_load") != 0 ||
@@ -629,15 +629,20 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		newest = newest_tree(l, ce, &i);
 		snprintf(other, sizeof other, ", FreeBSD %s (", newest != NULL ? newest->version : "");
 		last = strstr(at, ", FreeBSD ");
+		if (last != NULL)
+			snprintf(lastver, sizeof lastver, "%.*s", (int)strcspn(last + strlen(", FreeBSD "),
+			    " ("), last + strlen(", FreeBSD "));
 		rel = release_of(l, &stated);
 		/* a release the file is for that the last tree with it covers: nothing to say */
 		if (newest == NULL || strstr(at, other) != NULL || last == NULL || (rel != NULL &&
-		    kb_version_cmp(rel, last + strlen(", FreeBSD ")) <= 0))
+		    kb_version_cmp(rel, lastver) <= 0))
 			return;
 		diag(l, e, KB_NOTE, "module", "'%s': the module %s is not in the newest FreeBSD "
-		    "tree the catalogue read (%s); last at %s: on a release without it, only a "
+		    "tree the catalogue read (%s%s%.7s); last at %s: on a release without it, only a "
 		    "port's module of that name loads (drm-kmod's i915kms, for one)", e->name, mod,
-		    newest->version, at);
+		    newest->version, newest->note != NULL && strstr(newest->note, "-CURRENT") != NULL ?
+		    "-CURRENT of " : "", newest->note != NULL && strstr(newest->note, "-CURRENT") !=
+		    NULL && newest->date != NULL ? newest->date : "", at);
 		return;
 	}
 	snprintf(other, sizeof other, "if_%s", mod);

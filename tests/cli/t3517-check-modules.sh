@@ -12,7 +12,7 @@ test_expect_success 'a typo one letter from a base module is questioned with the
 	ntune check --os freebsd --target loader l.conf >out 2>err && cat out &&
 	grep -q "^l.conf:1: warning: .coretmp_load.: no module .coretmp. in the FreeBSD base source the catalogue read (FreeBSD 9.3 to 14.0 sources; .ko files of sys/modules and the module names they declare); did you mean coretemp (sys/modules/coretemp/Makefile:5, FreeBSD 14.0" out &&
 	test $(grep -c "^l.conf:" out) = 2 &&
-	grep -q "^l.conf:3: note: .atapicam_load.: the module atapicam is not in the newest FreeBSD tree the catalogue read (14.0); last at sys/modules/ata/atapicam/Makefile:5, FreeBSD 9.3 (seen in 9.3): on a release without it, only a port.s module of that name loads" out
+	grep -q "^l.conf:3: note: .atapicam_load.: the module atapicam is not in the newest FreeBSD tree the catalogue read (14.0-CURRENT of 2022-07); last at sys/modules/ata/atapicam/Makefile:5, FreeBSD 9.3 (seen in 9.3): on a release without it, only a port.s module of that name loads" out
 '
 test_expect_success 'a module gone from the newest tree is no note for a release that has it (a 9.3 tag, --os-version 13.0)' '
 	printf "# \$FreeBSD: releng/9.3/sys/boot/forth/loader.conf 1 \$\natapicam_load=\"YES\"\n" >t93.conf &&
@@ -24,7 +24,7 @@ test_expect_success 'a module gone from the newest tree is no note for a release
 test_expect_success 'a driver name without if_ is questioned with the module it has, and where' '
 	printf "em_load=\"YES\"\nixgbe_load=\"YES\"\nif_em_load=\"YES\"\n" >d.conf &&
 	ntune check --os freebsd --target loader d.conf >out 2>err && cat out &&
-	grep -q "^d.conf:1: warning: .em_load.: no module .em. .*the driver.s module is if_em (sys/modules/em/Makefile:[0-9]*, FreeBSD 14.0 (seen in 9.3 10.4 12.1 13.0 14.0)): write if_em_load=\"YES\"$" out &&
+	grep -q "^d.conf:1: warning: .em_load.: no module .em. .*the driver.s module is if_em (sys/modules/em/Makefile:[0-9]*, FreeBSD 14.0 (the 2022 14.0-CURRENT tree; seen in 9.3 10.4 12.1 13.0 14.0)): write if_em_load=\"YES\"$" out &&
 	grep -q "^d.conf:2: warning: .ixgbe_load.: .*the driver.s module is if_ixgbe (sys/modules/ixgbe/Makefile:[0-9]*, FreeBSD 10.4 (seen in 9.3 10.4))" out &&
 	! grep -q "^d.conf:3:" out && ! grep -q cxgbe out
 '
