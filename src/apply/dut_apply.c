@@ -615,16 +615,21 @@ agentless_apply(const struct kb *kb, const struct kb_profile *p, const struct ag
 	static unsigned seq;
 	struct rscript s = agentless_rscript(o, res->id, true);
 	char utc[UTIL_UTC_LEN], *record = NULL;
+	struct timespec now;
 	size_t n = 0, ns;
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
 	/*
-	 * Unique on the DUT: a bench or tune applies several times a second from one process; in
-	 * the order of time as text (agentless-pick.sh), so the count has its four digits.
+	 * Unique on the DUT and in the order of time as text (history lists, revert and
+	 * agentless-pick.sh take the last by name): the second, then the 10 us within it, then a
+	 * count for a bench or tune that applies several times a second from one process. The
+	 * process id it had in place of the 10 us broke the order when pids wrapped within a
+	 * second (pid_max 32768: two applies of one test listed newest first, CI of 90f4e51).
 	 */
-	snprintf(res->id, sizeof res->id, "%s-%05d-%04u", util_utc(0, true, utc),
-	    (int)(getpid() % 100000), ++seq % 10000);
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(res->id, sizeof res->id, "%s-%05ld-%04u", util_utc(now.tv_sec, true, utc),
+	    (long)(now.tv_nsec / 10000), ++seq % 10000);
 	if (knobs_of(kb, p, o, &k, &n, cause) == -1 || read_originals(o, k, n, cause) == -1)
 		goto out;
 	set = xcalloc(n + 1, sizeof *set);
