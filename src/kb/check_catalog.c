@@ -583,12 +583,7 @@ static const char *tree_range(struct lint *);
 static bool
 profile_sets(const struct lint *l, const char *name)
 {
-	size_t i;
-
-	for (i = 0; l->p != NULL && i < l->p->nentries; i++)
-		if (strcmp(l->p->entries[i].name, name) == 0)
-			return true;
-	return false;
+	return l->p != NULL && kb_profile_get(l->p, name) != NULL;
 }
 
 /*
