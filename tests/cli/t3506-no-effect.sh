@@ -40,4 +40,11 @@ test_expect_success 'IPv6 forwarding set per interface or by default, never for 
 	{ ntune check --os linux f7.conf >out 2>err || :; } &&
 	! grep -q "without net.ipv6.conf.all.forwarding" out
 '
+test_expect_success 'the neighbour tables keep gc_interval but nothing reads it (neighbour.c, 6.1)' '
+	printf "net.ipv4.neigh.default.gc_interval=3600\nnet.ipv6.neigh.default.gc_interval = 60\nnet.ipv4.neigh.default.gc_thresh3=8192\n" >g.conf &&
+	ntune check --os linux g.conf >out 2>err && cat out &&
+	grep -q "^g.conf:1: warning: .net.ipv4.neigh.default.gc_interval. still exists but has no effect since 3.0 \[source: net/core/neighbour.c (Linux 6.1).*arp.c:180" out &&
+	grep -q "^g.conf:2: warning: .net.ipv6.neigh.default.gc_interval. still exists but has no effect since 3.0 .*ndisc.c:139" out &&
+	! grep -q "^g.conf:3:" out
+'
 test_done
