@@ -553,7 +553,10 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	}
 	def = default_of(l, k, also, sizeof also);
 	if (def != NULL && e->op == KB_OP_SET && kb_value_equal(k, def, e->value))
-		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the default%s", e->name, e->value, also);
+		/* a Linux default is the kernel's: a distribution's sysctl.d may set another (Ubuntu's
+		 * rp_filter=2, systemd's fq_codel), and the line then is not without effect there */
+		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s", e->name, e->value,
+		    strcmp(k->os, "linux") == 0 ? "kernel's " : "", also);
 }
 
 /* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */

@@ -97,8 +97,8 @@ test_expect_success 'net.ipv6.route.* (route.c ipv6_route_table_template, undocu
 	printf "net.ipv6.route.gc_thresh=1024\nnet.ipv6.route.gc_timeout=100\nnet.ipv6.route.gc_interval=5\nnet.ipv6.route.mtu_expires=600\nnet.ipv6.route.min_adv_mss=1220\nnet.ipv6.route.gc_elasticity=9\nnet.ipv6.route.gc_min_interval_ms=500\nnet.ipv6.route.skip_notify_on_dev_down=1\n" >r6.conf &&
 	ntune check --os linux --target sysctl r6.conf >out 2>err && cat out &&
 	! grep -q "unknown" out &&
-	grep -q "^r6.conf:1: note: .net.ipv6.route.gc_thresh=1024. is the default$" out &&
-	grep -q "^r6.conf:4: note: .net.ipv6.route.mtu_expires=600. is the default$" out
+	grep -q "^r6.conf:1: note: .net.ipv6.route.gc_thresh=1024. is the kernel.s default$" out &&
+	grep -q "^r6.conf:4: note: .net.ipv6.route.mtu_expires=600. is the kernel.s default$" out
 '
 test_expect_success 'an unknown dotted name in loader.conf may be a kenv variable scripts read (mfsBSD mfsbsd.autodhcp): said among the readings; not in sysctl.conf' '
 	printf "mfsbsd.autodhcp=\"YES\"\n" >mf.conf &&
