@@ -47,4 +47,12 @@ test_expect_success 'the neighbour tables keep gc_interval but nothing reads it 
 	grep -q "^g.conf:2: warning: .net.ipv6.neigh.default.gc_interval. still exists but has no effect since 3.0 .*ndisc.c:139" out &&
 	! grep -q "^g.conf:3:" out
 '
+test_expect_success 'ip_forward and conf.all.forwarding are one variable (devinet.c ctl_forward_entry)' '
+	printf "net.ipv4.ip_forward=1\nnet.ipv4.conf.all.forwarding=1\n" >fw.conf &&
+	ntune check --os linux fw.conf >out 2>err && cat out &&
+	grep -q "^fw.conf:2: warning: .net.ipv4.conf.all.forwarding. is .net.ipv4.ip_forward. under another name: line 1 set it already$" out &&
+	printf "net.ipv4.conf.all.forwarding=1\nnet.ipv4.ip_forward=0\n" >fw2.conf &&
+	test_expect_code 1 ntune check --os linux fw2.conf >out 2>err && cat out &&
+	grep -q "^fw2.conf:2: error: .net.ipv4.ip_forward. is .net.ipv4.conf.all.forwarding. under another name: line 1 set it to .1.; the last one wins$" out
+'
 test_done
