@@ -803,9 +803,6 @@ static const struct {
 	  "security/keys/sysctl.c (key_sysctls: maxkeys, maxbytes, root_maxkeys, root_maxbytes, "
 	  "gc_delay, persistent_keyring_expiry), a table the catalogue's generator does not "
 	  "reach from where it is registered" },
-	{ "freebsd", "legal.", "a license acknowledgement a firmware or driver module reads when "
-	  "it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163, "
-	  "FreeBSD 14.0-CURRENT tree) and ports' modules name their own" },
 	{ "linux", "kernel.usermodehelper.", "under kernel.usermodehelper, the capability masks "
 	  "of kernel/umh.c (usermodehelper_table: bset, inheritable, umh.c:562-569 in Linux 6.1), "
 	  "a .child table in another file than the one that registers it (kernel/sysctl.c:1835), "
@@ -848,6 +845,8 @@ source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry 
  * kernel modules make their own node there, and those of ports are not in the base source).
  * Not known is said, not wrong; a typo under a node the source has stays a warning.
  */
+static const char *tree_range(struct lint *l);
+
 static int
 source_ported(struct lint *l, const struct kb_entry *e)
 {
@@ -855,6 +854,30 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	char node[128];
 	size_t i;
 
+	if (strcmp(l->os, "freebsd") == 0 && util_startswith(e->name, "legal.")) {
+		/*
+		 * fw_stub.awk makes a firmware module fetch legal.NAME.license_ack only when it is
+		 * built with FIRMWARE_LICENSE: base has intel_ipw and intel_iwi (knobs of their own)
+		 * in every tree, realtek in 10.4's rsufw/urtwnfw (commented out in rsufw and rtwnfw
+		 * from the 12.1 tree on); iwnfw's is commented out in every tree.
+		 */
+		if (strcmp(e->name, "legal.realtek.license_ack") == 0) {
+			diag(l, e, KB_NOTE, "unknown-knob", "'%s' is read by FreeBSD 10.4's rsufw and "
+			    "urtwnfw firmware modules (FIRMWARE_LICENSE= realtek, sys/modules/usb/"
+			    "urtwnfw/Makefile.inc:12, 10.4 tree); the 12.1 to 14.0 trees build rsufw and "
+			    "rtwnfw without it (commented out: sys/modules/usb/rsufw/Makefile.inc:12, "
+			    "sys/modules/rtwnfw/Makefile.inc:12), so there the line does nothing; 11.x "
+			    "was not read", e->name);
+			return 1;
+		}
+		diag(l, e, KB_WARNING, "unknown-knob", "'%s': no base firmware module of the %s "
+		    "reads it: a module fetches legal.NAME.license_ack only when built with "
+		    "FIRMWARE_LICENSE (sys/tools/fw_stub.awk:163, sys/conf/kmod.mk:191), and base's "
+		    "are intel_ipw and intel_iwi (realtek only in 10.4's rsufw and urtwnfw; iwnfw "
+		    "needs none: sys/modules/iwnfw/Makefile.inc:13-15); without a port's module that "
+		    "names it, the line does nothing", e->name, tree_range(l));
+		return 1;
+	}
 	for (i = 0; i < nitems(ported); i++) {
 		if (strcmp(l->os, ported[i].os) != 0 || !util_startswith(e->name, ported[i].prefix))
 			continue;

@@ -83,10 +83,15 @@ test_expect_success 'a driver tunable built with snprintf is one knob with its s
 	! grep -q "drv-sysctl.conf:[12]:" out &&
 	grep -q "^drv-sysctl.conf:3: error: .dev.rl.0.twister_enable. is a boot-time tunable (CTLFLAG_RD and a tunable fetch, sys/dev/rl/if_rl.c:655" out
 '
-test_expect_success 'legal.*.license_ack (a module reads it, fw_stub.awk) and Linux user.* (ucount.c UCOUNT_ENTRY) are notes saying what they are, not unknown knobs' '
+test_expect_success 'legal.*.license_ack (read only by a module built with FIRMWARE_LICENSE, fw_stub.awk) and Linux user.* (ucount.c UCOUNT_ENTRY) are notes saying what they are, not unknown knobs' '
 	printf "legal.realtek.license_ack=1\n" >lg.conf &&
 	ntune check --os freebsd --target loader lg.conf >out 2>err &&
-	grep -q "^lg.conf:1: note: .legal.realtek.license_ack. is a license acknowledgement a firmware or driver module reads when it loads: base firmware modules fetch legal.NAME.license_ack (sys/tools/fw_stub.awk:163" out &&
+	grep -q "^lg.conf:1: note: .legal.realtek.license_ack. is read by FreeBSD 10.4.s rsufw and urtwnfw firmware modules (FIRMWARE_LICENSE= realtek, sys/modules/usb/urtwnfw/Makefile.inc:12, 10.4 tree); the 12.1 to 14.0 trees build rsufw and rtwnfw without it" out &&
+	printf "legal.intel_iwn.license_ack=1\nlegal.intel_wpi.license_ack=1\nlegal.intel_iwi.license_ack=1\n" >lg2.conf &&
+	ntune check --os freebsd --target loader lg2.conf >out 2>err && cat out &&
+	grep -q "^lg2.conf:1: warning: .legal.intel_iwn.license_ack.: no base firmware module of the FreeBSD 9.3 to 14.0 sources reads it: a module fetches legal.NAME.license_ack only when built with FIRMWARE_LICENSE (sys/tools/fw_stub.awk:163.*iwnfw needs none.*the line does nothing$" out &&
+	grep -q "^lg2.conf:2: warning: .legal.intel_wpi.license_ack.: no base firmware module" out &&
+	! grep -q "^lg2.conf:3:" out &&
 	printf "user.max_inotify_watches=65536\nuser.max_fanotify_marks=8192\nkernel.usermodehelper.bset=0 0\n" >us.conf &&
 	ntune check --os linux --target sysctl us.conf >out 2>err &&
 	test $(grep -c "note: .user.max_[a-z_]*. is under user, the per-user-namespace limits of kernel/ucount.c" out) = 2 &&
