@@ -68,6 +68,7 @@ print_text(const struct kb_knob *k)
 	field("type", s);
 	free(s);
 	field("default", k->def ? k->def : "depends on the system");
+	field("default when", k->default_when);
 	field("unit", k->unit);
 	field("scope", k->scope == KB_SCOPE_NETNS ? "per network namespace" :
 	    k->scope == KB_SCOPE_HOST ? "host-global (invisible inside a network namespace)" : NULL);
@@ -125,6 +126,7 @@ to_json(const struct kb_knob *k)
 	json_object_set_new(o, "range", opt(k->range));
 	json_object_set_new(o, "values", strv(k->values, k->nvalues));
 	json_object_set_new(o, "default", opt(k->def));
+	json_object_set_new(o, "default_when", opt(k->default_when));
 	json_object_set_new(o, "unit", opt(k->unit));
 	json_object_set_new(o, "scope", k->scope ? json_string(kb_scope_name(k->scope)) : json_null());
 	json_object_set_new(o, "since", opt(k->since));

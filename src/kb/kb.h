@@ -63,6 +63,7 @@ struct kb_knob {
 	size_t	nvalues;
 	char	*def;		/* default, or NULL when it depends on the system */
 	char	*default_before;	/* "5.4 128": before that release the default was 128, or NULL */
+	char	*default_when;	/* "on a 64-bit kernel (...)": what the default depends on, or NULL */
 	char	*unit;
 	enum kb_scope scope;
 	char	*since;		/* OS version it appeared in, or NULL */

@@ -78,6 +78,7 @@ knob_free(void *p)
 	util_strv_free(k->values, k->nvalues);
 	free(k->def);
 	free(k->default_before);
+	free(k->default_when);
 	free(k->unit);
 	free(k->since);
 	free(k->removed);
@@ -649,6 +650,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "range", offsetof(struct kb_knob, range) },
 		{ "default", offsetof(struct kb_knob, def) },
 		{ "default-before", offsetof(struct kb_knob, default_before) },
+		{ "default-when", offsetof(struct kb_knob, default_when) },
 		{ "unit", offsetof(struct kb_knob, unit) },
 		{ "since", offsetof(struct kb_knob, since) },
 		{ "removed", offsetof(struct kb_knob, removed) },

@@ -506,11 +506,25 @@ default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
 	return k->def;
 }
 
+/*
+ * What a default the source computes depends on (default-when: the word size for
+ * net.core.rmem_max, the memory for tcp_wmem's maximum), said after "the default": the
+ * figure holds there only, so it is never said as the default of every box.
+ */
+static const char *
+when_of(const struct kb_knob *k, char *buf, size_t len)
+{
+	if (k->default_when == NULL)
+		return "";
+	snprintf(buf, len, " %s", k->default_when);
+	return buf;
+}
+
 static void
 knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL, also[128] = "", since[32], old[64];
-	const char *what = "current", *def;
+	char *cur = NULL, also[128] = "", since[32], old[64], whenbuf[512];
+	const char *what = "current", *def, *when = "";
 	long long want, have, before;
 
 	if ((k->type != KB_TYPE_INT && k->type != KB_TYPE_SIZE) || e->op == KB_OP_RAISE ||
@@ -520,6 +534,7 @@ knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		def = default_of(l, k, also, sizeof also);
 		cur = def != NULL ? xstrdup(def) : NULL;
 		what = "default";
+		when = when_of(k, whenbuf, sizeof whenbuf);
 	}
 	if (cur == NULL || kb_parse_number(cur, &have) != 0 || want >= have || have <= 0) {
 		free(cur);
@@ -529,19 +544,19 @@ knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	if (*also != '\0' && sscanf(k->default_before, "%31s %63s", since, old) == 2 &&
 	    kb_parse_number(old, &before) == 0 && want >= before)
 		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the default "
-		    "value %s from %s %s on (before %s the default is %s, which it %s)", e->name,
-		    e->value, cur, strcmp(k->os, "linux") == 0 ? "Linux" : "FreeBSD", since, since,
-		    old, want == before ? "equals" : "raises");
+		    "value %s%s from %s %s on (before %s the default is %s, which it %s)", e->name,
+		    e->value, cur, when, strcmp(k->os, "linux") == 0 ? "Linux" : "FreeBSD", since,
+		    since, old, want == before ? "equals" : "raises");
 	else
 		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the %s value "
-		    "%s%s", e->name, e->value, what, cur, also);
+		    "%s%s%s", e->name, e->value, what, cur, also, when);
 	free(cur);
 }
 
 static void
 knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL, also[128];
+	char *cur = NULL, also[128], whenbuf[512];
 	const char *def;
 
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
@@ -555,8 +570,9 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	if (def != NULL && e->op == KB_OP_SET && kb_value_equal(k, def, e->value))
 		/* a Linux default is the kernel's: a distribution's sysctl.d may set another (Ubuntu's
 		 * rp_filter=2, systemd's fq_codel), and the line then is not without effect there */
-		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s", e->name, e->value,
-		    strcmp(k->os, "linux") == 0 ? "kernel's " : "", also);
+		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s", e->name, e->value,
+		    strcmp(k->os, "linux") == 0 ? "kernel's " : "", also,
+		    when_of(k, whenbuf, sizeof whenbuf));
 }
 
 /* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */

@@ -111,4 +111,15 @@ test_expect_success 'ipfrag_high_thresh below the low threshold when written is 
 	! grep -q "^fr.conf:4:.*below" out &&
 	grep -q "^fr.conf:5: error: net.ipv6.ip6frag_high_thresh=50000 is below net.ipv6.ip6frag_low_thresh=100000 (line 3), its minimum when it is written: the kernel refuses it (EINVAL)" out
 '
+test_expect_success 'a default the source computes says what it depends on (default-when: word size, memory, build option)' '
+	printf "net.core.rmem_default=212992\nnet.core.wmem_max=163840\nnet.ipv4.tcp_wmem=4096 16384 4194304\nnet.ipv4.tcp_congestion_control=cubic\nnet.ipv4.neigh.default.gc_thresh3=1024\n" >dw.conf &&
+	ntune check --os linux dw.conf >out 2>err && cat out &&
+	grep -q "^dw.conf:1: note: .net.core.rmem_default=212992. is the kernel.s default on a 64-bit kernel such as x86-64.s (SKB_TRUESIZE(256) \* 256, include/net/sock.h:3036-3039" out &&
+	grep -q "^dw.conf:2: warning: net.core.wmem_max=163840 lowers the limit below the default value 212992 on a 64-bit kernel" out &&
+	grep -q "^dw.conf:3: note: .net.ipv4.tcp_wmem=4096 16384 4194304. is the kernel.s default with 512 MB or more of free memory at boot (the maximum is free memory / 128, at most 4 MB" out &&
+	grep -q "^dw.conf:4: note: .net.ipv4.tcp_congestion_control=cubic. is the kernel.s default unless it is built with another CONFIG_DEFAULT_TCP_CONG" out &&
+	grep -q "^dw.conf:5: note: .net.ipv4.neigh.default.gc_thresh3=1024. is the kernel.s default$" out &&
+	ntune explain --json net.core.optmem_max >e.json &&
+	python3 -c "import json; k=json.load(open(\"e.json\")); k=k[0] if isinstance(k,list) else k; assert k[\"default\"]==\"20480\" and \"64-bit\" in k[\"default_when\"], k"
+'
 test_done
