@@ -822,21 +822,27 @@ class Tree:
                     break
 
     def stand_vars(self):
-        """Variables the loader itself reads or sets (stand/: getenv, setenv, env_setenv)."""
+        """Variables the loader itself reads or sets (stand/: getenv, setenv, env_setenv in C
+        and Lua, with either quote in Lua: loader.getenv('xen_kernel'); s" NAME" getenv in
+        the Forth loader's .4th files)."""
         top = os.path.join(self.path, 'stand')
         if not os.path.isdir(top):
             top = os.path.join(self.path, 'sys/boot')	# FreeBSD <= 11
         for root, dirs, files in os.walk(top):
             dirs.sort()
             for f in sorted(files):
-                if not f.endswith(('.c', '.lua')):
+                if not f.endswith(('.c', '.lua', '.4th')):
                     continue
                 path = os.path.join(root, f)
                 text = open(path, encoding='latin-1').read()
                 if f.endswith('.c'):
                     text = strip_comments(text)
-                for m in re.finditer(r'\b(?:getenv|setenv|env_setenv|unsetenv)\s*\(\s*"([A-Za-z_][\w.]*)"',
-                                     text):
+                    pat = r'\b(?:getenv|setenv|env_setenv|unsetenv)\s*\(\s*"([A-Za-z_][\w.]*)"'
+                elif f.endswith('.lua'):
+                    pat = r'\b(?:getenv|setenv|unsetenv)\s*\(\s*["\']([A-Za-z_][\w.]*)["\']'
+                else:
+                    pat = r'(?<!\S)s" ([A-Za-z_][\w.]*)" getenv\??(?!\S)'
+                for m in re.finditer(pat, text):
                     name = m.group(1)
                     if name in self.entries:
                         continue

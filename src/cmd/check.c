@@ -190,9 +190,9 @@ print_text(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 		printf("%s:%d: %s: %s\n", d[i].file, d[i].line, kb_severity_name(d[i].severity),
 		    d[i].message);
 	print_risks(kb, p, si, s->target, d, nd);
-	fprintf(stderr, "%s: %zu settings for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
+	fprintf(stderr, "%s: %zu setting%s for %s%s%s: %zu error%s, %zu warning%s, %zu note%s, "
 	    "%zu unknown (%d line%s); checked against %s\n", p->path, p->nentries,
-	    os_platform_name(si->sys.platform), si->sys.version ? " " : "",
+	    p->nentries == 1 ? "" : "s", os_platform_name(si->sys.platform), si->sys.version ? " " : "",
 	    si->sys.version ? si->sys.version : "", s->count[KB_ERROR],
 	    s->count[KB_ERROR] == 1 ? "" : "s", s->count[KB_WARNING],
 	    s->count[KB_WARNING] == 1 ? "" : "s", s->count[KB_NOTE],

@@ -586,8 +586,18 @@ profile_sets(const struct lint *l, const char *name)
 	return l->p != NULL && kb_profile_get(l->p, name) != NULL;
 }
 
+/* A row of the catalogue for exactly this name (not a %s pattern's): /boot/defaults/loader.conf's. */
+static bool
+defaults_row(struct lint *l, const char *name)
+{
+	const struct kb_cat_entry *c = cat_find(l, name);
+
+	return c != NULL && strcmp(c->name, name) == 0;
+}
+
 /*
- * NAME_load="YES" (the catalogue's generic %s_load row): the loader runs `load NAME`
+ * NAME_load="YES" (the catalogue's generic %s_load row, or a module row of its own from
+ * /boot/defaults/loader.conf: if_wi_load, 9.3-10.4): the loader runs `load NAME`
  * (stand/lua/config.lua loadModule), which finds a module version record of that name in
  * linker.hints, else the file NAME.ko (stand/common/module.c mod_search_hints, 14.0 tree):
  * a MODULE_VERSION name or a .ko (drivers/freebsd.modules, from the catalogue's trees;
@@ -605,19 +615,23 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	char mod[128], other[160], lastver[32] = "";
 	size_t len = strlen(e->name), i;
 
-	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || strcmp(ce->name, "%s_load") != 0 ||
-	    e->op != KB_OP_SET || strcasecmp(e->value, "yes") != 0 || len <= strlen("_load") ||
+	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || ce->kind != KB_CAT_LOADER ||
+	    strlen(ce->name) <= strlen("_load") ||
+	    strcmp(ce->name + strlen(ce->name) - strlen("_load"), "_load") != 0 || e->op != KB_OP_SET ||
+	    strcasecmp(e->value, "yes") != 0 || len <= strlen("_load") ||
 	    len - strlen("_load") >= sizeof mod)
 		return;
 	snprintf(mod, sizeof mod, "%.*s", (int)(len - strlen("_load")), e->name);
 	/* geli(8): geli_PROVIDER_keyfileN_load is a key file, with its _type beside it */
 	if (util_startswith(mod, "geli_") && strstr(mod, "_keyfile") != NULL)
 		return;
+	/* a file load: NAME_type or NAME_name in the file, or in /boot/defaults/loader.conf
+	 * (the catalogue's own row: bitmap_name, screensave_name) */
 	snprintf(other, sizeof other, "%s_type", mod);
-	if (profile_sets(l, other))
+	if (profile_sets(l, other) || defaults_row(l, other))
 		return;
 	snprintf(other, sizeof other, "%s_name", mod);
-	if (profile_sets(l, other))
+	if (profile_sets(l, other) || defaults_row(l, other))
 		return;
 	if (kb_hint_leaf(mods, mod, &near, &at)) {
 		/* "FILE:LINE, FreeBSD 9.3 (seen in 9.3)": the newest tree with it is not the newest */
@@ -633,8 +647,8 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		    kb_version_cmp(rel, lastver) <= 0))
 			return;
 		diag(l, e, KB_NOTE, "module", "'%s': the module %s is not in the newest FreeBSD "
-		    "tree the catalogue read (%s%s%.7s); last at %s: on a release without it, only a "
-		    "port's module of that name loads (drm-kmod's i915kms, for one)", e->name, mod,
+		    "tree the catalogue read (%s%s%.7s); last at %s: on a release without it, the line "
+		    "loads nothing unless a port installs a module of that name", e->name, mod,
 		    newest->version, newest->note != NULL && strstr(newest->note, "-CURRENT") != NULL ?
 		    "-CURRENT of " : "", newest->note != NULL && strstr(newest->note, "-CURRENT") !=
 		    NULL && newest->date != NULL ? newest->date : "", at);

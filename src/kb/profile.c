@@ -532,6 +532,13 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, bool all, char **c
 			}
 		} else if (name != NULL && *name == '\0')
 			note(p, line_of(text, item), KB_ERROR, "<item> with an empty <tunable>");
+		else if (name != NULL && value != NULL)
+			/* the appliance's default (OPNsense's and pfSense's own tables set some, such
+			 * as tcp.blackhole, to other values than the kernel's): not ours to judge,
+			 * but never dropped without a word */
+			note(p, line_of(text, item), KB_NOTE, "<item> '%s' has the value '%s': it is "
+			    "left to the appliance's default, not checked", name,
+			    *value != '\0' ? value : "(empty)");
 		free(name);
 		free(value);
 		free(descr);

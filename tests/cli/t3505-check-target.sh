@@ -28,7 +28,7 @@ test_expect_success '--os-version: the release checked for, as a $FreeBSD$ tag w
 	ntune check --os freebsd old.conf >out 2>err && grep -q "warning: .net.inet.ip.rtminexpire. is gone from FreeBSD" out &&
 	ntune check --os freebsd --os-version 10.4 old.conf >out 2>err && cat out err &&
 	grep -q "old.conf:1: note: .net.inet.ip.rtminexpire. is in FreeBSD 10.4 but gone from the newest source" out &&
-	grep -q "settings for freebsd 10.4: 0 errors, 0 warnings, 1 note" err
+	grep -q "setting for freebsd 10.4: 0 errors, 0 warnings, 1 note" err
 '
 test_expect_success 'NTUNE_ROOT (a machine image) and --root make that machine the target' '
 	NTUNE_ROOT=/ ntune check --os linux "$TRASH/other.conf" >out 2>err && grep -q "checked against this machine$" err &&

@@ -113,4 +113,11 @@ test_expect_success 'an unknown dotted name in loader.conf may be a kenv variabl
 	ntune check --os freebsd --target sysctl ms.conf >out 2>err &&
 	! grep -q "kenv" out
 '
+test_expect_success 'loader variables the Lua and Forth loaders read (loader.getenv with either quote, s" NAME" getenv) are known' '
+	printf "xen_kernel=\"/boot/xen\"\nxen_cmdline=\"dom0_mem=4g\"\nchain_disk=\"disk0\"\nloader_menu_title=\"router\"\n" >lv.conf &&
+	ntune check --os freebsd --target loader lv.conf >out 2>err && cat out err &&
+	! grep -q "^lv.conf:" out &&
+	grep -q "^xen_kernel	loader	.*stand/forth/support.4th:[0-9]" "$SRCDIR/share/catalog/freebsd.tsv" &&
+	grep -q "^chain_disk	loader	.*stand/lua/menu.lua:[0-9]" "$SRCDIR/share/catalog/freebsd.tsv"
+'
 test_done

@@ -5,6 +5,8 @@
 # MODULE_VERSION names; cuse.ko declares cuse4bsd). Held-out set 6 missed a `coretmp_load`
 # typo and `atapicam_load` (a 9.3 module); drivers register as pci/NAME (DRIVER_MODULE), so
 # em_load finds nothing: the module is if_em. A port's module is said as a note, not a fault.
+# A module with a row of its own (/boot/defaults/loader.conf's if_wi_load) is checked too; a
+# file load the defaults declare (bitmap_name, screensave_name) is not a module.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a typo one letter from a base module is questioned with the module and where' '
@@ -12,7 +14,11 @@ test_expect_success 'a typo one letter from a base module is questioned with the
 	ntune check --os freebsd --target loader l.conf >out 2>err && cat out &&
 	grep -q "^l.conf:1: warning: .coretmp_load.: no module .coretmp. in the FreeBSD base source the catalogue read (FreeBSD 9.3 to 14.0 sources; .ko files of sys/modules and the module names they declare); did you mean coretemp (sys/modules/coretemp/Makefile:5, FreeBSD 14.0" out &&
 	test $(grep -c "^l.conf:" out) = 2 &&
-	grep -q "^l.conf:3: note: .atapicam_load.: the module atapicam is not in the newest FreeBSD tree the catalogue read (14.0-CURRENT of 2022-07); last at sys/modules/ata/atapicam/Makefile:5, FreeBSD 9.3 (seen in 9.3): on a release without it, only a port.s module of that name loads" out
+	grep -q "^l.conf:3: note: .atapicam_load.: the module atapicam is not in the newest FreeBSD tree the catalogue read (14.0-CURRENT of 2022-07); last at sys/modules/ata/atapicam/Makefile:5, FreeBSD 9.3 (seen in 9.3): on a release without it, the line loads nothing unless a port installs a module of that name$" out &&
+	printf "if_wi_load=\"YES\"\nbitmap_load=\"YES\"\nscreensave_load=\"YES\"\nif_em_load=\"YES\"\n" >w.conf &&
+	ntune check --os freebsd --target loader w.conf >out 2>err && cat out &&
+	grep -q "^w.conf:1: note: .if_wi_load.: the module if_wi is not in the newest FreeBSD tree the catalogue read (14.0-CURRENT of 2022-07); last at sys/modules/wi/Makefile:5, FreeBSD 13.0" out &&
+	test $(grep -c "^w.conf:" out) = 1
 '
 test_expect_success 'a module gone from the newest tree is no note for a release that has it (a 9.3 tag, --os-version 13.0)' '
 	printf "# \$FreeBSD: releng/9.3/sys/boot/forth/loader.conf 1 \$\natapicam_load=\"YES\"\n" >t93.conf &&

@@ -74,7 +74,8 @@ test_catalog_every_entry_names_its_tree_file_and_line(void **state)
 		assert_true(strstr(e->source, ".c:") || strstr(e->source, ".h:") ||
 		    strstr(e->source, ".rst:") || strstr(e->source, "loader.conf") ||
 		    strstr(e->source, "rc.conf:") ||
-		    strstr(e->source, ".5:") || strstr(e->source, ".lua:"));
+		    strstr(e->source, ".5:") || strstr(e->source, ".lua:") ||
+		    strstr(e->source, ".4th:"));
 		if (strcmp(e->os, "linux") == 0)
 			nlinux++;
 		else
