@@ -586,9 +586,9 @@ profile_sets(const struct lint *l, const char *name)
 	return l->p != NULL && kb_profile_get(l->p, name) != NULL;
 }
 
-/* A row of the catalogue for exactly this name (not a %s pattern's): /boot/defaults/loader.conf's. */
+/* A row of the catalogue for exactly this name, not a %s pattern's (/boot/defaults/loader.conf's bitmap_name). */
 static bool
-defaults_row(struct lint *l, const char *name)
+cat_exact(struct lint *l, const char *name)
 {
 	const struct kb_cat_entry *c = cat_find(l, name);
 
@@ -628,10 +628,10 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	/* a file load: NAME_type or NAME_name in the file, or in /boot/defaults/loader.conf
 	 * (the catalogue's own row: bitmap_name, screensave_name) */
 	snprintf(other, sizeof other, "%s_type", mod);
-	if (profile_sets(l, other) || defaults_row(l, other))
+	if (profile_sets(l, other) || cat_exact(l, other))
 		return;
 	snprintf(other, sizeof other, "%s_name", mod);
-	if (profile_sets(l, other) || defaults_row(l, other))
+	if (profile_sets(l, other) || cat_exact(l, other))
 		return;
 	if (kb_hint_leaf(mods, mod, &near, &at)) {
 		/* "FILE:LINE, FreeBSD 9.3 (seen in 9.3)": the newest tree with it is not the newest */
@@ -817,6 +817,10 @@ static const struct {
 	  "security/keys/sysctl.c (key_sysctls: maxkeys, maxbytes, root_maxkeys, root_maxbytes, "
 	  "gc_delay, persistent_keyring_expiry), a table the catalogue's generator does not "
 	  "reach from where it is registered" },
+	{ "freebsd", "mfsbsd.", "under mfsbsd, a kernel environment variable mfsBSD's rc script "
+	  "reads with kenv(1) at boot (hostname, interfaces, ifconfig_IF, autodhcp, defaultrouter, "
+	  "nameservers, rootpw, ...: scripts/mfsbsd in mmatuska/mfsbsd), not a kernel tunable; "
+	  "on a system that is not mfsBSD nothing reads it" },
 	{ "linux", "kernel.usermodehelper.", "under kernel.usermodehelper, the capability masks "
 	  "of kernel/umh.c (usermodehelper_table: bset, inheritable, umh.c:562-569 in Linux 6.1), "
 	  "a .child table in another file than the one that registers it (kernel/sysctl.c:1835), "
@@ -895,6 +899,10 @@ source_ported(struct lint *l, const struct kb_entry *e)
 	for (i = 0; i < nitems(ported); i++) {
 		if (strcmp(l->os, ported[i].os) != 0 || !util_startswith(e->name, ported[i].prefix))
 			continue;
+		/* a kenv variable comes from loader.conf; in sysctl.conf it is no such thing */
+		if (strcmp(ported[i].prefix, "mfsbsd.") == 0 && (l->target == KB_TARGET_SYSCTL ||
+		    l->target == KB_TARGET_PFSENSE))
+			continue;
 		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the catalogue does not list such "
 		    "names, so it is not checked", e->name, ported[i].what);
 		return 1;
@@ -943,6 +951,32 @@ tree_range(struct lint *l)
 	return buf;
 }
 
+/*
+ * A known name that differs only in one '.' written as '_' or the other way round
+ * (kern.vt.fb.default.mode for kern.vt.fb.default_mode): a typo across a node boundary,
+ * which the suggestions within one node do not reach. The name, or NULL.
+ */
+static const char *
+near_separator(struct lint *l, const char *name)
+{
+	static char buf[256];
+	const struct kb_knob *k;
+	size_t i;
+
+	if (strlen(name) >= sizeof buf)
+		return NULL;
+	for (i = 1; name[i] != '\0'; i++) {
+		if (name[i] != '.' && name[i] != '_')
+			continue;
+		snprintf(buf, sizeof buf, "%s", name);
+		buf[i] = name[i] == '.' ? '_' : '.';
+		if (cat_exact(l, buf) ||
+		    ((k = kb_find(l->kb, buf, l->os)) != NULL && strcmp(k->name, buf) == 0))
+			return buf;
+	}
+	return NULL;
+}
+
 static void
 unknown(struct lint *l, const struct kb_entry *e)
 {
@@ -952,6 +986,8 @@ unknown(struct lint *l, const struct kb_entry *e)
 
 	if (near == NULL || sibling(e->name, near))
 		near = near_kb(l, e->name);
+	if (near == NULL)
+		near = near_separator(l, e->name);
 	if (near != NULL && !sibling(e->name, near)) {
 		diag(l, e, KB_ERROR, "unknown-knob", "unknown knob '%s' (did you mean %s?)", e->name,
 		    shown(near));

@@ -105,10 +105,11 @@ test_expect_success 'net.ipv6.route.* (route.c ipv6_route_table_template, undocu
 	grep -q "^r6.conf:1: note: .net.ipv6.route.gc_thresh=1024. is the kernel.s default$" out &&
 	grep -q "^r6.conf:4: note: .net.ipv6.route.mtu_expires=600. is the kernel.s default$" out
 '
-test_expect_success 'an unknown dotted name in loader.conf may be a kenv variable scripts read (mfsBSD mfsbsd.autodhcp): said among the readings; not in sysctl.conf' '
-	printf "mfsbsd.autodhcp=\"YES\"\n" >mf.conf &&
-	ntune check --os freebsd --target loader mf.conf >out 2>err &&
-	grep -q "^mf.conf:1: warning: unknown knob .mfsbsd.autodhcp.: .*a variable scripts read from the kernel environment the loader passes on (kenv(1): mfsBSD.s mfsbsd.\*), or one declared" out &&
+test_expect_success 'mfsBSD kenv variables in loader.conf are a note naming its rc script; another unknown dotted name may be a kenv variable (said among the readings); not in sysctl.conf' '
+	printf "mfsbsd.autodhcp=\"YES\"\nmyscript.flag=\"YES\"\n" >mf.conf &&
+	ntune check --os freebsd --target loader mf.conf >out 2>err && cat out &&
+	grep -q "^mf.conf:1: note: .mfsbsd.autodhcp. is under mfsbsd, a kernel environment variable mfsBSD.s rc script reads with kenv(1) at boot (.*scripts/mfsbsd in mmatuska/mfsbsd)" out &&
+	grep -q "^mf.conf:2: warning: unknown knob .myscript.flag.: .*a variable scripts read from the kernel environment the loader passes on (kenv(1): mfsBSD.s mfsbsd.\*), or one declared" out &&
 	printf "mfsbsd.autodhcp=1\n" >ms.conf &&
 	ntune check --os freebsd --target sysctl ms.conf >out 2>err &&
 	! grep -q "kenv" out
@@ -119,5 +120,13 @@ test_expect_success 'loader variables the Lua and Forth loaders read (loader.get
 	! grep -q "^lv.conf:" out &&
 	grep -q "^xen_kernel	loader	.*stand/forth/support.4th:[0-9]" "$SRCDIR/share/catalog/freebsd.tsv" &&
 	grep -q "^chain_disk	loader	.*stand/lua/menu.lua:[0-9]" "$SRCDIR/share/catalog/freebsd.tsv"
+'
+test_expect_success 'a dot written for an underscore, or the other way round, is a typo of the known name' '
+	printf "kern.vt.fb.default.mode=\"1024x768\"\n" >sep.conf &&
+	test_expect_code 1 ntune check --os freebsd --target loader sep.conf >out 2>err && cat out &&
+	grep -q "^sep.conf:1: error: unknown knob .kern.vt.fb.default.mode. (did you mean kern.vt.fb.default_mode?)$" out &&
+	printf "hw.snd.default.unit=3\n" >sep2.conf &&
+	test_expect_code 1 ntune check --os freebsd --target sysctl sep2.conf >out 2>err &&
+	grep -q "^sep2.conf:1: error: unknown knob .hw.snd.default.unit. (did you mean hw.snd.default_unit?)$" out
 '
 test_done
