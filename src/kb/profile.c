@@ -503,7 +503,10 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, bool all, char **c
 	const char *end = text + len, *s = text, *item, *iend, *at = NULL, *sect, *send;
 	char *name, *value, *descr;
 	const char *scope_end = end;
+	struct strbuf defaults;
+	int ndefault = 0, first_default = 0;
 
+	strbuf_init(&defaults);
 	p->xml = true;
 	/* Only <item>s of <sysctl> sections count when there is one; a pasted item list otherwise. */
 	if ((sect = memmem(text, len, "<sysctl", 7)) != NULL) {
@@ -532,13 +535,15 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, bool all, char **c
 			}
 		} else if (name != NULL && *name == '\0')
 			note(p, line_of(text, item), KB_ERROR, "<item> with an empty <tunable>");
-		else if (name != NULL && value != NULL)
+		else if (name != NULL && value != NULL) {
 			/* the appliance's default (OPNsense's and pfSense's own tables set some, such
 			 * as tcp.blackhole, to other values than the kernel's): not ours to judge,
-			 * but never dropped without a word */
-			note(p, line_of(text, item), KB_NOTE, "<item> '%s' has the value '%s': it is "
-			    "left to the appliance's default, not checked", name,
-			    *value != '\0' ? value : "(empty)");
+			 * but never dropped without a word; one note for them all, at the first */
+			if (ndefault++ == 0)
+				first_default = line_of(text, item);
+			if (ndefault <= 4)
+				strbuf_addf(&defaults, "%s%s", ndefault > 1 ? ", " : "", name);
+		}
 		free(name);
 		free(value);
 		free(descr);
@@ -552,6 +557,12 @@ parse_xml(struct kb_profile *p, const char *text, size_t len, bool all, char **c
 			scope_end = send != NULL ? send : end;
 		}
 	}
+	if (ndefault > 0)
+		note(p, first_default, KB_NOTE, "%d <item>%s with the value 'default' or none (%s%s) "
+		    "%s left to the appliance's default: not checked", ndefault, ndefault == 1 ? "" :
+		    "s", defaults.buf != NULL ? defaults.buf : "", ndefault > 4 ? ", ..." : "",
+		    ndefault == 1 ? "is" : "are");
+	strbuf_free(&defaults);
 	p->nlines = line_of(text, end);
 	return finish(p, all, cause);
 }
