@@ -120,6 +120,14 @@ risks_json(const struct kb *kb, const struct kb_profile *p, const struct kb_sysi
 	return arr;
 }
 
+/* Whether the line sets the knob's own default (without a default-when condition). */
+static bool
+default_value(const struct kb_knob *k, const struct kb_entry *e)
+{
+	return k != NULL && k->def != NULL && k->default_when == NULL && e->op == KB_OP_SET &&
+	    kb_value_equal(k, e->value, k->def);
+}
+
 static void
 print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sysinfo *si,
     enum kb_target t, const struct kb_diag *d, size_t nd)
@@ -128,10 +136,21 @@ print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sys
 	enum kb_risk_class c;
 	size_t i;
 
+	const struct kb_knob *k;
+
 	for (i = 0; i < p->nentries; i++) {
-		if ((c = line_risk(kb, &p->entries[i], si, t, d, nd, &why)) != KB_RISK_NONE)
-			printf("%s:%d: %s risk: %s: %s; %s\n", p->entries[i].file, p->entries[i].line,
-			    kb_risk_class_name(c), p->entries[i].name, why, kb_risk_class_trial(c));
+		if ((c = line_risk(kb, &p->entries[i], si, t, d, nd, &why)) == KB_RISK_NONE)
+			continue;
+		/* a risky value that is also the default (ip_forward=0): the box has it unless
+		 * something else set another, so say that the risk is only there */
+		k = kb_find(kb, p->entries[i].name, risk_os(si));
+		printf("%s:%d: %s risk: %s: %s%s%s%s; %s\n", p->entries[i].file, p->entries[i].line,
+		    kb_risk_class_name(c), p->entries[i].name, why,
+		    default_value(k, &p->entries[i]) ? " (" : "",
+		    default_value(k, &p->entries[i]) ? p->entries[i].value : "",
+		    default_value(k, &p->entries[i]) ? " is also the default: a risk only where "
+		    "something set it otherwise before)" : "",
+		    kb_risk_class_trial(c));
 	}
 }
 
