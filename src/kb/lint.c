@@ -557,7 +557,7 @@ static void
 knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	char *cur = NULL, also[128], whenbuf[512];
-	const char *def;
+	const char *def, *appliance;
 
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
 		if (e->op == KB_OP_SET && kb_value_equal(k, cur, e->value))
@@ -567,12 +567,22 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		return;
 	}
 	def = default_of(l, k, also, sizeof also);
-	if (def != NULL && e->op == KB_OP_SET && kb_value_equal(k, def, e->value))
-		/* a Linux default is the kernel's: a distribution's sysctl.d may set another (Ubuntu's
-		 * rp_filter=2, systemd's fq_codel), and the line then is not without effect there */
-		diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s", e->name, e->value,
-		    strcmp(k->os, "linux") == 0 ? "kernel's " : "", also,
-		    when_of(k, whenbuf, sizeof whenbuf));
+	if (def == NULL || e->op != KB_OP_SET || !kb_value_equal(k, def, e->value))
+		return;
+	/*
+	 * A Linux default is the kernel's: a distribution's sysctl.d may set another (Ubuntu's
+	 * rp_filter=2, systemd's fq_codel), and the line then is not without effect there.
+	 * OPNsense and pfSense write their own values for some knobs at boot (tcp.blackhole 2,
+	 * random_id 1 on OPNsense): the FreeBSD default is not theirs.
+	 */
+	appliance = l->platform != NULL && strcmp(k->os, "freebsd") == 0 ?
+	    strcmp(l->platform, "opnsense") == 0 ? "OPNsense" :
+	    strcmp(l->platform, "pfsense") == 0 ? "pfSense" : NULL : NULL;
+	diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s%s%s%s", e->name, e->value,
+	    strcmp(k->os, "linux") == 0 ? "kernel's " : appliance != NULL ? "FreeBSD " : "", also,
+	    when_of(k, whenbuf, sizeof whenbuf), appliance != NULL ? " (" : "",
+	    appliance != NULL ? appliance : "", appliance != NULL ? " may write its own at boot)" :
+	    "");
 }
 
 /* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */

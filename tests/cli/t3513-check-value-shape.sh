@@ -122,4 +122,13 @@ test_expect_success 'a default the source computes says what it depends on (defa
 	ntune explain --json net.core.optmem_max >e.json &&
 	python3 -c "import json; k=json.load(open(\"e.json\")); k=k[0] if isinstance(k,list) else k; assert k[\"default\"]==\"20480\" and \"64-bit\" in k[\"default_when\"], k"
 '
+test_expect_success 'for OPNsense and pfSense the FreeBSD default is said as such: the appliance may write its own at boot' '
+	printf "net.inet.tcp.blackhole=0\n" >ap.conf &&
+	ntune check --os opnsense --target sysctl ap.conf >out 2>err && cat out &&
+	grep -q "^ap.conf:1: note: .net.inet.tcp.blackhole=0. is the FreeBSD default (OPNsense may write its own at boot)$" out &&
+	ntune check --os pfsense --target sysctl ap.conf >out 2>err &&
+	grep -q "^ap.conf:1: note: .net.inet.tcp.blackhole=0. is the FreeBSD default (pfSense may write its own at boot)$" out &&
+	ntune check --os freebsd --target sysctl ap.conf >out 2>err &&
+	grep -q "^ap.conf:1: note: .net.inet.tcp.blackhole=0. is the default$" out
+'
 test_done
