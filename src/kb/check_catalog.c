@@ -129,7 +129,32 @@ cat_find(struct lint *l, const char *name)
 	return m;
 }
 
-/* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0" */
+/*
+ * A tree's release as a reader should take it: "10.4", or "14.0-CURRENT of 2022-07" for a
+ * development snapshot (the catalogue's 13.0 and 14.0 trees), which no release equals. Two
+ * buffers, so two labels fit in one message.
+ */
+static const char *
+tree_label(const struct kb_cat_tree *t)
+{
+	static char buf[2][64];
+	static int n;
+	char *b = buf[n++ % 2];
+
+	if (t->note != NULL && strstr(t->note, "-CURRENT") != NULL && t->date != NULL)
+		snprintf(b, sizeof buf[0], "%s-CURRENT of %.7s", t->version, t->date);
+	else
+		snprintf(b, sizeof buf[0], "%s", t->version);
+	return b;
+}
+
+static bool
+snapshot(const struct kb_cat_tree *t)
+{
+	return t != NULL && t->note != NULL && strstr(t->note, "-CURRENT") != NULL;
+}
+
+/* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0-CURRENT of 2022-07" */
 static const char *
 where(struct lint *l, const struct kb_cat_entry *ce)
 {
@@ -143,7 +168,7 @@ where(struct lint *l, const struct kb_cat_entry *ce)
 	src = src != NULL ? src + 1 : ce->source;
 	len = strcspn(src, " ");
 	snprintf(buf[slot], sizeof buf[slot], "%.*s, %s %s", (int)len, src,
-	    strcmp(ce->os, "linux") == 0 ? "Linux" : "FreeBSD", t != NULL ? t->version : "?");
+	    strcmp(ce->os, "linux") == 0 ? "Linux" : "FreeBSD", t != NULL ? tree_label(t) : "?");
 	return buf[slot];
 }
 
@@ -429,7 +454,14 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 			    *seen ? ", " : "", x->version);
 	}
 	in = kb_catalog_in_version(l->cat, ce, ver, &t);
-	if (in == 0)
+	if (in == 0 && snapshot(t))
+		/* a development snapshot is not the release: names added before it are not known */
+		diag(l, e, KB_NOTE, "version", "'%s' is not in the %s %s tree (%s@%.10s), the one "
+		    "nearest to %s%s, a snapshot before that release: whether %s %s has it was not "
+		    "read; seen in %s (%s)", e->name, os, tree_label(t), t->repo, t->commit, ver,
+		    stated ? " (the release the file's $FreeBSD$ tag states)" : "", os, ver, seen,
+		    where(l, ce));
+	else if (in == 0)
 		diag(l, e, KB_WARNING, "version", "'%s' is not in the %s %s source the catalogue read "
 		    "(%s@%.10s)%s%s%s; it was in %s (%s)", e->name, os, t->version, t->repo, t->commit,
 		    kb_version_cmp(t->version, ver) != 0 ? ", the tree nearest to " : "",
@@ -443,18 +475,26 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 		diag(l, e, KB_NOTE, "version", "'%s' is not in the newer FreeBSD trees the catalogue "
 		    "read (%s %s); the OPNsense kernel tree it read declares it (%s@%.10s, %s), and "
 		    "OPNsense's own patches may keep it: not checked against a newer OPNsense kernel",
-		    e->name, os, newest->version, last->repo, last->commit, where(l, ce));
+		    e->name, os, tree_label(newest), last->repo, last->commit, where(l, ce));
+	else if (in == 1 && snapshot(t))
+		/* the tree nearest the release is a development snapshot: not the release */
+		diag(l, e, KB_NOTE, "version", "'%s' is in the %s %s tree (%s@%.10s), the one nearest "
+		    "to %s%s, a snapshot before that release, but gone from the newest source the "
+		    "catalogue read (%s %s): whether %s %s has it was not read; seen in %s (%s)",
+		    e->name, os, tree_label(t), t->repo, t->commit, ver,
+		    stated ? " (the release the file's $FreeBSD$ tag states)" : "", os,
+		    tree_label(newest), os, ver, seen, where(l, ce));
 	else if (in == 1)
 		diag(l, e, KB_NOTE, "version", "'%s' is in %s %s%s but gone from the newest source "
 		    "the catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s)",
 		    e->name, os, ver, stated ? " (the release the file's $FreeBSD$ tag states)" : "",
-		    os, newest->version, os, last->version, last->repo, last->commit, seen,
+		    os, tree_label(newest), os, tree_label(last), last->repo, last->commit, seen,
 		    where(l, ce));
 	else
 		diag(l, e, KB_WARNING, "version", "'%s' is gone from %s: not in the newest source the "
 		    "catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s); on a "
-		    "kernel without it the setting %s%s", e->name, os, os, newest->version, os,
-		    last->version, last->repo, last->commit, seen, where(l, ce),
+		    "kernel without it the setting %s%s", e->name, os, os, tree_label(newest), os,
+		    tree_label(last), last->repo, last->commit, seen, where(l, ce),
 		    linux ? "fails" : "does nothing", renamed(l, e->name));
 }
 

@@ -55,7 +55,7 @@ drv_reset(struct kb_driver *d)
 	memset(d, 0, sizeof *d);
 	d->iflib = d->lro = d->tso = -1;
 	d->max_rxd = d->max_txd = d->default_rxd = -1;
-	d->max_queues = d->hw_queues = -1;
+	d->max_queues = d->hw_queues = d->queue_override = -1;
 }
 
 /* "yes"/"no" into *out; -1 when it is neither. */
@@ -123,6 +123,13 @@ drv_field(void *arg, const char *key, const char *value, int line, char **cause)
 			return -1;
 		}
 		d->hw_queues = value[0] == 'h';
+	} else if (strcmp(key, "queue-override") == 0) {
+		if (strcmp(value, "clamped") != 0 && strcmp(value, "overrun") != 0) {
+			util_cause(cause, "%s:%d: 'queue-override' is clamped or overrun, not '%s'",
+			    rd->st.file, line, value);
+			return -1;
+		}
+		d->queue_override = value[0] == 'c';
 	} else if (strcmp(key, "source") == 0 || strcmp(key, "queues-source") == 0) {
 		char **to = key[0] == 's' ? &d->source : &d->queues_source;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "kb/rules.h"
 #include "util/util.h"
 
 /*
@@ -49,6 +50,34 @@ risky_value(const struct kb_knob *k, const struct kb_entry *e)
 	return false;
 }
 
+/*
+ * dev.NAME.N.iflib.override_nrxqs/_ntxqs: 1 when NAME's driver clamps a queue override it
+ * cannot take (share/knobs/drivers: queue-override clamped), 0 when it can overrun (axgbe),
+ * -1 when the driver is not in the table or the table does not say; *drv its name.
+ */
+static int
+queue_override(const struct kb *kb, const char *name, char *drv, size_t len)
+{
+	const struct kb_drivers *ds = kb_get_drivers(kb);
+	const char *leaf;
+	size_t i, j, n;
+
+	if (!util_startswith(name, "dev.") || (leaf = strstr(name, ".iflib.override_n")) == NULL ||
+	    (strcmp(leaf, ".iflib.override_nrxqs") != 0 && strcmp(leaf, ".iflib.override_ntxqs") != 0))
+		return -2;
+	n = strcspn(name + 4, ".");
+	snprintf(drv, len, "%.*s", (int)n, name + 4);
+	for (i = 0; ds != NULL && i < ds->n; i++) {
+		if (strcmp(ds->d[i].os, "freebsd") != 0)
+			continue;
+		for (j = 0; j < ds->d[i].nifnames; j++) {
+			if (strcmp(ds->d[i].ifnames[j], drv) == 0)
+				return ds->d[i].queue_override;
+		}
+	}
+	return -1;
+}
+
 enum kb_risk_class
 kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum kb_target t,
     const char **why)
@@ -75,6 +104,29 @@ kb_line_risk(const struct kb *kb, const struct kb_entry *e, const char *os, enum
 	if (k->risk_values != NULL ? !risky_value(k, e) : e->op == KB_OP_SET && k->def != NULL &&
 	    kb_value_equal(k, e->value, k->def))
 		return KB_RISK_NONE;
+	/*
+	 * A queue override: none where the driver clamps it (iflib lowers it to the max the
+	 * driver set in attach_pre); where the driver is not known, the risk stands, but the
+	 * reason is that it was not read, not another driver's fault.
+	 */
+	if (c == KB_RISK_BOOT) {
+		static char unread[640];
+		char drv[64];
+		int q = queue_override(kb, e->name, drv, sizeof drv);
+
+		if (q == 1)
+			return KB_RISK_NONE;
+		if (q == -1 && why != NULL) {
+			snprintf(unread, sizeof unread, "whether the driver of %s takes this queue "
+			    "count was not read (ntune's driver table has no queue facts for it): iflib "
+			    "lowers an override to the isc_nrxqsets_max/isc_ntxqsets_max the driver sets "
+			    "at attach (sys/net/iflib.c:4634-4637, :5096-5099), which is safe where that "
+			    "max is what the driver allocates and not where it is above it (axgbe: "
+			    "sys/dev/axgbe/if_axgbe_pci.c:714-715, 16, more than the channels it "
+			    "allocates); read at attach, so only a reboot shows it", drv);
+			*why = unread;
+		}
+	}
 	/* a boot risk: none if settable at run time and written where sysctl(8) applies it */
 	if (c == KB_RISK_BOOT && t == KB_TARGET_SYSCTL && k->placement == KB_PLACE_BOTH)
 		return KB_RISK_NONE;

@@ -20,6 +20,9 @@ struct kb_driver {
 	int	max_queues;	/* the most queue sets the driver takes (isc_nrxqsets_max), -1 */
 	int	hw_queues;	/* 1 the hardware sets the count at attach, 0 iflib/the driver
 				   does (an override up to max_queues is clamped), -1 not said */
+	int	queue_override;	/* 1 an iflib queue override above what the driver takes is
+				   clamped (isc_nrxqsets_max set at attach_pre from what it can
+				   allocate), 0 it can overrun (axgbe), -1 not said */
 	char	*queues_source;	/* where the queue facts were read (file:line, version) */
 	char	*source;	/* where those facts were read, "; "-joined */
 	int	line;

@@ -37,7 +37,7 @@ test_expect_success 'typos, bad values and duplicates are errors with file:line'
 '
 test_expect_success 'a runtime sysctl in loader.conf is a placement error' '
 	mkdir -p boot && printf "net.inet.ip.redirect=0\nnet.isr.maxthreads=-1\n" >boot/loader.conf.local &&
-	test_expect_code 1 ntune check boot/loader.conf.local >out 2>/dev/null && grep -q "loader.conf.local:1: error: .net.inet.ip.redirect. is a runtime sysctl (CTLFLAG_RW, no tunable, sys/netinet/ip_input.c:[0-9]*, FreeBSD 14.0); in loader.conf it is ignored" out &&
+	test_expect_code 1 ntune check boot/loader.conf.local >out 2>/dev/null && grep -q "loader.conf.local:1: error: .net.inet.ip.redirect. is a runtime sysctl (CTLFLAG_RW, no tunable, sys/netinet/ip_input.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07); in loader.conf it is ignored" out &&
 	! grep -q ":2: error" out
 '
 test_expect_success 'a loader tunable in sysctl.conf is a placement error' '
@@ -48,7 +48,7 @@ test_expect_success 'an OPNsense config.xml is read and linted' '
 	ntune export "$PROFILES/seed-000-opnsense-dec750.conf" --format opnsense >config.xml &&
 	ntune check config.xml >out 2>err &&
 	grep -q "13 settings for opnsense: 0 errors" err &&
-	grep -q "is a boot-time tunable (CTLFLAG_RDTUN, sys/net/netisr.c:[0-9]*, FreeBSD 14.0): OPNsense writes it to /boot/loader.conf" out
+	grep -q "is a boot-time tunable (CTLFLAG_RDTUN, sys/net/netisr.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07): OPNsense writes it to /boot/loader.conf" out
 '
 test_expect_success 'config.xml items left to the appliance (value default or empty) are one note, never dropped without a word' '
 	printf "%s\n" "<opnsense><sysctl>" "<item><tunable>net.inet.tcp.blackhole</tunable><value>default</value></item>" \

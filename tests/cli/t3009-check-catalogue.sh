@@ -28,24 +28,24 @@ test_expect_success 'a runtime-only knob in loader.conf names its catalogue entr
 	printf "kern.randompid=1\nkern.maxvnodes=400000\nvfs.read_max=128\n" >boot/loader.conf &&
 	ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
 	cat out &&
-	grep -q "loader.conf:1: warning: .kern.randompid. is a runtime sysctl (CTLFLAG_RW, no tunable, sys/kern/kern_fork.c:[0-9]*, FreeBSD 14.0): in loader.conf it has no effect" out &&
+	grep -q "loader.conf:1: warning: .kern.randompid. is a runtime sysctl (CTLFLAG_RW, no tunable, sys/kern/kern_fork.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07): in loader.conf it has no effect" out &&
 	grep -q "loader.conf:2: warning: .kern.maxvnodes. is a runtime sysctl" out &&
 	grep -q "loader.conf:3: warning: .vfs.read_max. is a runtime sysctl (CTLFLAG_RW, no tunable, sys/kern/vfs_cluster.c:[0-9]*" out
 '
 test_expect_success 'a boot-only knob in sysctl.conf is an error naming its flags and source' '
 	printf "vfs.zfs.zio.use_uma=0\n" >etc/sysctl.conf &&
 	test_expect_code 1 ntune check --os freebsd etc/sysctl.conf >out 2>/dev/null &&
-	grep -q "sysctl.conf:1: error: .vfs.zfs.zio.use_uma. is a boot-time tunable (CTLFLAG_RDTUN, sys/cddl/contrib/opensolaris/uts/common/fs/zfs/zio.c:[0-9]*, FreeBSD 13.0)" out &&
-	grep -q "warning: .vfs.zfs.zio.use_uma. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0); last in the FreeBSD 13.0 tree (sunrash/freebsd_steroid@9246be315f); seen in 9.3, 10.4, 12.1, 13.0" out
+	grep -q "sysctl.conf:1: error: .vfs.zfs.zio.use_uma. is a boot-time tunable (CTLFLAG_RDTUN, sys/cddl/contrib/opensolaris/uts/common/fs/zfs/zio.c:[0-9]*, FreeBSD 13.0-CURRENT of 2019-04)" out &&
+	grep -q "warning: .vfs.zfs.zio.use_uma. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0-CURRENT of 2022-07); last in the FreeBSD 13.0-CURRENT of 2019-04 tree (sunrash/freebsd_steroid@9246be315f); seen in 9.3, 10.4, 12.1, 13.0" out
 '
 test_expect_success 'rc.conf variables in loader.conf: the loader ignores them' '
 	printf "rc_startmsgs=\"NO\"\ndhclient_flags=\"-q\"\ndefaultroute_delay=\"0\"\nacpi_video=\"YES\"\nif_bridge_load=\"YES\"\n" >boot/loader.conf &&
 	test_expect_code 0 ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
 	cat out &&
-	grep -q "loader.conf:1: warning: .rc_startmsgs. is an rc.conf variable (libexec/rc/rc.conf:[0-9]*, FreeBSD 14.0): the loader ignores it" out &&
+	grep -q "loader.conf:1: warning: .rc_startmsgs. is an rc.conf variable (libexec/rc/rc.conf:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07): the loader ignores it" out &&
 	grep -q "loader.conf:2: warning: .dhclient_flags. is an rc.conf variable" out &&
 	grep -q "loader.conf:3: warning: .defaultroute_delay. is an rc.conf variable" out &&
-	grep -q "loader.conf:4: warning: .acpi_video. is not a loader variable; the loader ignores it (to load the module: acpi_video_load=\"YES\", stand/defaults/loader.conf:[0-9]*, FreeBSD 14.0)" out &&
+	grep -q "loader.conf:4: warning: .acpi_video. is not a loader variable; the loader ignores it (to load the module: acpi_video_load=\"YES\", stand/defaults/loader.conf:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07)" out &&
 	! grep -q "loader.conf:5:" out
 '
 test_expect_success 'net.route.netisr_maxqlen works in both files (CTLFLAG_RW and a tunable fetch)' '
@@ -104,19 +104,19 @@ assert re.search(r\"sched_latency_ns.*5\\.10 \\(kernel/sysctl\\.c:[0-9]+, Linux 
 " &&
 	printf "hw.igb.rxd=4096\n" >boot/loader.conf &&
 	ntune check --os freebsd boot/loader.conf >out 2>/dev/null &&
-	grep -q "warning: .hw.igb.rxd. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0); last in the FreeBSD 10.4 tree (coder03/freebsd10.4@3d3f8b116d); seen in 9.3, 10.4 (sys/dev/e1000/if_igb.c:[0-9]*, FreeBSD 10.4)" out
+	grep -q "warning: .hw.igb.rxd. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0-CURRENT of 2022-07); last in the FreeBSD 10.4 tree (coder03/freebsd10.4@3d3f8b116d); seen in 9.3, 10.4 (sys/dev/e1000/if_igb.c:[0-9]*, FreeBSD 10.4)" out
 '
 test_expect_success 'FreeBSD knobs gone since 10.4 are warnings naming the last tree; a note for the release a $FreeBSD$ tag states' '
 	printf "net.inet.ip.rtminexpire=10\nnet.inet.ip.rtmaxcache=16384\nnet.inet.tcp.experimental.initcwnd10=1\n" >etc/sysctl.conf &&
 	test_expect_code 0 ntune check --os freebsd etc/sysctl.conf >out 2>err &&
 	cat out &&
-	grep -q "sysctl.conf:1: warning: .net.inet.ip.rtminexpire. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0); last in the FreeBSD 10.4 tree (coder03/freebsd10.4@3d3f8b116d); seen in 9.3, 10.4 (sys/netinet/in_rmx.c:[0-9]*, FreeBSD 10.4); on a kernel without it the setting does nothing" out &&
+	grep -q "sysctl.conf:1: warning: .net.inet.ip.rtminexpire. is gone from FreeBSD: not in the newest source the catalogue read (FreeBSD 14.0-CURRENT of 2022-07); last in the FreeBSD 10.4 tree (coder03/freebsd10.4@3d3f8b116d); seen in 9.3, 10.4 (sys/netinet/in_rmx.c:[0-9]*, FreeBSD 10.4); on a kernel without it the setting does nothing" out &&
 	grep -q "sysctl.conf:2: warning: .net.inet.ip.rtmaxcache. is gone from FreeBSD.*last in the FreeBSD 10.4 tree" out &&
 	grep -q "sysctl.conf:3: warning: .net.inet.tcp.experimental.initcwnd10. is gone from FreeBSD.*last in the FreeBSD 10.4 tree.*sys/netinet/tcp_input.c:[0-9]*" out &&
 	grep -q "0 errors, 3 warnings, 0 notes" err &&
 	{ printf "# \$FreeBSD: releng/10.4/etc/sysctl.conf 112200 2003-03-13 18:43:50Z mux \$\n"; cat etc/sysctl.conf; } >etc/sysctl.conf.local &&
 	test_expect_code 0 ntune check --os freebsd etc/sysctl.conf.local >out 2>err &&
-	grep -q "sysctl.conf.local:2: note: .net.inet.ip.rtminexpire. is in FreeBSD 10.4 (the release the file.s \$FreeBSD\$ tag states) but gone from the newest source the catalogue read (FreeBSD 14.0)" out &&
+	grep -q "sysctl.conf.local:2: note: .net.inet.ip.rtminexpire. is in FreeBSD 10.4 (the release the file.s \$FreeBSD\$ tag states) but gone from the newest source the catalogue read (FreeBSD 14.0-CURRENT of 2022-07)" out &&
 	grep -q "0 errors, 0 warnings, 3 notes" err
 '
 test_expect_success 'per-instance names match the patterns of the source, not a list of instances' '

@@ -114,4 +114,11 @@ test_expect_success 'rp_filter on lo cuts nobody off (loopback packets keep thei
 	sed -n "s/^lo.conf:\([0-9]*\): access risk: .*/\1/p" lo.txt | tr "\n" " " >lines &&
 	test "$(cat lines)" = "1 3 "
 '
+test_expect_success 'a queue override: no boot risk where the driver clamps it (ix, igb), the axgbe risk for ax, "not read" for a driver the table lacks (aq)' '
+	printf "dev.aq.0.iflib.override_nrxqs=8\ndev.ix.0.iflib.override_nrxqs=8\ndev.igb.1.iflib.override_ntxqs=8\ndev.ax.0.iflib.override_nrxqs=8\n" >qo.conf &&
+	ntune check --os freebsd --target loader qo.conf >out 2>err && cat out &&
+	grep -q "^qo.conf:1: boot risk: dev.aq.0.iflib.override_nrxqs: whether the driver of aq takes this queue count was not read" out &&
+	! grep -q "^qo.conf:[23]: boot risk" out &&
+	grep -q "^qo.conf:4: boot risk: dev.ax.0.iflib.override_nrxqs: a count the driver or hardware cannot take can keep the NIC from attaching (an axgbe queue override" out
+'
 test_done

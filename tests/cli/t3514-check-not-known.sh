@@ -23,7 +23,7 @@ test_expect_success 'kern.vt knobs of VT_SYSCTL_INT are known, and SCTP knobs ar
 test_expect_success 'net.inet.ip.stealth needs options IPSTEALTH: a warning on FreeBSD, a note on OPNsense' '
 	printf "net.inet.ip.stealth=1\n" >st.conf &&
 	ntune check --os freebsd --target sysctl st.conf >out 2>err &&
-	grep -q "^st.conf:1: warning: .net.inet.ip.stealth. exists only in a kernel built with options IPSTEALTH (declared under #ifdef IPSTEALTH, sys/netinet/ip_input.c:[0-9]*, FreeBSD 14.0); FreeBSD.s GENERIC kernel leaves it out" out &&
+	grep -q "^st.conf:1: warning: .net.inet.ip.stealth. exists only in a kernel built with options IPSTEALTH (declared under #ifdef IPSTEALTH, sys/netinet/ip_input.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07); FreeBSD.s GENERIC kernel leaves it out" out &&
 	ntune check --os opnsense --target sysctl st.conf >out 2>err &&
 	grep -q "^st.conf:1: note: .net.inet.ip.stealth. exists only in a kernel built with options IPSTEALTH.*a distribution.s own kernel may have it" out
 '
@@ -54,14 +54,14 @@ test_expect_success 'no "no kernel defines it" for a name a catalogue tree decla
 test_expect_success 'a name only the OPNsense tree has is not "gone" for an OPNsense box (its patches were not read newer)' '
 	printf "net.pf.share_forward=1\n" >sf.conf &&
 	ntune check --os opnsense --target sysctl sf.conf >out 2>err &&
-	grep -q "^sf.conf:1: note: .net.pf.share_forward. is not in the newer FreeBSD trees the catalogue read (FreeBSD 14.0); the OPNsense kernel tree it read declares it" out &&
+	grep -q "^sf.conf:1: note: .net.pf.share_forward. is not in the newer FreeBSD trees the catalogue read (FreeBSD 14.0-CURRENT of 2022-07); the OPNsense kernel tree it read declares it" out &&
 	{ ntune check --os freebsd --target sysctl sf.conf >out 2>err || :; } &&
 	grep -q "^sf.conf:1: warning: .net.pf.share_forward. is gone from FreeBSD" out
 '
 test_expect_success 'a name gone since OpenZFS names the one the newest tree has (a dot for an underscore)' '
 	printf "vfs.zfs.prefetch_disable=\"1\"\n" >loader.conf &&
 	ntune check --os freebsd loader.conf >out 2>err &&
-	grep -q "^loader.conf:1: warning: .vfs.zfs.prefetch_disable. is gone from FreeBSD: .*; the newest tree has vfs.zfs.prefetch.disable (sys/contrib/openzfs/module/zfs/dmu_zfetch.c:[0-9]*, FreeBSD 14.0)$" out
+	grep -q "^loader.conf:1: warning: .vfs.zfs.prefetch_disable. is gone from FreeBSD: .*; the newest tree has vfs.zfs.prefetch.disable (sys/contrib/openzfs/module/zfs/dmu_zfetch.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07)$" out
 '
 test_expect_success 'a name the catalogue lacks in loader.conf says what it may be, a newer loader variable among them' '
 	printf "loader_autoboot_show=\"NO\"\n" >loader.conf &&

@@ -14,7 +14,7 @@ tunables() {
 test_expect_success 'a boot-time tunable in pfSense System Tunables is an error naming its flags, source and loader.conf.local' '
 	tunables pfsense net.inet.tcp.tcbhashsize >config.xml &&
 	test_expect_code 1 ntune check --os pfsense config.xml >out 2>err &&
-	grep -q "^config.xml:4: error: .net.inet.tcp.tcbhashsize. is a boot-time tunable (CTLFLAG_RDTUN, sys/netinet/tcp_subr.c:[0-9]*, FreeBSD 14.0): in System Tunables it has no effect, put it in /boot/loader.conf.local$" out &&
+	grep -q "^config.xml:4: error: .net.inet.tcp.tcbhashsize. is a boot-time tunable (CTLFLAG_RDTUN, sys/netinet/tcp_subr.c:[0-9]*, FreeBSD 14.0-CURRENT of 2022-07): in System Tunables it has no effect, put it in /boot/loader.conf.local$" out &&
 	grep -q "1 error, 0 warnings" err
 '
 test_expect_success 'the same line in OPNsense tunables is a note: OPNsense writes it to the loader' '
