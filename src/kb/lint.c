@@ -832,6 +832,39 @@ text_quoted(struct lint *l, const struct kb_entry *e)
 }
 
 /*
+ * A loader.conf line the loader refuses (1): the Lua loader matches a value in double quotes
+ * or a bare word of letters, digits, '-', '_' and '.' (stand/lua/config.lua:65-68; 12.1's
+ * bare word is letters and digits only, :61), else prints "Malformed line" and skips it
+ * (:537): 'YES' in single quotes, or a bare /boot/kernel, sets nothing. Not said for a file
+ * of a release before 12.0, whose Forth loader was not read.
+ */
+static int
+text_loader_syntax(struct lint *l, const struct kb_entry *e)
+{
+	const char *v = e->value, *ver = l->sys != NULL ? l->sys->version : NULL;
+	bool word = isalnum((unsigned char)*v) || *v == '-';
+
+	if (strcmp(l->os, "freebsd") != 0 || l->target != KB_TARGET_LOADER || l->p->shell ||
+	    l->p->xml || l->p->dump || e->command != NULL || e->quoted == '"')
+		return 0;
+	if ((ver == NULL || !isdigit((unsigned char)*ver)) && l->p->release != NULL)
+		ver = l->p->release;
+	if (ver != NULL && isdigit((unsigned char)*ver) && kb_version_cmp(ver, "12.0") < 0)
+		return 0;
+	for (; *v != '\0'; v++)
+		word = word && (isalnum((unsigned char)*v) || strchr("-_.", *v) != NULL);
+	if (e->quoted == 0 && word)
+		return 0;
+	diag(l, e, KB_ERROR, "loader-syntax", "%s=%s%s%s: the Lua loader, the default (stand/defs.mk:193), reads a value in double quotes or a "
+	    "bare word of letters, digits, '-', '_' and '.' (stand/lua/config.lua:65-68, FreeBSD "
+	    "14.0-CURRENT of 2022-07; 12.1's bare word is letters and digits only); it prints "
+	    "\"Malformed line\" and skips this one (:537), so nothing is set: write %s=\"%s\"",
+	    e->name, e->quoted == '\'' ? "'" : "", e->value, e->quoted == '\'' ? "'" : "", e->name,
+	    e->value);
+	return 1;
+}
+
+/*
  * Shell text in a value (a string knob, or one ntune does not type): agentless apply and
  * `export --format sh|ansible` put values in sh run as root, and refuse it.
  */
@@ -848,6 +881,12 @@ text_shell(struct lint *l, const struct kb_entry *e)
 		    "which the kernel runs as root (fs/coredump.c, Documentation/admin-guide/sysctl/"
 		    "kernel.rst core_pattern); agentless apply and export refuse a '|' in a value, so "
 		    "set this one with sysctl(8) or systemd-sysctl", e->name);
+	else if (strcmp(e->name, "module_path") == 0 && strpbrk(e->value, "'\"`$&|<>\n\\") == NULL)
+		/* the loader's own list separator (stand/common/module.c:1346 strchr(val, ';')) */
+		diag(l, e, KB_NOTE, "shell", "%s: ';' separates the loader's module directories "
+		    "(stand/defaults/loader.conf:107, stand/common/module.c:1346); agentless apply "
+		    "and export --format sh|ansible refuse a ';' in a value, so keep this line in "
+		    "loader.conf", e->name);
 	else if ((k == NULL || k->type == KB_TYPE_STRING) && strpbrk(e->value, "'\"`$;&|<>\n\\") != NULL)
 		diag(l, e, KB_ERROR, "shell", "%s: '%s' has shell metacharacters (' \" ` $ ; & | < > \\ "
 		    "or a newline): agentless apply and export refuse it; a script run as root would run it",
@@ -967,7 +1006,7 @@ kb_check(const struct kb *kb, const struct kb_profile *p, const struct kb_system
 	for (i = 0; i < p->nentries; i++) {
 		e = &p->entries[i];
 		text_shell(&l, e);
-		if (text_quoted(&l, e) || text_command(&l, e) || !check_known(&l, e, &k))
+		if (text_quoted(&l, e) || text_loader_syntax(&l, e) || text_command(&l, e) || !check_known(&l, e, &k))
 			continue;
 		if (k->unverified != NULL)
 			diag(&l, e, KB_NOTE, "unverified", "'%s': unverified, ntune's facts about it "

@@ -131,4 +131,16 @@ test_expect_success 'for OPNsense and pfSense the FreeBSD default is said as suc
 	ntune check --os freebsd --target sysctl ap.conf >out 2>err &&
 	grep -q "^ap.conf:1: note: .net.inet.tcp.blackhole=0. is the default$" out
 '
+test_expect_success 'loader.conf: a value the Lua loader refuses (single quotes, a bare word with / or ,) is an error; module_path.s ; is the loader.s separator (a note)' '
+	printf "tmpfs_load=\047YES\047\nkernel=/boot/kernel\nautoboot_delay=-1\nkern.hz=1000\nzfs_load=\"YES\"\nmodule_path=\"/boot/kernel;/boot/modules\"\n" >ls.conf &&
+	test_expect_code 1 ntune check --os freebsd --target loader ls.conf >out 2>err && cat out &&
+	grep -q "^ls.conf:1: error: tmpfs_load=.YES.: the Lua loader, the default (stand/defs.mk:193), reads a value in double quotes or a bare word of letters, digits, .-., ._. and .\.. (stand/lua/config.lua:65-68.*Malformed line.*write tmpfs_load=\"YES\"$" out &&
+	grep -q "^ls.conf:2: error: kernel=/boot/kernel: the Lua loader" out &&
+	! grep -q "^ls.conf:[345]:" out &&
+	grep -q "^ls.conf:6: note: module_path: .;. separates the loader.s module directories" out &&
+	! grep -q "shell metacharacters" out &&
+	printf "# \$FreeBSD: releng/10.4/sys/boot/forth/loader.conf 1 \$\ntmpfs_load=\047YES\047\n" >ls104.conf &&
+	ntune check --os freebsd --target loader ls104.conf >out 2>err &&
+	! grep -q "Malformed" out
+'
 test_done
