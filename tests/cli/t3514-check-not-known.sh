@@ -129,4 +129,10 @@ test_expect_success 'a dot written for an underscore, or the other way round, is
 	test_expect_code 1 ntune check --os freebsd --target sysctl sep2.conf >out 2>err &&
 	grep -q "^sep2.conf:1: error: unknown knob .hw.snd.default.unit. (did you mean hw.snd.default_unit?)$" out
 '
+test_expect_success 'hw.usb.quirk.N (usb_quirk.c builds the name at run time) is known, not an unknown knob' '
+	printf "hw.usb.quirk.0=\"0x0781 0x5567 0 0xffff UQ_MSC_NO_SYNC_CACHE\"\n" >uq.conf &&
+	ntune check --os freebsd --target loader uq.conf >out 2>err && cat out err &&
+	! grep -q "^uq.conf:" out &&
+	ntune explain hw.usb.quirk.0 >e.txt && grep -q "usb_quirk.c:66" e.txt
+'
 test_done
