@@ -119,6 +119,9 @@ test_expect_success 'a queue override: no boot risk where the driver clamps it (
 	ntune check --os freebsd --target loader qo.conf >out 2>err && cat out &&
 	grep -q "^qo.conf:1: boot risk: dev.aq.0.iflib.override_nrxqs: whether the driver of aq takes this queue count was not read" out &&
 	! grep -q "^qo.conf:[23]: boot risk" out &&
-	grep -q "^qo.conf:4: boot risk: dev.ax.0.iflib.override_nrxqs: a count the driver or hardware cannot take can keep the NIC from attaching (an axgbe queue override" out
+	grep -q "^qo.conf:4: boot risk: dev.ax.0.iflib.override_nrxqs: a count the driver or hardware cannot take can keep the NIC from attaching (an axgbe queue override" out &&
+	printf "dev.ix.0.iflib.override_nrxds=8192\n" >rd.conf &&
+	ntune check --os freebsd --target loader rd.conf >out 2>err && cat out &&
+	grep -q "^rd.conf:1: boot risk: dev.ix.0.iflib.override_nrxds: a ring size is read at attach; iflib fits it to the driver.s limits (.*sys/net/iflib.c: 4653-4668), so the count does not stop the attach" out
 '
 test_done
