@@ -600,6 +600,28 @@ same_variable(struct lint *l, const char *a, const char *b)
 }
 
 /*
+ * Whether the line sets nothing where it is written, as its own check says: a `sysctl -w`
+ * command line in a sysctl or loader file (text_command), a value the Lua loader refuses
+ * (text_loader_syntax). Such a line is no earlier setting of a knob set again later.
+ */
+static bool
+not_applied(struct lint *l, const struct kb_entry *e)
+{
+	const char *v = e->value;
+	bool word = isalnum((unsigned char)*v) || *v == '-';
+
+	if (e->command != NULL && !l->p->shell && (l->target == KB_TARGET_SYSCTL ||
+	    l->target == KB_TARGET_LOADER))
+		return true;
+	if (strcmp(l->os, "freebsd") != 0 || l->target != KB_TARGET_LOADER || l->p->shell ||
+	    l->p->xml || l->p->dump || e->command != NULL || e->quoted == '"')
+		return false;
+	for (; *v != '\0'; v++)
+		word = word && (isalnum((unsigned char)*v) || strchr("-_.", *v) != NULL);
+	return e->quoted != 0 || !word;
+}
+
+/*
  * Two knobs that are one setting in two forms (vm.dirty_ratio and vm.dirty_bytes: a write
  * of either sets the other to 0, mm/page-writeback.c): a nonzero line of one after a
  * nonzero line of the other undoes it.
@@ -638,9 +660,11 @@ text_duplicates(struct lint *l)
 
 	for (i = 0; i < l->p->nentries; i++) {
 		b = &l->p->entries[i];
+		if (not_applied(l, b))
+			continue;
 		for (j = i; j > 0; j--) {
 			a = &l->p->entries[j - 1];
-			if (!same_variable(l, a->name, b->name))
+			if (!same_variable(l, a->name, b->name) || not_applied(l, a))
 				continue;
 			if (strcmp(a->name, b->name) != 0) {
 				if (strcmp(a->value, b->value) != 0 || a->op != b->op)

@@ -143,4 +143,13 @@ test_expect_success 'loader.conf: a value the Lua loader refuses (single quotes,
 	ntune check --os freebsd --target loader ls104.conf >out 2>err &&
 	! grep -q "Malformed" out
 '
+test_expect_success 'a line that sets nothing where it is written (a sysctl -w command in sysctl.conf) is no first setting of a knob set again' '
+	printf "sysctl -w net.core.rmem_default=262144\nnet.core.rmem_default=262144\nnet.core.somaxconn=1024\nnet.core.somaxconn=1024\n" >sw.conf &&
+	ntune check --os linux --target sysctl sw.conf >out 2>err && cat out &&
+	grep -q "^sw.conf:1: warning: a .sysctl -w net.core.rmem_default. command line" out &&
+	! grep -q "^sw.conf:2: warning: .net.core.rmem_default. set twice" out &&
+	grep -q "^sw.conf:4: warning: .net.core.somaxconn. set twice (line 3)" out &&
+	ntune check --os linux sw.conf >out 2>err &&
+	grep -q "^sw.conf:2: warning: .net.core.rmem_default. set twice (line 1)" out
+'
 test_done
