@@ -7,7 +7,8 @@ LABEL says what a tree is when its VERSION alone would mislead ("the 2019 13.0-C
 tree": 13.0-RELEASE is not that tree); it is printed before "seen in".
 
 Trees oldest first (the trees of share/catalog/freebsd.tsv). A name the loader finds a
-module by (loader.conf(5) NAME_load="YES"): each KMOD= of a Makefile under sys/modules
+module by (loader.conf(5) NAME_load="YES"): each KMOD= of a Makefile under sys/modules and
+each ${KMODDIR}/NAME.ko its SYMLINKS= installs beside it (if_igb.ko for if_em.ko from 12.0 on),
 (the .ko file name; a ${VAR} the same Makefile sets is
 substituted: tcp_${STACKNAME}) and each MODULE_VERSION(name, ...) of a C file under sys/ (the
 module name kldxref writes into linker.hints: cuse.ko declares cuse4bsd). Printed as
@@ -23,6 +24,10 @@ KMOD = re.compile(r'^KMOD\s*[?:]?=\s*([A-Za-z0-9_.${}-]+)\s*$', re.M)
 VAR = re.compile(r'^([A-Z_][A-Z0-9_]*)\s*[?:]?=\s*([A-Za-z0-9_.-]+)\s*$', re.M)
 SUBST = re.compile(r'\$\{([A-Z_][A-Z0-9_]*)\}')
 VERSION = re.compile(r'^\s*MODULE_VERSION\s*\(\s*([A-Za-z0-9_]+)\s*,', re.M)
+# SYMLINKS= ${KMOD}.ko ${KMODDIR}/if_igb.ko: another .ko file name for the same module
+# (sys/modules/em/Makefile:25), which the loader finds as NAME.ko like any other
+SYMLINK = re.compile(r'^SYMLINKS\s*[+?:]?=(.*)$', re.M)
+LINKED = re.compile(r'\$\{KMODDIR\}/([A-Za-z0-9_]+)\.ko\b')
 
 
 def scan(root):
@@ -41,6 +46,10 @@ def scan(root):
                     continue
                 found.setdefault(name, '%s:%d' % (os.path.relpath(p, root),
                                                   text.count('\n', 0, m.start()) + 1))
+            for m in SYMLINK.finditer(text):
+                for n in LINKED.findall(m.group(1)):
+                    found.setdefault(n, '%s:%d' % (os.path.relpath(p, root),
+                                                   text.count('\n', 0, m.start()) + 1))
     for d, _, files in sorted(os.walk(os.path.join(root, 'sys'))):
         for f in sorted(files):
             if not f.endswith('.c'):

@@ -6,7 +6,8 @@
 # typo and `atapicam_load` (a 9.3 module); drivers register as pci/NAME (DRIVER_MODULE), so
 # em_load finds nothing: the module is if_em. A port's module is said as a note, not a fault.
 # A module with a row of its own (/boot/defaults/loader.conf's if_wi_load) is checked too; a
-# file load the defaults declare (bitmap_name, screensave_name) is not a module.
+# file load the defaults declare (bitmap_name, screensave_name) is not a module. A .ko a
+# Makefile's SYMLINKS installs beside its module (if_igb.ko for if_em.ko, 12.0 on) is one too.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a typo one letter from a base module is questioned with the module and where' '
@@ -18,7 +19,11 @@ test_expect_success 'a typo one letter from a base module is questioned with the
 	printf "if_wi_load=\"YES\"\nbitmap_load=\"YES\"\nscreensave_load=\"YES\"\nif_em_load=\"YES\"\n" >w.conf &&
 	ntune check --os freebsd --target loader w.conf >out 2>err && cat out &&
 	grep -q "^w.conf:1: note: .if_wi_load.: the module if_wi is not in the newest FreeBSD tree the catalogue read (14.0-CURRENT of 2022-07); last at sys/modules/wi/Makefile:5, FreeBSD 13.0" out &&
-	test $(grep -c "^w.conf:" out) = 1
+	test $(grep -c "^w.conf:" out) = 1 &&
+	printf "if_igb_load=\"YES\"\nif_ixlv_load=\"YES\"\n" >sl.conf &&
+	ntune check --os freebsd --target loader sl.conf >out 2>err && cat out &&
+	! grep -q "^sl.conf:" out &&
+	grep -q "^if_igb	sys/modules/em/Makefile:25, FreeBSD 14.0" "$SRCDIR/share/knobs/drivers/freebsd.modules"
 '
 test_expect_success 'a module gone from the newest tree is no note for a release that has it (a 9.3 tag, --os-version 13.0)' '
 	printf "# \$FreeBSD: releng/9.3/sys/boot/forth/loader.conf 1 \$\natapicam_load=\"YES\"\n" >t93.conf &&
