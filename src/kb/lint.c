@@ -604,21 +604,13 @@ same_variable(struct lint *l, const char *a, const char *b)
  * command line in a sysctl or loader file (text_command), a value the Lua loader refuses
  * (text_loader_syntax). Such a line is no earlier setting of a knob set again later.
  */
+static bool loader_refuses(struct lint *l, const struct kb_entry *e);
+
 static bool
 not_applied(struct lint *l, const struct kb_entry *e)
 {
-	const char *v = e->value;
-	bool word = isalnum((unsigned char)*v) || *v == '-';
-
-	if (e->command != NULL && !l->p->shell && (l->target == KB_TARGET_SYSCTL ||
-	    l->target == KB_TARGET_LOADER))
-		return true;
-	if (strcmp(l->os, "freebsd") != 0 || l->target != KB_TARGET_LOADER || l->p->shell ||
-	    l->p->xml || l->p->dump || e->command != NULL || e->quoted == '"')
-		return false;
-	for (; *v != '\0'; v++)
-		word = word && (isalnum((unsigned char)*v) || strchr("-_.", *v) != NULL);
-	return e->quoted != 0 || !word;
+	return (e->command != NULL && !l->p->shell && (l->target == KB_TARGET_SYSCTL ||
+	    l->target == KB_TARGET_LOADER)) || loader_refuses(l, e);
 }
 
 /*
@@ -856,28 +848,35 @@ text_quoted(struct lint *l, const struct kb_entry *e)
 }
 
 /*
- * A loader.conf line the loader refuses (1): the Lua loader matches a value in double quotes
- * or a bare word of letters, digits, '-', '_' and '.' (stand/lua/config.lua:65-68; 12.1's
- * bare word is letters and digits only, :61), else prints "Malformed line" and skips it
- * (:537): 'YES' in single quotes, or a bare /boot/kernel, sets nothing. Not said for a file
- * of a release before 12.0, whose Forth loader was not read.
+ * Whether the loader refuses a loader.conf line: the Lua loader matches a value in double
+ * quotes or a bare word of letters, digits, '-', '_' and '.' (stand/lua/config.lua:65-68;
+ * 12.1's bare word is letters and digits only, :61), else prints "Malformed line" and skips
+ * it (:537): 'YES' in single quotes, or a bare /boot/kernel, sets nothing. Not said for a
+ * file of a release before 12.0, whose Forth loader was not read.
  */
-static int
-text_loader_syntax(struct lint *l, const struct kb_entry *e)
+static bool
+loader_refuses(struct lint *l, const struct kb_entry *e)
 {
 	const char *v = e->value, *ver = l->sys != NULL ? l->sys->version : NULL;
 	bool word = isalnum((unsigned char)*v) || *v == '-';
 
 	if (strcmp(l->os, "freebsd") != 0 || l->target != KB_TARGET_LOADER || l->p->shell ||
 	    l->p->xml || l->p->dump || e->command != NULL || e->quoted == '"')
-		return 0;
+		return false;
 	if ((ver == NULL || !isdigit((unsigned char)*ver)) && l->p->release != NULL)
 		ver = l->p->release;
 	if (ver != NULL && isdigit((unsigned char)*ver) && kb_version_cmp(ver, "12.0") < 0)
-		return 0;
+		return false;
 	for (; *v != '\0'; v++)
 		word = word && (isalnum((unsigned char)*v) || strchr("-_.", *v) != NULL);
-	if (e->quoted == 0 && word)
+	return e->quoted != 0 || !word;
+}
+
+/* Such a line is an error (1: nothing else is said of it). */
+static int
+text_loader_syntax(struct lint *l, const struct kb_entry *e)
+{
+	if (!loader_refuses(l, e))
 		return 0;
 	diag(l, e, KB_ERROR, "loader-syntax", "%s=%s%s%s: the Lua loader, the default (stand/defs.mk:193), reads a value in double quotes or a "
 	    "bare word of letters, digits, '-', '_' and '.' (stand/lua/config.lua:65-68, FreeBSD "
