@@ -113,8 +113,18 @@ knob_placement(struct lint *l, const struct kb_entry *e, const struct kb_knob *k
 	const char *ref = check_cat_ref(l, e->name);
 
 	if (k->placement == KB_PLACE_READONLY) {
-		diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (the kernel reports it%s); "
-		    "setting it fails", e->name, ref);
+		const struct kb_cat_entry *ce = l->cat != NULL && bsd && l->target ==
+		    KB_TARGET_LOADER ? kb_catalog_find(l->cat, l->os, e->name) : NULL;
+
+		/* read-only at run time, yet fetched at boot by some kernels (hw.ncpu:
+		 * arm64/arm/riscv mp_machdep read it; the catalogue's "fetch:" names one) */
+		if (ce != NULL && strstr(ce->source, " fetch:") != NULL)
+			diag(l, e, KB_NOTE, "read-only", "'%s' is read-only at run time (the kernel "
+			    "reports it%s); at boot it is read only where a tunable fetch is (%s), "
+			    "not on every platform", e->name, ref, strstr(ce->source, " fetch:") + 7);
+		else
+			diag(l, e, KB_ERROR, "read-only", "'%s' is read-only (the kernel reports "
+			    "it%s); setting it fails", e->name, ref);
 		return;
 	}
 	switch (l->target) {

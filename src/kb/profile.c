@@ -103,15 +103,32 @@ name_char(int c)
 	    c == '?';
 }
 
-/* Text for a message: at most 40 bytes, anything unprintable shown as '?'. */
+/*
+ * Text for a message: at most 40 bytes of s, a UTF-8 character shown as <U+XXXX> (an
+ * invisible zero-width space or no-break space pasted from a web page is what breaks the
+ * line, and '?' would hide it), anything else unprintable as '?'.
+ */
 static const char *
 shown_text(const char *s, char *buf, size_t len)
 {
-	size_t i;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, o = 0, n, k;
+	unsigned long cp;
 
-	for (i = 0; s[i] != '\0' && i + 1 < len && i < 40; i++)
-		buf[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	buf[i] = '\0';
+	while (u[i] != '\0' && i < 40 && o + 10 < len) {
+		n = u[i] >= 0xf0 && u[i] < 0xf8 ? 4 : u[i] >= 0xe0 ? 3 : u[i] >= 0xc0 ? 2 : 1;
+		cp = n == 1 ? u[i] : u[i] & (0x7f >> n);
+		for (k = 1; k < n && (u[i + k] & 0xc0) == 0x80; k++)
+			cp = cp << 6 | (u[i + k] & 0x3f);
+		if (n > 1 && k == n && u[i] < 0xf8) {
+			o += (size_t)snprintf(buf + o, len - o, "<U+%04lX>", cp);
+			i += n;
+		} else {
+			buf[o++] = isprint(u[i]) ? (char)u[i] : '?';
+			i++;
+		}
+	}
+	buf[o] = '\0';
 	return buf;
 }
 
@@ -189,6 +206,15 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 		return -1;
 	} else if (isspace((unsigned char)name[namelen])) {
 		util_cause(cause, "expected '=' after '%.*s'", (int)namelen, name);
+		return -1;
+	} else if ((unsigned char)*s >= 0xc0) {
+		/* a UTF-8 character (a no-break space pasted from a web page): its code point */
+		char one[5] = { 0 };
+		size_t k;
+
+		for (k = 0; k < 4 && s[k] != '\0' && (k == 0 || ((unsigned char)s[k] & 0xc0) == 0x80); k++)
+			one[k] = s[k];
+		util_cause(cause, "bad character '%s' in name", shown_text(one, buf, sizeof buf));
 		return -1;
 	} else {
 		util_cause(cause, "bad character '%s' in name", shown_text((char[]){ *s, '\0' }, buf, sizeof buf));

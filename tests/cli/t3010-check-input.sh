@@ -139,4 +139,10 @@ test_expect_success 'check --json gives lines, settings, counts and unknown' '
 	ntune check --os freebsd --json j.conf >out.json &&
 	python3 -c "import json; d=json.load(open(\"out.json\")); assert (d[\"schema\"],d[\"lines\"],d[\"settings\"],d[\"unknown\"],d[\"errors\"])==(2,2,2,1,0), d"
 '
+test_expect_success 'an invisible character pasted from a web page is named by its code point, not shown as ?' '
+	printf "\342\200\213net.core.somaxconn=1024\nnet.ipv4.tcp_sack\302\240= 1\n" >zw.conf &&
+	test_expect_code 2 ntune check --os linux zw.conf >out 2>err && cat out &&
+	grep -q "^zw.conf:1: error: expected name=value, got .<U+200B>net.core.somaxconn=1024.$" out &&
+	grep -q "^zw.conf:2: error: bad character .<U+00A0>. in name$" out
+'
 test_done

@@ -152,4 +152,14 @@ test_expect_success 'a line that sets nothing where it is written (a sysctl -w c
 	ntune check --os linux sw.conf >out 2>err &&
 	grep -q "^sw.conf:2: warning: .net.core.rmem_default. set twice (line 1)" out
 '
+test_expect_success 'hw.ncpu in loader.conf is a tunable arm, arm64 and riscv read at boot (mp_machdep.c:798), not a read-only error' '
+	printf "hw.ncpu=16\n" >nc.conf &&
+	ntune check --os freebsd --target loader nc.conf >out 2>err && cat out &&
+	! grep -q "^nc.conf:1: error" out &&
+	grep -q "^nc.conf:1: note: .hw.ncpu. is read-only at run time (.*); at boot it is read only where a tunable fetch is (sys/arm/" out &&
+	printf "hw.ncpu=16\n" >ncs.conf &&
+	test_expect_code 1 ntune check --os freebsd --target sysctl ncs.conf >out 2>err &&
+	grep -q "^ncs.conf:1: error: .hw.ncpu. is read-only" out &&
+	ntune explain hw.ncpu >e.txt && grep -q "arm64/arm64/mp_machdep.c:798" e.txt
+'
 test_done
