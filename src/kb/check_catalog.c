@@ -131,20 +131,16 @@ cat_find(struct lint *l, const char *name)
 
 /*
  * A tree's release as a reader should take it: "10.4", or "14.0-CURRENT of 2022-07" for a
- * development snapshot (the catalogue's 13.0 and 14.0 trees), which no release equals. Two
- * buffers, so two labels fit in one message.
+ * development snapshot (the catalogue's 13.0 and 14.0 trees), which no release equals. Into
+ * the caller's buffer: one message often names two trees and where() a third.
  */
 static const char *
-tree_label(const struct kb_cat_tree *t)
+tree_label(const struct kb_cat_tree *t, char *b, size_t len)
 {
-	static char buf[2][64];
-	static int n;
-	char *b = buf[n++ % 2];
-
 	if (t->note != NULL && strstr(t->note, "-CURRENT") != NULL && t->date != NULL)
-		snprintf(b, sizeof buf[0], "%s-CURRENT of %.7s", t->version, t->date);
+		snprintf(b, len, "%s-CURRENT of %.7s", t->version, t->date);
 	else
-		snprintf(b, sizeof buf[0], "%s", t->version);
+		snprintf(b, len, "%s", t->version);
 	return b;
 }
 
@@ -160,6 +156,7 @@ where(struct lint *l, const struct kb_cat_entry *ce)
 {
 	static char buf[2][320];
 	static int slot;
+	char lab[64];
 	const struct kb_cat_tree *t = kb_catalog_entry_tree(l->cat, ce);
 	const char *src = strchr(ce->source, ':');
 	size_t len;
@@ -168,7 +165,8 @@ where(struct lint *l, const struct kb_cat_entry *ce)
 	src = src != NULL ? src + 1 : ce->source;
 	len = strcspn(src, " ");
 	snprintf(buf[slot], sizeof buf[slot], "%.*s, %s %s", (int)len, src,
-	    strcmp(ce->os, "linux") == 0 ? "Linux" : "FreeBSD", t != NULL ? tree_label(t) : "?");
+	    strcmp(ce->os, "linux") == 0 ? "Linux" : "FreeBSD", t != NULL ? tree_label(t, lab,
+	    sizeof lab) : "?");
 	return buf[slot];
 }
 
@@ -435,7 +433,7 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 	const char *ver = release_of(l, &stated), *os = linux ? "Linux" : "FreeBSD";
 	const struct kb_cat_entry *alt = kb_catalog_find_pattern(l->cat, l->os, e->name);
 	struct kb_cat_entry merged = *ce0, *ce = &merged;
-	char seen[128] = "";
+	char seen[128] = "", lnew[64] = "", llast[64] = "", lt[64] = "";
 	size_t i;
 	int in;
 
@@ -454,11 +452,13 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 			    *seen ? ", " : "", x->version);
 	}
 	in = kb_catalog_in_version(l->cat, ce, ver, &t);
+	if (t != NULL)
+		tree_label(t, lt, sizeof lt);
 	if (in == 0 && snapshot(t))
 		/* a development snapshot is not the release: names added before it are not known */
 		diag(l, e, KB_NOTE, "version", "'%s' is not in the %s %s tree (%s@%.10s), the one "
 		    "nearest to %s%s, a snapshot before that release: whether %s %s has it was not "
-		    "read; seen in %s (%s)", e->name, os, tree_label(t), t->repo, t->commit, ver,
+		    "read; seen in %s (%s)", e->name, os, lt, t->repo, t->commit, ver,
 		    stated ? " (the release the file's $FreeBSD$ tag states)" : "", os, ver, seen,
 		    where(l, ce));
 	else if (in == 0)
@@ -469,32 +469,34 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 		    stated ? ", the release the file's $FreeBSD$ tag states" : "", seen, where(l, ce));
 	if (in == 0 || newest == NULL || in_newest(l, ce) || last == NULL)
 		return;
+	tree_label(newest, lnew, sizeof lnew);
+	tree_label(last, llast, sizeof llast);
 	if (in != 1 && l->pf == OS_PLATFORM_OPNSENSE && last->note != NULL &&
 	    strstr(last->note, "OPNsense") != NULL)
 		/* OPNsense's kernel carries its own patches: newer OPNsense trees were not read */
 		diag(l, e, KB_NOTE, "version", "'%s' is not in the newer FreeBSD trees the catalogue "
 		    "read (%s %s); the OPNsense kernel tree it read declares it (%s@%.10s, %s), and "
 		    "OPNsense's own patches may keep it: not checked against a newer OPNsense kernel",
-		    e->name, os, tree_label(newest), last->repo, last->commit, where(l, ce));
+		    e->name, os, lnew, last->repo, last->commit, where(l, ce));
 	else if (in == 1 && snapshot(t))
 		/* the tree nearest the release is a development snapshot: not the release */
 		diag(l, e, KB_NOTE, "version", "'%s' is in the %s %s tree (%s@%.10s), the one nearest "
 		    "to %s%s, a snapshot before that release, but gone from the newest source the "
 		    "catalogue read (%s %s): whether %s %s has it was not read; seen in %s (%s)",
-		    e->name, os, tree_label(t), t->repo, t->commit, ver,
+		    e->name, os, lt, t->repo, t->commit, ver,
 		    stated ? " (the release the file's $FreeBSD$ tag states)" : "", os,
-		    tree_label(newest), os, ver, seen, where(l, ce));
+		    lnew, os, ver, seen, where(l, ce));
 	else if (in == 1)
 		diag(l, e, KB_NOTE, "version", "'%s' is in %s %s%s but gone from the newest source "
 		    "the catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s)",
 		    e->name, os, ver, stated ? " (the release the file's $FreeBSD$ tag states)" : "",
-		    os, tree_label(newest), os, tree_label(last), last->repo, last->commit, seen,
+		    os, lnew, os, llast, last->repo, last->commit, seen,
 		    where(l, ce));
 	else
 		diag(l, e, KB_WARNING, "version", "'%s' is gone from %s: not in the newest source the "
 		    "catalogue read (%s %s); last in the %s %s tree (%s@%.10s); seen in %s (%s); on a "
-		    "kernel without it the setting %s%s", e->name, os, os, tree_label(newest), os,
-		    tree_label(last), last->repo, last->commit, seen, where(l, ce),
+		    "kernel without it the setting %s%s", e->name, os, os, lnew, os,
+		    llast, last->repo, last->commit, seen, where(l, ce),
 		    linux ? "fails" : "does nothing", renamed(l, e->name));
 }
 
