@@ -135,22 +135,18 @@ print_risks(const struct kb *kb, const struct kb_profile *p, const struct kb_sys
 	const char *why;
 	enum kb_risk_class c;
 	size_t i;
-
-	const struct kb_knob *k;
+	bool def;
 
 	for (i = 0; i < p->nentries; i++) {
 		if ((c = line_risk(kb, &p->entries[i], si, t, d, nd, &why)) == KB_RISK_NONE)
 			continue;
 		/* a risky value that is also the default (ip_forward=0): the box has it unless
 		 * something else set another, so say that the risk is only there */
-		k = kb_find(kb, p->entries[i].name, risk_os(si));
+		def = default_value(kb_find(kb, p->entries[i].name, risk_os(si)), &p->entries[i]);
 		printf("%s:%d: %s risk: %s: %s%s%s%s; %s\n", p->entries[i].file, p->entries[i].line,
-		    kb_risk_class_name(c), p->entries[i].name, why,
-		    default_value(k, &p->entries[i]) ? " (" : "",
-		    default_value(k, &p->entries[i]) ? p->entries[i].value : "",
-		    default_value(k, &p->entries[i]) ? " is also the default: a risk only where "
-		    "something set it otherwise before)" : "",
-		    kb_risk_class_trial(c));
+		    kb_risk_class_name(c), p->entries[i].name, why, def ? " (" : "",
+		    def ? p->entries[i].value : "", def ? " is also the default: a risk only where "
+		    "something set it otherwise before)" : "", kb_risk_class_trial(c));
 	}
 }
 

@@ -134,20 +134,20 @@ cat_find(struct lint *l, const char *name)
  * development snapshot (the catalogue's 13.0 and 14.0 trees), which no release equals. Into
  * the caller's buffer: one message often names two trees and where() a third.
  */
-static const char *
-tree_label(const struct kb_cat_tree *t, char *b, size_t len)
-{
-	if (t->note != NULL && strstr(t->note, "-CURRENT") != NULL && t->date != NULL)
-		snprintf(b, len, "%s-CURRENT of %.7s", t->version, t->date);
-	else
-		snprintf(b, len, "%s", t->version);
-	return b;
-}
-
 static bool
 snapshot(const struct kb_cat_tree *t)
 {
 	return t != NULL && t->note != NULL && strstr(t->note, "-CURRENT") != NULL;
+}
+
+static const char *
+tree_label(const struct kb_cat_tree *t, char *b, size_t len)
+{
+	if (snapshot(t) && t->date != NULL)
+		snprintf(b, len, "%s-CURRENT of %.7s", t->version, t->date);
+	else
+		snprintf(b, len, "%s", t->version);
+	return b;
 }
 
 /* "c14.0:sys/net/rtsock.c:232" -> "sys/net/rtsock.c:232, FreeBSD 14.0-CURRENT of 2022-07" */
@@ -381,8 +381,8 @@ in_newest(struct lint *l, const struct kb_cat_entry *ce)
  * The release the check is about: the system's (a dump's kern.osrelease, this
  * machine), else the one a base-system tag in the file states; *stated says which.
  */
-static const char *
-release_of(struct lint *l, bool *stated)
+const char *
+check_release(struct lint *l, bool *stated)
 {
 	*stated = false;
 	if (l->sys != NULL && l->sys->version != NULL && isdigit((unsigned char)*l->sys->version))
@@ -430,7 +430,7 @@ source_version(struct lint *l, const struct kb_entry *e, const struct kb_cat_ent
 {
 	const struct kb_cat_tree *t = NULL, *newest = NULL, *last = kb_catalog_entry_tree(l->cat, ce0);
 	bool stated, linux = strcmp(ce0->os, "linux") == 0;
-	const char *ver = release_of(l, &stated), *os = linux ? "Linux" : "FreeBSD";
+	const char *ver = check_release(l, &stated), *os = linux ? "Linux" : "FreeBSD";
 	const struct kb_cat_entry *alt = kb_catalog_find_pattern(l->cat, l->os, e->name);
 	struct kb_cat_entry merged = *ce0, *ce = &merged;
 	char seen[128] = "", lnew[64] = "", llast[64] = "", lt[64] = "";
@@ -654,7 +654,7 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 	const struct kb_cat_tree *newest;
 	const char *near, *at, *last, *rel;
 	bool stated;
-	char mod[128], other[160], lastver[32] = "";
+	char mod[128], other[160], lastver[32] = "", lab[64];
 	size_t len = strlen(e->name), i;
 
 	if (strcmp(l->os, "freebsd") != 0 || mods == NULL || ce->kind != KB_CAT_LOADER ||
@@ -683,17 +683,15 @@ source_module(struct lint *l, const struct kb_entry *e, const struct kb_cat_entr
 		if (last != NULL)
 			snprintf(lastver, sizeof lastver, "%.*s", (int)strcspn(last + strlen(", FreeBSD "),
 			    " ("), last + strlen(", FreeBSD "));
-		rel = release_of(l, &stated);
+		rel = check_release(l, &stated);
 		/* a release the file is for that the last tree with it covers: nothing to say */
 		if (newest == NULL || strstr(at, other) != NULL || last == NULL || (rel != NULL &&
 		    kb_version_cmp(rel, lastver) <= 0))
 			return;
 		diag(l, e, KB_NOTE, "module", "'%s': the module %s is not in the newest FreeBSD "
-		    "tree the catalogue read (%s%s%.7s); last at %s: on a release without it, the line "
+		    "tree the catalogue read (%s); last at %s: on a release without it, the line "
 		    "loads nothing unless a port installs a module of that name", e->name, mod,
-		    newest->version, newest->note != NULL && strstr(newest->note, "-CURRENT") != NULL ?
-		    "-CURRENT of " : "", newest->note != NULL && strstr(newest->note, "-CURRENT") !=
-		    NULL && newest->date != NULL ? newest->date : "", at);
+		    tree_label(newest, lab, sizeof lab), at);
 		return;
 	}
 	snprintf(other, sizeof other, "if_%s", mod);

@@ -41,6 +41,11 @@ int	 check_known(struct lint *, const struct kb_entry *, const struct kb_knob **
  */
 int	 check_consumer_value(struct lint *, const struct kb_entry *, const struct kb_knob *,
 	    const struct kb_cat_entry *);
+/*
+ * The release checked for: the system's (a snapshot, this machine), else the one a
+ * $FreeBSD$ tag in the file states (*stated true); NULL when neither says.
+ */
+const char *check_release(struct lint *, bool *stated);
 /* " (CTLFLAG_RDTUN, sys/net/netisr.c:171, FreeBSD 14.0)": the catalogue entry, or "". */
 const char *check_cat_ref(struct lint *, const char *name);
 /*

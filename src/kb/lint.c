@@ -499,13 +499,11 @@ static const char *
 default_of(struct lint *l, const struct kb_knob *k, char *also, size_t len)
 {
 	static char old[64];
-	const char *ver = l->sys != NULL ? l->sys->version : NULL;
+	bool stated;
+	const char *ver = check_release(l, &stated);
 	char since[32];
 
 	*also = '\0';
-	if ((ver == NULL || !isdigit((unsigned char)*ver)) && l->p != NULL && l->p->release != NULL &&
-	    strcmp(l->os, "freebsd") == 0)
-		ver = l->p->release;	/* the release the file's $FreeBSD$ tag states */
 	if (k->def == NULL || k->default_before == NULL ||
 	    sscanf(k->default_before, "%31s %63[^\n]", since, old) != 2)
 		return k->def;
@@ -616,11 +614,18 @@ same_variable(struct lint *l, const char *a, const char *b)
  */
 static bool loader_refuses(struct lint *l, const struct kb_entry *e);
 
+/* A `sysctl -w` command line in a file that sysctl or the loader reads: it sets nothing. */
+static bool
+command_dropped(struct lint *l, const struct kb_entry *e)
+{
+	return e->command != NULL && !l->p->shell && (l->target == KB_TARGET_SYSCTL ||
+	    l->target == KB_TARGET_LOADER);
+}
+
 static bool
 not_applied(struct lint *l, const struct kb_entry *e)
 {
-	return (e->command != NULL && !l->p->shell && (l->target == KB_TARGET_SYSCTL ||
-	    l->target == KB_TARGET_LOADER)) || loader_refuses(l, e);
+	return command_dropped(l, e) || loader_refuses(l, e);
 }
 
 /*
@@ -800,33 +805,26 @@ text_device(struct lint *l, const struct kb_entry *e)
 static int
 text_command(struct lint *l, const struct kb_entry *e)
 {
-	bool linux = strcmp(l->os, "linux") == 0;
-
 	if (e->command == NULL || l->p->shell)
 		return 0;
-	switch (l->target) {
-	case KB_TARGET_SYSCTL:
-		if (linux)
-			diag(l, e, KB_WARNING, "command", "a '%s' command line in a sysctl.conf or "
-			    "sysctl.d file: sysctl -p and --system take '%s' as the key, find no "
-			    "/proc/sys file for it and exit 1 (%s); the setting is not applied, write "
-			    "'%s=%s'", e->command, e->command, SRC_PROCPS, e->name, e->value);
-		else
-			diag(l, e, KB_WARNING, "command", "a '%s' command line in sysctl.conf: "
-			    "/etc/rc.d/sysctl runs sysctl -i -f, which takes '%s' as the name and "
-			    "skips it as unknown (%s); the setting is not applied, write '%s=%s'",
-			    e->command, e->command, SRC_RC_SYSCTL, e->name, e->value);
-		return 1;
-	case KB_TARGET_LOADER:
+	if (!command_dropped(l, e))
+		diag(l, e, KB_NOTE, "command", "read the setting of a '%s' command line",
+		    e->command);
+	else if (l->target == KB_TARGET_LOADER)
 		diag(l, e, KB_WARNING, "command", "a '%s' command line in loader.conf: the loader "
 		    "prints 'Malformed line' and skips it (%s); the setting is not applied, write "
 		    "%s=\"%s\"", e->command, SRC_LOADER_LUA, e->name, e->value);
-		return 1;
-	default:
-		diag(l, e, KB_NOTE, "command", "read the setting of a '%s' command line",
-		    e->command);
-		return 0;
-	}
+	else if (strcmp(l->os, "linux") == 0)
+		diag(l, e, KB_WARNING, "command", "a '%s' command line in a sysctl.conf or "
+		    "sysctl.d file: sysctl -p and --system take '%s' as the key, find no "
+		    "/proc/sys file for it and exit 1 (%s); the setting is not applied, write "
+		    "'%s=%s'", e->command, e->command, SRC_PROCPS, e->name, e->value);
+	else
+		diag(l, e, KB_WARNING, "command", "a '%s' command line in sysctl.conf: "
+		    "/etc/rc.d/sysctl runs sysctl -i -f, which takes '%s' as the name and "
+		    "skips it as unknown (%s); the setting is not applied, write '%s=%s'",
+		    e->command, e->command, SRC_RC_SYSCTL, e->name, e->value);
+	return command_dropped(l, e);
 }
 
 /*
@@ -867,14 +865,13 @@ text_quoted(struct lint *l, const struct kb_entry *e)
 static bool
 loader_refuses(struct lint *l, const struct kb_entry *e)
 {
-	const char *v = e->value, *ver = l->sys != NULL ? l->sys->version : NULL;
-	bool word = isalnum((unsigned char)*v) || *v == '-';
+	const char *v = e->value, *ver;
+	bool word = isalnum((unsigned char)*v) || *v == '-', stated;
 
 	if (strcmp(l->os, "freebsd") != 0 || l->target != KB_TARGET_LOADER || l->p->shell ||
 	    l->p->xml || l->p->dump || e->command != NULL || e->quoted == '"')
 		return false;
-	if ((ver == NULL || !isdigit((unsigned char)*ver)) && l->p->release != NULL)
-		ver = l->p->release;
+	ver = check_release(l, &stated);
 	if (ver != NULL && isdigit((unsigned char)*ver) && kb_version_cmp(ver, "12.0") < 0)
 		return false;
 	for (; *v != '\0'; v++)

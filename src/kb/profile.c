@@ -108,19 +108,28 @@ name_char(int c)
  * invisible zero-width space or no-break space pasted from a web page is what breaks the
  * line, and '?' would hide it), anything else unprintable as '?'.
  */
+/* The length of a whole UTF-8 sequence of 2 to 4 bytes at u, its code point in *cp; else 0. */
+static size_t
+utf8_seq(const unsigned char *u, unsigned long *cp)
+{
+	size_t n = *u >= 0xf0 && *u < 0xf8 ? 4 : *u >= 0xe0 && *u < 0xf0 ? 3 :
+	    *u >= 0xc0 && *u < 0xe0 ? 2 : 0, k;
+
+	*cp = n > 0 ? *u & (0x7f >> n) : 0;
+	for (k = 1; k < n && (u[k] & 0xc0) == 0x80; k++)
+		*cp = *cp << 6 | (u[k] & 0x3f);
+	return n > 0 && k == n ? n : 0;
+}
+
 static const char *
 shown_text(const char *s, char *buf, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, o = 0, n, k;
+	size_t i = 0, o = 0, n;
 	unsigned long cp;
 
 	while (u[i] != '\0' && i < 40 && o + 10 < len) {
-		n = u[i] >= 0xf0 && u[i] < 0xf8 ? 4 : u[i] >= 0xe0 ? 3 : u[i] >= 0xc0 ? 2 : 1;
-		cp = n == 1 ? u[i] : u[i] & (0x7f >> n);
-		for (k = 1; k < n && (u[i + k] & 0xc0) == 0x80; k++)
-			cp = cp << 6 | (u[i + k] & 0x3f);
-		if (n > 1 && k == n && u[i] < 0xf8) {
+		if ((n = utf8_seq(u + i, &cp)) > 0) {
 			o += (size_t)snprintf(buf + o, len - o, "<U+%04lX>", cp);
 			i += n;
 		} else {
@@ -173,6 +182,7 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 {
 	char *s = line, *name, *value, *q, *trail = NULL, buf[64];
 	size_t namelen, n;
+	unsigned long cp;
 	enum kb_op op = KB_OP_SET;
 	char quote = 0;
 
@@ -207,13 +217,11 @@ parse_line(struct kb_profile *p, int lineno, char *line, const char *comment, ch
 	} else if (isspace((unsigned char)name[namelen])) {
 		util_cause(cause, "expected '=' after '%.*s'", (int)namelen, name);
 		return -1;
-	} else if ((unsigned char)*s >= 0xc0) {
+	} else if ((n = utf8_seq((const unsigned char *)s, &cp)) > 0) {
 		/* a UTF-8 character (a no-break space pasted from a web page): its code point */
 		char one[5] = { 0 };
-		size_t k;
 
-		for (k = 0; k < 4 && s[k] != '\0' && (k == 0 || ((unsigned char)s[k] & 0xc0) == 0x80); k++)
-			one[k] = s[k];
+		memcpy(one, s, n);
 		util_cause(cause, "bad character '%s' in name", shown_text(one, buf, sizeof buf));
 		return -1;
 	} else {

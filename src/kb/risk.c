@@ -60,7 +60,7 @@ queue_override(const struct kb *kb, const char *name, char *drv, size_t len)
 {
 	const struct kb_drivers *ds = kb_get_drivers(kb);
 	const char *leaf;
-	size_t i, j, n;
+	size_t i, n;
 
 	if (!util_startswith(name, "dev.") || (leaf = strstr(name, ".iflib.override_n")) == NULL ||
 	    (strcmp(leaf, ".iflib.override_nrxqs") != 0 && strcmp(leaf, ".iflib.override_ntxqs") != 0))
@@ -68,12 +68,8 @@ queue_override(const struct kb *kb, const char *name, char *drv, size_t len)
 	n = strcspn(name + 4, ".");
 	snprintf(drv, len, "%.*s", (int)n, name + 4);
 	for (i = 0; ds != NULL && i < ds->n; i++) {
-		if (strcmp(ds->d[i].os, "freebsd") != 0)
-			continue;
-		for (j = 0; j < ds->d[i].nifnames; j++) {
-			if (strcmp(ds->d[i].ifnames[j], drv) == 0)
-				return ds->d[i].queue_override;
-		}
+		if (strcmp(ds->d[i].os, "freebsd") == 0 && kb_driver_serves(&ds->d[i], drv, NULL))
+			return ds->d[i].queue_override;
 	}
 	return -1;
 }
