@@ -77,6 +77,12 @@ test_expect_success 'values as the consumer parses them: loader, sysctl(8), proc
 	test_expect_code 1 ntune check --os linux l.conf >out 2>/dev/null &&
 	grep -q "l.conf:1: error: the kernel refuses .128M. for net.core.rmem_max: procfs takes plain integers" out
 '
+test_expect_success 'a knob the documentation calls INTEGERs but the kernel parses as hex words is not refused' '
+	printf "net.ipv4.tcp_fastopen_key = 00000000-00000000-00000000-00000000\nnet.ipv4.tcp_fastopen=1x\n" >tfo.conf &&
+	test_expect_code 1 ntune check --os linux tfo.conf >out 2>/dev/null &&
+	grep -q "tfo.conf:2: error: the kernel refuses .1x. for net.ipv4.tcp_fastopen:" out &&
+	! grep -q "tfo.conf:1:" out
+'
 test_expect_success 'a value the consumer refuses is not then read as a number (16K is not 16384 to sysctl(8) or procfs)' '
 	printf "kern.ipc.maxsockbuf=16K\n" >etc-sysctl.conf &&
 	test_expect_code 1 ntune check --os freebsd --target sysctl etc-sysctl.conf >out 2>err &&
