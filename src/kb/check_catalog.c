@@ -905,6 +905,29 @@ source_hint(struct lint *l, const struct kb_entry *e, const struct kb_cat_entry 
  */
 static const char *tree_range(struct lint *l);
 
+/*
+ * The kenv variables mfsBSD's rc script reads (scripts/mfsbsd in mmatuska/mfsbsd @382164e2:
+ * a fixed list, plus ifconfig_IF, ifconfig_IF_mac and route_NAME for the interfaces and
+ * routes it names).
+ */
+static bool
+mfsbsd_reads(const char *name)
+{
+	static const char *const fixed[] = {
+		"hostname", "cloned_interfaces", "mac_interfaces", "autodhcp", "interfaces",
+		"defaultrouter", "static_routes", "nameservers", "rootpw", "rootpwhash",
+	};
+	const char *leaf = name + strlen("mfsbsd.");
+	size_t i;
+
+	for (i = 0; i < nitems(fixed); i++) {
+		if (strcmp(leaf, fixed[i]) == 0)
+			return true;
+	}
+	return (util_startswith(leaf, "ifconfig_") || util_startswith(leaf, "route_")) &&
+	    strchr(leaf, '.') == NULL && leaf[strcspn(leaf, "_") + 1] != '\0';
+}
+
 static int
 source_ported(struct lint *l, const struct kb_entry *e)
 {
@@ -943,6 +966,15 @@ source_ported(struct lint *l, const struct kb_entry *e)
 		if (strcmp(ported[i].prefix, "mfsbsd.") == 0 && (l->target == KB_TARGET_SYSCTL ||
 		    l->target == KB_TARGET_PFSENSE))
 			continue;
+		if (strcmp(ported[i].prefix, "mfsbsd.") == 0 && !mfsbsd_reads(e->name)) {
+			diag(l, e, KB_NOTE, "unknown-knob", "'%s' is under mfsbsd, but mfsBSD's rc "
+			    "script reads only mfsbsd.hostname, cloned_interfaces, mac_interfaces, "
+			    "autodhcp, interfaces, defaultrouter, static_routes, nameservers, rootpw, "
+			    "rootpwhash, ifconfig_IF, ifconfig_IF_mac and route_NAME with kenv(1) "
+			    "(scripts/mfsbsd in mmatuska/mfsbsd @382164e2); not a kernel tunable, it "
+			    "does something only where the image's own scripts read it", e->name);
+			return 1;
+		}
 		diag(l, e, KB_NOTE, "unknown-knob", "'%s' is %s; the catalogue does not list such "
 		    "names, so it is not checked", e->name, ported[i].what);
 		return 1;

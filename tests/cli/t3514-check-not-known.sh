@@ -114,6 +114,14 @@ test_expect_success 'mfsBSD kenv variables in loader.conf are a note naming its 
 	ntune check --os freebsd --target sysctl ms.conf >out 2>err &&
 	! grep -q "kenv" out
 '
+test_expect_success 'an mfsbsd.* name the rc script does not read is not said to be read by it' '
+	printf "mfsbsd.data.pool=\"zroot\"\nmfsbsd.ifconfig_em0=\"DHCP\"\nmfsbsd.route_net1=\"-net 198.18.0.0/15 198.18.0.1\"\n" >mp.conf &&
+	ntune check --os freebsd --target loader mp.conf >out 2>err && cat out &&
+	grep -q "^mp.conf:1: note: .mfsbsd.data.pool. is under mfsbsd, but mfsBSD.s rc script reads only mfsbsd.hostname, .*route_NAME with kenv(1) (scripts/mfsbsd in mmatuska/mfsbsd @382164e2); not a kernel tunable" out &&
+	! grep -q "^mp.conf:1: .*a kernel environment variable mfsBSD.s rc script reads" out &&
+	grep -q "^mp.conf:2: note: .mfsbsd.ifconfig_em0. is under mfsbsd, a kernel environment variable mfsBSD.s rc script reads" out &&
+	grep -q "^mp.conf:3: note: .mfsbsd.route_net1. is under mfsbsd, a kernel environment variable mfsBSD.s rc script reads" out
+'
 test_expect_success 'loader variables the Lua and Forth loaders read (loader.getenv with either quote, s" NAME" getenv) are known' '
 	printf "xen_kernel=\"/boot/xen\"\nxen_cmdline=\"dom0_mem=4g\"\nchain_disk=\"disk0\"\nloader_menu_title=\"router\"\n" >lv.conf &&
 	ntune check --os freebsd --target loader lv.conf >out 2>err && cat out err &&
