@@ -85,6 +85,8 @@ struct kb_knob {
 	char	*risk_class_text;	/* "boot: why" / "access: why" as written, or NULL */
 	enum kb_risk_class risk_class;	/* its first word */
 	char	*at_least;	/* "net.ipv4.ipfrag_low_thresh": a run-time write below that knob's value fails */
+	char	*at_least_since;	/* "4.9 why": the release from which that minimum holds, and
+				   what older trees do, or NULL (every release) */
 	char	*zeroes;	/* "vm.dirty_bytes": a write of this knob sets that one to 0 */
 	char	*value_means;	/* "<0: why": a value the kernel takes but reads otherwise than meant */
 	char	*at_most;	/* "net.isr.maxqlimit": the kernel refuses a value above that knob's */

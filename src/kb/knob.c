@@ -101,6 +101,7 @@ knob_free(void *p)
 	free(k->value_means);
 	free(k->zeroes);
 	free(k->at_least);
+	free(k->at_least_since);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -671,6 +672,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "value-means", offsetof(struct kb_knob, value_means) },
 		{ "zeroes", offsetof(struct kb_knob, zeroes) },
 		{ "at-least", offsetof(struct kb_knob, at_least) },
+		{ "at-least-since", offsetof(struct kb_knob, at_least_since) },
 	};
 	size_t i;
 

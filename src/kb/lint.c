@@ -279,12 +279,26 @@ knob_at_least(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
 	const struct kb_knob *b;
 	const struct kb_entry *set = NULL, *x;
-	const char *bound;
+	const char *bound, *ver;
+	char since[32] = "", older[512] = "", when[600] = "";
 	long long want, min;
+	bool stated;
 	size_t i;
 
 	if (k->at_least == NULL || e->op != KB_OP_SET || kb_parse_number(e->value, &want) != 0)
 		return;
+	/*
+	 * A minimum a later release added (ipfrag_high_thresh: the 4.9 tree has it, 3.0 and 3.13
+	 * take any value): not said for an older target; for an unknown one, said with the release.
+	 */
+	if (k->at_least_since != NULL &&
+	    sscanf(k->at_least_since, "%31s %511[^\n]", since, older) == 2) {
+		ver = check_release(l, &stated);
+		if (ver != NULL && isdigit((unsigned char)*ver) && kb_version_cmp(ver, since) < 0)
+			return;
+		if (ver == NULL || !isdigit((unsigned char)*ver))
+			snprintf(when, sizeof when, " from Linux %s on (%s)", since, older);
+	}
 	for (i = 0; l->p != NULL && i < l->p->nentries; i++) {
 		x = &l->p->entries[i];
 		if (strcmp(x->file, e->file) == 0 && x->line < e->line && x->op == KB_OP_SET &&
@@ -296,14 +310,15 @@ knob_at_least(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	if (bound == NULL || kb_parse_number(bound, &min) != 0 || want >= min)
 		return;
 	if (set != NULL)
-		diag(l, e, KB_ERROR, "range", "%s=%s is below %s=%s (line %d), its minimum when it "
-		    "is written: the kernel refuses it (EINVAL) [source: %s]", e->name, e->value,
-		    k->at_least, set->value, set->line, k->sources[0]);
+		diag(l, e, *when != '\0' ? KB_WARNING : KB_ERROR, "range", "%s=%s is below %s=%s "
+		    "(line %d), its minimum when it is written: the kernel refuses it (EINVAL)%s "
+		    "[source: %s]", e->name, e->value, k->at_least, set->value, set->line, when,
+		    k->sources[0]);
 	else
 		diag(l, e, KB_WARNING, "range", "%s=%s is below %s's default %s, its minimum when it "
-		    "is written: the kernel refuses it (EINVAL) unless %s is lowered first (an "
+		    "is written: the kernel refuses it (EINVAL)%s unless %s is lowered first (an "
 		    "earlier line, or a file applied before) [source: %s]", e->name, e->value,
-		    k->at_least, bound, k->at_least, k->sources[0]);
+		    k->at_least, bound, when, k->at_least, k->sources[0]);
 }
 
 static void

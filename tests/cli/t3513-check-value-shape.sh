@@ -107,9 +107,17 @@ test_expect_success 'kern.ipc.somaxconn after kern.ipc.soacceptqueue is the same
 test_expect_success 'ipfrag_high_thresh below the low threshold when written is refused (extra1 = &low_thresh, ip_fragment.c): against the default, or the line that set it; lowering low first is fine' '
 	printf "net.ipv4.ipfrag_high_thresh = 512000\nnet.ipv4.ipfrag_low_thresh = 446464\nnet.ipv6.ip6frag_low_thresh = 100000\nnet.ipv6.ip6frag_high_thresh = 200000\nnet.ipv6.ip6frag_high_thresh = 50000\n" >fr.conf &&
 	{ ntune check --os linux --target sysctl fr.conf >out 2>err || :; } &&
-	grep -q "^fr.conf:1: warning: net.ipv4.ipfrag_high_thresh=512000 is below net.ipv4.ipfrag_low_thresh.s default 3145728, its minimum when it is written: the kernel refuses it (EINVAL) unless net.ipv4.ipfrag_low_thresh is lowered first" out &&
+	grep -q "^fr.conf:1: warning: net.ipv4.ipfrag_high_thresh=512000 is below net.ipv4.ipfrag_low_thresh.s default 3145728, its minimum when it is written: the kernel refuses it (EINVAL) from Linux 4.9 on (the 3.0 tree has no such minimum .*) unless net.ipv4.ipfrag_low_thresh is lowered first" out &&
 	! grep -q "^fr.conf:4:.*below" out &&
-	grep -q "^fr.conf:5: error: net.ipv6.ip6frag_high_thresh=50000 is below net.ipv6.ip6frag_low_thresh=100000 (line 3), its minimum when it is written: the kernel refuses it (EINVAL)" out
+	grep -q "^fr.conf:5: warning: net.ipv6.ip6frag_high_thresh=50000 is below net.ipv6.ip6frag_low_thresh=100000 (line 3), its minimum when it is written: the kernel refuses it (EINVAL) from Linux 4.9 on" out &&
+	{ ntune check --os linux --os-version 6.1 --target sysctl fr.conf >out 2>err || :; } &&
+	grep -q "^fr.conf:1: warning: net.ipv4.ipfrag_high_thresh=512000 is below net.ipv4.ipfrag_low_thresh.s default 3145728, its minimum when it is written: the kernel refuses it (EINVAL) unless" out &&
+	grep -q "^fr.conf:5: error: net.ipv6.ip6frag_high_thresh=50000 is below net.ipv6.ip6frag_low_thresh=100000 (line 3), its minimum when it is written: the kernel refuses it (EINVAL) .source" out
+'
+test_expect_success 'a minimum a later release added is not said for a kernel older than it (ipfrag_high_thresh: any value on 3.13)' '
+	printf "net.ipv4.ipfrag_high_thresh = 512000\nnet.ipv6.ip6frag_low_thresh = 100000\nnet.ipv6.ip6frag_high_thresh = 50000\n" >f3.conf &&
+	ntune check --os linux --os-version 3.13 --target sysctl f3.conf >out 2>err && cat out &&
+	! grep -q "below" out
 '
 test_expect_success 'a default the source computes says what it depends on (default-when: word size, memory, build option)' '
 	printf "net.core.rmem_default=212992\nnet.core.wmem_max=163840\nnet.ipv4.tcp_wmem=4096 16384 4194304\nnet.ipv4.tcp_congestion_control=cubic\nnet.ipv4.neigh.default.gc_thresh3=1024\n" >dw.conf &&
