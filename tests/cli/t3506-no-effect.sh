@@ -55,4 +55,12 @@ test_expect_success 'ip_forward and conf.all.forwarding are one variable (devine
 	test_expect_code 1 ntune check --os linux fw2.conf >out 2>err && cat out &&
 	grep -q "^fw2.conf:2: error: .net.ipv4.ip_forward. is .net.ipv4.conf.all.forwarding. under another name: line 1 set it to .1.; the last one wins$" out
 '
+test_expect_success 'knobs kept and never read: ipfrag_secret_interval from 4.9 (not on 3.13), conf.*.bootp_relay in every tree' '
+	printf "net.ipv4.ipfrag_secret_interval=99\nnet.ipv4.conf.eth0.bootp_relay=1\n" >nr.conf &&
+	ntune check --os linux nr.conf >out 2>err && cat out &&
+	grep -q "^nr.conf:1: warning: .net.ipv4.ipfrag_secret_interval. still exists but has no effect since 4.9 \[source: net/ipv4/ip_fragment.c:589-597" out &&
+	grep -q "^nr.conf:2: warning: .net.ipv4.conf.eth0.bootp_relay. still exists but has no effect since 3.0 \[source: net/ipv4/devinet.c:2560" out &&
+	ntune check --os linux --os-version 3.13 nr.conf >out 2>err &&
+	! grep -q "^nr.conf:1:" out
+'
 test_done
