@@ -394,6 +394,31 @@ check_release(struct lint *l, bool *stated)
 	return NULL;
 }
 
+const char *
+check_past_newest(struct lint *l, char *buf, size_t len)
+{
+	const struct kb_cat_tree *t, *newest = NULL;
+	const char *ver;
+	bool stated;
+	char lab[64];
+	size_t i;
+
+	*buf = '\0';
+	if ((ver = check_release(l, &stated)) == NULL || !isdigit((unsigned char)*ver))
+		return buf;
+	for (i = 0; l->cat != NULL && i < kb_catalog_ntrees(l->cat); i++) {
+		t = kb_catalog_tree(l->cat, i);
+		if (strcmp(t->os, l->os) == 0 && (newest == NULL ||
+		    kb_version_cmp(t->version, newest->version) > 0))
+			newest = t;
+	}
+	if (newest != NULL && kb_version_cmp(ver, newest->version) > 0)
+		snprintf(buf, len, " (the newest source read is %s %s; %s was not read)",
+		    strcmp(l->os, "linux") == 0 ? "Linux" : "FreeBSD",
+		    tree_label(newest, lab, sizeof lab), ver);
+	return buf;
+}
+
 /*
  * "; the newest tree has vfs.zfs.prefetch.disable (...)": a name of the newest tree that is
  * the gone one with a '_' for a '.' or a '.' for a '_' (OpenZFS's nodes), else "".

@@ -46,6 +46,12 @@ int	 check_consumer_value(struct lint *, const struct kb_entry *, const struct k
  * $FreeBSD$ tag in the file states (*stated true); NULL when neither says.
  */
 const char *check_release(struct lint *, bool *stated);
+/*
+ * " (the newest source read is Linux 6.1; 6.18 was not read)" into buf when the release checked
+ * for is newer than the catalogue's newest tree of the OS (a default or limit read there may
+ * have changed since), else "".
+ */
+const char *check_past_newest(struct lint *, char *buf, size_t len);
 /* " (CTLFLAG_RDTUN, sys/net/netisr.c:171, FreeBSD 14.0)": the catalogue entry, or "". */
 const char *check_cat_ref(struct lint *, const char *name);
 /*

@@ -85,6 +85,7 @@ struct kb_knob {
 	char	*risk_class_text;	/* "boot: why" / "access: why" as written, or NULL */
 	enum kb_risk_class risk_class;	/* its first word */
 	char	*at_least;	/* "net.ipv4.ipfrag_low_thresh": a run-time write below that knob's value fails */
+	char	*no_limit;	/* "0": the value that removes the limit (ix/em max_interrupt_rate), or NULL */
 	char	*at_least_since;	/* "4.9 why": the release from which that minimum holds, and
 				   what older trees do, or NULL (every release) */
 	char	*zeroes;	/* "vm.dirty_bytes": a write of this knob sets that one to 0 */

@@ -102,6 +102,7 @@ knob_free(void *p)
 	free(k->zeroes);
 	free(k->at_least);
 	free(k->at_least_since);
+	free(k->no_limit);
 	util_strv_free(k->sources, k->nsources);
 	util_strv_free(k->boot_values, k->nboot_values);
 	free(k->file);
@@ -673,6 +674,7 @@ single_field(struct kb_knob *k, const char *key)
 		{ "zeroes", offsetof(struct kb_knob, zeroes) },
 		{ "at-least", offsetof(struct kb_knob, at_least) },
 		{ "at-least-since", offsetof(struct kb_knob, at_least_since) },
+		{ "no-limit", offsetof(struct kb_knob, no_limit) },
 	};
 	size_t i;
 

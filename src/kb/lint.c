@@ -546,18 +546,22 @@ when_of(const struct kb_knob *k, char *buf, size_t len)
 static void
 knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL, also[128] = "", since[32], old[64], whenbuf[512];
+	char *cur = NULL, also[128] = "", since[32], old[64], whenbuf[512], past[160] = "";
 	const char *what = "current", *def, *when = "";
 	long long want, have, before;
 
 	if ((k->type != KB_TYPE_INT && k->type != KB_TYPE_SIZE) || e->op == KB_OP_RAISE ||
 	    !is_limit(e->name) || kb_parse_number(e->value, &want) == -1 || want < 0)
 		return;
+	/* the value that turns the limit off (0 for ix's interrupt rate: no moderation) */
+	if (k->no_limit != NULL && kb_value_equal(k, k->no_limit, e->value))
+		return;
 	if (l->sys == NULL || l->sys->get == NULL || l->sys->get(l->sys->arg, e->name, &cur) == -1) {
 		def = default_of(l, k, also, sizeof also);
 		cur = def != NULL ? xstrdup(def) : NULL;
 		what = "default";
 		when = when_of(k, whenbuf, sizeof whenbuf);
+		check_past_newest(l, past, sizeof past);
 	}
 	if (cur == NULL || kb_parse_number(cur, &have) != 0 || want >= have || have <= 0) {
 		free(cur);
@@ -572,14 +576,14 @@ knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		    since, old, want == before ? "equals" : "raises");
 	else
 		diag(l, e, KB_WARNING, "lowers-limit", "%s=%s lowers the limit below the %s value "
-		    "%s%s%s", e->name, e->value, what, cur, also, when);
+		    "%s%s%s%s", e->name, e->value, what, cur, also, when, past);
 	free(cur);
 }
 
 static void
 knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 {
-	char *cur = NULL, also[128], whenbuf[512];
+	char *cur = NULL, also[128], whenbuf[512], past[160];
 	const char *def, *appliance;
 
 	if (l->sys != NULL && l->sys->get != NULL && l->sys->get(l->sys->arg, e->name, &cur) == 0) {
@@ -601,11 +605,11 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	appliance = l->platform != NULL && strcmp(k->os, "freebsd") == 0 ?
 	    strcmp(l->platform, "opnsense") == 0 ? "OPNsense" :
 	    strcmp(l->platform, "pfsense") == 0 ? "pfSense" : NULL : NULL;
-	diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s%s%s%s", e->name, e->value,
+	diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s%s%s%s%s", e->name, e->value,
 	    strcmp(k->os, "linux") == 0 ? "kernel's " : appliance != NULL ? "FreeBSD " : "", also,
-	    when_of(k, whenbuf, sizeof whenbuf), appliance != NULL ? " (" : "",
-	    appliance != NULL ? appliance : "", appliance != NULL ? " may write its own at boot)" :
-	    "");
+	    when_of(k, whenbuf, sizeof whenbuf), check_past_newest(l, past, sizeof past),
+	    appliance != NULL ? " (" : "", appliance != NULL ? appliance : "",
+	    appliance != NULL ? " may write its own at boot)" : "");
 }
 
 /* Whether names a and b are one kernel variable: equal, or one's stanza says same-as the other. */
