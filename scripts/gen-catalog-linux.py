@@ -3,10 +3,12 @@
 
 usage: gen-catalog-linux.py TREE... > share/catalog/linux.tsv
 
-Each TREE is ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE, oldest first.  The newest
-tree's documentation and the ctl_table entries of every tree are read: a name
-only older trees hold is written with those trees in its 'seen' column (a knob
-the kernel removed, such as net.ipv4.tcp_tw_recycle, gone in 4.12).
+Each TREE is ID=PATH,VERSION,REPO,COMMIT,DATE,NOTE, oldest first.  The
+documentation of every tree that has it in .rst form (5.10 on) and the ctl_table
+entries of every tree are read: a name only older trees hold is written with
+those trees in its 'seen' column (a knob the kernel removed, such as
+net.ipv4.tcp_tw_recycle, gone in 4.12). A .child table another file defines is
+followed; a mode set twice under #ifdef, or changed by code at boot, is no mode.
 
 PATH holds Documentation/networking/ip-sysctl.rst and
 Documentation/admin-guide/sysctl/{kernel,vm,fs,net}.rst.  Written: each
@@ -205,9 +207,11 @@ def entries_of(block, consts):
         name = m.group(1) or consts.get(m.group(2) or '')
         if not name:
             continue
-        mode = re.search(r'\.mode\s*=\s*(0[0-7]+)', seg)
+        # two modes under #ifdef (lib/alloc_tag.c mem_profiling: 0444 or 0644): not one mode
+        modes = set(re.findall(r'\.mode\s*=\s*(0[0-7]+)', seg))
+        mode = modes.pop() if len(modes) == 1 else None
         child = re.search(r'\.child\s*=\s*(\w+)', seg)
-        yield name, mode.group(1) if mode else None, child.group(1) if child else None, m.start()
+        yield name, mode, child.group(1) if child else None, m.start()
 
 
 def ctl_tables(root, out):
@@ -226,6 +230,12 @@ def ctl_tables(root, out):
             if names:
                 paths[m.group(1)] = '.'.join(names) + '.'
     res = {}
+    # A .child table another file defines (kernel/sysctl.c's key_sysctls, usermodehelper_table
+    # up to 6.1; security/keys/sysctl.c and kernel/umh.c hold them): one definition in the tree.
+    extern = {}
+    for rel, text in sorted(texts.items()):
+        for name, (off, block) in table_blocks(text).items():
+            extern.setdefault(name, []).append((rel, text, off, block))
     for rel, text in sorted(texts.items()):
         consts = dict(re.findall(r'static const char (\w+)\[\]\s*=\s*"([a-z0-9_-]+)"', text))
         tables = table_blocks(text)
@@ -251,18 +261,30 @@ def ctl_tables(root, out):
             if frel == rel:
                 regs[table] = prefix
 
-        def walk(table, prefix, depth):
-            if table not in tables or depth > 6:
+        def walk(table, prefix, depth, where):
+            frel, ftext, ftables = where
+            if depth > 6:
                 return
-            off, block = tables[table]
+            if table not in ftables:
+                # only a .child: a registered root table is the registering file's own
+                if depth == 0 or len(extern.get(table, [])) != 1:
+                    return
+                xrel, xtext, xoff, xblock = extern[table][0]
+                frel, ftext, ftables = xrel, xtext, {table: (xoff, xblock)}
+            off, block = ftables[table]
+            # a mode the code sets at boot (watchdog_hardlockup_sysctl[0].mode = 0644 where the
+            # hardware has the detector, kernel/watchdog.c in 6.12): the table's modes are not known
+            runtime = re.search(r'\b' + table + r'\s*\[[^]]*\]\s*\.mode\s*=', ftext) is not None
             for name, mode, child, eoff in entries_of(block, consts):
+                if runtime:
+                    mode = None
                 if child:
-                    walk(child, prefix + name + '.', depth + 1)
+                    walk(child, prefix + name + '.', depth + 1, (frel, ftext, ftables))
                 elif prefix:
-                    line = text.count('\n', 0, off + eoff) + 1
-                    res.setdefault(prefix + name, (mode or '-', '%s:%d' % (rel, line)))
+                    line = ftext.count('\n', 0, off + eoff) + 1
+                    res.setdefault(prefix + name, (mode or '-', '%s:%d' % (frel, line)))
         for table, prefix in sorted(regs.items()):
-            walk(table, prefix, 0)
+            walk(table, prefix, 0, (rel, text, tables))
     for rel, table, prefix in TABLE_FIXED:
         text = texts.get(rel)
         if text is None:
@@ -279,6 +301,10 @@ def ctl_tables(root, out):
                 for name, mode, child, eoff in entries_of(block, {}):
                     line = text.count('\n', 0, m.end() + eoff) + 1
                     res.setdefault(prefix + name, (mode or '-', '%s:%d' % (rel, line)))
+    # kernel/ucount.c's user_table declares its entries with UCOUNT_ENTRY("name") (4.9 on)
+    text = texts.get('kernel/ucount.c', '')
+    for m in re.finditer(r'^\s*UCOUNT_ENTRY\s*\(\s*"([a-z0-9_]+)"\s*\)', text, re.M):
+        res.setdefault('user.' + m.group(1), ('-', 'kernel/ucount.c:%d' % (text.count('\n', 0, m.start()) + 1)))
     text = texts.get('net/core/neighbour.c', '')
     for m in re.finditer(r'\[NEIGH_VAR_GC_\w+\]\s*=\s*\{\s*\.procname\s*=\s*"([a-z0-9_]+)"', text):
         line = text.count('\n', 0, m.start()) + 1
@@ -335,7 +361,9 @@ def main(argv):
     for n, (tid, (path, version, repo, commit, date, note)) in enumerate(trees):
         newest = n == len(trees) - 1
         out = {}
-        if newest:	# the documentation of the newest tree only: names, types, sections
+        # the documentation (names, types, sections) of every tree that has it in .rst form
+        # (5.10 on): a name only documented, such as net.mptcp.enabled, is seen in each
+        if os.path.exists(os.path.join(path, 'Documentation/networking/ip-sysctl.rst')):
             ip_sysctl(path, out)
             net_docs(path, out)
             admin(path, out)
@@ -361,7 +389,7 @@ def main(argv):
     w.write('# ntune Linux sysctl catalogue. Generated by scripts/gen-catalog-linux.py; do not\n'
             '# edit. Facts only: names, documented type, ctl_table mode, file:line.\n'
             '# columns: name kind type placement mode seen source [values]\n'
-            '# kind: doc (documented in the newest tree) or sysctl (a ctl_table entry only);\n'
+            '# kind: doc (documented in the newest tree that has it) or sysctl (a ctl_table entry only);\n'
             '# mode: 0200 write-only / 0444 read-only from the ctl_table entry, else -;\n'
             '# seen: the trees holding the name; source: the newest of them.\n')
     for tid, (path, version, repo, commit, date, note) in trees:

@@ -394,28 +394,38 @@ check_release(struct lint *l, bool *stated)
 	return NULL;
 }
 
+/*
+ * The release share/knobs/linux's defaults and limits were read in: every Linux stanza cites the
+ * 6.1 tree (Debian's linux-source-6.1), also after the catalogue gained a newer tree for names.
+ */
+#define KB_LINUX_READ	"6.1"
+
 const char *
 check_past_newest(struct lint *l, char *buf, size_t len)
 {
 	const struct kb_cat_tree *t, *newest = NULL;
-	const char *ver;
-	bool stated;
+	const char *ver, *basis;
+	bool stated, linux = strcmp(l->os, "linux") == 0;
 	char lab[64];
 	size_t i;
 
 	*buf = '\0';
 	if ((ver = check_release(l, &stated)) == NULL || !isdigit((unsigned char)*ver))
 		return buf;
-	for (i = 0; l->cat != NULL && i < kb_catalog_ntrees(l->cat); i++) {
+	for (i = 0; !linux && l->cat != NULL && i < kb_catalog_ntrees(l->cat); i++) {
 		t = kb_catalog_tree(l->cat, i);
 		if (strcmp(t->os, l->os) == 0 && (newest == NULL ||
 		    kb_version_cmp(t->version, newest->version) > 0))
 			newest = t;
 	}
-	if (newest != NULL && kb_version_cmp(ver, newest->version) > 0)
-		snprintf(buf, len, " (the newest source read is %s %s; %s was not read)",
-		    strcmp(l->os, "linux") == 0 ? "Linux" : "FreeBSD",
-		    tree_label(newest, lab, sizeof lab), ver);
+	if (!linux && newest == NULL)
+		return buf;
+	basis = linux ? KB_LINUX_READ : newest->version;
+	if (kb_version_cmp(ver, basis) > 0)
+		snprintf(buf, len, " (in %s %s, the release the knowledge base read; %s was not "
+		    "checked)",
+		    linux ? "Linux" : "FreeBSD", linux ? basis : tree_label(newest, lab, sizeof lab),
+		    ver);
 	return buf;
 }
 
@@ -878,22 +888,10 @@ static const struct {
 	{ "linux", "fs.binfmt_misc.", "under fs.binfmt_misc, the binfmt_misc file system mounted "
 	  "on /proc/sys/fs/binfmt_misc (fs/binfmt_misc.c: status, register and a file per "
 	  "registered format; Documentation/admin-guide/binfmt-misc.rst), not a sysctl table" },
-	{ "linux", "kernel.keys.", "under kernel.keys, the key management limits of "
-	  "security/keys/sysctl.c (key_sysctls: maxkeys, maxbytes, root_maxkeys, root_maxbytes, "
-	  "gc_delay, persistent_keyring_expiry), a table the catalogue's generator does not "
-	  "reach from where it is registered" },
 	{ "freebsd", "mfsbsd.", "under mfsbsd, a kernel environment variable mfsBSD's rc script "
 	  "reads with kenv(1) at boot (hostname, interfaces, ifconfig_IF, autodhcp, defaultrouter, "
 	  "nameservers, rootpw, ...: scripts/mfsbsd in mmatuska/mfsbsd), not a kernel tunable; "
 	  "on a system that is not mfsBSD nothing reads it" },
-	{ "linux", "kernel.usermodehelper.", "under kernel.usermodehelper, the capability masks "
-	  "of kernel/umh.c (usermodehelper_table: bset, inheritable, umh.c:562-569 in Linux 6.1), "
-	  "a .child table in another file than the one that registers it (kernel/sysctl.c:1835), "
-	  "which the catalogue's generator does not follow" },
-	{ "linux", "user.", "under user, the per-user-namespace limits of kernel/ucount.c "
-	  "(user_table, declared with the UCOUNT_ENTRY macro: max_*_namespaces, "
-	  "max_inotify_instances, max_inotify_watches, max_fanotify_groups, max_fanotify_marks "
-	  "in Linux 6.1), a form the catalogue's generator does not read" },
 	{ "linux", "net.netfilter.", "under net.netfilter, whose names netfilter's modules "
 	  "register when they load (net/netfilter/nf_conntrack_standalone.c and the protocol "
 	  "trackers), and where kernel patches add their own (OpenWrt's, vendors')" },

@@ -47,9 +47,9 @@ int	 check_consumer_value(struct lint *, const struct kb_entry *, const struct k
  */
 const char *check_release(struct lint *, bool *stated);
 /*
- * " (the newest source read is Linux 6.1; 6.18 was not read)" into buf when the release checked
- * for is newer than the catalogue's newest tree of the OS (a default or limit read there may
- * have changed since), else "".
+ * " (in Linux 6.1, the release the knowledge base read; 6.18 was not checked)" into buf when
+ * the release checked for is newer than the one the knowledge base's defaults and limits were
+ * read in (Linux 6.1; for FreeBSD the catalogue's newest tree), else "".
  */
 const char *check_past_newest(struct lint *, char *buf, size_t len);
 /* " (CTLFLAG_RDTUN, sys/net/netisr.c:171, FreeBSD 14.0)": the catalogue entry, or "". */

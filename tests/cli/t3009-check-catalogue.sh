@@ -84,7 +84,7 @@ test_expect_success PROC_SYS 'Linux: a write-only OID is known, a read-only one 
 test_expect_success PROC_SYS,NO_SCTP 'Linux: a documented knob this kernel lacks is said so, not unknown' '
 	printf "net.sctp.addip_enable=1\n" >s.conf &&
 	ntune check --os linux --local s.conf >out 2>/dev/null &&
-	grep -q "warning: .net.sctp.addip_enable. is documented (Documentation/networking/ip-sysctl.rst:[0-9]*, Linux 6.1) but not present on this kernel" out
+	grep -q "warning: .net.sctp.addip_enable. is documented (Documentation/networking/ip-sysctl.rst:[0-9]*, Linux 6.12) but not present on this kernel" out
 '
 test_expect_success 'documented Linux names are never unknown, present here or not' '
 	printf "kernel.sysrq=0\nnet.ipv4.conf.eth0.rp_filter=2\nnet.core.rmem_max=16777216\n" >d.conf &&
@@ -140,7 +140,7 @@ test_expect_success 'hw.acpi.verbose: a runtime sysctl under the node acpi names
 test_expect_success 'Linux enum-like knobs: a value the source does not provide is an error listing those it does' '
 	printf "net.ipv4.tcp_congestion_control=bbr2\nnet.core.default_qdisc=fq_codel\n" >v.conf &&
 	test_expect_code 1 ntune check --os linux v.conf >out 2>/dev/null &&
-	grep -q "v.conf:1: error: net.ipv4.tcp_congestion_control: .bbr2. is not one of the values the source provides: bbr, bic, .*cubic.* (l6.1:net/ipv4/tcp_[a-z]*.c:[0-9]*); a kernel without a module of that name refuses it" out &&
+	grep -q "v.conf:1: error: net.ipv4.tcp_congestion_control: .bbr2. is not one of the values the source provides: bbr, bic, .*cubic.* (l6.12:net/ipv4/tcp_[a-z]*.c:[0-9]*); a kernel without a module of that name refuses it" out &&
 	! grep -q "v.conf:2: error" out
 '
 test_expect_success 'default_qdisc takes every qdisc the 6.1 tree registers (fq_pie, pie, codel), not a hand list of 7' '

@@ -33,13 +33,13 @@ test_expect_success 'hw.psm.synaptics.two_finger_scroll: psm still creates it at
 test_expect_success 'net.ipv4.conf.all.igmp_link_local_mcast_reports: not per interface, the global knob named with its file' '
 	printf "net.ipv4.conf.all.igmp_link_local_mcast_reports=0\nnet.ipv4.igmp_link_local_mcast_reports=0\n" >igmp.conf &&
 	test_expect_code 1 ntune check --os linux igmp.conf >out 2>err && cat out &&
-	grep -q "^igmp.conf:1: error: .net.ipv4.conf.all.igmp_link_local_mcast_reports. does not exist: no kernel the catalogue read (Linux 3.0 to 6.1 sources) has .igmp_link_local_mcast_reports. per interface (its table, net/ipv4/devinet.c, has no such entry.*the knob is net.ipv4.igmp_link_local_mcast_reports (net/ipv4/sysctl_net_ipv4.c:[0-9]*, Linux 6.1)" out &&
+	grep -q "^igmp.conf:1: error: .net.ipv4.conf.all.igmp_link_local_mcast_reports. does not exist: no kernel the catalogue read (Linux 3.0 to 6.12 sources) has .igmp_link_local_mcast_reports. per interface (its table, net/ipv4/devinet.c, has no such entry.*the knob is net.ipv4.igmp_link_local_mcast_reports (net/ipv4/sysctl_net_ipv4.c:[0-9]*, Linux 6.12)" out &&
 	! grep -q "module not loaded" out && ! grep -q "^igmp.conf:2:" out
 '
 test_expect_success 'net.ipv6.conf.all.mc_forwarding is read-only by its source, whatever this machine has' '
 	printf "net.ipv6.conf.all.mc_forwarding=1\n" >mc.conf &&
 	test_expect_code 1 ntune check --os linux mc.conf >out 2>err && cat out &&
-	grep -q "^mc.conf:1: error: .net.ipv6.conf.all.mc_forwarding. is read-only (mode 0444, net/ipv6/addrconf.c:[0-9]*, Linux 6.1)" out &&
+	grep -q "^mc.conf:1: error: .net.ipv6.conf.all.mc_forwarding. is read-only (mode 0444, net/ipv6/addrconf.c:[0-9]*, Linux 6.12)" out &&
 	! grep -q "module not loaded" out
 '
 test_done

@@ -37,16 +37,16 @@ test_expect_success 'a value that turns a limit off does not lower it (no-limit:
 	ntune check --os freebsd --target loader itr2.conf >out 2>err &&
 	grep -q "^itr2.conf:1: warning: hw.ix.max_interrupt_rate=8000 lowers the limit below the default value 31250$" out
 '
-test_expect_success 'a default or limit for a release newer than the newest source read says so' '
+test_expect_success 'a default or limit for a release newer than the one the knowledge base read says which it read' '
 	printf "net.core.optmem_max=20480\nnet.core.somaxconn=1024\n" >nw.conf &&
 	ntune check --os linux --os-version 6.18 nw.conf >out 2>err && cat out &&
-	grep -q "^nw.conf:1: note: .net.core.optmem_max=20480. is the kernel.s default .* (the newest source read is Linux 6.1; 6.18 was not read)$" out &&
-	grep -q "^nw.conf:2: warning: net.core.somaxconn=1024 lowers the limit below the default value 4096 (the newest source read is Linux 6.1; 6.18 was not read)$" out &&
+	grep -q "^nw.conf:1: note: .net.core.optmem_max=20480. is the kernel.s default .* (in Linux 6.1, the release the knowledge base read; 6.18 was not checked)$" out &&
+	grep -q "^nw.conf:2: warning: net.core.somaxconn=1024 lowers the limit below the default value 4096 (in Linux 6.1, the release the knowledge base read; 6.18 was not checked)$" out &&
 	ntune check --os linux --os-version 6.1 nw.conf >out 2>err &&
-	! grep -q "was not read" out &&
+	! grep -q "was not checked" out &&
 	printf "net.inet.tcp.mssdflt=536\n" >nf.conf &&
 	ntune check --os freebsd --os-version 14.1 nf.conf >out 2>err &&
-	grep -q "^nf.conf:1: note: .net.inet.tcp.mssdflt=536. is the default (the newest source read is FreeBSD 14.0-CURRENT of 2022-07; 14.1 was not read)$" out
+	grep -q "^nf.conf:1: note: .net.inet.tcp.mssdflt=536. is the default (in FreeBSD 14.0-CURRENT of 2022-07, the release the knowledge base read; 14.1 was not checked)$" out
 '
 test_expect_success 'a value at or above the older default lowers the limit only from the release that raised it, and says so' '
 	printf "net.core.somaxconn=512\n" >so.conf &&
