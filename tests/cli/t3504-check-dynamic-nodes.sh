@@ -42,4 +42,9 @@ test_expect_success 'net.ipv6.conf.all.mc_forwarding is read-only by its source,
 	grep -q "^mc.conf:1: error: .net.ipv6.conf.all.mc_forwarding. is read-only (mode 0444, net/ipv6/addrconf.c:[0-9]*, Linux 6.12)" out &&
 	! grep -q "module not loaded" out
 '
+test_expect_success 'a mode the code changes at boot is not read as the mode (kernel.nmi_watchdog: 0444 in its 6.12 table, 0644 where the detector exists)' '
+	printf "kernel.nmi_watchdog=0\nvm.mem_profiling=0\n" >nmi.conf &&
+	ntune check --os linux nmi.conf >out 2>err && cat out &&
+	! grep -q "read-only" out
+'
 test_done
