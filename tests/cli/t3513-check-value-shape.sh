@@ -189,4 +189,12 @@ test_expect_success 'hw.ncpu in loader.conf is a tunable arm, arm64 and riscv re
 	grep -q "^ncs.conf:1: error: .hw.ncpu. is read-only" out &&
 	ntune explain hw.ncpu >e.txt && grep -q "arm64/arm64/mp_machdep.c:798" e.txt
 '
+test_expect_success 'syncookies_only does nothing with syncookies=0 (syncache_cookiesonly tests both, tcp_syncache.c)' '
+	printf "net.inet.tcp.syncookies=0\nnet.inet.tcp.syncookies_only=1\n" >sc.conf &&
+	ntune check --os freebsd --target sysctl sc.conf >out 2>err && cat out &&
+	grep -q "^sc.conf:2: warning: .net.inet.tcp.syncookies_only. only matters with net.inet.tcp.syncookies != 0 (net.inet.tcp.syncookies is 0, profile)$" out &&
+	printf "net.inet.tcp.syncookies_only=1\n" >sc2.conf &&
+	ntune check --os freebsd --target sysctl sc2.conf >out 2>err &&
+	! grep -q "only matters" out
+'
 test_done
