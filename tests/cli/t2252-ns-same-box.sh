@@ -20,22 +20,34 @@ test_at_exit "kill \$(cat $TRASH/gen.pid $TRASH/sink.pid 2>/dev/null) 2>/dev/nul
 dut() { ip netns exec "$N-dut" "$@"; }
 # What a user pastes: the commands' output as printed, one block after the other.
 paste_cmds() { dut sh -c 'for f in /proc/stat /proc/net/dev /proc/net/softnet_stat /proc/interrupts; do echo "# cat $f"; cat $f; done'; }
-RATE=20000
+# The load: 20,000 packets a second, stepped up (40,000, 80,000) while a backlog of 8 drops fewer
+# than 20 a second: its drops follow what else the 2 CPUs run, and an idle machine may fit it all
+# (a rehearsal saw 0 drops at 20,000; 1 a second is below what each source calls a finding once
+# averaged). The rate that drops is in ./rate for the checks below.
+start_load() {
+	{ ip netns exec "$N-sink" timeout 120 "$NTUNE" sink --iface sink0 --duration 100 --quiet >/dev/null 2>&1 &
+	  echo $! >"$TRASH/sink.pid"; } &&
+	{ ip netns exec "$N-gen" timeout 120 "$NTUNE" gen --iface gen0 --iface-any --dst 198.19.0.2 \
+		--flows 64 --rate "$1" --duration 100 --quiet >/dev/null 2>&1 &
+	  echo $! >"$TRASH/gen.pid"; }
+}
+stop_load() { kill $(cat "$TRASH/gen.pid" "$TRASH/sink.pid" 2>/dev/null) 2>/dev/null; sleep 1; }
 # diagnose's and doctor's exit statuses of a list: 0 nothing found, 1 findings.
 ok01() { "$@"; rc=$?; test $rc = 0 || test $rc = 1; }
 
 test_expect_success 'a steady load through the DUT, RPS on dut0 and a host backlog of 8: it drops' '
 	dut sh -c "echo 2 >/sys/class/net/dut0/queues/rx-0/rps_cpus" &&
 	echo 8 >/proc/sys/net/core/netdev_max_backlog &&
-	{ ip netns exec "$N-sink" timeout 120 "$NTUNE" sink --iface sink0 --duration 100 --quiet >/dev/null 2>&1 &
-	  echo $! >"$TRASH/sink.pid"; } &&
-	{ ip netns exec "$N-gen" timeout 120 "$NTUNE" gen --iface gen0 --iface-any --dst 198.19.0.2 \
-		--flows 64 --rate $RATE --duration 100 --quiet >/dev/null 2>&1 &
-	  echo $! >"$TRASH/gen.pid"; } &&
-	sleep 2 &&
-	a=$(dut awk "/^ *dut0:/ { print \$5 }" /proc/net/dev) && sleep 1 &&
-	b=$(dut awk "/^ *dut0:/ { print \$5 }" /proc/net/dev) &&
-	echo "dut0 drops $a -> $b" && test "$b" -gt "$a"
+	rm -f rate &&
+	for r in 20000 40000 80000; do
+		start_load $r && sleep 2 &&
+		a=$(dut awk "/^ *dut0:/ { print \$5 }" /proc/net/dev) && sleep 1 &&
+		b=$(dut awk "/^ *dut0:/ { print \$5 }" /proc/net/dev) &&
+		echo "at $r a second: dut0 drops $a -> $b" &&
+		if test $((b - a)) -ge 20; then echo $r >rate; break; fi &&
+		stop_load
+	done &&
+	test -s rate
 '
 test_expect_success 'the three reads, one after the other under the same load' '
 	ok01 dut "$NTUNE" diagnose -d 2 --json >live.json 2>live.err &&
@@ -56,9 +68,10 @@ test_expect_success 'the same rates within the noise, and the same finding, from
 	    print(k, v)
 	    assert all(x is not None for x in v.values()), (k, v)
 	# the load is of a fixed rate: what arrives on dut0 is the same from each source
+	rate = int(open("rate").read())
 	for s, d in src.items():
 	    m = d["metrics"]
-	    assert 0.7 * 20000 < m["if.dut0.rx_pps"] < 1.3 * 20000, (s, m["if.dut0.rx_pps"])
+	    assert 0.7 * rate < m["if.dut0.rx_pps"] < 1.3 * rate, (s, rate, m["if.dut0.rx_pps"])
 	    assert m["if.dut0.idrops"] > 0 and m["softnet.dropped"] > 0, (s, m["if.dut0.idrops"], m.get("softnet.dropped"))
 	# the rates the same within the noise of 2 s samples taken one after the other
 	for k, room in (("if.dut0.rx_pps", 1.15), ("if.dut1.tx_pps", 1.2)):
