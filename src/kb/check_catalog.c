@@ -401,7 +401,7 @@ check_release(struct lint *l, bool *stated)
 #define KB_LINUX_READ	"6.1"
 
 const char *
-check_past_newest(struct lint *l, char *buf, size_t len)
+check_past_kb_release(struct lint *l, char *buf, size_t len)
 {
 	const struct kb_cat_tree *t, *newest = NULL;
 	const char *ver, *basis;

@@ -51,7 +51,7 @@ const char *check_release(struct lint *, bool *stated);
  * the release checked for is newer than the one the knowledge base's defaults and limits were
  * read in (Linux 6.1; for FreeBSD the catalogue's newest tree), else "".
  */
-const char *check_past_newest(struct lint *, char *buf, size_t len);
+const char *check_past_kb_release(struct lint *, char *buf, size_t len);
 /* " (CTLFLAG_RDTUN, sys/net/netisr.c:171, FreeBSD 14.0)": the catalogue entry, or "". */
 const char *check_cat_ref(struct lint *, const char *name);
 /*

@@ -561,7 +561,7 @@ knob_lowers(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 		cur = def != NULL ? xstrdup(def) : NULL;
 		what = "default";
 		when = when_of(k, whenbuf, sizeof whenbuf);
-		check_past_newest(l, past, sizeof past);
+		check_past_kb_release(l, past, sizeof past);
 	}
 	if (cur == NULL || kb_parse_number(cur, &have) != 0 || want >= have || have <= 0) {
 		free(cur);
@@ -607,7 +607,7 @@ knob_default(struct lint *l, const struct kb_entry *e, const struct kb_knob *k)
 	    strcmp(l->platform, "pfsense") == 0 ? "pfSense" : NULL : NULL;
 	diag(l, e, KB_NOTE, "no-change", "'%s=%s' is the %sdefault%s%s%s%s%s%s", e->name, e->value,
 	    strcmp(k->os, "linux") == 0 ? "kernel's " : appliance != NULL ? "FreeBSD " : "", also,
-	    when_of(k, whenbuf, sizeof whenbuf), check_past_newest(l, past, sizeof past),
+	    when_of(k, whenbuf, sizeof whenbuf), check_past_kb_release(l, past, sizeof past),
 	    appliance != NULL ? " (" : "", appliance != NULL ? appliance : "",
 	    appliance != NULL ? " may write its own at boot)" : "");
 }
